@@ -1,0 +1,1 @@
+//! Record formats (in progress).

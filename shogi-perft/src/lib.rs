@@ -1,0 +1,1 @@
+//! Perft (in progress).
