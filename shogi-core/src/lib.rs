@@ -1,1 +1,46 @@
-//! Core (in progress).
+//! The rules of shogi and Mini Shogi (5五将棋): board, pieces, hands, SFEN, USI moves, legal
+//! move generation with drops and promotion, check, mate and repetition.
+//!
+//! One engine serves both variants: the variant is a parameter of the position.
+//!
+//! ```
+//! use shogi_core::{Move, Position, Variant};
+//!
+//! let mut pos = Position::startpos(Variant::Standard);
+//! assert_eq!(pos.legal_moves().len(), 30);
+//! pos.play(Move::from_usi("7g7f")?)?;
+//! assert_eq!(
+//!     pos.to_sfen(),
+//!     "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
+//! );
+//!
+//! // Illegal moves are refused with the rule they break.
+//! let err = pos.play(Move::from_usi("8c8d")?).unwrap_err();
+//! assert_eq!(err.to_string(), "the piece does not move that way");
+//!
+//! // Mini Shogi is the same engine on a 5x5 board.
+//! let mini = Position::startpos(Variant::Mini);
+//! assert_eq!(mini.legal_moves().len(), 14);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod bitboard;
+pub mod game;
+pub mod hand;
+pub mod handicap;
+pub mod moves;
+pub mod position;
+pub mod setup;
+pub mod types;
+pub mod usi;
+mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use game::{Declaration, DeclarationResult, Game, ImpasseRule, Repetition};
+pub use hand::Hand;
+pub use handicap::Handicap;
+pub use moves::{MAX_MOVES, Move, MoveList, UsiMoveError};
+pub use position::{Outcome, PlayError, Position};
+pub use setup::{Setup, SetupError, SetupOptions, SetupProblem, SfenError, SfenField};
+pub use types::{Color, Piece, Role, Square, Variant};
+pub use usi::{UsiError, UsiPosition, parse_usi_position};

@@ -1,0 +1,486 @@
+//! A set of squares as a 128-bit integer (bits 0..81, file-major), and attack tables built at
+//! compile time.
+
+use crate::types::{Color, Role, Square};
+
+/// A set of squares. Bit `i` is the square with index `i` (`(file - 1) * 9 + rank - 1`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Bitboard(pub u128);
+
+impl Bitboard {
+    /// No squares.
+    pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 81 squares.
+    pub const FULL: Bitboard = Bitboard((1u128 << 81) - 1);
+
+    /// The set holding one square.
+    #[inline(always)]
+    pub const fn from_square(sq: Square) -> Bitboard {
+        Bitboard(1u128 << sq.index())
+    }
+
+    /// Whether the set holds `sq`.
+    #[inline(always)]
+    pub const fn contains(self, sq: Square) -> bool {
+        self.0 >> sq.index() & 1 != 0
+    }
+
+    /// Whether the set is empty.
+    #[inline(always)]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether the set is not empty.
+    #[inline(always)]
+    pub const fn any(self) -> bool {
+        self.0 != 0
+    }
+
+    /// Number of squares.
+    #[inline(always)]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set holds more than one square.
+    #[inline(always)]
+    pub const fn more_than_one(self) -> bool {
+        self.0 & self.0.wrapping_sub(1) != 0
+    }
+
+    /// The lowest square, if any.
+    #[inline(always)]
+    pub const fn first(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::from_index_unchecked(
+                self.0.trailing_zeros() as usize
+            ))
+        }
+    }
+
+    /// Adds a square.
+    #[inline(always)]
+    pub fn insert(&mut self, sq: Square) {
+        self.0 |= 1u128 << sq.index();
+    }
+
+    /// Removes a square.
+    #[inline(always)]
+    pub fn remove(&mut self, sq: Square) {
+        self.0 &= !(1u128 << sq.index());
+    }
+
+    /// Toggles a square.
+    #[inline(always)]
+    pub fn toggle(&mut self, sq: Square) {
+        self.0 ^= 1u128 << sq.index();
+    }
+
+    /// The squares of one file (1..=9).
+    pub const fn file(file: u8) -> Bitboard {
+        Bitboard(0x1ffu128 << ((file as usize - 1) * 9))
+    }
+
+    /// The squares of one rank (1..=9).
+    pub const fn rank(rank: u8) -> Bitboard {
+        let mut b = 0u128;
+        let mut f = 0;
+        while f < 9 {
+            b |= 1u128 << (f * 9 + rank as usize - 1);
+            f += 1;
+        }
+        Bitboard(b)
+    }
+}
+
+impl std::fmt::Debug for Bitboard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(*self).finish()
+    }
+}
+
+impl Iterator for Bitboard {
+    type Item = Square;
+    #[inline(always)]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            let sq = Square::from_index_unchecked(self.0.trailing_zeros() as usize);
+            self.0 &= self.0 - 1;
+            Some(sq)
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+macro_rules! bitops {
+    ($tr:ident, $f:ident, $op:tt, $tra:ident, $fa:ident) => {
+        impl std::ops::$tr for Bitboard {
+            type Output = Bitboard;
+            #[inline(always)]
+            fn $f(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+        impl std::ops::$tra for Bitboard {
+            #[inline(always)]
+            fn $fa(&mut self, rhs: Bitboard) {
+                self.0 = self.0 $op rhs.0;
+            }
+        }
+    };
+}
+bitops!(BitAnd, bitand, &, BitAndAssign, bitand_assign);
+bitops!(BitOr, bitor, |, BitOrAssign, bitor_assign);
+bitops!(BitXor, bitxor, ^, BitXorAssign, bitxor_assign);
+
+impl std::ops::Not for Bitboard {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0 & Bitboard::FULL.0)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compile-time tables.
+
+/// Step (dx = file delta, dy = rank delta) seen from Black; dy = -1 is forward for Black.
+const PAWN_STEPS: &[(i8, i8)] = &[(0, -1)];
+const KNIGHT_STEPS: &[(i8, i8)] = &[(-1, -2), (1, -2)];
+const SILVER_STEPS: &[(i8, i8)] = &[(0, -1), (-1, -1), (1, -1), (-1, 1), (1, 1)];
+const GOLD_STEPS: &[(i8, i8)] = &[(0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
+const KING_STEPS: &[(i8, i8)] = &[
+    (0, -1),
+    (-1, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (0, 1),
+    (-1, 1),
+    (1, 1),
+];
+
+const fn offset(sq: usize, dx: i8, dy: i8) -> Option<usize> {
+    let f = (sq / 9) as i32 + dx as i32;
+    let r = (sq % 9) as i32 + dy as i32;
+    if f >= 0 && f < 9 && r >= 0 && r < 9 {
+        Some((f * 9 + r) as usize)
+    } else {
+        None
+    }
+}
+
+const fn steps_table(steps: &[(i8, i8)]) -> [[u128; 81]; 2] {
+    let mut t = [[0u128; 81]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut sq = 0;
+        while sq < 81 {
+            let mut b = 0u128;
+            let mut i = 0;
+            while i < steps.len() {
+                let (dx, dy) = steps[i];
+                let dy = if c == 0 { dy } else { -dy };
+                let dx = if c == 0 { dx } else { -dx };
+                if let Some(to) = offset(sq, dx, dy) {
+                    b |= 1u128 << to;
+                }
+                i += 1;
+            }
+            t[c][sq] = b;
+            sq += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// Direction deltas (dx, dy) for the eight rays: N, S, E, W, NE, SW, NW, SE (N = toward rank 1,
+/// E = toward file 1). Opposite directions are paired: `d ^ 1` is the opposite of `d`.
+const DIRS: [(i8, i8); 8] = [
+    (0, -1),
+    (0, 1),
+    (-1, 0),
+    (1, 0),
+    (-1, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+];
+/// Whether each direction walks towards higher indices.
+const DIR_POSITIVE: [bool; 8] = [false, true, false, true, false, true, true, false];
+// Index deltas: N -1, S +1, E -9, W +9, NE -10, SW +10, NW +8, SE -8.
+pub(crate) const N: usize = 0;
+pub(crate) const S: usize = 1;
+const E: usize = 2;
+const W: usize = 3;
+const NE: usize = 4;
+const SW: usize = 5;
+const NW: usize = 6;
+const SE: usize = 7;
+
+const fn rays_table() -> [[u128; 81]; 8] {
+    let mut t = [[0u128; 81]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 81 {
+            let mut b = 0u128;
+            let mut cur = sq;
+            while let Some(n) = offset(cur, DIRS[d].0, DIRS[d].1) {
+                b |= 1u128 << n;
+                cur = n;
+            }
+            t[d][sq] = b;
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+pub(crate) static PAWN_ATTACKS: [[u128; 81]; 2] = steps_table(PAWN_STEPS);
+pub(crate) static KNIGHT_ATTACKS: [[u128; 81]; 2] = steps_table(KNIGHT_STEPS);
+pub(crate) static SILVER_ATTACKS: [[u128; 81]; 2] = steps_table(SILVER_STEPS);
+pub(crate) static GOLD_ATTACKS: [[u128; 81]; 2] = steps_table(GOLD_STEPS);
+pub(crate) static KING_ATTACKS: [u128; 81] = steps_table(KING_STEPS)[0];
+pub(crate) static RAYS: [[u128; 81]; 8] = rays_table();
+
+const fn between_line_tables() -> ([[u128; 81]; 81], [[u128; 81]; 81]) {
+    let rays = rays_table();
+    let mut between = [[0u128; 81]; 81];
+    let mut line = [[0u128; 81]; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut d = 0;
+        while d < 8 {
+            // Walk along direction d from a; each square b on it gets between = squares
+            // strictly between, line = the whole line through a and b.
+            let opposite = d ^ 1;
+            let full_line = rays[d][a] | rays[opposite][a] | (1u128 << a);
+            let mut acc = 0u128;
+            let mut cur = a;
+            while let Some(n) = offset(cur, DIRS[d].0, DIRS[d].1) {
+                between[a][n] = acc;
+                line[a][n] = full_line;
+                acc |= 1u128 << n;
+                cur = n;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    (between, line)
+}
+
+static BETWEEN_LINE: ([[u128; 81]; 81], [[u128; 81]; 81]) = between_line_tables();
+
+/// Squares strictly between `a` and `b` when they share a rank, file or diagonal; else empty.
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    Bitboard(BETWEEN_LINE.0[a.index()][b.index()])
+}
+
+/// The whole line (rank, file or diagonal) through `a` and `b`, or empty when they share none.
+#[inline(always)]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    Bitboard(BETWEEN_LINE.1[a.index()][b.index()])
+}
+
+#[inline(always)]
+fn ray_positive(d: usize, sq: usize, occ: u128) -> u128 {
+    let r = RAYS[d][sq];
+    let b = r & occ;
+    if b == 0 {
+        r
+    } else {
+        r ^ RAYS[d][b.trailing_zeros() as usize]
+    }
+}
+
+#[inline(always)]
+fn ray_negative(d: usize, sq: usize, occ: u128) -> u128 {
+    let r = RAYS[d][sq];
+    let b = r & occ;
+    if b == 0 {
+        r
+    } else {
+        r ^ RAYS[d][127 - b.leading_zeros() as usize]
+    }
+}
+
+const _: () = {
+    // The positive/negative split must match the index deltas, and opposites must pair up.
+    let mut d = 0;
+    while d < 8 {
+        let delta = DIRS[d].0 as i32 * 9 + DIRS[d].1 as i32;
+        assert!((delta > 0) == DIR_POSITIVE[d]);
+        let o = DIRS[d ^ 1];
+        assert!(o.0 == -DIRS[d].0 && o.1 == -DIRS[d].1);
+        d += 1;
+    }
+};
+
+/// Squares a rook on `sq` attacks given the occupied squares.
+#[inline(always)]
+pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    let s = sq.index();
+    let o = occ.0;
+    Bitboard(
+        ray_negative(N, s, o)
+            | ray_positive(S, s, o)
+            | ray_negative(E, s, o)
+            | ray_positive(W, s, o),
+    )
+}
+
+/// Squares a bishop on `sq` attacks given the occupied squares.
+#[inline(always)]
+pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    let s = sq.index();
+    let o = occ.0;
+    Bitboard(
+        ray_negative(NE, s, o)
+            | ray_positive(NW, s, o)
+            | ray_negative(SE, s, o)
+            | ray_positive(SW, s, o),
+    )
+}
+
+/// Squares a lance of `color` on `sq` attacks given the occupied squares.
+#[inline(always)]
+pub fn lance_attacks(color: Color, sq: Square, occ: Bitboard) -> Bitboard {
+    match color {
+        Color::Black => Bitboard(ray_negative(N, sq.index(), occ.0)),
+        Color::White => Bitboard(ray_positive(S, sq.index(), occ.0)),
+    }
+}
+
+/// Squares a lance of `color` on `sq` would attack on an empty board.
+#[inline(always)]
+pub fn lance_pseudo_attacks(color: Color, sq: Square) -> Bitboard {
+    Bitboard(RAYS[if color == Color::Black { N } else { S }][sq.index()])
+}
+
+/// Squares a rook would attack from `sq` on an empty board.
+#[inline(always)]
+pub fn rook_pseudo_attacks(sq: Square) -> Bitboard {
+    let s = sq.index();
+    Bitboard(RAYS[N][s] | RAYS[S][s] | RAYS[E][s] | RAYS[W][s])
+}
+
+/// Squares a bishop would attack from `sq` on an empty board.
+#[inline(always)]
+pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
+    let s = sq.index();
+    Bitboard(RAYS[NE][s] | RAYS[NW][s] | RAYS[SE][s] | RAYS[SW][s])
+}
+
+/// Squares a king on `sq` attacks.
+#[inline(always)]
+pub fn king_attacks(sq: Square) -> Bitboard {
+    Bitboard(KING_ATTACKS[sq.index()])
+}
+
+/// Squares a gold (or tokin, promoted lance, knight, silver) of `color` on `sq` attacks.
+#[inline(always)]
+pub fn gold_attacks(color: Color, sq: Square) -> Bitboard {
+    Bitboard(GOLD_ATTACKS[color.index()][sq.index()])
+}
+
+/// Squares a silver of `color` on `sq` attacks.
+#[inline(always)]
+pub fn silver_attacks(color: Color, sq: Square) -> Bitboard {
+    Bitboard(SILVER_ATTACKS[color.index()][sq.index()])
+}
+
+/// Squares a knight of `color` on `sq` attacks.
+#[inline(always)]
+pub fn knight_attacks(color: Color, sq: Square) -> Bitboard {
+    Bitboard(KNIGHT_ATTACKS[color.index()][sq.index()])
+}
+
+/// Squares a pawn of `color` on `sq` attacks.
+#[inline(always)]
+pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
+    Bitboard(PAWN_ATTACKS[color.index()][sq.index()])
+}
+
+/// Squares a piece of `color` and `role` on `sq` attacks given the occupied squares.
+///
+/// On the Mini Shogi board pass an occupancy that includes the squares off the 5x5 board, so
+/// that sliders stop at its edge, and intersect the result with the board.
+#[inline]
+pub fn attacks(color: Color, role: Role, sq: Square, occ: Bitboard) -> Bitboard {
+    match role {
+        Role::Pawn => pawn_attacks(color, sq),
+        Role::Lance => lance_attacks(color, sq, occ),
+        Role::Knight => knight_attacks(color, sq),
+        Role::Silver => silver_attacks(color, sq),
+        Role::Gold
+        | Role::Tokin
+        | Role::PromotedLance
+        | Role::PromotedKnight
+        | Role::PromotedSilver => gold_attacks(color, sq),
+        Role::Bishop => bishop_attacks(sq, occ),
+        Role::Rook => rook_attacks(sq, occ),
+        Role::King => king_attacks(sq),
+        Role::Horse => bishop_attacks(sq, occ) | king_attacks(sq),
+        Role::Dragon => rook_attacks(sq, occ) | king_attacks(sq),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::from_usi(s).unwrap()
+    }
+
+    #[test]
+    fn rook_stops_at_blockers() {
+        let occ = Bitboard::from_square(sq("5c")) | Bitboard::from_square(sq("2e"));
+        let a = rook_attacks(sq("5e"), occ);
+        assert!(a.contains(sq("5d")) && a.contains(sq("5c")) && !a.contains(sq("5b")));
+        assert!(a.contains(sq("2e")) && !a.contains(sq("1e")));
+        assert!(a.contains(sq("9e")) && a.contains(sq("5i")));
+        assert_eq!(a.count(), 2 + 4 + 3 + 4);
+    }
+
+    #[test]
+    fn between_and_line() {
+        assert_eq!(between(sq("1a"), sq("9i")).count(), 7);
+        assert_eq!(between(sq("1a"), sq("2c")).count(), 0);
+        assert!(line(sq("5e"), sq("5a")).contains(sq("5i")));
+        assert!(line(sq("5e"), sq("4c")).is_empty());
+    }
+
+    #[test]
+    fn knight_and_lance_directions() {
+        assert_eq!(
+            knight_attacks(Color::Black, sq("5e")),
+            Bitboard::from_square(sq("4c")) | Bitboard::from_square(sq("6c"))
+        );
+        assert_eq!(
+            knight_attacks(Color::White, sq("5e")),
+            Bitboard::from_square(sq("4g")) | Bitboard::from_square(sq("6g"))
+        );
+        assert_eq!(
+            lance_attacks(Color::Black, sq("1i"), Bitboard::EMPTY).count(),
+            8
+        );
+        assert_eq!(
+            lance_attacks(Color::White, sq("1i"), Bitboard::EMPTY).count(),
+            0
+        );
+    }
+}

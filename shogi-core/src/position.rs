@@ -1,0 +1,984 @@
+//! `Position`: a legal position with legal move generation, play, check and outcome.
+
+use crate::bitboard::{
+    Bitboard, attacks, between, bishop_attacks, bishop_pseudo_attacks, gold_attacks, king_attacks,
+    knight_attacks, lance_attacks, lance_pseudo_attacks, line, pawn_attacks, rook_attacks,
+    rook_pseudo_attacks, silver_attacks,
+};
+use crate::hand::Hand;
+use crate::moves::{Move, MoveList};
+use crate::setup::{Setup, SetupError, SetupOptions, SetupProblem, SfenError, SfenField};
+use crate::types::{Color, Piece, Role, Square, Variant};
+use crate::zobrist;
+use std::fmt;
+
+/// Per-variant masks.
+pub(crate) struct VariantMasks {
+    /// The squares of the board.
+    pub board: Bitboard,
+    /// The squares of the 9x9 grid that are not on the board (slider blockers).
+    pub offboard: Bitboard,
+    /// Promotion zone by colour.
+    pub zone: [Bitboard; 2],
+    /// The last rank by colour (pawns and lances must promote there).
+    pub last1: [Bitboard; 2],
+    /// The last two ranks by colour (knights must promote there).
+    pub last2: [Bitboard; 2],
+}
+
+const fn ranks(from: u8, to: u8) -> u128 {
+    let mut b = 0;
+    let mut r = from;
+    while r <= to {
+        b |= Bitboard::rank(r).0;
+        r += 1;
+    }
+    b
+}
+
+const fn files(from: u8, to: u8) -> u128 {
+    let mut b = 0;
+    let mut f = from;
+    while f <= to {
+        b |= Bitboard::file(f).0;
+        f += 1;
+    }
+    b
+}
+
+static STANDARD_MASKS: VariantMasks = VariantMasks {
+    board: Bitboard::FULL,
+    offboard: Bitboard::EMPTY,
+    zone: [Bitboard(ranks(1, 3)), Bitboard(ranks(7, 9))],
+    last1: [Bitboard(ranks(1, 1)), Bitboard(ranks(9, 9))],
+    last2: [Bitboard(ranks(1, 2)), Bitboard(ranks(8, 9))],
+};
+
+const MINI_BOARD: u128 = files(1, 5) & ranks(1, 5);
+
+static MINI_MASKS: VariantMasks = VariantMasks {
+    board: Bitboard(MINI_BOARD),
+    offboard: Bitboard(Bitboard::FULL.0 & !MINI_BOARD),
+    zone: [
+        Bitboard(ranks(1, 1) & MINI_BOARD),
+        Bitboard(ranks(5, 5) & MINI_BOARD),
+    ],
+    last1: [
+        Bitboard(ranks(1, 1) & MINI_BOARD),
+        Bitboard(ranks(5, 5) & MINI_BOARD),
+    ],
+    last2: [
+        Bitboard(ranks(1, 2) & MINI_BOARD),
+        Bitboard(ranks(4, 5) & MINI_BOARD),
+    ],
+};
+
+impl Variant {
+    #[inline(always)]
+    pub(crate) fn masks(self) -> &'static VariantMasks {
+        match self {
+            Variant::Standard => &STANDARD_MASKS,
+            Variant::Mini => &MINI_MASKS,
+        }
+    }
+
+    /// The promotion zone of `color`: the far three ranks (standard) or the far rank (Mini).
+    pub fn promotion_zone(self, color: Color) -> Bitboard {
+        self.masks().zone[color.index()]
+    }
+
+    /// The squares of this variant's board.
+    pub fn board_squares(self) -> Bitboard {
+        self.masks().board
+    }
+}
+
+/// Why a move may not be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlayError {
+    /// A square of the move is not on this variant's board.
+    OffBoard,
+    /// The source square is empty.
+    NoPiece,
+    /// The piece on the source square belongs to the opponent.
+    NotYourPiece,
+    /// The destination holds one of the mover's own pieces.
+    OwnPieceOnTarget,
+    /// The piece does not move that way.
+    CannotMoveThere,
+    /// A sliding piece's path is blocked.
+    PathBlocked,
+    /// The move leaves (or puts) the mover's king in check.
+    LeavesKingInCheck,
+    /// A pawn dropped on a file that already holds an unpromoted pawn of the mover (nifu).
+    Nifu,
+    /// A pawn drop that mates at once (uchifuzume).
+    PawnDropMate,
+    /// The piece would stand where it could never move again (without promoting).
+    DeadPiece,
+    /// The role to drop is not in the mover's hand.
+    NotInHand,
+    /// A drop on an occupied square.
+    DropOnOccupied,
+    /// The role cannot be dropped (a king or a promoted role).
+    NotDroppable,
+    /// The piece cannot promote (gold, king, already promoted), or the move does not touch the zone.
+    PromotionNotAllowed,
+    /// The piece must promote here (it could never move again otherwise).
+    PromotionRequired,
+    /// The game is already over.
+    GameOver,
+}
+
+impl PlayError {
+    /// A short English explanation.
+    pub const fn message(self) -> &'static str {
+        match self {
+            PlayError::OffBoard => "square off the board",
+            PlayError::NoPiece => "no piece on the source square",
+            PlayError::NotYourPiece => "the piece belongs to the opponent",
+            PlayError::OwnPieceOnTarget => "the destination holds the mover's own piece",
+            PlayError::CannotMoveThere => "the piece does not move that way",
+            PlayError::PathBlocked => "the path is blocked",
+            PlayError::LeavesKingInCheck => "the move leaves the king in check",
+            PlayError::Nifu => "two unpromoted pawns on one file (nifu)",
+            PlayError::PawnDropMate => "pawn drop that mates (uchifuzume)",
+            PlayError::DeadPiece => "the piece could never move again (dead piece)",
+            PlayError::NotInHand => "the piece is not in hand",
+            PlayError::DropOnOccupied => "drop on an occupied square",
+            PlayError::NotDroppable => "that piece cannot be dropped",
+            PlayError::PromotionNotAllowed => "promotion not allowed",
+            PlayError::PromotionRequired => "promotion required",
+            PlayError::GameOver => "the game is over",
+        }
+    }
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// How a game ended, as the position alone shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The side to move is in check and has no legal move.
+    Checkmate {
+        /// The side that gave mate.
+        winner: Color,
+    },
+    /// The side to move is not in check but has no legal move: it loses.
+    NoLegalMoves {
+        /// The other side.
+        winner: Color,
+    },
+    /// Four-fold repetition without perpetual check: a draw.
+    Repetition,
+    /// Four-fold repetition where one side gave check with every move of the cycle: it loses.
+    PerpetualCheck {
+        /// The side that did not check.
+        winner: Color,
+    },
+}
+
+impl Outcome {
+    /// The winner, `None` for a draw.
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::Checkmate { winner }
+            | Outcome::NoLegalMoves { winner }
+            | Outcome::PerpetualCheck { winner } => Some(winner),
+            Outcome::Repetition => None,
+        }
+    }
+}
+
+/// A legal shogi or Mini Shogi position.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    board: [Option<Piece>; 81],
+    by_color: [Bitboard; 2],
+    by_role: [Bitboard; 14],
+    hands: [Hand; 2],
+    side: Color,
+    move_number: u32,
+    key: u64,
+    variant: Variant,
+}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key.hash(state);
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_sfen())
+    }
+}
+
+/// Receives the legal moves in bundles: one source square with its target squares.
+pub(crate) trait Sink {
+    /// A piece on `from` may move without promoting to `plain` and with promotion to `promo`.
+    fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard);
+    /// A piece of `role` may be dropped on every square of `targets`.
+    fn drops(&mut self, role: Role, targets: Bitboard);
+}
+
+struct Counter(u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn normal(&mut self, _from: Square, plain: Bitboard, promo: Bitboard) {
+        self.0 += (plain.count() + promo.count()) as u64;
+    }
+    #[inline(always)]
+    fn drops(&mut self, _role: Role, targets: Bitboard) {
+        self.0 += targets.count() as u64;
+    }
+}
+
+struct Visit<F>(F);
+
+impl<F: FnMut(Move)> Sink for Visit<F> {
+    #[inline(always)]
+    fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard) {
+        for to in plain {
+            (self.0)(Move::Normal {
+                from,
+                to,
+                promote: false,
+            });
+        }
+        for to in promo {
+            (self.0)(Move::Normal {
+                from,
+                to,
+                promote: true,
+            });
+        }
+    }
+    #[inline(always)]
+    fn drops(&mut self, role: Role, targets: Bitboard) {
+        for to in targets {
+            (self.0)(Move::Drop { role, to });
+        }
+    }
+}
+
+impl Position {
+    /// The start position of the variant.
+    pub fn startpos(variant: Variant) -> Position {
+        match Position::from_sfen(variant.start_sfen()) {
+            Ok(p) => p,
+            Err(_) => unreachable!("start SFENs are valid"),
+        }
+    }
+
+    /// Parses and validates an SFEN (a leading `sfen ` is accepted). The variant comes from the
+    /// board's shape. Illegal setups are refused with every problem named; see
+    /// [`Position::from_setup`] to relax the checks.
+    pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
+        Position::from_sfen_with(sfen, SetupOptions::default())
+    }
+
+    /// Parses an SFEN and validates it with the given relaxations.
+    pub fn from_sfen_with(sfen: &str, options: SetupOptions) -> Result<Position, SfenError> {
+        let setup = Setup::from_sfen(sfen)?;
+        Position::from_setup(setup, options).map_err(|e| SfenError {
+            field: SfenField::Position,
+            position: 0,
+            message: e.to_string(),
+            setup: Some(e),
+        })
+    }
+
+    /// Validates a setup. Every problem is named in the error.
+    pub fn from_setup(setup: Setup, options: SetupOptions) -> Result<Position, SetupError> {
+        let variant = setup.variant;
+        let masks = variant.masks();
+        let mut problems = Vec::new();
+        let mut pos = Position {
+            board: [None; 81],
+            by_color: [Bitboard::EMPTY; 2],
+            by_role: [Bitboard::EMPTY; 14],
+            hands: setup.hands,
+            side: setup.side_to_move,
+            move_number: setup.move_number.max(1),
+            key: 0,
+            variant,
+        };
+        let mut counts = [0u32; 8];
+        let mut kings = [0u32; 2];
+        let mut bad_roles = [false; 14];
+        for sq in Square::all() {
+            let Some(piece) = setup.board[sq.index()] else {
+                continue;
+            };
+            if !masks.board.contains(sq) {
+                problems.push(SetupProblem::OffBoard(sq));
+                continue;
+            }
+            if !variant.has_role(piece.role) && !bad_roles[piece.role.unpromote().index()] {
+                bad_roles[piece.role.unpromote().index()] = true;
+                problems.push(SetupProblem::RoleNotInVariant(piece.role.unpromote()));
+            }
+            if piece.role == Role::King {
+                kings[piece.color.index()] += 1;
+            }
+            counts[piece.role.unpromote().index()] += 1;
+            let dead = match piece.role {
+                Role::Pawn | Role::Lance => masks.last1[piece.color.index()].contains(sq),
+                Role::Knight => masks.last2[piece.color.index()].contains(sq),
+                _ => false,
+            };
+            if dead {
+                problems.push(SetupProblem::DeadPiece { square: sq, piece });
+            }
+            pos.put(sq, piece);
+        }
+        for color in Color::ALL {
+            for role in Role::HAND {
+                let n = setup.hands[color.index()].count(role);
+                if n > 0 && !variant.has_role(role) && !bad_roles[role.index()] {
+                    bad_roles[role.index()] = true;
+                    problems.push(SetupProblem::RoleNotInVariant(role));
+                }
+                counts[role.index()] += n as u32;
+            }
+        }
+        for color in Color::ALL {
+            match kings[color.index()] {
+                0 if !options.allow_missing_king => problems.push(SetupProblem::MissingKing(color)),
+                0 | 1 => {}
+                _ => problems.push(SetupProblem::ExtraKing(color)),
+            }
+        }
+        for color in Color::ALL {
+            let pawns = pos.pieces(color, Role::Pawn);
+            for file in 1..=9 {
+                if (pawns & Bitboard::file(file)).more_than_one() {
+                    problems.push(SetupProblem::Nifu { color, file });
+                }
+            }
+        }
+        if !options.allow_extra_pieces {
+            for role in Role::HAND {
+                let max = variant.set_count(role);
+                if counts[role.index()] > max as u32 && variant.has_role(role) {
+                    problems.push(SetupProblem::TooManyPieces {
+                        role,
+                        count: counts[role.index()],
+                        max,
+                    });
+                }
+            }
+        }
+        for color in Color::ALL {
+            pos.key = pos
+                .key
+                .wrapping_add(hand_key(color, &setup.hands[color.index()]));
+        }
+        if pos.side == Color::White {
+            pos.key = pos.key.wrapping_add(zobrist::WHITE_TO_MOVE);
+        }
+        let them = pos.side.opposite();
+        if kings[them.index()] == 1 {
+            if let Some(k) = pos.king_square(them) {
+                if pos.attackers_to(k, pos.side, pos.occupied()).any() {
+                    problems.push(SetupProblem::OpponentInCheck(them));
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(pos)
+        } else {
+            Err(SetupError { problems })
+        }
+    }
+
+    /// The setup of this position (for editing).
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            variant: self.variant,
+            board: self.board,
+            hands: self.hands,
+            side_to_move: self.side,
+            move_number: self.move_number,
+        }
+    }
+
+    /// The SFEN text (hands in R B G S N L P order).
+    pub fn to_sfen(&self) -> String {
+        crate::setup::write_sfen(
+            self.variant,
+            &self.board,
+            &self.hands,
+            self.side,
+            self.move_number,
+        )
+    }
+
+    /// The variant.
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The SFEN move number (number of the next move; 1 at the start).
+    #[inline]
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// Sets the SFEN move number.
+    pub fn set_move_number(&mut self, n: u32) {
+        self.move_number = n.max(1);
+    }
+
+    /// The piece on a square.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// A side's hand.
+    #[inline]
+    pub fn hand(&self, color: Color) -> Hand {
+        self.hands[color.index()]
+    }
+
+    /// The Zobrist key of board, hands and side to move (not the move number).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The key computed from scratch (equal to [`Position::key`]; for tests).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0u64;
+        for sq in Square::all() {
+            if let Some(p) = self.board[sq.index()] {
+                k = k.wrapping_add(zobrist::PIECE_SQUARE[p.index()][sq.index()]);
+            }
+        }
+        for c in Color::ALL {
+            k = k.wrapping_add(hand_key(c, &self.hands[c.index()]));
+        }
+        if self.side == Color::White {
+            k = k.wrapping_add(zobrist::WHITE_TO_MOVE);
+        }
+        k
+    }
+
+    /// All occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The squares of a colour's pieces.
+    #[inline(always)]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// The squares of a role's pieces (both colours).
+    #[inline(always)]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    /// The squares of `color`'s pieces of `role`.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        self.by_color[color.index()] & self.by_role[role.index()]
+    }
+
+    /// The square of `color`'s king, if it has one.
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Option<Square> {
+        self.pieces(color, Role::King).first()
+    }
+
+    #[inline(always)]
+    fn golds(&self) -> Bitboard {
+        self.by_role[Role::Gold as usize]
+            | self.by_role[Role::Tokin as usize]
+            | self.by_role[Role::PromotedLance as usize]
+            | self.by_role[Role::PromotedKnight as usize]
+            | self.by_role[Role::PromotedSilver as usize]
+    }
+
+    /// The occupancy sliders see: real pieces plus the squares off a Mini Shogi board.
+    #[inline(always)]
+    fn slider_occupancy(&self, occ: Bitboard) -> Bitboard {
+        occ | self.variant.masks().offboard
+    }
+
+    /// The pieces of `by` that attack `sq`, given the occupancy `occ` (real squares only).
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let o = self.slider_occupancy(occ);
+        let them = !by;
+        let r = &self.by_role;
+        let b = (pawn_attacks(them, sq) & r[Role::Pawn as usize])
+            | (knight_attacks(them, sq) & r[Role::Knight as usize])
+            | (silver_attacks(them, sq) & r[Role::Silver as usize])
+            | (gold_attacks(them, sq) & self.golds())
+            | (king_attacks(sq)
+                & (r[Role::King as usize] | r[Role::Horse as usize] | r[Role::Dragon as usize]))
+            | (rook_attacks(sq, o) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
+            | (bishop_attacks(sq, o) & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
+            | (lance_attacks(them, sq, o) & r[Role::Lance as usize]);
+        b & self.by_color[by.index()] & occ
+    }
+
+    /// The opponent pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        match self.king_square(self.side) {
+            Some(k) => self.attackers_to(k, !self.side, self.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// The pieces of `color` pinned to its king (on `king`) by opposing sliders.
+    #[inline]
+    fn pinned(&self, color: Color, king: Square, occ: Bitboard) -> Bitboard {
+        let them = self.by_color[(!color).index()];
+        let r = &self.by_role;
+        let snipers = them
+            & ((rook_pseudo_attacks(king) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
+                | (bishop_pseudo_attacks(king)
+                    & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
+                | (lance_pseudo_attacks(color, king) & r[Role::Lance as usize]));
+        let ours = self.by_color[color.index()];
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = between(king, s) & occ;
+            if b.any() && !b.more_than_one() && (b & ours).any() {
+                pinned |= b;
+            }
+        }
+        pinned
+    }
+
+    /// The pieces of the side to move that are pinned to its king.
+    pub fn pinned_pieces(&self) -> Bitboard {
+        match self.king_square(self.side) {
+            Some(k) => self.pinned(self.side, k, self.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// Files holding an unpromoted pawn of `color`, as a square mask.
+    #[inline(always)]
+    fn pawn_files(&self, color: Color) -> Bitboard {
+        let mut m = Bitboard::EMPTY;
+        for sq in self.pieces(color, Role::Pawn) {
+            m |= Bitboard::file(sq.file());
+        }
+        m
+    }
+
+    /// Whether dropping a pawn of the side to move on `to` mates the opponent at once.
+    /// Only meaningful when the drop gives check.
+    fn pawn_drop_mates(&self, to: Square) -> bool {
+        let us = self.side;
+        let them = !us;
+        let Some(tk) = self.king_square(them) else {
+            return false;
+        };
+        let board = self.variant.masks().board;
+        let occ = self.occupied() | Bitboard::from_square(to);
+        // Can a piece other than the king take the pawn? It must not be pinned, unless it
+        // captures along its pin line.
+        let defenders = self.attackers_to(to, them, occ) & !Bitboard::from_square(tk);
+        if defenders.any() {
+            let pinned = self.pinned(them, tk, occ);
+            for d in defenders {
+                if !pinned.contains(d) || line(tk, d).contains(to) {
+                    return false;
+                }
+            }
+        }
+        // Can the king step anywhere safe (taking the pawn included)?
+        let occ_no_king = occ ^ Bitboard::from_square(tk);
+        let escapes = king_attacks(tk) & board & !self.by_color[them.index()];
+        for s in escapes {
+            if self
+                .attackers_to(s, us, occ_no_king & !Bitboard::from_square(s))
+                .is_empty()
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Generates the legal moves into a sink, in bundles.
+    #[inline(always)]
+    pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
+        let us = self.side;
+        let them = !us;
+        let masks = self.variant.masks();
+        let occ = self.occupied();
+        let occ_s = occ | masks.offboard;
+        let ours = self.by_color[us.index()];
+        let avail = masks.board & !ours;
+        let king = self.king_square(us);
+
+        let mut checkers = Bitboard::EMPTY;
+        let mut pinned = Bitboard::EMPTY;
+        if let Some(k) = king {
+            checkers = self.attackers_to(k, them, occ);
+            let occ_no_king = occ ^ Bitboard::from_square(k);
+            let mut safe = Bitboard::EMPTY;
+            for to in king_attacks(k) & avail {
+                if self.attackers_to(to, them, occ_no_king).is_empty() {
+                    safe.insert(to);
+                }
+            }
+            if safe.any() {
+                sink.normal(k, safe, Bitboard::EMPTY);
+            }
+            if checkers.more_than_one() {
+                return;
+            }
+            pinned = self.pinned(us, k, occ);
+        }
+
+        let (move_mask, drop_mask) = match (king, checkers.first()) {
+            (Some(k), Some(c)) => {
+                let b = between(k, c);
+                (b | checkers, b)
+            }
+            _ => (Bitboard::FULL, masks.board & !occ),
+        };
+        let targets_mask = avail & move_mask;
+        let zone = masks.zone[us.index()];
+
+        let movers = ours & !self.by_role[Role::King as usize];
+        for from in movers {
+            let Some(piece) = self.board[from.index()] else {
+                continue;
+            };
+            let role = piece.role;
+            let mut t = attacks(us, role, from, occ_s) & targets_mask;
+            if pinned.contains(from) {
+                if let Some(k) = king {
+                    t &= line(k, from);
+                }
+            }
+            if t.is_empty() {
+                continue;
+            }
+            if role.can_promote() {
+                let promo = if zone.contains(from) { t } else { t & zone };
+                let must = match role {
+                    Role::Pawn | Role::Lance => masks.last1[us.index()],
+                    Role::Knight => masks.last2[us.index()],
+                    _ => Bitboard::EMPTY,
+                };
+                sink.normal(from, t & !must, promo);
+            } else {
+                sink.normal(from, t, Bitboard::EMPTY);
+            }
+        }
+
+        let hand = self.hands[us.index()];
+        let held = hand.role_mask();
+        if held == 0 || drop_mask.is_empty() {
+            return;
+        }
+        for role in Role::HAND {
+            if held & (1 << role as u8) == 0 {
+                continue;
+            }
+            let mut t = drop_mask;
+            match role {
+                Role::Pawn => {
+                    t &= !masks.last1[us.index()] & !self.pawn_files(us);
+                    if let Some(tk) = self.king_square(them) {
+                        // The one square where a pawn drop gives check.
+                        let check_sq = pawn_attacks(them, tk) & t;
+                        if let Some(sq) = check_sq.first() {
+                            if self.pawn_drop_mates(sq) {
+                                t.remove(sq);
+                            }
+                        }
+                    }
+                }
+                Role::Lance => t &= !masks.last1[us.index()],
+                Role::Knight => t &= !masks.last2[us.index()],
+                _ => {}
+            }
+            if t.any() {
+                sink.drops(role, t);
+            }
+        }
+    }
+
+    /// The legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut Visit(|m| list.push(m)));
+        list
+    }
+
+    /// Calls `f` for every legal move (no list is built).
+    #[inline]
+    pub fn for_each_legal_move<F: FnMut(Move)>(&self, f: F) {
+        self.generate(&mut Visit(f));
+    }
+
+    /// The number of legal moves, counted without building them.
+    #[inline]
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut c = Counter(0);
+        self.generate(&mut c);
+        c.0
+    }
+
+    /// Whether the side to move has at least one legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        self.count_legal_moves() > 0
+    }
+
+    /// Whether the side to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    /// The outcome the position shows on its own: mate, or no legal move (a loss too).
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.has_legal_moves() {
+            None
+        } else if self.is_check() {
+            Some(Outcome::Checkmate { winner: !self.side })
+        } else {
+            Some(Outcome::NoLegalMoves { winner: !self.side })
+        }
+    }
+
+    /// Why `m` is illegal here, or `Ok(())` when it is legal.
+    pub fn check_move(&self, m: Move) -> Result<(), PlayError> {
+        let us = self.side;
+        let masks = self.variant.masks();
+        match m {
+            Move::Normal { from, to, promote } => {
+                if !masks.board.contains(from) || !masks.board.contains(to) {
+                    return Err(PlayError::OffBoard);
+                }
+                let piece = self.board[from.index()].ok_or(PlayError::NoPiece)?;
+                if piece.color != us {
+                    return Err(PlayError::NotYourPiece);
+                }
+                if self.by_color[us.index()].contains(to) {
+                    return Err(PlayError::OwnPieceOnTarget);
+                }
+                let occ_s = self.slider_occupancy(self.occupied());
+                if !attacks(us, piece.role, from, occ_s).contains(to) {
+                    let empty = attacks(us, piece.role, from, masks.offboard);
+                    return Err(if empty.contains(to) {
+                        PlayError::PathBlocked
+                    } else {
+                        PlayError::CannotMoveThere
+                    });
+                }
+                let zone = masks.zone[us.index()];
+                if promote {
+                    if !piece.role.can_promote() || !(zone.contains(from) || zone.contains(to)) {
+                        return Err(PlayError::PromotionNotAllowed);
+                    }
+                } else {
+                    let dead = match piece.role {
+                        Role::Pawn | Role::Lance => masks.last1[us.index()].contains(to),
+                        Role::Knight => masks.last2[us.index()].contains(to),
+                        _ => false,
+                    };
+                    if dead {
+                        return Err(PlayError::PromotionRequired);
+                    }
+                }
+                if let Some(k) = self.king_square(us) {
+                    let mut after = self.clone();
+                    after.do_move(m);
+                    let k = if piece.role == Role::King { to } else { k };
+                    if after.attackers_to(k, !us, after.occupied()).any() {
+                        return Err(PlayError::LeavesKingInCheck);
+                    }
+                }
+                Ok(())
+            }
+            Move::Drop { role, to } => {
+                if !masks.board.contains(to) {
+                    return Err(PlayError::OffBoard);
+                }
+                if !role.is_hand_role() {
+                    return Err(PlayError::NotDroppable);
+                }
+                if self.hands[us.index()].count(role) == 0 {
+                    return Err(PlayError::NotInHand);
+                }
+                if self.occupied().contains(to) {
+                    return Err(PlayError::DropOnOccupied);
+                }
+                let dead = match role {
+                    Role::Pawn | Role::Lance => masks.last1[us.index()].contains(to),
+                    Role::Knight => masks.last2[us.index()].contains(to),
+                    _ => false,
+                };
+                if dead {
+                    return Err(PlayError::DeadPiece);
+                }
+                if role == Role::Pawn && self.pawn_files(us).contains(to) {
+                    return Err(PlayError::Nifu);
+                }
+                if let Some(k) = self.king_square(us) {
+                    let occ = self.occupied() | Bitboard::from_square(to);
+                    if self.attackers_to(k, !us, occ).any() {
+                        return Err(PlayError::LeavesKingInCheck);
+                    }
+                }
+                if role == Role::Pawn {
+                    if let Some(tk) = self.king_square(!us) {
+                        if pawn_attacks(us, to).contains(tk) && self.pawn_drop_mates(to) {
+                            return Err(PlayError::PawnDropMate);
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.check_move(m).is_ok()
+    }
+
+    /// Plays `m` if it is legal; otherwise leaves the position unchanged and says why.
+    pub fn play(&mut self, m: Move) -> Result<(), PlayError> {
+        self.check_move(m)?;
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal (for example one from [`Position::legal_moves`]).
+    ///
+    /// An illegal move leaves the position in an unspecified (but memory-safe) state.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) {
+        debug_assert!(self.check_move(m).is_ok(), "illegal move {m:?} in {self:?}");
+        self.do_move(m);
+    }
+
+    #[inline(always)]
+    fn do_move(&mut self, m: Move) {
+        let us = self.side;
+        match m {
+            Move::Normal { from, to, promote } => {
+                let Some(piece) = self.board[from.index()] else {
+                    return;
+                };
+                if let Some(captured) = self.board[to.index()] {
+                    self.remove(to, captured);
+                    let base = captured.role.unpromote();
+                    if base.is_hand_role() {
+                        self.hands[us.index()].add(base);
+                        self.key = self
+                            .key
+                            .wrapping_add(zobrist::HAND[us.index()][base as usize]);
+                    }
+                }
+                self.remove(from, piece);
+                let role = if promote {
+                    piece.role.promote().unwrap_or(piece.role)
+                } else {
+                    piece.role
+                };
+                self.put(to, Piece::new(us, role));
+            }
+            Move::Drop { role, to } => {
+                if self.hands[us.index()].take(role) {
+                    self.key = self
+                        .key
+                        .wrapping_sub(zobrist::HAND[us.index()][role as usize]);
+                }
+                self.put(to, Piece::new(us, role));
+            }
+        }
+        if us == Color::Black {
+            self.key = self.key.wrapping_add(zobrist::WHITE_TO_MOVE);
+        } else {
+            self.key = self.key.wrapping_sub(zobrist::WHITE_TO_MOVE);
+        }
+        self.side = !us;
+        self.move_number = self.move_number.saturating_add(1);
+    }
+
+    /// Passes the turn without a move (for analysis; not a legal shogi move).
+    pub fn swap_turn(&mut self) {
+        if self.side == Color::Black {
+            self.key = self.key.wrapping_add(zobrist::WHITE_TO_MOVE);
+        } else {
+            self.key = self.key.wrapping_sub(zobrist::WHITE_TO_MOVE);
+        }
+        self.side = !self.side;
+    }
+
+    /// Whether `m` (legal here) gives check.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut p = self.clone();
+        p.play_unchecked(m);
+        p.is_check()
+    }
+
+    #[inline(always)]
+    fn put(&mut self, sq: Square, piece: Piece) {
+        self.board[sq.index()] = Some(piece);
+        self.by_color[piece.color.index()].insert(sq);
+        self.by_role[piece.role.index()].insert(sq);
+        self.key = self
+            .key
+            .wrapping_add(zobrist::PIECE_SQUARE[piece.index()][sq.index()]);
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, sq: Square, piece: Piece) {
+        self.board[sq.index()] = None;
+        self.by_color[piece.color.index()].remove(sq);
+        self.by_role[piece.role.index()].remove(sq);
+        self.key = self
+            .key
+            .wrapping_sub(zobrist::PIECE_SQUARE[piece.index()][sq.index()]);
+    }
+}
+
+fn hand_key(color: Color, hand: &Hand) -> u64 {
+    let mut k = 0u64;
+    for role in Role::HAND {
+        k = k.wrapping_add(
+            zobrist::HAND[color.index()][role as usize].wrapping_mul(hand.count(role) as u64),
+        );
+    }
+    k
+}
