@@ -125,8 +125,7 @@ fn main() -> ExitCode {
             // One line naming the problem; clap's usage hint follows on stderr.
             let text = e.to_string();
             let first = text.lines().next().unwrap_or("error: bad arguments");
-            eprintln!("{first}");
-            eprintln!("(see 'shogi --help')");
+            eprintln!("{first} (see 'shogi --help')");
             return ExitCode::from(2);
         }
     };
