@@ -131,10 +131,6 @@ impl Format {
         if best == 0 {
             return hint;
         }
-        // With only header lines (no moves), KIF and KI2 look the same: trust the hint.
-        if ki2 == 0 && kif == best && matches!(hint, Some(Format::Ki2)) && kif <= 1 * 400 && !text.contains("手数-") && !text.lines().any(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit())) {
-            return Some(Format::Ki2);
-        }
         if let Some(h) = hint {
             if scores.iter().any(|s| s.0 == h && s.1 == best) {
                 return Some(h);

@@ -1,0 +1,128 @@
+//! How a game (or a line of play) ends.
+
+use serde::Serialize;
+
+/// The terminal statement of a line of play, relative to the side to move at that point.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndingKind {
+    /// 投了 / `%TORYO`: the side to move resigns.
+    Resign,
+    /// 中断 / `%CHUDAN`: the game was interrupted.
+    Interrupt,
+    /// 千日手 / `%SENNICHITE`: repetition draw.
+    Repetition,
+    /// 持将棋 / `%JISHOGI`: impasse draw.
+    Impasse,
+    /// 入玉勝ち / `%KACHI`: the side to move declares an entering-king win.
+    Declaration,
+    /// 切れ負け / `%TIME_UP`: the side to move lost on time.
+    TimeUp,
+    /// 反則勝ち / `%±ILLEGAL_ACTION` by the opponent: the side to move wins because the
+    /// previous move was a foul.
+    FoulWin,
+    /// 反則負け / `%ILLEGAL_MOVE`: the side to move loses by its own foul.
+    FoulLoss,
+    /// 詰み / `%TSUMI`: the side to move is mated.
+    Mate,
+    /// 不詰 / `%FUZUMI`: (problems) there is no mate.
+    NoMate,
+    /// `%MAX_MOVES` (CSA V3): the move limit was reached (draw).
+    MaxMoves,
+    /// `%HIKIWAKE`: draw.
+    Draw,
+    /// 封じ手: sealed move, the game was adjourned.
+    SealedMove,
+    /// 不戦勝: the side to move wins by default.
+    WinByDefault,
+    /// 不戦敗: the side to move loses by default.
+    LossByDefault,
+    /// Any other word, kept as written (`Time-up`, `%MATTA`, …).
+    Other(String),
+}
+
+impl EndingKind {
+    /// Read a KIF/KI2 special-move word.
+    pub fn from_japanese(word: &str) -> Option<EndingKind> {
+        Some(match word {
+            "投了" => EndingKind::Resign,
+            "中断" => EndingKind::Interrupt,
+            "千日手" => EndingKind::Repetition,
+            "持将棋" => EndingKind::Impasse,
+            "入玉勝ち" | "宣言勝ち" => EndingKind::Declaration,
+            "切れ負け" | "時間切れ" => EndingKind::TimeUp,
+            "反則勝ち" => EndingKind::FoulWin,
+            "反則負け" => EndingKind::FoulLoss,
+            "詰み" | "詰" => EndingKind::Mate,
+            "不詰" => EndingKind::NoMate,
+            "封じ手" => EndingKind::SealedMove,
+            "不戦勝" => EndingKind::WinByDefault,
+            "不戦敗" => EndingKind::LossByDefault,
+            _ => return None,
+        })
+    }
+
+    /// The KIF word for this ending (unknown words as written).
+    pub fn japanese(&self) -> &str {
+        match self {
+            EndingKind::Resign => "投了",
+            EndingKind::Interrupt => "中断",
+            EndingKind::Repetition => "千日手",
+            EndingKind::Impasse => "持将棋",
+            EndingKind::Declaration => "入玉勝ち",
+            EndingKind::TimeUp => "切れ負け",
+            EndingKind::FoulWin => "反則勝ち",
+            EndingKind::FoulLoss => "反則負け",
+            EndingKind::Mate => "詰み",
+            EndingKind::NoMate => "不詰",
+            EndingKind::MaxMoves => "持将棋",
+            EndingKind::Draw => "持将棋",
+            EndingKind::SealedMove => "封じ手",
+            EndingKind::WinByDefault => "不戦勝",
+            EndingKind::LossByDefault => "不戦敗",
+            EndingKind::Other(w) => w,
+        }
+    }
+
+    /// Read a CSA special (without the leading `%`); ±ILLEGAL_ACTION is handled by the caller.
+    pub fn from_csa(word: &str) -> Option<EndingKind> {
+        Some(match word {
+            "TORYO" => EndingKind::Resign,
+            "CHUDAN" => EndingKind::Interrupt,
+            "SENNICHITE" => EndingKind::Repetition,
+            "JISHOGI" => EndingKind::Impasse,
+            "KACHI" => EndingKind::Declaration,
+            "TIME_UP" => EndingKind::TimeUp,
+            "ILLEGAL_MOVE" => EndingKind::FoulLoss,
+            "TSUMI" => EndingKind::Mate,
+            "FUZUMI" => EndingKind::NoMate,
+            "MAX_MOVES" => EndingKind::MaxMoves,
+            "HIKIWAKE" => EndingKind::Draw,
+            _ => return None,
+        })
+    }
+
+    /// The CSA word (without `%`), when CSA has one. Foul wins need the offender's sign:
+    /// see the CSA writer.
+    pub fn csa(&self) -> Option<&'static str> {
+        Some(match self {
+            EndingKind::Resign => "TORYO",
+            EndingKind::Interrupt => "CHUDAN",
+            EndingKind::Repetition => "SENNICHITE",
+            EndingKind::Impasse => "JISHOGI",
+            EndingKind::Declaration => "KACHI",
+            EndingKind::TimeUp => "TIME_UP",
+            EndingKind::FoulLoss => "ILLEGAL_MOVE",
+            EndingKind::Mate => "TSUMI",
+            EndingKind::NoMate => "FUZUMI",
+            EndingKind::MaxMoves => "MAX_MOVES",
+            EndingKind::Draw => "HIKIWAKE",
+            _ => return None,
+        })
+    }
+
+    /// Does this ending say that the last move was a foul?
+    pub fn is_foul(&self) -> bool {
+        matches!(self, EndingKind::FoulWin | EndingKind::FoulLoss)
+    }
+}

@@ -1,0 +1,682 @@
+//! KIF and KI2 syntax: header, 手合割, BOD diagrams, move lines, comments, bookmarks,
+//! variations and the closing line. No legality here: see `replay`.
+
+use crate::ending::EndingKind;
+use crate::error::{ErrorKind, Location, ReadError};
+use crate::raw::*;
+use crate::text::{kanji_digit, parse_kanji_number, parse_number, trim, wide_digit, Line, Lines};
+
+const MARKS: [char; 6] = ['▲', '△', '▼', '▽', '☗', '☖'];
+
+fn mark_side(c: char) -> Option<Side> {
+    match c {
+        '▲' | '▼' | '☗' => Some(Side::Black),
+        '△' | '▽' | '☖' => Some(Side::White),
+        _ => None,
+    }
+}
+
+/// Side named by a label: 先手/下手 = black, 後手/上手 = white.
+fn label_side(s: &str) -> Option<Side> {
+    match s {
+        "先手" | "下手" => Some(Side::Black),
+        "後手" | "上手" => Some(Side::White),
+        _ => None,
+    }
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    rec: RawRecord,
+    /// Node indices of the current line: `path[0]` is the root, `path[k]` the node at ply k.
+    path: Vec<u32>,
+    /// Where comments and bookmarks go.
+    last: u32,
+    /// Ply numbers in the file minus this = index in the path.
+    offset: Option<u32>,
+    board: Option<RawBoard>,
+    board_rows: u32,
+    board_loc: Location,
+    board_open: bool,
+    handicap: Option<(String, Location)>,
+    in_variation: bool,
+}
+
+/// Parse KIF or KI2 text into a raw record.
+pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
+    let mut p = Parser {
+        src,
+        rec: RawRecord::new(),
+        path: vec![0],
+        last: 0,
+        offset: None,
+        board: None,
+        board_rows: 0,
+        board_loc: Location::default(),
+        board_open: false,
+        handicap: None,
+        in_variation: false,
+    };
+    for line in Lines::new(src) {
+        p.line(line)?;
+    }
+    p.finish()
+}
+
+impl<'a> Parser<'a> {
+    fn err(&self, kind: ErrorKind, msg: impl Into<String>, loc: Location) -> ReadError {
+        ReadError::at(kind, msg, self.src, loc)
+    }
+
+    fn line(&mut self, line: Line<'a>) -> Result<(), ReadError> {
+        let raw = line.text;
+        let t = raw.trim_start_matches([' ', '\t', '\u{3000}', '\u{feff}']);
+        let tt = trim(t);
+        if tt.is_empty() {
+            return Ok(());
+        }
+        let first = t.chars().next().unwrap_or(' ');
+        match first {
+            '#' => return Ok(()),
+            '*' => {
+                let body = &t[1..];
+                self.rec.nodes[self.last as usize].comments.push(body.trim_end_matches(['\r']).to_string());
+                return Ok(());
+            }
+            '&' => {
+                let body = trim(&t[1..]);
+                self.rec.nodes[self.last as usize].bookmarks.push(body.to_string());
+                return Ok(());
+            }
+            '|' => return self.board_row(line, t),
+            '+' if tt.trim_matches(['+', '-']).is_empty() => {
+                self.board_open = !self.board_open;
+                if self.board.is_none() {
+                    self.board = Some(RawBoard::default());
+                    self.board_loc = line.loc_of(tt);
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        if first.is_ascii_digit() {
+            return self.kif_move_line(line, t);
+        }
+        if MARKS.contains(&first) {
+            return self.ki2_line(line, t);
+        }
+        if let Some(rest) = tt.strip_prefix("まで") {
+            if self.rec.closing.is_none() && !self.in_variation {
+                let rest = rest.trim_start_matches(['、', ',', ' ']);
+                let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c)).collect();
+                let count = parse_number(&digits);
+                let after = &rest[digits.len()..];
+                let after = after.strip_prefix("手").unwrap_or(after);
+                let after = after.strip_prefix('で').unwrap_or(after);
+                self.rec.closing = Some(crate::raw::Closing { count, text: trim(after).to_string(), loc: line.loc_of(tt) });
+            }
+            return Ok(());
+        }
+        if tt.starts_with("変化") {
+            return self.variation(line, tt);
+        }
+        if tt.starts_with("手数-") || tt.starts_with("手数－") {
+            return Ok(());
+        }
+        if let Some(rest) = tt.strip_prefix("手数＝").or_else(|| tt.strip_prefix("手数=")) {
+            let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c)).collect();
+            let n = parse_number(&digits)
+                .ok_or_else(|| self.err(ErrorKind::Number, "手数＝ needs a move number", line.loc_of(tt)))?;
+            if n > 100_000 {
+                return Err(self.err(ErrorKind::Number, format!("move number {n} is absurd"), line.loc_of(tt)));
+            }
+            let b = self.board.get_or_insert_with(RawBoard::default);
+            b.move_number = Some(n + 1);
+            if self.offset.is_none() && self.path.len() == 1 {
+                self.offset = Some(n);
+            }
+            return Ok(());
+        }
+        if matches!(tt, "先手番" | "後手番" | "上手番" | "下手番") {
+            let side = label_side(&tt[..6]);
+            let b = self.board.get_or_insert_with(RawBoard::default);
+            b.side_to_move = side;
+            return Ok(());
+        }
+        if tt == "盤面回転" {
+            return Ok(());
+        }
+        // Column numbers above a board diagram: "  ９ ８ ７ … １" or "  ５ ４ ３ ２ １".
+        if tt.chars().all(|c| c == ' ' || c == '\u{3000}' || ('１'..='９').contains(&c) || c.is_ascii_digit())
+            && tt.chars().any(|c| ('１'..='９').contains(&c))
+        {
+            let n = tt.chars().filter(|c| ('１'..='９').contains(c)).count();
+            let b = self.board.get_or_insert_with(RawBoard::default);
+            b.size = if n <= 5 { 5 } else { 9 };
+            self.board_loc = line.loc_of(tt);
+            return Ok(());
+        }
+        if let Some((key, value)) = split_header(tt) {
+            return self.header(line, key, value);
+        }
+        self.rec.warn(self.src, line.loc_of(tt), "line not understood; ignored");
+        Ok(())
+    }
+
+    fn header(&mut self, line: Line<'a>, key: &str, value: &'a str) -> Result<(), ReadError> {
+        let value = trim(value);
+        if let Some(who) = key.strip_suffix("の持駒") {
+            let side = label_side(who).ok_or_else(|| {
+                self.err(ErrorKind::Syntax, format!("unknown side {who:?} in a hand line"), line.loc_of(key))
+            })?;
+            let hand = self.parse_hand(line, value)?;
+            let b = self.board.get_or_insert_with(RawBoard::default);
+            if self.board_rows == 0 && self.board_loc == Location::default() {
+                self.board_loc = line.loc_of(key);
+            }
+            b.hands[side as usize] = hand;
+            return Ok(());
+        }
+        if key == "手合割" {
+            self.handicap = Some((value.to_string(), line.loc_of(value)));
+            return Ok(());
+        }
+        if self.rec.header.len() >= 10_000 {
+            return Err(self.err(ErrorKind::TooLarge, "more than 10000 header lines", line.whole()));
+        }
+        self.rec.header.push((key.to_string(), value.to_string()));
+        Ok(())
+    }
+
+    fn parse_hand(&self, line: Line<'a>, value: &'a str) -> Result<[u8; 7], ReadError> {
+        let mut hand = [0u8; 7];
+        if value.is_empty() || value == "なし" {
+            return Ok(hand);
+        }
+        let mut chars = value.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if matches!(c, ' ' | '\u{3000}' | '、' | ',' | '\t') {
+                continue;
+            }
+            let kind = Kind::from_kanji1(c).and_then(|k| k.hand_index().map(|i| (k, i)));
+            let Some((_, idx)) = kind else {
+                return Err(self.err(
+                    ErrorKind::Syntax,
+                    format!("{c:?} is not a piece that can be in hand"),
+                    line.loc_of(&value[i..i + c.len_utf8()]),
+                ));
+            };
+            let mut num = String::new();
+            while let Some(&(_, d)) = chars.peek() {
+                if kanji_digit(d).is_some() || matches!(d, '十' | '0'..='9' | '０'..='９') {
+                    num.push(d);
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            let n = if num.is_empty() { Some(1) } else { parse_kanji_number(&num) };
+            let n = n.filter(|&n| n <= 18).ok_or_else(|| {
+                self.err(ErrorKind::Number, format!("bad piece count {num:?} in hand"), line.loc_of(&value[i..]))
+            })?;
+            hand[idx] = hand[idx].saturating_add(n as u8);
+        }
+        Ok(hand)
+    }
+
+    fn board_row(&mut self, line: Line<'a>, t: &'a str) -> Result<(), ReadError> {
+        if self.board.is_none() {
+            self.board = Some(RawBoard::default());
+            self.board_loc = line.loc_of(t);
+        }
+        let size = self.board.as_ref().map_or(9, |b| b.size);
+        let inner = &t[1..];
+        let end = inner.find('|').unwrap_or(inner.len());
+        let cells_text = &inner[..end];
+        let rank = self.board_rows + 1;
+        if rank > u32::from(size) {
+            return Err(self.err(ErrorKind::Position, format!("board diagram has more than {size} rows"), line.loc_of(t)));
+        }
+        let mut cells: Vec<Option<(Side, Kind)>> = Vec::with_capacity(9);
+        let mut it = cells_text.char_indices().peekable();
+        while let Some((i, c)) = it.next() {
+            let (side, piece_char) = match c {
+                'v' | 'V' => (Side::White, it.next().map(|x| x.1)),
+                ' ' | '^' | '\u{3000}' => (Side::Black, it.next().map(|x| x.1)),
+                '・' => (Side::Black, Some('・')),
+                other => (Side::Black, Some(other)),
+            };
+            match piece_char {
+                Some('・') => cells.push(None),
+                Some(pc) => match Kind::from_kanji1(pc) {
+                    Some(k) => cells.push(Some((side, k))),
+                    None => {
+                        return Err(self.err(
+                            ErrorKind::Position,
+                            format!("{pc:?} is not a piece in a board diagram"),
+                            line.loc_of(&cells_text[i..]),
+                        ));
+                    }
+                },
+                None => {
+                    return Err(self.err(ErrorKind::Position, "board row ends inside a cell", line.loc_of(&cells_text[i..])));
+                }
+            }
+            if cells.len() > 9 {
+                break;
+            }
+        }
+        let mut size = self.board.as_ref().map_or(9, |b| b.size);
+        if cells.len() == 5 && rank == 1 {
+            size = 5;
+        }
+        if cells.len() != usize::from(size) {
+            return Err(self.err(
+                ErrorKind::Position,
+                format!("board row has {} cells, expected {}", cells.len(), size),
+                line.loc_of(t),
+            ));
+        }
+        let b = self.board.get_or_insert_with(RawBoard::default);
+        b.size = size;
+        let n = cells.len();
+        for (i, cell) in cells.into_iter().enumerate() {
+            // Leftmost cell is the highest file.
+            let file = n - i;
+            b.cells[(rank - 1) as usize][file - 1] = cell;
+        }
+        self.board_rows = rank;
+        Ok(())
+    }
+
+    fn variation(&mut self, line: Line<'a>, tt: &'a str) -> Result<(), ReadError> {
+        let rest = tt["変化".len()..].trim_start_matches(['：', ':', ' ', '\u{3000}']);
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c)).collect();
+        let n = parse_number(&digits)
+            .ok_or_else(|| self.err(ErrorKind::Syntax, "変化 needs a move number (変化：N手)", line.loc_of(tt)))?;
+        let idx = n.checked_sub(self.offset.unwrap_or(0)).filter(|&i| i >= 1);
+        let Some(idx) = idx.filter(|&i| (i as usize) < self.path.len() + 1) else {
+            return Err(self.err(
+                ErrorKind::Syntax,
+                format!("variation at move {n} does not branch from the line above (it has {} moves)", self.path.len() - 1),
+                line.loc_of(tt),
+            ));
+        };
+        // A variation at ply n replaces move n: continue from the node at ply n-1.
+        self.path.truncate(idx as usize);
+        self.last = *self.path.last().unwrap_or(&0);
+        self.in_variation = true;
+        Ok(())
+    }
+
+    /// Append a node for ply number `number` (None = next ply).
+    fn place(&mut self, line: Line<'a>, number: Option<u32>, item: Item, loc: Location, written: (usize, usize)) -> Result<Option<u32>, ReadError> {
+        if let Some(n) = number {
+            if self.offset.is_none() {
+                if n == 0 {
+                    return Err(self.err(ErrorKind::Number, "move numbers start at 1", loc));
+                }
+                // The first numbered line fixes the numbering (BOD "手数＝N" starts at N+1).
+                self.offset = Some(n.saturating_sub(self.path.len() as u32));
+            }
+            let off = self.offset.unwrap_or(0);
+            let idx = n.checked_sub(off).filter(|&i| i >= 1).ok_or_else(|| {
+                self.err(ErrorKind::Number, format!("move number {n} is before the start of the record"), loc)
+            })? as usize;
+            if idx < self.path.len() {
+                self.rec.warn(
+                    self.src,
+                    loc,
+                    format!("move number {n} comes again; read as an alternative to the earlier move {n}"),
+                );
+                self.path.truncate(idx);
+            } else if idx > self.path.len() {
+                return Err(self.err(
+                    ErrorKind::Number,
+                    format!("move number {n} skips moves: expected {}", self.path.len() as u32 + off),
+                    loc,
+                ));
+            }
+        }
+        let parent = *self.path.last().unwrap_or(&0);
+        if matches!(self.rec.nodes[parent as usize].item, Item::End(_)) {
+            self.rec.warn(self.src, loc, "this line comes after the end of the game; ignored");
+            return Ok(None);
+        }
+        let depth = {
+            let p = &self.rec.nodes[parent as usize];
+            p.depth + u32::from(!p.children.is_empty())
+        };
+        if depth > MAX_DEPTH {
+            return Err(self.err(ErrorKind::TooDeep, format!("variations nested deeper than {MAX_DEPTH}"), line.whole()));
+        }
+        if self.rec.nodes.len() >= 10_000_000 {
+            return Err(self.err(ErrorKind::TooLarge, "more than 10 million moves", loc));
+        }
+        let idx = self.rec.push(parent, item, loc, written);
+        self.path.push(idx);
+        self.last = idx;
+        Ok(Some(idx))
+    }
+
+    fn kif_move_line(&mut self, line: Line<'a>, t: &'a str) -> Result<(), ReadError> {
+        let digits_len = t.bytes().take_while(|b| b.is_ascii_digit()).count();
+        let num_text = &t[..digits_len];
+        let number = parse_number(num_text).filter(|&n| n <= 10_000_000).ok_or_else(|| {
+            self.err(ErrorKind::Number, format!("move number {num_text} is too large"), line.loc_of(num_text))
+        })?;
+        let rest = t[digits_len..].trim_start_matches([' ', '\t', '\u{3000}']);
+        if rest.is_empty() {
+            return Err(self.err(ErrorKind::Truncated, format!("move {number} has no move text"), line.loc_of(t)));
+        }
+        if rest.len() == t.len() - digits_len {
+            // "12abc": digits glued to text is not a move line.
+            self.rec.warn(self.src, line.loc_of(t), "line not understood; ignored");
+            return Ok(());
+        }
+        let (item, used) = match parse_ja(rest) {
+            Ok((mv, used)) => (Item::Move(RawMove::Ja(mv)), used),
+            Err(reason) => match special_word(rest) {
+                Some((kind, used)) => (Item::End(RawEnd { kind, offender: None }), used),
+                None => {
+                    return Err(self.err(ErrorKind::Syntax, format!("move {number}: {reason}"), line.loc_of(rest))
+                        .with_ply(number, Some(first_token(rest).to_string())));
+                }
+            },
+        };
+        let mv_text = &rest[..used];
+        let loc = line.loc_of(mv_text);
+        let written = (loc.start, loc.end);
+        let tail = trim(&rest[used..]);
+        let time = self.parse_tail(line, tail)?;
+        if let Some(idx) = self.place(line, Some(number), item, loc, written)? {
+            self.rec.nodes[idx as usize].time = time;
+        }
+        Ok(())
+    }
+
+    /// After the move text: optional `( m:ss/h:mm:ss)` and an optional `+`.
+    fn parse_tail(&mut self, line: Line<'a>, tail: &'a str) -> Result<Option<RawTime>, ReadError> {
+        let mut tail = tail.trim_end_matches(['+', ' ', '\u{3000}', '\t']);
+        let mut time = None;
+        if let Some(inner) = tail.strip_prefix('(') {
+            let close = inner.find(')');
+            let body = match close {
+                Some(c) => &inner[..c],
+                None => {
+                    self.rec.warn(self.src, line.loc_of(tail), "time field has no closing parenthesis");
+                    inner
+                }
+            };
+            match parse_kif_time(body) {
+                Some(t) => time = Some(t),
+                None => self.rec.warn(self.src, line.loc_of(body), "time field not understood; ignored"),
+            }
+            tail = close.map_or("", |c| trim(&inner[c + 1..])).trim_end_matches(['+', ' ']);
+        }
+        if !tail.is_empty() {
+            self.rec.warn(self.src, line.loc_of(tail), "text after the move not understood; ignored");
+        }
+        Ok(time)
+    }
+
+    fn ki2_line(&mut self, line: Line<'a>, t: &'a str) -> Result<(), ReadError> {
+        // Split at each side mark.
+        let mut starts: Vec<usize> = t.char_indices().filter(|(_, c)| MARKS.contains(c)).map(|(i, _)| i).collect();
+        starts.push(t.len());
+        for w in starts.windows(2) {
+            let seg = &t[w[0]..w[1]];
+            let mark = seg.chars().next().unwrap_or('▲');
+            let body = trim(&seg[mark.len_utf8()..]);
+            let side = mark_side(mark);
+            if body.is_empty() {
+                return Err(self.err(ErrorKind::Truncated, "a side mark with no move after it", line.loc_of(seg)));
+            }
+            let (item, used) = match parse_ja(body) {
+                Ok((mut mv, used)) => {
+                    mv.side = side;
+                    (Item::Move(RawMove::Ja(mv)), used)
+                }
+                Err(reason) => match special_word(body) {
+                    Some((kind, used)) => (Item::End(RawEnd { kind, offender: None }), used),
+                    None => {
+                        let ply = self.path.len() as u32 + self.offset.unwrap_or(0);
+                        return Err(self
+                            .err(ErrorKind::Syntax, reason.to_string(), line.loc_of(seg))
+                            .with_ply(ply, Some(first_token(seg).to_string())));
+                    }
+                },
+            };
+            let text = &seg[..mark.len_utf8() + (body.as_ptr() as usize - seg[mark.len_utf8()..].as_ptr() as usize) + used];
+            let loc = line.loc_of(text);
+            let rest = trim(&body[used..]);
+            let time = if rest.is_empty() { None } else { self.parse_tail(line, rest)? };
+            if let Some(idx) = self.place(line, None, item, loc, (loc.start, loc.end))? {
+                self.rec.nodes[idx as usize].time = time;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<RawRecord, ReadError> {
+        if let Some(b) = self.board.take() {
+            if self.board_rows == 0 {
+                // Hands or a turn line without a diagram: apply them to the named position.
+                let name = self.handicap.as_ref().map(|h| h.0.clone());
+                self.rec.start = RawStart::Board { board: Box::new(b), name, loc: self.board_loc };
+                if let RawStart::Board { board, .. } = &mut self.rec.start {
+                    board.size = 0; // marks "no diagram"
+                }
+            } else {
+                if self.board_rows != u32::from(b.size) {
+                    return Err(self.err(
+                        ErrorKind::Position,
+                        format!("board diagram has {} rows, expected {}", self.board_rows, b.size),
+                        self.board_loc,
+                    ));
+                }
+                let name = self.handicap.as_ref().map(|h| h.0.clone());
+                self.rec.start = RawStart::Board { board: Box::new(b), name, loc: self.board_loc };
+            }
+        } else if let Some((name, loc)) = self.handicap.take() {
+            self.rec.start = RawStart::Named { name, loc };
+        }
+        Ok(self.rec)
+    }
+}
+
+/// Split `key：value` / `key:value`; refuses lines whose key looks like a move or a sentence.
+fn split_header(t: &str) -> Option<(&str, &str)> {
+    let i = t.find(['：', ':'])?;
+    let key = trim(&t[..i]);
+    if key.is_empty() || key.chars().count() > 40 {
+        return None;
+    }
+    let sep = t[i..].chars().next()?;
+    Some((key, &t[i + sep.len_utf8()..]))
+}
+
+fn first_token(s: &str) -> &str {
+    let end = s.find([' ', '\u{3000}', '\t']).unwrap_or(s.len());
+    &s[..end]
+}
+
+/// A special-move word at the start of `s` (投了, 中断, Time-up …), with bytes consumed.
+fn special_word(s: &str) -> Option<(EndingKind, usize)> {
+    let end = s.find([' ', '\u{3000}', '\t', '(', '（', '▲', '△', '▼', '▽']).unwrap_or(s.len());
+    let word = &s[..end];
+    if word.is_empty() {
+        return None;
+    }
+    let first = word.chars().next()?;
+    // A word starting like a destination is a broken move, not an unknown special.
+    if wide_digit(first).is_some() || first == '同' || Kind::parse_prefix(word).is_some() {
+        return None;
+    }
+    if word.chars().count() > 20 {
+        return None;
+    }
+    let kind = EndingKind::from_japanese(word).unwrap_or_else(|| EndingKind::Other(word.to_string()));
+    Some((kind, end))
+}
+
+/// Parse one move in Japanese notation at the start of `s`. Returns the move and bytes used.
+pub(crate) fn parse_ja(s: &str) -> Result<(JaMove, usize), &'static str> {
+    let mut i = 0;
+    let b = |i: usize| s[i..].chars().next();
+    let mut side = None;
+    if let Some(c) = b(i) {
+        if let Some(sd) = mark_side(c) {
+            side = Some(sd);
+            i += c.len_utf8();
+        }
+    }
+    let to = match b(i) {
+        Some('同') => {
+            i += '同'.len_utf8();
+            while let Some(c @ (' ' | '\u{3000}')) = b(i) {
+                i += c.len_utf8();
+            }
+            None
+        }
+        Some(c) => {
+            let file = wide_digit(c).ok_or("expected a destination square (like ７六) or 同")?;
+            i += c.len_utf8();
+            let rc = b(i).ok_or("the destination square has no rank")?;
+            let rank = kanji_digit(rc).map(|d| d as u8).or_else(|| wide_digit(rc)).ok_or("the destination square has no rank")?;
+            i += rc.len_utf8();
+            // Some writers put 同 after the square ("７六同歩"): accept it.
+            if let Some('同') = b(i) {
+                i += '同'.len_utf8();
+            }
+            Some((file, rank))
+        }
+        None => return Err("empty move"),
+    };
+    let (kind, used) = Kind::parse_prefix(&s[i..]).ok_or("expected a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)")?;
+    i += used;
+    while let Some('\u{3000}') = b(i) {
+        i += '\u{3000}'.len_utf8();
+    }
+    let mut relative = None;
+    match b(i) {
+        Some('右') => relative = Some(Relative::Right),
+        Some('左') => relative = Some(Relative::Left),
+        Some('直') => relative = Some(Relative::Straight),
+        _ => {}
+    }
+    if relative.is_some() {
+        i += '右'.len_utf8();
+    }
+    let mut motion = None;
+    match b(i) {
+        Some('上' | '行' | '入') => motion = Some(Motion::Up),
+        Some('寄') => motion = Some(Motion::Sideways),
+        Some('引') => motion = Some(Motion::Down),
+        _ => {}
+    }
+    if motion.is_some() {
+        i += '上'.len_utf8();
+    }
+    let mut promote = None;
+    if s[i..].starts_with("不成") {
+        promote = Some(false);
+        i += "不成".len();
+    } else if s[i..].starts_with('生') {
+        promote = Some(false);
+        i += '生'.len_utf8();
+    } else if s[i..].starts_with('成') {
+        promote = Some(true);
+        i += '成'.len_utf8();
+    }
+    let mut drop = false;
+    if s[i..].starts_with('打') {
+        drop = true;
+        i += '打'.len_utf8();
+    }
+    let mut from = None;
+    let bytes = s.as_bytes();
+    if bytes.get(i) == Some(&b'(') && bytes.get(i + 3) == Some(&b')') {
+        let f = bytes[i + 1];
+        let r = bytes[i + 2];
+        if f.is_ascii_digit() && r.is_ascii_digit() {
+            if f == b'0' && r == b'0' {
+                drop = true;
+            } else if f == b'0' || r == b'0' {
+                return Err("source square (xy) must use digits 1-9");
+            } else {
+                from = Some((f - b'0', r - b'0'));
+            }
+            i += 4;
+        }
+    }
+    Ok((JaMove { side, to, kind, promote, drop, from, relative, motion }, i))
+}
+
+/// Parse the inside of a KIF time field: ` 0:16/00:00:16`, `00:01 / 00:01:10`, `0:7/`.
+pub(crate) fn parse_kif_time(body: &str) -> Option<RawTime> {
+    let mut parts = body.splitn(2, '/');
+    let spent = parts.next().map(trim).unwrap_or("");
+    let total = parts.next().map(trim);
+    let spent_ms = if spent.is_empty() { None } else { Some(clock(spent)?) };
+    let total_ms = match total {
+        Some(t) if !t.is_empty() => Some(clock(t)?),
+        _ => None,
+    };
+    if spent_ms.is_none() && total_ms.is_none() {
+        return None;
+    }
+    Some(RawTime { spent_ms, total_ms })
+}
+
+/// `h:mm:ss`, `m:ss` or `ss` (fields may be unpadded or space-padded) → milliseconds.
+fn clock(s: &str) -> Option<u64> {
+    let mut total: u64 = 0;
+    let mut fields = 0;
+    for f in s.split([':', '：']) {
+        let f = trim(f);
+        let n = parse_number(f)?;
+        fields += 1;
+        if fields > 3 {
+            return None;
+        }
+        total = total.checked_mul(60)?.checked_add(u64::from(n))?;
+    }
+    total.checked_mul(1000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_text() {
+        let (m, n) = parse_ja("７六歩(77)").unwrap();
+        assert_eq!(m.to, Some((7, 6)));
+        assert_eq!(m.from, Some((7, 7)));
+        assert_eq!(n, "７六歩(77)".len());
+        let (m, _) = parse_ja("同　銀(79)").unwrap();
+        assert_eq!(m.to, None);
+        assert_eq!(m.kind, Kind::Silver);
+        let (m, _) = parse_ja("同銀　(79)").unwrap();
+        assert_eq!(m.from, Some((7, 9)));
+        let (m, _) = parse_ja("３三成銀(34)").unwrap();
+        assert_eq!((m.kind, m.promote), (Kind::PromotedSilver, None));
+        let (m, _) = parse_ja("３三銀成(34)").unwrap();
+        assert_eq!((m.kind, m.promote), (Kind::Silver, Some(true)));
+        let (m, _) = parse_ja("▲５八金右上不成").unwrap();
+        assert_eq!((m.relative, m.motion, m.promote), (Some(Relative::Right), Some(Motion::Up), Some(false)));
+        let (m, _) = parse_ja("26歩").unwrap();
+        assert_eq!(m.to, Some((2, 6)));
+        assert!(parse_ja("投了").is_err());
+    }
+
+    #[test]
+    fn times() {
+        assert_eq!(parse_kif_time(" 0:16/00:00:16"), Some(RawTime { spent_ms: Some(16_000), total_ms: Some(16_000) }));
+        assert_eq!(parse_kif_time("00:01 / 00:01:10"), Some(RawTime { spent_ms: Some(1000), total_ms: Some(70_000) }));
+        assert_eq!(parse_kif_time(" 0:7/"), Some(RawTime { spent_ms: Some(7000), total_ms: None }));
+        assert_eq!(parse_kif_time("90:00/1:30:00"), Some(RawTime { spent_ms: Some(5_400_000), total_ms: Some(5_400_000) }));
+        assert_eq!(parse_kif_time("x"), None);
+    }
+}

@@ -1,0 +1,407 @@
+//! The record model shared by every format: header, start, move tree, times, comments, ending.
+
+use crate::ending::EndingKind;
+use crate::error::Diagnostic;
+use serde::{Serialize, Serializer};
+use shogi_core::{Color, Handicap, Move, Piece, Position, Setup, SetupOptions, Square, Variant};
+
+/// A header key: the usual ones typed, any other kept verbatim.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum HeaderKey {
+    /// 先手 / 下手 / CSA `N+`.
+    Black,
+    /// 後手 / 上手 / CSA `N-`.
+    White,
+    /// 開始日時 / `$START_TIME`.
+    StartTime,
+    /// 終了日時 / `$END_TIME`.
+    EndTime,
+    /// 対局日.
+    Date,
+    /// 棋戦 / `$EVENT`.
+    Event,
+    /// 場所 / `$SITE`.
+    Site,
+    /// 戦型 / `$OPENING`.
+    Opening,
+    /// 表題.
+    Title,
+    /// 持ち時間 / `$TIME_LIMIT`.
+    TimeLimit,
+    /// 秒読み.
+    Byoyomi,
+    /// 消費時間 (totals).
+    TimeUsed,
+    /// 備考 / `$NOTE`.
+    Note,
+    /// 掲載.
+    Published,
+    /// 先手省略名.
+    BlackShort,
+    /// 後手省略名.
+    WhiteShort,
+    /// 記録係.
+    Recorder,
+    /// 最大手数 / `$MAX_MOVES`.
+    MaxMoves,
+    /// 持将棋 (rule) / `$JISHOGI`.
+    JishogiRule,
+    /// CSA V3 `$TIME` (main+byoyomi+increment seconds).
+    CsaTime,
+    /// Any other key, as written (KIF keys in Japanese, CSA keys with their `$`).
+    Other(String),
+}
+
+const KEYS: &[(HeaderKey, &str, &str)] = &[
+    (HeaderKey::Black, "先手", "N+"),
+    (HeaderKey::White, "後手", "N-"),
+    (HeaderKey::StartTime, "開始日時", "$START_TIME"),
+    (HeaderKey::EndTime, "終了日時", "$END_TIME"),
+    (HeaderKey::Date, "対局日", ""),
+    (HeaderKey::Event, "棋戦", "$EVENT"),
+    (HeaderKey::Site, "場所", "$SITE"),
+    (HeaderKey::Opening, "戦型", "$OPENING"),
+    (HeaderKey::Title, "表題", ""),
+    (HeaderKey::TimeLimit, "持ち時間", "$TIME_LIMIT"),
+    (HeaderKey::Byoyomi, "秒読み", ""),
+    (HeaderKey::TimeUsed, "消費時間", ""),
+    (HeaderKey::Note, "備考", "$NOTE"),
+    (HeaderKey::Published, "掲載", ""),
+    (HeaderKey::BlackShort, "先手省略名", ""),
+    (HeaderKey::WhiteShort, "後手省略名", ""),
+    (HeaderKey::Recorder, "記録係", ""),
+    (HeaderKey::MaxMoves, "最大手数", "$MAX_MOVES"),
+    (HeaderKey::JishogiRule, "持将棋", "$JISHOGI"),
+    (HeaderKey::CsaTime, "$TIME", "$TIME"),
+];
+
+impl HeaderKey {
+    /// The key for a KIF/KI2/JKF header name (下手/上手 are read as 先手/後手).
+    pub fn from_kif(name: &str) -> HeaderKey {
+        match name {
+            "下手" => return HeaderKey::Black,
+            "上手" => return HeaderKey::White,
+            _ => {}
+        }
+        KEYS.iter()
+            .find(|(_, k, _)| *k == name)
+            .map_or_else(|| HeaderKey::Other(name.to_string()), |(h, _, _)| h.clone())
+    }
+
+    /// The key for a CSA name (`N+`, `N-`, `$EVENT`, …).
+    pub fn from_csa(name: &str) -> HeaderKey {
+        KEYS.iter()
+            .find(|(_, _, c)| !c.is_empty() && *c == name)
+            .map_or_else(|| HeaderKey::Other(name.to_string()), |(h, _, _)| h.clone())
+    }
+
+    /// The KIF name of the key (unknown keys as written).
+    pub fn kif(&self) -> &str {
+        match self {
+            HeaderKey::Other(s) => s,
+            k => KEYS.iter().find(|(h, _, _)| h == k).map_or("", |(_, n, _)| n),
+        }
+    }
+
+    /// The CSA name, when CSA has one.
+    pub fn csa(&self) -> Option<&'static str> {
+        KEYS.iter().find(|(h, _, _)| h == self).map(|(_, _, c)| *c).filter(|c| !c.is_empty())
+    }
+}
+
+impl Serialize for HeaderKey {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.kif())
+    }
+}
+
+/// One header line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HeaderEntry {
+    /// The key.
+    pub key: HeaderKey,
+    /// The value, trimmed, otherwise as written.
+    pub value: String,
+}
+
+/// The header: ordered entries, duplicates allowed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Header {
+    /// Entries in file order.
+    pub entries: Vec<HeaderEntry>,
+}
+
+impl Header {
+    /// The first value for `key`.
+    pub fn get(&self, key: &HeaderKey) -> Option<&str> {
+        self.entries.iter().find(|e| &e.key == key).map(|e| e.value.as_str())
+    }
+
+    /// Append an entry.
+    pub fn push(&mut self, key: HeaderKey, value: impl Into<String>) {
+        self.entries.push(HeaderEntry { key, value: value.into() });
+    }
+
+    /// Black's (sente's / 下手's) name.
+    pub fn black(&self) -> Option<&str> {
+        self.get(&HeaderKey::Black)
+    }
+
+    /// White's (gote's / 上手's) name.
+    pub fn white(&self) -> Option<&str> {
+        self.get(&HeaderKey::White)
+    }
+}
+
+fn ser_variant<S: Serializer>(v: &Variant, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(v.name())
+}
+
+fn ser_handicap<S: Serializer>(h: &Option<Handicap>, s: S) -> Result<S::Ok, S::Error> {
+    match h {
+        Some(h) => s.serialize_some(h.japanese()),
+        None => s.serialize_none(),
+    }
+}
+
+fn ser_move<S: Serializer>(m: &Move, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&m.to_usi())
+}
+
+/// The start of a record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Start {
+    /// Standard shogi or Mini Shogi.
+    #[serde(serialize_with = "ser_variant")]
+    pub variant: Variant,
+    /// The handicap preset whose position this is (平手 for the usual start), if any.
+    #[serde(serialize_with = "ser_handicap")]
+    pub handicap: Option<Handicap>,
+    /// A 手合割 name that is not one of the presets (詰将棋, その他, …), as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The start position as SFEN (hands in R B G S N L P order).
+    pub sfen: String,
+}
+
+impl Start {
+    /// The usual even-game start.
+    pub fn even() -> Start {
+        Start { variant: Variant::Standard, handicap: Some(Handicap::Even), name: None, sfen: Variant::Standard.start_sfen().to_string() }
+    }
+
+    /// The start as a playable position (tsume-style relaxations applied when needed).
+    pub fn position(&self) -> Option<Position> {
+        Position::from_sfen(&self.sfen).or_else(|_| Position::from_sfen_with(&self.sfen, SetupOptions::TSUME)).ok()
+    }
+}
+
+/// Time spent on a move, and the mover's running total, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MoveTime {
+    /// Time spent on this move.
+    pub spent_ms: Option<u64>,
+    /// Total time used by the mover so far (KIF writes it; CSA does not).
+    pub total_ms: Option<u64>,
+}
+
+/// A move of the tree, with what is attached to it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveNode {
+    /// The move (serialised as USI).
+    #[serde(serialize_with = "ser_move", rename = "move")]
+    pub mv: Move,
+    /// Time, when recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time: Option<MoveTime>,
+    /// Comment lines after the move.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub comments: Vec<String>,
+    /// Bookmarks (しおり) on the move.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bookmarks: Vec<String>,
+    /// Alternatives to this move: each line's first move replaces this one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variations: Vec<Line>,
+    /// For a recorded illegal move that the record declares as a foul: the rule it breaks.
+    /// The position is not advanced past it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub foul: Option<String>,
+    /// Source line (1-based; 0 when the record was built in code).
+    #[serde(skip)]
+    pub source_line: u32,
+}
+
+impl MoveNode {
+    /// A bare node for `mv`.
+    pub fn new(mv: Move) -> MoveNode {
+        MoveNode { mv, time: None, comments: Vec::new(), bookmarks: Vec::new(), variations: Vec::new(), foul: None, source_line: 0 }
+    }
+}
+
+/// The terminal statement of a line, with what is attached to it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Ending {
+    /// What happened.
+    pub kind: EndingKind,
+    /// For CSA `%±ILLEGAL_ACTION`: the side that acted illegally, when written.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_color")]
+    pub offender: Option<Color>,
+    /// Time, when recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time: Option<MoveTime>,
+    /// Comment lines after it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub comments: Vec<String>,
+    /// Bookmarks on it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bookmarks: Vec<String>,
+    /// Alternatives to the ending (lines that continue instead).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variations: Vec<Line>,
+    /// Source line (0 when unknown).
+    #[serde(skip)]
+    pub source_line: u32,
+}
+
+fn ser_opt_color<S: Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+    match c {
+        Some(Color::Black) => s.serialize_some("black"),
+        Some(Color::White) => s.serialize_some("white"),
+        None => s.serialize_none(),
+    }
+}
+
+impl Ending {
+    /// A bare ending.
+    pub fn new(kind: EndingKind) -> Ending {
+        Ending { kind, offender: None, time: None, comments: Vec::new(), bookmarks: Vec::new(), variations: Vec::new(), source_line: 0 }
+    }
+}
+
+/// A line of play: moves and how it ends.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Line {
+    /// The moves.
+    pub moves: Vec<MoveNode>,
+    /// The ending, if the line states one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ending: Option<Ending>,
+}
+
+/// A game record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Record {
+    /// Header entries in order.
+    pub header: Header,
+    /// Start position.
+    pub start: Start,
+    /// Comments on the start position.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub start_comments: Vec<String>,
+    /// Bookmarks on the start position.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub start_bookmarks: Vec<String>,
+    /// The main line, with variations inside.
+    pub moves: Line,
+    /// Warnings found while reading (unknown lines kept out, contradictions, …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Default for Record {
+    fn default() -> Record {
+        Record {
+            header: Header::default(),
+            start: Start::even(),
+            start_comments: Vec::new(),
+            start_bookmarks: Vec::new(),
+            moves: Line::default(),
+            diagnostics: Vec::new(),
+        }
+    }
+}
+
+impl Record {
+    /// The moves of the main line.
+    pub fn main_line(&self) -> impl Iterator<Item = &MoveNode> {
+        self.moves.moves.iter()
+    }
+
+    /// The ending of the main line.
+    pub fn ending(&self) -> Option<&Ending> {
+        self.moves.ending.as_ref()
+    }
+
+    /// The start position.
+    pub fn start_position(&self) -> Option<Position> {
+        self.start.position()
+    }
+
+    /// The position after `ply` main-line moves (0 = start). `None` past the end, or at a
+    /// foul move (which cannot be played).
+    pub fn position_at(&self, ply: usize) -> Option<Position> {
+        let mut pos = self.start_position()?;
+        for node in self.moves.moves.iter().take(ply) {
+            if node.foul.is_some() {
+                return None;
+            }
+            pos.play(node.mv).ok()?;
+        }
+        (ply <= self.moves.moves.len()).then_some(pos)
+    }
+
+    /// The position after the last legal main-line move (a declared foul move is not applied).
+    pub fn final_position(&self) -> Option<Position> {
+        let legal = self.moves.moves.iter().take_while(|n| n.foul.is_none()).count();
+        self.position_at(legal)
+    }
+
+    /// The arrangement after every main-line move, a declared foul move included (applied
+    /// mechanically: the piece moves, a captured piece goes to the mover's hand).
+    pub fn final_setup(&self) -> Option<Setup> {
+        let pos = self.final_position()?;
+        let mut setup = pos.to_setup();
+        for node in self.moves.moves.iter().skip_while(|n| n.foul.is_none()) {
+            apply_mechanically(&mut setup, node.mv);
+        }
+        Some(setup)
+    }
+
+    /// The main line as USI move strings.
+    pub fn usi_moves(&self) -> Vec<String> {
+        self.moves.moves.iter().map(|n| n.mv.to_usi()).collect()
+    }
+}
+
+/// Apply a move to a setup without any rule check.
+pub(crate) fn apply_mechanically(setup: &mut Setup, mv: Move) {
+    let us = setup.side_to_move;
+    match mv {
+        Move::Normal { from, to, promote } => {
+            let Some(p) = setup.piece_at(from) else { return };
+            if let Some(cap) = setup.piece_at(to) {
+                let base = cap.role.unpromote();
+                if base.is_hand_role() {
+                    setup.hands[us.index()].add(base);
+                }
+            }
+            setup.set_piece(from, None);
+            let role = if promote { p.role.promote().unwrap_or(p.role) } else { p.role };
+            setup.set_piece(to, Some(Piece::new(p.color, role)));
+        }
+        Move::Drop { role, to } => {
+            setup.hands[us.index()].take(role);
+            setup.set_piece(to, Some(Piece::new(us, role)));
+        }
+    }
+    setup.side_to_move = !us;
+    setup.move_number = setup.move_number.saturating_add(1);
+}
+
+/// A square from raw (file, rank).
+pub(crate) fn square(sq: (u8, u8)) -> Option<Square> {
+    Square::new(sq.0, sq.1)
+}

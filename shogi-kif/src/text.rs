@@ -1,0 +1,156 @@
+//! Line scanning shared by the text readers.
+
+use crate::error::Location;
+
+/// One line of the decoded text, without its line ending.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Line<'a> {
+    /// 1-based line number.
+    pub no: u32,
+    /// Byte offset of the line start in the whole text.
+    pub start: usize,
+    /// The text, without `\r\n` / `\n`.
+    pub text: &'a str,
+}
+
+impl<'a> Line<'a> {
+    /// Location of the byte range `from..to` (relative to the line start).
+    pub fn loc(&self, from: usize, to: usize) -> Location {
+        let from = from.min(self.text.len());
+        let to = to.clamp(from, self.text.len());
+        let column = self.text.get(..from).map_or(from, |s| s.chars().count()) as u32 + 1;
+        Location { line: self.no, column, start: self.start + from, end: self.start + to }
+    }
+
+    /// Location of a sub-slice of `self.text` (must point into it).
+    pub fn loc_of(&self, part: &str) -> Location {
+        let base = self.text.as_ptr() as usize;
+        let p = part.as_ptr() as usize;
+        let from = p.saturating_sub(base).min(self.text.len());
+        self.loc(from, from + part.len())
+    }
+
+    /// Location of the whole line.
+    pub fn whole(&self) -> Location {
+        let lead = self.text.len() - self.text.trim_start().len();
+        self.loc(lead, self.text.len())
+    }
+}
+
+/// Iterator over the lines of a text, accepting `\n`, `\r\n` and a missing last line ending.
+pub(crate) struct Lines<'a> {
+    src: &'a str,
+    pos: usize,
+    no: u32,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(src: &'a str) -> Lines<'a> {
+        Lines { src, pos: 0, no: 0 }
+    }
+
+    /// Start at byte `pos` which is the beginning of line `no` (1-based).
+    pub fn starting_at(src: &'a str, pos: usize, no: u32) -> Lines<'a> {
+        Lines { src, pos, no: no.saturating_sub(1) }
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+    fn next(&mut self) -> Option<Line<'a>> {
+        if self.pos >= self.src.len() {
+            return None;
+        }
+        let rest = &self.src[self.pos..];
+        let (len, adv) = match rest.find('\n') {
+            Some(i) => (i, i + 1),
+            None => (rest.len(), rest.len()),
+        };
+        let mut text = &rest[..len];
+        if let Some(stripped) = text.strip_suffix('\r') {
+            text = stripped;
+        }
+        self.no = self.no.saturating_add(1);
+        let line = Line { no: self.no, start: self.pos, text };
+        self.pos += adv;
+        Some(line)
+    }
+}
+
+/// Trim ASCII and ideographic whitespace at both ends.
+pub(crate) fn trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{3000}' || c == '\u{feff}')
+}
+
+/// Parse a decimal number made of ASCII or full-width digits, refusing absurd values.
+pub(crate) fn parse_number(s: &str) -> Option<u32> {
+    if s.is_empty() {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for c in s.chars() {
+        let d = match c {
+            '0'..='9' => c as u32 - '0' as u32,
+            '０'..='９' => c as u32 - '０' as u32,
+            _ => return None,
+        };
+        n = n * 10 + u64::from(d);
+        if n > u64::from(u32::MAX) {
+            return None;
+        }
+    }
+    u32::try_from(n).ok()
+}
+
+/// Parse a Japanese kanji number (一…九十…) up to a few hundred, or ASCII/full-width digits.
+pub(crate) fn parse_kanji_number(s: &str) -> Option<u32> {
+    if let Some(n) = parse_number(s) {
+        return Some(n);
+    }
+    let mut total = 0u32;
+    let mut cur = 0u32;
+    let mut any = false;
+    for c in s.chars() {
+        any = true;
+        match kanji_digit(c) {
+            Some(d) => cur = d,
+            None => match c {
+                '十' => {
+                    total += if cur == 0 { 10 } else { cur * 10 };
+                    cur = 0;
+                }
+                '百' => {
+                    total += if cur == 0 { 100 } else { cur * 100 };
+                    cur = 0;
+                }
+                _ => return None,
+            },
+        }
+    }
+    if any { Some(total + cur) } else { None }
+}
+
+/// 一..九 → 1..9.
+pub(crate) fn kanji_digit(c: char) -> Option<u32> {
+    Some(match c {
+        '一' => 1,
+        '二' => 2,
+        '三' => 3,
+        '四' => 4,
+        '五' => 5,
+        '六' => 6,
+        '七' => 7,
+        '八' => 8,
+        '九' => 9,
+        _ => return None,
+    })
+}
+
+/// Full-width or ASCII digit 1..9.
+pub(crate) fn wide_digit(c: char) -> Option<u8> {
+    match c {
+        '１'..='９' => Some((c as u32 - '０' as u32) as u8),
+        '1'..='9' => Some((c as u32 - '0' as u32) as u8),
+        _ => None,
+    }
+}

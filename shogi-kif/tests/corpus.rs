@@ -1,0 +1,138 @@
+//! Conformance over the shared corpus: start SFEN, main-line USI moves and final SFEN must
+//! equal REFERENCE_CONSENSUS.tsv, except where DISAGREEMENTS.md shows the references wrong
+//! (listed in `OUR_ANSWERS` with the reason). Skips (passes) when the corpus is absent.
+
+use shogi_kif::{ErrorKind, Format, Records};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
+
+/// Files where our answer differs from the consensus on purpose.
+/// (path, what we give, why)
+const OUR_ANSWERS: &[(&str, &str, &str)] = &[
+    (
+        "ShogiBoardQ/tests/fixtures/test_collection.sfen",
+        "3 records",
+        "a list of bare SFEN positions: every reference rejected it; we read one position record per line",
+    ),
+    (
+        "bioshogi/spec/files/wars_kachi_gote.csa",
+        "225 moves from the even-game start, %KACHI",
+        "Shogi Wars CSA without any start position: every reference rejected it; we assume 平手 (with a warning), and it replays legally (DISAGREEMENTS.md §2)",
+    ),
+    (
+        "bioshogi/spec/files/wars_setsudan_chudan.csa",
+        "124 moves from the even-game start, %CHUDAN",
+        "same as wars_kachi_gote.csa",
+    ),
+];
+
+fn canonical(sfen: &str) -> String {
+    sfen.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn corpus_conformance() {
+    let root = Path::new(CORPUS);
+    let consensus = root.join("REFERENCE_CONSENSUS.tsv");
+    let Ok(tsv) = std::fs::read_to_string(&consensus) else {
+        eprintln!("note: corpus not found at {CORPUS}; conformance test skipped");
+        return;
+    };
+    let mut per_format: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for row in tsv.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (path, format, init, count, fin, legal, usi) = (cols[0], cols[1], cols[3], cols[4], cols[5], cols[7], cols[8]);
+        let entry = per_format.entry(format.to_string()).or_default();
+        entry.1 += 1;
+        let bytes = match std::fs::read(root.join(path)) {
+            Ok(b) => b,
+            Err(e) => {
+                failures.push(format!("{path}: cannot read: {e}"));
+                continue;
+            }
+        };
+        let hint = Path::new(path).extension().and_then(|e| e.to_str()).and_then(Format::from_extension);
+        let mut records = match Records::new(&bytes, hint) {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{path}: {}", e.with_path(path)));
+                continue;
+            }
+        };
+        if let Some((_, ours, _)) = OUR_ANSWERS.iter().find(|(p, _, _)| *p == path) {
+            let all: Vec<_> = records.by_ref().collect();
+            let ok = all.iter().all(|r| r.is_ok());
+            let desc = match all.as_slice() {
+                [Ok(r)] => format!(
+                    "{} moves from the even-game start, {}",
+                    r.moves.moves.len(),
+                    r.ending().and_then(|e| e.kind.csa()).map_or(String::new(), |c| format!("%{c}"))
+                ),
+                _ => format!("{} records", all.len()),
+            };
+            if ok && desc == *ours {
+                entry.0 += 1;
+            } else {
+                failures.push(format!("{path}: expected our answer {ours:?}, got {desc:?} ({:?})", all.iter().find_map(|r| r.as_ref().err())));
+            }
+            continue;
+        }
+        let result = records.next().unwrap_or_else(|| Err(shogi_kif::ReadError::new(ErrorKind::Truncated, "no record")));
+        if let Some(rest) = legal.strip_prefix("illegal@") {
+            let ply: u32 = rest.split(':').next().and_then(|n| n.parse().ok()).unwrap_or(0);
+            match &result {
+                Err(e) if e.kind == ErrorKind::IllegalMove && e.ply == Some(ply) => entry.0 += 1,
+                Ok(r) if r.moves.moves.len() as u32 == ply && r.moves.moves.last().is_some_and(|m| m.foul.is_some()) => {
+                    // A foul the record declares: compare like a legal record.
+                    let f = r.final_setup().map(|s| canonical(&s.to_sfen())).unwrap_or_default();
+                    if canonical(&r.start.sfen) == init && f == fin && r.usi_moves().join(" ") == usi {
+                        entry.0 += 1;
+                    } else {
+                        failures.push(format!("{path}: foul record differs: final {f} vs {fin}"));
+                    }
+                }
+                Ok(_) => failures.push(format!("{path}: expected illegal at ply {ply}, read as valid")),
+                Err(e) => failures.push(format!("{path}: expected illegal at ply {ply}, got {}", e.clone().with_path(path))),
+            }
+            continue;
+        }
+        let r = match result {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(e.with_path(path).render());
+                continue;
+            }
+        };
+        let got_init = canonical(&r.start.sfen);
+        let got_usi = r.usi_moves().join(" ");
+        let got_fin = r.final_setup().map(|s| canonical(&s.to_sfen())).unwrap_or_default();
+        let mut bad = Vec::new();
+        if got_init != init {
+            bad.push(format!("start {got_init} != {init}"));
+        }
+        if r.moves.moves.len().to_string() != count {
+            bad.push(format!("{} moves != {count}", r.moves.moves.len()));
+        }
+        if got_usi != usi {
+            bad.push(format!("moves differ:\n   ours {got_usi}\n   ref  {usi}"));
+        }
+        if got_fin != fin {
+            bad.push(format!("final {got_fin} != {fin}"));
+        }
+        if bad.is_empty() {
+            entry.0 += 1;
+        } else {
+            failures.push(format!("{path}: {}", bad.join("; ")));
+        }
+    }
+    for (f, (ok, all)) in &per_format {
+        println!("{f}: {ok}/{all} agree");
+    }
+    for f in &failures {
+        println!("FAIL {f}");
+    }
+    assert!(failures.is_empty(), "{} corpus files differ", failures.len());
+}
