@@ -149,7 +149,7 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
     let mut rec = RawRecord::new();
     let whole = Location { line: 1, column: 1, start: 0, end: 0 };
     let bad = |msg: String| ReadError::at(ErrorKind::Json, msg, src, whole);
-    rec.header = jkf.header.0;
+    rec.header = jkf.header.0.into_iter().filter(|(k, _)| k != "手合割").collect();
     if let Some(init) = jkf.initial {
         if init.preset == "OTHER" {
             let data = init.data.ok_or_else(|| bad("JKF: preset OTHER needs initial.data".into()))?;
@@ -214,7 +214,12 @@ fn add_line(rec: &mut RawRecord, src: &str, mut parent: u32, moves: Vec<MoveForm
                 "+ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Side::Black)),
                 "-ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Side::White)),
                 "ILLEGAL_ACTION" => (EndingKind::FoulWin, None),
-                w => (EndingKind::from_csa(w).unwrap_or_else(|| EndingKind::Other(w.to_string())), None),
+                w => (
+                    EndingKind::from_csa(w)
+                        .or_else(|| EndingKind::from_japanese(w))
+                        .unwrap_or_else(|| EndingKind::Other(w.to_string())),
+                    None,
+                ),
             };
             Item::End(RawEnd { kind, offender })
         } else {

@@ -40,6 +40,7 @@ struct Parser<'a> {
     board_open: bool,
     handicap: Option<(String, Location)>,
     in_variation: bool,
+    pending: Option<(u32, Location)>,
 }
 
 /// Parse KIF or KI2 text into a raw record.
@@ -56,6 +57,7 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
         board_open: false,
         handicap: None,
         in_variation: false,
+        pending: None,
     };
     for line in Lines::new(src) {
         p.line(line)?;
@@ -293,24 +295,42 @@ impl<'a> Parser<'a> {
         let rest = tt["変化".len()..].trim_start_matches(['：', ':', ' ', '\u{3000}']);
         let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c)).collect();
         let n = parse_number(&digits)
+            .filter(|&n| n >= 1 && n <= 10_000_000)
             .ok_or_else(|| self.err(ErrorKind::Syntax, "変化 needs a move number (変化：N手)", line.loc_of(tt)))?;
-        let idx = n.checked_sub(self.offset.unwrap_or(0)).filter(|&i| i >= 1);
-        let Some(idx) = idx.filter(|&i| (i as usize) < self.path.len() + 1) else {
-            return Err(self.err(
-                ErrorKind::Syntax,
-                format!("variation at move {n} does not branch from the line above (it has {} moves)", self.path.len() - 1),
-                line.loc_of(tt),
-            ));
-        };
-        // A variation at ply n replaces move n: continue from the node at ply n-1.
-        self.path.truncate(idx as usize);
-        self.last = *self.path.last().unwrap_or(&0);
+        self.pending = Some((n, line.loc_of(tt)));
         self.in_variation = true;
         Ok(())
     }
 
+    /// Make the current path reach `len` nodes by falling back to enclosing lines.
+    fn fit_path(&mut self, len: usize, loc: Location) -> bool {
+        let mut warned = false;
+        while self.path.len() < len {
+            // The last node of the path that is an alternative (not its parent's first child).
+            let alt = (1..self.path.len()).rev().find(|&j| {
+                let parent = self.path[j - 1];
+                self.rec.nodes[parent as usize].children.first() != Some(&self.path[j])
+            });
+            let Some(j) = alt else { return false };
+            self.path.truncate(j);
+            loop {
+                let tip = *self.path.last().unwrap_or(&0);
+                match self.rec.nodes[tip as usize].children.first() {
+                    Some(&c) if self.path.len() < len => self.path.push(c),
+                    _ => break,
+                }
+            }
+            if !warned {
+                self.rec.warn(self.src, loc, "the variation does not fit the line above it; attached to the enclosing line");
+                warned = true;
+            }
+        }
+        true
+    }
+
     /// Append a node for ply number `number` (None = next ply).
     fn place(&mut self, line: Line<'a>, number: Option<u32>, item: Item, loc: Location, written: (usize, usize)) -> Result<Option<u32>, ReadError> {
+        let pending = self.pending.take();
         if let Some(n) = number {
             if self.offset.is_none() {
                 if n == 0 {
@@ -319,11 +339,28 @@ impl<'a> Parser<'a> {
                 // The first numbered line fixes the numbering (BOD "手数＝N" starts at N+1).
                 self.offset = Some(n.saturating_sub(self.path.len() as u32));
             }
-            let off = self.offset.unwrap_or(0);
+        }
+        let off = self.offset.unwrap_or(0);
+        let wanted = number.or(pending.map(|p| p.0));
+        if let (Some((v, vloc)), Some(n)) = (pending, number) {
+            if v != n {
+                self.rec.warn(self.src, vloc, format!("variation header says move {v} but its first move is numbered {n}"));
+            }
+        }
+        if let Some(n) = wanted {
             let idx = n.checked_sub(off).filter(|&i| i >= 1).ok_or_else(|| {
                 self.err(ErrorKind::Number, format!("move number {n} is before the start of the record"), loc)
             })? as usize;
-            if idx < self.path.len() {
+            if pending.is_some() {
+                if !self.fit_path(idx, loc) {
+                    return Err(self.err(
+                        ErrorKind::Syntax,
+                        format!("variation at move {n} does not branch from any line above (the main line has {} moves)", self.path.len() - 1),
+                        pending.map_or(loc, |p| p.1),
+                    ));
+                }
+                self.path.truncate(idx);
+            } else if idx < self.path.len() {
                 self.rec.warn(
                     self.src,
                     loc,

@@ -234,9 +234,10 @@ impl<'a> Replayer<'a> {
             match &node.item {
                 Item::Root => break,
                 Item::End(end) => {
+                    let (kind, offender) = normalise_foul(&end.kind, end.offender.map(color), pos.side_to_move());
                     line.ending = Some(Ending {
-                        kind: end.kind.clone(),
-                        offender: end.offender.map(color),
+                        kind,
+                        offender,
                         time: time(node.time),
                         comments: node.comments.clone(),
                         bookmarks: node.bookmarks.clone(),
@@ -278,9 +279,10 @@ impl<'a> Replayer<'a> {
                         if let Some(&n) = self.raw.nodes[c as usize].children.first() {
                             let en = &self.raw.nodes[n as usize];
                             if let Item::End(end) = &en.item {
+                                let (kind, offender) = normalise_foul(&end.kind, end.offender.map(color), !pos.side_to_move());
                                 line.ending = Some(Ending {
-                                    kind: end.kind.clone(),
-                                    offender: end.offender.map(color),
+                                    kind,
+                                    offender,
                                     time: time(en.time),
                                     comments: en.comments.clone(),
                                     bookmarks: en.bookmarks.clone(),
@@ -570,4 +572,14 @@ fn closing_kind(text: &str, stm: Color) -> Option<EndingKind> {
     } else {
         return None;
     })
+}
+
+/// CSA `%±ILLEGAL_ACTION` names the offender: by the side not to move it is an ordinary foul
+/// win (offender implied); by the side to move it is a foul loss.
+fn normalise_foul(kind: &EndingKind, offender: Option<Color>, stm: Color) -> (EndingKind, Option<Color>) {
+    match (kind, offender) {
+        (EndingKind::FoulWin, Some(c)) if c == stm => (EndingKind::FoulLoss, Some(c)),
+        (EndingKind::FoulWin, Some(_)) => (EndingKind::FoulWin, None),
+        (k, o) => (k.clone(), o),
+    }
 }

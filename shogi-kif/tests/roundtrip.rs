@@ -1,0 +1,109 @@
+//! Round trips over the corpus: read → write → read gives the same record, as far as the
+//! target format can hold it (CSA/USI: main line only; KI2: no times).
+
+use serde_json::Value;
+use shogi_kif::{Format, Record, Records, write};
+use std::path::Path;
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
+
+fn strip(v: &mut Value, keys: &[&str]) {
+    match v {
+        Value::Object(m) => {
+            for k in keys {
+                m.remove(*k);
+            }
+            for (_, x) in m.iter_mut() {
+                strip(x, keys);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| strip(x, keys)),
+        _ => {}
+    }
+}
+
+/// The part of a record that `format` can carry.
+fn projection(r: &Record, format: Format) -> Value {
+    let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+    strip(&mut v, &["diagnostics"]);
+    // CSA and JKF have no move number in the start position.
+    if let Some(Value::String(sfen)) = v.pointer_mut("/start/sfen") {
+        *sfen = sfen.split(' ').take(3).collect::<Vec<_>>().join(" ");
+    }
+    if matches!(format, Format::Kif | Format::Ki2) {
+        strip(&mut v, &["offender"]);
+    }
+    // CSA has no word for some endings (封じ手, 不戦勝, …).
+    if format == Format::Csa && r.ending().is_some_and(|e| e.kind.csa().is_none() && !e.kind.is_foul()) {
+        if let Some(Value::Object(m)) = v.pointer_mut("/moves") {
+            m.remove("ending");
+        }
+    }
+    match format {
+        Format::Kif | Format::Jkf => {
+            if format == Format::Jkf {
+                strip(&mut v, &["bookmarks", "start_bookmarks", "name", "header"]);
+            }
+            v
+        }
+        Format::Ki2 => {
+            strip(&mut v, &["time", "bookmarks", "start_bookmarks"]);
+            v
+        }
+        Format::Csa => {
+            strip(&mut v, &["variations", "bookmarks", "start_bookmarks", "header", "total_ms", "name"]);
+            v
+        }
+        Format::Usi | Format::Sfen => serde_json::json!({
+            "start": r.start.sfen,
+            "moves": r.usi_moves(),
+        }),
+    }
+}
+
+#[test]
+fn corpus_round_trips() {
+    let root = Path::new(CORPUS);
+    let Ok(tsv) = std::fs::read_to_string(root.join("MANIFEST.tsv")) else {
+        eprintln!("note: corpus not found at {CORPUS}; round-trip test skipped");
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for row in tsv.lines().skip(1) {
+        let path = row.split('\t').next().unwrap_or("");
+        let Ok(bytes) = std::fs::read(root.join(path)) else { continue };
+        let hint = Path::new(path).extension().and_then(|e| e.to_str()).and_then(Format::from_extension);
+        let Ok(records) = Records::new(&bytes, hint) else { continue };
+        for rec in records.flatten() {
+            if rec.moves.moves.iter().any(|m| m.foul.is_some()) {
+                continue;
+            }
+            for format in [Format::Kif, Format::Ki2, Format::Csa, Format::Usi, Format::Sfen, Format::Jkf] {
+                // CSA cannot hold a record whose main line ends in a variation-only ending.
+                let text = write(&rec, format);
+                let back = match shogi_kif::read_str(&text, Some(format)) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        failures.push(format!("{path} via {format:?}: {}\n{text}", e.render()));
+                        continue;
+                    }
+                };
+                count += 1;
+                let (a, b) = (projection(&rec, format), projection(&back, format));
+                if a != b {
+                    failures.push(format!(
+                        "{path} via {format:?} differs:\n ours {}\n back {}",
+                        serde_json::to_string(&a).unwrap_or_default().chars().take(3000).collect::<String>(),
+                        serde_json::to_string(&b).unwrap_or_default().chars().take(3000).collect::<String>()
+                    ));
+                }
+            }
+        }
+    }
+    println!("{count} round trips");
+    for f in failures.iter().take(15) {
+        println!("FAIL {f}");
+    }
+    assert!(failures.is_empty(), "{} round trips differ", failures.len());
+}
