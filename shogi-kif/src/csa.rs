@@ -100,7 +100,12 @@ impl<'a> Parser<'a> {
     }
 
     fn line(&mut self, line: Line<'a>) -> Result<(), ReadError> {
-        let t = line.text.trim_start_matches('\u{feff}').trim();
+        let t = line.text.trim_start_matches('\u{feff}').trim_start();
+        if t.starts_with('\'') {
+            // Comments keep their trailing spaces.
+            return self.statement(line, t);
+        }
+        let t = t.trim_end();
         if t.is_empty() {
             return Ok(());
         }

@@ -107,11 +107,8 @@ fn write_bod(out: &mut String, pos: &Position, handicap: bool) {
     }
     let _ = writeln!(out, "{border}");
     let _ = writeln!(out, "{bottom}の持駒：{}", hand(Color::Black));
-    if pos.side_to_move() == Color::White {
-        let _ = writeln!(out, "{top}番");
-    } else if handicap {
-        let _ = writeln!(out, "{bottom}番");
-    }
+    // Always say whose turn it is: readers guess 上手 for handicap-looking diagrams.
+    let _ = writeln!(out, "{}番", if pos.side_to_move() == Color::White { top } else { bottom });
 }
 
 fn kif_time(t: &MoveTime) -> String {

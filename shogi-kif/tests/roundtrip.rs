@@ -22,6 +22,24 @@ fn strip(v: &mut Value, keys: &[&str]) {
     }
 }
 
+fn round_ms(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                if k == "spent_ms" || k == "total_ms" {
+                    if let Some(n) = x.as_u64() {
+                        *x = Value::from(n / 1000 * 1000);
+                    }
+                } else {
+                    round_ms(x);
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(round_ms),
+        _ => {}
+    }
+}
+
 /// The part of a record that `format` can carry.
 fn projection(r: &Record, format: Format) -> Value {
     let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
@@ -32,6 +50,18 @@ fn projection(r: &Record, format: Format) -> Value {
     }
     if matches!(format, Format::Kif | Format::Ki2) {
         strip(&mut v, &["offender"]);
+        // KIF header values are trimmed when read.
+        if let Some(Value::Array(entries)) = v.get_mut("header") {
+            for e in entries {
+                if let Some(Value::String(s)) = e.get_mut("value") {
+                    *s = s.trim_matches([' ', '\u{3000}']).to_string();
+                }
+            }
+        }
+    }
+    if matches!(format, Format::Kif | Format::Jkf) {
+        // KIF and JKF times have whole seconds.
+        round_ms(&mut v);
     }
     // CSA has no word for some endings (封じ手, 不戦勝, …).
     if format == Format::Csa && r.ending().is_some_and(|e| e.kind.csa().is_none() && !e.kind.is_foul()) {
