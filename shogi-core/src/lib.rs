@@ -15,7 +15,7 @@
 //! );
 //!
 //! // Illegal moves are refused with the rule they break.
-//! let err = pos.play(Move::from_usi("8c8d")?).unwrap_err();
+//! let err = pos.play(Move::from_usi("8c8e")?).unwrap_err();
 //! assert_eq!(err.to_string(), "the piece does not move that way");
 //!
 //! // Mini Shogi is the same engine on a 5x5 board.

@@ -69,7 +69,16 @@ impl std::ops::Not for Color {
 /// Files count 1..=9 from sente's right; ranks 1..=9 (USI `a`..`i`) from gote's side.
 /// Mini Shogi uses files 1..=5 and ranks 1..=5 of the same coordinates.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+pub struct Square(Sq);
+
+/// The 81 square indices as an enum, so that `Option<Square>` fits in one byte.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+#[rustfmt::skip]
+enum Sq { S0 = 0, S1 = 1, S2 = 2, S3 = 3, S4 = 4, S5 = 5, S6 = 6, S7 = 7, S8 = 8, S9 = 9, S10 = 10, S11 = 11, S12 = 12, S13 = 13, S14 = 14, S15 = 15, S16 = 16, S17 = 17, S18 = 18, S19 = 19, S20 = 20, S21 = 21, S22 = 22, S23 = 23, S24 = 24, S25 = 25, S26 = 26, S27 = 27, S28 = 28, S29 = 29, S30 = 30, S31 = 31, S32 = 32, S33 = 33, S34 = 34, S35 = 35, S36 = 36, S37 = 37, S38 = 38, S39 = 39, S40 = 40, S41 = 41, S42 = 42, S43 = 43, S44 = 44, S45 = 45, S46 = 46, S47 = 47, S48 = 48, S49 = 49, S50 = 50, S51 = 51, S52 = 52, S53 = 53, S54 = 54, S55 = 55, S56 = 56, S57 = 57, S58 = 58, S59 = 59, S60 = 60, S61 = 61, S62 = 62, S63 = 63, S64 = 64, S65 = 65, S66 = 66, S67 = 67, S68 = 68, S69 = 69, S70 = 70, S71 = 71, S72 = 72, S73 = 73, S74 = 74, S75 = 75, S76 = 76, S77 = 77, S78 = 78, S79 = 79, S80 = 80 }
+
+#[rustfmt::skip]
+const SQS: [Sq; 81] = [Sq::S0, Sq::S1, Sq::S2, Sq::S3, Sq::S4, Sq::S5, Sq::S6, Sq::S7, Sq::S8, Sq::S9, Sq::S10, Sq::S11, Sq::S12, Sq::S13, Sq::S14, Sq::S15, Sq::S16, Sq::S17, Sq::S18, Sq::S19, Sq::S20, Sq::S21, Sq::S22, Sq::S23, Sq::S24, Sq::S25, Sq::S26, Sq::S27, Sq::S28, Sq::S29, Sq::S30, Sq::S31, Sq::S32, Sq::S33, Sq::S34, Sq::S35, Sq::S36, Sq::S37, Sq::S38, Sq::S39, Sq::S40, Sq::S41, Sq::S42, Sq::S43, Sq::S44, Sq::S45, Sq::S46, Sq::S47, Sq::S48, Sq::S49, Sq::S50, Sq::S51, Sq::S52, Sq::S53, Sq::S54, Sq::S55, Sq::S56, Sq::S57, Sq::S58, Sq::S59, Sq::S60, Sq::S61, Sq::S62, Sq::S63, Sq::S64, Sq::S65, Sq::S66, Sq::S67, Sq::S68, Sq::S69, Sq::S70, Sq::S71, Sq::S72, Sq::S73, Sq::S74, Sq::S75, Sq::S76, Sq::S77, Sq::S78, Sq::S79, Sq::S80];
 
 const FULLWIDTH_DIGITS: [&str; 9] = ["１", "２", "３", "４", "５", "６", "７", "８", "９"];
 const KANJI_DIGITS: [&str; 9] = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
@@ -82,7 +91,7 @@ impl Square {
     #[inline]
     pub const fn new(file: u8, rank: u8) -> Option<Square> {
         if file >= 1 && file <= 9 && rank >= 1 && rank <= 9 {
-            Some(Square((file - 1) * 9 + (rank - 1)))
+            Some(Square(SQS[((file - 1) * 9 + (rank - 1)) as usize]))
         } else {
             None
         }
@@ -92,7 +101,7 @@ impl Square {
     #[inline]
     pub const fn from_index(index: usize) -> Option<Square> {
         if index < 81 {
-            Some(Square(index as u8))
+            Some(Square(SQS[index]))
         } else {
             None
         }
@@ -101,8 +110,7 @@ impl Square {
     /// The square with the given index; the caller guarantees `index < 81`.
     #[inline(always)]
     pub(crate) const fn from_index_unchecked(index: usize) -> Square {
-        debug_assert!(index < 81);
-        Square(index as u8)
+        Square(SQS[index])
     }
 
     /// The index (0..81): `(file - 1) * 9 + (rank - 1)`.
@@ -111,21 +119,26 @@ impl Square {
         self.0 as usize
     }
 
+    #[inline(always)]
+    const fn byte(self) -> u8 {
+        self.0 as u8
+    }
+
     /// The file, 1..=9.
     #[inline(always)]
     pub const fn file(self) -> u8 {
-        self.0 / 9 + 1
+        self.byte() / 9 + 1
     }
 
     /// The rank, 1..=9 (1 is USI `a`, gote's back rank).
     #[inline(always)]
     pub const fn rank(self) -> u8 {
-        self.0 % 9 + 1
+        self.byte() % 9 + 1
     }
 
     /// All 81 squares in index order.
     pub fn all() -> impl Iterator<Item = Square> {
-        (0..81u8).map(Square)
+        SQS.iter().map(|&s| Square(s))
     }
 
     /// The USI name, e.g. `7g`.
