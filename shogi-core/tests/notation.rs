@@ -236,7 +236,7 @@ fn handicaps_have_positions_and_names() {
                 assert_eq!(h.position().unwrap(), Position::startpos(Variant::Standard))
             }
             _ => {
-                let p = h.position().expect(h.english());
+                let p = h.position().unwrap_or_else(|| panic!("{}", h.english()));
                 // The handicap giver (gote) moves first and has pieces removed.
                 assert_eq!(p.side_to_move(), Color::White);
                 assert!(p.by_color(Color::White).count() < 20, "{h:?}");

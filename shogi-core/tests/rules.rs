@@ -17,12 +17,6 @@ fn usi(m: &str) -> Move {
     Move::from_usi(m).unwrap()
 }
 
-fn sorted_moves(p: &Position) -> Vec<String> {
-    let mut v: Vec<String> = p.legal_moves().iter().map(|m| m.to_usi()).collect();
-    v.sort();
-    v
-}
-
 fn moves_from(p: &Position, from: &str) -> Vec<String> {
     let from = sq(from);
     let mut v: Vec<String> = p
