@@ -370,18 +370,55 @@ pub fn lance_pseudo_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(RAYS[if color == Color::Black { N } else { S }][sq.index()])
 }
 
+const fn pseudo_table(dirs: [usize; 4]) -> [u128; 81] {
+    let rays = rays_table();
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        t[sq] = rays[dirs[0]][sq] | rays[dirs[1]][sq] | rays[dirs[2]][sq] | rays[dirs[3]][sq];
+        sq += 1;
+    }
+    t
+}
+
+static ROOK_PSEUDO: [u128; 81] = pseudo_table([N, S, E, W]);
+static BISHOP_PSEUDO: [u128; 81] = pseudo_table([NE, SW, NW, SE]);
+
 /// Squares a rook would attack from `sq` on an empty board.
 #[inline(always)]
 pub fn rook_pseudo_attacks(sq: Square) -> Bitboard {
-    let s = sq.index();
-    Bitboard(RAYS[N][s] | RAYS[S][s] | RAYS[E][s] | RAYS[W][s])
+    Bitboard(ROOK_PSEUDO[sq.index()])
 }
 
 /// Squares a bishop would attack from `sq` on an empty board.
 #[inline(always)]
 pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
-    let s = sq.index();
-    Bitboard(RAYS[NE][s] | RAYS[NW][s] | RAYS[SE][s] | RAYS[SW][s])
+    Bitboard(BISHOP_PSEUDO[sq.index()])
+}
+
+/// Bit 8 (rank 9) of every file segment.
+const RANK9_BITS: u128 = Bitboard::rank(9).0;
+/// Bits 0..8 (ranks 1..=8) of every file segment.
+const LOW8_BITS: u128 = Bitboard::FULL.0 & !RANK9_BITS;
+
+/// Every file that holds a square of `b`, as a set of whole files.
+#[inline(always)]
+pub fn file_fill(b: Bitboard) -> Bitboard {
+    // Per 9-bit file segment: adding 0xff to the low eight bits carries into bit 8 exactly when
+    // one of them is set, and no segment carries into the next.
+    let x = b.0 & Bitboard::FULL.0;
+    let top = (((x & LOW8_BITS) + LOW8_BITS) | x) & RANK9_BITS;
+    Bitboard(top | (top - (top >> 8)))
+}
+
+/// The squares one rank forward (for `color`) of every square of `b` that is not on `color`'s
+/// last rank: the pushes of a set of pawns.
+#[inline(always)]
+pub fn pawn_pushes(color: Color, b: Bitboard) -> Bitboard {
+    match color {
+        Color::Black => Bitboard((b.0 & !Bitboard::rank(1).0) >> 1),
+        Color::White => Bitboard((b.0 & !RANK9_BITS) << 1),
+    }
 }
 
 /// Squares a king on `sq` attacks.
@@ -454,6 +491,28 @@ mod tests {
         assert!(a.contains(sq("2e")) && !a.contains(sq("1e")));
         assert!(a.contains(sq("9e")) && a.contains(sq("5i")));
         assert_eq!(a.count(), 2 + 4 + 3 + 4);
+    }
+
+    #[test]
+    fn file_fill_and_pawn_pushes() {
+        for bits in [0u128, 1, 1 << 8, 1 << 80, 0x1ff << 27, (1 << 40) | (1 << 3)] {
+            let b = Bitboard(bits);
+            let mut want = Bitboard::EMPTY;
+            for s in b {
+                want |= Bitboard::file(s.file());
+            }
+            assert_eq!(file_fill(b), want);
+        }
+        let p = Bitboard::from_square(sq("7g")) | Bitboard::from_square(sq("1a"));
+        assert_eq!(
+            pawn_pushes(Color::Black, p),
+            Bitboard::from_square(sq("7f"))
+        );
+        let p = Bitboard::from_square(sq("7c")) | Bitboard::from_square(sq("9i"));
+        assert_eq!(
+            pawn_pushes(Color::White, p),
+            Bitboard::from_square(sq("7d"))
+        );
     }
 
     #[test]

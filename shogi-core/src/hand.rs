@@ -69,16 +69,4 @@ impl Hand {
             .map(move |&r| (r, self.counts[r as usize]))
             .filter(|&(_, c)| c > 0)
     }
-
-    /// A bit mask of the roles held (bit `role as usize`).
-    #[inline(always)]
-    pub(crate) fn role_mask(&self) -> u8 {
-        let mut m = 0u8;
-        for i in 0..7 {
-            if self.counts[i] != 0 {
-                m |= 1 << i;
-            }
-        }
-        m
-    }
 }

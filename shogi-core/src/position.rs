@@ -1,9 +1,9 @@
 //! `Position`: a legal position with legal move generation, play, check and outcome.
 
 use crate::bitboard::{
-    Bitboard, attacks, between, bishop_attacks, bishop_pseudo_attacks, gold_attacks, king_attacks,
-    knight_attacks, lance_attacks, lance_pseudo_attacks, line, pawn_attacks, rook_attacks,
-    rook_pseudo_attacks, silver_attacks,
+    Bitboard, attacks, between, bishop_attacks, bishop_pseudo_attacks, file_fill, gold_attacks,
+    king_attacks, knight_attacks, lance_attacks, lance_pseudo_attacks, line, pawn_attacks,
+    pawn_pushes, rook_attacks, rook_pseudo_attacks, silver_attacks,
 };
 use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
@@ -227,6 +227,9 @@ pub(crate) trait Sink {
     fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard);
     /// A piece of `role` may be dropped on every square of `targets`.
     fn drops(&mut self, role: Role, targets: Bitboard);
+    /// Pawns of `color` may push one rank forward onto each square of `plain` without
+    /// promoting and of `promo` with promotion.
+    fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard);
 }
 
 struct Counter(u64);
@@ -239,6 +242,10 @@ impl Sink for Counter {
     #[inline(always)]
     fn drops(&mut self, _role: Role, targets: Bitboard) {
         self.0 += targets.count() as u64;
+    }
+    #[inline(always)]
+    fn pawn_pushes(&mut self, _color: Color, plain: Bitboard, promo: Bitboard) {
+        self.0 += (plain.count() + promo.count()) as u64;
     }
 }
 
@@ -266,6 +273,29 @@ impl<F: FnMut(Move)> Sink for Visit<F> {
     fn drops(&mut self, role: Role, targets: Bitboard) {
         for to in targets {
             (self.0)(Move::Drop { role, to });
+        }
+    }
+    #[inline(always)]
+    fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard) {
+        let back = |to: Square| {
+            Square::from_index_unchecked(match color {
+                Color::Black => to.index() + 1,
+                Color::White => to.index() - 1,
+            })
+        };
+        for to in plain {
+            (self.0)(Move::Normal {
+                from: back(to),
+                to,
+                promote: false,
+            });
+        }
+        for to in promo {
+            (self.0)(Move::Normal {
+                from: back(to),
+                to,
+                promote: true,
+            });
         }
     }
 }
@@ -633,6 +663,79 @@ impl Position {
         true
     }
 
+    /// The opponent pieces giving check to `us`'s king on `k`, and `us`'s pieces pinned to it.
+    #[inline(always)]
+    fn checkers_and_pinned(&self, us: Color, k: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
+        let theirs = self.by_color[(!us).index()];
+        let r = &self.by_role;
+        let steppers = (pawn_attacks(us, k) & r[Role::Pawn as usize])
+            | (knight_attacks(us, k) & r[Role::Knight as usize])
+            | (silver_attacks(us, k) & r[Role::Silver as usize])
+            | (gold_attacks(us, k) & self.golds())
+            | (king_attacks(k)
+                & (r[Role::King as usize] | r[Role::Horse as usize] | r[Role::Dragon as usize]));
+        let mut checkers = steppers & theirs;
+        let snipers = theirs
+            & ((rook_pseudo_attacks(k) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
+                | (bishop_pseudo_attacks(k)
+                    & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
+                | (lance_pseudo_attacks(us, k) & r[Role::Lance as usize]));
+        let ours = self.by_color[us.index()];
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = between(k, s) & occ;
+            if b.is_empty() {
+                checkers.insert(s);
+            } else if !b.more_than_one() {
+                pinned |= b & ours;
+            }
+        }
+        (checkers, pinned)
+    }
+
+    /// The squares around `us`'s king on `k` (among `candidates`) that no opponent piece
+    /// attacks once the king has left `k`.
+    #[inline(always)]
+    fn safe_king_squares(&self, us: Color, k: Square, candidates: Bitboard) -> Bitboard {
+        let theirs = self.by_color[(!us).index()];
+        let r = &self.by_role;
+        let pawns = theirs & r[Role::Pawn as usize];
+        let knights = theirs & r[Role::Knight as usize];
+        let silvers = theirs & r[Role::Silver as usize];
+        let golds = theirs & self.golds();
+        let kings =
+            theirs & (r[Role::King as usize] | r[Role::Horse as usize] | r[Role::Dragon as usize]);
+        let rooks = theirs & (r[Role::Rook as usize] | r[Role::Dragon as usize]);
+        let bishops = theirs & (r[Role::Bishop as usize] | r[Role::Horse as usize]);
+        let lances = theirs & r[Role::Lance as usize];
+        let occ = self.occupied() ^ Bitboard::from_square(k);
+        let mut safe = Bitboard::EMPTY;
+        for to in candidates {
+            let steppers = (pawn_attacks(us, to) & pawns)
+                | (knight_attacks(us, to) & knights)
+                | (silver_attacks(us, to) & silvers)
+                | (gold_attacks(us, to) & golds)
+                | (king_attacks(to) & kings);
+            if steppers.any() {
+                continue;
+            }
+            let snipers = (rook_pseudo_attacks(to) & rooks)
+                | (bishop_pseudo_attacks(to) & bishops)
+                | (lance_pseudo_attacks(us, to) & lances);
+            let mut hit = false;
+            for s in snipers {
+                if (between(to, s) & occ).is_empty() {
+                    hit = true;
+                    break;
+                }
+            }
+            if !hit {
+                safe.insert(to);
+            }
+        }
+        safe
+    }
+
     /// Generates the legal moves into a sink, in bundles.
     #[inline(always)]
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
@@ -643,95 +746,152 @@ impl Position {
         let occ_s = occ | masks.offboard;
         let ours = self.by_color[us.index()];
         let avail = masks.board & !ours;
+        let r = &self.by_role;
         let king = self.king_square(us);
 
-        let mut checkers = Bitboard::EMPTY;
         let mut pinned = Bitboard::EMPTY;
+        // Where pieces may move and drop: anywhere, or (in check) onto the checker or between.
+        let mut move_mask = avail;
+        let mut drop_mask = masks.board & !occ;
+        // The king square for pin lines (never read when nothing is pinned).
+        let mut ksq = Square::from_index_unchecked(0);
         if let Some(k) = king {
-            checkers = self.attackers_to(k, them, occ);
-            let occ_no_king = occ ^ Bitboard::from_square(k);
-            let mut safe = Bitboard::EMPTY;
-            for to in king_attacks(k) & avail {
-                if self.attackers_to(to, them, occ_no_king).is_empty() {
-                    safe.insert(to);
-                }
-            }
+            ksq = k;
+            let (checkers, pins) = self.checkers_and_pinned(us, k, occ);
+            let safe = self.safe_king_squares(us, k, king_attacks(k) & avail);
             if safe.any() {
                 sink.normal(k, safe, Bitboard::EMPTY);
             }
-            if checkers.more_than_one() {
-                return;
+            if let Some(c) = checkers.first() {
+                if checkers.more_than_one() {
+                    return;
+                }
+                let b = between(k, c);
+                move_mask &= b | checkers;
+                drop_mask = b;
             }
-            pinned = self.pinned(us, k, occ);
+            pinned = pins;
         }
 
-        let (move_mask, drop_mask) = match (king, checkers.first()) {
-            (Some(k), Some(c)) => {
-                let b = between(k, c);
-                (b | checkers, b)
-            }
-            _ => (Bitboard::FULL, masks.board & !occ),
-        };
-        let targets_mask = avail & move_mask;
         let zone = masks.zone[us.index()];
+        let last1 = masks.last1[us.index()];
+        let last2 = masks.last2[us.index()];
 
-        let movers = ours & !self.by_role[Role::King as usize];
-        for from in movers {
-            let Some(piece) = self.board[from.index()] else {
-                continue;
-            };
-            let role = piece.role;
-            let mut t = attacks(us, role, from, occ_s) & targets_mask;
+        // Pawns: the unpinned ones in bulk, a pinned one only along its pin line.
+        let pawns = ours & r[Role::Pawn as usize];
+        let t = pawn_pushes(us, pawns & !pinned) & move_mask;
+        if t.any() {
+            sink.pawn_pushes(us, t & !last1, t & zone);
+        }
+        for from in pawns & pinned {
+            let t = pawn_attacks(us, from) & move_mask & line(ksq, from);
+            if t.any() {
+                sink.normal(from, t & !last1, t & zone);
+            }
+        }
+        // Lances and knights move forward only: promotion depends on the target alone.
+        for from in ours & r[Role::Lance as usize] {
+            let mut t = lance_attacks(us, from, occ_s) & move_mask;
             if pinned.contains(from) {
-                if let Some(k) = king {
-                    t &= line(k, from);
-                }
+                t &= line(ksq, from);
             }
-            if t.is_empty() {
-                continue;
+            if t.any() {
+                sink.normal(from, t & !last1, t & zone);
             }
-            if role.can_promote() {
+        }
+        // A pinned knight can never move.
+        for from in ours & r[Role::Knight as usize] & !pinned {
+            let t = knight_attacks(us, from) & move_mask;
+            if t.any() {
+                sink.normal(from, t & !last2, t & zone);
+            }
+        }
+        for from in ours & r[Role::Silver as usize] {
+            let mut t = silver_attacks(us, from) & move_mask;
+            if pinned.contains(from) {
+                t &= line(ksq, from);
+            }
+            if t.any() {
                 let promo = if zone.contains(from) { t } else { t & zone };
-                let must = match role {
-                    Role::Pawn | Role::Lance => masks.last1[us.index()],
-                    Role::Knight => masks.last2[us.index()],
-                    _ => Bitboard::EMPTY,
-                };
-                sink.normal(from, t & !must, promo);
-            } else {
+                sink.normal(from, t, promo);
+            }
+        }
+        for from in ours & self.golds() {
+            let mut t = gold_attacks(us, from) & move_mask;
+            if pinned.contains(from) {
+                t &= line(ksq, from);
+            }
+            if t.any() {
+                sink.normal(from, t, Bitboard::EMPTY);
+            }
+        }
+        for from in ours & r[Role::Bishop as usize] {
+            let mut t = bishop_attacks(from, occ_s) & move_mask;
+            if pinned.contains(from) {
+                t &= line(ksq, from);
+            }
+            if t.any() {
+                let promo = if zone.contains(from) { t } else { t & zone };
+                sink.normal(from, t, promo);
+            }
+        }
+        for from in ours & r[Role::Rook as usize] {
+            let mut t = rook_attacks(from, occ_s) & move_mask;
+            if pinned.contains(from) {
+                t &= line(ksq, from);
+            }
+            if t.any() {
+                let promo = if zone.contains(from) { t } else { t & zone };
+                sink.normal(from, t, promo);
+            }
+        }
+        for from in ours & r[Role::Horse as usize] {
+            let mut t = (bishop_attacks(from, occ_s) | king_attacks(from)) & move_mask;
+            if pinned.contains(from) {
+                t &= line(ksq, from);
+            }
+            if t.any() {
+                sink.normal(from, t, Bitboard::EMPTY);
+            }
+        }
+        for from in ours & r[Role::Dragon as usize] {
+            let mut t = (rook_attacks(from, occ_s) | king_attacks(from)) & move_mask;
+            if pinned.contains(from) {
+                t &= line(ksq, from);
+            }
+            if t.any() {
                 sink.normal(from, t, Bitboard::EMPTY);
             }
         }
 
         let hand = self.hands[us.index()];
-        let held = hand.role_mask();
-        if held == 0 || drop_mask.is_empty() {
+        if drop_mask.is_empty() || hand.is_empty() {
             return;
         }
-        for role in Role::HAND {
-            if held & (1 << role as u8) == 0 {
-                continue;
-            }
-            let mut t = drop_mask;
-            match role {
-                Role::Pawn => {
-                    t &= !masks.last1[us.index()] & !self.pawn_files(us);
-                    if let Some(tk) = self.king_square(them) {
-                        // The one square where a pawn drop gives check.
-                        let check_sq = pawn_attacks(them, tk) & t;
-                        if let Some(sq) = check_sq.first() {
-                            if self.pawn_drop_mates(sq) {
-                                t.remove(sq);
-                            }
-                        }
+        if hand.count(Role::Pawn) > 0 {
+            let mut t = drop_mask & !last1 & !file_fill(pawns);
+            if let Some(tk) = self.king_square(them) {
+                // The one square where a pawn drop gives check.
+                let check_sq = pawn_attacks(them, tk) & t;
+                if let Some(sq) = check_sq.first() {
+                    if self.pawn_drop_mates(sq) {
+                        t.remove(sq);
                     }
                 }
-                Role::Lance => t &= !masks.last1[us.index()],
-                Role::Knight => t &= !masks.last2[us.index()],
-                _ => {}
             }
             if t.any() {
-                sink.drops(role, t);
+                sink.drops(Role::Pawn, t);
+            }
+        }
+        if hand.count(Role::Lance) > 0 {
+            sink.drops(Role::Lance, drop_mask & !last1);
+        }
+        if hand.count(Role::Knight) > 0 {
+            sink.drops(Role::Knight, drop_mask & !last2);
+        }
+        for role in [Role::Silver, Role::Gold, Role::Bishop, Role::Rook] {
+            if hand.count(role) > 0 {
+                sink.drops(role, drop_mask);
             }
         }
     }
