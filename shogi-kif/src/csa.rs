@@ -51,7 +51,10 @@ fn hirate_board() -> RawBoard {
                 b'-' => Side::White,
                 _ => continue,
             };
-            if let Some(k) = std::str::from_utf8(&cell[1..]).ok().and_then(Kind::from_csa) {
+            if let Some(k) = std::str::from_utf8(&cell[1..])
+                .ok()
+                .and_then(Kind::from_csa)
+            {
                 b.cells[r][8 - i] = Some((side, k));
             }
         }
@@ -74,7 +77,12 @@ struct Parser<'a> {
 }
 
 /// Parse the game in `src[start..end]` (line numbers counted from `first_line`).
-pub(crate) fn parse(src: &str, start: usize, end: usize, first_line: u32) -> Result<RawRecord, ReadError> {
+pub(crate) fn parse(
+    src: &str,
+    start: usize,
+    end: usize,
+    first_line: u32,
+) -> Result<RawRecord, ReadError> {
     let mut p = Parser {
         src,
         rec: RawRecord::new(),
@@ -137,7 +145,9 @@ impl<'a> Parser<'a> {
         match first {
             b'\'' => {
                 if let Some(c) = s.strip_prefix("'*") {
-                    self.rec.nodes[self.last as usize].comments.push(c.to_string());
+                    self.rec.nodes[self.last as usize]
+                        .comments
+                        .push(c.to_string());
                 }
                 Ok(())
             }
@@ -165,25 +175,45 @@ impl<'a> Parser<'a> {
             b'P' => self.position_line(line, s),
             b'+' | b'-' if s.len() == 1 => {
                 if self.rec.nodes.len() > 1 || self.side_set {
-                    self.rec.warn(self.src, loc, "second side-to-move line ignored");
+                    self.rec
+                        .warn(self.src, loc, "second side-to-move line ignored");
                     return Ok(());
                 }
                 self.side_set = true;
-                let side = if first == b'+' { Side::Black } else { Side::White };
-                self.board.get_or_insert_with(RawBoard::default).side_to_move = Some(side);
+                let side = if first == b'+' {
+                    Side::Black
+                } else {
+                    Side::White
+                };
+                self.board
+                    .get_or_insert_with(RawBoard::default)
+                    .side_to_move = Some(side);
                 Ok(())
             }
             b'+' | b'-' => self.move_stmt(line, s),
             b'T' => {
-                let secs: f64 = s[1..].trim().parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0 && *v < 1e9).ok_or_else(
-                    || self.err(ErrorKind::Number, format!("bad time {s:?} (expected T<seconds>)"), loc),
-                )?;
+                let secs: f64 = s[1..]
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|v: &f64| v.is_finite() && *v >= 0.0 && *v < 1e9)
+                    .ok_or_else(|| {
+                        self.err(
+                            ErrorKind::Number,
+                            format!("bad time {s:?} (expected T<seconds>)"),
+                            loc,
+                        )
+                    })?;
                 let node = &mut self.rec.nodes[self.last as usize];
                 if self.last == 0 {
-                    self.rec.warn(self.src, loc, "time before the first move; ignored");
+                    self.rec
+                        .warn(self.src, loc, "time before the first move; ignored");
                     return Ok(());
                 }
-                node.time = Some(RawTime { spent_ms: Some((secs * 1000.0).round() as u64), total_ms: None });
+                node.time = Some(RawTime {
+                    spent_ms: Some((secs * 1000.0).round() as u64),
+                    total_ms: None,
+                });
                 Ok(())
             }
             b'%' => {
@@ -191,14 +221,23 @@ impl<'a> Parser<'a> {
                 let (kind, offender) = match word {
                     "+ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Side::Black)),
                     "-ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Side::White)),
-                    w => (EndingKind::from_csa(w).unwrap_or_else(|| EndingKind::Other(s.to_string())), None),
+                    w => (
+                        EndingKind::from_csa(w).unwrap_or_else(|| EndingKind::Other(s.to_string())),
+                        None,
+                    ),
                 };
                 if self.ended {
-                    self.rec.warn(self.src, loc, "second special statement ignored");
+                    self.rec
+                        .warn(self.src, loc, "second special statement ignored");
                     return Ok(());
                 }
                 let parent = self.current_tip();
-                let idx = self.rec.push(parent, Item::End(RawEnd { kind, offender }), loc, (loc.start, loc.end));
+                let idx = self.rec.push(
+                    parent,
+                    Item::End(RawEnd { kind, offender }),
+                    loc,
+                    (loc.start, loc.end),
+                );
                 self.last = idx;
                 self.ended = true;
                 Ok(())
@@ -209,7 +248,8 @@ impl<'a> Parser<'a> {
     }
 
     fn unknown(&mut self, loc: Location) -> Result<(), ReadError> {
-        self.rec.warn(self.src, loc, "CSA statement not understood; ignored");
+        self.rec
+            .warn(self.src, loc, "CSA statement not understood; ignored");
         Ok(())
     }
 
@@ -225,28 +265,59 @@ impl<'a> Parser<'a> {
         let (true, Some(kind)) = (ok, kind) else {
             let ply = self.rec.nodes.len() as u32;
             return Err(self
-                .err(ErrorKind::Syntax, format!("bad CSA move {s:?} (expected like +7776FU)"), loc)
+                .err(
+                    ErrorKind::Syntax,
+                    format!("bad CSA move {s:?} (expected like +7776FU)"),
+                    loc,
+                )
                 .with_ply(ply, Some(s.to_string())));
         };
         if b.len() > 7 {
-            self.rec.warn(self.src, line.loc_of(&s[7..]), "text after the move ignored");
+            self.rec.warn(
+                self.src,
+                line.loc_of(&s[7..]),
+                "text after the move ignored",
+            );
         }
         if self.ended {
-            self.rec.warn(self.src, loc, "move after the end of the game ignored");
+            self.rec
+                .warn(self.src, loc, "move after the end of the game ignored");
             return Ok(());
         }
-        let side = if b[0] == b'+' { Side::Black } else { Side::White };
+        let side = if b[0] == b'+' {
+            Side::Black
+        } else {
+            Side::White
+        };
         let d = |i: usize| b[i] - b'0';
-        let from = if d(1) == 0 && d(2) == 0 { None } else { Some((d(1), d(2))) };
+        let from = if d(1) == 0 && d(2) == 0 {
+            None
+        } else {
+            Some((d(1), d(2)))
+        };
         let to = (d(3), d(4));
         if to.0 == 0 || to.1 == 0 || from.is_some_and(|f| f.0 == 0 || f.1 == 0) {
-            return Err(self.err(ErrorKind::Syntax, format!("bad square in CSA move {s:?}"), loc));
+            return Err(self.err(
+                ErrorKind::Syntax,
+                format!("bad square in CSA move {s:?}"),
+                loc,
+            ));
         }
         if self.rec.nodes.len() >= 10_000_000 {
             return Err(self.err(ErrorKind::TooLarge, "more than 10 million moves", loc));
         }
         let parent = self.current_tip();
-        let idx = self.rec.push(parent, Item::Move(RawMove::Csa { side, from, to, kind }), loc, (loc.start, loc.end));
+        let idx = self.rec.push(
+            parent,
+            Item::Move(RawMove::Csa {
+                side,
+                from,
+                to,
+                kind,
+            }),
+            loc,
+            (loc.start, loc.end),
+        );
         self.last = idx;
         Ok(())
     }
@@ -264,19 +335,30 @@ impl<'a> Parser<'a> {
                 let body = &s[2..];
                 let pairs = body.as_bytes();
                 if pairs.len() % 4 != 0 {
-                    return Err(self.err(ErrorKind::Position, "PI must be followed by xyPP groups", loc));
+                    return Err(self.err(
+                        ErrorKind::Position,
+                        "PI must be followed by xyPP groups",
+                        loc,
+                    ));
                 }
                 for ch in pairs.chunks(4) {
                     let (f, r) = (ch[0].wrapping_sub(b'0'), ch[1].wrapping_sub(b'0'));
                     let kind = std::str::from_utf8(&ch[2..]).ok().and_then(Kind::from_csa);
                     if !(1..=9).contains(&f) || !(1..=9).contains(&r) || kind.is_none() {
-                        return Err(self.err(ErrorKind::Position, "bad piece removal after PI", loc));
+                        return Err(self.err(
+                            ErrorKind::Position,
+                            "bad piece removal after PI",
+                            loc,
+                        ));
                     }
                     let cell = &mut board.cells[usize::from(r - 1)][usize::from(f - 1)];
                     if cell.map(|c| c.1) != kind {
                         return Err(self.err(
                             ErrorKind::Position,
-                            format!("PI removes {} from {f}{r} but that square does not hold it", std::str::from_utf8(&ch[2..]).unwrap_or("?")),
+                            format!(
+                                "PI removes {} from {f}{r} but that square does not hold it",
+                                std::str::from_utf8(&ch[2..]).unwrap_or("?")
+                            ),
                             loc,
                         ));
                     }
@@ -301,10 +383,22 @@ impl<'a> Parser<'a> {
                             i += 1;
                         }
                         b'+' | b'-' => {
-                            let side = if b[i] == b'+' { Side::Black } else { Side::White };
-                            let k = s.get(i + 1..i + 3).and_then(Kind::from_csa).ok_or_else(|| {
-                                ReadError::at(ErrorKind::Position, "bad piece in a P row", self.src, line.loc_of(&s[i..]))
-                            })?;
+                            let side = if b[i] == b'+' {
+                                Side::Black
+                            } else {
+                                Side::White
+                            };
+                            let k =
+                                s.get(i + 1..i + 3)
+                                    .and_then(Kind::from_csa)
+                                    .ok_or_else(|| {
+                                        ReadError::at(
+                                            ErrorKind::Position,
+                                            "bad piece in a P row",
+                                            self.src,
+                                            line.loc_of(&s[i..]),
+                                        )
+                                    })?;
                             cells.push(Some((side, k)));
                             i += 3;
                         }
@@ -320,10 +414,15 @@ impl<'a> Parser<'a> {
                 }
                 let rest = s[i.min(s.len())..].trim();
                 if cells.len() != 9 && cells.len() != 5 {
-                    return Err(self.err(ErrorKind::Position, format!("P row has {} cells, expected 9", cells.len()), loc));
+                    return Err(self.err(
+                        ErrorKind::Position,
+                        format!("P row has {} cells, expected 9", cells.len()),
+                        loc,
+                    ));
                 }
                 if !rest.is_empty() {
-                    self.rec.warn(self.src, line.loc_of(rest), "text after the P row ignored");
+                    self.rec
+                        .warn(self.src, line.loc_of(rest), "text after the P row ignored");
                 }
                 let n = cells.len();
                 if n == 5 {
@@ -340,7 +439,11 @@ impl<'a> Parser<'a> {
                 let body = &s[2..];
                 let pairs = body.as_bytes();
                 if pairs.len() % 4 != 0 {
-                    return Err(self.err(ErrorKind::Position, "P+/P- must be followed by xyPP groups", loc));
+                    return Err(self.err(
+                        ErrorKind::Position,
+                        "P+/P- must be followed by xyPP groups",
+                        loc,
+                    ));
                 }
                 let board = self.board.get_or_insert_with(RawBoard::default);
                 for (gi, ch) in pairs.chunks(4).enumerate() {
@@ -352,18 +455,33 @@ impl<'a> Parser<'a> {
                     let (f, r) = (ch[0].wrapping_sub(b'0'), ch[1].wrapping_sub(b'0'));
                     let kind = std::str::from_utf8(&ch[2..]).ok().and_then(Kind::from_csa);
                     let Some(kind) = kind else {
-                        return Err(ReadError::at(ErrorKind::Position, "bad piece code", self.src, gloc));
+                        return Err(ReadError::at(
+                            ErrorKind::Position,
+                            "bad piece code",
+                            self.src,
+                            gloc,
+                        ));
                     };
                     if f == 0 && r == 0 {
                         let idx = kind.hand_index().ok_or_else(|| {
-                            ReadError::at(ErrorKind::Position, format!("{} cannot be in hand", kind.csa()), self.src, gloc)
+                            ReadError::at(
+                                ErrorKind::Position,
+                                format!("{} cannot be in hand", kind.csa()),
+                                self.src,
+                                gloc,
+                            )
                         })?;
                         let h = &mut board.hands[side as usize][idx];
                         *h = h.saturating_add(1);
                     } else if (1..=9).contains(&f) && (1..=9).contains(&r) {
                         board.cells[usize::from(r - 1)][usize::from(f - 1)] = Some((side, kind));
                     } else {
-                        return Err(ReadError::at(ErrorKind::Position, "bad square", self.src, gloc));
+                        return Err(ReadError::at(
+                            ErrorKind::Position,
+                            "bad square",
+                            self.src,
+                            gloc,
+                        ));
                     }
                 }
                 Ok(())
@@ -395,18 +513,32 @@ impl<'a> Parser<'a> {
                 }
             }
             for i in 0..7 {
-                let used = count[i].saturating_add(board.hands[0][i]).saturating_add(board.hands[1][i]);
+                let used = count[i]
+                    .saturating_add(board.hands[0][i])
+                    .saturating_add(board.hands[1][i]);
                 if used > SET[i] {
-                    return Err(self.err(ErrorKind::Position, "00AL: more pieces placed than one set holds", loc));
+                    return Err(self.err(
+                        ErrorKind::Position,
+                        "00AL: more pieces placed than one set holds",
+                        loc,
+                    ));
                 }
                 board.hands[side as usize][i] += SET[i] - used;
             }
         }
         if !self.side_set {
-            self.rec.warn(self.src, self.board_loc, "no side-to-move line (+ or -); sente (+) assumed");
+            self.rec.warn(
+                self.src,
+                self.board_loc,
+                "no side-to-move line (+ or -); sente (+) assumed",
+            );
         }
         let name = self.pi.take().map(|pi| format!("PI{pi}"));
-        self.rec.start = RawStart::Board { board: Box::new(board), name, loc: self.board_loc };
+        self.rec.start = RawStart::Board {
+            board: Box::new(board),
+            name,
+            loc: self.board_loc,
+        };
         Ok(self.rec)
     }
 }

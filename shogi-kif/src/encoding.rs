@@ -18,7 +18,11 @@ pub enum Encoding {
 impl Encoding {
     /// Parse an encoding name as written in `encoding=` declarations (case-insensitive).
     pub fn from_label(label: &str) -> Option<Encoding> {
-        let l = label.trim().trim_matches('"').to_ascii_lowercase().replace(['-', '_'], "");
+        let l = label
+            .trim()
+            .trim_matches('"')
+            .to_ascii_lowercase()
+            .replace(['-', '_'], "");
         match l.as_str() {
             "utf8" => Some(Encoding::Utf8),
             "shiftjis" | "sjis" | "cp932" | "windows31j" | "mskanji" => Some(Encoding::ShiftJis),
@@ -66,7 +70,10 @@ pub fn declared_encoding(bytes: &[u8]) -> Option<Encoding> {
 /// [`declared_encoding`]); strict UTF-8; CP932; EUC-JP. A declaration that does not fit
 /// the bytes is ignored in favour of the bytes. When nothing fits, the error points at
 /// the first byte that is not valid UTF-8.
-pub fn decode(bytes: &[u8], override_enc: Option<Encoding>) -> Result<(Cow<'_, str>, Encoding), ReadError> {
+pub fn decode(
+    bytes: &[u8],
+    override_enc: Option<Encoding>,
+) -> Result<(Cow<'_, str>, Encoding), ReadError> {
     if let Some(enc) = override_enc {
         let bytes = if enc == Encoding::Utf8 {
             bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
@@ -93,7 +100,9 @@ pub fn decode(bytes: &[u8], override_enc: Option<Encoding>) -> Result<(Cow<'_, s
 
 fn strict(bytes: &[u8], enc: Encoding) -> Option<(Cow<'_, str>, Encoding)> {
     if enc == Encoding::Utf8 {
-        return std::str::from_utf8(bytes).ok().map(|s| (Cow::Borrowed(s), enc));
+        return std::str::from_utf8(bytes)
+            .ok()
+            .map(|s| (Cow::Borrowed(s), enc));
     }
     let (text, had_errors) = enc.codec().decode_without_bom_handling(bytes);
     if had_errors {
@@ -125,7 +134,12 @@ fn invalid(bytes: &[u8], enc: Encoding) -> ReadError {
             bytes.get(valid).copied().unwrap_or(0)
         ),
     );
-    e.location = Location { line, column, start: valid, end: valid + 1 };
+    e.location = Location {
+        line,
+        column,
+        start: valid,
+        end: valid + 1,
+    };
     e.line_text = prefix[line_start..].chars().take(200).collect();
     e
 }
@@ -136,15 +150,24 @@ mod tests {
 
     #[test]
     fn detects_encodings() {
-        assert_eq!(decode("手合割：平手".as_bytes(), None).unwrap().1, Encoding::Utf8);
+        assert_eq!(
+            decode("手合割：平手".as_bytes(), None).unwrap().1,
+            Encoding::Utf8
+        );
         let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("手合割：平手");
         assert_eq!(decode(&sjis, None).unwrap().1, Encoding::ShiftJis);
         assert_eq!(decode(&sjis, None).unwrap().0, "手合割：平手");
         let mut bom = b"\xEF\xBB\xBF".to_vec();
         bom.extend_from_slice("先手：a".as_bytes());
         assert_eq!(decode(&bom, None).unwrap().0, "先手：a");
-        assert_eq!(declared_encoding(b"#KIF version=2.0 encoding=Shift_JIS\n"), Some(Encoding::ShiftJis));
-        assert_eq!(declared_encoding(b"'CSA encoding=UTF-8\n"), Some(Encoding::Utf8));
+        assert_eq!(
+            declared_encoding(b"#KIF version=2.0 encoding=Shift_JIS\n"),
+            Some(Encoding::ShiftJis)
+        );
+        assert_eq!(
+            declared_encoding(b"'CSA encoding=UTF-8\n"),
+            Some(Encoding::Utf8)
+        );
     }
 
     #[test]

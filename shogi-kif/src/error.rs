@@ -83,9 +83,9 @@ pub struct ReadError {
     /// The ply (1-based move number) concerned, when the error is about a move.
     pub ply: Option<u32>,
     /// The move as written in the source, when the error is about a move.
-    pub written: Option<String>,
+    pub written: Option<Box<str>>,
     /// The file name, when the caller supplied it (see [`ReadError::with_path`]).
-    pub path: Option<String>,
+    pub path: Option<Box<str>>,
 }
 
 impl ReadError {
@@ -103,7 +103,12 @@ impl ReadError {
     }
 
     /// A new error located at `loc` within `src` (the decoded text).
-    pub(crate) fn at(kind: ErrorKind, message: impl Into<String>, src: &str, loc: Location) -> ReadError {
+    pub(crate) fn at(
+        kind: ErrorKind,
+        message: impl Into<String>,
+        src: &str,
+        loc: Location,
+    ) -> ReadError {
         let mut e = ReadError::new(kind, message);
         e.location = loc;
         e.line_text = line_text_at(src, loc.start);
@@ -112,13 +117,13 @@ impl ReadError {
 
     /// Attach a file name, used when rendering.
     pub fn with_path(mut self, path: impl Into<String>) -> ReadError {
-        self.path = Some(path.into());
+        self.path = Some(path.into().into_boxed_str());
         self
     }
 
     pub(crate) fn with_ply(mut self, ply: u32, written: Option<String>) -> ReadError {
         self.ply = Some(ply);
-        self.written = written;
+        self.written = written.map(String::into_boxed_str);
         self
     }
 
@@ -189,20 +194,40 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub(crate) fn at(severity: Severity, message: impl Into<String>, src: &str, loc: Location) -> Diagnostic {
+    pub(crate) fn at(
+        severity: Severity,
+        message: impl Into<String>,
+        src: &str,
+        loc: Location,
+    ) -> Diagnostic {
         Diagnostic {
             severity,
             line: loc.line,
             column: loc.column,
             message: message.into(),
-            line_text: if loc.line > 0 { line_text_at(src, loc.start) } else { String::new() },
+            line_text: if loc.line > 0 {
+                line_text_at(src, loc.start)
+            } else {
+                String::new()
+            },
         }
     }
 
     /// Render as `path:line:col: warning: message` plus the line and a caret.
     pub fn render(&self, path: Option<&str>) -> String {
-        let loc = Location { line: self.line, column: self.column, start: 0, end: 0 };
-        render(path, self.severity.word(), &self.message, loc, &self.line_text)
+        let loc = Location {
+            line: self.line,
+            column: self.column,
+            start: 0,
+            end: 0,
+        };
+        render(
+            path,
+            self.severity.word(),
+            &self.message,
+            loc,
+            &self.line_text,
+        )
     }
 }
 
@@ -231,14 +256,22 @@ fn render(path: Option<&str>, word: &str, message: &str, loc: Location, line_tex
         out.push_str(&format!("{} | {}\n", loc.line, line_text));
         // Caret under the column; wide (CJK) characters take two cells.
         let mut pad = 0usize;
-        for c in line_text.chars().take(loc.column.saturating_sub(1) as usize) {
+        for c in line_text
+            .chars()
+            .take(loc.column.saturating_sub(1) as usize)
+        {
             pad += if is_wide(c) { 2 } else { 1 };
         }
         let width = line_text
             .chars()
             .nth(loc.column.saturating_sub(1) as usize)
             .map_or(1, |c| if is_wide(c) { 2 } else { 1 });
-        out.push_str(&format!("{:gutter$} | {:pad$}{}", "", "", "^".repeat(width)));
+        out.push_str(&format!(
+            "{:gutter$} | {:pad$}{}",
+            "",
+            "",
+            "^".repeat(width)
+        ));
     }
     out
 }

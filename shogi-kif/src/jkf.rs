@@ -106,7 +106,10 @@ struct Hms {
 
 impl Hms {
     fn ms(&self) -> u64 {
-        (self.h.unwrap_or(0).min(1_000_000) * 3600 + self.m.min(1_000_000_000) * 60 + self.s.min(1_000_000_000)) * 1000
+        (self.h.unwrap_or(0).min(1_000_000) * 3600
+            + self.m.min(1_000_000_000) * 60
+            + self.s.min(1_000_000_000))
+            * 1000
     }
 }
 
@@ -128,9 +131,22 @@ fn json_err(src: &str, e: serde_json::Error) -> ReadError {
     let line = e.line() as u32;
     let column = e.column() as u32;
     // Byte offset of the line start, to fill the span.
-    let start = src.split_inclusive('\n').take(line.saturating_sub(1) as usize).map(str::len).sum::<usize>();
-    let loc = Location { line, column: column.max(1), start: start + column.saturating_sub(1) as usize, end: start + column as usize };
-    let kind = if e.is_eof() { ErrorKind::Truncated } else { ErrorKind::Json };
+    let start = src
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1) as usize)
+        .map(str::len)
+        .sum::<usize>();
+    let loc = Location {
+        line,
+        column: column.max(1),
+        start: start + column.saturating_sub(1) as usize,
+        end: start + column as usize,
+    };
+    let kind = if e.is_eof() {
+        ErrorKind::Truncated
+    } else {
+        ErrorKind::Json
+    };
     let mut err = ReadError::at(kind, format!("JKF: {e}"), src, loc);
     err.location.column = column.max(1);
     err
@@ -147,12 +163,24 @@ fn side_of(c: u8) -> Option<Side> {
 pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
     let jkf: Jkf = serde_json::from_str(src).map_err(|e| json_err(src, e))?;
     let mut rec = RawRecord::new();
-    let whole = Location { line: 1, column: 1, start: 0, end: 0 };
+    let whole = Location {
+        line: 1,
+        column: 1,
+        start: 0,
+        end: 0,
+    };
     let bad = |msg: String| ReadError::at(ErrorKind::Json, msg, src, whole);
-    rec.header = jkf.header.0.into_iter().filter(|(k, _)| k != "手合割").collect();
+    rec.header = jkf
+        .header
+        .0
+        .into_iter()
+        .filter(|(k, _)| k != "手合割")
+        .collect();
     if let Some(init) = jkf.initial {
         if init.preset == "OTHER" {
-            let data = init.data.ok_or_else(|| bad("JKF: preset OTHER needs initial.data".into()))?;
+            let data = init
+                .data
+                .ok_or_else(|| bad("JKF: preset OTHER needs initial.data".into()))?;
             let mut b = RawBoard::default();
             if data.board.len() != 9 || data.board.iter().any(|c| c.len() != 9) {
                 return Err(bad("JKF: initial.data.board must be 9x9".into()));
@@ -161,28 +189,41 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
                 for (y, p) in col.iter().enumerate() {
                     if let (Some(c), Some(k)) = (p.color, p.kind.as_deref()) {
                         let side = side_of(c).ok_or_else(|| bad(format!("JKF: bad colour {c}")))?;
-                        let kind = Kind::from_csa(k).ok_or_else(|| bad(format!("JKF: bad piece kind {k:?}")))?;
+                        let kind = Kind::from_csa(k)
+                            .ok_or_else(|| bad(format!("JKF: bad piece kind {k:?}")))?;
                         b.cells[y][x] = Some((side, kind));
                     }
                 }
             }
             for (i, hand) in data.hands.iter().enumerate().take(2) {
                 for (k, &n) in hand {
-                    let kind = Kind::from_csa(k).ok_or_else(|| bad(format!("JKF: bad piece kind {k:?} in hand")))?;
-                    let idx = kind.hand_index().ok_or_else(|| bad(format!("JKF: {k} cannot be in hand")))?;
+                    let kind = Kind::from_csa(k)
+                        .ok_or_else(|| bad(format!("JKF: bad piece kind {k:?} in hand")))?;
+                    let idx = kind
+                        .hand_index()
+                        .ok_or_else(|| bad(format!("JKF: {k} cannot be in hand")))?;
                     b.hands[i][idx] = n.min(18);
                 }
             }
             b.side_to_move = side_of(data.color);
-            rec.start = RawStart::Board { board: Box::new(b), name: None, loc: whole };
+            rec.start = RawStart::Board {
+                board: Box::new(b),
+                name: None,
+                loc: whole,
+            };
         } else {
-            rec.start = RawStart::Named { name: format!("JKF:{}", init.preset), loc: whole };
+            rec.start = RawStart::Named {
+                name: format!("JKF:{}", init.preset),
+                loc: whole,
+            };
         }
     }
     let mut moves = jkf.moves.into_iter();
     if let Some(first) = moves.next() {
         if first.mv.is_some() || first.special.is_some() {
-            return Err(bad("JKF: moves[0] must be the start position (comments only)".into()));
+            return Err(bad(
+                "JKF: moves[0] must be the start position (comments only)".into(),
+            ));
         }
         rec.nodes[0].comments = first.comments.unwrap_or_default();
     }
@@ -190,25 +231,44 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
     Ok(rec)
 }
 
-fn add_line(rec: &mut RawRecord, src: &str, mut parent: u32, moves: Vec<MoveFormat>, depth: u32) -> Result<(), ReadError> {
+fn add_line(
+    rec: &mut RawRecord,
+    src: &str,
+    mut parent: u32,
+    moves: Vec<MoveFormat>,
+    depth: u32,
+) -> Result<(), ReadError> {
     if depth > MAX_DEPTH {
-        return Err(ReadError::new(ErrorKind::TooDeep, format!("JKF: forks nested deeper than {MAX_DEPTH}")));
+        return Err(ReadError::new(
+            ErrorKind::TooDeep,
+            format!("JKF: forks nested deeper than {MAX_DEPTH}"),
+        ));
     }
     let loc = Location::default();
     for m in moves {
         let item = if let Some(mv) = m.mv {
-            let kind = Kind::from_csa(&mv.piece)
-                .ok_or_else(|| ReadError::new(ErrorKind::Json, format!("JKF: bad piece {:?}", mv.piece)))?;
+            let kind = Kind::from_csa(&mv.piece).ok_or_else(|| {
+                ReadError::new(ErrorKind::Json, format!("JKF: bad piece {:?}", mv.piece))
+            })?;
             let sq = |p: PlaceFormat| -> Result<Sq, ReadError> {
                 if (1..=9).contains(&p.x) && (1..=9).contains(&p.y) {
                     Ok((p.x, p.y))
                 } else {
-                    Err(ReadError::new(ErrorKind::Json, format!("JKF: square {{x:{},y:{}}} is off the board", p.x, p.y)))
+                    Err(ReadError::new(
+                        ErrorKind::Json,
+                        format!("JKF: square {{x:{},y:{}}} is off the board", p.x, p.y),
+                    ))
                 }
             };
             let from = mv.from.map(sq).transpose()?;
             let to = mv.to.map(sq).transpose()?;
-            Item::Move(RawMove::Jkf { side: mv.color.and_then(side_of), from, to, kind, promote: mv.promote })
+            Item::Move(RawMove::Jkf {
+                side: mv.color.and_then(side_of),
+                from,
+                to,
+                kind,
+                promote: mv.promote,
+            })
         } else if let Some(sp) = m.special.as_deref() {
             let (kind, offender) = match sp {
                 "+ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Side::Black)),
@@ -224,7 +284,9 @@ fn add_line(rec: &mut RawRecord, src: &str, mut parent: u32, moves: Vec<MoveForm
             Item::End(RawEnd { kind, offender })
         } else {
             // A node with comments only: attach them to the previous node.
-            rec.nodes[parent as usize].comments.extend(m.comments.unwrap_or_default());
+            rec.nodes[parent as usize]
+                .comments
+                .extend(m.comments.unwrap_or_default());
             continue;
         };
         if matches!(rec.nodes[parent as usize].item, Item::End(_)) {
@@ -240,7 +302,10 @@ fn add_line(rec: &mut RawRecord, src: &str, mut parent: u32, moves: Vec<MoveForm
         let node = &mut rec.nodes[idx as usize];
         node.comments = m.comments.unwrap_or_default();
         if let Some(t) = m.time {
-            node.time = Some(RawTime { spent_ms: t.now.as_ref().map(Hms::ms), total_ms: t.total.as_ref().map(Hms::ms) });
+            node.time = Some(RawTime {
+                spent_ms: t.now.as_ref().map(Hms::ms),
+                total_ms: t.total.as_ref().map(Hms::ms),
+            });
         }
         if let Some(forks) = m.forks {
             for fork in forks {

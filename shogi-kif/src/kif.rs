@@ -4,7 +4,7 @@
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::raw::*;
-use crate::text::{kanji_digit, parse_kanji_number, parse_number, trim, wide_digit, Line, Lines};
+use crate::text::{Line, Lines, kanji_digit, parse_kanji_number, parse_number, trim, wide_digit};
 
 const MARKS: [char; 6] = ['▲', '△', '▼', '▽', '☗', '☖'];
 
@@ -82,12 +82,16 @@ impl<'a> Parser<'a> {
             '#' => return Ok(()),
             '*' => {
                 let body = &t[1..];
-                self.rec.nodes[self.last as usize].comments.push(body.trim_end_matches(['\r']).to_string());
+                self.rec.nodes[self.last as usize]
+                    .comments
+                    .push(body.trim_end_matches(['\r']).to_string());
                 return Ok(());
             }
             '&' => {
                 let body = trim(&t[1..]);
-                self.rec.nodes[self.last as usize].bookmarks.push(body.to_string());
+                self.rec.nodes[self.last as usize]
+                    .bookmarks
+                    .push(body.to_string());
                 return Ok(());
             }
             '|' => return self.board_row(line, t),
@@ -110,12 +114,19 @@ impl<'a> Parser<'a> {
         if let Some(rest) = tt.strip_prefix("まで") {
             if self.rec.closing.is_none() && !self.in_variation {
                 let rest = rest.trim_start_matches(['、', ',', ' ']);
-                let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c)).collect();
+                let digits: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c))
+                    .collect();
                 let count = parse_number(&digits);
                 let after = &rest[digits.len()..];
                 let after = after.strip_prefix("手").unwrap_or(after);
                 let after = after.strip_prefix('で').unwrap_or(after);
-                self.rec.closing = Some(crate::raw::Closing { count, text: trim(after).to_string(), loc: line.loc_of(tt) });
+                self.rec.closing = Some(crate::raw::Closing {
+                    count,
+                    text: trim(after).to_string(),
+                    loc: line.loc_of(tt),
+                });
             }
             return Ok(());
         }
@@ -125,12 +136,27 @@ impl<'a> Parser<'a> {
         if tt.starts_with("手数-") || tt.starts_with("手数－") {
             return Ok(());
         }
-        if let Some(rest) = tt.strip_prefix("手数＝").or_else(|| tt.strip_prefix("手数=")) {
-            let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c)).collect();
-            let n = parse_number(&digits)
-                .ok_or_else(|| self.err(ErrorKind::Number, "手数＝ needs a move number", line.loc_of(tt)))?;
+        if let Some(rest) = tt
+            .strip_prefix("手数＝")
+            .or_else(|| tt.strip_prefix("手数="))
+        {
+            let digits: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c))
+                .collect();
+            let n = parse_number(&digits).ok_or_else(|| {
+                self.err(
+                    ErrorKind::Number,
+                    "手数＝ needs a move number",
+                    line.loc_of(tt),
+                )
+            })?;
             if n > 100_000 {
-                return Err(self.err(ErrorKind::Number, format!("move number {n} is absurd"), line.loc_of(tt)));
+                return Err(self.err(
+                    ErrorKind::Number,
+                    format!("move number {n} is absurd"),
+                    line.loc_of(tt),
+                ));
             }
             let b = self.board.get_or_insert_with(RawBoard::default);
             b.move_number = Some(n + 1);
@@ -149,8 +175,9 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         // Column numbers above a board diagram: "  ９ ８ ７ … １" or "  ５ ４ ３ ２ １".
-        if tt.chars().all(|c| c == ' ' || c == '\u{3000}' || ('１'..='９').contains(&c) || c.is_ascii_digit())
-            && tt.chars().any(|c| ('１'..='９').contains(&c))
+        if tt.chars().all(|c| {
+            c == ' ' || c == '\u{3000}' || ('１'..='９').contains(&c) || c.is_ascii_digit()
+        }) && tt.chars().any(|c| ('１'..='９').contains(&c))
         {
             let n = tt.chars().filter(|c| ('１'..='９').contains(c)).count();
             let b = self.board.get_or_insert_with(RawBoard::default);
@@ -161,7 +188,8 @@ impl<'a> Parser<'a> {
         if let Some((key, value)) = split_header(tt) {
             return self.header(line, key, value);
         }
-        self.rec.warn(self.src, line.loc_of(tt), "line not understood; ignored");
+        self.rec
+            .warn(self.src, line.loc_of(tt), "line not understood; ignored");
         Ok(())
     }
 
@@ -169,7 +197,11 @@ impl<'a> Parser<'a> {
         let value = trim(value);
         if let Some(who) = key.strip_suffix("の持駒") {
             let side = label_side(who).ok_or_else(|| {
-                self.err(ErrorKind::Syntax, format!("unknown side {who:?} in a hand line"), line.loc_of(key))
+                self.err(
+                    ErrorKind::Syntax,
+                    format!("unknown side {who:?} in a hand line"),
+                    line.loc_of(key),
+                )
             })?;
             let hand = self.parse_hand(line, value)?;
             let b = self.board.get_or_insert_with(RawBoard::default);
@@ -184,7 +216,11 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         if self.rec.header.len() >= 10_000 {
-            return Err(self.err(ErrorKind::TooLarge, "more than 10000 header lines", line.whole()));
+            return Err(self.err(
+                ErrorKind::TooLarge,
+                "more than 10000 header lines",
+                line.whole(),
+            ));
         }
         self.rec.header.push((key.to_string(), value.to_string()));
         Ok(())
@@ -217,9 +253,17 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
-            let n = if num.is_empty() { Some(1) } else { parse_kanji_number(&num) };
+            let n = if num.is_empty() {
+                Some(1)
+            } else {
+                parse_kanji_number(&num)
+            };
             let n = n.filter(|&n| n <= 18).ok_or_else(|| {
-                self.err(ErrorKind::Number, format!("bad piece count {num:?} in hand"), line.loc_of(&value[i..]))
+                self.err(
+                    ErrorKind::Number,
+                    format!("bad piece count {num:?} in hand"),
+                    line.loc_of(&value[i..]),
+                )
             })?;
             hand[idx] = hand[idx].saturating_add(n as u8);
         }
@@ -237,7 +281,11 @@ impl<'a> Parser<'a> {
         let cells_text = &inner[..end];
         let rank = self.board_rows + 1;
         if rank > u32::from(size) {
-            return Err(self.err(ErrorKind::Position, format!("board diagram has more than {size} rows"), line.loc_of(t)));
+            return Err(self.err(
+                ErrorKind::Position,
+                format!("board diagram has more than {size} rows"),
+                line.loc_of(t),
+            ));
         }
         let mut cells: Vec<Option<(Side, Kind)>> = Vec::with_capacity(9);
         let mut it = cells_text.char_indices().peekable();
@@ -261,7 +309,11 @@ impl<'a> Parser<'a> {
                     }
                 },
                 None => {
-                    return Err(self.err(ErrorKind::Position, "board row ends inside a cell", line.loc_of(&cells_text[i..])));
+                    return Err(self.err(
+                        ErrorKind::Position,
+                        "board row ends inside a cell",
+                        line.loc_of(&cells_text[i..]),
+                    ));
                 }
             }
             if cells.len() > 9 {
@@ -293,10 +345,19 @@ impl<'a> Parser<'a> {
 
     fn variation(&mut self, line: Line<'a>, tt: &'a str) -> Result<(), ReadError> {
         let rest = tt["変化".len()..].trim_start_matches(['：', ':', ' ', '\u{3000}']);
-        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c)).collect();
+        let digits: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c))
+            .collect();
         let n = parse_number(&digits)
-            .filter(|&n| n >= 1 && n <= 10_000_000)
-            .ok_or_else(|| self.err(ErrorKind::Syntax, "変化 needs a move number (変化：N手)", line.loc_of(tt)))?;
+            .filter(|n| (1..=10_000_000).contains(n))
+            .ok_or_else(|| {
+                self.err(
+                    ErrorKind::Syntax,
+                    "変化 needs a move number (変化：N手)",
+                    line.loc_of(tt),
+                )
+            })?;
         self.pending = Some((n, line.loc_of(tt)));
         self.in_variation = true;
         Ok(())
@@ -321,7 +382,11 @@ impl<'a> Parser<'a> {
                 }
             }
             if !warned {
-                self.rec.warn(self.src, loc, "the variation does not fit the line above it; attached to the enclosing line");
+                self.rec.warn(
+                    self.src,
+                    loc,
+                    "the variation does not fit the line above it; attached to the enclosing line",
+                );
                 warned = true;
             }
         }
@@ -329,7 +394,14 @@ impl<'a> Parser<'a> {
     }
 
     /// Append a node for ply number `number` (None = next ply).
-    fn place(&mut self, line: Line<'a>, number: Option<u32>, item: Item, loc: Location, written: (usize, usize)) -> Result<Option<u32>, ReadError> {
+    fn place(
+        &mut self,
+        line: Line<'a>,
+        number: Option<u32>,
+        item: Item,
+        loc: Location,
+        written: (usize, usize),
+    ) -> Result<Option<u32>, ReadError> {
         let pending = self.pending.take();
         if let Some(n) = number {
             if self.offset.is_none() {
@@ -344,12 +416,20 @@ impl<'a> Parser<'a> {
         let wanted = number.or(pending.map(|p| p.0));
         if let (Some((v, vloc)), Some(n)) = (pending, number) {
             if v != n {
-                self.rec.warn(self.src, vloc, format!("variation header says move {v} but its first move is numbered {n}"));
+                self.rec.warn(
+                    self.src,
+                    vloc,
+                    format!("variation header says move {v} but its first move is numbered {n}"),
+                );
             }
         }
         if let Some(n) = wanted {
             let idx = n.checked_sub(off).filter(|&i| i >= 1).ok_or_else(|| {
-                self.err(ErrorKind::Number, format!("move number {n} is before the start of the record"), loc)
+                self.err(
+                    ErrorKind::Number,
+                    format!("move number {n} is before the start of the record"),
+                    loc,
+                )
             })? as usize;
             if pending.is_some() {
                 if !self.fit_path(idx, loc) {
@@ -370,14 +450,21 @@ impl<'a> Parser<'a> {
             } else if idx > self.path.len() {
                 return Err(self.err(
                     ErrorKind::Number,
-                    format!("move number {n} skips moves: expected {}", self.path.len() as u32 + off),
+                    format!(
+                        "move number {n} skips moves: expected {}",
+                        self.path.len() as u32 + off
+                    ),
                     loc,
                 ));
             }
         }
         let parent = *self.path.last().unwrap_or(&0);
         if matches!(self.rec.nodes[parent as usize].item, Item::End(_)) {
-            self.rec.warn(self.src, loc, "this line comes after the end of the game; ignored");
+            self.rec.warn(
+                self.src,
+                loc,
+                "this line comes after the end of the game; ignored",
+            );
             return Ok(None);
         }
         let depth = {
@@ -385,7 +472,11 @@ impl<'a> Parser<'a> {
             p.depth + u32::from(!p.children.is_empty())
         };
         if depth > MAX_DEPTH {
-            return Err(self.err(ErrorKind::TooDeep, format!("variations nested deeper than {MAX_DEPTH}"), line.whole()));
+            return Err(self.err(
+                ErrorKind::TooDeep,
+                format!("variations nested deeper than {MAX_DEPTH}"),
+                line.whole(),
+            ));
         }
         if self.rec.nodes.len() >= 10_000_000 {
             return Err(self.err(ErrorKind::TooLarge, "more than 10 million moves", loc));
@@ -399,24 +490,46 @@ impl<'a> Parser<'a> {
     fn kif_move_line(&mut self, line: Line<'a>, t: &'a str) -> Result<(), ReadError> {
         let digits_len = t.bytes().take_while(|b| b.is_ascii_digit()).count();
         let num_text = &t[..digits_len];
-        let number = parse_number(num_text).filter(|&n| n <= 10_000_000).ok_or_else(|| {
-            self.err(ErrorKind::Number, format!("move number {num_text} is too large"), line.loc_of(num_text))
-        })?;
+        let number = parse_number(num_text)
+            .filter(|&n| n <= 10_000_000)
+            .ok_or_else(|| {
+                self.err(
+                    ErrorKind::Number,
+                    format!("move number {num_text} is too large"),
+                    line.loc_of(num_text),
+                )
+            })?;
         let rest = t[digits_len..].trim_start_matches([' ', '\t', '\u{3000}']);
         if rest.is_empty() {
-            return Err(self.err(ErrorKind::Truncated, format!("move {number} has no move text"), line.loc_of(t)));
+            return Err(self.err(
+                ErrorKind::Truncated,
+                format!("move {number} has no move text"),
+                line.loc_of(t),
+            ));
         }
         if rest.len() == t.len() - digits_len {
             // "12abc": digits glued to text is not a move line.
-            self.rec.warn(self.src, line.loc_of(t), "line not understood; ignored");
+            self.rec
+                .warn(self.src, line.loc_of(t), "line not understood; ignored");
             return Ok(());
         }
         let (item, used) = match parse_ja(rest) {
             Ok((mv, used)) => (Item::Move(RawMove::Ja(mv)), used),
             Err(reason) => match special_word(rest) {
-                Some((kind, used)) => (Item::End(RawEnd { kind, offender: None }), used),
+                Some((kind, used)) => (
+                    Item::End(RawEnd {
+                        kind,
+                        offender: None,
+                    }),
+                    used,
+                ),
                 None => {
-                    return Err(self.err(ErrorKind::Syntax, format!("move {number}: {reason}"), line.loc_of(rest))
+                    return Err(self
+                        .err(
+                            ErrorKind::Syntax,
+                            format!("move {number}: {reason}"),
+                            line.loc_of(rest),
+                        )
                         .with_ply(number, Some(first_token(rest).to_string())));
                 }
             },
@@ -441,25 +554,43 @@ impl<'a> Parser<'a> {
             let body = match close {
                 Some(c) => &inner[..c],
                 None => {
-                    self.rec.warn(self.src, line.loc_of(tail), "time field has no closing parenthesis");
+                    self.rec.warn(
+                        self.src,
+                        line.loc_of(tail),
+                        "time field has no closing parenthesis",
+                    );
                     inner
                 }
             };
             match parse_kif_time(body) {
                 Some(t) => time = Some(t),
-                None => self.rec.warn(self.src, line.loc_of(body), "time field not understood; ignored"),
+                None => self.rec.warn(
+                    self.src,
+                    line.loc_of(body),
+                    "time field not understood; ignored",
+                ),
             }
-            tail = close.map_or("", |c| trim(&inner[c + 1..])).trim_end_matches(['+', ' ']);
+            tail = close
+                .map_or("", |c| trim(&inner[c + 1..]))
+                .trim_end_matches(['+', ' ']);
         }
         if !tail.is_empty() {
-            self.rec.warn(self.src, line.loc_of(tail), "text after the move not understood; ignored");
+            self.rec.warn(
+                self.src,
+                line.loc_of(tail),
+                "text after the move not understood; ignored",
+            );
         }
         Ok(time)
     }
 
     fn ki2_line(&mut self, line: Line<'a>, t: &'a str) -> Result<(), ReadError> {
         // Split at each side mark.
-        let mut starts: Vec<usize> = t.char_indices().filter(|(_, c)| MARKS.contains(c)).map(|(i, _)| i).collect();
+        let mut starts: Vec<usize> = t
+            .char_indices()
+            .filter(|(_, c)| MARKS.contains(c))
+            .map(|(i, _)| i)
+            .collect();
         starts.push(t.len());
         for w in starts.windows(2) {
             let seg = &t[w[0]..w[1]];
@@ -467,7 +598,11 @@ impl<'a> Parser<'a> {
             let body = trim(&seg[mark.len_utf8()..]);
             let side = mark_side(mark);
             if body.is_empty() {
-                return Err(self.err(ErrorKind::Truncated, "a side mark with no move after it", line.loc_of(seg)));
+                return Err(self.err(
+                    ErrorKind::Truncated,
+                    "a side mark with no move after it",
+                    line.loc_of(seg),
+                ));
             }
             let (item, used) = match parse_ja(body) {
                 Ok((mut mv, used)) => {
@@ -475,7 +610,13 @@ impl<'a> Parser<'a> {
                     (Item::Move(RawMove::Ja(mv)), used)
                 }
                 Err(reason) => match special_word(body) {
-                    Some((kind, used)) => (Item::End(RawEnd { kind, offender: None }), used),
+                    Some((kind, used)) => (
+                        Item::End(RawEnd {
+                            kind,
+                            offender: None,
+                        }),
+                        used,
+                    ),
                     None => {
                         let ply = self.path.len() as u32 + self.offset.unwrap_or(0);
                         return Err(self
@@ -484,10 +625,16 @@ impl<'a> Parser<'a> {
                     }
                 },
             };
-            let text = &seg[..mark.len_utf8() + (body.as_ptr() as usize - seg[mark.len_utf8()..].as_ptr() as usize) + used];
+            let text = &seg[..mark.len_utf8()
+                + (body.as_ptr() as usize - seg[mark.len_utf8()..].as_ptr() as usize)
+                + used];
             let loc = line.loc_of(text);
             let rest = trim(&body[used..]);
-            let time = if rest.is_empty() { None } else { self.parse_tail(line, rest)? };
+            let time = if rest.is_empty() {
+                None
+            } else {
+                self.parse_tail(line, rest)?
+            };
             if let Some(idx) = self.place(line, None, item, loc, (loc.start, loc.end))? {
                 self.rec.nodes[idx as usize].time = time;
             }
@@ -500,7 +647,11 @@ impl<'a> Parser<'a> {
             if self.board_rows == 0 {
                 // Hands or a turn line without a diagram: apply them to the named position.
                 let name = self.handicap.as_ref().map(|h| h.0.clone());
-                self.rec.start = RawStart::Board { board: Box::new(b), name, loc: self.board_loc };
+                self.rec.start = RawStart::Board {
+                    board: Box::new(b),
+                    name,
+                    loc: self.board_loc,
+                };
                 if let RawStart::Board { board, .. } = &mut self.rec.start {
                     board.size = 0; // marks "no diagram"
                 }
@@ -508,12 +659,19 @@ impl<'a> Parser<'a> {
                 if self.board_rows != u32::from(b.size) {
                     return Err(self.err(
                         ErrorKind::Position,
-                        format!("board diagram has {} rows, expected {}", self.board_rows, b.size),
+                        format!(
+                            "board diagram has {} rows, expected {}",
+                            self.board_rows, b.size
+                        ),
                         self.board_loc,
                     ));
                 }
                 let name = self.handicap.as_ref().map(|h| h.0.clone());
-                self.rec.start = RawStart::Board { board: Box::new(b), name, loc: self.board_loc };
+                self.rec.start = RawStart::Board {
+                    board: Box::new(b),
+                    name,
+                    loc: self.board_loc,
+                };
             }
         } else if let Some((name, loc)) = self.handicap.take() {
             self.rec.start = RawStart::Named { name, loc };
@@ -540,7 +698,9 @@ fn first_token(s: &str) -> &str {
 
 /// A special-move word at the start of `s` (投了, 中断, Time-up …), with bytes consumed.
 fn special_word(s: &str) -> Option<(EndingKind, usize)> {
-    let end = s.find([' ', '\u{3000}', '\t', '(', '（', '▲', '△', '▼', '▽']).unwrap_or(s.len());
+    let end = s
+        .find([' ', '\u{3000}', '\t', '(', '（', '▲', '△', '▼', '▽'])
+        .unwrap_or(s.len());
     let word = &s[..end];
     if word.is_empty() {
         return None;
@@ -553,7 +713,8 @@ fn special_word(s: &str) -> Option<(EndingKind, usize)> {
     if word.chars().count() > 20 {
         return None;
     }
-    let kind = EndingKind::from_japanese(word).unwrap_or_else(|| EndingKind::Other(word.to_string()));
+    let kind =
+        EndingKind::from_japanese(word).unwrap_or_else(|| EndingKind::Other(word.to_string()));
     Some((kind, end))
 }
 
@@ -580,7 +741,10 @@ pub(crate) fn parse_ja(s: &str) -> Result<(JaMove, usize), &'static str> {
             let file = wide_digit(c).ok_or("expected a destination square (like ７六) or 同")?;
             i += c.len_utf8();
             let rc = b(i).ok_or("the destination square has no rank")?;
-            let rank = kanji_digit(rc).map(|d| d as u8).or_else(|| wide_digit(rc)).ok_or("the destination square has no rank")?;
+            let rank = kanji_digit(rc)
+                .map(|d| d as u8)
+                .or_else(|| wide_digit(rc))
+                .ok_or("the destination square has no rank")?;
             i += rc.len_utf8();
             // Some writers put 同 after the square ("７六同歩"): accept it.
             if let Some('同') = b(i) {
@@ -590,7 +754,8 @@ pub(crate) fn parse_ja(s: &str) -> Result<(JaMove, usize), &'static str> {
         }
         None => return Err("empty move"),
     };
-    let (kind, used) = Kind::parse_prefix(&s[i..]).ok_or("expected a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)")?;
+    let (kind, used) = Kind::parse_prefix(&s[i..])
+        .ok_or("expected a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)")?;
     i += used;
     while let Some('\u{3000}') = b(i) {
         i += '\u{3000}'.len_utf8();
@@ -647,7 +812,19 @@ pub(crate) fn parse_ja(s: &str) -> Result<(JaMove, usize), &'static str> {
             i += 4;
         }
     }
-    Ok((JaMove { side, to, kind, promote, drop, from, relative, motion }, i))
+    Ok((
+        JaMove {
+            side,
+            to,
+            kind,
+            promote,
+            drop,
+            from,
+            relative,
+            motion,
+        },
+        i,
+    ))
 }
 
 /// Parse the inside of a KIF time field: ` 0:16/00:00:16`, `00:01 / 00:01:10`, `0:7/`.
@@ -655,7 +832,11 @@ pub(crate) fn parse_kif_time(body: &str) -> Option<RawTime> {
     let mut parts = body.splitn(2, '/');
     let spent = parts.next().map(trim).unwrap_or("");
     let total = parts.next().map(trim);
-    let spent_ms = if spent.is_empty() { None } else { Some(clock(spent)?) };
+    let spent_ms = if spent.is_empty() {
+        None
+    } else {
+        Some(clock(spent)?)
+    };
     let total_ms = match total {
         Some(t) if !t.is_empty() => Some(clock(t)?),
         _ => None,
@@ -702,7 +883,10 @@ mod tests {
         let (m, _) = parse_ja("３三銀成(34)").unwrap();
         assert_eq!((m.kind, m.promote), (Kind::Silver, Some(true)));
         let (m, _) = parse_ja("▲５八金右上不成").unwrap();
-        assert_eq!((m.relative, m.motion, m.promote), (Some(Relative::Right), Some(Motion::Up), Some(false)));
+        assert_eq!(
+            (m.relative, m.motion, m.promote),
+            (Some(Relative::Right), Some(Motion::Up), Some(false))
+        );
         let (m, _) = parse_ja("26歩").unwrap();
         assert_eq!(m.to, Some((2, 6)));
         assert!(parse_ja("投了").is_err());
@@ -710,10 +894,34 @@ mod tests {
 
     #[test]
     fn times() {
-        assert_eq!(parse_kif_time(" 0:16/00:00:16"), Some(RawTime { spent_ms: Some(16_000), total_ms: Some(16_000) }));
-        assert_eq!(parse_kif_time("00:01 / 00:01:10"), Some(RawTime { spent_ms: Some(1000), total_ms: Some(70_000) }));
-        assert_eq!(parse_kif_time(" 0:7/"), Some(RawTime { spent_ms: Some(7000), total_ms: None }));
-        assert_eq!(parse_kif_time("90:00/1:30:00"), Some(RawTime { spent_ms: Some(5_400_000), total_ms: Some(5_400_000) }));
+        assert_eq!(
+            parse_kif_time(" 0:16/00:00:16"),
+            Some(RawTime {
+                spent_ms: Some(16_000),
+                total_ms: Some(16_000)
+            })
+        );
+        assert_eq!(
+            parse_kif_time("00:01 / 00:01:10"),
+            Some(RawTime {
+                spent_ms: Some(1000),
+                total_ms: Some(70_000)
+            })
+        );
+        assert_eq!(
+            parse_kif_time(" 0:7/"),
+            Some(RawTime {
+                spent_ms: Some(7000),
+                total_ms: None
+            })
+        );
+        assert_eq!(
+            parse_kif_time("90:00/1:30:00"),
+            Some(RawTime {
+                spent_ms: Some(5_400_000),
+                total_ms: Some(5_400_000)
+            })
+        );
         assert_eq!(parse_kif_time("x"), None);
     }
 }

@@ -36,7 +36,7 @@ mod usi;
 mod validate;
 mod write;
 
-pub use encoding::{Encoding, decode, declared_encoding};
+pub use encoding::{Encoding, declared_encoding, decode};
 pub use ending::EndingKind;
 pub use error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
@@ -106,27 +106,44 @@ impl Format {
                 usi += 3;
             } else if l.starts_with("sfen ") {
                 usi += 2;
-            } else if l.split_whitespace().next().is_some_and(|f| f.matches('/').count() >= 4 && f.chars().all(|c| c.is_ascii_alphanumeric() || c == '/' || c == '+')) {
+            } else if l.split_whitespace().next().is_some_and(|f| {
+                f.matches('/').count() >= 4
+                    && f.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '/' || c == '+')
+            }) {
                 sfen += 2;
-            } else if b.len() >= 7 && (b[0] == b'+' || b[0] == b'-') && b[1..5].iter().all(u8::is_ascii_digit) {
+            } else if is_csa_move(b) || is_csa_position(l) {
                 csa += 3;
-            } else if l.starts_with("PI") || (b.len() > 2 && b[0] == b'P' && (b[1].is_ascii_digit() || b[1] == b'+' || b[1] == b'-')) {
-                csa += 3;
-            } else if l.starts_with("V2") || l.starts_with("V3") || l.starts_with("N+") || l.starts_with("N-") || (l.starts_with('$') && l.contains(':')) || l.starts_with('%') {
+            } else if l.starts_with("V2")
+                || l.starts_with("V3")
+                || l.starts_with("N+")
+                || l.starts_with("N-")
+                || (l.starts_with('$') && l.contains(':'))
+                || l.starts_with('%')
+            {
                 csa += 2;
             } else if l.starts_with('\'') {
                 csa += 1;
-            } else if b[0].is_ascii_digit() && kif::parse_ja(l.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start()).is_ok() {
+            } else if is_kif_move(l) || l.starts_with("手数-") || l.starts_with("手数－") {
                 kif += 3;
-            } else if l.starts_with("手数-") || l.starts_with("手数－") {
-                kif += 3;
-            } else if l.starts_with(['▲', '△', '▼', '▽', '☗', '☖']) && !l.starts_with("手数") {
+            } else if l.starts_with(['▲', '△', '▼', '▽', '☗', '☖']) && !l.starts_with("手数")
+            {
                 ki2 += 3;
-            } else if l.contains('：') || l.starts_with('*') || l.starts_with('#') || l.starts_with('|') {
+            } else if l.contains('：')
+                || l.starts_with('*')
+                || l.starts_with('#')
+                || l.starts_with('|')
+            {
                 kif += 1;
             }
         }
-        let scores = [(Format::Kif, kif), (Format::Ki2, ki2), (Format::Csa, csa), (Format::Usi, usi), (Format::Sfen, sfen)];
+        let scores = [
+            (Format::Kif, kif),
+            (Format::Ki2, ki2),
+            (Format::Csa, csa),
+            (Format::Usi, usi),
+            (Format::Sfen, sfen),
+        ];
         let best = scores.iter().map(|s| s.1).max().unwrap_or(0);
         if best == 0 {
             return hint;
@@ -138,6 +155,25 @@ impl Format {
         }
         scores.iter().find(|s| s.1 == best).map(|s| s.0)
     }
+}
+
+fn is_csa_move(b: &[u8]) -> bool {
+    b.len() >= 7 && (b[0] == b'+' || b[0] == b'-') && b[1..5].iter().all(u8::is_ascii_digit)
+}
+
+fn is_csa_position(l: &str) -> bool {
+    let b = l.as_bytes();
+    l.starts_with("PI")
+        || (b.len() > 2 && b[0] == b'P' && (b[1].is_ascii_digit() || b[1] == b'+' || b[1] == b'-'))
+}
+
+fn is_kif_move(l: &str) -> bool {
+    l.starts_with(|c: char| c.is_ascii_digit())
+        && kif::parse_ja(
+            l.trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim_start(),
+        )
+        .is_ok()
 }
 
 /// Options for reading.
@@ -156,7 +192,13 @@ pub struct ReadOptions {
 /// A multi-game input (CSA with `/`, several USI lines) gives its first record, with a note
 /// in [`Record::diagnostics`]; use [`Records`] to read them all.
 pub fn read(bytes: &[u8], hint: Option<Format>) -> Result<Record, ReadError> {
-    read_with(bytes, ReadOptions { hint, ..ReadOptions::default() })
+    read_with(
+        bytes,
+        ReadOptions {
+            hint,
+            ..ReadOptions::default()
+        },
+    )
 }
 
 /// Read one record from bytes with explicit options.
@@ -167,14 +209,29 @@ pub fn read_with(bytes: &[u8], opts: ReadOptions) -> Result<Record, ReadError> {
 
 /// Read one record from text.
 pub fn read_str(text: &str, hint: Option<Format>) -> Result<Record, ReadError> {
-    read_str_with(text, ReadOptions { hint, ..ReadOptions::default() })
+    read_str_with(
+        text,
+        ReadOptions {
+            hint,
+            ..ReadOptions::default()
+        },
+    )
 }
 
 fn read_str_with(text: &str, opts: ReadOptions) -> Result<Record, ReadError> {
     let mut it = Records::from_str_with(text, opts)?;
-    let first = it.next().unwrap_or_else(|| Err(ReadError::new(ErrorKind::Truncated, "the input holds no record")));
+    let first = it.next().unwrap_or_else(|| {
+        Err(ReadError::new(
+            ErrorKind::Truncated,
+            "the input holds no record",
+        ))
+    });
     let mut rec = first?;
-    if it.format != Format::Kif && it.format != Format::Ki2 && it.format != Format::Jkf && it.has_more() {
+    if it.format != Format::Kif
+        && it.format != Format::Ki2
+        && it.format != Format::Jkf
+        && it.has_more()
+    {
         rec.diagnostics.push(Diagnostic {
             severity: Severity::Note,
             line: 0,
@@ -218,12 +275,24 @@ impl<'a> Records<'a> {
     /// Records from bytes (decoded first).
     pub fn new(bytes: &'a [u8], hint: Option<Format>) -> Result<Records<'a>, ReadError> {
         let (text, _) = decode(bytes, None)?;
-        Records::from_cow(text, ReadOptions { hint, ..ReadOptions::default() })
+        Records::from_cow(
+            text,
+            ReadOptions {
+                hint,
+                ..ReadOptions::default()
+            },
+        )
     }
 
     /// Records from text.
     pub fn from_str(text: &'a str, hint: Option<Format>) -> Result<Records<'a>, ReadError> {
-        Records::from_cow(Cow::Borrowed(text), ReadOptions { hint, ..ReadOptions::default() })
+        Records::from_cow(
+            Cow::Borrowed(text),
+            ReadOptions {
+                hint,
+                ..ReadOptions::default()
+            },
+        )
     }
 
     fn from_str_with(text: &'a str, opts: ReadOptions) -> Result<Records<'a>, ReadError> {
@@ -233,10 +302,23 @@ impl<'a> Records<'a> {
     fn from_cow(text: Cow<'a, str>, opts: ReadOptions) -> Result<Records<'a>, ReadError> {
         let format = match opts.format.or_else(|| Format::detect(&text, opts.hint)) {
             Some(f) => f,
-            None if text::trim(&text).is_empty() => return Err(ReadError::new(ErrorKind::Truncated, "the input is empty")),
-            None => return Err(ReadError::new(ErrorKind::UnknownFormat, "the format of the input is not recognised")),
+            None if text::trim(&text).is_empty() => {
+                return Err(ReadError::new(ErrorKind::Truncated, "the input is empty"));
+            }
+            None => {
+                return Err(ReadError::new(
+                    ErrorKind::UnknownFormat,
+                    "the format of the input is not recognised",
+                ));
+            }
         };
-        Ok(Records { text, format, pos: 0, line: 1, done: false })
+        Ok(Records {
+            text,
+            format,
+            pos: 0,
+            line: 1,
+            done: false,
+        })
     }
 
     /// The format being read.
@@ -289,13 +371,17 @@ impl Iterator for Records<'_> {
                     }
                     continue;
                 }
-                return Some(csa::parse(text, start, end, first_line).and_then(|r| replay::replay(r, text)));
+                return Some(
+                    csa::parse(text, start, end, first_line).and_then(|r| replay::replay(r, text)),
+                );
             },
             Format::Usi | Format::Sfen => {
                 let mut lines = text::Lines::starting_at(text, self.pos, self.line);
                 for l in lines.by_ref() {
                     self.pos = l.start + l.text.len();
-                    self.pos = text[self.pos..].find('\n').map_or(text.len(), |i| self.pos + i + 1);
+                    self.pos = text[self.pos..]
+                        .find('\n')
+                        .map_or(text.len(), |i| self.pos + i + 1);
                     self.line = l.no + 1;
                     if text::trim(l.text).is_empty() || l.text.trim_start().starts_with('#') {
                         continue;

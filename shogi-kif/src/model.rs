@@ -100,13 +100,19 @@ impl HeaderKey {
     pub fn kif(&self) -> &str {
         match self {
             HeaderKey::Other(s) => s,
-            k => KEYS.iter().find(|(h, _, _)| h == k).map_or("", |(_, n, _)| n),
+            k => KEYS
+                .iter()
+                .find(|(h, _, _)| h == k)
+                .map_or("", |(_, n, _)| n),
         }
     }
 
     /// The CSA name, when CSA has one.
     pub fn csa(&self) -> Option<&'static str> {
-        KEYS.iter().find(|(h, _, _)| h == self).map(|(_, _, c)| *c).filter(|c| !c.is_empty())
+        KEYS.iter()
+            .find(|(h, _, _)| h == self)
+            .map(|(_, _, c)| *c)
+            .filter(|c| !c.is_empty())
     }
 }
 
@@ -136,12 +142,18 @@ pub struct Header {
 impl Header {
     /// The first value for `key`.
     pub fn get(&self, key: &HeaderKey) -> Option<&str> {
-        self.entries.iter().find(|e| &e.key == key).map(|e| e.value.as_str())
+        self.entries
+            .iter()
+            .find(|e| &e.key == key)
+            .map(|e| e.value.as_str())
     }
 
     /// Append an entry.
     pub fn push(&mut self, key: HeaderKey, value: impl Into<String>) {
-        self.entries.push(HeaderEntry { key, value: value.into() });
+        self.entries.push(HeaderEntry {
+            key,
+            value: value.into(),
+        });
     }
 
     /// Black's (sente's / 下手's) name.
@@ -189,12 +201,19 @@ pub struct Start {
 impl Start {
     /// The usual even-game start.
     pub fn even() -> Start {
-        Start { variant: Variant::Standard, handicap: Some(Handicap::Even), name: None, sfen: Variant::Standard.start_sfen().to_string() }
+        Start {
+            variant: Variant::Standard,
+            handicap: Some(Handicap::Even),
+            name: None,
+            sfen: Variant::Standard.start_sfen().to_string(),
+        }
     }
 
     /// The start as a playable position (tsume-style relaxations applied when needed).
     pub fn position(&self) -> Option<Position> {
-        Position::from_sfen(&self.sfen).or_else(|_| Position::from_sfen_with(&self.sfen, SetupOptions::TSUME)).ok()
+        Position::from_sfen(&self.sfen)
+            .or_else(|_| Position::from_sfen_with(&self.sfen, SetupOptions::TSUME))
+            .ok()
     }
 }
 
@@ -237,7 +256,15 @@ pub struct MoveNode {
 impl MoveNode {
     /// A bare node for `mv`.
     pub fn new(mv: Move) -> MoveNode {
-        MoveNode { mv, time: None, comments: Vec::new(), bookmarks: Vec::new(), variations: Vec::new(), foul: None, source_line: 0 }
+        MoveNode {
+            mv,
+            time: None,
+            comments: Vec::new(),
+            bookmarks: Vec::new(),
+            variations: Vec::new(),
+            foul: None,
+            source_line: 0,
+        }
     }
 }
 
@@ -247,7 +274,10 @@ pub struct Ending {
     /// What happened.
     pub kind: EndingKind,
     /// For CSA `%±ILLEGAL_ACTION`: the side that acted illegally, when written.
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_color")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "ser_opt_color"
+    )]
     pub offender: Option<Color>,
     /// Time, when recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -277,7 +307,15 @@ fn ser_opt_color<S: Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Err
 impl Ending {
     /// A bare ending.
     pub fn new(kind: EndingKind) -> Ending {
-        Ending { kind, offender: None, time: None, comments: Vec::new(), bookmarks: Vec::new(), variations: Vec::new(), source_line: 0 }
+        Ending {
+            kind,
+            offender: None,
+            time: None,
+            comments: Vec::new(),
+            bookmarks: Vec::new(),
+            variations: Vec::new(),
+            source_line: 0,
+        }
     }
 }
 
@@ -355,7 +393,12 @@ impl Record {
 
     /// The position after the last legal main-line move (a declared foul move is not applied).
     pub fn final_position(&self) -> Option<Position> {
-        let legal = self.moves.moves.iter().take_while(|n| n.foul.is_none()).count();
+        let legal = self
+            .moves
+            .moves
+            .iter()
+            .take_while(|n| n.foul.is_none())
+            .count();
         self.position_at(legal)
     }
 
@@ -381,7 +424,9 @@ pub(crate) fn apply_mechanically(setup: &mut Setup, mv: Move) {
     let us = setup.side_to_move;
     match mv {
         Move::Normal { from, to, promote } => {
-            let Some(p) = setup.piece_at(from) else { return };
+            let Some(p) = setup.piece_at(from) else {
+                return;
+            };
             if let Some(cap) = setup.piece_at(to) {
                 let base = cap.role.unpromote();
                 if base.is_hand_role() {
@@ -389,7 +434,11 @@ pub(crate) fn apply_mechanically(setup: &mut Setup, mv: Move) {
                 }
             }
             setup.set_piece(from, None);
-            let role = if promote { p.role.promote().unwrap_or(p.role) } else { p.role };
+            let role = if promote {
+                p.role.promote().unwrap_or(p.role)
+            } else {
+                p.role
+            };
             setup.set_piece(to, Some(Piece::new(p.color, role)));
         }
         Move::Drop { role, to } => {

@@ -3,23 +3,14 @@
 //! Moves are kept in the notation's own terms (destination or 同, piece name,
 //! qualifiers, source square or CSA codes) with their location, in an arena tree.
 
-use crate::error::{Diagnostic, Location, Severity};
 use crate::ending::EndingKind;
+use crate::error::{Diagnostic, Location, Severity};
 
 /// Side, as the syntax layer sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Side {
     Black,
     White,
-}
-
-impl Side {
-    pub fn opposite(self) -> Side {
-        match self {
-            Side::Black => Side::White,
-            Side::White => Side::Black,
-        }
-    }
 }
 
 /// Piece kind, as the syntax layer sees it (same order as shogi-core's `Role`).
@@ -91,46 +82,6 @@ impl Kind {
         }
     }
 
-    /// One-character kanji (the BOD form).
-    pub fn kanji1(self) -> char {
-        match self {
-            Kind::Pawn => '歩',
-            Kind::Lance => '香',
-            Kind::Knight => '桂',
-            Kind::Silver => '銀',
-            Kind::Gold => '金',
-            Kind::Bishop => '角',
-            Kind::Rook => '飛',
-            Kind::King => '玉',
-            Kind::Tokin => 'と',
-            Kind::PromotedLance => '杏',
-            Kind::PromotedKnight => '圭',
-            Kind::PromotedSilver => '全',
-            Kind::Horse => '馬',
-            Kind::Dragon => '龍',
-        }
-    }
-
-    /// The move-text name (成銀 rather than 全).
-    pub fn kanji(self) -> &'static str {
-        match self {
-            Kind::Pawn => "歩",
-            Kind::Lance => "香",
-            Kind::Knight => "桂",
-            Kind::Silver => "銀",
-            Kind::Gold => "金",
-            Kind::Bishop => "角",
-            Kind::Rook => "飛",
-            Kind::King => "玉",
-            Kind::Tokin => "と",
-            Kind::PromotedLance => "成香",
-            Kind::PromotedKnight => "成桂",
-            Kind::PromotedSilver => "成銀",
-            Kind::Horse => "馬",
-            Kind::Dragon => "龍",
-        }
-    }
-
     pub fn from_kanji1(c: char) -> Option<Kind> {
         Some(match c {
             '歩' => Kind::Pawn,
@@ -167,18 +118,6 @@ impl Kind {
         Kind::from_kanji1(c).map(|k| (k, c.len_utf8()))
     }
 
-    pub fn promoted(self) -> Option<Kind> {
-        Some(match self {
-            Kind::Pawn => Kind::Tokin,
-            Kind::Lance => Kind::PromotedLance,
-            Kind::Knight => Kind::PromotedKnight,
-            Kind::Silver => Kind::PromotedSilver,
-            Kind::Bishop => Kind::Horse,
-            Kind::Rook => Kind::Dragon,
-            _ => return None,
-        })
-    }
-
     pub fn unpromoted(self) -> Kind {
         match self {
             Kind::Tokin => Kind::Pawn,
@@ -188,25 +127,6 @@ impl Kind {
             Kind::Horse => Kind::Bishop,
             Kind::Dragon => Kind::Rook,
             k => k,
-        }
-    }
-
-    pub fn sfen(self) -> &'static str {
-        match self {
-            Kind::Pawn => "P",
-            Kind::Lance => "L",
-            Kind::Knight => "N",
-            Kind::Silver => "S",
-            Kind::Gold => "G",
-            Kind::Bishop => "B",
-            Kind::Rook => "R",
-            Kind::King => "K",
-            Kind::Tokin => "+P",
-            Kind::PromotedLance => "+L",
-            Kind::PromotedKnight => "+N",
-            Kind::PromotedSilver => "+S",
-            Kind::Horse => "+B",
-            Kind::Dragon => "+R",
         }
     }
 
@@ -269,11 +189,27 @@ pub(crate) struct JaMove {
 pub(crate) enum RawMove {
     Ja(JaMove),
     /// CSA: side, from (None = drop), to, piece code after the move.
-    Csa { side: Side, from: Option<Sq>, to: Sq, kind: Kind },
+    Csa {
+        side: Side,
+        from: Option<Sq>,
+        to: Sq,
+        kind: Kind,
+    },
     /// USI move text (already syntax-checked).
-    Usi { from: Option<Sq>, to: Sq, promote: bool, drop: Option<Kind> },
+    Usi {
+        from: Option<Sq>,
+        to: Sq,
+        promote: bool,
+        drop: Option<Kind>,
+    },
     /// JKF move object.
-    Jkf { side: Option<Side>, from: Option<Sq>, to: Option<Sq>, kind: Kind, promote: Option<bool> },
+    Jkf {
+        side: Option<Side>,
+        from: Option<Sq>,
+        to: Option<Sq>,
+        kind: Kind,
+        promote: Option<bool>,
+    },
 }
 
 /// A special (terminal) statement as written.
@@ -309,7 +245,6 @@ pub(crate) struct Node {
     pub bookmarks: Vec<String>,
     /// First child = continuation of this line; further children = alternatives.
     pub children: Vec<u32>,
-    pub parent: u32,
     /// Nesting depth of variations.
     pub depth: u32,
 }
@@ -330,7 +265,13 @@ pub(crate) struct RawBoard {
 
 impl Default for RawBoard {
     fn default() -> RawBoard {
-        RawBoard { size: 9, cells: [[None; 9]; 9], hands: [[0; 7]; 2], side_to_move: None, move_number: None }
+        RawBoard {
+            size: 9,
+            cells: [[None; 9]; 9],
+            hands: [[0; 7]; 2],
+            side_to_move: None,
+            move_number: None,
+        }
     }
 }
 
@@ -342,7 +283,11 @@ pub(crate) enum RawStart {
     /// A handicap or variant name (手合割, CSA PI removals resolved to a name when possible).
     Named { name: String, loc: Location },
     /// An explicit arrangement (may come with a name as well).
-    Board { board: Box<RawBoard>, name: Option<String>, loc: Location },
+    Board {
+        board: Box<RawBoard>,
+        name: Option<String>,
+        loc: Location,
+    },
     /// An SFEN string (USI, JKF converted), possibly named.
     Sfen { sfen: String, loc: Location },
 }
@@ -381,7 +326,6 @@ impl RawRecord {
                 comments: Vec::new(),
                 bookmarks: Vec::new(),
                 children: Vec::new(),
-                parent: 0,
                 depth: 0,
             }],
             closing: None,
@@ -402,7 +346,6 @@ impl RawRecord {
             comments: Vec::new(),
             bookmarks: Vec::new(),
             children: Vec::new(),
-            parent,
             depth,
         });
         self.nodes[parent as usize].children.push(idx);
@@ -410,10 +353,7 @@ impl RawRecord {
     }
 
     pub fn warn(&mut self, src: &str, loc: Location, msg: impl Into<String>) {
-        self.diagnostics.push(Diagnostic::at(Severity::Warning, msg, src, loc));
-    }
-
-    pub fn header_value(&self, key: &str) -> Option<&str> {
-        self.header.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.diagnostics
+            .push(Diagnostic::at(Severity::Warning, msg, src, loc));
     }
 }

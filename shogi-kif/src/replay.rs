@@ -3,8 +3,12 @@
 use crate::ending::EndingKind;
 use crate::error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 use crate::model::*;
-use crate::raw::{self, Item, JaMove, Kind, Motion, RawBoard, RawMove, RawRecord, RawStart, Relative, Side};
-use shogi_core::{Color, Handicap, Move, Piece, Position, Role, Setup, SetupOptions, Square, Variant};
+use crate::raw::{
+    self, Item, JaMove, Kind, Motion, RawBoard, RawMove, RawRecord, RawStart, Relative, Side,
+};
+use shogi_core::{
+    Color, Handicap, Move, Piece, Position, Role, Setup, SetupOptions, Square, Variant,
+};
 
 pub(crate) fn role(k: Kind) -> Role {
     match k {
@@ -34,7 +38,10 @@ pub(crate) fn color(s: Side) -> Color {
 
 /// Names of Mini Shogi in 手合割.
 pub(crate) fn is_mini_name(name: &str) -> bool {
-    matches!(name, "5五将棋" | "５五将棋" | "五々将棋" | "5五將棋" | "ミニ将棋")
+    matches!(
+        name,
+        "5五将棋" | "５五将棋" | "五々将棋" | "5五將棋" | "ミニ将棋"
+    )
 }
 
 struct Replayer<'a> {
@@ -57,7 +64,11 @@ pub(crate) fn replay(raw: RawRecord, src: &str) -> Result<Record, ReadError> {
         };
         header.push(key, v.clone());
     }
-    let mut r = Replayer { src, raw: &raw, diagnostics: Vec::new() };
+    let mut r = Replayer {
+        src,
+        raw: &raw,
+        diagnostics: Vec::new(),
+    };
     let (mut line, err) = r.walk(0, 0, pos.clone(), None, 1);
     if let Some(e) = err {
         return Err(e);
@@ -103,10 +114,13 @@ fn named_start(name: &str) -> Option<(Variant, Option<Handicap>, String)> {
     }
     if let Some(code) = name.strip_prefix("JKF:") {
         let h = Handicap::from_jkf(code)?;
-        return h.sfen().map(|s| (Variant::Standard, Some(h), s.to_string()));
+        return h
+            .sfen()
+            .map(|s| (Variant::Standard, Some(h), s.to_string()));
     }
     let h = Handicap::from_japanese(name)?;
-    h.sfen().map(|s| (Variant::Standard, Some(h), s.to_string()))
+    h.sfen()
+        .map(|s| (Variant::Standard, Some(h), s.to_string()))
 }
 
 fn position_error(src: &str, loc: Location, msg: String) -> ReadError {
@@ -116,8 +130,9 @@ fn position_error(src: &str, loc: Location, msg: String) -> ReadError {
 fn build_position(setup: Setup, src: &str, loc: Location) -> Result<Position, ReadError> {
     match Position::from_setup(setup.clone(), SetupOptions::default()) {
         Ok(p) => Ok(p),
-        Err(_) => Position::from_setup(setup, SetupOptions::TSUME)
-            .map_err(|e| position_error(src, loc, format!("the start position is not playable: {e}"))),
+        Err(_) => Position::from_setup(setup, SetupOptions::TSUME).map_err(|e| {
+            position_error(src, loc, format!("the start position is not playable: {e}"))
+        }),
     }
 }
 
@@ -130,23 +145,44 @@ fn resolve_start(raw: &RawRecord, src: &str) -> Result<(Start, Position), ReadEr
                 clean = crate::text::trim(&clean[..i]);
             }
             let (variant, handicap, sfen) = named_start(clean).ok_or_else(|| {
-                position_error(src, *loc, format!("unknown 手合割 {name:?} and no board diagram to say what it is"))
+                position_error(
+                    src,
+                    *loc,
+                    format!("unknown 手合割 {name:?} and no board diagram to say what it is"),
+                )
             })?;
-            let pos = Position::from_sfen(&sfen).map_err(|e| position_error(src, *loc, e.to_string()))?;
-            let name = if handicap.is_none() && variant == Variant::Standard { Some(name.clone()) } else { None };
-            (Start { variant, handicap, name, sfen: pos.to_sfen() }, pos)
+            let pos =
+                Position::from_sfen(&sfen).map_err(|e| position_error(src, *loc, e.to_string()))?;
+            let name = if handicap.is_none() && variant == Variant::Standard {
+                Some(name.clone())
+            } else {
+                None
+            };
+            (
+                Start {
+                    variant,
+                    handicap,
+                    name,
+                    sfen: pos.to_sfen(),
+                },
+                pos,
+            )
         }
         RawStart::Board { board, name, loc } => {
             let named = name.as_deref().and_then(named_start);
-            let variant = if board.size == 5 || named.as_ref().is_some_and(|n| n.0 == Variant::Mini) {
+            let variant = if board.size == 5 || named.as_ref().is_some_and(|n| n.0 == Variant::Mini)
+            {
                 Variant::Mini
             } else {
                 Variant::Standard
             };
             let setup = if board.size == 0 {
                 // Hands or turn given without a diagram: apply them to the named start.
-                let base = named.as_ref().map_or(variant.start_sfen().to_string(), |n| n.2.clone());
-                let mut s = Setup::from_sfen(&base).map_err(|e| position_error(src, *loc, e.to_string()))?;
+                let base = named
+                    .as_ref()
+                    .map_or(variant.start_sfen().to_string(), |n| n.2.clone());
+                let mut s = Setup::from_sfen(&base)
+                    .map_err(|e| position_error(src, *loc, e.to_string()))?;
                 if board.hands.iter().flatten().any(|&n| n > 0) {
                     for (i, hand) in board.hands.iter().enumerate() {
                         for (j, &n) in hand.iter().enumerate() {
@@ -172,11 +208,23 @@ fn resolve_start(raw: &RawRecord, src: &str) -> Result<(Start, Position), ReadEr
             };
             let pos = build_position(setup, src, *loc)?;
             let sfen = pos.to_sfen();
-            let handicap = if variant == Variant::Standard { Handicap::from_sfen(&sfen) } else { None };
-            let keep_name = name.as_ref().filter(|n| {
-                !n.starts_with("PI") && named_start(n).is_none() && !is_mini_name(n)
-            });
-            (Start { variant, handicap, name: keep_name.cloned(), sfen }, pos)
+            let handicap = if variant == Variant::Standard {
+                Handicap::from_sfen(&sfen)
+            } else {
+                None
+            };
+            let keep_name = name
+                .as_ref()
+                .filter(|n| !n.starts_with("PI") && named_start(n).is_none() && !is_mini_name(n));
+            (
+                Start {
+                    variant,
+                    handicap,
+                    name: keep_name.cloned(),
+                    sfen,
+                },
+                pos,
+            )
         }
         RawStart::Sfen { sfen, loc } => {
             let pos = Position::from_sfen(sfen)
@@ -184,39 +232,73 @@ fn resolve_start(raw: &RawRecord, src: &str) -> Result<(Start, Position), ReadEr
                 .map_err(|e| position_error(src, *loc, format!("bad SFEN: {e}")))?;
             let variant = pos.variant();
             let s = pos.to_sfen();
-            let handicap = if variant == Variant::Standard { Handicap::from_sfen(&s) } else { None };
-            (Start { variant, handicap, name: None, sfen: s }, pos)
+            let handicap = if variant == Variant::Standard {
+                Handicap::from_sfen(&s)
+            } else {
+                None
+            };
+            (
+                Start {
+                    variant,
+                    handicap,
+                    name: None,
+                    sfen: s,
+                },
+                pos,
+            )
         }
     };
     Ok((start, pos))
 }
 
 fn time(t: Option<raw::RawTime>) -> Option<MoveTime> {
-    t.map(|t| MoveTime { spent_ms: t.spent_ms, total_ms: t.total_ms })
+    t.map(|t| MoveTime {
+        spent_ms: t.spent_ms,
+        total_ms: t.total_ms,
+    })
 }
 
 impl<'a> Replayer<'a> {
     fn written(&self, n: &raw::Node) -> String {
-        self.src.get(n.written.0..n.written.1).unwrap_or("").to_string()
+        self.src
+            .get(n.written.0..n.written.1)
+            .unwrap_or("")
+            .to_string()
     }
 
     fn move_error(&self, idx: u32, ply: u32, kind: ErrorKind, msg: String) -> ReadError {
         let n = &self.raw.nodes[idx as usize];
         let written = self.written(n);
-        let full = if written.is_empty() { format!("move {ply}: {msg}") } else { format!("move {ply} {written}: {msg}") };
-        ReadError::at(kind, full, self.src, n.loc).with_ply(ply, (!written.is_empty()).then_some(written))
+        let full = if written.is_empty() {
+            format!("move {ply}: {msg}")
+        } else {
+            format!("move {ply} {written}: {msg}")
+        };
+        ReadError::at(kind, full, self.src, n.loc)
+            .with_ply(ply, (!written.is_empty()).then_some(written))
     }
 
     /// Walk from child `k` of `parent`. Returns the line read and, if it stopped on an
     /// error, the error (the line then holds the moves before it).
-    fn walk(&mut self, parent: u32, k: usize, mut pos: Position, mut prev_to: Option<Square>, mut ply: u32) -> (Line, Option<ReadError>) {
+    fn walk(
+        &mut self,
+        parent: u32,
+        k: usize,
+        mut pos: Position,
+        mut prev_to: Option<Square>,
+        mut ply: u32,
+    ) -> (Line, Option<ReadError>) {
         let mut line = Line::default();
         let mut p = parent;
         let mut k = k;
         loop {
             let children = &self.raw.nodes[p as usize].children;
             let Some(&c) = children.get(k) else { break };
-            let alts: Vec<u32> = if k == 0 { children[1..].to_vec() } else { Vec::new() };
+            let alts: Vec<u32> = if k == 0 {
+                children[1..].to_vec()
+            } else {
+                Vec::new()
+            };
             let mut variations = Vec::new();
             for (i, _) in alts.iter().enumerate() {
                 let (vline, verr) = self.walk(p, i + 1, pos.clone(), prev_to, ply);
@@ -234,7 +316,8 @@ impl<'a> Replayer<'a> {
             match &node.item {
                 Item::Root => break,
                 Item::End(end) => {
-                    let (kind, offender) = normalise_foul(&end.kind, end.offender.map(color), pos.side_to_move());
+                    let (kind, offender) =
+                        normalise_foul(&end.kind, end.offender.map(color), pos.side_to_move());
                     line.ending = Some(Ending {
                         kind,
                         offender,
@@ -250,19 +333,35 @@ impl<'a> Replayer<'a> {
                     let resolved = self.resolve(rm, &pos, prev_to);
                     let mv = match resolved {
                         Ok(m) => m,
-                        Err((kind, msg)) => return (line, Some(self.move_error(c, ply, kind, msg))),
+                        Err((kind, msg)) => {
+                            return (line, Some(self.move_error(c, ply, kind, msg)));
+                        }
                     };
                     let mut foul = None;
                     if let Err(e) = pos.play(mv) {
                         // A recorded foul that the record declares: keep it and stop.
-                        let next = self.raw.nodes[c as usize].children.first().map(|&n| &self.raw.nodes[n as usize].item);
+                        let next = self.raw.nodes[c as usize]
+                            .children
+                            .first()
+                            .map(|&n| &self.raw.nodes[n as usize].item);
                         let declared = match next {
                             Some(Item::End(end)) => end.kind.is_foul(),
                             Some(Item::Move(_)) => false,
-                            _ => node.comments.iter().any(|c| c.contains("反則")) || self.closing_says_foul(),
+                            _ => {
+                                node.comments.iter().any(|c| c.contains("反則"))
+                                    || self.closing_says_foul()
+                            }
                         };
                         if !declared {
-                            return (line, Some(self.move_error(c, ply, ErrorKind::IllegalMove, e.to_string())));
+                            return (
+                                line,
+                                Some(self.move_error(
+                                    c,
+                                    ply,
+                                    ErrorKind::IllegalMove,
+                                    e.to_string(),
+                                )),
+                            );
                         }
                         foul = Some(e.to_string());
                     }
@@ -279,7 +378,11 @@ impl<'a> Replayer<'a> {
                         if let Some(&n) = self.raw.nodes[c as usize].children.first() {
                             let en = &self.raw.nodes[n as usize];
                             if let Item::End(end) = &en.item {
-                                let (kind, offender) = normalise_foul(&end.kind, end.offender.map(color), !pos.side_to_move());
+                                let (kind, offender) = normalise_foul(
+                                    &end.kind,
+                                    end.offender.map(color),
+                                    !pos.side_to_move(),
+                                );
                                 line.ending = Some(Ending {
                                     kind,
                                     offender,
@@ -307,14 +410,21 @@ impl<'a> Replayer<'a> {
     }
 
     fn closing_says_foul(&self) -> bool {
-        self.raw.closing.as_ref().is_some_and(|c| c.text.contains("反則"))
+        self.raw
+            .closing
+            .as_ref()
+            .is_some_and(|c| c.text.contains("反則"))
     }
 
     /// Use the `まで…` line for the ending when no special move gave one; warn on conflicts.
     fn apply_closing(&mut self, line: &mut Line, start: &Position) {
         let Some(cl) = &self.raw.closing else { return };
         let n = line.moves.len() as u32;
-        let stm = if n % 2 == 0 { start.side_to_move() } else { !start.side_to_move() };
+        let stm = if n % 2 == 0 {
+            start.side_to_move()
+        } else {
+            !start.side_to_move()
+        };
         let kind = closing_kind(&cl.text, stm);
         if let Some(count) = cl.count {
             if count != n {
@@ -335,103 +445,208 @@ impl<'a> Replayer<'a> {
             (Some(e), Some(kind)) if e.kind != kind && !matches!(e.kind, EndingKind::Other(_)) => {
                 self.diagnostics.push(Diagnostic::at(
                     Severity::Warning,
-                    format!("the closing line says {} but the record ends with {}", kind.japanese(), e.kind.japanese()),
+                    format!(
+                        "the closing line says {} but the record ends with {}",
+                        kind.japanese(),
+                        e.kind.japanese()
+                    ),
                     self.src,
                     cl.loc,
                 ));
             }
             (_, None) if !cl.text.is_empty() => {
-                self.diagnostics.push(Diagnostic::at(Severity::Warning, "closing line result not understood", self.src, cl.loc));
+                self.diagnostics.push(Diagnostic::at(
+                    Severity::Warning,
+                    "closing line result not understood",
+                    self.src,
+                    cl.loc,
+                ));
             }
             _ => {}
         }
     }
 
-    fn resolve(&self, rm: &RawMove, pos: &Position, prev_to: Option<Square>) -> Result<Move, (ErrorKind, String)> {
+    fn resolve(
+        &self,
+        rm: &RawMove,
+        pos: &Position,
+        prev_to: Option<Square>,
+    ) -> Result<Move, (ErrorKind, String)> {
         let stm = pos.side_to_move();
         let sq = |s: (u8, u8)| -> Result<Square, (ErrorKind, String)> {
-            square(s)
-                .filter(|q| pos.variant().contains(*q))
-                .ok_or((ErrorKind::NoSuchMove, format!("square {}{} is off the board", s.0, s.1)))
+            square(s).filter(|q| pos.variant().contains(*q)).ok_or((
+                ErrorKind::NoSuchMove,
+                format!("square {}{} is off the board", s.0, s.1),
+            ))
         };
         match rm {
-            RawMove::Usi { from, to, promote, drop } => {
+            RawMove::Usi {
+                from,
+                to,
+                promote,
+                drop,
+            } => {
                 let to = sq(*to)?;
                 match (from, drop) {
                     (_, Some(k)) => Ok(Move::Drop { role: role(*k), to }),
-                    (Some(f), None) => Ok(Move::Normal { from: sq(*f)?, to, promote: *promote }),
+                    (Some(f), None) => Ok(Move::Normal {
+                        from: sq(*f)?,
+                        to,
+                        promote: *promote,
+                    }),
                     (None, None) => Err((ErrorKind::Syntax, "move without source".into())),
                 }
             }
-            RawMove::Csa { side, from, to, kind } => {
+            RawMove::Csa {
+                side,
+                from,
+                to,
+                kind,
+            } => {
                 if color(*side) != stm {
-                    return Err((ErrorKind::IllegalMove, format!("it is {}'s turn, not {}'s", stm.japanese_en(), color(*side).japanese_en())));
+                    return Err((
+                        ErrorKind::IllegalMove,
+                        format!(
+                            "it is {}'s turn, not {}'s",
+                            stm.japanese_en(),
+                            color(*side).japanese_en()
+                        ),
+                    ));
                 }
                 let to = sq(*to)?;
-                let Some(from) = from else { return Ok(Move::Drop { role: role(*kind), to }) };
+                let Some(from) = from else {
+                    return Ok(Move::Drop {
+                        role: role(*kind),
+                        to,
+                    });
+                };
                 let from = sq(*from)?;
                 let Some(p) = pos.piece_at(from) else {
-                    return Err((ErrorKind::NoSuchMove, format!("there is no piece on {}", from.csa())));
+                    return Err((
+                        ErrorKind::NoSuchMove,
+                        format!("there is no piece on {}", from.csa()),
+                    ));
                 };
                 let r = role(*kind);
                 if p.role == r {
-                    Ok(Move::Normal { from, to, promote: false })
+                    Ok(Move::Normal {
+                        from,
+                        to,
+                        promote: false,
+                    })
                 } else if p.role.promote() == Some(r) {
-                    Ok(Move::Normal { from, to, promote: true })
+                    Ok(Move::Normal {
+                        from,
+                        to,
+                        promote: true,
+                    })
                 } else {
-                    Err((ErrorKind::NoSuchMove, format!("the piece on {} is {}, which cannot become {}", from.csa(), p.role.csa(), r.csa())))
+                    Err((
+                        ErrorKind::NoSuchMove,
+                        format!(
+                            "the piece on {} is {}, which cannot become {}",
+                            from.csa(),
+                            p.role.csa(),
+                            r.csa()
+                        ),
+                    ))
                 }
             }
-            RawMove::Jkf { side, from, to, kind, promote } => {
+            RawMove::Jkf {
+                side,
+                from,
+                to,
+                kind,
+                promote,
+            } => {
                 if let Some(s) = side {
                     if color(*s) != stm {
-                        return Err((ErrorKind::IllegalMove, format!("it is {}'s turn", stm.japanese_en())));
+                        return Err((
+                            ErrorKind::IllegalMove,
+                            format!("it is {}'s turn", stm.japanese_en()),
+                        ));
                     }
                 }
                 let to = match to {
                     Some(t) => sq(*t)?,
-                    None => prev_to.ok_or((ErrorKind::NoSuchMove, "same-square move with no previous move".to_string()))?,
+                    None => prev_to.ok_or((
+                        ErrorKind::NoSuchMove,
+                        "same-square move with no previous move".to_string(),
+                    ))?,
                 };
                 match from {
-                    None => Ok(Move::Drop { role: role(*kind), to }),
-                    Some(f) => Ok(Move::Normal { from: sq(*f)?, to, promote: *promote == Some(true) }),
+                    None => Ok(Move::Drop {
+                        role: role(*kind),
+                        to,
+                    }),
+                    Some(f) => Ok(Move::Normal {
+                        from: sq(*f)?,
+                        to,
+                        promote: *promote == Some(true),
+                    }),
                 }
             }
             RawMove::Ja(m) => self.resolve_ja(m, pos, prev_to),
         }
     }
 
-    fn resolve_ja(&self, m: &JaMove, pos: &Position, prev_to: Option<Square>) -> Result<Move, (ErrorKind, String)> {
+    fn resolve_ja(
+        &self,
+        m: &JaMove,
+        pos: &Position,
+        prev_to: Option<Square>,
+    ) -> Result<Move, (ErrorKind, String)> {
         let stm = pos.side_to_move();
         if let Some(s) = m.side {
             if color(s) != stm {
                 return Err((
                     ErrorKind::IllegalMove,
-                    format!("the move is marked for {} but it is {}'s turn", color(s).japanese_en(), stm.japanese_en()),
+                    format!(
+                        "the move is marked for {} but it is {}'s turn",
+                        color(s).japanese_en(),
+                        stm.japanese_en()
+                    ),
                 ));
             }
         }
         let to = match m.to {
-            Some(t) => square(t)
-                .filter(|q| pos.variant().contains(*q))
-                .ok_or((ErrorKind::NoSuchMove, "destination is off the board".to_string()))?,
-            None => prev_to.ok_or((ErrorKind::NoSuchMove, "同 (same square) with no previous move".to_string()))?,
+            Some(t) => square(t).filter(|q| pos.variant().contains(*q)).ok_or((
+                ErrorKind::NoSuchMove,
+                "destination is off the board".to_string(),
+            ))?,
+            None => prev_to.ok_or((
+                ErrorKind::NoSuchMove,
+                "同 (same square) with no previous move".to_string(),
+            ))?,
         };
         let r = role(m.kind);
         if let Some(f) = m.from {
-            let from = square(f)
-                .filter(|q| pos.variant().contains(*q))
-                .ok_or((ErrorKind::NoSuchMove, "source square is off the board".to_string()))?;
+            let from = square(f).filter(|q| pos.variant().contains(*q)).ok_or((
+                ErrorKind::NoSuchMove,
+                "source square is off the board".to_string(),
+            ))?;
             let Some(p) = pos.piece_at(from) else {
-                return Err((ErrorKind::NoSuchMove, format!("there is no piece on {}", from.csa())));
+                return Err((
+                    ErrorKind::NoSuchMove,
+                    format!("there is no piece on {}", from.csa()),
+                ));
             };
             if p.role != r {
                 return Err((
                     ErrorKind::NoSuchMove,
-                    format!("the piece on {} is {}, not {}", from.csa(), p.role.kanji(), r.kanji()),
+                    format!(
+                        "the piece on {} is {}, not {}",
+                        from.csa(),
+                        p.role.kanji(),
+                        r.kanji()
+                    ),
                 ));
             }
-            return Ok(Move::Normal { from, to, promote: m.promote == Some(true) });
+            return Ok(Move::Normal {
+                from,
+                to,
+                promote: m.promote == Some(true),
+            });
         }
         if m.drop {
             return Ok(Move::Drop { role: r, to });
@@ -440,30 +655,48 @@ impl<'a> Replayer<'a> {
         let mut cands: Vec<Move> = Vec::new();
         let mut drop_ok = false;
         pos.for_each_legal_move(|mv| match mv {
-            Move::Normal { from, to: t, promote } if t == to => {
-                if pos.piece_at(from).is_some_and(|p| p.role == r) {
-                    cands.push(Move::Normal { from, to: t, promote });
-                }
+            Move::Normal { from, to: t, .. }
+                if t == to && pos.piece_at(from).is_some_and(|p| p.role == r) =>
+            {
+                cands.push(mv);
             }
             Move::Drop { role: dr, to: t } if t == to && dr == r => drop_ok = true,
             _ => {}
         });
         let want_promote = m.promote == Some(true);
-        let mut filtered: Vec<Move> = cands.iter().copied().filter(|mv| mv.is_promotion() == want_promote).collect();
+        let mut filtered: Vec<Move> = cands
+            .iter()
+            .copied()
+            .filter(|mv| mv.is_promotion() == want_promote)
+            .collect();
         if filtered.is_empty() && m.promote.is_none() {
             // Promotion forced (or written without 成): accept promoting moves.
-            filtered = cands.iter().copied().filter(|mv| mv.is_promotion()).collect();
+            filtered = cands
+                .iter()
+                .copied()
+                .filter(|mv| mv.is_promotion())
+                .collect();
         }
         let cands = filter_qualifiers(filtered, m, pos, to);
         match cands.len() {
             1 => Ok(cands[0]),
-            0 if drop_ok && m.relative.is_none() && m.motion.is_none() && m.promote.is_none() => Ok(Move::Drop { role: r, to }),
+            0 if drop_ok && m.relative.is_none() && m.motion.is_none() && m.promote.is_none() => {
+                Ok(Move::Drop { role: r, to })
+            }
             0 => {
                 if pos.hand(stm).count(r) > 0 && r.is_hand_role() {
                     // Let the rules name the reason (nifu, pawn-drop mate, …).
                     Ok(Move::Drop { role: r, to })
                 } else {
-                    Err((ErrorKind::NoSuchMove, format!("no {} of {} can move to {}", r.kanji(), stm.japanese_en(), to.japanese())))
+                    Err((
+                        ErrorKind::NoSuchMove,
+                        format!(
+                            "no {} of {} can move to {}",
+                            r.kanji(),
+                            stm.japanese_en(),
+                            to.japanese()
+                        ),
+                    ))
                 }
             }
             _ => Err((
@@ -471,7 +704,11 @@ impl<'a> Replayer<'a> {
                 format!(
                     "{} pieces fit: {}",
                     cands.len(),
-                    cands.iter().map(|m| m.to_usi()).collect::<Vec<_>>().join(", ")
+                    cands
+                        .iter()
+                        .map(|m| m.to_usi())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )),
         }
@@ -485,7 +722,11 @@ fn filter_qualifiers(mut cands: Vec<Move>, m: &JaMove, pos: &Position, to: Squar
     let dir = |from: Square| -> (i32, i32) {
         let dx = i32::from(to.file()) - i32::from(from.file());
         let dy = i32::from(from.rank()) - i32::from(to.rank());
-        if stm == Color::Black { (dx, dy) } else { (-dx, -dy) }
+        if stm == Color::Black {
+            (dx, dy)
+        } else {
+            (-dx, -dy)
+        }
     };
     let from_of = |mv: &Move| mv.from();
     if let Some(motion) = m.motion {
@@ -507,20 +748,41 @@ fn filter_qualifiers(mut cands: Vec<Move>, m: &JaMove, pos: &Position, to: Squar
             if stm == Color::Black { -file } else { file }
         };
         match rel {
-            Relative::Straight => cands.retain(|mv| from_of(mv).is_some_and(|f| {
-                let (dx, dy) = dir(f);
-                dx == 0 && dy > 0
-            })),
+            Relative::Straight => cands.retain(|mv| {
+                from_of(mv).is_some_and(|f| {
+                    let (dx, dy) = dir(f);
+                    dx == 0 && dy > 0
+                })
+            }),
             Relative::Right | Relative::Left => {
-                let vals: Vec<i32> = cands.iter().filter_map(|mv| from_of(mv).map(rightness)).collect();
-                let best = if rel == Relative::Right { vals.iter().max() } else { vals.iter().min() }.copied();
+                let vals: Vec<i32> = cands
+                    .iter()
+                    .filter_map(|mv| from_of(mv).map(rightness))
+                    .collect();
+                let best = if rel == Relative::Right {
+                    vals.iter().max()
+                } else {
+                    vals.iter().min()
+                }
+                .copied();
                 if let Some(best) = best {
-                    let keep: Vec<Move> = cands.iter().copied().filter(|mv| from_of(mv).map(rightness) == Some(best)).collect();
+                    let keep: Vec<Move> = cands
+                        .iter()
+                        .copied()
+                        .filter(|mv| from_of(mv).map(rightness) == Some(best))
+                        .collect();
                     if keep.len() > 1 && dragon_like {
                         // Two on the same file: prefer the one not moving straight.
-                        let not_straight: Vec<Move> =
-                            keep.iter().copied().filter(|mv| from_of(mv).is_some_and(|f| dir(f).0 != 0)).collect();
-                        cands = if not_straight.len() == 1 { not_straight } else { keep };
+                        let not_straight: Vec<Move> = keep
+                            .iter()
+                            .copied()
+                            .filter(|mv| from_of(mv).is_some_and(|f| dir(f).0 != 0))
+                            .collect();
+                        cands = if not_straight.len() == 1 {
+                            not_straight
+                        } else {
+                            keep
+                        };
                     } else {
                         cands = keep;
                     }
@@ -546,9 +808,17 @@ fn closing_kind(text: &str, stm: Color) -> Option<EndingKind> {
     };
     let t = text;
     Some(if t.contains("反則勝ち") {
-        if winner == Some(stm) { EndingKind::FoulWin } else { EndingKind::FoulLoss }
+        if winner == Some(stm) {
+            EndingKind::FoulWin
+        } else {
+            EndingKind::FoulLoss
+        }
     } else if t.contains("反則負け") {
-        if winner == Some(stm) { EndingKind::FoulLoss } else { EndingKind::FoulWin }
+        if winner == Some(stm) {
+            EndingKind::FoulLoss
+        } else {
+            EndingKind::FoulWin
+        }
     } else if t.contains("時間切れ") || t.contains("切れ負け") {
         EndingKind::TimeUp
     } else if t.contains("入玉勝ち") || t.contains("宣言勝ち") {
@@ -558,7 +828,11 @@ fn closing_kind(text: &str, stm: Color) -> Option<EndingKind> {
     } else if t.contains("詰") {
         EndingKind::Mate
     } else if t.contains("勝ち") {
-        if winner.is_some() && winner != Some(stm) { EndingKind::Resign } else { EndingKind::Other(t.to_string()) }
+        if winner.is_some() && winner != Some(stm) {
+            EndingKind::Resign
+        } else {
+            EndingKind::Other(t.to_string())
+        }
     } else if t.contains("中断") {
         EndingKind::Interrupt
     } else if t.contains("千日手") {
@@ -576,7 +850,11 @@ fn closing_kind(text: &str, stm: Color) -> Option<EndingKind> {
 
 /// CSA `%±ILLEGAL_ACTION` names the offender: by the side not to move it is an ordinary foul
 /// win (offender implied); by the side to move it is a foul loss.
-fn normalise_foul(kind: &EndingKind, offender: Option<Color>, stm: Color) -> (EndingKind, Option<Color>) {
+fn normalise_foul(
+    kind: &EndingKind,
+    offender: Option<Color>,
+    stm: Color,
+) -> (EndingKind, Option<Color>) {
     match (kind, offender) {
         (EndingKind::FoulWin, Some(c)) if c == stm => (EndingKind::FoulLoss, Some(c)),
         (EndingKind::FoulWin, Some(_)) => (EndingKind::FoulWin, None),

@@ -19,7 +19,12 @@ impl<'a> Line<'a> {
         let from = from.min(self.text.len());
         let to = to.clamp(from, self.text.len());
         let column = self.text.get(..from).map_or(from, |s| s.chars().count()) as u32 + 1;
-        Location { line: self.no, column, start: self.start + from, end: self.start + to }
+        Location {
+            line: self.no,
+            column,
+            start: self.start + from,
+            end: self.start + to,
+        }
     }
 
     /// Location of a sub-slice of `self.text` (must point into it).
@@ -51,7 +56,11 @@ impl<'a> Lines<'a> {
 
     /// Start at byte `pos` which is the beginning of line `no` (1-based).
     pub fn starting_at(src: &'a str, pos: usize, no: u32) -> Lines<'a> {
-        Lines { src, pos, no: no.saturating_sub(1) }
+        Lines {
+            src,
+            pos,
+            no: no.saturating_sub(1),
+        }
     }
 }
 
@@ -71,7 +80,11 @@ impl<'a> Iterator for Lines<'a> {
             text = stripped;
         }
         self.no = self.no.saturating_add(1);
-        let line = Line { no: self.no, start: self.pos, text };
+        let line = Line {
+            no: self.no,
+            start: self.pos,
+            text,
+        };
         self.pos += adv;
         Some(line)
     }

@@ -14,7 +14,8 @@ pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadErr
         toks.next();
     }
     let first = toks.next().unwrap_or("");
-    let err = |msg: String, part: &str| ReadError::at(ErrorKind::Syntax, msg, src, line.loc_of(part));
+    let err =
+        |msg: String, part: &str| ReadError::at(ErrorKind::Syntax, msg, src, line.loc_of(part));
     match first {
         "startpos" => {}
         _ if first == "sfen" || first.contains('/') => {
@@ -38,10 +39,18 @@ pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadErr
             let sfen = fields.join(" ");
             rec.start = RawStart::Sfen {
                 sfen,
-                loc: crate::error::Location { end: end.end, ..start },
+                loc: crate::error::Location {
+                    end: end.end,
+                    ..start
+                },
             };
         }
-        _ => return Err(err(format!("expected startpos, sfen or an SFEN board, found {first:?}"), first)),
+        _ => {
+            return Err(err(
+                format!("expected startpos, sfen or an SFEN board, found {first:?}"),
+                first,
+            ));
+        }
     }
     match toks.next() {
         None => return Ok(rec),
@@ -56,19 +65,34 @@ pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadErr
             continue;
         }
         let item = match tok {
-            "resign" => Item::End(RawEnd { kind: EndingKind::Resign, offender: None }),
-            "win" => Item::End(RawEnd { kind: EndingKind::Declaration, offender: None }),
-            "draw" | "rep_draw" => Item::End(RawEnd { kind: EndingKind::Repetition, offender: None }),
+            "resign" => Item::End(RawEnd {
+                kind: EndingKind::Resign,
+                offender: None,
+            }),
+            "win" => Item::End(RawEnd {
+                kind: EndingKind::Declaration,
+                offender: None,
+            }),
+            "draw" | "rep_draw" => Item::End(RawEnd {
+                kind: EndingKind::Repetition,
+                offender: None,
+            }),
             _ => match parse_usi_move(tok) {
                 Some(m) => Item::Move(m),
                 None => {
                     let ply = rec.nodes.len() as u32;
-                    return Err(err(format!("{tok:?} is not a USI move"), tok).with_ply(ply, Some(tok.to_string())));
+                    return Err(err(format!("{tok:?} is not a USI move"), tok)
+                        .with_ply(ply, Some(tok.to_string())));
                 }
             },
         };
         if rec.nodes.len() >= 10_000_000 {
-            return Err(ReadError::at(ErrorKind::TooLarge, "more than 10 million moves", src, loc));
+            return Err(ReadError::at(
+                ErrorKind::TooLarge,
+                "more than 10 million moves",
+                src,
+                loc,
+            ));
         }
         parent = rec.push(parent, item, loc, (loc.start, loc.end));
     }
@@ -86,14 +110,25 @@ fn usi_square(f: u8, r: u8) -> Option<Sq> {
 pub(crate) fn parse_usi_move(s: &str) -> Option<RawMove> {
     let b = s.as_bytes();
     if b.len() == 4 && b[1] == b'*' {
-        let kind = Kind::from_sfen_letter(b[0] as char).filter(|k| k.hand_index().is_some() && b[0].is_ascii_uppercase())?;
+        let kind = Kind::from_sfen_letter(b[0] as char)
+            .filter(|k| k.hand_index().is_some() && b[0].is_ascii_uppercase())?;
         let to = usi_square(b[2], b[3])?;
-        return Some(RawMove::Usi { from: None, to, promote: false, drop: Some(kind) });
+        return Some(RawMove::Usi {
+            from: None,
+            to,
+            promote: false,
+            drop: Some(kind),
+        });
     }
     if b.len() == 4 || (b.len() == 5 && b[4] == b'+') {
         let from = usi_square(b[0], b[1])?;
         let to = usi_square(b[2], b[3])?;
-        return Some(RawMove::Usi { from: Some(from), to, promote: b.len() == 5, drop: None });
+        return Some(RawMove::Usi {
+            from: Some(from),
+            to,
+            promote: b.len() == 5,
+            drop: None,
+        });
     }
     None
 }

@@ -70,23 +70,45 @@ fn move_name(role: Role) -> &'static str {
 }
 
 fn is_handicap_game(record: &Record) -> bool {
-    record.start.variant == Variant::Standard && matches!(record.start.handicap, Some(h) if h != Handicap::Even)
+    record.start.variant == Variant::Standard
+        && matches!(record.start.handicap, Some(h) if h != Handicap::Even)
 }
 
 fn write_bod(out: &mut String, pos: &Position, handicap: bool) {
     let size = pos.variant().size();
-    let (top, bottom) = if handicap { ("上手", "下手") } else { ("後手", "先手") };
+    let (top, bottom) = if handicap {
+        ("上手", "下手")
+    } else {
+        ("後手", "先手")
+    };
     let hand = |c: Color| -> String {
         let h = pos.hand(c);
         let parts: Vec<String> = Role::HAND
             .iter()
             .filter(|r| h.count(**r) > 0)
-            .map(|r| format!("{}{}", bod_char(*r), if h.count(*r) > 1 { kanji_count(h.count(*r)) } else { String::new() }))
+            .map(|r| {
+                format!(
+                    "{}{}",
+                    bod_char(*r),
+                    if h.count(*r) > 1 {
+                        kanji_count(h.count(*r))
+                    } else {
+                        String::new()
+                    }
+                )
+            })
             .collect();
-        if parts.is_empty() { "なし".to_string() } else { parts.join("　") + "　" }
+        if parts.is_empty() {
+            "なし".to_string()
+        } else {
+            parts.join("　") + "　"
+        }
     };
     let _ = writeln!(out, "{top}の持駒：{}", hand(Color::White));
-    let cols: Vec<String> = (1..=size).rev().map(|f| WIDE_DIGITS[usize::from(f)].to_string()).collect();
+    let cols: Vec<String> = (1..=size)
+        .rev()
+        .map(|f| WIDE_DIGITS[usize::from(f)].to_string())
+        .collect();
     let _ = writeln!(out, "  {}", cols.join(" "));
     let border = format!("+{}+", "-".repeat(usize::from(size) * 3));
     let _ = writeln!(out, "{border}");
@@ -108,7 +130,15 @@ fn write_bod(out: &mut String, pos: &Position, handicap: bool) {
     let _ = writeln!(out, "{border}");
     let _ = writeln!(out, "{bottom}の持駒：{}", hand(Color::Black));
     // Always say whose turn it is: readers guess 上手 for handicap-looking diagrams.
-    let _ = writeln!(out, "{}番", if pos.side_to_move() == Color::White { top } else { bottom });
+    let _ = writeln!(
+        out,
+        "{}番",
+        if pos.side_to_move() == Color::White {
+            top
+        } else {
+            bottom
+        }
+    );
 }
 
 fn kif_time(t: &MoveTime) -> String {
@@ -131,7 +161,11 @@ fn ja_move(pos: &Position, mv: Move, prev_to: Option<Square>, ki2: bool) -> Stri
     let mut s = String::new();
     let to = mv.to();
     if ki2 {
-        s.push(if pos.side_to_move() == Color::Black { '▲' } else { '△' });
+        s.push(if pos.side_to_move() == Color::Black {
+            '▲'
+        } else {
+            '△'
+        });
     }
     if Some(to) == prev_to {
         s.push_str(if ki2 { "同" } else { "同　" });
@@ -144,7 +178,11 @@ fn ja_move(pos: &Position, mv: Move, prev_to: Option<Square>, ki2: bool) -> Stri
             s.push_str(move_name(role));
             if ki2 {
                 s.push_str(&ki2_qualifiers(pos, mv, role));
-                let other = Move::Normal { from, to, promote: !promote };
+                let other = Move::Normal {
+                    from,
+                    to,
+                    promote: !promote,
+                };
                 if promote {
                     s.push('成');
                 } else if role.can_promote() && pos.is_legal(other) {
@@ -176,12 +214,18 @@ fn ja_move(pos: &Position, mv: Move, prev_to: Option<Square>, ki2: bool) -> Stri
 
 /// JSA disambiguation (FORMAT-FACTS §3.1).
 fn ki2_qualifiers(pos: &Position, mv: Move, role: Role) -> String {
-    let Move::Normal { from, to, .. } = mv else { return String::new() };
+    let Move::Normal { from, to, .. } = mv else {
+        return String::new();
+    };
     let us = pos.side_to_move();
     let mut others: Vec<Square> = Vec::new();
     pos.for_each_legal_move(|m| {
         if let Move::Normal { from: f, to: t, .. } = m {
-            if t == to && f != from && !others.contains(&f) && pos.piece_at(f).is_some_and(|p| p.role == role) {
+            if t == to
+                && f != from
+                && !others.contains(&f)
+                && pos.piece_at(f).is_some_and(|p| p.role == role)
+            {
                 others.push(f);
             }
         }
@@ -228,7 +272,12 @@ fn ki2_qualifiers(pos: &Position, mv: Move, role: Role) -> String {
     }
     let gold_like = matches!(
         role,
-        Role::Gold | Role::Silver | Role::Tokin | Role::PromotedLance | Role::PromotedKnight | Role::PromotedSilver
+        Role::Gold
+            | Role::Silver
+            | Role::Tokin
+            | Role::PromotedLance
+            | Role::PromotedKnight
+            | Role::PromotedSilver
     );
     if gold_like && dx(from) == 0 && dy(from) > 0 {
         return "直".to_string();
@@ -250,7 +299,11 @@ fn closing(record: &Record) -> Option<String> {
     let e = record.ending()?;
     let n = record.moves.moves.len();
     let start = record.start_position()?;
-    let stm = if n % 2 == 0 { start.side_to_move() } else { !start.side_to_move() };
+    let stm = if n % 2 == 0 {
+        start.side_to_move()
+    } else {
+        !start.side_to_move()
+    };
     let handicap = is_handicap_game(record);
     let name = |c: Color| match (c, handicap) {
         (Color::Black, false) => "先手",
@@ -277,7 +330,11 @@ fn closing(record: &Record) -> Option<String> {
 
 fn write_japanese(record: &Record, ki2: bool) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "#{} version=2.0 encoding=UTF-8", if ki2 { "KI2" } else { "KIF" });
+    let _ = writeln!(
+        out,
+        "#{} version=2.0 encoding=UTF-8",
+        if ki2 { "KI2" } else { "KIF" }
+    );
     let handicap = is_handicap_game(record);
     let start = record.start_position();
     for e in &record.header.entries {
@@ -324,7 +381,15 @@ fn write_japanese(record: &Record, ki2: bool) -> String {
     let Some(pos) = start else { return out };
     let ply0 = first_number;
     let mut blocks: Vec<(u32, Line, Position, Option<Square>)> = Vec::new();
-    write_line(&mut out, &record.moves, pos.clone(), None, ply0, ki2, &mut blocks);
+    write_line(
+        &mut out,
+        &record.moves,
+        pos.clone(),
+        None,
+        ply0,
+        ki2,
+        &mut blocks,
+    );
     if let Some(c) = closing(record) {
         let _ = writeln!(out, "{c}");
     }
@@ -405,7 +470,16 @@ fn write_line(
         if ki2 {
             // KI2 has no numbered special lines: write the ending inline as Shogi DB2 does (the
             // main line also gets its closing まで line), so that variations keep theirs.
-            let _ = writeln!(out, "{}{}", if pos.side_to_move() == Color::Black { '▲' } else { '△' }, ending_word(e));
+            let _ = writeln!(
+                out,
+                "{}{}",
+                if pos.side_to_move() == Color::Black {
+                    '▲'
+                } else {
+                    '△'
+                },
+                ending_word(e)
+            );
         } else {
             let _ = write!(out, "{ply:>4} {}", ending_word(e));
             if let Some(t) = &e.time {
@@ -451,7 +525,9 @@ fn write_csa(record: &Record) -> String {
             },
         }
     }
-    let Some(mut pos) = record.start_position() else { return out };
+    let Some(mut pos) = record.start_position() else {
+        return out;
+    };
     if record.start.variant == Variant::Standard && record.start.handicap == Some(Handicap::Even) {
         out.push_str("PI\n+\n");
     } else {
@@ -482,7 +558,11 @@ fn write_csa(record: &Record) -> String {
             }
             out.push('\n');
         }
-        out.push(if pos.side_to_move() == Color::Black { '+' } else { '-' });
+        out.push(if pos.side_to_move() == Color::Black {
+            '+'
+        } else {
+            '-'
+        });
         out.push('\n');
     }
     for c in &record.start_comments {
@@ -494,11 +574,19 @@ fn write_csa(record: &Record) -> String {
         let (from, role) = match node.mv {
             Move::Normal { from, promote, .. } => {
                 let r = pos.piece_at(from).map_or(Role::Pawn, |p| p.role);
-                (csa_square(from), if promote { r.promote().unwrap_or(r) } else { r })
+                (
+                    csa_square(from),
+                    if promote { r.promote().unwrap_or(r) } else { r },
+                )
             }
             Move::Drop { role, .. } => ("00".to_string(), role),
         };
-        let _ = write!(out, "{sign}{from}{}{}", csa_square(node.mv.to()), role.csa());
+        let _ = write!(
+            out,
+            "{sign}{from}{}{}",
+            csa_square(node.mv.to()),
+            role.csa()
+        );
         if let Some(ms) = node.time.and_then(|t| t.spent_ms) {
             if ms % 1000 == 0 {
                 let _ = write!(out, ",T{}", ms / 1000);
@@ -519,10 +607,16 @@ fn write_csa(record: &Record) -> String {
         let word = match &e.kind {
             EndingKind::FoulWin => {
                 let offender = e.offender.unwrap_or(!stm);
-                format!("%{}ILLEGAL_ACTION", if offender == Color::Black { '+' } else { '-' })
+                format!(
+                    "%{}ILLEGAL_ACTION",
+                    if offender == Color::Black { '+' } else { '-' }
+                )
             }
             EndingKind::FoulLoss if e.offender.is_some() => {
-                format!("%{}ILLEGAL_ACTION", if stm == Color::Black { '+' } else { '-' })
+                format!(
+                    "%{}ILLEGAL_ACTION",
+                    if stm == Color::Black { '+' } else { '-' }
+                )
             }
             EndingKind::Other(w) if w.starts_with('%') => w.clone(),
             k => match k.csa() {
@@ -554,7 +648,11 @@ fn write_usi(record: &Record, usi: bool) -> String {
     } else {
         out.push_str(&record.start.sfen);
     }
-    if !record.moves.moves.is_empty() || record.ending().is_some_and(|e| matches!(e.kind, EndingKind::Resign | EndingKind::Declaration)) {
+    if !record.moves.moves.is_empty()
+        || record
+            .ending()
+            .is_some_and(|e| matches!(e.kind, EndingKind::Resign | EndingKind::Declaration))
+    {
         out.push_str(" moves");
         for m in &record.moves.moves {
             out.push(' ');
@@ -578,7 +676,10 @@ fn jkf_time(t: &MoveTime) -> Value {
     }
     if let Some(ms) = t.total_ms {
         let s = ms / 1000;
-        o.insert("total".into(), json!({"h": s / 3600, "m": (s / 60) % 60, "s": s % 60}));
+        o.insert(
+            "total".into(),
+            json!({"h": s / 3600, "m": (s / 60) % 60, "s": s % 60}),
+        );
     }
     Value::Object(o)
 }
@@ -588,7 +689,11 @@ fn jkf_line(line: &Line, mut pos: Position, mut prev: Option<Square>) -> Vec<Val
     for node in &line.moves {
         let mut o = jkf_move(node, &pos, prev);
         if !node.variations.is_empty() {
-            let forks: Vec<Value> = node.variations.iter().map(|v| Value::Array(jkf_line(v, pos.clone(), prev))).collect();
+            let forks: Vec<Value> = node
+                .variations
+                .iter()
+                .map(|v| Value::Array(jkf_line(v, pos.clone(), prev)))
+                .collect();
             o.insert("forks".into(), Value::Array(forks));
         }
         out.push(Value::Object(o));
@@ -600,12 +705,24 @@ fn jkf_line(line: &Line, mut pos: Position, mut prev: Option<Square>) -> Vec<Val
     if let Some(e) = &line.ending {
         let stm = pos.side_to_move();
         let special = match &e.kind {
-            EndingKind::FoulWin => format!("{}ILLEGAL_ACTION", if e.offender.unwrap_or(!stm) == Color::Black { '+' } else { '-' }),
+            EndingKind::FoulWin => format!(
+                "{}ILLEGAL_ACTION",
+                if e.offender.unwrap_or(!stm) == Color::Black {
+                    '+'
+                } else {
+                    '-'
+                }
+            ),
             EndingKind::FoulLoss if e.offender.is_some() => {
-                format!("{}ILLEGAL_ACTION", if stm == Color::Black { '+' } else { '-' })
+                format!(
+                    "{}ILLEGAL_ACTION",
+                    if stm == Color::Black { '+' } else { '-' }
+                )
             }
             EndingKind::Other(w) => w.clone(),
-            k => k.csa().map_or_else(|| k.japanese().to_string(), str::to_string),
+            k => k
+                .csa()
+                .map_or_else(|| k.japanese().to_string(), str::to_string),
         };
         let mut o = Map::new();
         o.insert("special".into(), Value::String(special));
@@ -616,7 +733,11 @@ fn jkf_line(line: &Line, mut pos: Position, mut prev: Option<Square>) -> Vec<Val
             o.insert("comments".into(), json!(e.comments));
         }
         if !e.variations.is_empty() {
-            let forks: Vec<Value> = e.variations.iter().map(|v| Value::Array(jkf_line(v, pos.clone(), prev))).collect();
+            let forks: Vec<Value> = e
+                .variations
+                .iter()
+                .map(|v| Value::Array(jkf_line(v, pos.clone(), prev)))
+                .collect();
             o.insert("forks".into(), Value::Array(forks));
         }
         out.push(Value::Object(o));
@@ -625,7 +746,11 @@ fn jkf_line(line: &Line, mut pos: Position, mut prev: Option<Square>) -> Vec<Val
 }
 
 fn jkf_move(node: &MoveNode, pos: &Position, prev: Option<Square>) -> Map<String, Value> {
-    let color = if pos.side_to_move() == Color::Black { 0 } else { 1 };
+    let color = if pos.side_to_move() == Color::Black {
+        0
+    } else {
+        1
+    };
     let to = node.mv.to();
     let mut m = Map::new();
     m.insert("color".into(), json!(color));
@@ -635,7 +760,11 @@ fn jkf_move(node: &MoveNode, pos: &Position, prev: Option<Square>) -> Map<String
             m.insert("from".into(), json!({"x": from.file(), "y": from.rank()}));
             m.insert("to".into(), json!({"x": to.file(), "y": to.rank()}));
             m.insert("piece".into(), json!(role.csa()));
-            let other = Move::Normal { from, to, promote: !promote };
+            let other = Move::Normal {
+                from,
+                to,
+                promote: !promote,
+            };
             if promote || pos.is_legal(other) {
                 m.insert("promote".into(), json!(promote));
             }
@@ -673,7 +802,11 @@ fn write_jkf(record: &Record) -> String {
         return Value::Object(root).to_string();
     };
     let initial = match record.start.handicap {
-        Some(h) if h != Handicap::Other && record.start.variant == Variant::Standard && pos.move_number() == 1 => {
+        Some(h)
+            if h != Handicap::Other
+                && record.start.variant == Variant::Standard
+                && pos.move_number() == 1 =>
+        {
             json!({"preset": h.jkf()})
         }
         _ => {
@@ -703,7 +836,11 @@ fn write_jkf(record: &Record) -> String {
         }
     };
     root.insert("initial".into(), initial);
-    let mut moves = vec![if record.start_comments.is_empty() { json!({}) } else { json!({"comments": record.start_comments}) }];
+    let mut moves = vec![if record.start_comments.is_empty() {
+        json!({})
+    } else {
+        json!({"comments": record.start_comments})
+    }];
     moves.extend(jkf_line(&record.moves, pos, None));
     root.insert("moves".into(), Value::Array(moves));
     let mut s = serde_json::to_string_pretty(&Value::Object(root)).unwrap_or_default();

@@ -39,7 +39,10 @@ const CORE_GAPS: &[&str] = &[
 ];
 
 fn canonical(sfen: &str) -> String {
-    sfen.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    sfen.split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[test]
@@ -54,7 +57,9 @@ fn corpus_conformance() {
     let mut failures = Vec::new();
     for row in tsv.lines().skip(1) {
         let cols: Vec<&str> = row.split('\t').collect();
-        let (path, format, init, count, fin, legal, usi) = (cols[0], cols[1], cols[3], cols[4], cols[5], cols[7], cols[8]);
+        let (path, format, init, count, fin, legal, usi) = (
+            cols[0], cols[1], cols[3], cols[4], cols[5], cols[7], cols[8],
+        );
         let entry = per_format.entry(format.to_string()).or_default();
         entry.1 += 1;
         let bytes = match std::fs::read(root.join(path)) {
@@ -64,7 +69,10 @@ fn corpus_conformance() {
                 continue;
             }
         };
-        let hint = Path::new(path).extension().and_then(|e| e.to_str()).and_then(Format::from_extension);
+        let hint = Path::new(path)
+            .extension()
+            .and_then(|e| e.to_str())
+            .and_then(Format::from_extension);
         let mut records = match Records::new(&bytes, hint) {
             Ok(r) => r,
             Err(e) => {
@@ -79,33 +87,58 @@ fn corpus_conformance() {
                 [Ok(r)] => format!(
                     "{} moves from the even-game start, {}",
                     r.moves.moves.len(),
-                    r.ending().and_then(|e| e.kind.csa()).map_or(String::new(), |c| format!("%{c}"))
+                    r.ending()
+                        .and_then(|e| e.kind.csa())
+                        .map_or(String::new(), |c| format!("%{c}"))
                 ),
                 _ => format!("{} records", all.len()),
             };
             if ok && desc == *ours {
                 entry.0 += 1;
             } else {
-                failures.push(format!("{path}: expected our answer {ours:?}, got {desc:?} ({:?})", all.iter().find_map(|r| r.as_ref().err())));
+                failures.push(format!(
+                    "{path}: expected our answer {ours:?}, got {desc:?} ({:?})",
+                    all.iter().find_map(|r| r.as_ref().err())
+                ));
             }
             continue;
         }
-        let result = records.next().unwrap_or_else(|| Err(shogi_kif::ReadError::new(ErrorKind::Truncated, "no record")));
+        let result = records
+            .next()
+            .unwrap_or_else(|| Err(shogi_kif::ReadError::new(ErrorKind::Truncated, "no record")));
         if let Some(rest) = legal.strip_prefix("illegal@") {
-            let ply: u32 = rest.split(':').next().and_then(|n| n.parse().ok()).unwrap_or(0);
+            let ply: u32 = rest
+                .split(':')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
             match &result {
                 Err(e) if e.kind == ErrorKind::IllegalMove && e.ply == Some(ply) => entry.0 += 1,
-                Ok(r) if r.moves.moves.len() as u32 == ply && r.moves.moves.last().is_some_and(|m| m.foul.is_some()) => {
+                Ok(r)
+                    if r.moves.moves.len() as u32 == ply
+                        && r.moves.moves.last().is_some_and(|m| m.foul.is_some()) =>
+                {
                     // A foul the record declares: compare like a legal record.
-                    let f = r.final_setup().map(|s| canonical(&s.to_sfen())).unwrap_or_default();
-                    if canonical(&r.start.sfen) == init && f == fin && r.usi_moves().join(" ") == usi {
+                    let f = r
+                        .final_setup()
+                        .map(|s| canonical(&s.to_sfen()))
+                        .unwrap_or_default();
+                    if canonical(&r.start.sfen) == init
+                        && f == fin
+                        && r.usi_moves().join(" ") == usi
+                    {
                         entry.0 += 1;
                     } else {
                         failures.push(format!("{path}: foul record differs: final {f} vs {fin}"));
                     }
                 }
-                Ok(_) => failures.push(format!("{path}: expected illegal at ply {ply}, read as valid")),
-                Err(e) => failures.push(format!("{path}: expected illegal at ply {ply}, got {}", e.clone().with_path(path))),
+                Ok(_) => failures.push(format!(
+                    "{path}: expected illegal at ply {ply}, read as valid"
+                )),
+                Err(e) => failures.push(format!(
+                    "{path}: expected illegal at ply {ply}, got {}",
+                    e.clone().with_path(path)
+                )),
             }
             continue;
         }
@@ -115,7 +148,9 @@ fn corpus_conformance() {
                     println!("known gap (start position refused by shogi-core): {path}");
                     continue;
                 }
-                _ => println!("note: {path} no longer hits the known core gap; remove it from CORE_GAPS"),
+                _ => println!(
+                    "note: {path} no longer hits the known core gap; remove it from CORE_GAPS"
+                ),
             }
         }
         let r = match result {
@@ -127,7 +162,10 @@ fn corpus_conformance() {
         };
         let got_init = canonical(&r.start.sfen);
         let got_usi = r.usi_moves().join(" ");
-        let got_fin = r.final_setup().map(|s| canonical(&s.to_sfen())).unwrap_or_default();
+        let got_fin = r
+            .final_setup()
+            .map(|s| canonical(&s.to_sfen()))
+            .unwrap_or_default();
         let mut bad = Vec::new();
         if got_init != init {
             bad.push(format!("start {got_init} != {init}"));
@@ -153,5 +191,9 @@ fn corpus_conformance() {
     for f in &failures {
         println!("FAIL {f}");
     }
-    assert!(failures.is_empty(), "{} corpus files differ", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} corpus files differ",
+        failures.len()
+    );
 }

@@ -64,7 +64,10 @@ fn projection(r: &Record, format: Format) -> Value {
         round_ms(&mut v);
     }
     // CSA has no word for some endings (封じ手, 不戦勝, …).
-    if format == Format::Csa && r.ending().is_some_and(|e| e.kind.csa().is_none() && !e.kind.is_foul()) {
+    if format == Format::Csa
+        && r.ending()
+            .is_some_and(|e| e.kind.csa().is_none() && !e.kind.is_foul())
+    {
         if let Some(Value::Object(m)) = v.pointer_mut("/moves") {
             m.remove("ending");
         }
@@ -81,7 +84,17 @@ fn projection(r: &Record, format: Format) -> Value {
             v
         }
         Format::Csa => {
-            strip(&mut v, &["variations", "bookmarks", "start_bookmarks", "header", "total_ms", "name"]);
+            strip(
+                &mut v,
+                &[
+                    "variations",
+                    "bookmarks",
+                    "start_bookmarks",
+                    "header",
+                    "total_ms",
+                    "name",
+                ],
+            );
             v
         }
         Format::Usi | Format::Sfen => serde_json::json!({
@@ -102,14 +115,28 @@ fn corpus_round_trips() {
     let mut count = 0;
     for row in tsv.lines().skip(1) {
         let path = row.split('\t').next().unwrap_or("");
-        let Ok(bytes) = std::fs::read(root.join(path)) else { continue };
-        let hint = Path::new(path).extension().and_then(|e| e.to_str()).and_then(Format::from_extension);
-        let Ok(records) = Records::new(&bytes, hint) else { continue };
+        let Ok(bytes) = std::fs::read(root.join(path)) else {
+            continue;
+        };
+        let hint = Path::new(path)
+            .extension()
+            .and_then(|e| e.to_str())
+            .and_then(Format::from_extension);
+        let Ok(records) = Records::new(&bytes, hint) else {
+            continue;
+        };
         for rec in records.flatten() {
             if rec.moves.moves.iter().any(|m| m.foul.is_some()) {
                 continue;
             }
-            for format in [Format::Kif, Format::Ki2, Format::Csa, Format::Usi, Format::Sfen, Format::Jkf] {
+            for format in [
+                Format::Kif,
+                Format::Ki2,
+                Format::Csa,
+                Format::Usi,
+                Format::Sfen,
+                Format::Jkf,
+            ] {
                 // CSA cannot hold a record whose main line ends in a variation-only ending.
                 let text = write(&rec, format);
                 let back = match shogi_kif::read_str(&text, Some(format)) {
@@ -124,8 +151,16 @@ fn corpus_round_trips() {
                 if a != b {
                     failures.push(format!(
                         "{path} via {format:?} differs:\n ours {}\n back {}",
-                        serde_json::to_string(&a).unwrap_or_default().chars().take(3000).collect::<String>(),
-                        serde_json::to_string(&b).unwrap_or_default().chars().take(3000).collect::<String>()
+                        serde_json::to_string(&a)
+                            .unwrap_or_default()
+                            .chars()
+                            .take(3000)
+                            .collect::<String>(),
+                        serde_json::to_string(&b)
+                            .unwrap_or_default()
+                            .chars()
+                            .take(3000)
+                            .collect::<String>()
                     ));
                 }
             }

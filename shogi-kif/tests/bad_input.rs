@@ -1,0 +1,230 @@
+//! Bad input: every case gives a located error or a reported warning, never a panic, a
+//! hang or unbounded memory. Error messages with their locations are pinned by snapshots.
+
+use shogi_kif::{Encoding, ErrorKind, Format, ReadOptions, Records, read, read_str, read_with};
+
+fn err(text: &str, hint: Option<Format>) -> shogi_kif::ReadError {
+    match read_str(text, hint) {
+        Ok(r) => panic!("expected an error, read {:?}", r.usi_moves()),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn error_messages_are_located() {
+    let cases: Vec<(&str, &str, Option<Format>)> = vec![
+        (
+            "illegal KIF move",
+            "手合割：平手\n   1 ７六歩(77)\n   2 ３五歩(33)\n",
+            None,
+        ),
+        ("wrong piece at the source", "   1 ７六金(77)\n", None),
+        (
+            "drop without the piece in hand (KI2)",
+            "▲７六歩 △３四歩 ▲７五歩打\n",
+            Some(Format::Ki2),
+        ),
+        (
+            "ambiguous KI2",
+            "後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ 金 ・ 金 ・ ・ ・|八\n| 玉 ・ ・ ・ ・ ・ ・ ・ ・|九\n+---------------------------+\n先手の持駒：なし\n▲５八金\n",
+            Some(Format::Ki2),
+        ),
+        ("wrong side in CSA", "PI\n+\n-3334FU\n", None),
+        ("truncated KIF move", "   1 ７六\n", Some(Format::Kif)),
+        (
+            "move number gap",
+            "   1 ７六歩(77)\n   3 ２六歩(27)\n",
+            None,
+        ),
+        (
+            "absurd move number",
+            "   99999999999 ７六歩(77)\n",
+            Some(Format::Kif),
+        ),
+        (
+            "absurd hand count",
+            "先手の持駒：歩九十九\n",
+            Some(Format::Kif),
+        ),
+        ("bad CSA time", "PI\n+\n+7776FU\nT1e300\n", None),
+        (
+            "bad P row",
+            "P1-KY-KE-GI-KI-OU-KI-GI-KE\n+\n",
+            Some(Format::Csa),
+        ),
+        (
+            "unknown handicap",
+            "手合割：十九枚落ち\n   1 ７六歩(77)\n",
+            None,
+        ),
+        ("bad SFEN", "sfen lnsgkgsnl/9 b - 1\n", None),
+        ("bad USI move", "position startpos moves 7g7f 3c3z\n", None),
+        (
+            "illegal USI",
+            "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*2b B*5e\n",
+            None,
+        ),
+        (
+            "truncated JSON",
+            "{\"header\": {}, \"moves\": [{}, {\"move\": ",
+            None,
+        ),
+        (
+            "JKF schema",
+            "{\"header\": {}, \"moves\": [{}, {\"move\": {\"piece\": \"XX\"}}]}",
+            None,
+        ),
+    ];
+    let mut rendered = Vec::new();
+    for (name, text, hint) in cases {
+        let e = err(text, hint);
+        assert!(
+            e.location.line > 0 || e.kind == ErrorKind::Json,
+            "{name}: no location: {e:?}"
+        );
+        rendered.push(format!(
+            "[{name}] kind={} ply={:?}\n{}",
+            e.kind.name(),
+            e.ply,
+            e.clone().with_path("case.kif").render()
+        ));
+    }
+    insta::assert_snapshot!(rendered.join("\n\n"));
+}
+
+#[test]
+fn binary_junk() {
+    let junk: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let e = read(&junk, None).unwrap_err();
+    assert!(
+        matches!(
+            e.kind,
+            ErrorKind::Encoding | ErrorKind::UnknownFormat | ErrorKind::Syntax
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn wrong_encoding_override() {
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("手合割：平手\n   1 ７六歩(77)\n");
+    let e = read_with(
+        &sjis,
+        ReadOptions {
+            encoding: Some(Encoding::Utf8),
+            ..ReadOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Encoding);
+    assert_eq!(e.location.line, 1);
+    // Without the override the bytes are recognised as Shift_JIS.
+    assert_eq!(read(&sjis, None).unwrap().usi_moves(), ["7g7f"]);
+}
+
+#[test]
+fn unknown_header_keys_are_kept() {
+    let r = read_str("謎の項目：値\n$WEIRD\n先手：a\n   1 ７六歩(77)\n", None).unwrap();
+    assert_eq!(r.header.entries[0].key.kif(), "謎の項目");
+    assert_eq!(r.header.entries[0].value, "値");
+    assert!(
+        r.diagnostics.iter().any(|d| d.line == 2),
+        "{:?}",
+        r.diagnostics
+    );
+}
+
+/// King shuffles that let every variation branch from the previous one.
+fn nested_kif(depth: usize) -> String {
+    let chain = |ply: usize| ["５一玉(52)", "５八玉(59)", "５二玉(51)", "５九玉(58)"][ply % 4];
+    let other = |ply: usize| ["４二玉(52)", "４八玉(59)", "４二玉(51)", "４八玉(58)"][ply % 4];
+    let mut s = format!("   1 {}\n   2 {}\n", chain(1), other(2));
+    for k in 1..depth {
+        s.push_str(&format!(
+            "変化：{}手\n{:>4} {}\n{:>4} {}\n",
+            k + 1,
+            k + 1,
+            chain(k + 1),
+            k + 2,
+            other(k + 2)
+        ));
+    }
+    s
+}
+
+#[test]
+fn deep_variation_nesting() {
+    let ok = read_str(&nested_kif(40), None).unwrap();
+    let mut depth = 0;
+    let mut line = &ok.moves;
+    while let Some(v) = line.moves.iter().find_map(|m| m.variations.first()) {
+        depth += 1;
+        line = v;
+    }
+    assert_eq!(depth, 39);
+    let e = read_str(&nested_kif(200), None).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::TooDeep, "{e}");
+    // Deeply nested JSON is refused by the JSON reader's own limit.
+    let deep_json = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert!(read_str(&deep_json, Some(Format::Jkf)).is_err());
+}
+
+#[test]
+fn megabyte_lines() {
+    let long = "あ".repeat(1 << 19);
+    let r = read_str(&format!("手合割：平手\n*{long}\n   1 ７六歩(77)\n"), None).unwrap();
+    assert_eq!(r.start_comments[0].len(), long.len());
+    let r = read_str(&format!("手合割：平手\n{long}\n   1 ７六歩(77)\n"), None).unwrap();
+    assert_eq!(r.diagnostics[0].line, 2);
+    assert_eq!(r.diagnostics[0].line_text.chars().count(), 200);
+    let e = read_str(
+        &format!("   1 ７六歩(77)\n   2 {long}\n"),
+        Some(Format::Kif),
+    )
+    .unwrap_err();
+    assert_eq!(e.location.line, 2);
+    assert!(e.line_text.chars().count() <= 200);
+    let e = read_str(&format!("PI\n+\n+7776FU{}\n", "X".repeat(1 << 20)), None);
+    assert!(e.is_ok_and(|r| !r.diagnostics.is_empty()));
+}
+
+#[test]
+fn truncated_files() {
+    let full = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/kifu_for_windows.kif",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    // Cut at every character boundary: never a panic.
+    for (i, _) in full.char_indices() {
+        let _ = read_str(&full[..i], None);
+    }
+    let csa = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/dialects.csa",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    for i in 0..csa.len() {
+        let _ = read_str(&csa[..i], Some(Format::Csa));
+    }
+    let bytes = full.as_bytes();
+    for i in (0..bytes.len()).step_by(7) {
+        let _ = read(&bytes[..i], None);
+    }
+}
+
+#[test]
+fn many_games_stream() {
+    let game = "PI\n+\n+7776FU\n-3334FU\n%TORYO\n/\n";
+    let text = game.repeat(20_000);
+    let mut n = 0;
+    for r in Records::from_str(&text, None).unwrap() {
+        assert_eq!(r.unwrap().moves.moves.len(), 2);
+        n += 1;
+    }
+    assert_eq!(n, 20_000);
+    let usi = "position startpos moves 7g7f\n".repeat(20_000);
+    assert_eq!(Records::from_str(&usi, None).unwrap().count(), 20_000);
+}
