@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 a check or suite found failures, 2 usage, input or I/O error.
 
 mod perft;
+mod records;
 
 use clap::{Parser, Subcommand};
 use shogi_core::{Position, Variant};
@@ -25,6 +26,10 @@ enum Command {
         after_help = "Examples:\n  shogi moves startpos\n  shogi moves 'rbsgk/4p/5/P4/KGSBR b - 1'\n  shogi moves startpos --variant mini"
     )]
     Moves(MovesArgs),
+    /// Check game records: every move replayed against the rules; problems located.
+    Check(records::CheckArgs),
+    /// Convert a game record: to SFEN (the final position, or `--ply N`), USI, KIF, KI2, CSA, JKF.
+    Convert(records::ConvertArgs),
 }
 
 #[derive(clap::Args)]
@@ -133,11 +138,15 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Perft(a) => perft::run(a, explicit),
         Command::Moves(a) => moves(a, explicit),
+        Command::Check(a) => records::check(a),
+        Command::Convert(a) => records::convert(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("{}", f.message);
+            if !f.message.is_empty() {
+                eprintln!("{}", f.message);
+            }
             ExitCode::from(f.code)
         }
     }

@@ -1,0 +1,548 @@
+//! `shogi check` and `shogi convert`: reading records from files, directories and stdin.
+
+use crate::Failure;
+use rayon::prelude::*;
+use serde::Serialize;
+use shogi_kif::{Diagnostic, Encoding, Format, ReadError, Record, Records, Severity};
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Record formats on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// Kakinoki KIF.
+    Kif,
+    /// KI2.
+    Ki2,
+    /// CSA (V2.2 / V3.0).
+    Csa,
+    /// USI `position` lines.
+    Usi,
+    /// SFEN positions.
+    Sfen,
+    /// JSON Kifu Format.
+    Jkf,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Kif => Format::Kif,
+            FormatArg::Ki2 => Format::Ki2,
+            FormatArg::Csa => Format::Csa,
+            FormatArg::Usi => Format::Usi,
+            FormatArg::Sfen => Format::Sfen,
+            FormatArg::Jkf => Format::Jkf,
+        }
+    }
+}
+
+/// Text encodings on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EncodingArg {
+    /// UTF-8.
+    Utf8,
+    /// Shift_JIS (CP932).
+    #[value(alias = "sjis", alias = "cp932")]
+    ShiftJis,
+    /// EUC-JP.
+    EucJp,
+}
+
+impl From<EncodingArg> for Encoding {
+    fn from(e: EncodingArg) -> Encoding {
+        match e {
+            EncodingArg::Utf8 => Encoding::Utf8,
+            EncodingArg::ShiftJis => Encoding::ShiftJis,
+            EncodingArg::EucJp => Encoding::EucJp,
+        }
+    }
+}
+
+/// Options shared by the commands that read records.
+#[derive(clap::Args, Clone)]
+pub struct InputArgs {
+    /// The input format (default: detected from the content; the extension is only a hint).
+    #[arg(long = "from", value_enum)]
+    pub from: Option<FormatArg>,
+    /// The text encoding (default: BOM, then a declaration, then UTF-8, CP932, EUC-JP).
+    #[arg(long, value_enum)]
+    pub encoding: Option<EncodingArg>,
+}
+
+/// Extensions read when walking a directory.
+const RECORD_EXTENSIONS: &[&str] = &["kif", "kifu", "ki2", "ki2u", "csa", "jkf", "usi", "sfen"];
+
+/// One input: a path, or stdin (`-`).
+#[derive(Clone, Debug)]
+pub struct Input {
+    /// The name shown in messages.
+    pub name: String,
+    path: Option<PathBuf>,
+}
+
+/// Expands the command line's paths: files as given, directories walked recursively for
+/// record files (sorted, so output is deterministic), `-` for stdin.
+pub fn expand_inputs(paths: &[String]) -> Result<Vec<Input>, Failure> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p == "-" {
+            out.push(Input {
+                name: "<stdin>".into(),
+                path: None,
+            });
+            continue;
+        }
+        let path = PathBuf::from(p);
+        let meta = std::fs::metadata(&path)
+            .map_err(|e| Failure::usage(format!("error: {p}: {}", io_reason(&e))))?;
+        if meta.is_dir() {
+            let mut files = Vec::new();
+            walk(&path, &mut files)
+                .map_err(|e| Failure::usage(format!("error: {p}: {}", io_reason(&e))))?;
+            files.sort();
+            out.extend(files.into_iter().map(|f| Input {
+                name: f.display().to_string(),
+                path: Some(f),
+            }));
+        } else {
+            out.push(Input {
+                name: p.clone(),
+                path: Some(path),
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let ft = entry.file_type()?;
+        if ft.is_dir() {
+            walk(&path, out)?;
+        } else if ft.is_file() {
+            let ext = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(|e| e.to_ascii_lowercase());
+            if ext.is_some_and(|e| RECORD_EXTENSIONS.contains(&e.as_str())) {
+                out.push(path);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// The largest input read (records are small; this bounds memory on junk).
+const MAX_INPUT: u64 = 256 * 1024 * 1024;
+
+impl Input {
+    fn read(&self) -> Result<Vec<u8>, String> {
+        let mut buf = Vec::new();
+        let res = match &self.path {
+            None => std::io::stdin()
+                .lock()
+                .take(MAX_INPUT + 1)
+                .read_to_end(&mut buf),
+            Some(p) => {
+                std::fs::File::open(p).and_then(|f| f.take(MAX_INPUT + 1).read_to_end(&mut buf))
+            }
+        };
+        res.map_err(|e| io_reason(&e))?;
+        if buf.len() as u64 > MAX_INPUT {
+            return Err(format!("larger than {} MiB", MAX_INPUT / 1024 / 1024));
+        }
+        Ok(buf)
+    }
+
+    fn hint(&self) -> Option<Format> {
+        self.path
+            .as_ref()
+            .and_then(|p| p.extension())
+            .and_then(|e| e.to_str())
+            .and_then(Format::from_extension)
+    }
+}
+
+/// Reads every record of an input, calling `f` with each result.
+fn for_each_record(
+    input: &Input,
+    args: &InputArgs,
+    mut f: impl FnMut(Result<Record, ReadError>),
+) -> Result<(), String> {
+    let bytes = input.read()?;
+    let text = match shogi_kif::decode(&bytes, args.encoding.map(Encoding::from)) {
+        Ok((text, _)) => text,
+        Err(e) => {
+            f(Err(e));
+            return Ok(());
+        }
+    };
+    let hint = args.from.map(Format::from).or_else(|| input.hint());
+    match Records::from_str(&text, hint) {
+        Ok(records) => records.for_each(f),
+        Err(e) => f(Err(e)),
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// check
+
+/// Arguments of `shogi check`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Each problem is printed as `path:line:col: error: message` (warnings likewise).\n\
+Exit status: 0 when every record is valid, 1 when any is invalid, 2 on usage or I/O errors.\n\n\
+Examples:\n  shogi check game.kif\n  shogi check records/ --jobs 2\n  cat game.csa | shogi check -"
+)]
+pub struct CheckArgs {
+    /// Files or directories (walked recursively); `-` reads stdin.
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// Show the source line and a caret under each problem.
+    #[arg(long)]
+    pub context: bool,
+    /// Do not print warnings and notes (errors only).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Machine or human output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// One line per problem.
+    Text,
+    /// One JSON document with every file.
+    Json,
+}
+
+#[derive(Serialize)]
+struct FileReport {
+    path: String,
+    records: usize,
+    invalid: usize,
+    problems: Vec<Problem>,
+}
+
+#[derive(Serialize)]
+struct Problem {
+    severity: Severity,
+    line: u32,
+    column: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ply: Option<u32>,
+    message: String,
+    #[serde(skip)]
+    rendered: String,
+}
+
+fn check_one(input: &Input, args: &CheckArgs) -> FileReport {
+    let mut report = FileReport {
+        path: input.name.clone(),
+        records: 0,
+        invalid: 0,
+        problems: Vec::new(),
+    };
+    let path = input.name.as_str();
+    let res = for_each_record(input, &args.input, |r| {
+        report.records += 1;
+        match r {
+            Ok(record) => {
+                for d in shogi_kif::validate(&record) {
+                    if d.severity == Severity::Error {
+                        report.invalid += 1;
+                    }
+                    report
+                        .problems
+                        .push(problem_from_diagnostic(&d, path, args.context));
+                }
+            }
+            Err(e) => {
+                report.invalid += 1;
+                let rendered = if args.context {
+                    e.clone().with_path(path).render()
+                } else {
+                    e.clone().with_path(path).to_string()
+                };
+                report.problems.push(Problem {
+                    severity: Severity::Error,
+                    line: e.location.line,
+                    column: e.location.column,
+                    kind: Some(e.kind.name()),
+                    ply: e.ply,
+                    message: e.message,
+                    rendered,
+                });
+            }
+        }
+    });
+    if let Err(reason) = res {
+        report.invalid += 1;
+        report.problems.push(Problem {
+            severity: Severity::Error,
+            line: 0,
+            column: 0,
+            kind: Some("io"),
+            ply: None,
+            rendered: format!("{path}: error: {reason}"),
+            message: reason,
+        });
+    }
+    report
+}
+
+fn problem_from_diagnostic(d: &Diagnostic, path: &str, context: bool) -> Problem {
+    let rendered = if context {
+        d.render(Some(path))
+    } else {
+        d.render(Some(path))
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    Problem {
+        severity: d.severity,
+        line: d.line,
+        column: d.column,
+        kind: None,
+        ply: None,
+        message: d.message.clone(),
+        rendered,
+    }
+}
+
+fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, Failure> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = jobs {
+        if n == 0 {
+            return Err(Failure::usage("error: --jobs must be at least 1"));
+        }
+        b = b.num_threads(n);
+    }
+    b.build()
+        .map_err(|e| Failure::usage(format!("error: cannot start threads: {e}")))
+}
+
+/// Runs `shogi check`.
+pub fn check(args: &CheckArgs) -> Result<(), Failure> {
+    let inputs = expand_inputs(&args.paths)?;
+    let pool = thread_pool(args.jobs)?;
+    let start = std::time::Instant::now();
+    let progress = progress_bar(inputs.len() as u64);
+    let reports: Vec<FileReport> = pool.install(|| {
+        inputs
+            .par_iter()
+            .map(|i| {
+                let r = check_one(i, args);
+                if let Some(p) = &progress {
+                    p.inc(1);
+                }
+                r
+            })
+            .collect()
+    });
+    if let Some(p) = progress {
+        p.finish_and_clear();
+    }
+    let records: usize = reports.iter().map(|r| r.records).sum();
+    let invalid: usize = reports.iter().map(|r| r.invalid).sum();
+    let io_failed = reports
+        .iter()
+        .any(|r| r.problems.iter().any(|p| p.kind == Some("io")));
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match args.format {
+        OutputFormat::Text => {
+            for r in &reports {
+                for p in &r.problems {
+                    if args.quiet && p.severity != Severity::Error {
+                        continue;
+                    }
+                    let _ = writeln!(out, "{}", p.rendered);
+                }
+            }
+        }
+        OutputFormat::Json => {
+            let doc = serde_json::json!({
+                "files": reports.len(),
+                "records": records,
+                "invalid": invalid,
+                "reports": reports,
+            });
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&doc).unwrap_or_default()
+            );
+        }
+    }
+    let _ = out.flush();
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "checked {records} record(s) in {} file(s): {} valid, {invalid} invalid ({secs:.2}s)",
+        reports.len(),
+        records.saturating_sub(invalid),
+    );
+    if io_failed {
+        Err(Failure {
+            code: 2,
+            message: String::new(),
+        })
+    } else if invalid > 0 {
+        Err(Failure {
+            code: 1,
+            message: String::new(),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+fn progress_bar(len: u64) -> Option<indicatif::ProgressBar> {
+    if len < 50 || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {per_sec} ETA {eta}")
+    {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+// ---------------------------------------------------------------------------------------------
+// convert
+
+/// Output formats of `shogi convert`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ToFormat {
+    /// The SFEN of the final position (or of `--ply N`), one line per record.
+    Sfen,
+    /// A USI `position … moves …` line per record.
+    Usi,
+    /// Kakinoki KIF (UTF-8).
+    Kif,
+    /// KI2 (UTF-8).
+    Ki2,
+    /// CSA V2.2.
+    Csa,
+    /// JSON Kifu Format.
+    Jkf,
+}
+
+/// Arguments of `shogi convert`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  shogi convert game.kif --to sfen            # the final position\n  \
+shogi convert game.kif --to sfen --ply 30   # the position after 30 moves\n  \
+shogi convert game.csa --to usi\n  shogi convert - --to kif < game.ki2"
+)]
+pub struct ConvertArgs {
+    /// The record file; `-` reads stdin.
+    pub path: String,
+    /// The output format.
+    #[arg(long, value_enum)]
+    pub to: ToFormat,
+    /// With `--to sfen`: the position after this many main-line moves (0 = the start).
+    #[arg(long)]
+    pub ply: Option<usize>,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// Runs `shogi convert`.
+pub fn convert(args: &ConvertArgs) -> Result<(), Failure> {
+    let inputs = expand_inputs(std::slice::from_ref(&args.path))?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut failure: Option<Failure> = None;
+    for input in &inputs {
+        let path = input.name.clone();
+        let res = for_each_record(input, &args.input, |r| {
+            if failure.is_some() {
+                return;
+            }
+            match r {
+                Err(e) => {
+                    failure = Some(Failure {
+                        code: 1,
+                        message: e.with_path(path.as_str()).render(),
+                    })
+                }
+                Ok(record) => match convert_record(&record, args) {
+                    Ok(text) => {
+                        let _ = out.write_all(text.as_bytes());
+                        if !text.ends_with('\n') {
+                            let _ = out.write_all(b"\n");
+                        }
+                    }
+                    Err(message) => {
+                        failure = Some(Failure {
+                            code: 1,
+                            message: format!("{path}: error: {message}"),
+                        })
+                    }
+                },
+            }
+        });
+        if let Err(reason) = res {
+            return Err(Failure::usage(format!("error: {path}: {reason}")));
+        }
+    }
+    let _ = out.flush();
+    match failure {
+        Some(f) => Err(f),
+        None => Ok(()),
+    }
+}
+
+fn convert_record(record: &Record, args: &ConvertArgs) -> Result<String, String> {
+    if args.ply.is_some() && args.to != ToFormat::Sfen {
+        return Err("--ply goes with --to sfen".into());
+    }
+    Ok(match args.to {
+        ToFormat::Sfen => {
+            let moves = record.main_line().count();
+            let pos = match args.ply {
+                Some(n) if n > moves => {
+                    return Err(format!("--ply {n}: the main line has only {moves} moves"));
+                }
+                Some(n) => record
+                    .position_at(n)
+                    .ok_or_else(|| format!("no legal position after {n} moves"))?,
+                None => record
+                    .final_position()
+                    .ok_or_else(|| "the record has no playable start position".to_string())?,
+            };
+            pos.to_sfen()
+        }
+        ToFormat::Usi => shogi_kif::write(record, Format::Usi),
+        ToFormat::Kif => shogi_kif::write(record, Format::Kif),
+        ToFormat::Ki2 => shogi_kif::write(record, Format::Ki2),
+        ToFormat::Csa => shogi_kif::write(record, Format::Csa),
+        ToFormat::Jkf => shogi_kif::write(record, Format::Jkf),
+    })
+}
