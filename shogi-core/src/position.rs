@@ -232,20 +232,72 @@ pub(crate) trait Sink {
     fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard);
 }
 
-struct Counter(u64);
+/// Counts moves without a popcount per bundle: the target sets are summed square by square in
+/// bit-sliced counters (planes of weight 1, 2, 4, 8), and only the planes are counted at the end
+/// (popcount is slow without a POPCNT instruction in the baseline target).
+#[derive(Default)]
+struct Counter {
+    total: u64,
+    ones: u128,
+    twos: u128,
+    fours: u128,
+    eights: u128,
+}
+
+impl Counter {
+    /// Adds a carry of weight 2 to the planes above `ones`.
+    #[inline(always)]
+    fn carry(&mut self, c: u128) {
+        let c4 = self.twos & c;
+        self.twos ^= c;
+        let c8 = self.fours & c4;
+        self.fours ^= c4;
+        let c16 = self.eights & c8;
+        self.eights ^= c8;
+        if c16 != 0 {
+            self.total += 16 * c16.count_ones() as u64;
+        }
+    }
+
+    /// Adds every square of `a` and of `b` once.
+    #[inline(always)]
+    fn add2(&mut self, a: Bitboard, b: Bitboard) {
+        let u = self.ones ^ a.0;
+        let c = (self.ones & a.0) | (u & b.0);
+        self.ones = u ^ b.0;
+        self.carry(c);
+    }
+
+    /// Adds every square of `a` once.
+    #[inline(always)]
+    fn add1(&mut self, a: Bitboard) {
+        let c = self.ones & a.0;
+        self.ones ^= a.0;
+        self.carry(c);
+    }
+
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        self.total
+            + self.ones.count_ones() as u64
+            + 2 * self.twos.count_ones() as u64
+            + 4 * self.fours.count_ones() as u64
+            + 8 * self.eights.count_ones() as u64
+    }
+}
 
 impl Sink for Counter {
     #[inline(always)]
     fn normal(&mut self, _from: Square, plain: Bitboard, promo: Bitboard) {
-        self.0 += (plain.count() + promo.count()) as u64;
+        self.add2(plain, promo);
     }
     #[inline(always)]
     fn drops(&mut self, _role: Role, targets: Bitboard) {
-        self.0 += targets.count() as u64;
+        self.add1(targets);
     }
     #[inline(always)]
     fn pawn_pushes(&mut self, _color: Color, plain: Bitboard, promo: Bitboard) {
-        self.0 += (plain.count() + promo.count()) as u64;
+        self.add2(plain, promo);
     }
 }
 
@@ -366,7 +418,7 @@ impl Position {
                 Role::Knight => masks.last2[piece.color.index()].contains(sq),
                 _ => false,
             };
-            if dead {
+            if dead && !options.allow_dead_pieces {
                 problems.push(SetupProblem::DeadPiece { square: sq, piece });
             }
             pos.put(sq, piece);
@@ -391,7 +443,7 @@ impl Position {
         for color in Color::ALL {
             let pawns = pos.pieces(color, Role::Pawn);
             for file in 1..=9 {
-                if (pawns & Bitboard::file(file)).more_than_one() {
+                if !options.allow_nifu && (pawns & Bitboard::file(file)).more_than_one() {
                     problems.push(SetupProblem::Nifu { color, file });
                 }
             }
@@ -912,9 +964,9 @@ impl Position {
     /// The number of legal moves, counted without building them.
     #[inline]
     pub fn count_legal_moves(&self) -> u64 {
-        let mut c = Counter(0);
+        let mut c = Counter::default();
         self.generate(&mut c);
-        c.0
+        c.finish()
     }
 
     /// Whether the side to move has at least one legal move.
@@ -1141,4 +1193,47 @@ fn hand_key(color: Color, hand: &Hand) -> u64 {
         );
     }
     k
+}
+
+/// Passes on only the moves that land on one square.
+struct OnlyTo<'a, S: Sink> {
+    mask: Bitboard,
+    inner: &'a mut S,
+}
+
+impl<S: Sink> Sink for OnlyTo<'_, S> {
+    #[inline(always)]
+    fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard) {
+        let (plain, promo) = (plain & self.mask, promo & self.mask);
+        if plain.any() || promo.any() {
+            self.inner.normal(from, plain, promo);
+        }
+    }
+    #[inline(always)]
+    fn drops(&mut self, role: Role, targets: Bitboard) {
+        let t = targets & self.mask;
+        if t.any() {
+            self.inner.drops(role, t);
+        }
+    }
+    #[inline(always)]
+    fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard) {
+        let (plain, promo) = (plain & self.mask, promo & self.mask);
+        if plain.any() || promo.any() {
+            self.inner.pawn_pushes(color, plain, promo);
+        }
+    }
+}
+
+impl Position {
+    /// The legal moves that land on `to` (for resolving written moves such as KI2's).
+    pub fn legal_moves_to(&self, to: Square) -> MoveList {
+        let mut list = MoveList::new();
+        let mut visit = Visit(|m| list.push(m));
+        self.generate(&mut OnlyTo {
+            mask: Bitboard::from_square(to),
+            inner: &mut visit,
+        });
+        list
+    }
 }
