@@ -3,7 +3,7 @@
 use crate::ending::EndingKind;
 use crate::error::Diagnostic;
 use serde::{Serialize, Serializer};
-use shogi_core::{Color, Handicap, Move, Piece, Position, Setup, SetupOptions, Square, Variant};
+use shogi_core::{Color, Handicap, Move, Piece, Position, Setup, Square, Variant};
 
 /// A header key: the usual ones typed, any other kept verbatim.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -209,11 +209,10 @@ impl Start {
         }
     }
 
-    /// The start as a playable position (tsume-style relaxations applied when needed).
+    /// The start as a playable position (tsume and puzzle relaxations applied when needed).
     pub fn position(&self) -> Option<Position> {
-        Position::from_sfen(&self.sfen)
-            .or_else(|_| Position::from_sfen_with(&self.sfen, SetupOptions::TSUME))
-            .ok()
+        let setup = Setup::from_sfen(&self.sfen).ok()?;
+        crate::replay::relaxed_position(setup).ok().map(|p| p.0)
     }
 }
 

@@ -7,7 +7,7 @@ use crate::raw::{
     self, Item, JaMove, Kind, Motion, RawBoard, RawMove, RawRecord, RawStart, Relative, Side,
 };
 use shogi_core::{
-    Color, Handicap, Move, Piece, Position, Role, Setup, SetupOptions, Square, Variant,
+    Color, Handicap, Move, Piece, Position, Role, Setup, SetupError, SetupOptions, Square, Variant,
 };
 
 pub(crate) fn role(k: Kind) -> Role {
@@ -52,7 +52,8 @@ struct Replayer<'a> {
 
 /// Turn a raw record into a checked record.
 pub(crate) fn replay(raw: RawRecord, src: &str) -> Result<Record, ReadError> {
-    let (start, pos) = resolve_start(&raw, src)?;
+    let mut start_notes = Vec::new();
+    let (start, pos) = resolve_start(&raw, src, &mut start_notes)?;
     let mut header = Header::default();
     for (k, v) in &raw.header {
         let key = if k.starts_with('$') || k == "N+" || k == "N-" {
@@ -75,6 +76,7 @@ pub(crate) fn replay(raw: RawRecord, src: &str) -> Result<Record, ReadError> {
     }
     r.apply_closing(&mut line, &pos);
     let mut diagnostics = raw.diagnostics.clone();
+    diagnostics.append(&mut start_notes);
     diagnostics.append(&mut r.diagnostics);
     let root = &raw.nodes[0];
     Ok(Record {
@@ -127,16 +129,46 @@ fn position_error(src: &str, loc: Location, msg: String) -> ReadError {
     ReadError::at(ErrorKind::Position, msg, src, loc)
 }
 
-fn build_position(setup: Setup, src: &str, loc: Location) -> Result<Position, ReadError> {
-    match Position::from_setup(setup.clone(), SetupOptions::default()) {
-        Ok(p) => Ok(p),
-        Err(_) => Position::from_setup(setup, SetupOptions::TSUME).map_err(|e| {
-            position_error(src, loc, format!("the start position is not playable: {e}"))
-        }),
+/// A playable position from `setup`: by the rules first, then with the tsume relaxations
+/// (missing king, extra pieces), then as a puzzle diagram (nifu and dead pieces too). The
+/// second value names the rules a puzzle diagram breaks, for a warning.
+pub(crate) fn relaxed_position(setup: Setup) -> Result<(Position, Option<SetupError>), SetupError> {
+    if let Ok(p) = Position::from_setup(setup.clone(), SetupOptions::default()) {
+        return Ok((p, None));
+    }
+    match Position::from_setup(setup.clone(), SetupOptions::TSUME) {
+        Ok(p) => Ok((p, None)),
+        Err(broken) => {
+            Position::from_setup(setup, SetupOptions::PERMISSIVE).map(|p| (p, Some(broken)))
+        }
     }
 }
 
-fn resolve_start(raw: &RawRecord, src: &str) -> Result<(Start, Position), ReadError> {
+fn build_position(
+    setup: Setup,
+    src: &str,
+    loc: Location,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<Position, ReadError> {
+    let (pos, broken) = relaxed_position(setup).map_err(|e| {
+        position_error(src, loc, format!("the start position is not playable: {e}"))
+    })?;
+    if let Some(e) = broken {
+        notes.push(Diagnostic::at(
+            Severity::Warning,
+            format!("the start position breaks the rules ({e}); read as a puzzle diagram"),
+            src,
+            loc,
+        ));
+    }
+    Ok(pos)
+}
+
+fn resolve_start(
+    raw: &RawRecord,
+    src: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<(Start, Position), ReadError> {
     let (start, pos) = match &raw.start {
         RawStart::Default => (Start::even(), Position::startpos(Variant::Standard)),
         RawStart::Named { name, loc } => {
@@ -206,7 +238,7 @@ fn resolve_start(raw: &RawRecord, src: &str) -> Result<(Start, Position), ReadEr
                 }
                 s
             };
-            let pos = build_position(setup, src, *loc)?;
+            let pos = build_position(setup, src, *loc, notes)?;
             let sfen = pos.to_sfen();
             let handicap = if variant == Variant::Standard {
                 Handicap::from_sfen(&sfen)
@@ -227,9 +259,9 @@ fn resolve_start(raw: &RawRecord, src: &str) -> Result<(Start, Position), ReadEr
             )
         }
         RawStart::Sfen { sfen, loc } => {
-            let pos = Position::from_sfen(sfen)
-                .or_else(|_| Position::from_sfen_with(sfen, SetupOptions::TSUME))
+            let setup = Setup::from_sfen(sfen)
                 .map_err(|e| position_error(src, *loc, format!("bad SFEN: {e}")))?;
+            let pos = build_position(setup, src, *loc, notes)?;
             let variant = pos.variant();
             let s = pos.to_sfen();
             let handicap = if variant == Variant::Standard {

@@ -28,16 +28,6 @@ const OUR_ANSWERS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// Files we cannot read yet because shogi-core refuses their start position: 9fu is a joke
-/// problem with nine gote pawns on one file (nifu and a dead pawn on the start board).
-/// `Position::from_setup` has no option to accept those; see the report to shogi-core.
-const CORE_GAPS: &[&str] = &[
-    "kifu-for-js/packages/json-kifu-format/test/files/csa/9fu.csa",
-    "kifu-for-js/packages/json-kifu-format/test/files/csa/9fu_komabetsu.csa",
-    "kifu-for-js/packages/json-kifu-format/test/files/ki2/9fu.ki2",
-    "kifu-for-js/packages/json-kifu-format/test/files/kif/9fu.kif",
-];
-
 fn canonical(sfen: &str) -> String {
     sfen.split_whitespace()
         .take(3)
@@ -141,17 +131,6 @@ fn corpus_conformance() {
                 )),
             }
             continue;
-        }
-        if CORE_GAPS.contains(&path) {
-            match &result {
-                Err(e) if e.kind == ErrorKind::Position => {
-                    println!("known gap (start position refused by shogi-core): {path}");
-                    continue;
-                }
-                _ => println!(
-                    "note: {path} no longer hits the known core gap; remove it from CORE_GAPS"
-                ),
-            }
         }
         let r = match result {
             Ok(r) => r,

@@ -251,3 +251,27 @@ fn encodings() {
         expected.moves
     );
 }
+
+#[test]
+fn puzzle_diagram_breaking_rules_reads_with_a_warning() {
+    let r = one("puzzle_nifu.kif");
+    assert_eq!(r.start.sfen, "8k/7p1/7p1/9/9/9/9/9/8p b 2G 1");
+    assert_eq!(r.usi_moves(), ["G*1b", "1a1b", "G*1c", "1b1c"]);
+    assert!(r.start_position().is_some());
+    let w: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == shogi_kif::Severity::Warning)
+        .collect();
+    assert_eq!(w.len(), 1, "{:?}", r.diagnostics);
+    assert!(
+        w[0].message.contains("nifu") && w[0].message.contains("dead piece"),
+        "{}",
+        w[0].message
+    );
+    // The same diagram as SFEN reads the same way.
+    let usi = shogi_kif::read_str("sfen 8k/7p1/7p1/9/9/9/9/9/8p b 2G 1 moves G*1b\n", None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(usi.usi_moves(), ["G*1b"]);
+    assert!(usi.diagnostics.iter().any(|d| d.message.contains("nifu")));
+}
