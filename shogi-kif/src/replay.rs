@@ -686,15 +686,15 @@ impl<'a> Replayer<'a> {
         // KI2: find the piece among the legal moves.
         let mut cands: Vec<Move> = Vec::new();
         let mut drop_ok = false;
-        pos.for_each_legal_move(|mv| match mv {
-            Move::Normal { from, to: t, .. }
-                if t == to && pos.piece_at(from).is_some_and(|p| p.role == r) =>
-            {
-                cands.push(mv);
+        for &mv in pos.legal_moves_to(to).iter() {
+            match mv {
+                Move::Normal { from, .. } if pos.piece_at(from).is_some_and(|p| p.role == r) => {
+                    cands.push(mv);
+                }
+                Move::Drop { role: dr, .. } if dr == r => drop_ok = true,
+                _ => {}
             }
-            Move::Drop { role: dr, to: t } if t == to && dr == r => drop_ok = true,
-            _ => {}
-        });
+        }
         let want_promote = m.promote == Some(true);
         let mut filtered: Vec<Move> = cands
             .iter()

@@ -200,8 +200,8 @@ fn ja_move(pos: &Position, mv: Move, prev_to: Option<Square>, ki2: bool) -> Stri
             if !ki2 {
                 s.push('打');
             } else {
-                let board_can = pos.legal_moves().iter().any(|m| {
-                    matches!(m, Move::Normal { from, to: t, .. } if *t == to && pos.piece_at(*from).is_some_and(|p| p.role == role))
+                let board_can = pos.legal_moves_to(to).iter().any(|m| {
+                    matches!(m, Move::Normal { from, .. } if pos.piece_at(*from).is_some_and(|p| p.role == role))
                 });
                 if board_can {
                     s.push('打');
@@ -219,17 +219,14 @@ fn ki2_qualifiers(pos: &Position, mv: Move, role: Role) -> String {
     };
     let us = pos.side_to_move();
     let mut others: Vec<Square> = Vec::new();
-    pos.for_each_legal_move(|m| {
-        if let Move::Normal { from: f, to: t, .. } = m {
-            if t == to
-                && f != from
-                && !others.contains(&f)
-                && pos.piece_at(f).is_some_and(|p| p.role == role)
+    for &m in pos.legal_moves_to(to).iter() {
+        if let Move::Normal { from: f, .. } = m {
+            if f != from && !others.contains(&f) && pos.piece_at(f).is_some_and(|p| p.role == role)
             {
                 others.push(f);
             }
         }
-    });
+    }
     if others.is_empty() {
         return String::new();
     }
