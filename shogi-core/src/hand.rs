@@ -53,8 +53,9 @@ impl Hand {
     }
 
     /// Whether the hand holds nothing.
+    #[inline]
     pub fn is_empty(&self) -> bool {
-        self.counts.iter().all(|&c| c == 0)
+        self.counts == [0; 7]
     }
 
     /// Total number of pieces.

@@ -227,6 +227,13 @@ pub(crate) trait Sink {
     fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard);
     /// A piece of `role` may be dropped on every square of `targets`.
     fn drops(&mut self, role: Role, targets: Bitboard);
+    /// A piece of each of `roles` may be dropped on every square of `targets`.
+    #[inline(always)]
+    fn drops_each(&mut self, roles: &[Role], targets: Bitboard) {
+        for &role in roles {
+            self.drops(role, targets);
+        }
+    }
     /// Pawns of `color` may push one rank forward onto each square of `plain` without
     /// promoting and of `promo` with promotion.
     fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard);
@@ -294,6 +301,10 @@ impl Sink for Counter {
     #[inline(always)]
     fn drops(&mut self, _role: Role, targets: Bitboard) {
         self.add1(targets);
+    }
+    #[inline(always)]
+    fn drops_each(&mut self, roles: &[Role], targets: Bitboard) {
+        self.total += roles.len() as u64 * targets.count() as u64;
     }
     #[inline(always)]
     fn pawn_pushes(&mut self, _color: Color, plain: Bitboard, promo: Bitboard) {
@@ -829,90 +840,101 @@ impl Position {
         let last1 = masks.last1[us.index()];
         let last2 = masks.last2[us.index()];
 
-        // Pawns: the unpinned ones in bulk, a pinned one only along its pin line.
+        // Unpinned pieces, role by role; pinned ones (rare) afterwards, along their pin lines.
+        let free = ours & !pinned;
+        // Pawns push in bulk; lances and knights move forward only, so promotion depends on
+        // the target alone.
         let pawns = ours & r[Role::Pawn as usize];
-        let t = pawn_pushes(us, pawns & !pinned) & move_mask;
+        let t = pawn_pushes(us, pawns & free) & move_mask;
         if t.any() {
             sink.pawn_pushes(us, t & !last1, t & zone);
         }
-        for from in pawns & pinned {
-            let t = pawn_attacks(us, from) & move_mask & line(ksq, from);
+        for from in free & r[Role::Lance as usize] {
+            let t = lance_attacks(us, from, occ_s) & move_mask;
             if t.any() {
                 sink.normal(from, t & !last1, t & zone);
             }
         }
-        // Lances and knights move forward only: promotion depends on the target alone.
-        for from in ours & r[Role::Lance as usize] {
-            let mut t = lance_attacks(us, from, occ_s) & move_mask;
-            if pinned.contains(from) {
-                t &= line(ksq, from);
-            }
-            if t.any() {
-                sink.normal(from, t & !last1, t & zone);
-            }
-        }
-        // A pinned knight can never move.
-        for from in ours & r[Role::Knight as usize] & !pinned {
+        for from in free & r[Role::Knight as usize] {
             let t = knight_attacks(us, from) & move_mask;
             if t.any() {
                 sink.normal(from, t & !last2, t & zone);
             }
         }
-        for from in ours & r[Role::Silver as usize] {
-            let mut t = silver_attacks(us, from) & move_mask;
-            if pinned.contains(from) {
-                t &= line(ksq, from);
-            }
+        // Silvers, bishops and rooks promote on any move that starts or ends in the zone.
+        let silvers = free & r[Role::Silver as usize];
+        for from in silvers & zone {
+            let t = silver_attacks(us, from) & move_mask;
             if t.any() {
-                let promo = if zone.contains(from) { t } else { t & zone };
-                sink.normal(from, t, promo);
+                sink.normal(from, t, t);
             }
         }
-        for from in ours & self.golds() {
-            let mut t = gold_attacks(us, from) & move_mask;
-            if pinned.contains(from) {
-                t &= line(ksq, from);
+        for from in silvers & !zone {
+            let t = silver_attacks(us, from) & move_mask;
+            if t.any() {
+                sink.normal(from, t, t & zone);
             }
+        }
+        for from in free & self.golds() {
+            let t = gold_attacks(us, from) & move_mask;
             if t.any() {
                 sink.normal(from, t, Bitboard::EMPTY);
             }
         }
-        for from in ours & r[Role::Bishop as usize] {
-            let mut t = bishop_attacks(from, occ_s) & move_mask;
-            if pinned.contains(from) {
-                t &= line(ksq, from);
-            }
+        let bishops = free & r[Role::Bishop as usize];
+        for from in bishops & zone {
+            let t = bishop_attacks(from, occ_s) & move_mask;
             if t.any() {
-                let promo = if zone.contains(from) { t } else { t & zone };
-                sink.normal(from, t, promo);
+                sink.normal(from, t, t);
             }
         }
-        for from in ours & r[Role::Rook as usize] {
-            let mut t = rook_attacks(from, occ_s) & move_mask;
-            if pinned.contains(from) {
-                t &= line(ksq, from);
-            }
+        for from in bishops & !zone {
+            let t = bishop_attacks(from, occ_s) & move_mask;
             if t.any() {
-                let promo = if zone.contains(from) { t } else { t & zone };
-                sink.normal(from, t, promo);
+                sink.normal(from, t, t & zone);
             }
         }
-        for from in ours & r[Role::Horse as usize] {
-            let mut t = (bishop_attacks(from, occ_s) | king_attacks(from)) & move_mask;
-            if pinned.contains(from) {
-                t &= line(ksq, from);
+        let rooks = free & r[Role::Rook as usize];
+        for from in rooks & zone {
+            let t = rook_attacks(from, occ_s) & move_mask;
+            if t.any() {
+                sink.normal(from, t, t);
             }
+        }
+        for from in rooks & !zone {
+            let t = rook_attacks(from, occ_s) & move_mask;
+            if t.any() {
+                sink.normal(from, t, t & zone);
+            }
+        }
+        for from in free & r[Role::Horse as usize] {
+            let t = (bishop_attacks(from, occ_s) | king_attacks(from)) & move_mask;
             if t.any() {
                 sink.normal(from, t, Bitboard::EMPTY);
             }
         }
-        for from in ours & r[Role::Dragon as usize] {
-            let mut t = (rook_attacks(from, occ_s) | king_attacks(from)) & move_mask;
-            if pinned.contains(from) {
-                t &= line(ksq, from);
-            }
+        for from in free & r[Role::Dragon as usize] {
+            let t = (rook_attacks(from, occ_s) | king_attacks(from)) & move_mask;
             if t.any() {
                 sink.normal(from, t, Bitboard::EMPTY);
+            }
+        }
+        for from in pinned {
+            let Some(piece) = self.board[from.index()] else {
+                continue;
+            };
+            let t = attacks(us, piece.role, from, occ_s) & move_mask & line(ksq, from);
+            if t.is_empty() {
+                continue;
+            }
+            match piece.role {
+                Role::Pawn | Role::Lance => sink.normal(from, t & !last1, t & zone),
+                Role::Knight => sink.normal(from, t & !last2, t & zone),
+                Role::Silver | Role::Bishop | Role::Rook if zone.contains(from) => {
+                    sink.normal(from, t, t)
+                }
+                Role::Silver | Role::Bishop | Role::Rook => sink.normal(from, t, t & zone),
+                _ => sink.normal(from, t, Bitboard::EMPTY),
             }
         }
 
@@ -941,10 +963,17 @@ impl Position {
         if hand.count(Role::Knight) > 0 {
             sink.drops(Role::Knight, drop_mask & !last2);
         }
+        // Silvers, golds, bishops and rooks may be dropped on every empty square (of the mask).
+        let mut roles = [Role::Silver; 4];
+        let mut n = 0;
         for role in [Role::Silver, Role::Gold, Role::Bishop, Role::Rook] {
             if hand.count(role) > 0 {
-                sink.drops(role, drop_mask);
+                roles[n] = role;
+                n += 1;
             }
+        }
+        if n > 0 {
+            sink.drops_each(&roles[..n], drop_mask);
         }
     }
 
