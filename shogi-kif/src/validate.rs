@@ -1,9 +1,10 @@
-//! Checks beyond move legality: does the declared ending match the final position?
+//! Checks beyond move legality: repetition, perpetual check, declarations, and whether the
+//! declared ending matches the final position.
 
 use crate::ending::EndingKind;
 use crate::error::{Diagnostic, Severity};
-use crate::model::Record;
-use shogi_core::{DeclarationResult, Game, ImpasseRule, Variant};
+use crate::model::{HeaderKey, Record};
+use shogi_core::{DeclarationResult, Game, ImpasseRule, Repetition, Variant};
 
 fn warn(line: u32, message: String) -> Diagnostic {
     Diagnostic {
@@ -15,26 +16,116 @@ fn warn(line: u32, message: String) -> Diagnostic {
     }
 }
 
+/// The declaration rule the record names (`$JISHOGI:24`, `持将棋：24点法`, …); the CSA and
+/// Floodgate 27-point rule otherwise.
+pub(crate) fn impasse_rule(record: &Record) -> ImpasseRule {
+    let named = record
+        .header
+        .get(&HeaderKey::JishogiRule)
+        .or_else(|| record.header.get(&HeaderKey::Other("JISHOGI".into())));
+    match named {
+        Some(v) if v.contains("24") || v.contains("２４") => ImpasseRule::Points24,
+        _ => ImpasseRule::Points27,
+    }
+}
+
+fn rule_name(rule: ImpasseRule) -> &'static str {
+    match rule {
+        ImpasseRule::Points24 => "24-point",
+        ImpasseRule::Points27 => "27-point",
+    }
+}
+
+/// What a four-fold repetition means, in words.
+fn repetition_words(r: &Repetition) -> String {
+    match r.perpetual_checker {
+        Some(c) => format!(
+            "the position of ply {} occurred for the fourth time at ply {}, and {} gave check with every move in between: perpetual check (連続王手の千日手), {} loses",
+            r.first_ply,
+            r.fourth_ply,
+            c.japanese_en(),
+            c.japanese_en()
+        ),
+        None => format!(
+            "the position of ply {} occurred for the fourth time at ply {}: 千日手 (repetition draw)",
+            r.first_ply, r.fourth_ply
+        ),
+    }
+}
+
 /// Diagnostics for a record that was read: the reader's warnings, plus warnings where the
-/// declared ending is contradicted by the position (詰み when not mate, 千日手 without a
-/// fourfold repetition, an entering-king declaration that fails the 27-point rule).
+/// rules and the record disagree:
+///
+/// * the record goes on past a four-fold repetition (the game ended there), or ends at one
+///   without saying so;
+/// * 千日手 where one side checked with every move of the repetition (that side loses), or
+///   without any four-fold repetition;
+/// * 詰み when the side to move is not mated;
+/// * an entering-king declaration that fails the record's rule (27 points unless the header
+///   names the 24-point rule; under that rule 24 to 30 points is a draw, not a win).
 pub fn validate(record: &Record) -> Vec<Diagnostic> {
     let mut out = record.diagnostics.clone();
     let Some(start) = record.start_position() else {
         return out;
     };
     let mut game = Game::new(start);
-    for node in record.main_line() {
-        if node.foul.is_some() || game.play(node.mv).is_err() {
+    let mut repetition: Option<Repetition> = None;
+    let moves = &record.moves.moves;
+    for (i, node) in moves.iter().enumerate() {
+        if node.foul.is_some() || game.position().check_move(node.mv).is_err() {
             return out;
         }
+        game.play_unchecked(node.mv);
+        if repetition.is_none() {
+            if let Some(r) = game.repetition() {
+                repetition = Some(r);
+                if i + 1 < moves.len() {
+                    out.push(warn(
+                        node.source_line,
+                        format!(
+                            "{}; the game ended there but the record goes on for {} more moves",
+                            repetition_words(&r),
+                            moves.len() - i - 1
+                        ),
+                    ));
+                }
+            }
+        }
     }
-    let Some(ending) = record.ending() else {
+    let pos = game.position();
+    let ending = record.ending();
+    let line = ending.map_or_else(
+        || moves.last().map_or(0, |m| m.source_line),
+        |e| e.source_line,
+    );
+    let kind = ending.map(|e| &e.kind);
+    // A repetition completed by the last move: the ending should say so.
+    if let Some(r) = repetition.filter(|r| r.fourth_ply == moves.len()) {
+        match (kind, r.perpetual_checker) {
+            (Some(EndingKind::Repetition), None) => {}
+            (Some(EndingKind::Repetition), Some(_)) => out.push(warn(
+                line,
+                format!("the record says 千日手 (draw) but {}", repetition_words(&r)),
+            )),
+            (Some(EndingKind::FoulWin | EndingKind::FoulLoss), Some(_)) => {}
+            (Some(k), _) if !matches!(k, EndingKind::Other(_)) => out.push(warn(
+                line,
+                format!(
+                    "the record ends with {} but {}",
+                    k.japanese(),
+                    repetition_words(&r)
+                ),
+            )),
+            _ => out.push(warn(
+                line,
+                format!("the game ends by repetition: {}", repetition_words(&r)),
+            )),
+        }
+    }
+    let Some(kind) = kind else {
         return out;
     };
-    let pos = game.position();
-    let line = ending.source_line;
-    match ending.kind {
+    match kind {
         EndingKind::Mate if !pos.is_checkmate() => {
             out.push(warn(
                 line,
@@ -44,22 +135,36 @@ pub fn validate(record: &Record) -> Vec<Diagnostic> {
                 ),
             ));
         }
-        EndingKind::Repetition if game.repetition().is_none() => {
+        EndingKind::Repetition if repetition.is_none() => {
             out.push(warn(
                 line,
                 "the record says 千日手 (repetition) but no position occurred four times".into(),
             ));
         }
         EndingKind::Declaration if pos.variant() == Variant::Standard => {
-            let d = pos.declaration(ImpasseRule::Points27);
-            if d.result != DeclarationResult::Win {
-                out.push(warn(
+            let rule = impasse_rule(record);
+            let d = pos.declaration(rule);
+            let facts = format!(
+                "{} points, {} pieces in the camp, king in camp: {}, in check: {}",
+                d.points, d.pieces_in_zone, d.king_in_zone, d.in_check
+            );
+            let who = pos.side_to_move().japanese_en();
+            match d.result {
+                DeclarationResult::Win => {}
+                DeclarationResult::Draw => out.push(warn(
                     line,
                     format!(
-                        "the declaration fails the 27-point rule ({} points, {} pieces in the camp, king in camp: {}, in check: {})",
-                        d.points, d.pieces_in_zone, d.king_in_zone, d.in_check
+                        "{who}'s declaration is a draw (持将棋), not a win, under the {} rule ({facts})",
+                        rule_name(rule)
                     ),
-                ));
+                )),
+                DeclarationResult::Lose => out.push(warn(
+                    line,
+                    format!(
+                        "{who}'s declaration fails the {} rule, so {who} loses ({facts})",
+                        rule_name(rule)
+                    ),
+                )),
             }
         }
         _ => {}

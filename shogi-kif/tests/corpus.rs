@@ -176,3 +176,45 @@ fn corpus_conformance() {
         failures.len()
     );
 }
+
+/// DISAGREEMENTS.md §3: what validation must say about the corpus's repetition and
+/// declaration games. (path, text every warning about the ending must contain, or "" for none)
+const VALIDATION_FACTS: &[(&str, &str)] = &[
+    ("shogi-server/test/csa/oute_sennichite.csa", "sente loses"),
+    ("shogi-server/test/csa/oute_sennichite2.csa", "gote loses"),
+    ("shogi-server/test/csa/oute_sennichite3.csa", "sente loses"),
+    ("shogi-server/test/csa/not_sennichite.csa", ""),
+    ("shogi-server/test/csa/jishogi_kachi.csa", ""),
+    ("ShogiBoardQ/tests/fixtures/test_kiou_comments.kif", ""),
+    ("mog-core-scala/jvm/src/test/resources/kif/game/009.kif", ""),
+];
+
+#[test]
+fn corpus_validation_facts() {
+    let root = Path::new(CORPUS);
+    if !root.join("REFERENCE_CONSENSUS.tsv").exists() {
+        eprintln!("note: corpus not found at {CORPUS}; validation facts skipped");
+        return;
+    }
+    for (path, expect) in VALIDATION_FACTS {
+        let bytes = std::fs::read(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let r = shogi_kif::read(&bytes, None).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let found: Vec<String> = shogi_kif::validate(&r)
+            .into_iter()
+            .filter(|d| {
+                d.message.contains("repetition")
+                    || d.message.contains("千日手")
+                    || d.message.contains("declaration")
+            })
+            .map(|d| d.message)
+            .collect();
+        if expect.is_empty() {
+            assert!(found.is_empty(), "{path}: {found:?}");
+        } else {
+            assert!(
+                found.len() == 1 && found[0].contains(expect),
+                "{path}: expected one warning with {expect:?}, got {found:?}"
+            );
+        }
+    }
+}

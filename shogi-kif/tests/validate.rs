@@ -1,0 +1,111 @@
+//! `validate()` on hand-written records: repetition, perpetual check and declarations.
+
+use shogi_kif::{Diagnostic, Format, Record, Severity};
+
+fn read(name: &str) -> Record {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    shogi_kif::read_str(&text, Some(Format::Csa)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn warnings(r: &Record) -> Vec<Diagnostic> {
+    shogi_kif::validate(r)
+        .into_iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .collect()
+}
+
+#[test]
+fn perpetual_check_written_as_repetition_says_the_checker_loses() {
+    let r = read("perpetual_check.csa");
+    assert_eq!(r.moves.moves.len(), 13);
+    let w = warnings(&r);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].line, 28, "the %SENNICHITE line");
+    assert_eq!(
+        w[0].message,
+        "the record says 千日手 (draw) but the position of ply 1 occurred for the fourth time at ply 13, \
+         and sente gave check with every move in between: perpetual check (連続王手の千日手), sente loses"
+    );
+}
+
+#[test]
+fn moves_past_a_fourfold_repetition_are_reported_at_that_ply() {
+    let r = read("past_repetition.csa");
+    assert_eq!(r.moves.moves.len(), 16);
+    let w = warnings(&r);
+    assert_eq!(w.len(), 1, "{w:?}");
+    // Ply 13 is the 13th move line after the `+` on line 12.
+    assert_eq!(w[0].line, r.moves.moves[12].source_line);
+    assert_eq!(w[0].line, 25);
+    assert!(
+        w[0].message.contains("fourth time at ply 13")
+            && w[0].message.contains("sente loses")
+            && w[0].message.contains("goes on for 3 more moves"),
+        "{}",
+        w[0].message
+    );
+}
+
+#[test]
+fn plain_repetition_draw_is_accepted() {
+    let r = read("repetition_draw.csa");
+    assert_eq!(r.moves.moves.len(), 12);
+    assert_eq!(warnings(&r), []);
+}
+
+#[test]
+fn repetition_without_ending_is_pointed_out() {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/repetition_draw.csa",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap_or_default()
+    .replace("%SENNICHITE\n", "");
+    let r = shogi_kif::read_str(&text, None).unwrap_or_else(|e| panic!("{e}"));
+    let w = warnings(&r);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].message.starts_with("the game ends by repetition"),
+        "{}",
+        w[0].message
+    );
+}
+
+#[test]
+fn declaration_under_the_24_point_rule_is_a_draw() {
+    let r = read("declaration_24.csa");
+    let w = warnings(&r);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(
+        w[0].message,
+        "sente's declaration is a draw (持将棋), not a win, under the 24-point rule \
+         (26 points, 10 pieces in the camp, king in camp: true, in check: false)"
+    );
+}
+
+#[test]
+fn declaration_without_a_named_rule_uses_27_points() {
+    let path = format!(
+        "{}/tests/fixtures/declaration_24.csa",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .replace("$JISHOGI:24\n", "");
+    let r = shogi_kif::read_str(&text, None).unwrap_or_else(|e| panic!("{e}"));
+    let w = warnings(&r);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].message
+            .starts_with("sente's declaration fails the 27-point rule, so sente loses (26 points"),
+        "{}",
+        w[0].message
+    );
+    // Two more golds' worth in hand would not exist; a rook more makes 31: a win under both.
+    let rich = text
+        .replace("P+00KA", "P+00HI00KA")
+        .replace("P2+HI", "P2+RY");
+    let r = shogi_kif::read_str(&rich, None).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(warnings(&r), []);
+}
