@@ -788,15 +788,54 @@ fn jkf_move(node: &MoveNode, pos: &Position, prev: Option<Square>) -> Map<String
     o
 }
 
-fn write_jkf(record: &Record) -> String {
-    let mut header = Map::new();
-    for e in &record.header.entries {
-        header.insert(e.key.kif().to_string(), Value::String(e.value.clone()));
+/// The JKF header in the record's order (a repeated key keeps its first place and its last
+/// value, as a JSON object can hold a key only once).
+struct OrderedHeader<'a>(Vec<(&'a str, &'a str)>);
+
+impl<'a> OrderedHeader<'a> {
+    fn new(record: &'a Record) -> OrderedHeader<'a> {
+        let mut v: Vec<(&str, &str)> = Vec::with_capacity(record.header.entries.len());
+        for e in &record.header.entries {
+            let k = e.key.kif();
+            match v.iter_mut().find(|(key, _)| *key == k) {
+                Some(slot) => slot.1 = &e.value,
+                None => v.push((k, &e.value)),
+            }
+        }
+        OrderedHeader(v)
     }
-    let mut root = Map::new();
-    root.insert("header".into(), Value::Object(header));
+}
+
+impl serde::Serialize for OrderedHeader<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+/// A JKF document: header in record order, then `initial` and `moves`.
+#[derive(serde::Serialize)]
+struct JkfDoc<'a> {
+    header: OrderedHeader<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    initial: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<Vec<Value>>,
+}
+
+fn write_jkf(record: &Record) -> String {
+    let header = OrderedHeader::new(record);
     let Some(pos) = record.start_position() else {
-        return Value::Object(root).to_string();
+        let doc = JkfDoc {
+            header,
+            initial: None,
+            moves: None,
+        };
+        return serde_json::to_string(&doc).unwrap_or_default();
     };
     let initial = match record.start.handicap {
         Some(h)
@@ -832,15 +871,18 @@ fn write_jkf(record: &Record) -> String {
             json!({"preset": "OTHER", "data": {"color": if pos.side_to_move() == Color::Black {0} else {1}, "board": board, "hands": hands}})
         }
     };
-    root.insert("initial".into(), initial);
     let mut moves = vec![if record.start_comments.is_empty() {
         json!({})
     } else {
         json!({"comments": record.start_comments})
     }];
     moves.extend(jkf_line(&record.moves, pos, None));
-    root.insert("moves".into(), Value::Array(moves));
-    let mut s = serde_json::to_string_pretty(&Value::Object(root)).unwrap_or_default();
+    let doc = JkfDoc {
+        header,
+        initial: Some(initial),
+        moves: Some(moves),
+    };
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
 }

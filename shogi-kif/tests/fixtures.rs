@@ -275,3 +275,33 @@ fn puzzle_diagram_breaking_rules_reads_with_a_warning() {
     assert_eq!(usi.usi_moves(), ["G*1b"]);
     assert!(usi.diagnostics.iter().any(|d| d.message.contains("nifu")));
 }
+
+#[test]
+fn jkf_writer_keeps_header_order() {
+    let r = one("kifu_for_windows.kif");
+    let keys: Vec<String> = r
+        .header
+        .entries
+        .iter()
+        .map(|e| e.key.kif().to_string())
+        .collect();
+    assert!(keys.len() >= 3, "{keys:?}");
+    let jkf = shogi_kif::write(&r, Format::Jkf);
+    // The keys appear in the text in the record's order, not sorted.
+    let mut at = 0;
+    for k in &keys {
+        let quoted = format!("\"{k}\":");
+        let i = jkf[at..]
+            .find(&quoted)
+            .unwrap_or_else(|| panic!("{k} missing or out of order in\n{jkf}"));
+        at += i + quoted.len();
+    }
+    let back = shogi_kif::read_str(&jkf, Some(Format::Jkf)).unwrap_or_else(|e| panic!("{e}"));
+    let back_keys: Vec<String> = back
+        .header
+        .entries
+        .iter()
+        .map(|e| e.key.kif().to_string())
+        .collect();
+    assert_eq!(back_keys, keys);
+}
