@@ -127,10 +127,19 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // One line naming the problem; clap's usage hint follows on stderr.
+            // One line naming the problem: clap's message without its usage block.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("error: bad arguments");
-            eprintln!("{first} (see 'shogi --help')");
+            let message: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            let mut line = message.join(" ");
+            if line.is_empty() {
+                line = "error: bad arguments".into();
+            }
+            eprintln!("{line} (see 'shogi --help')");
             return ExitCode::from(2);
         }
     };
