@@ -488,6 +488,11 @@ pub struct SetupOptions {
     pub allow_missing_king: bool,
     /// Accept more pieces of a kind than one set holds (tsume "extra pieces").
     pub allow_extra_pieces: bool,
+    /// Accept two unpromoted pawns of one side on a file (puzzle positions).
+    pub allow_nifu: bool,
+    /// Accept pawns, lances and knights that can never move (puzzle positions). Such pieces
+    /// simply have no moves.
+    pub allow_dead_pieces: bool,
 }
 
 impl SetupOptions {
@@ -495,6 +500,18 @@ impl SetupOptions {
     pub const TSUME: SetupOptions = SetupOptions {
         allow_missing_king: true,
         allow_extra_pieces: true,
+        allow_nifu: false,
+        allow_dead_pieces: false,
+    };
+
+    /// Everything a board can show is accepted except what the engine cannot play from: more
+    /// than one king of a side, pieces off the board or not in the variant, and the side not
+    /// to move standing in check. For puzzle and study diagrams.
+    pub const PERMISSIVE: SetupOptions = SetupOptions {
+        allow_missing_king: true,
+        allow_extra_pieces: true,
+        allow_nifu: true,
+        allow_dead_pieces: true,
     };
 }
 

@@ -286,3 +286,32 @@ fn junk_never_panics() {
         let _ = parse_usi_position(&text, Variant::Standard);
     }
 }
+
+#[test]
+fn permissive_setups_allow_puzzle_diagrams() {
+    // Nine gote pawns on file 2, one of them dead on 2i.
+    let s = "4k4/7p1/7p1/7p1/7p1/7p1/7p1/7p1/4K2p1 b - 1";
+    let e = Position::from_sfen_with(s, SetupOptions::TSUME).unwrap_err();
+    assert!(e.to_string().contains("nifu") && e.to_string().contains("dead piece"), "{e}");
+    let p = Position::from_sfen_with(s, SetupOptions::PERMISSIVE).unwrap();
+    // The dead pawn has no move; the others push (2h takes nothing: 2i is its own pawn).
+    let mut q = p.clone();
+    q.swap_turn();
+    let pawn_moves = q
+        .legal_moves()
+        .iter()
+        .filter(|m| m.from().is_some_and(|f| f.file() == 2))
+        .count();
+    assert_eq!(pawn_moves, 0, "every gote pawn on file 2 is blocked or dead");
+    assert!(p.legal_moves().len() > 0);
+}
+
+#[test]
+fn legal_moves_to_one_square() {
+    let p = Position::startpos(Variant::Standard);
+    let to = Square::from_usi("7f").unwrap();
+    let v: Vec<String> = p.legal_moves_to(to).iter().map(|m| m.to_usi()).collect();
+    assert_eq!(v, ["7g7f"]);
+    let p = Position::from_sfen("k8/9/9/9/9/9/9/9/8K b GS 1").unwrap();
+    assert_eq!(p.legal_moves_to(Square::from_usi("5e").unwrap()).len(), 2);
+}

@@ -166,3 +166,39 @@ fn checkers_and_pins_are_consistent() {
         }
     }
 }
+
+#[test]
+fn permissive_positions_with_dead_pieces_and_nifu() {
+    use shogi_core::SetupOptions;
+    // Dead pawns, lances and knights of both colours on their last ranks, nifu on files 2 and 8,
+    // and pieces in hand: the generator must not wrap a push off the board's edge.
+    let sfens = [
+        "P3k3P/N6P1/9/9/9/9/9/1p5n1/p3K3p b Pp 1",
+        "P3k3P/N6P1/9/9/9/9/9/1p5n1/p3K3p w Pp 1",
+        "LP2k2PL/9/1P5P1/9/9/9/1p5p1/9/lp2K2pl b NLnl 1",
+        "LP2k2PL/9/1P5P1/9/9/9/1p5p1/9/lp2K2pl w NLnl 1",
+    ];
+    let candidates = all_candidate_moves(Variant::Standard);
+    let mut rng = Rng(7);
+    for sfen in sfens {
+        let start = Position::from_sfen_with(sfen, SetupOptions::PERMISSIVE)
+            .unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        let mut p = start.clone();
+        for _ in 0..30 {
+            let legal = p.legal_moves();
+            for &m in &candidates {
+                assert_eq!(
+                    legal.contains(&m),
+                    p.check_move(m).is_ok(),
+                    "{} in {}",
+                    m.to_usi(),
+                    p.to_sfen()
+                );
+            }
+            if legal.is_empty() {
+                break;
+            }
+            p.play_unchecked(legal[rng.below(legal.len())]);
+        }
+    }
+}
