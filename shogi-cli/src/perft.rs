@@ -40,9 +40,9 @@ pub struct PerftArgs {
     /// The position: `startpos` or an SFEN as one argument (quote it in the shell).
     #[arg(default_value = "startpos")]
     pub position: String,
-    /// Depth in plies (1 to 20).
+    /// Depth in plies (1 to 20); required unless --suite is given.
     #[arg(long, short, value_parser = clap::value_parser!(u32).range(1..=20),
-          required_unless_present = "suite", conflicts_with = "suite")]
+          conflicts_with = "suite")]
     pub depth: Option<u32>,
     /// The variant for `startpos` (an SFEN's board shape decides on its own).
     #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
@@ -153,7 +153,9 @@ pub fn run(args: &PerftArgs, explicit_variant: bool) -> Result<(), Failure> {
         return suite(args, file);
     }
     let Some(depth) = args.depth else {
-        return Err(Failure::usage("error: --depth is required"));
+        return Err(Failure::usage(
+            "error: --depth <DEPTH> is required (or --suite FILE) (see 'shogi perft --help')",
+        ));
     };
     let pos = parse_position(&args.position, args.variant, explicit_variant)?;
     let pool = pool(args.threads.unwrap_or(1))?;
