@@ -396,6 +396,99 @@ pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
     Bitboard(BISHOP_PSEUDO[sq.index()])
 }
 
+/// For each colour and king square: the squares from which a stepping piece (pawn, knight,
+/// silver, gold-like, king) of the other colour could attack the king's square or a square next
+/// to it. A king with no enemy piece there needs no stepper test for its moves.
+const fn step_region_table() -> [[u128; 81]; 2] {
+    let pawn = steps_table(PAWN_STEPS);
+    let knight = steps_table(KNIGHT_STEPS);
+    let silver = steps_table(SILVER_STEPS);
+    let gold = steps_table(GOLD_STEPS);
+    let king = steps_table(KING_STEPS)[0];
+    let mut t = [[0u128; 81]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 81 {
+            let mut around = king[k] | (1u128 << k);
+            let mut region = 0u128;
+            while around != 0 {
+                let sq = around.trailing_zeros() as usize;
+                around &= around - 1;
+                // An enemy stepper attacks `sq` from the squares our own piece of that kind
+                // would attack from `sq`.
+                region |= pawn[c][sq] | knight[c][sq] | silver[c][sq] | gold[c][sq] | king[sq];
+            }
+            t[c][k] = region;
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// For each square: the union of the rook (with `dirs` = rook directions) or bishop pseudo
+/// attacks of the square and its neighbours.
+const fn slider_region_table(dirs: [usize; 4]) -> [u128; 81] {
+    let king = steps_table(KING_STEPS)[0];
+    let pseudo = pseudo_table(dirs);
+    let mut t = [0u128; 81];
+    let mut k = 0;
+    while k < 81 {
+        let mut around = king[k] | (1u128 << k);
+        let mut region = 0u128;
+        while around != 0 {
+            let sq = around.trailing_zeros() as usize;
+            around &= around - 1;
+            region |= pseudo[sq];
+        }
+        t[k] = region;
+        k += 1;
+    }
+    t
+}
+
+const fn lance_region_table() -> [[u128; 81]; 2] {
+    let king = steps_table(KING_STEPS)[0];
+    let rays = rays_table();
+    let mut t = [[0u128; 81]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 81 {
+            let mut around = king[k] | (1u128 << k);
+            let mut region = 0u128;
+            while around != 0 {
+                let sq = around.trailing_zeros() as usize;
+                around &= around - 1;
+                region |= rays[if c == 0 { N } else { S }][sq];
+            }
+            t[c][k] = region;
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static STEP_REGION: [[u128; 81]; 2] = step_region_table();
+static ROOK_REGION: [u128; 81] = slider_region_table([N, S, E, W]);
+static BISHOP_REGION: [u128; 81] = slider_region_table([NE, SW, NW, SE]);
+static LANCE_REGION: [[u128; 81]; 2] = lance_region_table();
+
+/// Where opposing pieces could stand to attack the king of `color` on `sq` or a square next to
+/// it: (steppers, rook-likes, bishop-likes, lances).
+#[inline(always)]
+pub(crate) fn king_regions(color: Color, sq: Square) -> [Bitboard; 4] {
+    let (c, s) = (color.index(), sq.index());
+    [
+        Bitboard(STEP_REGION[c][s]),
+        Bitboard(ROOK_REGION[s]),
+        Bitboard(BISHOP_REGION[s]),
+        Bitboard(LANCE_REGION[c][s]),
+    ]
+}
+
 /// Bit 8 (rank 9) of every file segment.
 const RANK9_BITS: u128 = Bitboard::rank(9).0;
 /// Bits 0..8 (ranks 1..=8) of every file segment.

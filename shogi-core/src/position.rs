@@ -2,8 +2,8 @@
 
 use crate::bitboard::{
     Bitboard, attacks, between, bishop_attacks, bishop_pseudo_attacks, file_fill, gold_attacks,
-    king_attacks, knight_attacks, lance_attacks, lance_pseudo_attacks, line, pawn_attacks,
-    pawn_pushes, rook_attacks, rook_pseudo_attacks, silver_attacks,
+    king_attacks, king_regions, knight_attacks, lance_attacks, lance_pseudo_attacks, line,
+    pawn_attacks, pawn_pushes, rook_attacks, rook_pseudo_attacks, silver_attacks,
 };
 use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
@@ -762,15 +762,26 @@ impl Position {
     fn safe_king_squares(&self, us: Color, k: Square, candidates: Bitboard) -> Bitboard {
         let theirs = self.by_color[(!us).index()];
         let r = &self.by_role;
+        let mut rooks = theirs & (r[Role::Rook as usize] | r[Role::Dragon as usize]);
+        let mut bishops = theirs & (r[Role::Bishop as usize] | r[Role::Horse as usize]);
+        let mut lances = theirs & r[Role::Lance as usize];
+        if self.variant == Variant::Standard {
+            // Only pieces that could reach the king's surroundings matter; often there are
+            // none on the big board (on the Mini Shogi board there nearly always are).
+            let [step_region, rook_region, bishop_region, lance_region] = king_regions(us, k);
+            rooks &= rook_region;
+            bishops &= bishop_region;
+            lances &= lance_region;
+            if (theirs & step_region).is_empty() && (rooks | bishops | lances).is_empty() {
+                return candidates;
+            }
+        }
         let pawns = theirs & r[Role::Pawn as usize];
         let knights = theirs & r[Role::Knight as usize];
         let silvers = theirs & r[Role::Silver as usize];
         let golds = theirs & self.golds();
         let kings =
             theirs & (r[Role::King as usize] | r[Role::Horse as usize] | r[Role::Dragon as usize]);
-        let rooks = theirs & (r[Role::Rook as usize] | r[Role::Dragon as usize]);
-        let bishops = theirs & (r[Role::Bishop as usize] | r[Role::Horse as usize]);
-        let lances = theirs & r[Role::Lance as usize];
         let occ = self.occupied() ^ Bitboard::from_square(k);
         let mut safe = Bitboard::EMPTY;
         for to in candidates {
