@@ -1,0 +1,233 @@
+//! `shogi check`, `shogi convert` and `shogi moves` end to end, on fixtures written by hand in
+//! tests/fixtures/records. Every snapshot was checked against the rules by hand.
+
+mod common;
+
+use common::{code, shogi, shogi_stdin, stderr, stdout, workspace_root};
+use std::process::{Command, Stdio};
+
+/// Runs `shogi` from the workspace root, so paths in messages are short and stable.
+fn shogi_in_root(args: &[&str]) -> std::process::Output {
+    Command::new(common::shogi_bin())
+        .args(args)
+        .current_dir(workspace_root())
+        .stdin(Stdio::null())
+        .output()
+        .expect("shogi runs")
+}
+
+const DIR: &str = "tests/fixtures/records";
+
+#[test]
+fn check_reports_every_problem_with_its_location() {
+    let out = shogi_in_root(&["check", DIR, "--jobs", "2"]);
+    // Seven records: one each in the KIF and KI2 files, two in the CSA file and two in the
+    // USI file. nifu.kif, ambiguous.ki2 and the second game of two-games.csa are invalid.
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    insta::assert_snapshot!("check_dir", stdout(&out));
+    assert!(
+        stderr(&out).starts_with("checked 7 record(s) in 5 file(s): 4 valid, 3 invalid"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn check_context_shows_the_line_and_a_caret() {
+    let out = shogi_in_root(&["check", "--context", &format!("{DIR}/nifu.kif")]);
+    assert_eq!(code(&out), 1);
+    insta::assert_snapshot!("check_context", stdout(&out));
+}
+
+#[test]
+fn check_json_is_machine_readable() {
+    let out = shogi_in_root(&["check", "--format", "json", &format!("{DIR}/nifu.kif")]);
+    assert_eq!(code(&out), 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(v["records"], 1);
+    assert_eq!(v["invalid"], 1);
+    let p = &v["reports"][0]["problems"][0];
+    assert_eq!(p["line"], 11);
+    assert_eq!(p["ply"], 9);
+    assert_eq!(p["kind"], "illegal-move");
+}
+
+#[test]
+fn check_valid_records_exit_zero() {
+    let out = shogi_in_root(&[
+        "check",
+        &format!("{DIR}/good.kif"),
+        &format!("{DIR}/more/lines.usi"),
+    ]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).starts_with("checked 3 record(s) in 2 file(s): 3 valid, 0 invalid"));
+}
+
+#[test]
+fn check_missing_file_is_a_usage_error() {
+    let out = shogi_in_root(&["check", "no/such/file.kif"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        "error: no/such/file.kif: no such file or directory\n"
+    );
+}
+
+#[test]
+fn check_reads_stdin() {
+    let kif = std::fs::read_to_string(workspace_root().join(DIR).join("nifu.kif")).unwrap();
+    let out = shogi_stdin(&["check", "-"], &kif);
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).starts_with("<stdin>:11:"), "{}", stdout(&out));
+}
+
+#[test]
+fn convert_kif_to_sfen() {
+    let out = shogi_in_root(&["convert", &format!("{DIR}/good.kif"), "--to", "sfen"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // 7g7f 3c3d 8h2b+ 3a2b B*4e, worked out by hand.
+    assert_eq!(
+        stdout(&out),
+        "lnsgkg1nl/1r5s1/pppppp1pp/6p2/5B3/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6\n"
+    );
+    let out = shogi_in_root(&[
+        "convert",
+        &format!("{DIR}/good.kif"),
+        "--to",
+        "sfen",
+        "--ply",
+        "2",
+    ]);
+    assert_eq!(
+        stdout(&out),
+        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n"
+    );
+    let out = shogi_in_root(&[
+        "convert",
+        &format!("{DIR}/good.kif"),
+        "--to",
+        "sfen",
+        "--ply",
+        "9",
+    ]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("--ply 9: the main line has only 5 moves"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn convert_to_usi_and_from_stdin() {
+    let out = shogi_in_root(&["convert", &format!("{DIR}/good.kif"), "--to", "usi"]);
+    assert_eq!(
+        stdout(&out),
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n"
+    );
+    let csa = "PI\n+\n+7776FU\n-3334FU\n";
+    let out = shogi_stdin(&["convert", "-", "--to", "sfen"], csa);
+    assert_eq!(
+        stdout(&out),
+        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n"
+    );
+    // Every game of a multi-game file, one line each; the broken one stops with its location.
+    let out = shogi_in_root(&["convert", &format!("{DIR}/more/lines.usi"), "--to", "sfen"]);
+    assert_eq!(
+        stdout(&out),
+        "lnsgkg1nl/1r5s1/pppppp1pp/6p2/5B3/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6\nrbsgk/5/4p/PK3/1GSBR b - 3\n"
+    );
+}
+
+#[test]
+fn convert_broken_record_names_the_place() {
+    let out = shogi_in_root(&["convert", &format!("{DIR}/nifu.kif"), "--to", "sfen"]);
+    assert_eq!(code(&out), 1);
+    insta::assert_snapshot!("convert_nifu", stderr(&out));
+}
+
+#[test]
+fn convert_kif_to_csa_and_back() {
+    let out = shogi_in_root(&["convert", &format!("{DIR}/good.kif"), "--to", "csa"]);
+    assert_eq!(code(&out), 0);
+    let csa = stdout(&out);
+    let back = shogi_stdin(&["convert", "-", "--to", "usi"], &csa);
+    assert_eq!(
+        stdout(&back),
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n"
+    );
+}
+
+#[test]
+fn moves_lists_legal_moves_sorted() {
+    let out = shogi(&["moves", "rbsgk/4p/5/P4/KGSBR b - 1"]);
+    assert_eq!(code(&out), 0);
+    // Mini Shogi start: 14 moves (the perft suite's depth 1), sorted as text.
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 14);
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted);
+    assert!(lines.contains(&"5d5c") && lines.contains(&"1e1b"));
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn bad_arguments_are_one_line_errors_with_exit_2() {
+    for (args, needle) in [
+        (
+            vec!["moves", "lnsgkgsnl/9 b - 1"],
+            "bad SFEN board at byte 0: 2 ranks",
+        ),
+        (
+            vec!["moves", "rbsgk/4p/5/P4/KGSBR x - 1"],
+            "bad SFEN side to move at byte 20",
+        ),
+        (
+            vec!["moves", "startpos", "--variant", "huge"],
+            "invalid value 'huge'",
+        ),
+        (
+            vec![
+                "moves",
+                "rbsgk/4p/5/P4/KGSBR b - 1",
+                "--variant",
+                "standard",
+            ],
+            "is a mini position",
+        ),
+        (
+            vec!["convert", "x.kif"],
+            "required arguments were not provided: --to <TO>",
+        ),
+        (vec!["frobnicate"], "unrecognized subcommand"),
+    ] {
+        let out = shogi(&args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(stdout(&out), "");
+    }
+}
+
+#[test]
+fn samples_are_valid_and_every_format_reads_the_same_game() {
+    let out = shogi_in_root(&["check", "samples"]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert!(stderr(&out).starts_with("checked 6 record(s) in 6 file(s): 6 valid, 0 invalid"));
+    let usi = |f: &str| stdout(&shogi_in_root(&["convert", f, "--to", "usi"]));
+    let sfen = |f: &str| stdout(&shogi_in_root(&["convert", f, "--to", "sfen"]));
+    let want_usi = std::fs::read_to_string(workspace_root().join("samples/game.usi")).unwrap();
+    let want_sfen = sfen("samples/game.usi");
+    for f in ["kif", "ki2", "csa", "jkf"] {
+        let path = format!("samples/game.{f}");
+        assert_eq!(usi(&path).trim(), want_usi.trim(), "{path}");
+        assert_eq!(sfen(&path), want_sfen, "{path}");
+    }
+    // The Mini Shogi sample, worked out by hand: the rook takes the pawn on 1b and promotes on
+    // 1a; gote's king took the bishop on 2c.
+    assert_eq!(sfen("samples/mini.kif"), "r1sg+R/5/1b1k1/P4/KGS2 w Pb 10\n");
+}
