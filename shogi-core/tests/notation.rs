@@ -292,7 +292,10 @@ fn permissive_setups_allow_puzzle_diagrams() {
     // Nine gote pawns on file 2, one of them dead on 2i.
     let s = "4k4/7p1/7p1/7p1/7p1/7p1/7p1/7p1/4K2p1 b - 1";
     let e = Position::from_sfen_with(s, SetupOptions::TSUME).unwrap_err();
-    assert!(e.to_string().contains("nifu") && e.to_string().contains("dead piece"), "{e}");
+    assert!(
+        e.to_string().contains("nifu") && e.to_string().contains("dead piece"),
+        "{e}"
+    );
     let p = Position::from_sfen_with(s, SetupOptions::PERMISSIVE).unwrap();
     // The dead pawn has no move; the others push (2h takes nothing: 2i is its own pawn).
     let mut q = p.clone();
@@ -302,7 +305,10 @@ fn permissive_setups_allow_puzzle_diagrams() {
         .iter()
         .filter(|m| m.from().is_some_and(|f| f.file() == 2))
         .count();
-    assert_eq!(pawn_moves, 0, "every gote pawn on file 2 is blocked or dead");
+    assert_eq!(
+        pawn_moves, 0,
+        "every gote pawn on file 2 is blocked or dead"
+    );
     assert!(p.legal_moves().len() > 0);
 }
 
