@@ -95,8 +95,21 @@ impl Format {
         if t.starts_with('{') {
             return Some(Format::Jkf);
         }
+        // Kakinoki's own declaration line settles it.
+        if t.starts_with("#KIF version=") {
+            return Some(Format::Kif);
+        }
+        if t.starts_with("#KI2 version=") {
+            return Some(Format::Ki2);
+        }
         let (mut kif, mut ki2, mut csa, mut usi, mut sfen) = (0u32, 0u32, 0u32, 0u32, 0u32);
         for line in t.lines().take(400) {
+            // Stop early once one format is far ahead of every other.
+            let scores = [kif, ki2, csa, usi, sfen];
+            let best = scores.iter().copied().max().unwrap_or(0);
+            if best >= 45 && scores.iter().filter(|&&s| s * 5 > best).count() == 1 {
+                break;
+            }
             let l = line.trim();
             let b = l.as_bytes();
             if l.is_empty() {

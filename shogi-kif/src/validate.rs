@@ -5,6 +5,26 @@ use crate::ending::EndingKind;
 use crate::error::{Diagnostic, Severity};
 use crate::model::{HeaderKey, Record};
 use shogi_core::{DeclarationResult, Game, ImpasseRule, Repetition, Variant};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Passes a Zobrist key through unchanged.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
 
 fn warn(line: u32, message: String) -> Diagnostic {
     Diagnostic {
@@ -68,31 +88,45 @@ pub fn validate(record: &Record) -> Vec<Diagnostic> {
     let Some(start) = record.start_position() else {
         return out;
     };
-    let mut game = Game::new(start);
+    // Positions are counted by their Zobrist keys (already random: no hashing needed); the
+    // core's `Game` is asked for the details only when a key is seen a fourth time.
+    let mut pos = start.clone();
+    let mut seen: HashMap<u64, u8, BuildHasherDefault<KeyHasher>> = HashMap::default();
+    seen.reserve(record.moves.moves.len() + 1);
+    seen.insert(pos.key(), 1);
     let mut repetition: Option<Repetition> = None;
     let moves = &record.moves.moves;
     for (i, node) in moves.iter().enumerate() {
-        if node.foul.is_some() || game.position().check_move(node.mv).is_err() {
+        if node.foul.is_some() || pos.check_move(node.mv).is_err() {
             return out;
         }
-        game.play_unchecked(node.mv);
-        if repetition.is_none() {
-            if let Some(r) = game.repetition() {
-                repetition = Some(r);
-                if i + 1 < moves.len() {
-                    out.push(warn(
-                        node.source_line,
-                        format!(
-                            "{}; the game ended there but the record goes on for {} more moves",
-                            repetition_words(&r),
-                            moves.len() - i - 1
-                        ),
-                    ));
-                }
-            }
+        pos.play_unchecked(node.mv);
+        if repetition.is_some() {
+            continue;
+        }
+        let n = seen.entry(pos.key()).or_insert(0);
+        *n += 1;
+        if *n < 4 {
+            continue;
+        }
+        let mut game = Game::new(start.clone());
+        for m in &moves[..=i] {
+            game.play_unchecked(m.mv);
+        }
+        let Some(r) = game.repetition() else { continue };
+        repetition = Some(r);
+        if i + 1 < moves.len() {
+            out.push(warn(
+                node.source_line,
+                format!(
+                    "{}; the game ended there but the record goes on for {} more moves",
+                    repetition_words(&r),
+                    moves.len() - i - 1
+                ),
+            ));
         }
     }
-    let pos = game.position();
+    let pos = &pos;
     let ending = record.ending();
     let line = ending.map_or_else(
         || moves.last().map_or(0, |m| m.source_line),

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Read-and-validate throughput of `shogi check` against cshogi's KIF reader, in one run.
+
+The collection is made by the project itself: N games of seeded random legal play written as
+KIF by `cargo run --release -p shogi-kif --example gen_games` (Shift_JIS `.kif` by default,
+which is what cshogi's `KIF.Parser.parse_file` expects; `--encoding utf8` writes UTF-8 `.kifu`
+instead, which cshogi also reads as UTF-8 by its extension).
+
+Both sides do the same work: read every file, decode it, parse every move, and check each
+move for legality on a board while replaying (`shogi check` also checks repetitions and the
+ending; cshogi's parser calls `Board.is_legal` before `Board.push` for every move, and this
+script replays its moves once more with `is_legal` first, as a validator must).
+
+Timing: whole-process wall time and CPU time (user + system) of each command, run
+interleaved (ours -j1, ours -j2, cshogi, then again) and the median of --runs taken. The
+machine may be shared: the CPU-time ratio is the steadier number.
+
+Usage (from the workspace root):
+  python3 scripts/bench-kif.py [--games 10000] [--runs 3] [--encoding sjis|utf8]
+  [--dir DIR] [--python PY]
+
+Needs cshogi (PyPI) in the Python given by --python, or in a venv that this script makes at
+~/.cache/shogi-kif-bench/venv on first use (`pip install cshogi==1.1.0`).
+"""
+import argparse
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CACHE = os.path.join(
+    os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "shogi-kif-bench"
+)
+TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+SHOGI = os.path.join(TARGET, "release", "shogi")
+GEN = os.path.join(TARGET, "release", "examples", "gen_games")
+
+# Run by the cshogi interpreter: read every file with cshogi's KIF reader, replay with
+# legality checks, and report counts so that both sides can be seen to read the same moves.
+CSHOGI_READER = r"""
+import sys, os, cshogi, cshogi.KIF
+d = sys.argv[1]
+files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(('.kif', '.kifu')))
+games = plies = illegal = 0
+for f in files:
+    p = cshogi.KIF.Parser.parse_file(f)
+    board = cshogi.Board(p.sfen)
+    for m in p.moves:
+        if not board.is_legal(m):
+            illegal += 1
+            break
+        board.push(m)
+    games += 1
+    plies += len(p.moves)
+print(games, plies, illegal)
+"""
+
+
+def sh(cmd, **kw):
+    print("+", " ".join(cmd), file=sys.stderr)
+    subprocess.run(cmd, check=True, **kw)
+
+
+def ensure_python(py):
+    if py:
+        return py
+    venv = os.path.join(CACHE, "venv")
+    exe = os.path.join(venv, "bin", "python")
+    if not os.path.exists(exe):
+        os.makedirs(CACHE, exist_ok=True)
+        sh([sys.executable, "-m", "venv", venv])
+        sh([exe, "-m", "pip", "install", "-q", "cshogi==1.1.0"])
+    return exe
+
+
+def ensure_built():
+    env = dict(os.environ, CARGO_TARGET_DIR=TARGET)
+    sh(["cargo", "build", "--release", "-q", "-p", "shogi-cli"], cwd=ROOT, env=env)
+    sh(["cargo", "build", "--release", "-q", "-p", "shogi-kif", "--example", "gen_games"],
+       cwd=ROOT, env=env)
+
+
+def ensure_corpus(d, games, encoding):
+    stamp = os.path.join(d, ".complete")
+    if os.path.exists(stamp):
+        with open(stamp) as f:
+            if f.read().strip() == f"{games} {encoding}":
+                return
+    sh([GEN, "--out", d, "--games", str(games), "--encoding", encoding])
+    if encoding == "utf8":
+        # cshogi reads `.kifu` as UTF-8 and `.kif` as CP932.
+        for name in os.listdir(d):
+            if name.endswith(".kif"):
+                os.rename(os.path.join(d, name), os.path.join(d, name + "u"))
+    with open(stamp, "w") as f:
+        f.write(f"{games} {encoding}\n")
+
+
+def timed(cmd):
+    """Run cmd; return (wall seconds, cpu seconds, stdout, stderr)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, p.returncode, p.stdout, p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=10000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--encoding", choices=["sjis", "utf8"], default="sjis")
+    ap.add_argument("--dir", help="where the games are (default ~/.cache/shogi-kif-bench/games-N-ENC)")
+    ap.add_argument("--python", help="a Python with cshogi installed")
+    ap.add_argument("--no-build", action="store_true", help="use the binaries as built")
+    a = ap.parse_args()
+
+    py = ensure_python(a.python)
+    if not a.no_build:
+        ensure_built()
+    d = a.dir or os.path.join(CACHE, f"games-{a.games}-{a.encoding}")
+    ensure_corpus(d, a.games, a.encoding)
+    names = [n for n in os.listdir(d) if n.endswith((".kif", ".kifu"))]
+    mb = sum(os.path.getsize(os.path.join(d, n)) for n in names) / 1e6
+    games = len(names)
+    reader = os.path.join(CACHE, "cshogi_reader.py")
+    os.makedirs(CACHE, exist_ok=True)
+    with open(reader, "w") as f:
+        f.write(CSHOGI_READER)
+
+    subjects = [
+        ("shogi check --jobs 1", [SHOGI, "check", d, "--jobs", "1", "--quiet"]),
+        ("shogi check --jobs 2", [SHOGI, "check", d, "--jobs", "2", "--quiet"]),
+        ("cshogi 1.1.0 KIF reader", [py, reader, d]),
+    ]
+    results = {name: [] for name, _ in subjects}
+    for run in range(a.runs):
+        for name, cmd in subjects:
+            wall, cpu, code, out, err = timed(cmd)
+            if name.startswith("shogi"):
+                m = re.search(r"checked (\d+) record\(s\) in \d+ file\(s\): (\d+) valid", err)
+                if code != 0 or not m or int(m.group(2)) != games:
+                    sys.exit(f"{name}: not every game valid (exit {code}): {err.strip()[-300:]}")
+            else:
+                got = out.split()
+                if code != 0 or len(got) != 3 or int(got[0]) != games or got[2] != "0":
+                    sys.exit(f"{name}: did not read every game legally (exit {code}): {out} {err[-300:]}")
+            results[name].append((wall, cpu))
+            print(f"  run {run + 1}: {name:26s} wall {wall:7.3f}s  cpu {cpu:7.3f}s", file=sys.stderr)
+
+    print(f"{games} KIF games of random play, {mb:.1f} MB ({a.encoding}), median of {a.runs} runs")
+    print(f"{'reader':26s} {'wall s':>8s} {'games/s':>9s} {'MB/s':>7s} {'cpu s':>8s} {'games/cpu-s':>12s}")
+    med = {}
+    for name, _ in subjects:
+        wall = statistics.median(r[0] for r in results[name])
+        cpu = statistics.median(r[1] for r in results[name])
+        med[name] = (wall, cpu)
+        print(f"{name:26s} {wall:8.3f} {games / wall:9.0f} {mb / wall:7.1f} {cpu:8.3f} {games / cpu:12.0f}")
+    cs = med["cshogi 1.1.0 KIF reader"]
+    for name in ("shogi check --jobs 1", "shogi check --jobs 2"):
+        w, c = med[name]
+        print(f"ratio {name} / cshogi: {cs[0] / w:5.1f}x wall, {cs[1] / c:5.1f}x cpu")
+
+
+if __name__ == "__main__":
+    main()
