@@ -309,7 +309,7 @@ fn permissive_setups_allow_puzzle_diagrams() {
         pawn_moves, 0,
         "every gote pawn on file 2 is blocked or dead"
     );
-    assert!(p.legal_moves().len() > 0);
+    assert!(!p.legal_moves().is_empty());
 }
 
 #[test]
