@@ -240,7 +240,7 @@ pub(crate) trait Sink {
 }
 
 /// Counts moves without a popcount per bundle: the target sets are summed square by square in
-/// bit-sliced counters (planes of weight 1, 2, 4, 8), and only the planes are counted at the end
+/// bit-sliced counters (planes of weight 1, 2, 4), and only the planes are counted at the end
 /// (popcount is slow without a POPCNT instruction in the baseline target).
 #[derive(Default)]
 struct Counter {
@@ -248,7 +248,6 @@ struct Counter {
     ones: u128,
     twos: u128,
     fours: u128,
-    eights: u128,
 }
 
 impl Counter {
@@ -259,10 +258,8 @@ impl Counter {
         self.twos ^= c;
         let c8 = self.fours & c4;
         self.fours ^= c4;
-        let c16 = self.eights & c8;
-        self.eights ^= c8;
-        if c16 != 0 {
-            self.total += 16 * c16.count_ones() as u64;
+        if c8 != 0 {
+            self.total += 8 * c8.count_ones() as u64;
         }
     }
 
@@ -289,7 +286,6 @@ impl Counter {
             + self.ones.count_ones() as u64
             + 2 * self.twos.count_ones() as u64
             + 4 * self.fours.count_ones() as u64
-            + 8 * self.eights.count_ones() as u64
     }
 }
 
