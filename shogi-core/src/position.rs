@@ -24,6 +24,27 @@ pub(crate) struct VariantMasks {
     pub last1: [Bitboard; 2],
     /// The last two ranks by colour (knights must promote there).
     pub last2: [Bitboard; 2],
+    /// By colour and source square: the targets where a move from there may promote (every
+    /// square from inside the zone, else the zone).
+    pub promo_from: [[Bitboard; 81]; 2],
+}
+
+const fn promo_from(zone: [u128; 2]) -> [[Bitboard; 81]; 2] {
+    let mut t = [[Bitboard::EMPTY; 81]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut sq = 0;
+        while sq < 81 {
+            t[c][sq] = if zone[c] >> sq & 1 != 0 {
+                Bitboard::FULL
+            } else {
+                Bitboard(zone[c])
+            };
+            sq += 1;
+        }
+        c += 1;
+    }
+    t
 }
 
 const fn ranks(from: u8, to: u8) -> u128 {
@@ -52,6 +73,7 @@ static STANDARD_MASKS: VariantMasks = VariantMasks {
     zone: [Bitboard(ranks(1, 3)), Bitboard(ranks(7, 9))],
     last1: [Bitboard(ranks(1, 1)), Bitboard(ranks(9, 9))],
     last2: [Bitboard(ranks(1, 2)), Bitboard(ranks(8, 9))],
+    promo_from: promo_from([ranks(1, 3), ranks(7, 9)]),
 };
 
 const MINI_BOARD: u128 = files(1, 5) & ranks(1, 5);
@@ -71,6 +93,7 @@ static MINI_MASKS: VariantMasks = VariantMasks {
         Bitboard(ranks(1, 2) & MINI_BOARD),
         Bitboard(ranks(4, 5) & MINI_BOARD),
     ],
+    promo_from: promo_from([ranks(1, 1) & MINI_BOARD, ranks(5, 5) & MINI_BOARD]),
 };
 
 impl Variant {
@@ -869,17 +892,11 @@ impl Position {
             }
         }
         // Silvers, bishops and rooks promote on any move that starts or ends in the zone.
-        let silvers = free & r[Role::Silver as usize];
-        for from in silvers & zone {
+        let promo_from = &masks.promo_from[us.index()];
+        for from in free & r[Role::Silver as usize] {
             let t = silver_attacks(us, from) & move_mask;
             if t.any() {
-                sink.normal(from, t, t);
-            }
-        }
-        for from in silvers & !zone {
-            let t = silver_attacks(us, from) & move_mask;
-            if t.any() {
-                sink.normal(from, t, t & zone);
+                sink.normal(from, t, t & promo_from[from.index()]);
             }
         }
         for from in free & self.golds() {
@@ -888,30 +905,16 @@ impl Position {
                 sink.normal(from, t, Bitboard::EMPTY);
             }
         }
-        let bishops = free & r[Role::Bishop as usize];
-        for from in bishops & zone {
+        for from in free & r[Role::Bishop as usize] {
             let t = bishop_attacks(from, occ_s) & move_mask;
             if t.any() {
-                sink.normal(from, t, t);
+                sink.normal(from, t, t & promo_from[from.index()]);
             }
         }
-        for from in bishops & !zone {
-            let t = bishop_attacks(from, occ_s) & move_mask;
-            if t.any() {
-                sink.normal(from, t, t & zone);
-            }
-        }
-        let rooks = free & r[Role::Rook as usize];
-        for from in rooks & zone {
+        for from in free & r[Role::Rook as usize] {
             let t = rook_attacks(from, occ_s) & move_mask;
             if t.any() {
-                sink.normal(from, t, t);
-            }
-        }
-        for from in rooks & !zone {
-            let t = rook_attacks(from, occ_s) & move_mask;
-            if t.any() {
-                sink.normal(from, t, t & zone);
+                sink.normal(from, t, t & promo_from[from.index()]);
             }
         }
         for from in free & r[Role::Horse as usize] {
@@ -937,10 +940,9 @@ impl Position {
             match piece.role {
                 Role::Pawn | Role::Lance => sink.normal(from, t & !last1, t & zone),
                 Role::Knight => sink.normal(from, t & !last2, t & zone),
-                Role::Silver | Role::Bishop | Role::Rook if zone.contains(from) => {
-                    sink.normal(from, t, t)
+                Role::Silver | Role::Bishop | Role::Rook => {
+                    sink.normal(from, t, t & promo_from[from.index()])
                 }
-                Role::Silver | Role::Bishop | Role::Rook => sink.normal(from, t, t & zone),
                 _ => sink.normal(from, t, Bitboard::EMPTY),
             }
         }
