@@ -244,7 +244,7 @@ pub(crate) struct Node {
     pub comments: Vec<String>,
     pub bookmarks: Vec<String>,
     /// First child = continuation of this line; further children = alternatives.
-    pub children: Vec<u32>,
+    pub children: Children,
     /// Nesting depth of variations.
     pub depth: u32,
 }
@@ -325,7 +325,7 @@ impl RawRecord {
                 time: None,
                 comments: Vec::new(),
                 bookmarks: Vec::new(),
-                children: Vec::new(),
+                children: Children::default(),
                 depth: 0,
             }],
             closing: None,
@@ -345,7 +345,7 @@ impl RawRecord {
             time: None,
             comments: Vec::new(),
             bookmarks: Vec::new(),
-            children: Vec::new(),
+            children: Children::default(),
             depth,
         });
         self.nodes[parent as usize].children.push(idx);
@@ -355,5 +355,43 @@ impl RawRecord {
     pub fn warn(&mut self, src: &str, loc: Location, msg: impl Into<String>) {
         self.diagnostics
             .push(Diagnostic::at(Severity::Warning, msg, src, loc));
+    }
+}
+
+/// The children of a node: almost always one, kept inline; alternatives on the heap.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Children {
+    first: Option<u32>,
+    rest: Vec<u32>,
+}
+
+impl Children {
+    pub fn is_empty(&self) -> bool {
+        self.first.is_none()
+    }
+
+    pub fn push(&mut self, idx: u32) {
+        if self.first.is_none() {
+            self.first = Some(idx);
+        } else {
+            self.rest.push(idx);
+        }
+    }
+
+    pub fn first(&self) -> Option<&u32> {
+        self.first.as_ref()
+    }
+
+    pub fn get(&self, k: usize) -> Option<&u32> {
+        if k == 0 {
+            self.first.as_ref()
+        } else {
+            self.rest.get(k - 1)
+        }
+    }
+
+    /// The children after the first.
+    pub fn alternatives(&self) -> &[u32] {
+        &self.rest
     }
 }

@@ -175,6 +175,15 @@ fn resolve_start(
             let mut clean = name.as_str();
             if let Some(i) = clean.find('#') {
                 clean = crate::text::trim(&clean[..i]);
+                notes.push(Diagnostic::at(
+                    Severity::Warning,
+                    format!(
+                        "text after '#' in the 手合割 value ignored: {:?}",
+                        &name[i..]
+                    ),
+                    src,
+                    *loc,
+                ));
             }
             let (variant, handicap, sfen) = named_start(clean).ok_or_else(|| {
                 position_error(
@@ -327,7 +336,7 @@ impl<'a> Replayer<'a> {
             let children = &self.raw.nodes[p as usize].children;
             let Some(&c) = children.get(k) else { break };
             let alts: Vec<u32> = if k == 0 {
-                children[1..].to_vec()
+                children.alternatives().to_vec()
             } else {
                 Vec::new()
             };
