@@ -86,10 +86,15 @@ def ensure_built():
 
 def ensure_corpus(d, games, encoding):
     stamp = os.path.join(d, ".complete")
+    # A rebuilt generator (new mtime) writes the games again.
+    want = f"{games} {encoding} {int(os.path.getmtime(GEN))}"
     if os.path.exists(stamp):
         with open(stamp) as f:
-            if f.read().strip() == f"{games} {encoding}":
+            if f.read().strip() == want:
                 return
+        for name in os.listdir(d):
+            if name.endswith((".kif", ".kifu")):
+                os.remove(os.path.join(d, name))
     sh([GEN, "--out", d, "--games", str(games), "--encoding", encoding])
     if encoding == "utf8":
         # cshogi reads `.kifu` as UTF-8 and `.kif` as CP932.
@@ -97,7 +102,7 @@ def ensure_corpus(d, games, encoding):
             if name.endswith(".kif"):
                 os.rename(os.path.join(d, name), os.path.join(d, name + "u"))
     with open(stamp, "w") as f:
-        f.write(f"{games} {encoding}\n")
+        f.write(want + "\n")
 
 
 def timed(cmd):

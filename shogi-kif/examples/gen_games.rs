@@ -88,6 +88,16 @@ fn parse_args() -> Result<Options, String> {
     Ok(o)
 }
 
+/// A total order on the moves of one position.
+fn order_key(m: Move) -> u32 {
+    match m {
+        Move::Normal { from, to, promote } => {
+            (from.index() as u32) << 8 | (to.index() as u32) << 1 | u32::from(promote)
+        }
+        Move::Drop { role, to } => (100 + role.sfen_char() as u32) << 8 | (to.index() as u32) << 1,
+    }
+}
+
 /// One game of random play.
 fn random_game(rng: &mut Rng, min: u32, max: u32, index: u32, seed: u64) -> Record {
     let length = min + rng.below(u64::from(max - min + 1)) as u32;
@@ -121,6 +131,9 @@ fn random_game(rng: &mut Rng, min: u32, max: u32, index: u32, seed: u64) -> Reco
             }
             choice.push(m);
         }
+        // A fixed order, so that the games depend on the seed only, not on the order in
+        // which the move generator happens to list moves.
+        choice.sort_unstable_by_key(|m| order_key(*m));
         let m = choice[rng.below(choice.len() as u64) as usize];
         pos.play_unchecked(m);
         moves.push(MoveNode::new(m));
