@@ -1069,10 +1069,18 @@ impl Position {
                     }
                 }
                 if let Some(k) = self.king_square(us) {
-                    let mut after = self.clone();
-                    after.do_move(m);
-                    let k = if piece.role == Role::King { to } else { k };
-                    if after.attackers_to(k, !us, after.occupied()).any() {
+                    // King safety without making the move: the board after it differs only on
+                    // `from` (vacated) and `to` (now ours; a captured piece attacks nothing).
+                    let occ = self.occupied();
+                    let to_bb = Bitboard::from_square(to);
+                    let attacked = if piece.role == Role::King {
+                        self.attackers_to(to, !us, occ ^ Bitboard::from_square(from))
+                            .any()
+                    } else {
+                        let after = (occ ^ Bitboard::from_square(from)) | to_bb;
+                        (self.attackers_to(k, !us, after) & !to_bb).any()
+                    };
+                    if attacked {
                         return Err(PlayError::LeavesKingInCheck);
                     }
                 }
