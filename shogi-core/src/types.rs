@@ -80,6 +80,18 @@ enum Sq { S0 = 0, S1 = 1, S2 = 2, S3 = 3, S4 = 4, S5 = 5, S6 = 6, S7 = 7, S8 = 8
 #[rustfmt::skip]
 const SQS: [Sq; 81] = [Sq::S0, Sq::S1, Sq::S2, Sq::S3, Sq::S4, Sq::S5, Sq::S6, Sq::S7, Sq::S8, Sq::S9, Sq::S10, Sq::S11, Sq::S12, Sq::S13, Sq::S14, Sq::S15, Sq::S16, Sq::S17, Sq::S18, Sq::S19, Sq::S20, Sq::S21, Sq::S22, Sq::S23, Sq::S24, Sq::S25, Sq::S26, Sq::S27, Sq::S28, Sq::S29, Sq::S30, Sq::S31, Sq::S32, Sq::S33, Sq::S34, Sq::S35, Sq::S36, Sq::S37, Sq::S38, Sq::S39, Sq::S40, Sq::S41, Sq::S42, Sq::S43, Sq::S44, Sq::S45, Sq::S46, Sq::S47, Sq::S48, Sq::S49, Sq::S50, Sq::S51, Sq::S52, Sq::S53, Sq::S54, Sq::S55, Sq::S56, Sq::S57, Sq::S58, Sq::S59, Sq::S60, Sq::S61, Sq::S62, Sq::S63, Sq::S64, Sq::S65, Sq::S66, Sq::S67, Sq::S68, Sq::S69, Sq::S70, Sq::S71, Sq::S72, Sq::S73, Sq::S74, Sq::S75, Sq::S76, Sq::S77, Sq::S78, Sq::S79, Sq::S80];
 
+/// `SQS` padded to 128 entries, so that a lookup with `index & 127` needs no bounds check
+/// (bit indices of a `u128` are below 128; the padding is never reached for real squares).
+const SQS128: [Sq; 128] = {
+    let mut t = [Sq::S0; 128];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = SQS[i];
+        i += 1;
+    }
+    t
+};
+
 const FULLWIDTH_DIGITS: [&str; 9] = ["１", "２", "３", "４", "５", "６", "７", "８", "９"];
 const KANJI_DIGITS: [&str; 9] = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
 
@@ -110,7 +122,8 @@ impl Square {
     /// The square with the given index; the caller guarantees `index < 81`.
     #[inline(always)]
     pub(crate) const fn from_index_unchecked(index: usize) -> Square {
-        Square(SQS[index])
+        debug_assert!(index < 81);
+        Square(SQS128[index & 127])
     }
 
     /// The index (0..81): `(file - 1) * 9 + (rank - 1)`.
