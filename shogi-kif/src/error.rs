@@ -44,6 +44,8 @@ pub enum ErrorKind {
     Truncated,
     /// JSON (JKF) that does not match the schema.
     Json,
+    /// The input could not be read (an I/O error while streaming).
+    Io,
 }
 
 impl ErrorKind {
@@ -62,6 +64,7 @@ impl ErrorKind {
             ErrorKind::TooLarge => "too-large",
             ErrorKind::Truncated => "truncated",
             ErrorKind::Json => "json",
+            ErrorKind::Io => "io",
         }
     }
 }
