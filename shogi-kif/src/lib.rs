@@ -31,6 +31,7 @@ mod kif;
 mod model;
 mod raw;
 mod replay;
+mod stream;
 mod text;
 mod usi;
 mod validate;
@@ -40,6 +41,7 @@ pub use encoding::{Encoding, declared_encoding, decode};
 pub use ending::EndingKind;
 pub use error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
+pub use stream::RecordStream;
 pub use validate::validate;
 pub use write::write;
 
