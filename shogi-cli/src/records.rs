@@ -174,11 +174,11 @@ impl Input {
     }
 }
 
-/// Reads every record of an input, calling `f` with each result.
-fn for_each_record(
+/// Reads and decodes an input, handing its records (or the error that stops them) to `f`.
+fn with_records(
     input: &Input,
     args: &InputArgs,
-    mut f: impl FnMut(Result<Record, ReadError>),
+    f: impl FnOnce(Result<Records<'_>, ReadError>),
 ) -> Result<(), String> {
     let bytes = input.read()?;
     let text = match shogi_kif::decode(&bytes, args.encoding.map(Encoding::from)) {
@@ -189,11 +189,20 @@ fn for_each_record(
         }
     };
     let hint = args.from.map(Format::from).or_else(|| input.hint());
-    match Records::from_str(&text, hint) {
+    f(Records::from_str(&text, hint));
+    Ok(())
+}
+
+/// Reads every record of an input, calling `f` with each result.
+fn for_each_record(
+    input: &Input,
+    args: &InputArgs,
+    mut f: impl FnMut(Result<Record, ReadError>),
+) -> Result<(), String> {
+    with_records(input, args, |records| match records {
         Ok(records) => records.for_each(f),
         Err(e) => f(Err(e)),
-    }
-    Ok(())
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -265,11 +274,12 @@ fn check_one(input: &Input, args: &CheckArgs) -> FileReport {
         problems: Vec::new(),
     };
     let path = input.name.as_str();
-    let res = for_each_record(input, &args.input, |r| {
+    // Each record comes with what `shogi_kif::validate` says of it, from the same replay.
+    let mut each = |r: Result<(Record, Vec<Diagnostic>), ReadError>| {
         report.records += 1;
         match r {
-            Ok(record) => {
-                for d in shogi_kif::validate(&record) {
+            Ok((_, diagnostics)) => {
+                for d in diagnostics {
                     if d.severity == Severity::Error {
                         report.invalid += 1;
                     }
@@ -296,6 +306,14 @@ fn check_one(input: &Input, args: &CheckArgs) -> FileReport {
                 });
             }
         }
+    };
+    let res = with_records(input, &args.input, |records| match records {
+        Ok(mut records) => {
+            while let Some(r) = records.next_validated() {
+                each(r);
+            }
+        }
+        Err(e) => each(Err(e)),
     });
     if let Err(reason) = res {
         report.invalid += 1;

@@ -356,18 +356,33 @@ impl<'a> Records<'a> {
     }
 }
 
-impl Iterator for Records<'_> {
-    type Item = Result<Record, ReadError>;
+impl Records<'_> {
+    /// The next record with its diagnostics as [`validate`] gives them, found in the same
+    /// replay: each move's legality is checked once.
+    pub fn next_validated(&mut self) -> Option<Result<(Record, Vec<Diagnostic>), ReadError>> {
+        let next = self.next_replayed(true)?;
+        Some(next.map(|(record, main)| {
+            let diagnostics = match &main {
+                Some(main) => validate::diagnose(&record, main),
+                None => validate(&record),
+            };
+            (record, diagnostics)
+        }))
+    }
 
-    fn next(&mut self) -> Option<Self::Item> {
+    fn next_replayed(
+        &mut self,
+        facts: bool,
+    ) -> Option<Result<(Record, Option<replay::MainLine>), ReadError>> {
         if self.done {
             return None;
         }
         let text: &str = &self.text;
+        let replay = |r: raw::RawRecord| replay::replay_main(r, text, facts);
         match self.format {
             Format::Kif | Format::Ki2 | Format::Jkf => {
                 self.done = true;
-                Some(parse_raw(self.format, text).and_then(|r| replay::replay(r, text)))
+                Some(parse_raw(self.format, text).and_then(replay))
             }
             Format::Csa => loop {
                 let (start, end, next) = csa::next_game(text, self.pos)?;
@@ -386,9 +401,7 @@ impl Iterator for Records<'_> {
                     }
                     continue;
                 }
-                return Some(
-                    csa::parse(text, start, end, first_line).and_then(|r| replay::replay(r, text)),
-                );
+                return Some(csa::parse(text, start, end, first_line).and_then(replay));
             },
             Format::Usi | Format::Sfen => {
                 let mut lines = text::Lines::starting_at(text, self.pos, self.line);
@@ -401,11 +414,19 @@ impl Iterator for Records<'_> {
                     if text::trim(l.text).is_empty() || l.text.trim_start().starts_with('#') {
                         continue;
                     }
-                    return Some(usi::parse_line(text, l).and_then(|r| replay::replay(r, text)));
+                    return Some(usi::parse_line(text, l).and_then(replay));
                 }
                 self.done = true;
                 None
             }
         }
+    }
+}
+
+impl Iterator for Records<'_> {
+    type Item = Result<Record, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_replayed(false).map(|r| r.map(|r| r.0))
     }
 }

@@ -50,8 +50,46 @@ struct Replayer<'a> {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// What validation needs from the main line, gathered while it is replayed (so that
+/// [`crate::validate`]'s checks need not replay and check every move again).
+#[derive(Clone, Debug)]
+pub(crate) struct MainLine {
+    /// The start position.
+    pub start: Position,
+    /// The Zobrist key after each main-line move up to (not including) a declared foul.
+    pub keys: Vec<u64>,
+    /// The position after the last of those moves.
+    pub last: Position,
+}
+
 /// Turn a raw record into a checked record.
 pub(crate) fn replay(raw: RawRecord, src: &str) -> Result<Record, ReadError> {
+    replay_main(raw, src, false).map(|r| r.0)
+}
+
+/// The number of nodes along the first-child chain from the root (the main line's length,
+/// its ending included): the capacity to reserve for it.
+fn main_line_len(raw: &RawRecord) -> usize {
+    let mut n = 0;
+    let mut p = 0u32;
+    while let Some(&c) = raw
+        .nodes
+        .get(p as usize)
+        .and_then(|node| node.children.first())
+    {
+        n += 1;
+        p = c;
+    }
+    n
+}
+
+/// Turn a raw record into a checked record; with `facts`, also what validation needs
+/// from its main line.
+pub(crate) fn replay_main(
+    raw: RawRecord,
+    src: &str,
+    facts: bool,
+) -> Result<(Record, Option<MainLine>), ReadError> {
     let mut start_notes = Vec::new();
     let (start, pos) = resolve_start(&raw, src, &mut start_notes)?;
     let mut header = Header::default();
@@ -70,7 +108,13 @@ pub(crate) fn replay(raw: RawRecord, src: &str) -> Result<Record, ReadError> {
         raw: &raw,
         diagnostics: Vec::new(),
     };
-    let (mut line, err) = r.walk(0, 0, pos.clone(), None, 1);
+    let reserve = main_line_len(&raw);
+    let mut main = facts.then(|| MainLine {
+        start: pos.clone(),
+        keys: Vec::with_capacity(reserve),
+        last: pos.clone(),
+    });
+    let (mut line, err) = r.walk(0, 0, pos.clone(), None, 1, main.as_mut(), reserve);
     if let Some(e) = err {
         return Err(e);
     }
@@ -79,14 +123,22 @@ pub(crate) fn replay(raw: RawRecord, src: &str) -> Result<Record, ReadError> {
     diagnostics.append(&mut start_notes);
     diagnostics.append(&mut r.diagnostics);
     let root = &raw.nodes[0];
-    Ok(Record {
+    let record = Record {
         header,
         start,
         start_comments: root.comments.clone(),
         start_bookmarks: root.bookmarks.clone(),
         moves: line,
         diagnostics,
-    })
+    };
+    Ok((record, main))
+}
+
+/// The even-game start position (parsed once).
+fn even_position() -> Position {
+    static EVEN: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+    EVEN.get_or_init(|| Position::startpos(Variant::Standard))
+        .clone()
 }
 
 fn setup_from_board(b: &RawBoard, variant: Variant) -> Setup {
@@ -170,7 +222,7 @@ fn resolve_start(
     notes: &mut Vec<Diagnostic>,
 ) -> Result<(Start, Position), ReadError> {
     let (start, pos) = match &raw.start {
-        RawStart::Default => (Start::even(), Position::startpos(Variant::Standard)),
+        RawStart::Default => (Start::even(), even_position()),
         RawStart::Named { name, loc } => {
             let mut clean = name.as_str();
             if let Some(i) = clean.find('#') {
@@ -184,6 +236,10 @@ fn resolve_start(
                     src,
                     *loc,
                 ));
+            }
+            if Handicap::from_japanese(clean) == Some(Handicap::Even) {
+                // The usual case, without parsing and writing the SFEN again.
+                return Ok((Start::even(), even_position()));
             }
             let (variant, handicap, sfen) = named_start(clean).ok_or_else(|| {
                 position_error(
@@ -321,6 +377,10 @@ impl<'a> Replayer<'a> {
 
     /// Walk from child `k` of `parent`. Returns the line read and, if it stopped on an
     /// error, the error (the line then holds the moves before it).
+    ///
+    /// With `main`, the walk is the main line's: the key after each move and the last
+    /// position are kept there. `reserve` is the room to make for the moves.
+    #[allow(clippy::too_many_arguments)]
     fn walk(
         &mut self,
         parent: u32,
@@ -328,8 +388,11 @@ impl<'a> Replayer<'a> {
         mut pos: Position,
         mut prev_to: Option<Square>,
         mut ply: u32,
+        mut main: Option<&mut MainLine>,
+        reserve: usize,
     ) -> (Line, Option<ReadError>) {
         let mut line = Line::default();
+        line.moves.reserve(reserve);
         let mut p = parent;
         let mut k = k;
         loop {
@@ -342,7 +405,7 @@ impl<'a> Replayer<'a> {
             };
             let mut variations = Vec::new();
             for (i, _) in alts.iter().enumerate() {
-                let (vline, verr) = self.walk(p, i + 1, pos.clone(), prev_to, ply);
+                let (vline, verr) = self.walk(p, i + 1, pos.clone(), prev_to, ply, None, 0);
                 if let Some(e) = verr {
                     let mut d: Diagnostic = e.into();
                     d.severity = Severity::Warning;
@@ -438,7 +501,13 @@ impl<'a> Replayer<'a> {
                         if line.ending.is_none() && self.raw.closing.is_none() {
                             line.ending = Some(Ending::new(EndingKind::FoulWin));
                         }
+                        if let Some(m) = main {
+                            m.last = pos;
+                        }
                         return (line, None);
+                    }
+                    if let Some(m) = main.as_deref_mut() {
+                        m.keys.push(pos.key());
                     }
                     prev_to = Some(mv.to());
                     ply += 1;
@@ -446,6 +515,9 @@ impl<'a> Replayer<'a> {
             }
             p = c;
             k = 0;
+        }
+        if let Some(m) = main {
+            m.last = pos;
         }
         (line, None)
     }
@@ -515,10 +587,14 @@ impl<'a> Replayer<'a> {
     ) -> Result<Move, (ErrorKind, String)> {
         let stm = pos.side_to_move();
         let sq = |s: (u8, u8)| -> Result<Square, (ErrorKind, String)> {
-            square(s).filter(|q| pos.variant().contains(*q)).ok_or((
-                ErrorKind::NoSuchMove,
-                format!("square {}{} is off the board", s.0, s.1),
-            ))
+            square(s)
+                .filter(|q| pos.variant().contains(*q))
+                .ok_or_else(|| {
+                    (
+                        ErrorKind::NoSuchMove,
+                        format!("square {}{} is off the board", s.0, s.1),
+                    )
+                })
         };
         match rm {
             RawMove::Usi {
@@ -610,10 +686,12 @@ impl<'a> Replayer<'a> {
                 }
                 let to = match to {
                     Some(t) => sq(*t)?,
-                    None => prev_to.ok_or((
-                        ErrorKind::NoSuchMove,
-                        "same-square move with no previous move".to_string(),
-                    ))?,
+                    None => prev_to.ok_or_else(|| {
+                        (
+                            ErrorKind::NoSuchMove,
+                            "same-square move with no previous move".to_string(),
+                        )
+                    })?,
                 };
                 match from {
                     None => Ok(Move::Drop {
@@ -651,21 +729,31 @@ impl<'a> Replayer<'a> {
             }
         }
         let to = match m.to {
-            Some(t) => square(t).filter(|q| pos.variant().contains(*q)).ok_or((
-                ErrorKind::NoSuchMove,
-                "destination is off the board".to_string(),
-            ))?,
-            None => prev_to.ok_or((
-                ErrorKind::NoSuchMove,
-                "同 (same square) with no previous move".to_string(),
-            ))?,
+            Some(t) => square(t)
+                .filter(|q| pos.variant().contains(*q))
+                .ok_or_else(|| {
+                    (
+                        ErrorKind::NoSuchMove,
+                        "destination is off the board".to_string(),
+                    )
+                })?,
+            None => prev_to.ok_or_else(|| {
+                (
+                    ErrorKind::NoSuchMove,
+                    "同 (same square) with no previous move".to_string(),
+                )
+            })?,
         };
         let r = role(m.kind);
         if let Some(f) = m.from {
-            let from = square(f).filter(|q| pos.variant().contains(*q)).ok_or((
-                ErrorKind::NoSuchMove,
-                "source square is off the board".to_string(),
-            ))?;
+            let from = square(f)
+                .filter(|q| pos.variant().contains(*q))
+                .ok_or_else(|| {
+                    (
+                        ErrorKind::NoSuchMove,
+                        "source square is off the board".to_string(),
+                    )
+                })?;
             let Some(p) = pos.piece_at(from) else {
                 return Err((
                     ErrorKind::NoSuchMove,

@@ -4,6 +4,7 @@
 use crate::ending::EndingKind;
 use crate::error::{Diagnostic, Severity};
 use crate::model::{HeaderKey, Record};
+use crate::replay::MainLine;
 use shogi_core::{DeclarationResult, Game, ImpasseRule, Repetition, Variant};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -84,27 +85,45 @@ fn repetition_words(r: &Repetition) -> String {
 /// * an entering-king declaration that fails the record's rule (27 points unless the header
 ///   names the 24-point rule; under that rule 24 to 30 points is a draw, not a win).
 pub fn validate(record: &Record) -> Vec<Diagnostic> {
-    let mut out = record.diagnostics.clone();
     let Some(start) = record.start_position() else {
-        return out;
+        return record.diagnostics.clone();
     };
-    // Positions are counted by their Zobrist keys (already random: no hashing needed); the
-    // core's `Game` is asked for the details only when a key is seen a fourth time.
-    let mut pos = start.clone();
-    let mut seen: HashMap<u64, u8, BuildHasherDefault<KeyHasher>> = HashMap::default();
-    seen.reserve(record.moves.moves.len() + 1);
-    seen.insert(pos.key(), 1);
-    let mut repetition: Option<Repetition> = None;
+    // Replay the main line up to a declared foul or an illegal move, keeping the keys.
     let moves = &record.moves.moves;
-    for (i, node) in moves.iter().enumerate() {
+    let mut pos = start.clone();
+    let mut keys = Vec::with_capacity(moves.len());
+    for node in moves {
         if node.foul.is_some() || pos.check_move(node.mv).is_err() {
-            return out;
+            break;
         }
         pos.play_unchecked(node.mv);
+        keys.push(pos.key());
+    }
+    let main = MainLine {
+        start,
+        keys,
+        last: pos,
+    };
+    diagnose(record, &main)
+}
+
+/// [`validate`] for a record whose main line was replayed by the reader, which kept what is
+/// needed in `main`: no move is checked again.
+pub(crate) fn diagnose(record: &Record, main: &MainLine) -> Vec<Diagnostic> {
+    let mut out = record.diagnostics.clone();
+    let start = &main.start;
+    // Positions are counted by their Zobrist keys (already random: no hashing needed); the
+    // core's `Game` is asked for the details only when a key is seen a fourth time.
+    let moves = &record.moves.moves;
+    let mut seen: HashMap<u64, u8, BuildHasherDefault<KeyHasher>> = HashMap::default();
+    seen.reserve(main.keys.len() + 1);
+    seen.insert(start.key(), 1);
+    let mut repetition: Option<Repetition> = None;
+    for (i, (node, &key)) in moves.iter().zip(&main.keys).enumerate() {
         if repetition.is_some() {
-            continue;
+            break;
         }
-        let n = seen.entry(pos.key()).or_insert(0);
+        let n = seen.entry(key).or_insert(0);
         *n += 1;
         if *n < 4 {
             continue;
@@ -126,7 +145,11 @@ pub fn validate(record: &Record) -> Vec<Diagnostic> {
             ));
         }
     }
-    let pos = &pos;
+    if main.keys.len() < moves.len() {
+        // Stopped at a declared foul or an illegal move: the ending is not checked.
+        return out;
+    }
+    let pos = &main.last;
     let ending = record.ending();
     let line = ending.map_or_else(
         || moves.last().map_or(0, |m| m.source_line),
