@@ -97,10 +97,10 @@ pub fn expand_inputs(paths: &[String]) -> Result<Vec<Input>, Failure> {
         let meta = std::fs::metadata(&path)
             .map_err(|e| Failure::usage(format!("error: {p}: {}", io_reason(&e))))?;
         if meta.is_dir() {
+            // `walk` gives the files in path order (sorted), each directory sorted by name.
             let mut files = Vec::new();
             walk(&path, &mut files)
                 .map_err(|e| Failure::usage(format!("error: {p}: {}", io_reason(&e))))?;
-            files.sort();
             out.extend(files.into_iter().map(|f| Input {
                 name: f.display().to_string(),
                 path: Some(f),
@@ -115,11 +115,17 @@ pub fn expand_inputs(paths: &[String]) -> Result<Vec<Input>, Failure> {
     Ok(out)
 }
 
+/// The record files under `dir`, in the order of sorting their paths: a path sorts by its
+/// components, so visiting each directory's entries by name gives that order without
+/// comparing whole paths.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        let path = entry.path();
-        let ft = entry.file_type()?;
+        entries.push((entry.file_name(), entry.path(), entry.file_type()?));
+    }
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    for (_, path, ft) in entries {
         if ft.is_dir() {
             walk(&path, out)?;
         } else if ft.is_file() {
@@ -146,6 +152,46 @@ fn io_reason(e: &std::io::Error) -> String {
 /// The largest input read (records are small; this bounds memory on junk).
 const MAX_INPUT: u64 = 256 * 1024 * 1024;
 
+/// Reads a file into `buf` (at most `MAX_INPUT + 1` bytes) with one allocation and, for a
+/// regular file, usually one `read`: a read that returns fewer bytes than asked ends a
+/// regular file, so when it brings exactly the size the file has, nothing more is asked.
+fn read_file(mut f: std::fs::File, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    let size = f
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map_or(0, |m| m.len());
+    if size == 0 || size > MAX_INPUT {
+        return f.take(MAX_INPUT + 1).read_to_end(buf);
+    }
+    let want = size as usize + 1;
+    buf.resize(want, 0);
+    let mut n = 0;
+    while n < want {
+        match f.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => {
+                n += k;
+                if n == want - 1 {
+                    // Short of what was asked, and all the file said it held.
+                    break;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                buf.truncate(n);
+                return Err(e);
+            }
+        }
+    }
+    buf.truncate(n);
+    if n == want {
+        // The file grew: read on as before.
+        f.take(MAX_INPUT + 1 - n as u64).read_to_end(buf)?;
+    }
+    Ok(buf.len())
+}
+
 impl Input {
     fn read(&self) -> Result<Vec<u8>, String> {
         let mut buf = Vec::new();
@@ -154,9 +200,7 @@ impl Input {
                 .lock()
                 .take(MAX_INPUT + 1)
                 .read_to_end(&mut buf),
-            Some(p) => {
-                std::fs::File::open(p).and_then(|f| f.take(MAX_INPUT + 1).read_to_end(&mut buf))
-            }
+            Some(p) => std::fs::File::open(p).and_then(|f| read_file(f, &mut buf)),
         };
         res.map_err(|e| io_reason(&e))?;
         if buf.len() as u64 > MAX_INPUT {

@@ -59,6 +59,10 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
         in_variation: false,
         pending: None,
     };
+    // About one node a line: make room once.
+    let lines = src.bytes().filter(|&b| b == b'\n').count();
+    p.rec.nodes.reserve(lines + 1);
+    p.path.reserve(lines + 1);
     for line in Lines::new(src) {
         p.line(line)?;
     }
@@ -72,6 +76,11 @@ impl<'a> Parser<'a> {
 
     fn line(&mut self, line: Line<'a>) -> Result<(), ReadError> {
         let raw = line.text;
+        // The common case first: a KIF move line, `   1 ７六歩(77)   ( 0:01/00:00:01)`.
+        let lead = raw.bytes().take_while(|&b| b == b' ' || b == b'\t').count();
+        if raw.as_bytes().get(lead).is_some_and(u8::is_ascii_digit) {
+            return self.kif_move_line(line, &raw[lead..]);
+        }
         let t = raw.trim_start_matches([' ', '\t', '\u{3000}', '\u{feff}']);
         let tt = trim(t);
         if tt.is_empty() {
@@ -513,7 +522,11 @@ impl<'a> Parser<'a> {
                 .warn(self.src, line.loc_of(t), "line not understood; ignored");
             return Ok(());
         }
-        let (item, used) = match parse_ja(rest) {
+        let parsed = match parse_kif_common(rest.as_bytes()) {
+            Some(ok) => Ok(ok),
+            None => parse_ja(rest),
+        };
+        let (item, used) = match parsed {
             Ok((mv, used)) => (Item::Move(RawMove::Ja(mv)), used),
             Err(reason) => match special_word(rest) {
                 Some((kind, used)) => (
@@ -718,6 +731,118 @@ fn special_word(s: &str) -> Option<(EndingKind, usize)> {
     Some((kind, end))
 }
 
+/// The UTF-8 bytes of a three-byte character, as one number (see [`code3`]).
+const fn utf8_3(c: char) -> u32 {
+    let c = c as u32;
+    ((0xE0 | (c >> 12)) << 16) | ((0x80 | ((c >> 6) & 0x3F)) << 8) | (0x80 | (c & 0x3F))
+}
+
+/// The three bytes at `i` as one number (0 past the end).
+fn code3(b: &[u8], i: usize) -> u32 {
+    match b.get(i..i + 3) {
+        Some(&[x, y, z]) => (u32::from(x) << 16) | (u32::from(y) << 8) | u32::from(z),
+        _ => 0,
+    }
+}
+
+/// The usual KIF move, read byte by byte: a full-width file and a kanji rank (or 同 and
+/// full-width spaces), a one-character piece, an optional 成 or 打, then `(xy)` with a
+/// source square (or `(00)`) or nothing more. Anything else is left to [`parse_ja`]; what
+/// this reads, `parse_ja` reads the same way.
+fn parse_kif_common(b: &[u8]) -> Option<(JaMove, usize)> {
+    const ZERO: u32 = utf8_3('０');
+    const DOU: u32 = utf8_3('同');
+    const SPACE: u32 = utf8_3('\u{3000}');
+    const NARI: u32 = utf8_3('成');
+    const UTSU: u32 = utf8_3('打');
+    let mut i;
+    let c = code3(b, 0);
+    let to = if c == DOU {
+        i = 3;
+        while code3(b, i) == SPACE {
+            i += 3;
+        }
+        None
+    } else {
+        // '１'..'９' share their first two bytes with '０'.
+        let file = c.wrapping_sub(ZERO);
+        if !(1..=9).contains(&file) {
+            return None;
+        }
+        let rank = match code3(b, 3) {
+            r if r == utf8_3('一') => 1,
+            r if r == utf8_3('二') => 2,
+            r if r == utf8_3('三') => 3,
+            r if r == utf8_3('四') => 4,
+            r if r == utf8_3('五') => 5,
+            r if r == utf8_3('六') => 6,
+            r if r == utf8_3('七') => 7,
+            r if r == utf8_3('八') => 8,
+            r if r == utf8_3('九') => 9,
+            _ => return None,
+        };
+        i = 6;
+        Some((file as u8, rank))
+    };
+    let kind = match code3(b, i) {
+        k if k == utf8_3('歩') => Kind::Pawn,
+        k if k == utf8_3('香') => Kind::Lance,
+        k if k == utf8_3('桂') => Kind::Knight,
+        k if k == utf8_3('銀') => Kind::Silver,
+        k if k == utf8_3('金') => Kind::Gold,
+        k if k == utf8_3('角') => Kind::Bishop,
+        k if k == utf8_3('飛') => Kind::Rook,
+        k if k == utf8_3('玉') || k == utf8_3('王') => Kind::King,
+        k if k == utf8_3('と') => Kind::Tokin,
+        k if k == utf8_3('杏') => Kind::PromotedLance,
+        k if k == utf8_3('圭') => Kind::PromotedKnight,
+        k if k == utf8_3('全') => Kind::PromotedSilver,
+        k if k == utf8_3('馬') => Kind::Horse,
+        k if k == utf8_3('龍') || k == utf8_3('竜') => Kind::Dragon,
+        _ => return None,
+    };
+    i += 3;
+    let mut promote = None;
+    let mut drop = false;
+    match code3(b, i) {
+        c if c == NARI => {
+            promote = Some(true);
+            i += 3;
+        }
+        c if c == UTSU => {
+            drop = true;
+            i += 3;
+        }
+        _ => {}
+    }
+    let mut from = None;
+    match b.get(i..) {
+        Some([b'(', f @ b'1'..=b'9', r @ b'1'..=b'9', b')', ..]) => {
+            from = Some((f - b'0', r - b'0'));
+            i += 4;
+        }
+        Some([b'(', b'0', b'0', b')', ..]) => {
+            drop = true;
+            i += 4;
+        }
+        Some([] | [b' ' | b'\t', ..]) => {}
+        _ => return None,
+    }
+    Some((
+        JaMove {
+            side: None,
+            to,
+            kind,
+            promote,
+            drop,
+            from,
+            relative: None,
+            motion: None,
+        },
+        i,
+    ))
+}
+
 /// Parse one move in Japanese notation at the start of `s`. Returns the move and bytes used.
 pub(crate) fn parse_ja(s: &str) -> Result<(JaMove, usize), &'static str> {
     let mut i = 0;
@@ -890,6 +1015,57 @@ mod tests {
         let (m, _) = parse_ja("26歩").unwrap();
         assert_eq!(m.to, Some((2, 6)));
         assert!(parse_ja("投了").is_err());
+    }
+
+    #[test]
+    fn common_kif_moves_read_as_parse_ja_reads_them() {
+        let heads = [
+            "７六",
+            "１一",
+            "９九",
+            "０六",
+            "７〇",
+            "76",
+            "同",
+            "同　",
+            "同　　",
+            "同 ",
+            "７六同",
+        ];
+        let pieces = [
+            "歩", "香", "桂", "銀", "金", "角", "飛", "玉", "王", "と", "杏", "圭", "全", "馬",
+            "龍", "竜", "成香", "成", "x", "",
+        ];
+        let mids = ["", "成", "打", "不成", "生", "成打", "右", "上", "　"];
+        let tails = [
+            "",
+            "(77)",
+            "(00)",
+            "(07)",
+            "(70)",
+            "(7)",
+            "(ab)",
+            " ",
+            "\t(1:00/)",
+            "+",
+            "(11) ",
+            "(99)x",
+        ];
+        let mut fast = 0;
+        for h in heads {
+            for p in pieces {
+                for m in mids {
+                    for t in tails {
+                        let s = format!("{h}{p}{m}{t}");
+                        if let Some(got) = parse_kif_common(s.as_bytes()) {
+                            assert_eq!(Ok(got), parse_ja(&s), "{s}");
+                            fast += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fast > 500, "{fast}");
     }
 
     #[test]

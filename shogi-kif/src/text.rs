@@ -71,7 +71,8 @@ impl<'a> Iterator for Lines<'a> {
             return None;
         }
         let rest = &self.src[self.pos..];
-        let (len, adv) = match rest.find('\n') {
+        // Lines are short: a plain byte loop beats a general search here.
+        let (len, adv) = match rest.bytes().position(|b| b == b'\n') {
             Some(i) => (i, i + 1),
             None => (rest.len(), rest.len()),
         };
