@@ -104,115 +104,12 @@ fn strict(bytes: &[u8], enc: Encoding) -> Option<(Cow<'_, str>, Encoding)> {
             .ok()
             .map(|s| (Cow::Borrowed(s), enc));
     }
-    if enc == Encoding::ShiftJis {
-        if let Some(text) = sjis_fast(bytes) {
-            return Some((Cow::Owned(text), enc));
-        }
-    }
     let (text, had_errors) = enc.codec().decode_without_bom_handling(bytes);
     if had_errors {
         return None;
     }
     // NUL and most control characters do not occur in records: treat them as binary.
     Some((text, enc))
-}
-
-/// A character as UTF-8 in a table entry: the bytes in the low 24 bits, the length above
-/// them; 0 = no character.
-fn pack(c: char) -> u32 {
-    let mut buf = [0u8; 4];
-    let len = c.encode_utf8(&mut buf).len();
-    if len > 3 {
-        return 0;
-    }
-    buf[..len]
-        .iter()
-        .fold(0u32, |acc, &b| (acc << 8) | u32::from(b))
-        | (len as u32) << 24
-}
-
-fn push_packed(out: &mut Vec<u8>, v: u32) {
-    let [len, a, b, c] = v.to_be_bytes();
-    match len {
-        1 => out.push(c),
-        2 => out.extend_from_slice(&[b, c]),
-        _ => out.extend_from_slice(&[a, b, c]),
-    }
-}
-
-/// The character that `bytes` decode to as Shift_JIS (CP932), as encoding_rs decodes it
-/// (packed, 0 when they are not exactly one character without error).
-fn sjis_char(bytes: &[u8]) -> u32 {
-    let (text, had_errors) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes);
-    let mut chars = text.chars();
-    match (had_errors, chars.next(), chars.next()) {
-        (false, Some(c), None) => pack(c),
-        _ => 0,
-    }
-}
-
-/// Whether `b` starts a two-byte CP932 character.
-fn sjis_lead(b: u8) -> bool {
-    matches!(b, 0x81..=0x9F | 0xE0..=0xFC)
-}
-
-/// Non-ASCII single bytes (half-width katakana and the like), decoded once.
-fn sjis_singles() -> &'static [u32; 128] {
-    static SINGLES: std::sync::OnceLock<[u32; 128]> = std::sync::OnceLock::new();
-    SINGLES.get_or_init(|| {
-        let mut t = [0u32; 128];
-        for (i, v) in t.iter_mut().enumerate() {
-            let b = 0x80 + i as u8;
-            if !sjis_lead(b) {
-                *v = sjis_char(&[b]);
-            }
-        }
-        t
-    })
-}
-
-/// The two-byte characters with lead byte `lead`, by trail byte, decoded once.
-fn sjis_row(lead: u8) -> &'static [u32; 256] {
-    static ROWS: [std::sync::OnceLock<Box<[u32; 256]>>; 128] =
-        [const { std::sync::OnceLock::new() }; 128];
-    ROWS[usize::from(lead & 0x7F)].get_or_init(|| {
-        let mut t = Box::new([0u32; 256]);
-        for (trail, v) in t.iter_mut().enumerate() {
-            *v = sjis_char(&[lead, trail as u8]);
-        }
-        t
-    })
-}
-
-/// Shift_JIS (CP932) to UTF-8 through tables filled from encoding_rs, so the text is the
-/// same as its decoder gives. `None` on anything that is not a whole character (the
-/// caller then leaves the bytes to encoding_rs, for the same verdict as before).
-fn sjis_fast(bytes: &[u8]) -> Option<String> {
-    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 2);
-    let singles = sjis_singles();
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        if b < 0x80 {
-            out.push(b);
-            i += 1;
-        } else if sjis_lead(b) {
-            let trail = *bytes.get(i + 1)?;
-            let v = sjis_row(b)[usize::from(trail)];
-            if v == 0 {
-                return None;
-            }
-            push_packed(&mut out, v);
-            i += 2;
-        } else {
-            let v = singles[usize::from(b - 0x80)];
-            if v == 0 {
-                return None;
-            }
-            push_packed(&mut out, v);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 fn invalid(bytes: &[u8], enc: Encoding) -> ReadError {
@@ -271,32 +168,6 @@ mod tests {
             declared_encoding(b"'CSA encoding=UTF-8\n"),
             Some(Encoding::Utf8)
         );
-    }
-
-    #[test]
-    fn fast_shift_jis_matches_encoding_rs() {
-        // Every one- and two-byte sequence, in a line, and every character of a sample.
-        let mut checked = 0;
-        for a in 0x80..=0xFFu8 {
-            for t in 0..=0xFFu8 {
-                for bytes in [vec![a], vec![a, t], vec![b'x', a, t, b'\n']] {
-                    let (want, err) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(&bytes);
-                    match sjis_fast(&bytes) {
-                        Some(got) => {
-                            assert!(!err, "{bytes:?}");
-                            assert_eq!(got, want, "{bytes:?}");
-                            checked += 1;
-                        }
-                        // Refused: encoding_rs must see an error too, or it is a lone lead.
-                        None => assert!(err, "{bytes:?} refused but valid"),
-                    }
-                }
-            }
-        }
-        assert!(checked > 7000, "{checked}");
-        let sample = "手合割：平手　▲７六歩△３四歩 ｱｲｳ ①Ⅰ№∵＼～￢";
-        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(sample);
-        assert_eq!(sjis_fast(&sjis).as_deref(), Some(sample));
     }
 
     #[test]
