@@ -59,10 +59,10 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
         in_variation: false,
         pending: None,
     };
-    // About one node a line: make room once.
-    let lines = src.bytes().filter(|&b| b == b'\n').count();
-    p.rec.nodes.reserve(lines + 1);
-    p.path.reserve(lines + 1);
+    // About one node a line, and a move line takes some 16 bytes: make room once.
+    let lines = src.len() / 16 + 8;
+    p.rec.nodes.reserve(lines);
+    p.path.reserve(lines);
     for line in Lines::new(src) {
         p.line(line)?;
     }
@@ -79,6 +79,9 @@ impl<'a> Parser<'a> {
         // The common case first: a KIF move line, `   1 ７六歩(77)   ( 0:01/00:00:01)`.
         let lead = raw.bytes().take_while(|&b| b == b' ' || b == b'\t').count();
         if raw.as_bytes().get(lead).is_some_and(u8::is_ascii_digit) {
+            if let Some(done) = self.simple_kif_move_line(line, lead) {
+                return done;
+            }
             return self.kif_move_line(line, &raw[lead..]);
         }
         let t = raw.trim_start_matches([' ', '\t', '\u{3000}', '\u{feff}']);
@@ -496,6 +499,62 @@ impl<'a> Parser<'a> {
         Ok(Some(idx))
     }
 
+    /// A KIF move line of the usual shape, read in one pass over its bytes: the move number,
+    /// spaces, a move [`parse_kif_common`] reads, and nothing after it but spaces and a
+    /// time field. `None` (nothing done) for any other line, which
+    /// [`Parser::kif_move_line`] then reads, with the same result for these.
+    fn simple_kif_move_line(
+        &mut self,
+        line: Line<'a>,
+        lead: usize,
+    ) -> Option<Result<(), ReadError>> {
+        let b = line.text.as_bytes();
+        let blank = |c: &u8| *c == b' ' || *c == b'\t';
+        let mut i = lead;
+        let mut number: u32 = 0;
+        while let Some(d) = b.get(i).filter(|c| c.is_ascii_digit()) {
+            number = number.checked_mul(10)?.checked_add(u32::from(d - b'0'))?;
+            i += 1;
+        }
+        if number > 10_000_000 || i - lead > 9 {
+            return None;
+        }
+        let spaces = b[i..].iter().take_while(|c| blank(c)).count();
+        if spaces == 0 {
+            return None;
+        }
+        // Everything before the move is ASCII: its column is its byte offset plus one.
+        let from = i + spaces;
+        let (mv, used) = parse_kif_common(&b[from..])?;
+        let mut j = from + used;
+        j += b[j..].iter().take_while(|c| blank(c)).count();
+        let mut time = None;
+        if b.get(j) == Some(&b'(') {
+            let close = j + b[j..].iter().position(|&c| c == b')')?;
+            time = Some(parse_kif_time(line.text.get(j + 1..close)?)?);
+            j = close + 1;
+            j += b[j..].iter().take_while(|c| blank(c)).count();
+        }
+        if j != b.len() {
+            return None;
+        }
+        let loc = Location {
+            line: line.no,
+            column: from as u32 + 1,
+            start: line.start + from,
+            end: line.start + from + used,
+        };
+        let item = Item::Move(RawMove::Ja(mv));
+        Some(
+            self.place(line, Some(number), item, loc, (loc.start, loc.end))
+                .map(|idx| {
+                    if let Some(idx) = idx {
+                        self.rec.nodes[idx as usize].time = time;
+                    }
+                }),
+        )
+    }
+
     fn kif_move_line(&mut self, line: Line<'a>, t: &'a str) -> Result<(), ReadError> {
         let digits_len = t.bytes().take_while(|b| b.is_ascii_digit()).count();
         let num_text = &t[..digits_len];
@@ -769,47 +828,72 @@ fn parse_kif_common(b: &[u8]) -> Option<(JaMove, usize)> {
         if !(1..=9).contains(&file) {
             return None;
         }
+        const R1: u32 = utf8_3('一');
+        const R2: u32 = utf8_3('二');
+        const R3: u32 = utf8_3('三');
+        const R4: u32 = utf8_3('四');
+        const R5: u32 = utf8_3('五');
+        const R6: u32 = utf8_3('六');
+        const R7: u32 = utf8_3('七');
+        const R8: u32 = utf8_3('八');
+        const R9: u32 = utf8_3('九');
         let rank = match code3(b, 3) {
-            r if r == utf8_3('一') => 1,
-            r if r == utf8_3('二') => 2,
-            r if r == utf8_3('三') => 3,
-            r if r == utf8_3('四') => 4,
-            r if r == utf8_3('五') => 5,
-            r if r == utf8_3('六') => 6,
-            r if r == utf8_3('七') => 7,
-            r if r == utf8_3('八') => 8,
-            r if r == utf8_3('九') => 9,
+            R1 => 1,
+            R2 => 2,
+            R3 => 3,
+            R4 => 4,
+            R5 => 5,
+            R6 => 6,
+            R7 => 7,
+            R8 => 8,
+            R9 => 9,
             _ => return None,
         };
         i = 6;
         Some((file as u8, rank))
     };
+    const FU: u32 = utf8_3('歩');
+    const KY: u32 = utf8_3('香');
+    const KE: u32 = utf8_3('桂');
+    const GI: u32 = utf8_3('銀');
+    const KI: u32 = utf8_3('金');
+    const KA: u32 = utf8_3('角');
+    const HI: u32 = utf8_3('飛');
+    const GYOKU: u32 = utf8_3('玉');
+    const OU: u32 = utf8_3('王');
+    const TO: u32 = utf8_3('と');
+    const NY: u32 = utf8_3('杏');
+    const NK: u32 = utf8_3('圭');
+    const NG: u32 = utf8_3('全');
+    const UM: u32 = utf8_3('馬');
+    const RY: u32 = utf8_3('龍');
+    const RY2: u32 = utf8_3('竜');
     let kind = match code3(b, i) {
-        k if k == utf8_3('歩') => Kind::Pawn,
-        k if k == utf8_3('香') => Kind::Lance,
-        k if k == utf8_3('桂') => Kind::Knight,
-        k if k == utf8_3('銀') => Kind::Silver,
-        k if k == utf8_3('金') => Kind::Gold,
-        k if k == utf8_3('角') => Kind::Bishop,
-        k if k == utf8_3('飛') => Kind::Rook,
-        k if k == utf8_3('玉') || k == utf8_3('王') => Kind::King,
-        k if k == utf8_3('と') => Kind::Tokin,
-        k if k == utf8_3('杏') => Kind::PromotedLance,
-        k if k == utf8_3('圭') => Kind::PromotedKnight,
-        k if k == utf8_3('全') => Kind::PromotedSilver,
-        k if k == utf8_3('馬') => Kind::Horse,
-        k if k == utf8_3('龍') || k == utf8_3('竜') => Kind::Dragon,
+        FU => Kind::Pawn,
+        KY => Kind::Lance,
+        KE => Kind::Knight,
+        GI => Kind::Silver,
+        KI => Kind::Gold,
+        KA => Kind::Bishop,
+        HI => Kind::Rook,
+        GYOKU | OU => Kind::King,
+        TO => Kind::Tokin,
+        NY => Kind::PromotedLance,
+        NK => Kind::PromotedKnight,
+        NG => Kind::PromotedSilver,
+        UM => Kind::Horse,
+        RY | RY2 => Kind::Dragon,
         _ => return None,
     };
     i += 3;
     let mut promote = None;
     let mut drop = false;
     match code3(b, i) {
-        c if c == NARI => {
+        NARI => {
             promote = Some(true);
             i += 3;
         }
-        c if c == UTSU => {
+        UTSU => {
             drop = true;
             i += 3;
         }
