@@ -130,25 +130,16 @@ impl fmt::Display for SfenError {
 
 impl std::error::Error for SfenError {}
 
+/// The whitespace-separated words of `s` with their byte offsets.
+pub(crate) fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
+    let base = s.as_ptr() as usize;
+    s.split_ascii_whitespace()
+        .map(move |w| (w.as_ptr() as usize - base, w))
+}
+
 fn parse_sfen(input: &str) -> Result<Setup, SfenError> {
-    // Split into whitespace-separated fields, remembering byte offsets.
-    let mut fields: Vec<(usize, &str)> = Vec::with_capacity(4);
-    let mut start = None;
-    for (i, c) in input.char_indices() {
-        if c.is_ascii_whitespace() {
-            if let Some(s) = start.take() {
-                fields.push((s, &input[s..i]));
-            }
-        } else if start.is_none() {
-            start = Some(i);
-        }
-        if fields.len() > 8 {
-            break;
-        }
-    }
-    if let Some(s) = start {
-        fields.push((s, &input[s..]));
-    }
+    // At most a leading "sfen", four fields and one word of trailing text are looked at.
+    let mut fields: Vec<(usize, &str)> = words(input).take(6).collect();
     if fields.first().map(|f| f.1) == Some("sfen") {
         fields.remove(0);
     }

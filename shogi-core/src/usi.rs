@@ -72,7 +72,7 @@ pub struct UsiPosition {
 /// Reads `[position] startpos [moves ...]`, `[position] sfen <sfen> [moves ...]`, or a bare
 /// SFEN (optionally followed by `moves ...`). `startpos` means the start of `variant`.
 pub fn parse_usi_position(line: &str, variant: Variant) -> Result<UsiPosition, UsiError> {
-    let tokens: Vec<(usize, &str)> = tokens(line);
+    let tokens: Vec<(usize, &str)> = crate::setup::words(line).collect();
     let mut i = 0;
     if tokens.first().map(|t| t.1) == Some("position") {
         i += 1;
@@ -136,22 +136,4 @@ pub fn parse_usi_position(line: &str, variant: Variant) -> Result<UsiPosition, U
         }
     }
     Ok(UsiPosition { start, moves, end })
-}
-
-fn tokens(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in line.char_indices() {
-        if c.is_whitespace() {
-            if let Some(s) = start.take() {
-                out.push((s, &line[s..i]));
-            }
-        } else if start.is_none() {
-            start = Some(i);
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, &line[s..]));
-    }
-    out
 }
