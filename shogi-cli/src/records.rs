@@ -3,8 +3,10 @@
 use crate::Failure;
 use rayon::prelude::*;
 use serde::Serialize;
-use shogi_kif::{Diagnostic, Encoding, Format, ReadError, Record, Records, Severity};
-use std::io::{IsTerminal, Read, Write};
+use shogi_kif::{
+    Diagnostic, Encoding, Format, ReadError, ReadOptions, Record, RecordStream, Records, Severity,
+};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Record formats on the command line.
@@ -218,22 +220,72 @@ impl Input {
     }
 }
 
-/// Reads and decodes an input, handing its records (or the error that stops them) to `f`.
+/// Inputs at least this large, and standard input, are read game by game.
+const STREAM_FROM: u64 = 32 * 1024 * 1024;
+
+/// The records of one input: from text held whole, or streamed game by game.
+enum Reader<'a> {
+    Whole(Records<'a>),
+    Stream(RecordStream<Box<dyn BufRead + 'a>>),
+}
+
+impl Reader<'_> {
+    fn next_record(&mut self) -> Option<Result<Record, ReadError>> {
+        match self {
+            Reader::Whole(r) => r.next(),
+            Reader::Stream(r) => r.next(),
+        }
+    }
+
+    fn next_validated(&mut self) -> Option<Result<(Record, Vec<Diagnostic>), ReadError>> {
+        match self {
+            Reader::Whole(r) => r.next_validated(),
+            Reader::Stream(r) => r.next_validated(),
+        }
+    }
+}
+
+/// Reads an input, handing its records (or the error that stops them) to `f`. Small files are
+/// read and decoded whole (one allocation, the fastest path); standard input and files of 32 MiB
+/// or more are streamed, so memory does not grow with the number of games.
 fn with_records(
     input: &Input,
     args: &InputArgs,
-    f: impl FnOnce(Result<Records<'_>, ReadError>),
+    f: impl FnOnce(Result<Reader<'_>, ReadError>),
 ) -> Result<(), String> {
+    let opts = ReadOptions {
+        format: args.from.map(Format::from),
+        hint: input.hint(),
+        encoding: args.encoding.map(Encoding::from),
+    };
+    let stream_from: Option<Box<dyn BufRead>> = match &input.path {
+        None => Some(Box::new(std::io::BufReader::with_capacity(
+            1 << 16,
+            std::io::stdin().lock(),
+        ))),
+        Some(p) => {
+            let big = std::fs::metadata(p).is_ok_and(|m| m.len() >= STREAM_FROM);
+            if big {
+                let file = std::fs::File::open(p).map_err(|e| io_reason(&e))?;
+                Some(Box::new(std::io::BufReader::with_capacity(1 << 16, file)))
+            } else {
+                None
+            }
+        }
+    };
+    if let Some(reader) = stream_from {
+        f(RecordStream::new(reader, opts).map(Reader::Stream));
+        return Ok(());
+    }
     let bytes = input.read()?;
-    let text = match shogi_kif::decode(&bytes, args.encoding.map(Encoding::from)) {
+    let text = match shogi_kif::decode(&bytes, opts.encoding) {
         Ok((text, _)) => text,
         Err(e) => {
             f(Err(e));
             return Ok(());
         }
     };
-    let hint = args.from.map(Format::from).or_else(|| input.hint());
-    f(Records::from_str(&text, hint));
+    f(Records::from_str_with(&text, opts).map(Reader::Whole));
     Ok(())
 }
 
@@ -244,7 +296,11 @@ fn for_each_record(
     mut f: impl FnMut(Result<Record, ReadError>),
 ) -> Result<(), String> {
     with_records(input, args, |records| match records {
-        Ok(records) => records.for_each(f),
+        Ok(mut records) => {
+            while let Some(r) = records.next_record() {
+                f(r);
+            }
+        }
         Err(e) => f(Err(e)),
     })
 }

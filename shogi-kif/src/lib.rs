@@ -310,7 +310,9 @@ impl<'a> Records<'a> {
         )
     }
 
-    fn from_str_with(text: &'a str, opts: ReadOptions) -> Result<Records<'a>, ReadError> {
+    /// Records from text with explicit options (a fixed format, a hint). The encoding option
+    /// does not apply: the text is already decoded.
+    pub fn from_str_with(text: &'a str, opts: ReadOptions) -> Result<Records<'a>, ReadError> {
         Records::from_cow(Cow::Borrowed(text), opts)
     }
 

@@ -62,11 +62,6 @@ pub(crate) struct MainLine {
     pub last: Position,
 }
 
-/// Turn a raw record into a checked record.
-pub(crate) fn replay(raw: RawRecord, src: &str) -> Result<Record, ReadError> {
-    replay_main(raw, src, false).map(|r| r.0)
-}
-
 /// The number of nodes along the first-child chain from the root (the main line's length,
 /// its ending included): the capacity to reserve for it.
 fn main_line_len(raw: &RawRecord) -> usize {

@@ -1,10 +1,11 @@
 //! Reading a large input game by game from any [`BufRead`], holding one game's text at a time.
 
 use crate::encoding::{Encoding, declared_encoding};
-use crate::error::{ErrorKind, Location, ReadError};
+use crate::error::{Diagnostic, ErrorKind, Location, ReadError};
 use crate::model::Record;
+use crate::replay::MainLine;
 use crate::text::{self, Line};
-use crate::{Format, ReadOptions, Records, csa, replay, usi};
+use crate::{Format, ReadOptions, Records, csa, replay, usi, validate};
 use std::borrow::Cow;
 use std::io::{BufRead, Chain, Cursor, Read};
 
@@ -200,7 +201,7 @@ impl<R: BufRead> RecordStream<R> {
     }
 
     /// The next CSA game (lines up to a `/` line), parsed and replayed.
-    fn next_csa(&mut self) -> Option<Result<Record, ReadError>> {
+    fn next_csa(&mut self, facts: bool) -> Option<Replayed> {
         loop {
             let first_line = self.line_no + 1;
             let game_offset = self.offset;
@@ -241,7 +242,7 @@ impl<R: BufRead> RecordStream<R> {
                 continue;
             }
             let result = csa::parse(&game, 0, game.len(), first_line)
-                .and_then(|raw| replay::replay(raw, &game))
+                .and_then(|raw| replay::replay_main(raw, &game, facts))
                 .map_err(|e| shift(e, game_offset));
             return Some(result);
         }
@@ -256,7 +257,7 @@ impl<R: BufRead> RecordStream<R> {
     }
 
     /// The next USI or SFEN line, parsed and replayed.
-    fn next_usi(&mut self) -> Option<Result<Record, ReadError>> {
+    fn next_usi(&mut self, facts: bool) -> Option<Replayed> {
         loop {
             let line_offset = self.offset;
             let line = match self.next_line()? {
@@ -273,10 +274,45 @@ impl<R: BufRead> RecordStream<R> {
                 text: &line,
             };
             let result = usi::parse_line(&line, l)
-                .and_then(|raw| replay::replay(raw, &line))
+                .and_then(|raw| replay::replay_main(raw, &line, facts))
                 .map_err(|e| shift(e, line_offset));
             return Some(result);
         }
+    }
+}
+
+/// A replayed record with, when asked for, the facts validation needs.
+type Replayed = Result<(Record, Option<MainLine>), ReadError>;
+
+impl<R: BufRead> RecordStream<R> {
+    fn next_replayed(&mut self, facts: bool) -> Option<Replayed> {
+        if let Some(whole) = &mut self.whole {
+            return whole.next_replayed(facts);
+        }
+        if self.done {
+            return None;
+        }
+        let next = match self.format {
+            Format::Csa => self.next_csa(facts),
+            _ => self.next_usi(facts),
+        };
+        if next.is_none() {
+            self.done = true;
+        }
+        next
+    }
+
+    /// The next record with its diagnostics as [`crate::validate`] gives them, found in the
+    /// same replay (see [`Records::next_validated`]).
+    pub fn next_validated(&mut self) -> Option<Result<(Record, Vec<Diagnostic>), ReadError>> {
+        let next = self.next_replayed(true)?;
+        Some(next.map(|(record, main)| {
+            let diagnostics = match &main {
+                Some(main) => validate::diagnose(&record, main),
+                None => validate(&record),
+            };
+            (record, diagnostics)
+        }))
     }
 }
 
@@ -284,20 +320,8 @@ impl<R: BufRead> Iterator for RecordStream<R> {
     type Item = Result<Record, ReadError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some(whole) = &mut self.whole {
-            return whole.next();
-        }
-        if self.done {
-            return None;
-        }
-        let next = match self.format {
-            Format::Csa => self.next_csa(),
-            _ => self.next_usi(),
-        };
-        if next.is_none() {
-            self.done = true;
-        }
-        next
+        self.next_replayed(false)
+            .map(|r| r.map(|(record, _)| record))
     }
 }
 

@@ -231,3 +231,38 @@ fn samples_are_valid_and_every_format_reads_the_same_game() {
     // 1a; gote's king took the bishop on 2c.
     assert_eq!(sfen("samples/mini.kif"), "r1sg+R/5/1b1k1/P4/KGS2 w Pb 10\n");
 }
+
+#[test]
+fn big_inputs_stream_with_exact_line_numbers() {
+    // Over 32 MiB of USI lines: read game by game, not whole. One illegal game near the end.
+    let dir = common::scratch("big-usi");
+    let path = dir.join("many.usi");
+    let mut text = String::with_capacity(36 << 20);
+    let games = 700_000;
+    for i in 0..games {
+        if i == games - 10 {
+            // The second move pushes sente's pawn again on gote's turn.
+            text.push_str("position startpos moves 7g7f 7f7e\n");
+        } else {
+            text.push_str("position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n");
+        }
+    }
+    assert!(text.len() > 32 << 20);
+    std::fs::write(&path, &text).unwrap();
+    let out = shogi(&["check", path.to_str().unwrap()]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let line = games - 10 + 1;
+    let want = format!(
+        "{}:{line}:30: error: move 2 7f7e: the piece belongs to the opponent\n",
+        path.display()
+    );
+    assert_eq!(stdout(&out), want);
+    assert!(
+        stderr(&out).starts_with(&format!(
+            "checked {games} record(s) in 1 file(s): {} valid, 1 invalid",
+            games - 1
+        )),
+        "{}",
+        stderr(&out)
+    );
+}
