@@ -265,4 +265,5 @@ fn big_inputs_stream_with_exact_line_numbers() {
         "{}",
         stderr(&out)
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
