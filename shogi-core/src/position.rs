@@ -1064,7 +1064,10 @@ impl Position {
         let masks = self.variant.masks();
         match m {
             Move::Normal { from, to, promote } => {
-                if !masks.board.contains(from) || !masks.board.contains(to) {
+                // Every square is on the standard board: only Mini Shogi needs the test.
+                if self.variant != Variant::Standard
+                    && (!masks.board.contains(from) || !masks.board.contains(to))
+                {
                     return Err(PlayError::OffBoard);
                 }
                 let piece = self.board[from.index()].ok_or(PlayError::NoPiece)?;
@@ -1116,7 +1119,7 @@ impl Position {
                 Ok(())
             }
             Move::Drop { role, to } => {
-                if !masks.board.contains(to) {
+                if self.variant != Variant::Standard && !masks.board.contains(to) {
                     return Err(PlayError::OffBoard);
                 }
                 if !role.is_hand_role() {
