@@ -45,6 +45,11 @@ struct Parser<'a> {
 
 /// Parse KIF or KI2 text into a raw record.
 pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
+    parse_with(src, true)
+}
+
+/// [`parse`], with or without [`Parser::fast_move_line`] (the tests compare the two).
+fn parse_with(src: &str, fast: bool) -> Result<RawRecord, ReadError> {
     let mut p = Parser {
         src,
         rec: RawRecord::new(),
@@ -64,7 +69,9 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
     p.rec.nodes.reserve(lines);
     p.path.reserve(lines);
     for line in Lines::new(src) {
-        p.line(line)?;
+        if !(fast && p.fast_move_line(line)) {
+            p.line(line)?;
+        }
     }
     p.finish()
 }
@@ -497,6 +504,94 @@ impl<'a> Parser<'a> {
         self.path.push(idx);
         self.last = idx;
         Ok(Some(idx))
+    }
+
+    /// The commonest line of all, a KIF move line of the usual shape that continues the
+    /// line being read, read and added in one go. `false` (nothing done) for any other line,
+    /// which [`Parser::line`] then reads with the same result for these: this does what
+    /// [`Parser::simple_kif_move_line`] and [`Parser::place`] would do, for the case where
+    /// they warn about nothing and fail at nothing.
+    #[inline]
+    fn fast_move_line(&mut self, line: Line<'a>) -> bool {
+        let b = line.text.as_bytes();
+        let blank = |c: u8| c == b' ' || c == b'\t';
+        let mut i = 0;
+        while i < b.len() && blank(b[i]) {
+            i += 1;
+        }
+        let digits = i;
+        let mut number: u32 = 0;
+        while i < b.len() && b[i].is_ascii_digit() {
+            number = number * 10 + u32::from(b[i] - b'0');
+            i += 1;
+            if i - digits > 7 {
+                return false;
+            }
+        }
+        if i == digits || i == b.len() || !blank(b[i]) {
+            return false;
+        }
+        while i < b.len() && blank(b[i]) {
+            i += 1;
+        }
+        let from = i;
+        let Some((mv, used)) = parse_kif_common(&b[from..]) else {
+            return false;
+        };
+        let mut j = from + used;
+        while j < b.len() && blank(b[j]) {
+            j += 1;
+        }
+        let mut time = None;
+        if j < b.len() {
+            if b[j] != b'(' {
+                return false;
+            }
+            let Some(close) = b[j..].iter().position(|&c| c == b')') else {
+                return false;
+            };
+            let close = j + close;
+            let Some(t) = line.text.get(j + 1..close).and_then(parse_kif_time) else {
+                return false;
+            };
+            time = Some(t);
+            j = close + 1;
+            while j < b.len() && blank(b[j]) {
+                j += 1;
+            }
+            if j != b.len() {
+                return false;
+            }
+        }
+        // Where it goes: the next ply of the line being read, and nothing to warn about.
+        let Some(off) = self.offset else { return false };
+        if self.pending.is_some()
+            || number.checked_sub(off) != Some(self.path.len() as u32)
+            || self.rec.nodes.len() >= 10_000_000
+        {
+            return false;
+        }
+        let parent = *self.path.last().unwrap_or(&0);
+        let p = &self.rec.nodes[parent as usize];
+        if matches!(p.item, Item::End(_)) || p.children.first().is_some() || p.depth > MAX_DEPTH {
+            return false;
+        }
+        let loc = Location {
+            line: line.no,
+            column: from as u32 + 1,
+            start: line.start + from,
+            end: line.start + from + used,
+        };
+        let idx = self.rec.push(
+            parent,
+            Item::Move(RawMove::Ja(mv)),
+            loc,
+            (loc.start, loc.end),
+        );
+        self.rec.nodes[idx as usize].time = time;
+        self.path.push(idx);
+        self.last = idx;
+        true
     }
 
     /// A KIF move line of the usual shape, read in one pass over its bytes: the move number,
@@ -1150,6 +1245,30 @@ mod tests {
             }
         }
         assert!(fast > 500, "{fast}");
+    }
+
+    #[test]
+    fn fast_move_lines_read_as_the_general_path_reads_them() {
+        let texts = [
+            "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 ４五角打\n",
+            "手合割：平手\r\n   1 ７六歩(77)   ( 0:01/00:00:01)\r\n   2 ３四歩(33)   ( 0:02/00:00:02)\r\n",
+            "   1 ７六歩(77)\n   3 ３四歩(33)\n",
+            "   1 ７六歩(77)\n   1 ２六歩(27)\n   2 ３四歩(33)\n",
+            "   0 ７六歩(77)\n",
+            "   1\t７六歩(77)\t\n\t2 ３四歩(33) x\n   3 ２六歩(27)(\n   4 ８四歩(83)(1:00/)\n",
+            "   1 ７六歩(77)\n   2 投了\n   3 ２六歩(27)\n",
+            "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n\n変化：2手\n   2 ８四歩(83)\n   3 ２六歩(27)\n\n変化：3手\n   3 ６八銀(79)\n",
+            "   1 ７六歩(77)\n変化：1手\n   1 ２六歩(27)\n   2 ３四歩(33)\n",
+            "手数＝30\n  31 ７六歩(77)\n  32 ３四歩(33)\n",
+            "12345678 ７六歩(77)\n",
+            "   1 ７六歩(77)\r\r\n   2 ３四歩(33)\n",
+            "   1 ７六歩(77)\n*comment\n   2 ３四歩(33)\n&mark\n",
+        ];
+        for t in texts {
+            let fast = parse_with(t, true);
+            let slow = parse_with(t, false);
+            assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{t}");
+        }
     }
 
     #[test]
