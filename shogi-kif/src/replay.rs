@@ -343,6 +343,12 @@ fn resolve_start(
     Ok((start, pos))
 }
 
+/// Whether `sq` is on the board of `pos`: every square is on the standard board.
+#[inline(always)]
+fn on_board(pos: &Position, sq: Square) -> bool {
+    pos.variant() == Variant::Standard || pos.variant().contains(sq)
+}
+
 fn time(t: Option<raw::RawTime>) -> Option<MoveTime> {
     t.map(|t| MoveTime {
         spent_ms: t.spent_ms,
@@ -390,14 +396,12 @@ impl<'a> Replayer<'a> {
         line.moves.reserve(reserve);
         let mut p = parent;
         let mut k = k;
+        // The raw record outlives `self`'s borrows: its nodes can be read while walking.
+        let raw = self.raw;
         loop {
-            let children = &self.raw.nodes[p as usize].children;
+            let children = &raw.nodes[p as usize].children;
             let Some(&c) = children.get(k) else { break };
-            let alts: Vec<u32> = if k == 0 {
-                children.alternatives().to_vec()
-            } else {
-                Vec::new()
-            };
+            let alts: &[u32] = if k == 0 { children.alternatives() } else { &[] };
             let mut variations = Vec::new();
             for (i, _) in alts.iter().enumerate() {
                 let (vline, verr) = self.walk(p, i + 1, pos.clone(), prev_to, ply, None, 0);
@@ -464,16 +468,17 @@ impl<'a> Replayer<'a> {
                         }
                         foul = Some(e.to_string());
                     }
+                    let is_foul = foul.is_some();
                     line.moves.push(MoveNode {
                         mv,
                         time: time(node.time),
                         comments: node.comments.clone(),
                         bookmarks: node.bookmarks.clone(),
                         variations,
-                        foul: foul.clone(),
+                        foul,
                         source_line: node.loc.line,
                     });
-                    if foul.is_some() {
+                    if is_foul {
                         if let Some(&n) = self.raw.nodes[c as usize].children.first() {
                             let en = &self.raw.nodes[n as usize];
                             if let Item::End(end) = &en.item {
@@ -582,14 +587,12 @@ impl<'a> Replayer<'a> {
     ) -> Result<Move, (ErrorKind, String)> {
         let stm = pos.side_to_move();
         let sq = |s: (u8, u8)| -> Result<Square, (ErrorKind, String)> {
-            square(s)
-                .filter(|q| pos.variant().contains(*q))
-                .ok_or_else(|| {
-                    (
-                        ErrorKind::NoSuchMove,
-                        format!("square {}{} is off the board", s.0, s.1),
-                    )
-                })
+            square(s).filter(|q| on_board(pos, *q)).ok_or_else(|| {
+                (
+                    ErrorKind::NoSuchMove,
+                    format!("square {}{} is off the board", s.0, s.1),
+                )
+            })
         };
         match rm {
             RawMove::Usi {
@@ -724,14 +727,12 @@ impl<'a> Replayer<'a> {
             }
         }
         let to = match m.to {
-            Some(t) => square(t)
-                .filter(|q| pos.variant().contains(*q))
-                .ok_or_else(|| {
-                    (
-                        ErrorKind::NoSuchMove,
-                        "destination is off the board".to_string(),
-                    )
-                })?,
+            Some(t) => square(t).filter(|q| on_board(pos, *q)).ok_or_else(|| {
+                (
+                    ErrorKind::NoSuchMove,
+                    "destination is off the board".to_string(),
+                )
+            })?,
             None => prev_to.ok_or_else(|| {
                 (
                     ErrorKind::NoSuchMove,
@@ -741,14 +742,12 @@ impl<'a> Replayer<'a> {
         };
         let r = role(m.kind);
         if let Some(f) = m.from {
-            let from = square(f)
-                .filter(|q| pos.variant().contains(*q))
-                .ok_or_else(|| {
-                    (
-                        ErrorKind::NoSuchMove,
-                        "source square is off the board".to_string(),
-                    )
-                })?;
+            let from = square(f).filter(|q| on_board(pos, *q)).ok_or_else(|| {
+                (
+                    ErrorKind::NoSuchMove,
+                    "source square is off the board".to_string(),
+                )
+            })?;
             let Some(p) = pos.piece_at(from) else {
                 return Err((
                     ErrorKind::NoSuchMove,
