@@ -730,16 +730,6 @@ impl Position {
         }
     }
 
-    /// Files holding an unpromoted pawn of `color`, as a square mask.
-    #[inline(always)]
-    fn pawn_files(&self, color: Color) -> Bitboard {
-        let mut m = Bitboard::EMPTY;
-        for sq in self.pieces(color, Role::Pawn) {
-            m |= Bitboard::file(sq.file());
-        }
-        m
-    }
-
     /// Whether dropping a pawn of the side to move on `to` mates the opponent at once.
     /// Only meaningful when the drop gives check.
     fn pawn_drop_mates(&self, to: Square) -> bool {
@@ -1074,7 +1064,7 @@ impl Position {
                 if piece.color != us {
                     return Err(PlayError::NotYourPiece);
                 }
-                if self.by_color[us.index()].contains(to) {
+                if self.board[to.index()].is_some_and(|p| p.color == us) {
                     return Err(PlayError::OwnPieceOnTarget);
                 }
                 let occ_s = self.slider_occupancy(self.occupied());
@@ -1139,7 +1129,9 @@ impl Position {
                 if dead {
                     return Err(PlayError::DeadPiece);
                 }
-                if role == Role::Pawn && self.pawn_files(us).contains(to) {
+                if role == Role::Pawn
+                    && (self.pieces(us, Role::Pawn) & Bitboard::file(to.file())).any()
+                {
                     return Err(PlayError::Nifu);
                 }
                 if let Some(k) = self.king_square(us) {
