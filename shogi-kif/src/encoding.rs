@@ -18,15 +18,22 @@ pub enum Encoding {
 impl Encoding {
     /// Parse an encoding name as written in `encoding=` declarations (case-insensitive).
     pub fn from_label(label: &str) -> Option<Encoding> {
-        let l = label
-            .trim()
-            .trim_matches('"')
-            .to_ascii_lowercase()
-            .replace(['-', '_'], "");
-        match l.as_str() {
-            "utf8" => Some(Encoding::Utf8),
-            "shiftjis" | "sjis" | "cp932" | "windows31j" | "mskanji" => Some(Encoding::ShiftJis),
-            "eucjp" => Some(Encoding::EucJp),
+        // Lowercased without '-' and '_' (no name is longer than 16 bytes that way).
+        let mut buf = [0u8; 16];
+        let mut n = 0;
+        for b in label.trim().trim_matches('"').bytes() {
+            if b == b'-' || b == b'_' {
+                continue;
+            }
+            *buf.get_mut(n)? = b.to_ascii_lowercase();
+            n += 1;
+        }
+        match &buf[..n] {
+            b"utf8" => Some(Encoding::Utf8),
+            b"shiftjis" | b"sjis" | b"cp932" | b"windows31j" | b"mskanji" => {
+                Some(Encoding::ShiftJis)
+            }
+            b"eucjp" => Some(Encoding::EucJp),
             _ => None,
         }
     }
@@ -50,15 +57,20 @@ pub fn declared_encoding(bytes: &[u8]) -> Option<Encoding> {
         if !(line.starts_with(b"#") || line.starts_with(b"'")) {
             continue;
         }
-        let text = String::from_utf8_lossy(line);
-        let lower = text.to_ascii_lowercase();
-        if let Some(i) = lower.find("encoding=") {
-            let rest = &text[i + "encoding=".len()..];
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-                .collect();
-            return Encoding::from_label(&name);
+        // The key and the name are ASCII: look for them in the bytes.
+        const KEY: &[u8] = b"encoding=";
+        if let Some(i) = line
+            .windows(KEY.len())
+            .position(|w| w.eq_ignore_ascii_case(KEY))
+        {
+            let rest = &line[i + KEY.len()..];
+            let len = rest
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'-' || **c == b'_')
+                .count();
+            return std::str::from_utf8(&rest[..len])
+                .ok()
+                .and_then(Encoding::from_label);
         }
     }
     None
@@ -168,6 +180,22 @@ mod tests {
             declared_encoding(b"'CSA encoding=UTF-8\n"),
             Some(Encoding::Utf8)
         );
+        assert_eq!(
+            declared_encoding(b"#KIF \xff\xfe ENCODING=windows-31J x\n"),
+            Some(Encoding::ShiftJis)
+        );
+        assert_eq!(
+            declared_encoding(b"\n'encoding=euc_jp"),
+            Some(Encoding::EucJp)
+        );
+        assert_eq!(declared_encoding(b"#KIF encoding=latin1\n"), None);
+        assert_eq!(declared_encoding(b"#KIF encoding=\n"), None);
+        assert_eq!(
+            Encoding::from_label(" \"Shift-JIS\" "),
+            Some(Encoding::ShiftJis)
+        );
+        assert_eq!(Encoding::from_label("utf-8-and-much-more-text"), None);
+        assert_eq!(Encoding::from_label("ＵＴＦ８"), None);
     }
 
     #[test]
