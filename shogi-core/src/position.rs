@@ -1050,6 +1050,12 @@ impl Position {
 
     /// Why `m` is illegal here, or `Ok(())` when it is legal.
     pub fn check_move(&self, m: Move) -> Result<(), PlayError> {
+        self.check_move_inline(m)
+    }
+
+    /// [`Position::check_move`], inlined into [`Position::play`].
+    #[inline(always)]
+    fn check_move_inline(&self, m: Move) -> Result<(), PlayError> {
         let us = self.side;
         let masks = self.variant.masks();
         match m {
@@ -1159,7 +1165,7 @@ impl Position {
 
     /// Plays `m` if it is legal; otherwise leaves the position unchanged and says why.
     pub fn play(&mut self, m: Move) -> Result<(), PlayError> {
-        self.check_move(m)?;
+        self.check_move_inline(m)?;
         self.play_unchecked(m);
         Ok(())
     }
