@@ -899,6 +899,62 @@ fn code3(b: &[u8], i: usize) -> u32 {
     }
 }
 
+/// Where a kanji rank's code ([`utf8_3`]) goes in [`RANKS`]: a multiplicative hash that
+/// keeps the nine apart (checked when the table is built).
+const fn rank_slot(c: u32) -> usize {
+    (c.wrapping_mul(2_444_712_011) >> 28) as usize
+}
+
+/// `(code, rank)` by [`rank_slot`]; rank 0 in the unused slots.
+const RANKS: [(u32, u8); 16] = {
+    let list = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+    let mut t = [(0, 0); 16];
+    let mut k = 0;
+    while k < list.len() {
+        let c = utf8_3(list[k]);
+        assert!(t[rank_slot(c)].1 == 0, "rank codes collide");
+        t[rank_slot(c)] = (c, k as u8 + 1);
+        k += 1;
+    }
+    t
+};
+
+/// Where a piece kanji's code goes in [`KINDS`] (as [`rank_slot`]).
+const fn kind_slot(c: u32) -> usize {
+    (c.wrapping_mul(3_597_370_015) >> 27) as usize
+}
+
+/// `(code, kind)` by [`kind_slot`] for the one-character piece names of KIF moves.
+const KINDS: [(u32, Option<Kind>); 32] = {
+    let list = [
+        ('歩', Kind::Pawn),
+        ('香', Kind::Lance),
+        ('桂', Kind::Knight),
+        ('銀', Kind::Silver),
+        ('金', Kind::Gold),
+        ('角', Kind::Bishop),
+        ('飛', Kind::Rook),
+        ('玉', Kind::King),
+        ('王', Kind::King),
+        ('と', Kind::Tokin),
+        ('杏', Kind::PromotedLance),
+        ('圭', Kind::PromotedKnight),
+        ('全', Kind::PromotedSilver),
+        ('馬', Kind::Horse),
+        ('龍', Kind::Dragon),
+        ('竜', Kind::Dragon),
+    ];
+    let mut t = [(0, None); 32];
+    let mut k = 0;
+    while k < list.len() {
+        let c = utf8_3(list[k].0);
+        assert!(t[kind_slot(c)].1.is_none(), "piece codes collide");
+        t[kind_slot(c)] = (c, Some(list[k].1));
+        k += 1;
+    }
+    t
+};
+
 /// The usual KIF move, read byte by byte: a full-width file and a kanji rank (or 同 and
 /// full-width spaces), a one-character piece, an optional 成 or 打, then `(xy)` with a
 /// source square (or `(00)`) or nothing more. Anything else is left to [`parse_ja`]; what
@@ -923,63 +979,20 @@ fn parse_kif_common(b: &[u8]) -> Option<(JaMove, usize)> {
         if !(1..=9).contains(&file) {
             return None;
         }
-        const R1: u32 = utf8_3('一');
-        const R2: u32 = utf8_3('二');
-        const R3: u32 = utf8_3('三');
-        const R4: u32 = utf8_3('四');
-        const R5: u32 = utf8_3('五');
-        const R6: u32 = utf8_3('六');
-        const R7: u32 = utf8_3('七');
-        const R8: u32 = utf8_3('八');
-        const R9: u32 = utf8_3('九');
-        let rank = match code3(b, 3) {
-            R1 => 1,
-            R2 => 2,
-            R3 => 3,
-            R4 => 4,
-            R5 => 5,
-            R6 => 6,
-            R7 => 7,
-            R8 => 8,
-            R9 => 9,
-            _ => return None,
-        };
+        let c = code3(b, 3);
+        let (code, rank) = RANKS[rank_slot(c)];
+        if code != c || rank == 0 {
+            return None;
+        }
         i = 6;
         Some((file as u8, rank))
     };
-    const FU: u32 = utf8_3('歩');
-    const KY: u32 = utf8_3('香');
-    const KE: u32 = utf8_3('桂');
-    const GI: u32 = utf8_3('銀');
-    const KI: u32 = utf8_3('金');
-    const KA: u32 = utf8_3('角');
-    const HI: u32 = utf8_3('飛');
-    const GYOKU: u32 = utf8_3('玉');
-    const OU: u32 = utf8_3('王');
-    const TO: u32 = utf8_3('と');
-    const NY: u32 = utf8_3('杏');
-    const NK: u32 = utf8_3('圭');
-    const NG: u32 = utf8_3('全');
-    const UM: u32 = utf8_3('馬');
-    const RY: u32 = utf8_3('龍');
-    const RY2: u32 = utf8_3('竜');
-    let kind = match code3(b, i) {
-        FU => Kind::Pawn,
-        KY => Kind::Lance,
-        KE => Kind::Knight,
-        GI => Kind::Silver,
-        KI => Kind::Gold,
-        KA => Kind::Bishop,
-        HI => Kind::Rook,
-        GYOKU | OU => Kind::King,
-        TO => Kind::Tokin,
-        NY => Kind::PromotedLance,
-        NK => Kind::PromotedKnight,
-        NG => Kind::PromotedSilver,
-        UM => Kind::Horse,
-        RY | RY2 => Kind::Dragon,
-        _ => return None,
-    };
+    let c = code3(b, i);
+    let (code, kind) = KINDS[kind_slot(c)];
+    if code != c {
+        return None;
+    }
+    let kind = kind?;
     i += 3;
     let mut promote = None;
     let mut drop = false;
