@@ -157,12 +157,9 @@ const MAX_INPUT: u64 = 256 * 1024 * 1024;
 /// Reads a file into `buf` (at most `MAX_INPUT + 1` bytes) with one allocation and, for a
 /// regular file, usually one `read`: a read that returns fewer bytes than asked ends a
 /// regular file, so when it brings exactly the size the file has, nothing more is asked.
-fn read_file(mut f: std::fs::File, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-    let size = f
-        .metadata()
-        .ok()
-        .filter(|m| m.is_file())
-        .map_or(0, |m| m.len());
+///
+/// `size` is the size of a regular file (0 when not known or not a regular file).
+fn read_file(mut f: std::fs::File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<usize> {
     if size == 0 || size > MAX_INPUT {
         return f.take(MAX_INPUT + 1).read_to_end(buf);
     }
@@ -194,15 +191,25 @@ fn read_file(mut f: std::fs::File, buf: &mut Vec<u8>) -> std::io::Result<usize> 
     Ok(buf.len())
 }
 
+/// The size of an open regular file (0 for anything else, or when it cannot be known).
+fn regular_size(f: &std::fs::File) -> u64 {
+    f.metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map_or(0, |m| m.len())
+}
+
 impl Input {
-    fn read(&self) -> Result<Vec<u8>, String> {
+    /// The whole input: standard input, or `file` (opened from the path) of `size` bytes
+    /// (see [`read_file`]).
+    fn read(&self, file: Option<(std::fs::File, u64)>) -> Result<Vec<u8>, String> {
         let mut buf = Vec::new();
-        let res = match &self.path {
+        let res = match file {
             None => std::io::stdin()
                 .lock()
                 .take(MAX_INPUT + 1)
                 .read_to_end(&mut buf),
-            Some(p) => std::fs::File::open(p).and_then(|f| read_file(f, &mut buf)),
+            Some((f, size)) => read_file(f, size, &mut buf),
         };
         res.map_err(|e| io_reason(&e))?;
         if buf.len() as u64 > MAX_INPUT {
@@ -258,17 +265,20 @@ fn with_records(
         hint: input.hint(),
         encoding: args.encoding.map(Encoding::from),
     };
+    // A file is opened and asked its size once, and read from that handle.
+    let mut whole = None;
     let stream_from: Option<Box<dyn BufRead>> = match &input.path {
         None => Some(Box::new(std::io::BufReader::with_capacity(
             1 << 16,
             std::io::stdin().lock(),
         ))),
         Some(p) => {
-            let big = std::fs::metadata(p).is_ok_and(|m| m.len() >= STREAM_FROM);
-            if big {
-                let file = std::fs::File::open(p).map_err(|e| io_reason(&e))?;
+            let file = std::fs::File::open(p).map_err(|e| io_reason(&e))?;
+            let size = regular_size(&file);
+            if size >= STREAM_FROM {
                 Some(Box::new(std::io::BufReader::with_capacity(1 << 16, file)))
             } else {
+                whole = Some((file, size));
                 None
             }
         }
@@ -277,7 +287,7 @@ fn with_records(
         f(RecordStream::new(reader, opts).map(Reader::Stream));
         return Ok(());
     }
-    let bytes = input.read()?;
+    let bytes = input.read(whole)?;
     let text = match shogi_kif::decode(&bytes, opts.encoding) {
         Ok((text, _)) => text,
         Err(e) => {
