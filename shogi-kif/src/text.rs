@@ -66,6 +66,7 @@ impl<'a> Lines<'a> {
 
 impl<'a> Iterator for Lines<'a> {
     type Item = Line<'a>;
+    #[inline]
     fn next(&mut self) -> Option<Line<'a>> {
         if self.pos >= self.src.len() {
             return None;
