@@ -363,13 +363,7 @@ impl Records<'_> {
     /// replay: each move's legality is checked once.
     pub fn next_validated(&mut self) -> Option<Result<(Record, Vec<Diagnostic>), ReadError>> {
         let next = self.next_replayed(true)?;
-        Some(next.map(|(record, main)| {
-            let diagnostics = match &main {
-                Some(main) => validate::diagnose(&record, main),
-                None => validate(&record),
-            };
-            (record, diagnostics)
-        }))
+        Some(next.map(|(record, main)| validate::with_diagnostics(record, main)))
     }
 
     fn next_replayed(

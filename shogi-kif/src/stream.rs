@@ -306,13 +306,7 @@ impl<R: BufRead> RecordStream<R> {
     /// same replay (see [`Records::next_validated`]).
     pub fn next_validated(&mut self) -> Option<Result<(Record, Vec<Diagnostic>), ReadError>> {
         let next = self.next_replayed(true)?;
-        Some(next.map(|(record, main)| {
-            let diagnostics = match &main {
-                Some(main) => validate::diagnose(&record, main),
-                None => validate(&record),
-            };
-            (record, diagnostics)
-        }))
+        Some(next.map(|(record, main)| validate::with_diagnostics(record, main)))
     }
 }
 

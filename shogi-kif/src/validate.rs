@@ -109,6 +109,18 @@ pub fn validate(record: &Record) -> Vec<Diagnostic> {
 
 /// [`validate`] for a record whose main line was replayed by the reader, which kept what is
 /// needed in `main`: no move is checked again.
+/// A record with its diagnostics, from the facts its replay kept when there are any.
+pub(crate) fn with_diagnostics(
+    record: Record,
+    main: Option<MainLine>,
+) -> (Record, Vec<Diagnostic>) {
+    let diagnostics = match &main {
+        Some(main) => diagnose(&record, main),
+        None => validate(&record),
+    };
+    (record, diagnostics)
+}
+
 pub(crate) fn diagnose(record: &Record, main: &MainLine) -> Vec<Diagnostic> {
     let mut out = record.diagnostics.clone();
     let start = &main.start;

@@ -41,32 +41,9 @@ fn kanji_count(n: u8) -> String {
     s
 }
 
+/// The one-character name of a role in a board diagram (全, 圭, 杏 for the promoted minors).
 fn bod_char(role: Role) -> char {
-    match role {
-        Role::PromotedSilver => '全',
-        Role::PromotedKnight => '圭',
-        Role::PromotedLance => '杏',
-        r => r.kanji().chars().next().unwrap_or('？'),
-    }
-}
-
-fn move_name(role: Role) -> &'static str {
-    match role {
-        Role::PromotedSilver => "成銀",
-        Role::PromotedKnight => "成桂",
-        Role::PromotedLance => "成香",
-        Role::Dragon => "龍",
-        Role::King => "玉",
-        Role::Tokin => "と",
-        Role::Horse => "馬",
-        Role::Pawn => "歩",
-        Role::Lance => "香",
-        Role::Knight => "桂",
-        Role::Silver => "銀",
-        Role::Gold => "金",
-        Role::Bishop => "角",
-        Role::Rook => "飛",
-    }
+    role.kanji_short().chars().next().unwrap_or('？')
 }
 
 fn is_handicap_game(record: &Record) -> bool {
@@ -175,7 +152,7 @@ fn ja_move(pos: &Position, mv: Move, prev_to: Option<Square>, ki2: bool) -> Stri
     match mv {
         Move::Normal { from, promote, .. } => {
             let role = pos.piece_at(from).map_or(Role::Pawn, |p| p.role);
-            s.push_str(move_name(role));
+            s.push_str(role.kanji());
             if ki2 {
                 s.push_str(&ki2_qualifiers(pos, mv, role));
                 let other = Move::Normal {
@@ -196,7 +173,7 @@ fn ja_move(pos: &Position, mv: Move, prev_to: Option<Square>, ki2: bool) -> Stri
             }
         }
         Move::Drop { role, .. } => {
-            s.push_str(move_name(role));
+            s.push_str(role.kanji());
             if !ki2 {
                 s.push('打');
             } else {
