@@ -81,6 +81,9 @@ pub struct Input {
     /// The name shown in messages.
     pub name: String,
     path: Option<PathBuf>,
+    /// The path an output for this input takes below an output folder: the file name for a
+    /// file given on the command line, the path below the directory for a walked one.
+    rel: PathBuf,
 }
 
 /// Expands the command line's paths: files as given, directories walked recursively for
@@ -92,6 +95,7 @@ pub fn expand_inputs(paths: &[String]) -> Result<Vec<Input>, Failure> {
             out.push(Input {
                 name: "<stdin>".into(),
                 path: None,
+                rel: PathBuf::from("stdin"),
             });
             continue;
         }
@@ -103,13 +107,23 @@ pub fn expand_inputs(paths: &[String]) -> Result<Vec<Input>, Failure> {
             let mut files = Vec::new();
             walk(&path, &mut files)
                 .map_err(|e| Failure::usage(format!("error: {p}: {}", io_reason(&e))))?;
-            out.extend(files.into_iter().map(|f| Input {
-                name: f.display().to_string(),
-                path: Some(f),
+            out.extend(files.into_iter().map(|f| {
+                Input {
+                    name: f.display().to_string(),
+                    rel: f
+                        .strip_prefix(&path)
+                        .map(Path::to_path_buf)
+                        .unwrap_or_else(|_| f.clone()),
+                    path: Some(f),
+                }
             }));
         } else {
             out.push(Input {
                 name: p.clone(),
+                rel: path
+                    .file_name()
+                    .map(PathBuf::from)
+                    .unwrap_or_else(|| path.clone()),
                 path: Some(path),
             });
         }
@@ -575,7 +589,7 @@ pub enum ToFormat {
     Kif,
     /// KI2 (UTF-8).
     Ki2,
-    /// CSA V2.2.
+    /// CSA (V3.0, UTF-8).
     Csa,
     /// JSON Kifu Format.
     Jkf,
@@ -584,73 +598,246 @@ pub enum ToFormat {
 /// Arguments of `shogi convert`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  shogi convert game.kif --to sfen            # the final position\n  \
+    after_help = "Each record of each input is converted; a record that cannot be read is reported as \
+`path:line:col: error: message` on stderr and the others are still converted (exit 1 at the end).\n\n\
+Examples:\n  shogi convert game.kif --to sfen            # the final position\n  \
 shogi convert game.kif --to sfen --ply 30   # the position after 30 moves\n  \
-shogi convert game.csa --to usi\n  shogi convert - --to kif < game.ki2"
+shogi convert game.csa --to usi\n  shogi convert - --to kif < game.ki2\n  \
+shogi convert records/ --to csa --out-dir csa/   # one file per record file, same layout"
 )]
 pub struct ConvertArgs {
-    /// The record file; `-` reads stdin.
-    pub path: String,
+    /// Record files or directories (walked recursively); `-` reads stdin.
+    #[arg(required = true)]
+    pub paths: Vec<String>,
     /// The output format.
     #[arg(long, value_enum)]
     pub to: ToFormat,
     /// With `--to sfen`: the position after this many main-line moves (0 = the start).
     #[arg(long)]
     pub ply: Option<usize>,
+    /// Write one file per input into this folder (the layout below a given directory is kept,
+    /// the extension becomes the output format's) instead of printing to stdout. An input with
+    /// several records gives one file for SFEN, USI and CSA (games split by `/`) and numbered
+    /// files (`name-2.kif`, ...) for KIF, KI2 and JKF.
+    #[arg(long, short = 'o')]
+    pub out_dir: Option<PathBuf>,
+    /// Worker threads with --out-dir (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
     #[command(flatten)]
     pub input: InputArgs,
 }
 
+/// What converting one input gave: the converted records and the errors, in input order.
+struct Converted {
+    texts: Vec<String>,
+    errors: Vec<String>,
+    /// An I/O error that stopped the input (exit 2).
+    io: Option<String>,
+}
+
+fn convert_input(input: &Input, args: &ConvertArgs) -> Converted {
+    let path = input.name.as_str();
+    let mut done = Converted {
+        texts: Vec::new(),
+        errors: Vec::new(),
+        io: None,
+    };
+    let res = for_each_record(input, &args.input, |r| match r {
+        Err(e) => done.errors.push(e.with_path(path).render()),
+        Ok(record) => match convert_record(&record, args) {
+            Ok(text) => done.texts.push(text),
+            Err(message) => done.errors.push(format!("{path}: error: {message}")),
+        },
+    });
+    if let Err(reason) = res {
+        done.io = Some(format!("error: {path}: {reason}"));
+    }
+    done
+}
+
 /// Runs `shogi convert`.
 pub fn convert(args: &ConvertArgs) -> Result<(), Failure> {
-    let inputs = expand_inputs(std::slice::from_ref(&args.path))?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut failure: Option<Failure> = None;
-    for input in &inputs {
-        let path = input.name.clone();
-        let res = for_each_record(input, &args.input, |r| {
-            if failure.is_some() {
-                return;
-            }
-            match r {
-                Err(e) => {
-                    failure = Some(Failure {
-                        code: 1,
-                        message: e.with_path(path.as_str()).render(),
-                    })
+    if args.ply.is_some() && args.to != ToFormat::Sfen {
+        return Err(Failure::usage("error: --ply goes with --to sfen"));
+    }
+    let inputs = expand_inputs(&args.paths)?;
+    let mut failed = false;
+    let mut io_failed = false;
+    let mut write_failed = false;
+    let mut report = |c: &Converted| {
+        for e in &c.errors {
+            eprintln!("{e}");
+            failed = true;
+        }
+        if let Some(e) = &c.io {
+            eprintln!("{e}");
+            io_failed = true;
+        }
+    };
+    match &args.out_dir {
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            for input in &inputs {
+                let c = convert_input(input, args);
+                for text in &c.texts {
+                    let _ = out.write_all(text.as_bytes());
+                    if !text.ends_with('\n') {
+                        let _ = out.write_all(b"\n");
+                    }
                 }
-                Ok(record) => match convert_record(&record, args) {
-                    Ok(text) => {
-                        let _ = out.write_all(text.as_bytes());
-                        if !text.ends_with('\n') {
-                            let _ = out.write_all(b"\n");
-                        }
-                    }
-                    Err(message) => {
-                        failure = Some(Failure {
-                            code: 1,
-                            message: format!("{path}: error: {message}"),
-                        })
-                    }
-                },
+                // Keep stdout and stderr in step for a reader watching both.
+                let _ = out.flush();
+                report(&c);
             }
-        });
-        if let Err(reason) = res {
-            return Err(Failure::usage(format!("error: {path}: {reason}")));
+        }
+        Some(dir) => {
+            let targets = output_paths(dir, &inputs, args.to)?;
+            let pool = thread_pool(args.jobs)?;
+            let results: Vec<(Converted, Result<usize, String>)> = pool.install(|| {
+                inputs
+                    .par_iter()
+                    .zip(targets.par_iter())
+                    .map(|(input, base)| {
+                        let c = convert_input(input, args);
+                        let written = write_outputs(base, args.to, &c.texts);
+                        (c, written)
+                    })
+                    .collect()
+            });
+            let mut files = 0;
+            for (c, written) in &results {
+                report(c);
+                match written {
+                    Ok(n) => files += n,
+                    Err(e) => {
+                        eprintln!("{e}");
+                        write_failed = true;
+                    }
+                }
+            }
+            eprintln!(
+                "wrote {files} file(s) into {} from {} input(s)",
+                dir.display(),
+                inputs.len()
+            );
         }
     }
-    let _ = out.flush();
-    match failure {
-        Some(f) => Err(f),
-        None => Ok(()),
+    if io_failed || write_failed {
+        Err(Failure {
+            code: 2,
+            message: String::new(),
+        })
+    } else if failed {
+        Err(Failure {
+            code: 1,
+            message: String::new(),
+        })
+    } else {
+        Ok(())
     }
 }
 
-fn convert_record(record: &Record, args: &ConvertArgs) -> Result<String, String> {
-    if args.ply.is_some() && args.to != ToFormat::Sfen {
-        return Err("--ply goes with --to sfen".into());
+/// The extension of an output format.
+fn extension(to: ToFormat) -> &'static str {
+    match to {
+        ToFormat::Sfen => "sfen",
+        ToFormat::Usi => "usi",
+        ToFormat::Kif => "kif",
+        ToFormat::Ki2 => "ki2",
+        ToFormat::Csa => "csa",
+        ToFormat::Jkf => "jkf",
     }
+}
+
+/// The output file of each input below `dir`: its relative path with the output format's
+/// extension, or, where two inputs would meet in one file (`game.kif` and `game.ki2`), the whole
+/// input name with the extension added (`game.kif.csa`). Writing over an input is refused.
+fn output_paths(dir: &Path, inputs: &[Input], to: ToFormat) -> Result<Vec<PathBuf>, Failure> {
+    let ext = extension(to);
+    let plain: Vec<PathBuf> = inputs
+        .iter()
+        .map(|i| dir.join(&i.rel).with_extension(ext))
+        .collect();
+    let mut seen = std::collections::HashMap::new();
+    for p in &plain {
+        *seen.entry(p.clone()).or_insert(0) += 1;
+    }
+    let mut out = Vec::with_capacity(inputs.len());
+    for (input, p) in inputs.iter().zip(plain) {
+        let target = if seen[&p] > 1 {
+            let mut name = dir.join(&input.rel).into_os_string();
+            name.push(".");
+            name.push(ext);
+            PathBuf::from(name)
+        } else {
+            p
+        };
+        if let Some(src) = &input.path {
+            let same = match (std::fs::canonicalize(src), std::fs::canonicalize(&target)) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => false,
+            };
+            if same {
+                return Err(Failure::usage(format!(
+                    "error: {}: converting it would overwrite it; choose another --out-dir",
+                    input.name
+                )));
+            }
+        }
+        out.push(target);
+    }
+    Ok(out)
+}
+
+/// Writes the converted records of one input to `base` (numbered siblings for KIF, KI2 and
+/// JKF inputs with several records); returns the number of files written.
+fn write_outputs(base: &Path, to: ToFormat, texts: &[String]) -> Result<usize, String> {
+    if texts.is_empty() {
+        return Ok(0);
+    }
+    let ext = extension(to);
+    let base = base.to_path_buf();
+    if let Some(parent) = base.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("error: {}: {}", parent.display(), io_reason(&e)))?;
+    }
+    let line = |t: &String| {
+        if t.ends_with('\n') {
+            t.clone()
+        } else {
+            format!("{t}\n")
+        }
+    };
+    let outputs: Vec<(PathBuf, String)> = match to {
+        ToFormat::Sfen | ToFormat::Usi => vec![(base, texts.iter().map(line).collect())],
+        ToFormat::Csa => vec![(base, texts.iter().map(line).collect::<Vec<_>>().join("/\n"))],
+        ToFormat::Kif | ToFormat::Ki2 | ToFormat::Jkf => texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let path = if i == 0 {
+                    base.clone()
+                } else {
+                    let stem = base
+                        .file_stem()
+                        .and_then(|s| s.to_str())
+                        .unwrap_or("record");
+                    base.with_file_name(format!("{stem}-{}.{ext}", i + 1))
+                };
+                (path, line(t))
+            })
+            .collect(),
+    };
+    for (path, text) in &outputs {
+        std::fs::write(path, text)
+            .map_err(|e| format!("error: {}: {}", path.display(), io_reason(&e)))?;
+    }
+    Ok(outputs.len())
+}
+
+fn convert_record(record: &Record, args: &ConvertArgs) -> Result<String, String> {
     Ok(match args.to {
         ToFormat::Sfen => {
             let moves = record.main_line().count();

@@ -267,3 +267,78 @@ fn big_inputs_stream_with_exact_line_numbers() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn convert_a_folder_into_another_format() {
+    let out_dir = common::scratch("convert-out");
+    let out = shogi_in_root(&[
+        "convert",
+        "samples",
+        "--to",
+        "csa",
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // game.kif, game.ki2, ... would all become game.csa: they keep their names instead.
+    let mut names: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "game.csa.csa",
+            "game.jkf.csa",
+            "game.ki2.csa",
+            "game.kif.csa",
+            "game.usi.csa",
+            "mini.csa"
+        ]
+    );
+    // What was written reads back as the same games.
+    let back = shogi(&[
+        "convert",
+        out_dir.join("game.ki2.csa").to_str().unwrap(),
+        "--to",
+        "usi",
+    ]);
+    let want = std::fs::read_to_string(workspace_root().join("samples/game.usi")).unwrap();
+    assert_eq!(stdout(&back).trim(), want.trim());
+    let check = shogi(&["check", out_dir.to_str().unwrap()]);
+    assert_eq!(code(&check), 0, "{}", stdout(&check));
+    // Converting in place is refused.
+    let again = shogi(&[
+        "convert",
+        out_dir.join("mini.csa").to_str().unwrap(),
+        "--to",
+        "csa",
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&again), 2);
+    assert!(
+        stderr(&again).contains("would overwrite it"),
+        "{}",
+        stderr(&again)
+    );
+    let _ = std::fs::remove_dir_all(&out_dir);
+}
+
+#[test]
+fn convert_goes_on_past_a_broken_record() {
+    let out = shogi_in_root(&[
+        "convert",
+        &format!("{DIR}/nifu.kif"),
+        &format!("{DIR}/good.kif"),
+        "--to",
+        "sfen",
+    ]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "lnsgkg1nl/1r5s1/pppppp1pp/6p2/5B3/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6\n"
+    );
+    assert!(stderr(&out).starts_with("tests/fixtures/records/nifu.kif:11:6: error:"));
+}
