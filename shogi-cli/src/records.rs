@@ -679,17 +679,31 @@ pub fn convert(args: &ConvertArgs) -> Result<(), Failure> {
         None => {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
+            let mut written = 0usize;
             for input in &inputs {
                 let c = convert_input(input, args);
                 for text in &c.texts {
+                    // CSA separates games with a `/` line; the other formats hold one record a
+                    // file (SFEN and USI one a line).
+                    if written > 0 && args.to == ToFormat::Csa {
+                        let _ = out.write_all(b"/\n");
+                    }
                     let _ = out.write_all(text.as_bytes());
                     if !text.ends_with('\n') {
                         let _ = out.write_all(b"\n");
                     }
+                    written += 1;
                 }
                 // Keep stdout and stderr in step for a reader watching both.
                 let _ = out.flush();
                 report(&c);
+            }
+            if written > 1 && matches!(args.to, ToFormat::Kif | ToFormat::Ki2 | ToFormat::Jkf) {
+                eprintln!(
+                    "note: {written} {} records were written one after another to stdout, which \
+                     no reader takes as one input; --out-dir writes a file for each",
+                    extension(args.to).to_ascii_uppercase()
+                );
             }
         }
         Some(dir) => {

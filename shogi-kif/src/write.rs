@@ -391,12 +391,25 @@ fn write_line(
 ) {
     let mut ply = first_ply;
     let mut ki2_row = 0;
+    // Set when the line stops at a recorded foul move: the position was not advanced past it.
+    let mut fouled = false;
     for node in &line.moves {
         // Pushed in reverse: the stack pops them back in record order.
         for v in node.variations.iter().rev() {
             blocks.push((ply, v.clone(), pos.clone(), prev));
         }
-        let text = ja_move(&pos, node.mv, prev, ki2);
+        let text = if ki2 && node.foul.is_some() {
+            // An illegal move cannot be resolved from the position the way KI2 moves are:
+            // write its source square too, as KIF does (`▲１七玉(28)`), which KI2 readers accept.
+            let mark = if pos.side_to_move() == Color::Black {
+                '▲'
+            } else {
+                '△'
+            };
+            format!("{mark}{}", ja_move(&pos, node.mv, prev, false))
+        } else {
+            ja_move(&pos, node.mv, prev, ki2)
+        };
         if ki2 {
             if ki2_row > 0 && (ki2_row >= 6 || !node.comments.is_empty()) {
                 out.push('\n');
@@ -426,6 +439,7 @@ fn write_line(
         if node.foul.is_some() {
             // The position stops at a foul: nothing can follow it.
             ply += 1;
+            fouled = true;
             break;
         }
         if pos.play(node.mv).is_err() {
@@ -444,14 +458,13 @@ fn write_line(
         if ki2 {
             // KI2 has no numbered special lines: write the ending inline as Shogi DB2 does (the
             // main line also gets its closing まで line), so that variations keep theirs.
+            // The side to move after the last move (a foul move counts as made).
+            let stm = pos.side_to_move();
+            let stm = if fouled { !stm } else { stm };
             let _ = writeln!(
                 out,
                 "{}{}",
-                if pos.side_to_move() == Color::Black {
-                    '▲'
-                } else {
-                    '△'
-                },
+                if stm == Color::Black { '▲' } else { '△' },
                 ending_word(e)
             );
         } else {
@@ -542,6 +555,7 @@ fn write_csa(record: &Record) -> String {
     for c in &record.start_comments {
         let _ = writeln!(out, "'*{c}");
     }
+    let mut fouled = false;
     for node in &record.moves.moves {
         let us = pos.side_to_move();
         let sign = if us == Color::Black { '+' } else { '-' };
@@ -572,12 +586,21 @@ fn write_csa(record: &Record) -> String {
         for c in &node.comments {
             let _ = writeln!(out, "'*{c}");
         }
-        if node.foul.is_some() || pos.play(node.mv).is_err() {
+        if node.foul.is_some() {
+            fouled = true;
+            break;
+        }
+        if pos.play(node.mv).is_err() {
             break;
         }
     }
     if let Some(e) = record.ending() {
-        let stm = pos.side_to_move();
+        // The side to move after the last move (a recorded foul move counts as made).
+        let stm = if fouled {
+            !pos.side_to_move()
+        } else {
+            pos.side_to_move()
+        };
         let word = match &e.kind {
             EndingKind::FoulWin => {
                 let offender = e.offender.unwrap_or(!stm);
@@ -593,6 +616,9 @@ fn write_csa(record: &Record) -> String {
                 )
             }
             EndingKind::Other(w) if w.starts_with('%') => w.clone(),
+            // CSA has no sealed move: the game was interrupted there (as JKF reads it too);
+            // a comment keeps what the record said.
+            EndingKind::SealedMove => format!("'{}\n%CHUDAN", EndingKind::SealedMove.japanese()),
             k => match k.csa() {
                 Some(c) => format!("%{c}"),
                 None => format!("'{}", k.japanese()),
@@ -660,6 +686,7 @@ fn jkf_time(t: &MoveTime) -> Value {
 
 fn jkf_line(line: &Line, mut pos: Position, mut prev: Option<Square>) -> Vec<Value> {
     let mut out = Vec::new();
+    let mut fouled = false;
     for node in &line.moves {
         let mut o = jkf_move(node, &pos, prev);
         if !node.variations.is_empty() {
@@ -671,13 +698,22 @@ fn jkf_line(line: &Line, mut pos: Position, mut prev: Option<Square>) -> Vec<Val
             o.insert("forks".into(), Value::Array(forks));
         }
         out.push(Value::Object(o));
-        if node.foul.is_some() || pos.play(node.mv).is_err() {
+        if node.foul.is_some() {
+            fouled = true;
+            break;
+        }
+        if pos.play(node.mv).is_err() {
             break;
         }
         prev = Some(node.mv.to());
     }
     if let Some(e) = &line.ending {
-        let stm = pos.side_to_move();
+        // The side to move after the last move (a recorded foul move counts as made).
+        let stm = if fouled {
+            !pos.side_to_move()
+        } else {
+            pos.side_to_move()
+        };
         let special = match &e.kind {
             EndingKind::FoulWin => format!(
                 "{}ILLEGAL_ACTION",

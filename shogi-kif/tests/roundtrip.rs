@@ -2,7 +2,7 @@
 //! target format can hold it (CSA/USI: main line only; KI2: no times).
 
 use serde_json::Value;
-use shogi_kif::{Format, Record, Records, write};
+use shogi_kif::{EndingKind, Format, Record, Records, write};
 use std::path::Path;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
@@ -63,13 +63,21 @@ fn projection(r: &Record, format: Format) -> Value {
         // KIF and JKF times have whole seconds.
         round_ms(&mut v);
     }
-    // CSA has no word for some endings (封じ手, 不戦勝, …).
-    if format == Format::Csa
-        && r.ending()
-            .is_some_and(|e| e.kind.csa().is_none() && !e.kind.is_foul())
-    {
-        if let Some(Value::Object(m)) = v.pointer_mut("/moves") {
-            m.remove("ending");
+    // CSA has no word for some endings (不戦勝, …); a sealed move (封じ手) is written as an
+    // interruption (%CHUDAN) after a comment naming it.
+    if format == Format::Csa {
+        match r.ending().map(|e| &e.kind) {
+            Some(EndingKind::SealedMove) => {
+                if let Some(Value::String(k)) = v.pointer_mut("/moves/ending/kind") {
+                    *k = "interrupt".into();
+                }
+            }
+            Some(k) if k.csa().is_none() && !k.is_foul() => {
+                if let Some(Value::Object(m)) = v.pointer_mut("/moves") {
+                    m.remove("ending");
+                }
+            }
+            _ => {}
         }
     }
     match format {

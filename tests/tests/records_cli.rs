@@ -342,3 +342,48 @@ fn convert_goes_on_past_a_broken_record() {
     );
     assert!(stderr(&out).starts_with("tests/fixtures/records/nifu.kif:11:6: error:"));
 }
+
+/// Records that end on a recorded illegal move keep their winner through every format.
+#[test]
+fn foul_endings_survive_conversion() {
+    let corpus = workspace_root().join("../shared/corpus");
+    if !corpus.is_dir() {
+        eprintln!("note: ../shared/corpus not found; skipped");
+        return;
+    }
+    let files = [
+        "mog-core-scala/jvm/src/test/resources/kif/game/014.kif",
+        "mog-core-scala/jvm/src/test/resources/kif/game/015.kif",
+        "mog-core-scala/jvm/src/test/resources/kif/game/017.kif",
+    ];
+    for f in files {
+        let path = corpus.join(f);
+        let path = path.to_str().unwrap();
+        let closing = |text: &str| {
+            text.lines()
+                .find(|l| l.starts_with("まで"))
+                .unwrap_or("")
+                .to_string()
+        };
+        let want = closing(&stdout(&shogi(&["convert", path, "--to", "kif"])));
+        assert!(want.contains("反則"), "{f}: {want}");
+        for to in ["csa", "jkf", "ki2"] {
+            let text = stdout(&shogi(&["convert", path, "--to", to]));
+            let back = shogi_stdin(&["convert", "-", "--to", "kif"], &text);
+            assert_eq!(code(&back), 0, "{f} via {to}: {}", stderr(&back));
+            assert_eq!(closing(&stdout(&back)), want, "{f} via {to}");
+        }
+    }
+}
+
+/// Several CSA records printed to stdout stay separate games.
+#[test]
+fn csa_records_on_stdout_are_separated() {
+    let out = shogi_in_root(&["convert", &format!("{DIR}/more/lines.usi"), "--to", "csa"]);
+    assert_eq!(code(&out), 0);
+    let back = shogi_stdin(&["convert", "-", "--to", "usi"], &stdout(&out));
+    assert_eq!(
+        stdout(&back),
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\nposition sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 5e4d 1b1c\n"
+    );
+}
