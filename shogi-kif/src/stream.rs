@@ -39,6 +39,8 @@ pub struct RecordStream<R> {
     encoding: Encoding,
     /// Set when the whole input was read at once.
     whole: Option<Records<'static>>,
+    /// The sample was ASCII: the encoding is chosen on the first line that is not.
+    undecided: bool,
     /// Lines consumed so far.
     line_no: u32,
     /// Decoded bytes consumed so far.
@@ -70,6 +72,13 @@ impl<R: BufRead> RecordStream<R> {
                 .map_or(head.len(), |i| i + 1)
         };
         let sample = &head[..sample_end];
+        // A sample of ASCII alone says nothing about the encoding: it is then chosen on the
+        // first line that is not ASCII.
+        let undecided = opts.encoding.is_none()
+            && !bom
+            && !complete
+            && sample.is_ascii()
+            && declared_encoding(sample).is_none();
         let encoding = match opts.encoding {
             Some(e) => e,
             None if bom => Encoding::Utf8,
@@ -96,6 +105,7 @@ impl<R: BufRead> RecordStream<R> {
             format,
             encoding,
             whole: None,
+            undecided,
             line_no: 0,
             offset: 0,
             buf: Vec::new(),
@@ -135,7 +145,8 @@ impl<R: BufRead> RecordStream<R> {
         self.format
     }
 
-    /// The encoding the input is decoded with.
+    /// The encoding the input is decoded with (UTF-8 until a line that is not ASCII shows
+    /// otherwise, when the start of the input is ASCII).
     pub fn encoding(&self) -> Encoding {
         self.encoding
     }
@@ -172,6 +183,10 @@ impl<R: BufRead> RecordStream<R> {
             1 => "\n",
             _ => "",
         };
+        if self.undecided && !bytes.is_ascii() {
+            self.encoding = detect_encoding(bytes);
+            self.undecided = false;
+        }
         let decoded = match decode_line(bytes, self.encoding) {
             Some(s) => s,
             None => {

@@ -179,3 +179,21 @@ fn a_huge_line_is_refused_not_swallowed() {
     let last = got.last().unwrap().as_ref().unwrap_err();
     assert_eq!(last.kind, ErrorKind::TooLarge);
 }
+
+#[test]
+fn an_ascii_start_leaves_the_encoding_to_the_first_other_line() {
+    // Thousands of ASCII games, then one with a Shift_JIS player name: the whole input is
+    // Shift_JIS, which the first 64 KiB cannot show.
+    let mut text = big_csa(2000)
+        .replace("'CSA encoding=UTF-8\n", "")
+        .replace("▲", "x");
+    text.push_str("/\nV2.2\nN+羽生\nPI\n+\n+7776FU\n%TORYO\n");
+    let (sjis, _, bad) = encoding_rs::SHIFT_JIS.encode(&text);
+    assert!(!bad);
+    let stream = RecordStream::new(Cursor::new(sjis.to_vec()), ReadOptions::default()).unwrap();
+    let got: Vec<_> = stream.collect();
+    assert_eq!(got.len(), 2001);
+    let last = got.last().unwrap().as_ref().unwrap();
+    assert_eq!(last.header.black(), Some("羽生"));
+    assert_same(&got, &all_in_memory(&text, Format::Csa));
+}
