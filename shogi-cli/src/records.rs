@@ -708,6 +708,8 @@ pub fn convert(args: &ConvertArgs) -> Result<(), Failure> {
         }
         Some(dir) => {
             let targets = output_paths(dir, &inputs, args.to)?;
+            // Every file written in this run, so that no two records meet in one file.
+            let claimed = std::sync::Mutex::new(std::collections::HashSet::new());
             let pool = thread_pool(args.jobs)?;
             let results: Vec<(Converted, Result<usize, String>)> = pool.install(|| {
                 inputs
@@ -715,7 +717,7 @@ pub fn convert(args: &ConvertArgs) -> Result<(), Failure> {
                     .zip(targets.par_iter())
                     .map(|(input, base)| {
                         let c = convert_input(input, args);
-                        let written = write_outputs(base, args.to, &c.texts);
+                        let written = write_outputs(base, args.to, &c.texts, &claimed, input);
                         (c, written)
                     })
                     .collect()
@@ -807,7 +809,13 @@ fn output_paths(dir: &Path, inputs: &[Input], to: ToFormat) -> Result<Vec<PathBu
 
 /// Writes the converted records of one input to `base` (numbered siblings for KIF, KI2 and
 /// JKF inputs with several records); returns the number of files written.
-fn write_outputs(base: &Path, to: ToFormat, texts: &[String]) -> Result<usize, String> {
+fn write_outputs(
+    base: &Path,
+    to: ToFormat,
+    texts: &[String],
+    claimed: &std::sync::Mutex<std::collections::HashSet<PathBuf>>,
+    input: &Input,
+) -> Result<usize, String> {
     if texts.is_empty() {
         return Ok(0);
     }
@@ -844,6 +852,19 @@ fn write_outputs(base: &Path, to: ToFormat, texts: &[String]) -> Result<usize, S
             })
             .collect(),
     };
+    for (path, _) in &outputs {
+        let fresh = claimed
+            .lock()
+            .map(|mut set| set.insert(path.clone()))
+            .unwrap_or(false);
+        if !fresh {
+            return Err(format!(
+                "error: {}: two records would be written to {}; rename one of the inputs",
+                input.name,
+                path.display()
+            ));
+        }
+    }
     for (path, text) in &outputs {
         std::fs::write(path, text)
             .map_err(|e| format!("error: {}: {}", path.display(), io_reason(&e)))?;
