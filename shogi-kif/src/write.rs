@@ -344,10 +344,12 @@ fn write_japanese(record: &Record, ki2: bool) -> String {
         (_, None) => {}
     }
     for c in &record.start_comments {
-        let _ = writeln!(out, "*{c}");
+        for part in comment_lines(c) {
+            let _ = writeln!(out, "*{part}");
+        }
     }
     for b in &record.start_bookmarks {
-        let _ = writeln!(out, "&{b}");
+        let _ = writeln!(out, "&{}", b.replace(['\n', '\r'], " "));
     }
     if !ki2 {
         out.push_str("手数----指手---------消費時間--\n");
@@ -481,11 +483,21 @@ fn write_line(
 
 fn write_notes(out: &mut String, comments: &[String], bookmarks: &[String]) {
     for c in comments {
-        let _ = writeln!(out, "*{c}");
+        for part in comment_lines(c) {
+            let _ = writeln!(out, "*{part}");
+        }
     }
     for b in bookmarks {
-        let _ = writeln!(out, "&{b}");
+        let _ = writeln!(out, "&{}", b.replace(['\n', '\r'], " "));
     }
+}
+
+/// The lines of a comment (one written comment line each); an empty comment is one empty line.
+fn comment_lines(c: &str) -> Vec<String> {
+    if c.is_empty() {
+        return vec![String::new()];
+    }
+    c.lines().map(|l| l.replace('\r', " ")).collect()
 }
 
 fn csa_square(sq: Square) -> String {
@@ -497,17 +509,17 @@ fn write_csa(record: &Record) -> String {
     for e in &record.header.entries {
         match e.key.csa() {
             Some(k) if k.starts_with('N') => {
-                let _ = writeln!(out, "{k}{}", e.value);
+                let _ = writeln!(out, "{k}{}", e.value.replace(['\n', '\r'], " "));
             }
             Some(k) => {
-                let _ = writeln!(out, "{k}:{}", e.value);
+                let _ = writeln!(out, "{k}:{}", e.value.replace(['\n', '\r'], " "));
             }
             None => match &e.key {
                 HeaderKey::Other(k) if k.starts_with('$') => {
-                    let _ = writeln!(out, "{k}:{}", e.value);
+                    let _ = writeln!(out, "{k}:{}", e.value.replace(['\n', '\r'], " "));
                 }
                 k => {
-                    let _ = writeln!(out, "'{}：{}", k.kif(), e.value);
+                    let _ = writeln!(out, "'{}：{}", k.kif(), e.value.replace(['\n', '\r'], " "));
                 }
             },
         }
@@ -553,7 +565,9 @@ fn write_csa(record: &Record) -> String {
         out.push('\n');
     }
     for c in &record.start_comments {
-        let _ = writeln!(out, "'*{c}");
+        for part in comment_lines(c) {
+            let _ = writeln!(out, "'*{part}");
+        }
     }
     let mut fouled = false;
     for node in &record.moves.moves {
@@ -584,7 +598,9 @@ fn write_csa(record: &Record) -> String {
         }
         out.push('\n');
         for c in &node.comments {
-            let _ = writeln!(out, "'*{c}");
+            for part in comment_lines(c) {
+                let _ = writeln!(out, "'*{part}");
+            }
         }
         if node.foul.is_some() {
             fouled = true;
@@ -630,7 +646,9 @@ fn write_csa(record: &Record) -> String {
         }
         out.push('\n');
         for c in &e.comments {
-            let _ = writeln!(out, "'*{c}");
+            for part in comment_lines(c) {
+                let _ = writeln!(out, "'*{part}");
+            }
         }
     }
     out

@@ -387,3 +387,15 @@ fn csa_records_on_stdout_are_separated() {
         "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\nposition sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 5e4d 1b1c\n"
     );
 }
+
+/// Text with line breaks (JKF allows them) never turns into record lines when written.
+#[test]
+fn line_breaks_in_comments_and_headers_are_contained() {
+    let jkf = r#"{"header":{"先手":"A\n+2726FU"},"moves":[{"comments":["hello\n  2 ３四歩(33)"]},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}}]}"#;
+    for to in ["kif", "ki2", "csa", "jkf"] {
+        let text = stdout(&shogi_stdin(&["convert", "-", "--to", to], jkf));
+        let back = shogi_stdin(&["convert", "-", "--to", "usi"], &text);
+        assert_eq!(code(&back), 0, "{to}: {}\n{text}", stderr(&back));
+        assert_eq!(stdout(&back), "position startpos moves 7g7f\n", "{to}");
+    }
+}
