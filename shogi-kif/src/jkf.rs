@@ -170,6 +170,13 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
         end: 0,
     };
     let bad = |msg: String| ReadError::at(ErrorKind::Json, msg, src, whole);
+    // 手合割 goes into the start (a Mini Shogi name makes the board a 5x5 one).
+    let handicap_name = jkf
+        .header
+        .0
+        .iter()
+        .find(|(k, _)| k == "手合割")
+        .map(|(_, v)| v.clone());
     rec.header = jkf
         .header
         .0
@@ -208,7 +215,7 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
             b.side_to_move = side_of(data.color);
             rec.start = RawStart::Board {
                 board: Box::new(b),
-                name: None,
+                name: handicap_name.filter(|n| crate::replay::is_mini_name(n)),
                 loc: whole,
             };
         } else {

@@ -833,6 +833,10 @@ impl<'a> OrderedHeader<'a> {
                 None => v.push((k, &e.value)),
             }
         }
+        // JKF boards are 9x9: the 手合割 name is what tells a Mini Shogi record apart.
+        if record.start.variant == Variant::Mini && !v.iter().any(|(k, _)| *k == "手合割") {
+            v.push(("手合割", "5五将棋"));
+        }
         OrderedHeader(v)
     }
 }

@@ -399,3 +399,15 @@ fn line_breaks_in_comments_and_headers_are_contained() {
         assert_eq!(stdout(&back), "position startpos moves 7g7f\n", "{to}");
     }
 }
+
+/// The Mini Shogi sample stays a Mini Shogi game through every format.
+#[test]
+fn mini_shogi_survives_every_format() {
+    let want = "r1sg+R/5/1b1k1/P4/KGS2 w Pb 10\n";
+    for to in ["kif", "ki2", "csa", "jkf", "usi"] {
+        let text = stdout(&shogi_in_root(&["convert", "samples/mini.kif", "--to", to]));
+        let back = shogi_stdin(&["convert", "-", "--to", "sfen"], &text);
+        assert_eq!(code(&back), 0, "{to}: {}", stderr(&back));
+        assert_eq!(stdout(&back), want, "{to}");
+    }
+}
