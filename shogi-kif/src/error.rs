@@ -257,17 +257,19 @@ fn render(path: Option<&str>, word: &str, message: &str, loc: Location, line_tex
         out.push('\n');
         out.push_str(&format!("{:gutter$} |\n", ""));
         out.push_str(&format!("{} | {}\n", loc.line, line_text));
-        // Caret under the column; wide (CJK) characters take two cells.
+        // Caret under the column; wide (CJK) characters take two cells. A long line was cut
+        // to a window around the column (see `line_text_at`).
+        let mut index = loc.column.saturating_sub(1) as usize;
+        if line_text.starts_with('…') {
+            index = index - window_start(loc.column) + 1;
+        }
         let mut pad = 0usize;
-        for c in line_text
-            .chars()
-            .take(loc.column.saturating_sub(1) as usize)
-        {
+        for c in line_text.chars().take(index) {
             pad += if is_wide(c) { 2 } else { 1 };
         }
         let width = line_text
             .chars()
-            .nth(loc.column.saturating_sub(1) as usize)
+            .nth(index)
             .map_or(1, |c| if is_wide(c) { 2 } else { 1 });
         out.push_str(&format!(
             "{:gutter$} | {:pad$}{}",
@@ -286,12 +288,34 @@ fn is_wide(c: char) -> bool {
 }
 
 /// The line containing byte offset `at`, without its end of line, cut to a sane length.
+///
+/// A longer line keeps a window of it around `at`, with `…` where it was cut; [`render`] puts
+/// the caret in the same window (see [`window_start`]).
 pub(crate) fn line_text_at(src: &str, at: usize) -> String {
-    let at = at.min(src.len());
-    let start = src[..floor_char(src, at)].rfind('\n').map_or(0, |i| i + 1);
+    let at = floor_char(src, at.min(src.len()));
+    let start = src[..at].rfind('\n').map_or(0, |i| i + 1);
     let end = src[start..].find('\n').map_or(src.len(), |i| start + i);
     let line = src[start..end].trim_end_matches('\r');
-    line.chars().take(MAX_LINE_TEXT).collect()
+    let total = line.chars().count();
+    if total <= MAX_LINE_TEXT {
+        return line.to_string();
+    }
+    let column = src[start..at.min(start + line.len())].chars().count() + 1;
+    let from = window_start(column as u32);
+    let mut s = String::with_capacity(MAX_LINE_TEXT * 3);
+    if from > 0 {
+        s.push('…');
+    }
+    s.extend(line.chars().skip(from).take(MAX_LINE_TEXT - 2));
+    if from + MAX_LINE_TEXT - 2 < total {
+        s.push('…');
+    }
+    s
+}
+
+/// Characters of a long line left out before the kept window, for a problem at `column`.
+fn window_start(column: u32) -> usize {
+    (column.saturating_sub(1) as usize).saturating_sub(MAX_LINE_TEXT / 2)
 }
 
 fn floor_char(s: &str, mut i: usize) -> usize {

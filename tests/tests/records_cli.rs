@@ -411,3 +411,29 @@ fn mini_shogi_survives_every_format() {
         assert_eq!(stdout(&back), want, "{to}");
     }
 }
+
+/// On a long line the source excerpt is a window around the problem, caret included.
+#[test]
+fn context_on_long_lines_shows_the_move_at_fault() {
+    let mut line = String::from("position startpos moves");
+    for _ in 0..30 {
+        line.push_str(" 5i5h 5a5b 5h5i 5b5a");
+    }
+    line.push_str(" 9i9a\n");
+    let out = shogi_stdin(&["check", "--context", "-"], &line);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("<stdin>:1:625: error: move 121 9i9a"),
+        "{text}"
+    );
+    // Every character of the excerpt takes one cell here ('…' included).
+    let excerpt: Vec<char> = lines[2].chars().collect();
+    let at = lines[3].chars().position(|c| c == '^').unwrap();
+    assert_eq!(
+        excerpt[at..at + 4].iter().collect::<String>(),
+        "9i9a",
+        "{text}"
+    );
+}
