@@ -702,18 +702,23 @@ fn jkf_time(t: &MoveTime) -> Value {
     Value::Object(o)
 }
 
+/// JKF `forks`: each alternative line from the position before the move it replaces.
+fn jkf_forks(lines: &[Line], pos: &Position, prev: Option<Square>) -> Value {
+    Value::Array(
+        lines
+            .iter()
+            .map(|v| Value::Array(jkf_line(v, pos.clone(), prev)))
+            .collect(),
+    )
+}
+
 fn jkf_line(line: &Line, mut pos: Position, mut prev: Option<Square>) -> Vec<Value> {
     let mut out = Vec::new();
     let mut fouled = false;
     for node in &line.moves {
         let mut o = jkf_move(node, &pos, prev);
         if !node.variations.is_empty() {
-            let forks: Vec<Value> = node
-                .variations
-                .iter()
-                .map(|v| Value::Array(jkf_line(v, pos.clone(), prev)))
-                .collect();
-            o.insert("forks".into(), Value::Array(forks));
+            o.insert("forks".into(), jkf_forks(&node.variations, &pos, prev));
         }
         out.push(Value::Object(o));
         if node.foul.is_some() {
@@ -761,12 +766,7 @@ fn jkf_line(line: &Line, mut pos: Position, mut prev: Option<Square>) -> Vec<Val
             o.insert("comments".into(), json!(e.comments));
         }
         if !e.variations.is_empty() {
-            let forks: Vec<Value> = e
-                .variations
-                .iter()
-                .map(|v| Value::Array(jkf_line(v, pos.clone(), prev)))
-                .collect();
-            o.insert("forks".into(), Value::Array(forks));
+            o.insert("forks".into(), jkf_forks(&e.variations, &pos, prev));
         }
         out.push(Value::Object(o));
     }
