@@ -302,7 +302,59 @@ fn closing(record: &Record) -> Option<String> {
     Some(format!("まで{n}手で{text}"))
 }
 
+/// KIF time fields hold each side's running total too; records read from CSA have only the
+/// time spent. Fill the totals in (running sums per side, variations continuing from the
+/// position they branch at) so the written `( 0:12/00:03:40)` fields are complete.
+fn with_time_totals(record: &Record) -> std::borrow::Cow<'_, Record> {
+    fn missing(line: &Line) -> bool {
+        line.moves.iter().any(|n| {
+            n.time
+                .is_some_and(|t| t.spent_ms.is_some() && t.total_ms.is_none())
+                || n.variations.iter().any(missing)
+        }) || line.ending.as_ref().is_some_and(|e| {
+            e.time
+                .is_some_and(|t| t.spent_ms.is_some() && t.total_ms.is_none())
+                || e.variations.iter().any(missing)
+        })
+    }
+    fn fill(line: &mut Line, mut totals: [u64; 2], mut mover: usize) {
+        let add = |t: &mut Option<MoveTime>, totals: &mut [u64; 2], mover: usize| {
+            if let Some(t) = t {
+                match (t.spent_ms, t.total_ms) {
+                    (Some(spent), None) => {
+                        totals[mover] += spent;
+                        t.total_ms = Some(totals[mover]);
+                    }
+                    (_, Some(total)) => totals[mover] = total,
+                    (None, None) => {}
+                }
+            }
+        };
+        for node in &mut line.moves {
+            for v in &mut node.variations {
+                fill(v, totals, mover);
+            }
+            add(&mut node.time, &mut totals, mover);
+            mover ^= 1;
+        }
+        if let Some(e) = &mut line.ending {
+            for v in &mut e.variations {
+                fill(v, totals, mover);
+            }
+            add(&mut e.time, &mut totals, mover);
+        }
+    }
+    if !missing(&record.moves) {
+        return std::borrow::Cow::Borrowed(record);
+    }
+    let mut r = record.clone();
+    let first = r.start_position().map_or(0, |p| p.side_to_move().index());
+    fill(&mut r.moves, [0, 0], first);
+    std::borrow::Cow::Owned(r)
+}
+
 fn write_japanese(record: &Record, ki2: bool) -> String {
+    let record = &*with_time_totals(record);
     let mut out = String::new();
     let _ = writeln!(
         out,

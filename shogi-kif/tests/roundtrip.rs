@@ -40,6 +40,18 @@ fn round_ms(v: &mut Value) {
     }
 }
 
+/// Whether some time in the record has the time spent but no running total.
+fn lacks_totals(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => {
+            let set = |k: &str| m.get(k).is_some_and(|x| !x.is_null());
+            (set("spent_ms") && !set("total_ms")) || m.values().any(lacks_totals)
+        }
+        Value::Array(a) => a.iter().any(lacks_totals),
+        _ => false,
+    }
+}
+
 /// The part of a record that `format` can carry.
 fn projection(r: &Record, format: Format) -> Value {
     let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
@@ -155,7 +167,13 @@ fn corpus_round_trips() {
                     }
                 };
                 count += 1;
-                let (a, b) = (projection(&rec, format), projection(&back, format));
+                let (mut a, mut b) = (projection(&rec, format), projection(&back, format));
+                // KIF and JKF times carry running totals, which the writer fills in for records
+                // that lack them (read from CSA): compare the times spent only.
+                if matches!(format, Format::Kif | Format::Ki2 | Format::Jkf) && lacks_totals(&a) {
+                    strip(&mut a, &["total_ms"]);
+                    strip(&mut b, &["total_ms"]);
+                }
                 if a != b {
                     failures.push(format!(
                         "{path} via {format:?} differs:\n ours {}\n back {}",

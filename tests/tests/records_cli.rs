@@ -437,3 +437,25 @@ fn context_on_long_lines_shows_the_move_at_fault() {
         "{text}"
     );
 }
+
+/// CSA records hold the time spent per move only; KIF also wants each side's running total.
+#[test]
+fn kif_times_from_csa_get_running_totals() {
+    let csa = "PI\n+\n+7776FU,T2\n-3334FU,T5\n+2726FU,T3\n%TORYO,T1\n";
+    let kif = stdout(&shogi_stdin(&["convert", "-", "--to", "kif"], csa));
+    let times: Vec<&str> = kif
+        .lines()
+        .filter_map(|l| l.rfind('(').map(|i| &l[i..]))
+        .filter(|t| t.contains('/'))
+        .collect();
+    assert_eq!(
+        times,
+        [
+            "( 0:02/00:00:02)",
+            "( 0:05/00:00:05)",
+            "( 0:03/00:00:05)",
+            "( 0:01/00:00:06)"
+        ],
+        "{kif}"
+    );
+}
