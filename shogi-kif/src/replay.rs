@@ -559,9 +559,9 @@ impl<'a> Replayer<'a> {
                 self.diagnostics.push(Diagnostic::at(
                     Severity::Warning,
                     format!(
-                        "the closing line says {} but the record ends with {}",
-                        kind.japanese(),
-                        e.kind.japanese()
+                        "the closing line says {} but the record's ending means {}",
+                        cl.text,
+                        ending_from_side(&e.kind, stm)
                     ),
                     self.src,
                     cl.loc,
@@ -982,5 +982,18 @@ fn normalise_foul(
         (EndingKind::FoulWin, Some(c)) if c == stm => (EndingKind::FoulLoss, Some(c)),
         (EndingKind::FoulWin, Some(_)) => (EndingKind::FoulWin, None),
         (k, o) => (k.clone(), o),
+    }
+}
+
+/// An ending in the words of a closing line, for `stm` (the side to move when it came).
+fn ending_from_side(kind: &EndingKind, stm: Color) -> String {
+    let name = |c: Color| c.japanese();
+    match kind {
+        EndingKind::Resign => format!("{}の勝ち", name(!stm)),
+        EndingKind::TimeUp => format!("時間切れにより{}の勝ち", name(!stm)),
+        EndingKind::FoulWin => format!("{}の反則勝ち", name(stm)),
+        EndingKind::FoulLoss => format!("{}の反則負け", name(stm)),
+        EndingKind::Declaration => format!("{}の入玉勝ち", name(stm)),
+        k => k.japanese().to_string(),
     }
 }
