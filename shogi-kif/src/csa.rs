@@ -446,8 +446,11 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 let board = self.board.get_or_insert_with(RawBoard::default);
+                // The groups are counted in bytes: a group may cut a character that does
+                // not belong there, so its location is taken from byte offsets.
+                let body_at = line.offset_of(body);
                 for (gi, ch) in pairs.chunks(4).enumerate() {
-                    let gloc = line.loc_of(&body[gi * 4..gi * 4 + 4]);
+                    let gloc = line.loc(body_at + gi * 4, body_at + gi * 4 + 4);
                     if &ch[2..] == b"AL" && ch[0] == b'0' && ch[1] == b'0' {
                         self.all_to = Some((side, gloc));
                         continue;

@@ -15,10 +15,11 @@ pub(crate) struct Line<'a> {
 
 impl<'a> Line<'a> {
     /// Location of the byte range `from..to` (relative to the line start).
+    /// Offsets inside a character are moved back to its start.
     pub fn loc(&self, from: usize, to: usize) -> Location {
-        let from = from.min(self.text.len());
-        let to = to.clamp(from, self.text.len());
-        let column = self.text.get(..from).map_or(from, |s| s.chars().count()) as u32 + 1;
+        let from = floor_char(self.text, from.min(self.text.len()));
+        let to = floor_char(self.text, to.clamp(from, self.text.len()));
+        let column = self.text[..from].chars().count() as u32 + 1;
         Location {
             line: self.no,
             column,
@@ -29,10 +30,15 @@ impl<'a> Line<'a> {
 
     /// Location of a sub-slice of `self.text` (must point into it).
     pub fn loc_of(&self, part: &str) -> Location {
+        let from = self.offset_of(part);
+        self.loc(from, from + part.len())
+    }
+
+    /// The byte offset of a sub-slice of `self.text` (must point into it) from the line start.
+    pub fn offset_of(&self, part: &str) -> usize {
         let base = self.text.as_ptr() as usize;
         let p = part.as_ptr() as usize;
-        let from = p.saturating_sub(base).min(self.text.len());
-        self.loc(from, from + part.len())
+        p.saturating_sub(base).min(self.text.len())
     }
 
     /// Location of the whole line.
@@ -111,6 +117,14 @@ fn find_newline(b: &[u8]) -> Option<usize> {
         i += 8;
     }
     b[i..].iter().position(|&c| c == b'\n').map(|p| i + p)
+}
+
+/// `i` moved back to the start of the character it falls in.
+pub(crate) fn floor_char(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// Trim ASCII and ideographic whitespace at both ends.

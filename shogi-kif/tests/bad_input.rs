@@ -231,3 +231,41 @@ fn many_games_stream() {
     let usi = "position startpos moves 7g7f\n".repeat(20_000);
     assert_eq!(Records::from_str(&usi, None).unwrap().count(), 20_000);
 }
+
+/// Valid multi-byte characters (Japanese text, CP932 bytes decoded as text, a four-byte
+/// character, a BOM) inserted at every character boundary of every line of small records
+/// in each text format: never a panic. Byte-counted fields (CSA `P+00FU` groups, USI moves,
+/// KIF sources) must not be sliced inside a character.
+#[test]
+fn multibyte_characters_anywhere() {
+    let records = [
+        "V2.2\nN+a\nN-b\nP1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\nP4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \nP7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\nP+00FU00KY\nP-00AL\n+\n+7776FU,T1\n-3334FU\n%TORYO\n",
+        "PI82HI\n-\n-3334FU\n+7776FU\n'* comment\n%CHUDAN\n/\nPI\n+\n+2726FU\n",
+        "手合割：平手\n先手の持駒：歩二\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)\n*コメント\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 投了\nまで4手で先手の勝ち\n",
+        "手合割：平手\n▲７六歩 △３四歩 ▲２二角成 △同銀\n▲４五角打 △５二金右\nまで6手で後手の勝ち\n",
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2P 1 moves P*5e\n",
+    ];
+    let inserts = ["あ", "歩", "ｱ", "\u{3000}", "𠮷", "\u{feff}", "繧ｹ"];
+    for rec in records {
+        for (at, _) in rec.char_indices() {
+            for ins in inserts {
+                let text = format!("{}{}{}", &rec[..at], ins, &rec[at..]);
+                let _ = read_str(&text, None);
+                let _ = read_str(&text, Some(Format::Csa));
+            }
+        }
+    }
+}
+
+/// The line of the issue: a CSA hand line with CP932 garbage (decoded) between `00` and the
+/// piece code gives a located error, not a panic.
+#[test]
+fn csa_hand_line_with_multibyte_text() {
+    let text = "PI\nP-00\u{7e67}\u{ff79}CFU\n+\n+7776FU\n";
+    let e = read_str(text, Some(Format::Csa)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Position);
+    assert_eq!(e.location.line, 2);
+    let e = read_str("P-00あXFU\n+\n", Some(Format::Csa)).unwrap_err();
+    assert_eq!(e.location.line, 1);
+    assert_eq!(e.location.column, 3);
+}
