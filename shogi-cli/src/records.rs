@@ -3,10 +3,8 @@
 use crate::Failure;
 use rayon::prelude::*;
 use serde::Serialize;
-use shogi_kif::{
-    Diagnostic, Encoding, Format, ReadError, ReadOptions, Record, RecordStream, Records, Severity,
-};
-use std::io::{BufRead, IsTerminal, Read, Write};
+use shogi_kif::{Diagnostic, Encoding, Format, ReadError, ReadOptions, Record, Severity};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 /// Record formats on the command line.
@@ -165,151 +163,40 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-/// The largest input read (records are small; this bounds memory on junk).
-const MAX_INPUT: u64 = 256 * 1024 * 1024;
-
-/// Reads a file into `buf` (at most `MAX_INPUT + 1` bytes) with one allocation and, for a
-/// regular file, usually one `read`: a read that returns fewer bytes than asked ends a
-/// regular file, so when it brings exactly the size the file has, nothing more is asked.
-///
-/// `size` is the size of a regular file (0 when not known or not a regular file).
-fn read_file(mut f: std::fs::File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-    if size == 0 || size > MAX_INPUT {
-        return f.take(MAX_INPUT + 1).read_to_end(buf);
-    }
-    let want = size as usize + 1;
-    buf.resize(want, 0);
-    let mut n = 0;
-    while n < want {
-        match f.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => {
-                n += k;
-                if n == want - 1 {
-                    // Short of what was asked, and all the file said it held.
-                    break;
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                buf.truncate(n);
-                return Err(e);
-            }
-        }
-    }
-    buf.truncate(n);
-    if n == want {
-        // The file grew: read on as before.
-        f.take(MAX_INPUT + 1 - n as u64).read_to_end(buf)?;
-    }
-    Ok(buf.len())
-}
-
-/// The size of an open regular file (0 for anything else, or when it cannot be known).
-fn regular_size(f: &std::fs::File) -> u64 {
-    f.metadata()
-        .ok()
-        .filter(|m| m.is_file())
-        .map_or(0, |m| m.len())
-}
-
 impl Input {
-    /// The whole input: standard input, or `file` (opened from the path) of `size` bytes
-    /// (see [`read_file`]).
-    fn read(&self, file: Option<(std::fs::File, u64)>) -> Result<Vec<u8>, String> {
-        let mut buf = Vec::new();
-        let res = match file {
-            None => std::io::stdin()
-                .lock()
-                .take(MAX_INPUT + 1)
-                .read_to_end(&mut buf),
-            Some((f, size)) => read_file(f, size, &mut buf),
-        };
-        res.map_err(|e| io_reason(&e))?;
-        if buf.len() as u64 > MAX_INPUT {
-            return Err(format!("larger than {} MiB", MAX_INPUT / 1024 / 1024));
-        }
-        Ok(buf)
-    }
-
     fn hint(&self) -> Option<Format> {
-        self.path
-            .as_ref()
-            .and_then(|p| p.extension())
-            .and_then(|e| e.to_str())
-            .and_then(Format::from_extension)
+        self.path.as_deref().and_then(Format::from_path)
     }
 }
 
-/// Inputs at least this large, and standard input, are read game by game.
-const STREAM_FROM: u64 = 32 * 1024 * 1024;
-
-/// The records of one input: from text held whole, or streamed game by game.
-enum Reader<'a> {
-    Whole(Records<'a>),
-    Stream(RecordStream<Box<dyn BufRead + 'a>>),
-}
-
-impl Reader<'_> {
-    fn next_record(&mut self) -> Option<Result<Record, ReadError>> {
-        match self {
-            Reader::Whole(r) => r.next(),
-            Reader::Stream(r) => r.next(),
-        }
-    }
-
-    fn next_validated(&mut self) -> Option<Result<(Record, Vec<Diagnostic>), ReadError>> {
-        match self {
-            Reader::Whole(r) => r.next_validated(),
-            Reader::Stream(r) => r.next_validated(),
-        }
-    }
-}
-
-/// Reads an input, handing its records (or the error that stops them) to `f`. Small files are
-/// read and decoded whole (one allocation, the fastest path); standard input and files of 32 MiB
-/// or more are streamed, so memory does not grow with the number of games.
-fn with_records(
+/// Reads an input, handing its games (or the error that stops them before the first) to
+/// `f`. Files and standard input take the same path: the reader reads a small input whole
+/// and a larger multi-game one a chunk at a time, so memory does not grow with the number of
+/// games. With `validate`, each game comes with what `shogi_kif::validate` says of it.
+fn with_games(
     input: &Input,
     args: &InputArgs,
-    f: impl FnOnce(Result<Reader<'_>, ReadError>),
+    validate: bool,
+    f: impl FnOnce(Result<shogi_kif::Reader<Box<dyn BufRead + '_>>, ReadError>),
 ) -> Result<(), String> {
     let opts = ReadOptions {
         format: args.from.map(Format::from),
         hint: input.hint(),
         encoding: args.encoding.map(Encoding::from),
+        validate,
+        ..ReadOptions::default()
     };
-    // A file is opened and asked its size once, and read from that handle.
-    let mut whole = None;
-    let stream_from: Option<Box<dyn BufRead>> = match &input.path {
-        None => Some(Box::new(std::io::BufReader::with_capacity(
+    let source: Box<dyn BufRead> = match &input.path {
+        None => Box::new(std::io::BufReader::with_capacity(
             1 << 16,
             std::io::stdin().lock(),
-        ))),
+        )),
         Some(p) => {
             let file = std::fs::File::open(p).map_err(|e| io_reason(&e))?;
-            let size = regular_size(&file);
-            if size >= STREAM_FROM {
-                Some(Box::new(std::io::BufReader::with_capacity(1 << 16, file)))
-            } else {
-                whole = Some((file, size));
-                None
-            }
+            Box::new(std::io::BufReader::with_capacity(1 << 16, file))
         }
     };
-    if let Some(reader) = stream_from {
-        f(RecordStream::new(reader, opts).map(Reader::Stream));
-        return Ok(());
-    }
-    let bytes = input.read(whole)?;
-    let text = match shogi_kif::decode(&bytes, opts.encoding) {
-        Ok((text, _)) => text,
-        Err(e) => {
-            f(Err(e));
-            return Ok(());
-        }
-    };
-    f(Records::from_str_with(&text, opts).map(Reader::Whole));
+    f(shogi_kif::Reader::new(source, opts));
     Ok(())
 }
 
@@ -319,12 +206,8 @@ fn for_each_record(
     args: &InputArgs,
     mut f: impl FnMut(Result<Record, ReadError>),
 ) -> Result<(), String> {
-    with_records(input, args, |records| match records {
-        Ok(mut records) => {
-            while let Some(r) = records.next_record() {
-                f(r);
-            }
-        }
+    with_games(input, args, false, |games| match games {
+        Ok(games) => games.for_each(|g| f(g.into_result())),
         Err(e) => f(Err(e)),
     })
 }
@@ -431,10 +314,10 @@ fn check_one(input: &Input, args: &CheckArgs) -> FileReport {
             }
         }
     };
-    let res = with_records(input, &args.input, |records| match records {
-        Ok(mut records) => {
-            while let Some(r) = records.next_validated() {
-                each(r);
+    let res = with_games(input, &args.input, true, |games| match games {
+        Ok(games) => {
+            for g in games {
+                each(g.error.map_or(Ok((g.record, g.diagnostics)), Err));
             }
         }
         Err(e) => each(Err(e)),

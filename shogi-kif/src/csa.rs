@@ -5,29 +5,6 @@ use crate::error::{ErrorKind, Location, ReadError};
 use crate::raw::*;
 use crate::text::{Line, Lines};
 
-/// Byte range of each game in a CSA text: games are separated by lines holding only `/`.
-pub(crate) fn next_game(src: &str, from: usize) -> Option<(usize, usize, usize)> {
-    if from >= src.len() {
-        return None;
-    }
-    let mut pos = from;
-    loop {
-        let rest = &src[pos..];
-        let (len, adv) = match rest.find('\n') {
-            Some(i) => (i, i + 1),
-            None => (rest.len(), rest.len()),
-        };
-        let line = rest[..len].trim_end_matches('\r').trim();
-        if line == "/" {
-            return Some((from, pos, pos + adv));
-        }
-        pos += adv;
-        if adv == 0 || pos >= src.len() {
-            return Some((from, src.len(), src.len()));
-        }
-    }
-}
-
 const HIRATE: [&str; 9] = [
     "-KY-KE-GI-KI-OU-KI-GI-KE-KY",
     " * -HI *  *  *  *  * -KA * ",
@@ -76,13 +53,8 @@ struct Parser<'a> {
     position_seen: bool,
 }
 
-/// Parse the game in `src[start..end]` (line numbers counted from `first_line`).
-pub(crate) fn parse(
-    src: &str,
-    start: usize,
-    end: usize,
-    first_line: u32,
-) -> Result<RawRecord, ReadError> {
+/// Parse one game (line numbers counted from `first_line`).
+pub(crate) fn parse(src: &str, first_line: u32) -> Result<RawRecord, ReadError> {
     let mut p = Parser {
         src,
         rec: RawRecord::new(),
@@ -96,7 +68,7 @@ pub(crate) fn parse(
         rows_seen: [false; 9],
         position_seen: false,
     };
-    for line in Lines::starting_at(&src[..end], start, first_line) {
+    for line in Lines::starting_at(src, 0, first_line) {
         p.line(line)?;
     }
     p.finish()

@@ -4,7 +4,8 @@ use crate::ending::EndingKind;
 use crate::error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 use crate::model::*;
 use crate::raw::{
-    self, Item, JaMove, Kind, Motion, RawBoard, RawMove, RawRecord, RawStart, Relative, Side,
+    self, Item, JaMove, Kind, Motion, RawBoard, RawEnd, RawMove, RawRecord, RawStart, Relative,
+    Side,
 };
 use shogi_core::{
     Color, Handicap, Move, Piece, Position, Role, Setup, SetupError, SetupOptions, Square, Variant,
@@ -44,6 +45,17 @@ pub(crate) fn is_mini_name(name: &str) -> bool {
     )
 }
 
+/// Where a walk along the move tree is: about to read child `child` of node `parent`, in
+/// `pos`, at ply `ply`, after a move to `prev_to` (for 同).
+#[derive(Clone)]
+struct Branch {
+    parent: u32,
+    child: usize,
+    pos: Position,
+    prev_to: Option<Square>,
+    ply: u32,
+}
+
 struct Replayer<'a> {
     src: &'a str,
     raw: &'a RawRecord,
@@ -78,15 +90,16 @@ fn main_line_len(raw: &RawRecord) -> usize {
     n
 }
 
-/// Turn a raw record into a checked record; with `facts`, also what validation needs
-/// from its main line.
-pub(crate) fn replay_main(
-    raw: RawRecord,
-    src: &str,
-    facts: bool,
-) -> Result<(Record, Option<MainLine>), ReadError> {
-    let mut start_notes = Vec::new();
-    let (start, pos) = resolve_start(&raw, src, &mut start_notes)?;
+/// A raw record replayed: the record as far as it could be read, the facts validation needs
+/// (when asked for and the record was read to its end), and the first error.
+pub(crate) struct Replayed {
+    pub record: Record,
+    pub main: Option<MainLine>,
+    pub error: Option<ReadError>,
+}
+
+/// The header of a raw record, keys typed.
+fn header(raw: &RawRecord) -> Header {
     let mut header = Header::default();
     for (k, v) in &raw.header {
         let key = if k.starts_with('$') || k == "N+" || k == "N-" {
@@ -98,6 +111,30 @@ pub(crate) fn replay_main(
         };
         header.push(key, v.clone());
     }
+    header
+}
+
+/// Turn a raw record into a checked record; with `facts`, also what validation needs
+/// from its main line. On an error the record holds what came before it: the header, and
+/// the start and the moves before the failing one when the error is in a move.
+pub(crate) fn replay(raw: RawRecord, src: &str, facts: bool) -> Replayed {
+    let mut start_notes = Vec::new();
+    let header = header(&raw);
+    let (start, pos) = match resolve_start(&raw, src, &mut start_notes) {
+        Ok(ok) => ok,
+        Err(e) => {
+            let record = Record {
+                header,
+                diagnostics: raw.diagnostics,
+                ..Record::default()
+            };
+            return Replayed {
+                record,
+                main: None,
+                error: Some(e),
+            };
+        }
+    };
     let mut r = Replayer {
         src,
         raw: &raw,
@@ -109,11 +146,17 @@ pub(crate) fn replay_main(
         keys: Vec::with_capacity(reserve),
         last: pos.clone(),
     });
-    let (mut line, err) = r.walk(0, 0, pos.clone(), None, 1, main.as_mut(), reserve);
-    if let Some(e) = err {
-        return Err(e);
+    let at = Branch {
+        parent: 0,
+        child: 0,
+        pos: pos.clone(),
+        prev_to: None,
+        ply: 1,
+    };
+    let (mut line, error) = r.walk(at, main.as_mut(), reserve);
+    if error.is_none() {
+        r.apply_closing(&mut line, &pos);
     }
-    r.apply_closing(&mut line, &pos);
     let mut diagnostics = raw.diagnostics.clone();
     diagnostics.append(&mut start_notes);
     diagnostics.append(&mut r.diagnostics);
@@ -126,7 +169,11 @@ pub(crate) fn replay_main(
         moves: line,
         diagnostics,
     };
-    Ok((record, main))
+    Replayed {
+        record,
+        main: main.filter(|_| error.is_none()),
+        error,
+    }
 }
 
 /// The even-game start position (parsed once).
@@ -376,150 +423,145 @@ impl<'a> Replayer<'a> {
             .with_ply(ply, (!written.is_empty()).then_some(written))
     }
 
-    /// Walk from child `k` of `parent`. Returns the line read and, if it stopped on an
-    /// error, the error (the line then holds the moves before it).
+    /// The alternatives to the node a walk at `at` is about to read (when it reads a first
+    /// child), each walked as a line of its own; a variation's error becomes a warning.
+    fn variations(&mut self, at: &Branch) -> Vec<Line> {
+        let children = &self.raw.nodes[at.parent as usize].children;
+        let count = if at.child == 0 {
+            children.alternatives().len()
+        } else {
+            0
+        };
+        let mut variations = Vec::new();
+        for i in 0..count {
+            let branch = Branch {
+                child: i + 1,
+                pos: at.pos.clone(),
+                ..*at
+            };
+            let (vline, verr) = self.walk(branch, None, 0);
+            if let Some(e) = verr {
+                let mut d: Diagnostic = e.into();
+                d.severity = Severity::Warning;
+                d.message = format!("variation cut short: {}", d.message);
+                self.diagnostics.push(d);
+            }
+            if !vline.moves.is_empty() || vline.ending.is_some() {
+                variations.push(vline);
+            }
+        }
+        variations
+    }
+
+    /// The ending of node `idx` (a special statement) for `stm` to move.
+    fn ending(&self, idx: u32, end: &RawEnd, stm: Color, variations: Vec<Line>) -> Ending {
+        let node = &self.raw.nodes[idx as usize];
+        let (kind, offender) = normalise_foul(&end.kind, end.offender.map(color), stm);
+        Ending {
+            kind,
+            offender,
+            time: time(node.time),
+            comments: node.comments.clone(),
+            bookmarks: node.bookmarks.clone(),
+            variations,
+            source_line: node.loc.line,
+        }
+    }
+
+    /// Whether the record declares the move of node `idx` a foul (a foul ending after it,
+    /// or words saying so), so that an illegal move there is kept rather than an error.
+    fn declared_foul(&self, idx: u32) -> bool {
+        let node = &self.raw.nodes[idx as usize];
+        let next = node
+            .children
+            .first()
+            .map(|&n| &self.raw.nodes[n as usize].item);
+        match next {
+            Some(Item::End(end)) => end.kind.is_foul(),
+            Some(Item::Move(_)) => false,
+            _ => node.comments.iter().any(|c| c.contains("反則")) || self.closing_says_foul(),
+        }
+    }
+
+    /// Walk from child `at.child` of `at.parent`. Returns the line read and, if it stopped
+    /// on an error, the error (the line then holds the moves before it).
     ///
     /// With `main`, the walk is the main line's: the key after each move and the last
     /// position are kept there. `reserve` is the room to make for the moves.
-    #[allow(clippy::too_many_arguments)]
     fn walk(
         &mut self,
-        parent: u32,
-        k: usize,
-        mut pos: Position,
-        mut prev_to: Option<Square>,
-        mut ply: u32,
+        mut at: Branch,
         mut main: Option<&mut MainLine>,
         reserve: usize,
     ) -> (Line, Option<ReadError>) {
         let mut line = Line::default();
         line.moves.reserve(reserve);
-        let mut p = parent;
-        let mut k = k;
         // The raw record outlives `self`'s borrows: its nodes can be read while walking.
         let raw = self.raw;
-        loop {
-            let children = &raw.nodes[p as usize].children;
-            let Some(&c) = children.get(k) else { break };
-            let alts: &[u32] = if k == 0 { children.alternatives() } else { &[] };
-            let mut variations = Vec::new();
-            for (i, _) in alts.iter().enumerate() {
-                let (vline, verr) = self.walk(p, i + 1, pos.clone(), prev_to, ply, None, 0);
-                if let Some(e) = verr {
-                    let mut d: Diagnostic = e.into();
-                    d.severity = Severity::Warning;
-                    d.message = format!("variation cut short: {}", d.message);
-                    self.diagnostics.push(d);
-                }
-                if !vline.moves.is_empty() || vline.ending.is_some() {
-                    variations.push(vline);
-                }
-            }
-            let node = &self.raw.nodes[c as usize];
-            match &node.item {
+        while let Some(&c) = raw.nodes[at.parent as usize].children.get(at.child) {
+            let variations = self.variations(&at);
+            let node = &raw.nodes[c as usize];
+            let rm = match &node.item {
                 Item::Root => break,
                 Item::End(end) => {
-                    let (kind, offender) =
-                        normalise_foul(&end.kind, end.offender.map(color), pos.side_to_move());
-                    line.ending = Some(Ending {
-                        kind,
-                        offender,
-                        time: time(node.time),
-                        comments: node.comments.clone(),
-                        bookmarks: node.bookmarks.clone(),
-                        variations,
-                        source_line: node.loc.line,
-                    });
+                    let stm = at.pos.side_to_move();
+                    line.ending = Some(self.ending(c, end, stm, variations));
                     break;
                 }
-                Item::Move(rm) => {
-                    let resolved = self.resolve(rm, &pos, prev_to);
-                    let mv = match resolved {
-                        Ok(m) => m,
-                        Err((kind, msg)) => {
-                            return (line, Some(self.move_error(c, ply, kind, msg)));
-                        }
-                    };
-                    let mut foul = None;
-                    if let Err(e) = pos.play(mv) {
-                        // A recorded foul that the record declares: keep it and stop.
-                        let next = self.raw.nodes[c as usize]
-                            .children
-                            .first()
-                            .map(|&n| &self.raw.nodes[n as usize].item);
-                        let declared = match next {
-                            Some(Item::End(end)) => end.kind.is_foul(),
-                            Some(Item::Move(_)) => false,
-                            _ => {
-                                node.comments.iter().any(|c| c.contains("反則"))
-                                    || self.closing_says_foul()
-                            }
-                        };
-                        if !declared {
-                            return (
-                                line,
-                                Some(self.move_error(
-                                    c,
-                                    ply,
-                                    ErrorKind::IllegalMove,
-                                    e.to_string(),
-                                )),
-                            );
-                        }
-                        foul = Some(e.to_string());
-                    }
-                    let is_foul = foul.is_some();
-                    line.moves.push(MoveNode {
-                        mv,
-                        time: time(node.time),
-                        comments: node.comments.clone(),
-                        bookmarks: node.bookmarks.clone(),
-                        variations,
-                        foul,
-                        source_line: node.loc.line,
-                    });
-                    if is_foul {
-                        if let Some(&n) = self.raw.nodes[c as usize].children.first() {
-                            let en = &self.raw.nodes[n as usize];
-                            if let Item::End(end) = &en.item {
-                                let (kind, offender) = normalise_foul(
-                                    &end.kind,
-                                    end.offender.map(color),
-                                    !pos.side_to_move(),
-                                );
-                                line.ending = Some(Ending {
-                                    kind,
-                                    offender,
-                                    time: time(en.time),
-                                    comments: en.comments.clone(),
-                                    bookmarks: en.bookmarks.clone(),
-                                    variations: Vec::new(),
-                                    source_line: en.loc.line,
-                                });
-                            }
-                        }
-                        if line.ending.is_none() && self.raw.closing.is_none() {
-                            line.ending = Some(Ending::new(EndingKind::FoulWin));
-                        }
-                        if let Some(m) = main {
-                            m.last = pos;
-                        }
-                        return (line, None);
-                    }
-                    if let Some(m) = main.as_deref_mut() {
-                        m.keys.push(pos.key());
-                    }
-                    prev_to = Some(mv.to());
-                    ply += 1;
+                Item::Move(rm) => rm,
+            };
+            let mv = match self.resolve(rm, &at.pos, at.prev_to) {
+                Ok(m) => m,
+                Err((kind, msg)) => return (line, Some(self.move_error(c, at.ply, kind, msg))),
+            };
+            let mut foul = None;
+            if let Err(e) = at.pos.play(mv) {
+                if !self.declared_foul(c) {
+                    let kind = ErrorKind::IllegalMove;
+                    return (line, Some(self.move_error(c, at.ply, kind, e.to_string())));
                 }
+                foul = Some(e.to_string());
             }
-            p = c;
-            k = 0;
+            let is_foul = foul.is_some();
+            line.moves.push(MoveNode {
+                mv,
+                time: time(node.time),
+                comments: node.comments.clone(),
+                bookmarks: node.bookmarks.clone(),
+                variations,
+                foul,
+                source_line: node.loc.line,
+            });
+            if is_foul {
+                // A recorded foul that the record declares: keep it and stop.
+                self.end_after_foul(c, &mut line, &at.pos);
+                break;
+            }
+            if let Some(m) = main.as_deref_mut() {
+                m.keys.push(at.pos.key());
+            }
+            at.prev_to = Some(mv.to());
+            at.ply += 1;
+            at.parent = c;
+            at.child = 0;
         }
         if let Some(m) = main {
-            m.last = pos;
+            m.last = at.pos;
         }
         (line, None)
+    }
+
+    /// The ending of a line stopped by the declared foul of node `idx` (played in `pos`
+    /// by the side not to move there).
+    fn end_after_foul(&self, idx: u32, line: &mut Line, pos: &Position) {
+        if let Some(&n) = self.raw.nodes[idx as usize].children.first() {
+            if let Item::End(end) = &self.raw.nodes[n as usize].item {
+                line.ending = Some(self.ending(n, end, !pos.side_to_move(), Vec::new()));
+            }
+        }
+        if line.ending.is_none() && self.raw.closing.is_none() {
+            line.ending = Some(Ending::new(EndingKind::FoulWin));
+        }
     }
 
     fn closing_says_foul(&self) -> bool {

@@ -100,7 +100,7 @@ impl<'a> Iterator for Lines<'a> {
 /// The offset of the first `\n` in `b`, eight bytes at a time (lines are short: this
 /// beats both a byte loop and a general search).
 #[inline]
-fn find_newline(b: &[u8]) -> Option<usize> {
+pub(crate) fn find_newline(b: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let mut i = 0;
