@@ -215,7 +215,7 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
             b.side_to_move = side_of(data.color);
             rec.start = RawStart::Board {
                 board: Box::new(b),
-                name: handicap_name.filter(|n| crate::replay::is_mini_name(n)),
+                name: handicap_name.filter(|n| shogi_core::Handicap::is_mini_shogi_name(n)),
                 loc: whole,
             };
         } else {

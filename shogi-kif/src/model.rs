@@ -212,7 +212,7 @@ impl Start {
     /// The start as a playable position (tsume and puzzle relaxations applied when needed).
     pub fn position(&self) -> Option<Position> {
         let setup = Setup::from_sfen(&self.sfen).ok()?;
-        crate::replay::relaxed_position(setup).ok().map(|p| p.0)
+        Position::from_setup_relaxed(setup).ok().map(|p| p.0)
     }
 }
 

@@ -7,9 +7,7 @@ use crate::raw::{
     self, Item, JaMove, Kind, Motion, RawBoard, RawEnd, RawMove, RawRecord, RawStart, Relative,
     Side,
 };
-use shogi_core::{
-    Color, Handicap, Move, Piece, Position, Role, Setup, SetupError, SetupOptions, Square, Variant,
-};
+use shogi_core::{Color, Handicap, Move, Piece, Position, Role, Setup, Square, Variant};
 
 pub(crate) fn role(k: Kind) -> Role {
     match k {
@@ -35,14 +33,6 @@ pub(crate) fn color(s: Side) -> Color {
         Side::Black => Color::Black,
         Side::White => Color::White,
     }
-}
-
-/// Names of Mini Shogi in 手合割.
-pub(crate) fn is_mini_name(name: &str) -> bool {
-    matches!(
-        name,
-        "5五将棋" | "５五将棋" | "五々将棋" | "5五將棋" | "ミニ将棋"
-    )
 }
 
 /// Where a walk along the move tree is: about to read child `child` of node `parent`, in
@@ -205,7 +195,7 @@ fn setup_from_board(b: &RawBoard, variant: Variant) -> Setup {
 }
 
 fn named_start(name: &str) -> Option<(Variant, Option<Handicap>, String)> {
-    if is_mini_name(name) {
+    if Handicap::is_mini_shogi_name(name) {
         return Some((Variant::Mini, None, Variant::Mini.start_sfen().to_string()));
     }
     if let Some(code) = name.strip_prefix("JKF:") {
@@ -223,28 +213,13 @@ fn position_error(src: &str, loc: Location, msg: String) -> ReadError {
     ReadError::at(ErrorKind::Position, msg, src, loc)
 }
 
-/// A playable position from `setup`: by the rules first, then with the tsume relaxations
-/// (missing king, extra pieces), then as a puzzle diagram (nifu and dead pieces too). The
-/// second value names the rules a puzzle diagram breaks, for a warning.
-pub(crate) fn relaxed_position(setup: Setup) -> Result<(Position, Option<SetupError>), SetupError> {
-    if let Ok(p) = Position::from_setup(setup.clone(), SetupOptions::default()) {
-        return Ok((p, None));
-    }
-    match Position::from_setup(setup.clone(), SetupOptions::TSUME) {
-        Ok(p) => Ok((p, None)),
-        Err(broken) => {
-            Position::from_setup(setup, SetupOptions::PERMISSIVE).map(|p| (p, Some(broken)))
-        }
-    }
-}
-
 fn build_position(
     setup: Setup,
     src: &str,
     loc: Location,
     notes: &mut Vec<Diagnostic>,
 ) -> Result<Position, ReadError> {
-    let (pos, broken) = relaxed_position(setup).map_err(|e| {
+    let (pos, broken) = Position::from_setup_relaxed(setup).map_err(|e| {
         position_error(src, loc, format!("the start position is not playable: {e}"))
     })?;
     if let Some(e) = broken {
@@ -352,9 +327,9 @@ fn resolve_start(
             } else {
                 None
             };
-            let keep_name = name
-                .as_ref()
-                .filter(|n| !n.starts_with("PI") && named_start(n).is_none() && !is_mini_name(n));
+            let keep_name = name.as_ref().filter(|n| {
+                !n.starts_with("PI") && named_start(n).is_none() && !Handicap::is_mini_shogi_name(n)
+            });
             (
                 Start {
                     variant,
