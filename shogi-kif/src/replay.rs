@@ -400,6 +400,7 @@ impl<'a> Replayer<'a> {
 
     /// The alternatives to the node a walk at `at` is about to read (when it reads a first
     /// child), each walked as a line of its own; a variation's error becomes a warning.
+    #[cold]
     fn variations(&mut self, at: &Branch) -> Vec<Line> {
         let children = &self.raw.nodes[at.parent as usize].children;
         let count = if at.child == 0 {
@@ -474,7 +475,16 @@ impl<'a> Replayer<'a> {
         // The raw record outlives `self`'s borrows: its nodes can be read while walking.
         let raw = self.raw;
         while let Some(&c) = raw.nodes[at.parent as usize].children.get(at.child) {
-            let variations = self.variations(&at);
+            let forks = at.child == 0
+                && !raw.nodes[at.parent as usize]
+                    .children
+                    .alternatives()
+                    .is_empty();
+            let variations = if forks {
+                self.variations(&at)
+            } else {
+                Vec::new()
+            };
             let node = &raw.nodes[c as usize];
             let rm = match &node.item {
                 Item::Root => break,

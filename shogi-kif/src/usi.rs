@@ -3,7 +3,7 @@
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, ReadError};
 use crate::raw::*;
-use crate::text::Line;
+use crate::text::{Columns, Line};
 
 /// Parse one USI/SFEN line into a raw record.
 pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadError> {
@@ -58,8 +58,9 @@ pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadErr
         Some(other) => return Err(err(format!("expected `moves`, found {other:?}"), other)),
     }
     let mut parent = 0;
+    let mut columns = Columns::new(line);
     for tok in toks {
-        let loc = line.loc_of(tok);
+        let loc = columns.loc_of(tok);
         if matches!(rec.nodes[parent as usize].item, Item::End(_)) {
             rec.warn(src, loc, "move after the end of the game ignored");
             continue;
