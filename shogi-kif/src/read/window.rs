@@ -382,8 +382,8 @@ impl Window {
         if decode_into(&mut self.text, bytes, self.encoding) {
             return;
         }
-        let mut no = self.end_line();
-        for line in bytes.split_inclusive(|&b| b == b'\n') {
+        let lines = bytes.split_inclusive(|&b| b == b'\n');
+        for (no, line) in (self.end_line()..).zip(lines) {
             let body = line.strip_suffix(b"\n").unwrap_or(line);
             let body = body.strip_suffix(b"\r").unwrap_or(body);
             if !decode_into(&mut self.text, body, self.encoding) {
@@ -400,7 +400,6 @@ impl Window {
             // The line ending is ASCII in every supported encoding.
             self.text
                 .push_str(&String::from_utf8_lossy(&line[body.len()..]));
-            no += 1;
         }
     }
 }
