@@ -4,6 +4,7 @@ use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::raw::*;
 use crate::text::{Line, Lines};
+use shogi_core::{Color, Piece, Role, Square};
 
 const HIRATE: [&str; 9] = [
     "-KY-KE-GI-KI-OU-KI-GI-KE-KY",
@@ -24,15 +25,15 @@ fn hirate_board() -> RawBoard {
         for i in 0..9 {
             let cell = bytes.get(i * 3..i * 3 + 3).unwrap_or(b" * ");
             let side = match cell[0] {
-                b'+' => Side::Black,
-                b'-' => Side::White,
+                b'+' => Color::Black,
+                b'-' => Color::White,
                 _ => continue,
             };
             if let Some(k) = std::str::from_utf8(&cell[1..])
                 .ok()
-                .and_then(Kind::from_csa)
+                .and_then(Role::from_csa)
             {
-                b.cells[r][8 - i] = Some((side, k));
+                b.cells[r][8 - i] = Some(Piece::new(side, k));
             }
         }
     }
@@ -45,7 +46,7 @@ struct Parser<'a> {
     board: Option<RawBoard>,
     board_loc: Location,
     pi: Option<String>,
-    all_to: Option<(Side, Location)>,
+    all_to: Option<(Color, Location)>,
     side_set: bool,
     last: u32,
     ended: bool,
@@ -153,9 +154,9 @@ impl<'a> Parser<'a> {
                 }
                 self.side_set = true;
                 let side = if first == b'+' {
-                    Side::Black
+                    Color::Black
                 } else {
-                    Side::White
+                    Color::White
                 };
                 self.board
                     .get_or_insert_with(RawBoard::default)
@@ -191,8 +192,8 @@ impl<'a> Parser<'a> {
             b'%' => {
                 let word = &s[1..];
                 let (kind, offender) = match word {
-                    "+ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Side::Black)),
-                    "-ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Side::White)),
+                    "+ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Color::Black)),
+                    "-ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Color::White)),
                     w => (
                         EndingKind::from_csa(w).unwrap_or_else(|| EndingKind::Other(s.to_string())),
                         None,
@@ -233,7 +234,7 @@ impl<'a> Parser<'a> {
         let loc = line.loc_of(s);
         let b = s.as_bytes();
         let ok = b.len() >= 7 && b[1..5].iter().all(u8::is_ascii_digit);
-        let kind = s.get(5..7).and_then(Kind::from_csa);
+        let kind = s.get(5..7).and_then(Role::from_csa);
         let (true, Some(kind)) = (ok, kind) else {
             let ply = self.rec.nodes.len() as u32;
             return Err(self
@@ -257,24 +258,21 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         let side = if b[0] == b'+' {
-            Side::Black
+            Color::Black
         } else {
-            Side::White
+            Color::White
         };
         let d = |i: usize| b[i] - b'0';
-        let from = if d(1) == 0 && d(2) == 0 {
-            None
-        } else {
-            Some((d(1), d(2)))
-        };
-        let to = (d(3), d(4));
-        if to.0 == 0 || to.1 == 0 || from.is_some_and(|f| f.0 == 0 || f.1 == 0) {
+        let drop = d(1) == 0 && d(2) == 0;
+        let from = Square::new(d(1), d(2));
+        let (Some(to), true) = (Square::new(d(3), d(4)), drop || from.is_some()) else {
             return Err(self.err(
                 ErrorKind::Syntax,
                 format!("bad square in CSA move {s:?}"),
                 loc,
             ));
-        }
+        };
+        let from = if drop { None } else { from };
         if self.rec.nodes.len() >= 10_000_000 {
             return Err(self.err(ErrorKind::TooLarge, "more than 10 million moves", loc));
         }
@@ -315,7 +313,7 @@ impl<'a> Parser<'a> {
                 }
                 for ch in pairs.chunks(4) {
                     let (f, r) = (ch[0].wrapping_sub(b'0'), ch[1].wrapping_sub(b'0'));
-                    let kind = std::str::from_utf8(&ch[2..]).ok().and_then(Kind::from_csa);
+                    let kind = std::str::from_utf8(&ch[2..]).ok().and_then(Role::from_csa);
                     if !(1..=9).contains(&f) || !(1..=9).contains(&r) || kind.is_none() {
                         return Err(self.err(
                             ErrorKind::Position,
@@ -324,7 +322,7 @@ impl<'a> Parser<'a> {
                         ));
                     }
                     let cell = &mut board.cells[usize::from(r - 1)][usize::from(f - 1)];
-                    if cell.map(|c| c.1) != kind {
+                    if cell.map(|c| c.role) != kind {
                         return Err(self.err(
                             ErrorKind::Position,
                             format!(
@@ -345,7 +343,7 @@ impl<'a> Parser<'a> {
             Some(c @ b'1'..=b'9') => {
                 let rank = usize::from(c - b'1');
                 let board = self.board.get_or_insert_with(RawBoard::default);
-                let mut cells: Vec<Option<(Side, Kind)>> = Vec::with_capacity(9);
+                let mut cells: Vec<Option<Piece>> = Vec::with_capacity(9);
                 let mut i = 2;
                 while i < b.len() && cells.len() < 9 {
                     match b[i] {
@@ -356,13 +354,13 @@ impl<'a> Parser<'a> {
                         }
                         b'+' | b'-' => {
                             let side = if b[i] == b'+' {
-                                Side::Black
+                                Color::Black
                             } else {
-                                Side::White
+                                Color::White
                             };
                             let k =
                                 s.get(i + 1..i + 3)
-                                    .and_then(Kind::from_csa)
+                                    .and_then(Role::from_csa)
                                     .ok_or_else(|| {
                                         ReadError::at(
                                             ErrorKind::Position,
@@ -371,7 +369,7 @@ impl<'a> Parser<'a> {
                                             line.loc_of(&s[i..]),
                                         )
                                     })?;
-                            cells.push(Some((side, k)));
+                            cells.push(Some(Piece::new(side, k)));
                             i += 3;
                         }
                         _ => {
@@ -407,7 +405,11 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             Some(c @ (b'+' | b'-')) => {
-                let side = if *c == b'+' { Side::Black } else { Side::White };
+                let side = if *c == b'+' {
+                    Color::Black
+                } else {
+                    Color::White
+                };
                 let body = &s[2..];
                 let pairs = body.as_bytes();
                 if pairs.len() % 4 != 0 {
@@ -428,7 +430,7 @@ impl<'a> Parser<'a> {
                         continue;
                     }
                     let (f, r) = (ch[0].wrapping_sub(b'0'), ch[1].wrapping_sub(b'0'));
-                    let kind = std::str::from_utf8(&ch[2..]).ok().and_then(Kind::from_csa);
+                    let kind = std::str::from_utf8(&ch[2..]).ok().and_then(Role::from_csa);
                     let Some(kind) = kind else {
                         return Err(ReadError::at(
                             ErrorKind::Position,
@@ -438,7 +440,7 @@ impl<'a> Parser<'a> {
                         ));
                     };
                     if f == 0 && r == 0 {
-                        let idx = kind.hand_index().ok_or_else(|| {
+                        let idx = hand_slot(kind).ok_or_else(|| {
                             ReadError::at(
                                 ErrorKind::Position,
                                 format!("{} cannot be in hand", kind.csa()),
@@ -446,10 +448,11 @@ impl<'a> Parser<'a> {
                                 gloc,
                             )
                         })?;
-                        let h = &mut board.hands[side as usize][idx];
+                        let h = &mut board.hands[side.index()][idx];
                         *h = h.saturating_add(1);
                     } else if (1..=9).contains(&f) && (1..=9).contains(&r) {
-                        board.cells[usize::from(r - 1)][usize::from(f - 1)] = Some((side, kind));
+                        board.cells[usize::from(r - 1)][usize::from(f - 1)] =
+                            Some(Piece::new(side, kind));
                     } else {
                         return Err(ReadError::at(
                             ErrorKind::Position,
@@ -481,8 +484,8 @@ impl<'a> Parser<'a> {
             const SET: [u8; 7] = [2, 2, 4, 4, 4, 4, 18];
             let mut count = [0u8; 7];
             for row in &board.cells {
-                for (_, k) in row.iter().flatten() {
-                    if let Some(i) = k.unpromoted().hand_index() {
+                for p in row.iter().flatten() {
+                    if let Some(i) = hand_slot(p.role.unpromote()) {
                         count[i] = count[i].saturating_add(1);
                     }
                 }
@@ -498,7 +501,7 @@ impl<'a> Parser<'a> {
                         loc,
                     ));
                 }
-                board.hands[side as usize][i] += SET[i] - used;
+                board.hands[side.index()][i] += SET[i] - used;
             }
         }
         if !self.side_set {

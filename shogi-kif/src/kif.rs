@@ -3,24 +3,16 @@
 
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
+use crate::japanese::{self, JaMove, MARKS, mark_side, piece_prefix};
 use crate::raw::*;
 use crate::text::{Line, Lines, kanji_digit, parse_kanji_number, parse_number, trim, wide_digit};
-
-const MARKS: [char; 6] = ['▲', '△', '▼', '▽', '☗', '☖'];
-
-fn mark_side(c: char) -> Option<Side> {
-    match c {
-        '▲' | '▼' | '☗' => Some(Side::Black),
-        '△' | '▽' | '☖' => Some(Side::White),
-        _ => None,
-    }
-}
+use shogi_core::{Color, Piece, Role, Square};
 
 /// Side named by a label: 先手/下手 = black, 後手/上手 = white.
-fn label_side(s: &str) -> Option<Side> {
+fn label_side(s: &str) -> Option<Color> {
     match s {
-        "先手" | "下手" => Some(Side::Black),
-        "後手" | "上手" => Some(Side::White),
+        "先手" | "下手" => Some(Color::Black),
+        "後手" | "上手" => Some(Color::White),
         _ => None,
     }
 }
@@ -255,7 +247,7 @@ impl<'a> Parser<'a> {
             if matches!(c, ' ' | '\u{3000}' | '、' | ',' | '\t') {
                 continue;
             }
-            let kind = Kind::from_kanji1(c).and_then(|k| k.hand_index().map(|i| (k, i)));
+            let kind = Role::from_kanji(c).and_then(|k| hand_slot(k).map(|i| (k, i)));
             let Some((_, idx)) = kind else {
                 return Err(self.err(
                     ErrorKind::Syntax,
@@ -306,19 +298,19 @@ impl<'a> Parser<'a> {
                 line.loc_of(t),
             ));
         }
-        let mut cells: Vec<Option<(Side, Kind)>> = Vec::with_capacity(9);
+        let mut cells: Vec<Option<Piece>> = Vec::with_capacity(9);
         let mut it = cells_text.char_indices().peekable();
         while let Some((i, c)) = it.next() {
             let (side, piece_char) = match c {
-                'v' | 'V' => (Side::White, it.next().map(|x| x.1)),
-                ' ' | '^' | '\u{3000}' => (Side::Black, it.next().map(|x| x.1)),
-                '・' => (Side::Black, Some('・')),
-                other => (Side::Black, Some(other)),
+                'v' | 'V' => (Color::White, it.next().map(|x| x.1)),
+                ' ' | '^' | '\u{3000}' => (Color::Black, it.next().map(|x| x.1)),
+                '・' => (Color::Black, Some('・')),
+                other => (Color::Black, Some(other)),
             };
             match piece_char {
                 Some('・') => cells.push(None),
-                Some(pc) => match Kind::from_kanji1(pc) {
-                    Some(k) => cells.push(Some((side, k))),
+                Some(pc) => match Role::from_kanji(pc) {
+                    Some(k) => cells.push(Some(Piece::new(side, k))),
                     None => {
                         return Err(self.err(
                             ErrorKind::Position,
@@ -678,7 +670,7 @@ impl<'a> Parser<'a> {
         }
         let parsed = match parse_kif_common(rest.as_bytes()) {
             Some(ok) => Ok(ok),
-            None => parse_ja(rest),
+            None => japanese::parse(rest),
         };
         let (item, used) = match parsed {
             Ok((mv, used)) => (Item::Move(RawMove::Ja(mv)), used),
@@ -771,7 +763,7 @@ impl<'a> Parser<'a> {
                     line.loc_of(seg),
                 ));
             }
-            let (item, used) = match parse_ja(body) {
+            let (item, used) = match japanese::parse(body) {
                 Ok((mut mv, used)) => {
                     mv.side = side;
                     (Item::Move(RawMove::Ja(mv)), used)
@@ -874,7 +866,7 @@ fn special_word(s: &str) -> Option<(EndingKind, usize)> {
     }
     let first = word.chars().next()?;
     // A word starting like a destination is a broken move, not an unknown special.
-    if wide_digit(first).is_some() || first == '同' || Kind::parse_prefix(word).is_some() {
+    if wide_digit(first).is_some() || first == '同' || piece_prefix(word).is_some() {
         return None;
     }
     if word.chars().count() > 20 {
@@ -925,24 +917,24 @@ const fn kind_slot(c: u32) -> usize {
 }
 
 /// `(code, kind)` by [`kind_slot`] for the one-character piece names of KIF moves.
-const KINDS: [(u32, Option<Kind>); 32] = {
+const KINDS: [(u32, Option<Role>); 32] = {
     let list = [
-        ('歩', Kind::Pawn),
-        ('香', Kind::Lance),
-        ('桂', Kind::Knight),
-        ('銀', Kind::Silver),
-        ('金', Kind::Gold),
-        ('角', Kind::Bishop),
-        ('飛', Kind::Rook),
-        ('玉', Kind::King),
-        ('王', Kind::King),
-        ('と', Kind::Tokin),
-        ('杏', Kind::PromotedLance),
-        ('圭', Kind::PromotedKnight),
-        ('全', Kind::PromotedSilver),
-        ('馬', Kind::Horse),
-        ('龍', Kind::Dragon),
-        ('竜', Kind::Dragon),
+        ('歩', Role::Pawn),
+        ('香', Role::Lance),
+        ('桂', Role::Knight),
+        ('銀', Role::Silver),
+        ('金', Role::Gold),
+        ('角', Role::Bishop),
+        ('飛', Role::Rook),
+        ('玉', Role::King),
+        ('王', Role::King),
+        ('と', Role::Tokin),
+        ('杏', Role::PromotedLance),
+        ('圭', Role::PromotedKnight),
+        ('全', Role::PromotedSilver),
+        ('馬', Role::Horse),
+        ('龍', Role::Dragon),
+        ('竜', Role::Dragon),
     ];
     let mut t = [(0, None); 32];
     let mut k = 0;
@@ -957,8 +949,8 @@ const KINDS: [(u32, Option<Kind>); 32] = {
 
 /// The usual KIF move, read byte by byte: a full-width file and a kanji rank (or 同 and
 /// full-width spaces), a one-character piece, an optional 成 or 打, then `(xy)` with a
-/// source square (or `(00)`) or nothing more. Anything else is left to [`parse_ja`]; what
-/// this reads, `parse_ja` reads the same way.
+/// source square (or `(00)`) or nothing more. Anything else is left to [`japanese::parse`];
+/// what this reads, it reads the same way.
 fn parse_kif_common(b: &[u8]) -> Option<(JaMove, usize)> {
     const ZERO: u32 = utf8_3('０');
     const DOU: u32 = utf8_3('同');
@@ -985,7 +977,7 @@ fn parse_kif_common(b: &[u8]) -> Option<(JaMove, usize)> {
             return None;
         }
         i = 6;
-        Some((file as u8, rank))
+        Some(Square::new(file as u8, rank)?)
     };
     let c = code3(b, i);
     let (code, kind) = KINDS[kind_slot(c)];
@@ -1010,7 +1002,7 @@ fn parse_kif_common(b: &[u8]) -> Option<(JaMove, usize)> {
     let mut from = None;
     match b.get(i..) {
         Some([b'(', f @ b'1'..=b'9', r @ b'1'..=b'9', b')', ..]) => {
-            from = Some((f - b'0', r - b'0'));
+            from = Square::new(f - b'0', r - b'0');
             i += 4;
         }
         Some([b'(', b'0', b'0', b')', ..]) => {
@@ -1030,115 +1022,6 @@ fn parse_kif_common(b: &[u8]) -> Option<(JaMove, usize)> {
             from,
             relative: None,
             motion: None,
-        },
-        i,
-    ))
-}
-
-/// Parse one move in Japanese notation at the start of `s`. Returns the move and bytes used.
-pub(crate) fn parse_ja(s: &str) -> Result<(JaMove, usize), &'static str> {
-    let mut i = 0;
-    let b = |i: usize| s[i..].chars().next();
-    let mut side = None;
-    if let Some(c) = b(i) {
-        if let Some(sd) = mark_side(c) {
-            side = Some(sd);
-            i += c.len_utf8();
-        }
-    }
-    let to = match b(i) {
-        Some('同') => {
-            i += '同'.len_utf8();
-            while let Some(c @ (' ' | '\u{3000}')) = b(i) {
-                i += c.len_utf8();
-            }
-            None
-        }
-        Some(c) => {
-            let file = wide_digit(c).ok_or("expected a destination square (like ７六) or 同")?;
-            i += c.len_utf8();
-            let rc = b(i).ok_or("the destination square has no rank")?;
-            let rank = kanji_digit(rc)
-                .map(|d| d as u8)
-                .or_else(|| wide_digit(rc))
-                .ok_or("the destination square has no rank")?;
-            i += rc.len_utf8();
-            // Some writers put 同 after the square ("７六同歩"): accept it.
-            if let Some('同') = b(i) {
-                i += '同'.len_utf8();
-            }
-            Some((file, rank))
-        }
-        None => return Err("empty move"),
-    };
-    let (kind, used) = Kind::parse_prefix(&s[i..])
-        .ok_or("expected a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)")?;
-    i += used;
-    while let Some('\u{3000}') = b(i) {
-        i += '\u{3000}'.len_utf8();
-    }
-    let mut relative = None;
-    match b(i) {
-        Some('右') => relative = Some(Relative::Right),
-        Some('左') => relative = Some(Relative::Left),
-        Some('直') => relative = Some(Relative::Straight),
-        _ => {}
-    }
-    if relative.is_some() {
-        i += '右'.len_utf8();
-    }
-    let mut motion = None;
-    match b(i) {
-        Some('上' | '行' | '入') => motion = Some(Motion::Up),
-        Some('寄') => motion = Some(Motion::Sideways),
-        Some('引') => motion = Some(Motion::Down),
-        _ => {}
-    }
-    if motion.is_some() {
-        i += '上'.len_utf8();
-    }
-    let mut promote = None;
-    if s[i..].starts_with("不成") {
-        promote = Some(false);
-        i += "不成".len();
-    } else if s[i..].starts_with('生') {
-        promote = Some(false);
-        i += '生'.len_utf8();
-    } else if s[i..].starts_with('成') {
-        promote = Some(true);
-        i += '成'.len_utf8();
-    }
-    let mut drop = false;
-    if s[i..].starts_with('打') {
-        drop = true;
-        i += '打'.len_utf8();
-    }
-    let mut from = None;
-    let bytes = s.as_bytes();
-    if bytes.get(i) == Some(&b'(') && bytes.get(i + 3) == Some(&b')') {
-        let f = bytes[i + 1];
-        let r = bytes[i + 2];
-        if f.is_ascii_digit() && r.is_ascii_digit() {
-            if f == b'0' && r == b'0' {
-                drop = true;
-            } else if f == b'0' || r == b'0' {
-                return Err("source square (xy) must use digits 1-9");
-            } else {
-                from = Some((f - b'0', r - b'0'));
-            }
-            i += 4;
-        }
-    }
-    Ok((
-        JaMove {
-            side,
-            to,
-            kind,
-            promote,
-            drop,
-            from,
-            relative,
-            motion,
         },
         i,
     ))
@@ -1183,30 +1066,31 @@ fn clock(s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::japanese::{Motion, Relative};
 
     #[test]
     fn move_text() {
-        let (m, n) = parse_ja("７六歩(77)").unwrap();
-        assert_eq!(m.to, Some((7, 6)));
-        assert_eq!(m.from, Some((7, 7)));
+        let (m, n) = japanese::parse("７六歩(77)").unwrap();
+        assert_eq!(m.to, Square::new(7, 6));
+        assert_eq!(m.from, Square::new(7, 7));
         assert_eq!(n, "７六歩(77)".len());
-        let (m, _) = parse_ja("同　銀(79)").unwrap();
+        let (m, _) = japanese::parse("同　銀(79)").unwrap();
         assert_eq!(m.to, None);
-        assert_eq!(m.kind, Kind::Silver);
-        let (m, _) = parse_ja("同銀　(79)").unwrap();
-        assert_eq!(m.from, Some((7, 9)));
-        let (m, _) = parse_ja("３三成銀(34)").unwrap();
-        assert_eq!((m.kind, m.promote), (Kind::PromotedSilver, None));
-        let (m, _) = parse_ja("３三銀成(34)").unwrap();
-        assert_eq!((m.kind, m.promote), (Kind::Silver, Some(true)));
-        let (m, _) = parse_ja("▲５八金右上不成").unwrap();
+        assert_eq!(m.kind, Role::Silver);
+        let (m, _) = japanese::parse("同銀　(79)").unwrap();
+        assert_eq!(m.from, Square::new(7, 9));
+        let (m, _) = japanese::parse("３三成銀(34)").unwrap();
+        assert_eq!((m.kind, m.promote), (Role::PromotedSilver, None));
+        let (m, _) = japanese::parse("３三銀成(34)").unwrap();
+        assert_eq!((m.kind, m.promote), (Role::Silver, Some(true)));
+        let (m, _) = japanese::parse("▲５八金右上不成").unwrap();
         assert_eq!(
             (m.relative, m.motion, m.promote),
             (Some(Relative::Right), Some(Motion::Up), Some(false))
         );
-        let (m, _) = parse_ja("26歩").unwrap();
-        assert_eq!(m.to, Some((2, 6)));
-        assert!(parse_ja("投了").is_err());
+        let (m, _) = japanese::parse("26歩").unwrap();
+        assert_eq!(m.to, Square::new(2, 6));
+        assert!(japanese::parse("投了").is_err());
     }
 
     #[test]
@@ -1250,7 +1134,7 @@ mod tests {
                     for t in tails {
                         let s = format!("{h}{p}{m}{t}");
                         if let Some(got) = parse_kif_common(s.as_bytes()) {
-                            assert_eq!(Ok(got), parse_ja(&s), "{s}");
+                            assert_eq!(Ok(got), japanese::parse(&s), "{s}");
                             fast += 1;
                         }
                     }

@@ -45,6 +45,7 @@ mod encoding;
 mod ending;
 mod error;
 mod format;
+mod japanese;
 mod jkf;
 mod kif;
 mod model;

@@ -2,38 +2,10 @@
 
 use crate::ending::EndingKind;
 use crate::error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
+use crate::japanese::{self, on_board};
 use crate::model::*;
-use crate::raw::{
-    self, Item, JaMove, Kind, Motion, RawBoard, RawEnd, RawMove, RawRecord, RawStart, Relative,
-    Side,
-};
-use shogi_core::{Color, Handicap, Move, Piece, Position, Role, Setup, Square, Variant};
-
-pub(crate) fn role(k: Kind) -> Role {
-    match k {
-        Kind::Pawn => Role::Pawn,
-        Kind::Lance => Role::Lance,
-        Kind::Knight => Role::Knight,
-        Kind::Silver => Role::Silver,
-        Kind::Gold => Role::Gold,
-        Kind::Bishop => Role::Bishop,
-        Kind::Rook => Role::Rook,
-        Kind::King => Role::King,
-        Kind::Tokin => Role::Tokin,
-        Kind::PromotedLance => Role::PromotedLance,
-        Kind::PromotedKnight => Role::PromotedKnight,
-        Kind::PromotedSilver => Role::PromotedSilver,
-        Kind::Horse => Role::Horse,
-        Kind::Dragon => Role::Dragon,
-    }
-}
-
-pub(crate) fn color(s: Side) -> Color {
-    match s {
-        Side::Black => Color::Black,
-        Side::White => Color::White,
-    }
-}
+use crate::raw::{self, Item, RawBoard, RawEnd, RawMove, RawRecord, RawStart};
+use shogi_core::{Color, Handicap, Move, Position, Role, Setup, Square, Variant};
 
 /// Where a walk along the move tree is: about to read child `child` of node `parent`, in
 /// `pos`, at ply `ply`, after a move to `prev_to` (for 同).
@@ -177,17 +149,17 @@ fn setup_from_board(b: &RawBoard, variant: Variant) -> Setup {
     let mut setup = Setup::empty(variant);
     for (r, row) in b.cells.iter().enumerate() {
         for (f, cell) in row.iter().enumerate() {
-            if let (Some((side, kind)), Some(sq)) = (cell, Square::new(f as u8 + 1, r as u8 + 1)) {
-                setup.set_piece(sq, Some(Piece::new(color(*side), role(*kind))));
+            if let (Some(piece), Some(sq)) = (cell, Square::new(f as u8 + 1, r as u8 + 1)) {
+                setup.set_piece(sq, Some(*piece));
             }
         }
     }
     for (i, hand) in b.hands.iter().enumerate() {
         for (j, &n) in hand.iter().enumerate() {
-            setup.hands[i].set(role(Kind::HAND[j]), n);
+            setup.hands[i].set(Role::HAND_SFEN_ORDER[j], n);
         }
     }
-    setup.side_to_move = b.side_to_move.map_or(Color::Black, color);
+    setup.side_to_move = b.side_to_move.unwrap_or(Color::Black);
     if let Some(n) = b.move_number {
         setup.move_number = n.max(1);
     }
@@ -300,12 +272,12 @@ fn resolve_start(
                 if board.hands.iter().flatten().any(|&n| n > 0) {
                     for (i, hand) in board.hands.iter().enumerate() {
                         for (j, &n) in hand.iter().enumerate() {
-                            s.hands[i].set(role(Kind::HAND[j]), n);
+                            s.hands[i].set(Role::HAND_SFEN_ORDER[j], n);
                         }
                     }
                 }
                 if let Some(side) = board.side_to_move {
-                    s.side_to_move = color(side);
+                    s.side_to_move = side;
                 }
                 s
             } else {
@@ -363,12 +335,6 @@ fn resolve_start(
         }
     };
     Ok((start, pos))
-}
-
-/// Whether `sq` is on the board of `pos`: every square is on the standard board.
-#[inline(always)]
-fn on_board(pos: &Position, sq: Square) -> bool {
-    pos.variant() == Variant::Standard || pos.variant().contains(sq)
 }
 
 fn time(t: Option<raw::RawTime>) -> Option<MoveTime> {
@@ -432,7 +398,7 @@ impl<'a> Replayer<'a> {
     /// The ending of node `idx` (a special statement) for `stm` to move.
     fn ending(&self, idx: u32, end: &RawEnd, stm: Color, variations: Vec<Line>) -> Ending {
         let node = &self.raw.nodes[idx as usize];
-        let (kind, offender) = normalise_foul(&end.kind, end.offender.map(color), stm);
+        let (kind, offender) = normalise_foul(&end.kind, end.offender, stm);
         Ending {
             kind,
             offender,
@@ -613,11 +579,11 @@ impl<'a> Replayer<'a> {
         prev_to: Option<Square>,
     ) -> Result<Move, (ErrorKind, String)> {
         let stm = pos.side_to_move();
-        let sq = |s: (u8, u8)| -> Result<Square, (ErrorKind, String)> {
-            square(s).filter(|q| on_board(pos, *q)).ok_or_else(|| {
+        let sq = |s: Square| -> Result<Square, (ErrorKind, String)> {
+            Some(s).filter(|q| on_board(pos, *q)).ok_or_else(|| {
                 (
                     ErrorKind::NoSuchMove,
-                    format!("square {}{} is off the board", s.0, s.1),
+                    format!("square {}{} is off the board", s.file(), s.rank()),
                 )
             })
         };
@@ -630,7 +596,7 @@ impl<'a> Replayer<'a> {
             } => {
                 let to = sq(*to)?;
                 match (from, drop) {
-                    (_, Some(k)) => Ok(Move::Drop { role: role(*k), to }),
+                    (_, Some(k)) => Ok(Move::Drop { role: *k, to }),
                     (Some(f), None) => Ok(Move::Normal {
                         from: sq(*f)?,
                         to,
@@ -645,22 +611,19 @@ impl<'a> Replayer<'a> {
                 to,
                 kind,
             } => {
-                if color(*side) != stm {
+                if *side != stm {
                     return Err((
                         ErrorKind::IllegalMove,
                         format!(
                             "it is {}'s turn, not {}'s",
                             stm.japanese_en(),
-                            color(*side).japanese_en()
+                            side.japanese_en()
                         ),
                     ));
                 }
                 let to = sq(*to)?;
                 let Some(from) = from else {
-                    return Ok(Move::Drop {
-                        role: role(*kind),
-                        to,
-                    });
+                    return Ok(Move::Drop { role: *kind, to });
                 };
                 let from = sq(*from)?;
                 let Some(p) = pos.piece_at(from) else {
@@ -669,7 +632,7 @@ impl<'a> Replayer<'a> {
                         format!("there is no piece on {}", from.csa()),
                     ));
                 };
-                let r = role(*kind);
+                let r = *kind;
                 if p.role == r {
                     Ok(Move::Normal {
                         from,
@@ -702,7 +665,7 @@ impl<'a> Replayer<'a> {
                 promote,
             } => {
                 if let Some(s) = side {
-                    if color(*s) != stm {
+                    if *s != stm {
                         return Err((
                             ErrorKind::IllegalMove,
                             format!("it is {}'s turn", stm.japanese_en()),
@@ -719,10 +682,7 @@ impl<'a> Replayer<'a> {
                     })?,
                 };
                 match from {
-                    None => Ok(Move::Drop {
-                        role: role(*kind),
-                        to,
-                    }),
+                    None => Ok(Move::Drop { role: *kind, to }),
                     Some(f) => Ok(Move::Normal {
                         from: sq(*f)?,
                         to,
@@ -730,217 +690,9 @@ impl<'a> Replayer<'a> {
                     }),
                 }
             }
-            RawMove::Ja(m) => self.resolve_ja(m, pos, prev_to),
+            RawMove::Ja(m) => japanese::resolve(m, pos, prev_to),
         }
     }
-
-    fn resolve_ja(
-        &self,
-        m: &JaMove,
-        pos: &Position,
-        prev_to: Option<Square>,
-    ) -> Result<Move, (ErrorKind, String)> {
-        let stm = pos.side_to_move();
-        if let Some(s) = m.side {
-            if color(s) != stm {
-                return Err((
-                    ErrorKind::IllegalMove,
-                    format!(
-                        "the move is marked for {} but it is {}'s turn",
-                        color(s).japanese_en(),
-                        stm.japanese_en()
-                    ),
-                ));
-            }
-        }
-        let to = match m.to {
-            Some(t) => square(t).filter(|q| on_board(pos, *q)).ok_or_else(|| {
-                (
-                    ErrorKind::NoSuchMove,
-                    "destination is off the board".to_string(),
-                )
-            })?,
-            None => prev_to.ok_or_else(|| {
-                (
-                    ErrorKind::NoSuchMove,
-                    "同 (same square) with no previous move".to_string(),
-                )
-            })?,
-        };
-        let r = role(m.kind);
-        if let Some(f) = m.from {
-            let from = square(f).filter(|q| on_board(pos, *q)).ok_or_else(|| {
-                (
-                    ErrorKind::NoSuchMove,
-                    "source square is off the board".to_string(),
-                )
-            })?;
-            let Some(p) = pos.piece_at(from) else {
-                return Err((
-                    ErrorKind::NoSuchMove,
-                    format!("there is no piece on {}", from.csa()),
-                ));
-            };
-            if p.role != r {
-                return Err((
-                    ErrorKind::NoSuchMove,
-                    format!(
-                        "the piece on {} is {}, not {}",
-                        from.csa(),
-                        p.role.kanji(),
-                        r.kanji()
-                    ),
-                ));
-            }
-            return Ok(Move::Normal {
-                from,
-                to,
-                promote: m.promote == Some(true),
-            });
-        }
-        if m.drop {
-            return Ok(Move::Drop { role: r, to });
-        }
-        // KI2: find the piece among the legal moves.
-        let mut cands: Vec<Move> = Vec::new();
-        let mut drop_ok = false;
-        for &mv in pos.legal_moves_to(to).iter() {
-            match mv {
-                Move::Normal { from, .. } if pos.piece_at(from).is_some_and(|p| p.role == r) => {
-                    cands.push(mv);
-                }
-                Move::Drop { role: dr, .. } if dr == r => drop_ok = true,
-                _ => {}
-            }
-        }
-        let want_promote = m.promote == Some(true);
-        let mut filtered: Vec<Move> = cands
-            .iter()
-            .copied()
-            .filter(|mv| mv.is_promotion() == want_promote)
-            .collect();
-        if filtered.is_empty() && m.promote.is_none() {
-            // Promotion forced (or written without 成): accept promoting moves.
-            filtered = cands
-                .iter()
-                .copied()
-                .filter(|mv| mv.is_promotion())
-                .collect();
-        }
-        let cands = filter_qualifiers(filtered, m, pos, to);
-        match cands.len() {
-            1 => Ok(cands[0]),
-            0 if drop_ok && m.relative.is_none() && m.motion.is_none() && m.promote.is_none() => {
-                Ok(Move::Drop { role: r, to })
-            }
-            0 => {
-                if pos.hand(stm).count(r) > 0 && r.is_hand_role() {
-                    // Let the rules name the reason (nifu, pawn-drop mate, …).
-                    Ok(Move::Drop { role: r, to })
-                } else {
-                    Err((
-                        ErrorKind::NoSuchMove,
-                        format!(
-                            "no {} of {} can move to {}",
-                            r.kanji(),
-                            stm.japanese_en(),
-                            to.japanese()
-                        ),
-                    ))
-                }
-            }
-            _ => Err((
-                ErrorKind::AmbiguousMove,
-                format!(
-                    "{} pieces fit: {}",
-                    cands.len(),
-                    cands
-                        .iter()
-                        .map(|m| m.to_usi())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )),
-        }
-    }
-}
-
-/// Apply KI2 qualifiers (§3.2): motion by the mover's direction, then 右/左/直.
-fn filter_qualifiers(mut cands: Vec<Move>, m: &JaMove, pos: &Position, to: Square) -> Vec<Move> {
-    let stm = pos.side_to_move();
-    // Forward = toward rank 1 for black. dy > 0 = forward.
-    let dir = |from: Square| -> (i32, i32) {
-        let dx = i32::from(to.file()) - i32::from(from.file());
-        let dy = i32::from(from.rank()) - i32::from(to.rank());
-        if stm == Color::Black {
-            (dx, dy)
-        } else {
-            (-dx, -dy)
-        }
-    };
-    let from_of = |mv: &Move| mv.from();
-    if let Some(motion) = m.motion {
-        cands.retain(|mv| {
-            let Some(f) = from_of(mv) else { return false };
-            let (_, dy) = dir(f);
-            match motion {
-                Motion::Up => dy > 0,
-                Motion::Down => dy < 0,
-                Motion::Sideways => dy == 0,
-            }
-        });
-    }
-    if let Some(rel) = m.relative {
-        let dragon_like = matches!(role(m.kind), Role::Dragon | Role::Horse);
-        // The mover's right = lower file for black, higher for white.
-        let rightness = |f: Square| -> i32 {
-            let file = i32::from(f.file());
-            if stm == Color::Black { -file } else { file }
-        };
-        match rel {
-            Relative::Straight => cands.retain(|mv| {
-                from_of(mv).is_some_and(|f| {
-                    let (dx, dy) = dir(f);
-                    dx == 0 && dy > 0
-                })
-            }),
-            Relative::Right | Relative::Left => {
-                let vals: Vec<i32> = cands
-                    .iter()
-                    .filter_map(|mv| from_of(mv).map(rightness))
-                    .collect();
-                let best = if rel == Relative::Right {
-                    vals.iter().max()
-                } else {
-                    vals.iter().min()
-                }
-                .copied();
-                if let Some(best) = best {
-                    let keep: Vec<Move> = cands
-                        .iter()
-                        .copied()
-                        .filter(|mv| from_of(mv).map(rightness) == Some(best))
-                        .collect();
-                    if keep.len() > 1 && dragon_like {
-                        // Two on the same file: prefer the one not moving straight.
-                        let not_straight: Vec<Move> = keep
-                            .iter()
-                            .copied()
-                            .filter(|mv| from_of(mv).is_some_and(|f| dir(f).0 != 0))
-                            .collect();
-                        cands = if not_straight.len() == 1 {
-                            not_straight
-                        } else {
-                            keep
-                        };
-                    } else {
-                        cands = keep;
-                    }
-                }
-            }
-        }
-    }
-    cands
 }
 
 /// Read the result part of a `まで…` line, relative to the side to move at the end.

@@ -4,6 +4,7 @@ use crate::ending::EndingKind;
 use crate::error::{ErrorKind, ReadError};
 use crate::raw::*;
 use crate::text::{Columns, Line};
+use shogi_core::{Role, Square};
 
 /// Parse one USI/SFEN line into a raw record.
 pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadError> {
@@ -100,20 +101,12 @@ pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadErr
     Ok(rec)
 }
 
-fn usi_square(f: u8, r: u8) -> Option<Sq> {
-    if (b'1'..=b'9').contains(&f) && (b'a'..=b'i').contains(&r) {
-        Some((f - b'0', r - b'a' + 1))
-    } else {
-        None
-    }
-}
-
 pub(crate) fn parse_usi_move(s: &str) -> Option<RawMove> {
     let b = s.as_bytes();
     if b.len() == 4 && b[1] == b'*' {
-        let kind = Kind::from_sfen_letter(b[0] as char)
-            .filter(|k| k.hand_index().is_some() && b[0].is_ascii_uppercase())?;
-        let to = usi_square(b[2], b[3])?;
+        let kind = Role::from_sfen_char(b[0] as char)
+            .filter(|&k| k.is_hand_role() && b[0].is_ascii_uppercase())?;
+        let to = Square::from_usi_bytes(b[2], b[3])?;
         return Some(RawMove::Usi {
             from: None,
             to,
@@ -122,8 +115,8 @@ pub(crate) fn parse_usi_move(s: &str) -> Option<RawMove> {
         });
     }
     if b.len() == 4 || (b.len() == 5 && b[4] == b'+') {
-        let from = usi_square(b[0], b[1])?;
-        let to = usi_square(b[2], b[3])?;
+        let from = Square::from_usi_bytes(b[0], b[1])?;
+        let to = Square::from_usi_bytes(b[2], b[3])?;
         return Some(RawMove::Usi {
             from: Some(from),
             to,
