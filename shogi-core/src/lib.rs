@@ -29,6 +29,7 @@ pub mod game;
 pub mod hand;
 pub mod handicap;
 pub mod moves;
+mod packed;
 pub mod position;
 pub mod setup;
 pub mod types;
@@ -40,6 +41,10 @@ pub use game::{Declaration, DeclarationResult, Game, ImpasseRule, Repetition};
 pub use hand::Hand;
 pub use handicap::Handicap;
 pub use moves::{MAX_MOVES, Move, MoveList, UsiMoveError};
+pub use packed::{
+    DecodeError, EncodeError, GameResult, Hcpe, Move16Format, PACKED_POSITION_BYTES,
+    PackedSfenValue, PositionFormat, RelativeResult,
+};
 pub use position::{Outcome, PlayError, Position};
 pub use setup::{Setup, SetupError, SetupOptions, SetupProblem, SfenError, SfenField};
 pub use types::{Color, Piece, Role, Square, Variant};
