@@ -9,7 +9,10 @@
 //! - `legal`: reads SFEN lines and writes, for each, `USI:CSHOGI16:YANEURAOU16` (hex) for every
 //!   legal move, separated by spaces.
 //! - `bench FILE [RUNS]`: encodes the positions of FILE (lines as for `encode`) as hcpe and
-//!   as psv RUNS times (default 5) and prints the best and median entries per second.
+//!   as psv RUNS times (default 5) and prints the best and median entries per second: once
+//!   from positions parsed beforehand (a large working set), and once replaying the games the
+//!   lines come from (consecutive lines where the move leads to the next position), the way a
+//!   converter writes one entry per position: replay with encoding minus replay alone.
 use shogi_core::{GameResult, Hcpe, Move, Move16Format, PackedSfenValue, Position, PositionFormat};
 use std::io::{BufRead, BufWriter, Read, Write};
 use std::process::ExitCode;
@@ -175,6 +178,92 @@ fn bench(path: &str, runs: usize) -> Result<(), String> {
             rates[0] / 1e6,
             rates[rates.len() / 2] / 1e6,
             buf.len()
+        );
+    }
+    bench_replay(&entries, runs)
+}
+
+/// A start position and the plies played from it (move, score, result).
+type Game = (Position, Vec<(Move, i16, GameResult)>);
+
+/// Splits the entries into games: runs of lines where each move leads to the next position.
+fn games(entries: &[Entry]) -> Vec<Game> {
+    let mut out: Vec<Game> = Vec::new();
+    let mut cur: Option<Position> = None;
+    for (pos, mv, score, result) in entries {
+        let same = cur
+            .as_ref()
+            .is_some_and(|c| c.key() == pos.key() && c == pos);
+        if !same {
+            out.push((pos.clone(), Vec::new()));
+            cur = Some(pos.clone());
+        }
+        let Some(m) = mv else {
+            cur = None;
+            continue;
+        };
+        if let (Some(c), Some(game)) = (cur.as_mut(), out.last_mut()) {
+            if c.play(*m).is_err() {
+                cur = None;
+                continue;
+            }
+            game.1.push((*m, *score, *result));
+        }
+    }
+    out
+}
+
+fn bench_replay(entries: &[Entry], runs: usize) -> Result<(), String> {
+    let games = games(entries);
+    let n: usize = games.iter().map(|g| g.1.len()).sum();
+    let mut buf: Vec<u8> = Vec::with_capacity(n * 40);
+    for format in ["hcpe", "psv"] {
+        let mut rates = Vec::new();
+        let mut full_rates = Vec::new();
+        for _ in 0..runs {
+            let t = Instant::now();
+            let mut moves = 0usize;
+            for (start, plies) in &games {
+                let mut pos = start.clone();
+                for (m, ..) in plies {
+                    pos.play_unchecked(*m);
+                    moves += 1;
+                }
+                std::hint::black_box(&pos);
+            }
+            let t_play = t.elapsed().as_secs_f64();
+            buf.clear();
+            let t = Instant::now();
+            for (start, plies) in &games {
+                let mut pos = start.clone();
+                for &(m, score, result) in plies {
+                    if format == "hcpe" {
+                        let e =
+                            Hcpe::new(&pos, score, Some(m), result).map_err(|e| e.to_string())?;
+                        buf.extend_from_slice(&e.to_bytes());
+                    } else {
+                        let e = PackedSfenValue::new(&pos, score, Some(m), result)
+                            .map_err(|e| e.to_string())?;
+                        buf.extend_from_slice(&e.to_bytes());
+                    }
+                    pos.play_unchecked(m);
+                }
+            }
+            let t_full = t.elapsed().as_secs_f64();
+            assert_eq!(moves, n);
+            full_rates.push(n as f64 / t_full);
+            rates.push(n as f64 / (t_full - t_play).max(1e-9));
+        }
+        rates.sort_by(|a, b| b.total_cmp(a));
+        full_rates.sort_by(|a, b| b.total_cmp(a));
+        println!(
+            "{format:>8} replay: {n} entries of {} games; encoding best {:.2} median {:.2} M entries/s; \
+             replay+encode best {:.2} median {:.2} M entries/s",
+            games.len(),
+            rates[0] / 1e6,
+            rates[rates.len() / 2] / 1e6,
+            full_rates[0] / 1e6,
+            full_rates[full_rates.len() / 2] / 1e6,
         );
     }
     Ok(())
