@@ -546,6 +546,7 @@ struct Stats {
     drops: u64,
     promotions: u64,
     max_in_hand: u32,
+    full_hands: u64,
     promoted: [bool; 28],
 }
 
@@ -571,8 +572,28 @@ fn round_trip_random_games() {
         if game % 3 == 1 {
             p.swap_turn();
         }
-        for _ in 0..400 {
+        for ply in 0..400 {
             check_round_trip(&p, &mut stats);
+            if ply % 37 == 5 {
+                // The same kings with every other piece of the position (and of the box) in
+                // hand, shared out at random: full hands.
+                let mut setup = p.to_setup();
+                for sq in Square::all() {
+                    if setup.piece_at(sq).is_some_and(|pc| pc.role != Role::King) {
+                        setup.set_piece(sq, None);
+                    }
+                }
+                setup.hands = Default::default();
+                for role in Role::HAND {
+                    for _ in 0..Variant::Standard.set_count(role) {
+                        setup.hands[rng.below(2)].add(role);
+                    }
+                }
+                if let Ok(full) = Position::from_setup(setup, SetupOptions::default()) {
+                    check_round_trip(&full, &mut stats);
+                    stats.full_hands += 1;
+                }
+            }
             let moves = p.legal_moves();
             if moves.is_empty() {
                 break;
@@ -592,12 +613,13 @@ fn round_trip_random_games() {
         }
     }
     eprintln!(
-        "{} positions, {} moves ({} drops, {} promotions), max {} in hand",
-        stats.positions, stats.moves, stats.drops, stats.promotions, stats.max_in_hand
+        "{} positions ({} with all 38 pieces in hand), {} moves ({} drops, {} promotions)",
+        stats.positions, stats.full_hands, stats.moves, stats.drops, stats.promotions
     );
     assert!(stats.positions > 50_000);
     assert!(stats.drops > 10_000 && stats.promotions > 10_000);
-    assert!(stats.max_in_hand >= 30, "{}", stats.max_in_hand);
+    assert_eq!(stats.max_in_hand, 38);
+    assert!(stats.full_hands > 1000, "{}", stats.full_hands);
     for color in Color::ALL {
         for role in [
             Role::Tokin,
