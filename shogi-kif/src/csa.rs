@@ -298,174 +298,190 @@ impl<'a> Parser<'a> {
             self.board_loc = loc;
         }
         self.position_seen = true;
-        let b = s.as_bytes();
-        match b.get(1) {
-            Some(b'I') => {
-                let mut board = hirate_board();
-                let body = &s[2..];
-                let pairs = body.as_bytes();
-                if pairs.len() % 4 != 0 {
-                    return Err(self.err(
-                        ErrorKind::Position,
-                        "PI must be followed by xyPP groups",
-                        loc,
-                    ));
-                }
-                for ch in pairs.chunks(4) {
-                    let (f, r) = (ch[0].wrapping_sub(b'0'), ch[1].wrapping_sub(b'0'));
-                    let kind = std::str::from_utf8(&ch[2..]).ok().and_then(Role::from_csa);
-                    if !(1..=9).contains(&f) || !(1..=9).contains(&r) || kind.is_none() {
-                        return Err(self.err(
-                            ErrorKind::Position,
-                            "bad piece removal after PI",
-                            loc,
-                        ));
-                    }
-                    let cell = &mut board.cells[usize::from(r - 1)][usize::from(f - 1)];
-                    if cell.map(|c| c.role) != kind {
-                        return Err(self.err(
-                            ErrorKind::Position,
-                            format!(
-                                "PI removes {} from {f}{r} but that square does not hold it",
-                                std::str::from_utf8(&ch[2..]).unwrap_or("?")
-                            ),
-                            loc,
-                        ));
-                    }
-                    *cell = None;
-                }
-                let side = self.board.as_ref().and_then(|b| b.side_to_move);
-                board.side_to_move = side;
-                self.board = Some(board);
-                self.pi = Some(body.to_string());
-                Ok(())
-            }
-            Some(c @ b'1'..=b'9') => {
-                let rank = usize::from(c - b'1');
-                let board = self.board.get_or_insert_with(RawBoard::default);
-                let mut cells: Vec<Option<Piece>> = Vec::with_capacity(9);
-                let mut i = 2;
-                while i < b.len() && cells.len() < 9 {
-                    match b[i] {
-                        b' ' => i += 1,
-                        b'*' => {
-                            cells.push(None);
-                            i += 1;
-                        }
-                        b'+' | b'-' => {
-                            let side = if b[i] == b'+' {
-                                Color::Black
-                            } else {
-                                Color::White
-                            };
-                            let k =
-                                s.get(i + 1..i + 3)
-                                    .and_then(Role::from_csa)
-                                    .ok_or_else(|| {
-                                        ReadError::at(
-                                            ErrorKind::Position,
-                                            "bad piece in a P row",
-                                            self.src,
-                                            line.loc_of(&s[i..]),
-                                        )
-                                    })?;
-                            cells.push(Some(Piece::new(side, k)));
-                            i += 3;
-                        }
-                        _ => {
-                            return Err(ReadError::at(
-                                ErrorKind::Position,
-                                "bad cell in a P row (expected ' * ' or a piece like +FU)",
-                                self.src,
-                                line.loc_of(s.get(i..).unwrap_or("")),
-                            ));
-                        }
-                    }
-                }
-                let rest = s[i.min(s.len())..].trim();
-                if cells.len() != 9 && cells.len() != 5 {
-                    return Err(self.err(
-                        ErrorKind::Position,
-                        format!("P row has {} cells, expected 9", cells.len()),
-                        loc,
-                    ));
-                }
-                if !rest.is_empty() {
-                    self.rec
-                        .warn(self.src, line.loc_of(rest), "text after the P row ignored");
-                }
-                let n = cells.len();
-                if n == 5 {
-                    board.size = 5;
-                }
-                for (j, cell) in cells.into_iter().enumerate() {
-                    board.cells[rank][n - 1 - j] = cell;
-                }
-                self.rows_seen[rank] = true;
-                Ok(())
-            }
-            Some(c @ (b'+' | b'-')) => {
-                let side = if *c == b'+' {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                let body = &s[2..];
-                let pairs = body.as_bytes();
-                if pairs.len() % 4 != 0 {
-                    return Err(self.err(
-                        ErrorKind::Position,
-                        "P+/P- must be followed by xyPP groups",
-                        loc,
-                    ));
-                }
-                let board = self.board.get_or_insert_with(RawBoard::default);
-                // The groups are counted in bytes: a group may cut a character that does
-                // not belong there, so its location is taken from byte offsets.
-                let body_at = line.offset_of(body);
-                for (gi, ch) in pairs.chunks(4).enumerate() {
-                    let gloc = line.loc(body_at + gi * 4, body_at + gi * 4 + 4);
-                    if &ch[2..] == b"AL" && ch[0] == b'0' && ch[1] == b'0' {
-                        self.all_to = Some((side, gloc));
-                        continue;
-                    }
-                    let (f, r) = (ch[0].wrapping_sub(b'0'), ch[1].wrapping_sub(b'0'));
-                    let kind = std::str::from_utf8(&ch[2..]).ok().and_then(Role::from_csa);
-                    let Some(kind) = kind else {
-                        return Err(ReadError::at(
-                            ErrorKind::Position,
-                            "bad piece code",
-                            self.src,
-                            gloc,
-                        ));
-                    };
-                    if f == 0 && r == 0 {
-                        let idx = hand_slot(kind).ok_or_else(|| {
-                            ReadError::at(
-                                ErrorKind::Position,
-                                format!("{} cannot be in hand", kind.csa()),
-                                self.src,
-                                gloc,
-                            )
-                        })?;
-                        let h = &mut board.hands[side.index()][idx];
-                        *h = h.saturating_add(1);
-                    } else if (1..=9).contains(&f) && (1..=9).contains(&r) {
-                        board.cells[usize::from(r - 1)][usize::from(f - 1)] =
-                            Some(Piece::new(side, kind));
-                    } else {
-                        return Err(ReadError::at(
-                            ErrorKind::Position,
-                            "bad square",
-                            self.src,
-                            gloc,
-                        ));
-                    }
-                }
-                Ok(())
-            }
+        match s.as_bytes().get(1) {
+            Some(b'I') => self.pi_line(s, loc),
+            Some(&c @ b'1'..=b'9') => self.row_line(line, s, c, loc),
+            Some(&c @ (b'+' | b'-')) => self.pieces_line(line, s, c, loc),
             _ => self.unknown(loc),
         }
+    }
+
+    /// `PI` and the pieces it removes from the even-game position.
+    fn pi_line(&mut self, s: &'a str, loc: Location) -> Result<(), ReadError> {
+        let mut board = hirate_board();
+        let body = &s[2..];
+        let pairs = body.as_bytes();
+        if pairs.len() % 4 != 0 {
+            return Err(self.err(
+                ErrorKind::Position,
+                "PI must be followed by xyPP groups",
+                loc,
+            ));
+        }
+        for ch in pairs.chunks(4) {
+            let (f, r) = (ch[0].wrapping_sub(b'0'), ch[1].wrapping_sub(b'0'));
+            let kind = std::str::from_utf8(&ch[2..]).ok().and_then(Role::from_csa);
+            if !(1..=9).contains(&f) || !(1..=9).contains(&r) || kind.is_none() {
+                return Err(self.err(ErrorKind::Position, "bad piece removal after PI", loc));
+            }
+            let cell = &mut board.cells[usize::from(r - 1)][usize::from(f - 1)];
+            if cell.map(|c| c.role) != kind {
+                return Err(self.err(
+                    ErrorKind::Position,
+                    format!(
+                        "PI removes {} from {f}{r} but that square does not hold it",
+                        std::str::from_utf8(&ch[2..]).unwrap_or("?")
+                    ),
+                    loc,
+                ));
+            }
+            *cell = None;
+        }
+        let side = self.board.as_ref().and_then(|b| b.side_to_move);
+        board.side_to_move = side;
+        self.board = Some(board);
+        self.pi = Some(body.to_string());
+        Ok(())
+    }
+
+    /// A `P1`..`P9` row of the board.
+    fn row_line(
+        &mut self,
+        line: Line<'a>,
+        s: &'a str,
+        c: u8,
+        loc: Location,
+    ) -> Result<(), ReadError> {
+        let b = s.as_bytes();
+        let rank = usize::from(c - b'1');
+        let board = self.board.get_or_insert_with(RawBoard::default);
+        let mut cells: Vec<Option<Piece>> = Vec::with_capacity(9);
+        let mut i = 2;
+        while i < b.len() && cells.len() < 9 {
+            match b[i] {
+                b' ' => i += 1,
+                b'*' => {
+                    cells.push(None);
+                    i += 1;
+                }
+                b'+' | b'-' => {
+                    let side = if b[i] == b'+' {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let k = s
+                        .get(i + 1..i + 3)
+                        .and_then(Role::from_csa)
+                        .ok_or_else(|| {
+                            ReadError::at(
+                                ErrorKind::Position,
+                                "bad piece in a P row",
+                                self.src,
+                                line.loc_of(&s[i..]),
+                            )
+                        })?;
+                    cells.push(Some(Piece::new(side, k)));
+                    i += 3;
+                }
+                _ => {
+                    return Err(ReadError::at(
+                        ErrorKind::Position,
+                        "bad cell in a P row (expected ' * ' or a piece like +FU)",
+                        self.src,
+                        line.loc_of(s.get(i..).unwrap_or("")),
+                    ));
+                }
+            }
+        }
+        let rest = s[i.min(s.len())..].trim();
+        if cells.len() != 9 && cells.len() != 5 {
+            return Err(self.err(
+                ErrorKind::Position,
+                format!("P row has {} cells, expected 9", cells.len()),
+                loc,
+            ));
+        }
+        if !rest.is_empty() {
+            self.rec
+                .warn(self.src, line.loc_of(rest), "text after the P row ignored");
+        }
+        let n = cells.len();
+        if n == 5 {
+            board.size = 5;
+        }
+        for (j, cell) in cells.into_iter().enumerate() {
+            board.cells[rank][n - 1 - j] = cell;
+        }
+        self.rows_seen[rank] = true;
+        Ok(())
+    }
+
+    /// `P+` / `P-`: pieces put on squares or in hand (`00`), `00AL` for all the rest.
+    fn pieces_line(
+        &mut self,
+        line: Line<'a>,
+        s: &'a str,
+        c: u8,
+        loc: Location,
+    ) -> Result<(), ReadError> {
+        let side = if c == b'+' {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let body = &s[2..];
+        let pairs = body.as_bytes();
+        if pairs.len() % 4 != 0 {
+            return Err(self.err(
+                ErrorKind::Position,
+                "P+/P- must be followed by xyPP groups",
+                loc,
+            ));
+        }
+        let board = self.board.get_or_insert_with(RawBoard::default);
+        // The groups are counted in bytes: a group may cut a character that does
+        // not belong there, so its location is taken from byte offsets.
+        let body_at = line.offset_of(body);
+        for (gi, ch) in pairs.chunks(4).enumerate() {
+            let gloc = line.loc(body_at + gi * 4, body_at + gi * 4 + 4);
+            if &ch[2..] == b"AL" && ch[0] == b'0' && ch[1] == b'0' {
+                self.all_to = Some((side, gloc));
+                continue;
+            }
+            let (f, r) = (ch[0].wrapping_sub(b'0'), ch[1].wrapping_sub(b'0'));
+            let kind = std::str::from_utf8(&ch[2..]).ok().and_then(Role::from_csa);
+            let Some(kind) = kind else {
+                return Err(ReadError::at(
+                    ErrorKind::Position,
+                    "bad piece code",
+                    self.src,
+                    gloc,
+                ));
+            };
+            if f == 0 && r == 0 {
+                let idx = hand_slot(kind).ok_or_else(|| {
+                    ReadError::at(
+                        ErrorKind::Position,
+                        format!("{} cannot be in hand", kind.csa()),
+                        self.src,
+                        gloc,
+                    )
+                })?;
+                let h = &mut board.hands[side.index()][idx];
+                *h = h.saturating_add(1);
+            } else if (1..=9).contains(&f) && (1..=9).contains(&r) {
+                board.cells[usize::from(r - 1)][usize::from(f - 1)] = Some(Piece::new(side, kind));
+            } else {
+                return Err(ReadError::at(
+                    ErrorKind::Position,
+                    "bad square",
+                    self.src,
+                    gloc,
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn finish(mut self) -> Result<RawRecord, ReadError> {
