@@ -578,15 +578,6 @@ impl<'a> Replayer<'a> {
         pos: &Position,
         prev_to: Option<Square>,
     ) -> Result<Move, (ErrorKind, String)> {
-        let stm = pos.side_to_move();
-        let sq = |s: Square| -> Result<Square, (ErrorKind, String)> {
-            Some(s).filter(|q| on_board(pos, *q)).ok_or_else(|| {
-                (
-                    ErrorKind::NoSuchMove,
-                    format!("square {}{} is off the board", s.file(), s.rank()),
-                )
-            })
-        };
         match rm {
             RawMove::Usi {
                 from,
@@ -594,11 +585,11 @@ impl<'a> Replayer<'a> {
                 promote,
                 drop,
             } => {
-                let to = sq(*to)?;
+                let to = on_board_square(pos, *to)?;
                 match (from, drop) {
                     (_, Some(k)) => Ok(Move::Drop { role: *k, to }),
                     (Some(f), None) => Ok(Move::Normal {
-                        from: sq(*f)?,
+                        from: on_board_square(pos, *f)?,
                         to,
                         promote: *promote,
                     }),
@@ -610,53 +601,7 @@ impl<'a> Replayer<'a> {
                 from,
                 to,
                 kind,
-            } => {
-                if *side != stm {
-                    return Err((
-                        ErrorKind::IllegalMove,
-                        format!(
-                            "it is {}'s turn, not {}'s",
-                            stm.japanese_en(),
-                            side.japanese_en()
-                        ),
-                    ));
-                }
-                let to = sq(*to)?;
-                let Some(from) = from else {
-                    return Ok(Move::Drop { role: *kind, to });
-                };
-                let from = sq(*from)?;
-                let Some(p) = pos.piece_at(from) else {
-                    return Err((
-                        ErrorKind::NoSuchMove,
-                        format!("there is no piece on {}", from.csa()),
-                    ));
-                };
-                let r = *kind;
-                if p.role == r {
-                    Ok(Move::Normal {
-                        from,
-                        to,
-                        promote: false,
-                    })
-                } else if p.role.promote() == Some(r) {
-                    Ok(Move::Normal {
-                        from,
-                        to,
-                        promote: true,
-                    })
-                } else {
-                    Err((
-                        ErrorKind::NoSuchMove,
-                        format!(
-                            "the piece on {} is {}, which cannot become {}",
-                            from.csa(),
-                            p.role.csa(),
-                            r.csa()
-                        ),
-                    ))
-                }
-            }
+            } => resolve_csa(pos, *side, *from, *to, *kind),
             RawMove::Jkf {
                 side,
                 from,
@@ -664,34 +609,137 @@ impl<'a> Replayer<'a> {
                 kind,
                 promote,
             } => {
-                if let Some(s) = side {
-                    if *s != stm {
-                        return Err((
-                            ErrorKind::IllegalMove,
-                            format!("it is {}'s turn", stm.japanese_en()),
-                        ));
-                    }
-                }
-                let to = match to {
-                    Some(t) => sq(*t)?,
-                    None => prev_to.ok_or_else(|| {
-                        (
-                            ErrorKind::NoSuchMove,
-                            "same-square move with no previous move".to_string(),
-                        )
-                    })?,
+                let m = JkfMove {
+                    side: *side,
+                    from: *from,
+                    to: *to,
+                    kind: *kind,
+                    promote: *promote,
                 };
-                match from {
-                    None => Ok(Move::Drop { role: *kind, to }),
-                    Some(f) => Ok(Move::Normal {
-                        from: sq(*f)?,
-                        to,
-                        promote: *promote == Some(true),
-                    }),
-                }
+                resolve_jkf(pos, prev_to, m)
             }
             RawMove::Ja(m) => japanese::resolve(m, pos, prev_to),
         }
+    }
+}
+
+/// `s` when it is on the board of `pos`.
+fn on_board_square(pos: &Position, s: Square) -> Result<Square, (ErrorKind, String)> {
+    Some(s).filter(|q| on_board(pos, *q)).ok_or_else(|| {
+        (
+            ErrorKind::NoSuchMove,
+            format!("square {}{} is off the board", s.file(), s.rank()),
+        )
+    })
+}
+
+/// A CSA move: the side must be the one to move; the piece code after the move tells a
+/// promotion.
+fn resolve_csa(
+    pos: &Position,
+    side: Color,
+    from: Option<Square>,
+    to: Square,
+    kind: Role,
+) -> Result<Move, (ErrorKind, String)> {
+    let stm = pos.side_to_move();
+    let sq = |s: Square| on_board_square(pos, s);
+    if side != stm {
+        return Err((
+            ErrorKind::IllegalMove,
+            format!(
+                "it is {}'s turn, not {}'s",
+                stm.japanese_en(),
+                side.japanese_en()
+            ),
+        ));
+    }
+    let to = sq(to)?;
+    let Some(from) = from else {
+        return Ok(Move::Drop { role: kind, to });
+    };
+    let from = sq(from)?;
+    let Some(p) = pos.piece_at(from) else {
+        return Err((
+            ErrorKind::NoSuchMove,
+            format!("there is no piece on {}", from.csa()),
+        ));
+    };
+    let r = kind;
+    if p.role == r {
+        Ok(Move::Normal {
+            from,
+            to,
+            promote: false,
+        })
+    } else if p.role.promote() == Some(r) {
+        Ok(Move::Normal {
+            from,
+            to,
+            promote: true,
+        })
+    } else {
+        Err((
+            ErrorKind::NoSuchMove,
+            format!(
+                "the piece on {} is {}, which cannot become {}",
+                from.csa(),
+                p.role.csa(),
+                r.csa()
+            ),
+        ))
+    }
+}
+
+/// A JKF move object's fields.
+struct JkfMove {
+    side: Option<Color>,
+    from: Option<Square>,
+    to: Option<Square>,
+    kind: Role,
+    promote: Option<bool>,
+}
+
+/// A JKF move: the colour, when given, must be the one to move; no destination means the
+/// previous move's (同).
+fn resolve_jkf(
+    pos: &Position,
+    prev_to: Option<Square>,
+    m: JkfMove,
+) -> Result<Move, (ErrorKind, String)> {
+    let stm = pos.side_to_move();
+    let sq = |s: Square| on_board_square(pos, s);
+    let JkfMove {
+        side,
+        from,
+        to,
+        kind,
+        promote,
+    } = m;
+    if let Some(s) = side {
+        if s != stm {
+            return Err((
+                ErrorKind::IllegalMove,
+                format!("it is {}'s turn", stm.japanese_en()),
+            ));
+        }
+    }
+    let to = match to {
+        Some(t) => sq(t)?,
+        None => prev_to.ok_or_else(|| {
+            (
+                ErrorKind::NoSuchMove,
+                "same-square move with no previous move".to_string(),
+            )
+        })?,
+    };
+    match from {
+        None => Ok(Move::Drop { role: kind, to }),
+        Some(f) => Ok(Move::Normal {
+            from: sq(f)?,
+            to,
+            promote: promote == Some(true),
+        }),
     }
 }
 
