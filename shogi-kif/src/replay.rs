@@ -210,131 +210,153 @@ fn resolve_start(
     src: &str,
     notes: &mut Vec<Diagnostic>,
 ) -> Result<(Start, Position), ReadError> {
-    let (start, pos) = match &raw.start {
-        RawStart::Default => (Start::even(), even_position()),
-        RawStart::Named { name, loc } => {
-            let mut clean = name.as_str();
-            if let Some(i) = clean.find('#') {
-                clean = crate::text::trim(&clean[..i]);
-                notes.push(Diagnostic::at(
-                    Severity::Warning,
-                    format!(
-                        "text after '#' in the 手合割 value ignored: {:?}",
-                        &name[i..]
-                    ),
-                    src,
-                    *loc,
-                ));
-            }
-            if Handicap::from_japanese(clean) == Some(Handicap::Even) {
-                // The usual case, without parsing and writing the SFEN again.
-                return Ok((Start::even(), even_position()));
-            }
-            let (variant, handicap, sfen) = named_start(clean).ok_or_else(|| {
-                position_error(
-                    src,
-                    *loc,
-                    format!("unknown 手合割 {name:?} and no board diagram to say what it is"),
-                )
-            })?;
-            let pos =
-                Position::from_sfen(&sfen).map_err(|e| position_error(src, *loc, e.to_string()))?;
-            let name = if handicap.is_none() && variant == Variant::Standard {
-                Some(name.clone())
-            } else {
-                None
-            };
-            (
-                Start {
-                    variant,
-                    handicap,
-                    name,
-                    sfen: pos.to_sfen(),
-                },
-                pos,
-            )
-        }
-        RawStart::Board { board, name, loc } => {
-            let named = name.as_deref().and_then(named_start);
-            let variant = if board.size == 5 || named.as_ref().is_some_and(|n| n.0 == Variant::Mini)
-            {
-                Variant::Mini
-            } else {
-                Variant::Standard
-            };
-            let setup = if board.size == 0 {
-                // Hands or turn given without a diagram: apply them to the named start.
-                let base = named
-                    .as_ref()
-                    .map_or(variant.start_sfen().to_string(), |n| n.2.clone());
-                let mut s = Setup::from_sfen(&base)
-                    .map_err(|e| position_error(src, *loc, e.to_string()))?;
-                if board.hands.iter().flatten().any(|&n| n > 0) {
-                    for (i, hand) in board.hands.iter().enumerate() {
-                        for (j, &n) in hand.iter().enumerate() {
-                            s.hands[i].set(Role::HAND_SFEN_ORDER[j], n);
-                        }
-                    }
-                }
-                if let Some(side) = board.side_to_move {
-                    s.side_to_move = side;
-                }
-                s
-            } else {
-                let mut s = setup_from_board(board, variant);
-                if board.side_to_move.is_none() {
-                    // A handicap diagram without a turn line: 上手 (white) moves first.
-                    s.side_to_move = Color::White;
-                    let w = Handicap::from_sfen(&s.to_sfen()).filter(|h| *h != Handicap::Even);
-                    if w.is_none() {
-                        s.side_to_move = Color::Black;
-                    }
-                }
-                s
-            };
-            let pos = build_position(setup, src, *loc, notes)?;
-            let sfen = pos.to_sfen();
-            let handicap = if variant == Variant::Standard {
-                Handicap::from_sfen(&sfen)
-            } else {
-                None
-            };
-            let keep_name = name.as_ref().filter(|n| {
-                !n.starts_with("PI") && named_start(n).is_none() && !Handicap::is_mini_shogi_name(n)
-            });
-            (
-                Start {
-                    variant,
-                    handicap,
-                    name: keep_name.cloned(),
-                    sfen,
-                },
-                pos,
-            )
-        }
-        RawStart::Sfen { sfen, loc } => {
-            let setup = Setup::from_sfen(sfen)
-                .map_err(|e| position_error(src, *loc, format!("bad SFEN: {e}")))?;
-            let pos = build_position(setup, src, *loc, notes)?;
-            let variant = pos.variant();
-            let s = pos.to_sfen();
-            let handicap = if variant == Variant::Standard {
-                Handicap::from_sfen(&s)
-            } else {
-                None
-            };
-            (
-                Start {
-                    variant,
-                    handicap,
-                    name: None,
-                    sfen: s,
-                },
-                pos,
-            )
-        }
+    match &raw.start {
+        RawStart::Default => Ok((Start::even(), even_position())),
+        RawStart::Named { name, loc } => named_position(name, loc, src, notes),
+        RawStart::Board { board, name, loc } => board_position(board, name, loc, src, notes),
+        RawStart::Sfen { sfen, loc } => sfen_position(sfen, loc, src, notes),
+    }
+}
+
+/// The start a 手合割 name gives (text after `#` is warned of and left out).
+fn named_position(
+    name: &str,
+    loc: &Location,
+    src: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<(Start, Position), ReadError> {
+    let mut clean = name;
+    if let Some(i) = clean.find('#') {
+        clean = crate::text::trim(&clean[..i]);
+        notes.push(Diagnostic::at(
+            Severity::Warning,
+            format!(
+                "text after '#' in the 手合割 value ignored: {:?}",
+                &name[i..]
+            ),
+            src,
+            *loc,
+        ));
+    }
+    if Handicap::from_japanese(clean) == Some(Handicap::Even) {
+        // The usual case, without parsing and writing the SFEN again.
+        return Ok((Start::even(), even_position()));
+    }
+    let (variant, handicap, sfen) = named_start(clean).ok_or_else(|| {
+        position_error(
+            src,
+            *loc,
+            format!("unknown 手合割 {name:?} and no board diagram to say what it is"),
+        )
+    })?;
+    let pos = Position::from_sfen(&sfen).map_err(|e| position_error(src, *loc, e.to_string()))?;
+    let name = if handicap.is_none() && variant == Variant::Standard {
+        Some(name.to_string())
+    } else {
+        None
     };
-    Ok((start, pos))
+    Ok((
+        Start {
+            variant,
+            handicap,
+            name,
+            sfen: pos.to_sfen(),
+        },
+        pos,
+    ))
+}
+
+/// The start a board diagram (or hands and turn applied to a named start) gives.
+fn board_position(
+    board: &RawBoard,
+    name: &Option<String>,
+    loc: &Location,
+    src: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<(Start, Position), ReadError> {
+    let named = name.as_deref().and_then(named_start);
+    let variant = if board.size == 5 || named.as_ref().is_some_and(|n| n.0 == Variant::Mini) {
+        Variant::Mini
+    } else {
+        Variant::Standard
+    };
+    let setup = if board.size == 0 {
+        // Hands or turn given without a diagram: apply them to the named start.
+        let base = named
+            .as_ref()
+            .map_or(variant.start_sfen().to_string(), |n| n.2.clone());
+        let mut s =
+            Setup::from_sfen(&base).map_err(|e| position_error(src, *loc, e.to_string()))?;
+        if board.hands.iter().flatten().any(|&n| n > 0) {
+            for (i, hand) in board.hands.iter().enumerate() {
+                for (j, &n) in hand.iter().enumerate() {
+                    s.hands[i].set(Role::HAND_SFEN_ORDER[j], n);
+                }
+            }
+        }
+        if let Some(side) = board.side_to_move {
+            s.side_to_move = side;
+        }
+        s
+    } else {
+        let mut s = setup_from_board(board, variant);
+        if board.side_to_move.is_none() {
+            // A handicap diagram without a turn line: 上手 (white) moves first.
+            s.side_to_move = Color::White;
+            let w = Handicap::from_sfen(&s.to_sfen()).filter(|h| *h != Handicap::Even);
+            if w.is_none() {
+                s.side_to_move = Color::Black;
+            }
+        }
+        s
+    };
+    let pos = build_position(setup, src, *loc, notes)?;
+    let sfen = pos.to_sfen();
+    let handicap = if variant == Variant::Standard {
+        Handicap::from_sfen(&sfen)
+    } else {
+        None
+    };
+    let keep_name = name.as_ref().filter(|n| {
+        !n.starts_with("PI") && named_start(n).is_none() && !Handicap::is_mini_shogi_name(n)
+    });
+    Ok((
+        Start {
+            variant,
+            handicap,
+            name: keep_name.cloned(),
+            sfen,
+        },
+        pos,
+    ))
+}
+
+/// The start an SFEN gives.
+fn sfen_position(
+    sfen: &str,
+    loc: &Location,
+    src: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<(Start, Position), ReadError> {
+    let setup =
+        Setup::from_sfen(sfen).map_err(|e| position_error(src, *loc, format!("bad SFEN: {e}")))?;
+    let pos = build_position(setup, src, *loc, notes)?;
+    let variant = pos.variant();
+    let s = pos.to_sfen();
+    let handicap = if variant == Variant::Standard {
+        Handicap::from_sfen(&s)
+    } else {
+        None
+    };
+    Ok((
+        Start {
+            variant,
+            handicap,
+            name: None,
+            sfen: s,
+        },
+        pos,
+    ))
 }
 
 fn time(t: Option<raw::RawTime>) -> Option<MoveTime> {
