@@ -97,17 +97,11 @@ pub(crate) fn on_board(pos: &Position, sq: Square) -> bool {
     pos.variant() == Variant::Standard || pos.variant().contains(sq)
 }
 
-/// Parse one move in Japanese notation at the start of `s`. Returns the move and bytes used.
-pub(crate) fn parse(s: &str) -> Result<(JaMove, usize), &'static str> {
+/// The destination at the start of `s` (a square, or 同 and the spaces after it), with the
+/// bytes it takes; `None` for 同.
+fn destination(s: &str) -> Result<(Option<Square>, usize), &'static str> {
     let mut i = 0;
     let b = |i: usize| s[i..].chars().next();
-    let mut side = None;
-    if let Some(c) = b(i) {
-        if let Some(sd) = mark_side(c) {
-            side = Some(sd);
-            i += c.len_utf8();
-        }
-    }
     let to = match b(i) {
         Some('同') => {
             i += '同'.len_utf8();
@@ -133,6 +127,22 @@ pub(crate) fn parse(s: &str) -> Result<(JaMove, usize), &'static str> {
         }
         None => return Err("empty move"),
     };
+    Ok((to, i))
+}
+
+/// Parse one move in Japanese notation at the start of `s`. Returns the move and bytes used.
+pub(crate) fn parse(s: &str) -> Result<(JaMove, usize), &'static str> {
+    let mut i = 0;
+    let b = |i: usize| s[i..].chars().next();
+    let mut side = None;
+    if let Some(c) = b(i) {
+        if let Some(sd) = mark_side(c) {
+            side = Some(sd);
+            i += c.len_utf8();
+        }
+    }
+    let (to, used) = destination(&s[i..])?;
+    i += used;
     let (kind, used) = piece_prefix(&s[i..])
         .ok_or("expected a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)")?;
     i += used;
@@ -275,7 +285,13 @@ pub(crate) fn resolve(
     if m.drop {
         return Ok(Move::Drop { role: r, to });
     }
-    // KI2: find the piece among the legal moves.
+    find_piece(m, pos, to)
+}
+
+/// KI2: the move of a piece of `m`'s role to `to` among the legal moves, told apart by the
+/// promotion and the qualifiers written; a drop when no piece on the board fits.
+fn find_piece(m: &JaMove, pos: &Position, to: Square) -> Result<Move, (ErrorKind, String)> {
+    let (stm, r) = (pos.side_to_move(), m.kind);
     let mut cands: Vec<Move> = Vec::new();
     let mut drop_ok = false;
     for &mv in pos.legal_moves_to(to).iter() {
