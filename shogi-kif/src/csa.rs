@@ -164,60 +164,66 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             b'+' | b'-' => self.move_stmt(line, s),
-            b'T' => {
-                let secs: f64 = s[1..]
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|v: &f64| v.is_finite() && *v >= 0.0 && *v < 1e9)
-                    .ok_or_else(|| {
-                        self.err(
-                            ErrorKind::Number,
-                            format!("bad time {s:?} (expected T<seconds>)"),
-                            loc,
-                        )
-                    })?;
-                let node = &mut self.rec.nodes[self.last as usize];
-                if self.last == 0 {
-                    self.rec
-                        .warn(self.src, loc, "time before the first move; ignored");
-                    return Ok(());
-                }
-                node.time = Some(RawTime {
-                    spent_ms: Some((secs * 1000.0).round() as u64),
-                    total_ms: None,
-                });
-                Ok(())
-            }
-            b'%' => {
-                let word = &s[1..];
-                let (kind, offender) = match word {
-                    "+ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Color::Black)),
-                    "-ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Color::White)),
-                    w => (
-                        EndingKind::from_csa(w).unwrap_or_else(|| EndingKind::Other(s.to_string())),
-                        None,
-                    ),
-                };
-                if self.ended {
-                    self.rec
-                        .warn(self.src, loc, "second special statement ignored");
-                    return Ok(());
-                }
-                let parent = self.current_tip();
-                let idx = self.rec.push(
-                    parent,
-                    Item::End(RawEnd { kind, offender }),
-                    loc,
-                    (loc.start, loc.end),
-                );
-                self.last = idx;
-                self.ended = true;
-                Ok(())
-            }
+            b'T' => self.time_stmt(s, loc),
+            b'%' => self.special_stmt(s, loc),
             b'/' => Ok(()),
             _ => self.unknown(loc),
         }
+    }
+
+    /// `T<seconds>`: the time the last move took.
+    fn time_stmt(&mut self, s: &'a str, loc: Location) -> Result<(), ReadError> {
+        let secs: f64 = s[1..]
+            .trim()
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite() && *v >= 0.0 && *v < 1e9)
+            .ok_or_else(|| {
+                self.err(
+                    ErrorKind::Number,
+                    format!("bad time {s:?} (expected T<seconds>)"),
+                    loc,
+                )
+            })?;
+        let node = &mut self.rec.nodes[self.last as usize];
+        if self.last == 0 {
+            self.rec
+                .warn(self.src, loc, "time before the first move; ignored");
+            return Ok(());
+        }
+        node.time = Some(RawTime {
+            spent_ms: Some((secs * 1000.0).round() as u64),
+            total_ms: None,
+        });
+        Ok(())
+    }
+
+    /// `%TORYO` and the other special statements: the end of the game.
+    fn special_stmt(&mut self, s: &'a str, loc: Location) -> Result<(), ReadError> {
+        let word = &s[1..];
+        let (kind, offender) = match word {
+            "+ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Color::Black)),
+            "-ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Color::White)),
+            w => (
+                EndingKind::from_csa(w).unwrap_or_else(|| EndingKind::Other(s.to_string())),
+                None,
+            ),
+        };
+        if self.ended {
+            self.rec
+                .warn(self.src, loc, "second special statement ignored");
+            return Ok(());
+        }
+        let parent = self.current_tip();
+        let idx = self.rec.push(
+            parent,
+            Item::End(RawEnd { kind, offender }),
+            loc,
+            (loc.start, loc.end),
+        );
+        self.last = idx;
+        self.ended = true;
+        Ok(())
     }
 
     fn unknown(&mut self, loc: Location) -> Result<(), ReadError> {
