@@ -312,18 +312,22 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// What follows `PI`, `P+` or `P-`: groups of four bytes (`xyPP`).
+    fn groups(&self, s: &'a str, loc: Location) -> Result<&'a str, ReadError> {
+        let body = &s[2..];
+        if body.len() % 4 != 0 {
+            let what = if s.starts_with("PI") { "PI" } else { "P+/P-" };
+            let message = format!("{what} must be followed by xyPP groups");
+            return Err(self.err(ErrorKind::Position, message, loc));
+        }
+        Ok(body)
+    }
+
     /// `PI` and the pieces it removes from the even-game position.
     fn pi_line(&mut self, s: &'a str, loc: Location) -> Result<(), ReadError> {
         let mut board = hirate_board();
-        let body = &s[2..];
+        let body = self.groups(s, loc)?;
         let pairs = body.as_bytes();
-        if pairs.len() % 4 != 0 {
-            return Err(self.err(
-                ErrorKind::Position,
-                "PI must be followed by xyPP groups",
-                loc,
-            ));
-        }
         for ch in pairs.chunks(4) {
             let (f, r) = (ch[0].wrapping_sub(b'0'), ch[1].wrapping_sub(b'0'));
             let kind = std::str::from_utf8(&ch[2..]).ok().and_then(Role::from_csa);
@@ -436,15 +440,8 @@ impl<'a> Parser<'a> {
         } else {
             Color::White
         };
-        let body = &s[2..];
+        let body = self.groups(s, loc)?;
         let pairs = body.as_bytes();
-        if pairs.len() % 4 != 0 {
-            return Err(self.err(
-                ErrorKind::Position,
-                "P+/P- must be followed by xyPP groups",
-                loc,
-            ));
-        }
         let board = self.board.get_or_insert_with(RawBoard::default);
         // The groups are counted in bytes: a group may cut a character that does
         // not belong there, so its location is taken from byte offsets.

@@ -311,24 +311,10 @@ fn board_position(
         s
     };
     let pos = build_position(setup, src, *loc, notes)?;
-    let sfen = pos.to_sfen();
-    let handicap = if variant == Variant::Standard {
-        Handicap::from_sfen(&sfen)
-    } else {
-        None
-    };
     let keep_name = name.as_ref().filter(|n| {
         !n.starts_with("PI") && named_start(n).is_none() && !Handicap::is_mini_shogi_name(n)
     });
-    Ok((
-        Start {
-            variant,
-            handicap,
-            name: keep_name.cloned(),
-            sfen,
-        },
-        pos,
-    ))
+    Ok((start_of(&pos, variant, keep_name.cloned()), pos))
 }
 
 /// The start an SFEN gives.
@@ -341,22 +327,23 @@ fn sfen_position(
     let setup =
         Setup::from_sfen(sfen).map_err(|e| position_error(src, *loc, format!("bad SFEN: {e}")))?;
     let pos = build_position(setup, src, *loc, notes)?;
-    let variant = pos.variant();
-    let s = pos.to_sfen();
+    Ok((start_of(&pos, pos.variant(), None), pos))
+}
+
+/// The start of a record beginning in `pos`: the handicap preset it is, if any.
+fn start_of(pos: &Position, variant: Variant, name: Option<String>) -> Start {
+    let sfen = pos.to_sfen();
     let handicap = if variant == Variant::Standard {
-        Handicap::from_sfen(&s)
+        Handicap::from_sfen(&sfen)
     } else {
         None
     };
-    Ok((
-        Start {
-            variant,
-            handicap,
-            name: None,
-            sfen: s,
-        },
-        pos,
-    ))
+    Start {
+        variant,
+        handicap,
+        name,
+        sfen,
+    }
 }
 
 fn time(t: Option<raw::RawTime>) -> Option<MoveTime> {
