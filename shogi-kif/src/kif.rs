@@ -1,6 +1,8 @@
 //! KIF and KI2 syntax: header, 手合割, BOD diagrams, move lines, comments, bookmarks,
 //! variations and the closing line. No legality here: see `replay`.
 
+pub(crate) mod write;
+
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::raw::*;

@@ -43,7 +43,7 @@ pub use error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
 pub use stream::RecordStream;
 pub use validate::validate;
-pub use write::write;
+pub use write::{write, write_to};
 
 use serde::Serialize;
 use std::borrow::Cow;
