@@ -11,6 +11,7 @@ fn comments(c: Option<Cow<'_, [String]>>) -> Vec<String> {
     c.map(Cow::into_owned).unwrap_or_default()
 }
 
+/// A serde_json error as a located read error (line and column as serde_json gives them).
 fn json_err(src: &str, e: serde_json::Error) -> ReadError {
     let line = e.line() as u32;
     let column = e.column() as u32;
@@ -36,6 +37,7 @@ fn json_err(src: &str, e: serde_json::Error) -> ReadError {
     err
 }
 
+/// JKF's side number: 0 is Black (sente), 1 is White (gote).
 fn side_of(c: u8) -> Option<Side> {
     match c {
         0 => Some(Side::Black),
@@ -44,6 +46,7 @@ fn side_of(c: u8) -> Option<Side> {
     }
 }
 
+/// Parse a JKF document into a raw record (syntax only: moves are resolved by the replay).
 pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
     let jkf: Jkf = serde_json::from_str(src).map_err(|e| json_err(src, e))?;
     let mut rec = RawRecord::new();
@@ -123,6 +126,8 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
     Ok(rec)
 }
 
+/// Add the entries of a move list below node `parent`; each fork hangs from the same parent
+/// as the entry it replaces.
 fn add_line(
     rec: &mut RawRecord,
     src: &str,

@@ -11,7 +11,8 @@ use std::borrow::Cow;
 use std::fmt::{self, Write};
 
 /// Write a record as JKF: pretty-printed with a final newline, or (for a record without a
-/// playable start) the header alone on one line.
+/// playable start) the header alone on one line. serde_json cannot fail on these types (every
+/// map key is a string); were it to, the error is `fmt::Error`.
 pub(crate) fn write<W: Write + ?Sized>(out: &mut W, record: &Record) -> fmt::Result {
     let header = header(record);
     let Some(pos) = record.start_position() else {
