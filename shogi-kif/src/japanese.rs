@@ -7,7 +7,6 @@
 use crate::error::ErrorKind;
 use crate::text::{kanji_digit, wide_digit};
 use shogi_core::{Color, Move, Position, Role, Square, Variant};
-use std::fmt;
 
 /// The side marks of KI2 (and of some KIF) moves.
 pub(crate) const MARKS: [char; 6] = ['▲', '△', '▼', '▽', '☗', '☖'];
@@ -522,14 +521,10 @@ impl Qualifiers {
     }
 }
 
-impl fmt::Display for Qualifiers {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(r) = self.relative {
-            write!(f, "{}", r.kanji())?;
-        }
-        if let Some(m) = self.motion {
-            write!(f, "{}", m.kanji())?;
-        }
-        Ok(())
+impl Qualifiers {
+    /// The words as written: the relative word, then the motion word.
+    pub fn kanji(self) -> impl Iterator<Item = char> {
+        let relative = self.relative.map(Relative::kanji);
+        relative.into_iter().chain(self.motion.map(Motion::kanji))
     }
 }

@@ -64,4 +64,4 @@ pub use format::Format;
 pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
 pub use read::{Game, ReadOptions, Reader, read_bytes, read_path, read_str};
 pub use validate::validate;
-pub use write::write;
+pub use write::{write, write_to};

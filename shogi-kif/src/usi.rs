@@ -1,5 +1,7 @@
 //! USI / SFEN syntax: `position startpos|sfen … moves …`, `sfen …`, bare SFEN; one record a line.
 
+pub(crate) mod write;
+
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, ReadError};
 use crate::raw::*;

@@ -10,6 +10,7 @@ mod header;
 mod ki2;
 mod moves;
 mod read;
+pub(crate) mod write;
 
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::japanese::MARKS;

@@ -1,133 +1,18 @@
-//! JKF (JSON Kifu Format) reading into the raw layer, via serde.
+//! JKF reading into the raw layer.
 
+use super::schema::{Hms, Jkf, MoveFormat, PlaceFormat};
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::raw::*;
-use serde::de::{MapAccess, Visitor};
-use serde::{Deserialize, Deserializer};
 use shogi_core::{Color, Piece, Role, Square};
-use std::collections::BTreeMap;
-use std::fmt;
+use std::borrow::Cow;
 
-/// Header kept in file order.
-#[derive(Default)]
-struct OrderedHeader(Vec<(String, String)>);
-
-impl<'de> Deserialize<'de> for OrderedHeader {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = OrderedHeader;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object of strings")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OrderedHeader, A::Error> {
-                let mut v = Vec::new();
-                while let Some((k, val)) = map.next_entry::<String, serde_json::Value>()? {
-                    let s = match val {
-                        serde_json::Value::String(s) => s,
-                        other => other.to_string(),
-                    };
-                    v.push((k, s));
-                }
-                Ok(OrderedHeader(v))
-            }
-        }
-        d.deserialize_map(V)
-    }
+/// The comments of an entry, owned.
+fn comments(c: Option<Cow<'_, [String]>>) -> Vec<String> {
+    c.map(Cow::into_owned).unwrap_or_default()
 }
 
-#[derive(Deserialize)]
-struct Jkf {
-    #[serde(default)]
-    header: OrderedHeader,
-    #[serde(default)]
-    initial: Option<Initial>,
-    moves: Vec<MoveFormat>,
-}
-
-#[derive(Deserialize)]
-struct Initial {
-    preset: String,
-    #[serde(default)]
-    data: Option<StateFormat>,
-}
-
-#[derive(Deserialize)]
-struct StateFormat {
-    color: u8,
-    board: Vec<Vec<PieceFormat>>,
-    hands: Vec<BTreeMap<String, u8>>,
-}
-
-#[derive(Deserialize, Default)]
-struct PieceFormat {
-    #[serde(default)]
-    color: Option<u8>,
-    #[serde(default)]
-    kind: Option<String>,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-struct PlaceFormat {
-    x: u8,
-    y: u8,
-}
-
-#[derive(Deserialize)]
-struct MoveMoveFormat {
-    #[serde(default)]
-    color: Option<u8>,
-    #[serde(default)]
-    from: Option<PlaceFormat>,
-    #[serde(default)]
-    to: Option<PlaceFormat>,
-    piece: String,
-    #[serde(default)]
-    promote: Option<bool>,
-}
-
-#[derive(Deserialize)]
-struct TimeFormat {
-    #[serde(default)]
-    now: Option<Hms>,
-    #[serde(default)]
-    total: Option<Hms>,
-}
-
-#[derive(Deserialize)]
-struct Hms {
-    #[serde(default)]
-    h: Option<u64>,
-    #[serde(default)]
-    m: u64,
-    #[serde(default)]
-    s: u64,
-}
-
-impl Hms {
-    fn ms(&self) -> u64 {
-        (self.h.unwrap_or(0).min(1_000_000) * 3600
-            + self.m.min(1_000_000_000) * 60
-            + self.s.min(1_000_000_000))
-            * 1000
-    }
-}
-
-#[derive(Deserialize)]
-struct MoveFormat {
-    #[serde(default)]
-    comments: Option<Vec<String>>,
-    #[serde(default, rename = "move")]
-    mv: Option<MoveMoveFormat>,
-    #[serde(default)]
-    time: Option<TimeFormat>,
-    #[serde(default)]
-    special: Option<String>,
-    #[serde(default)]
-    forks: Option<Vec<Vec<MoveFormat>>>,
-}
-
+/// A serde_json error as a located read error (line and column as serde_json gives them).
 fn json_err(src: &str, e: serde_json::Error) -> ReadError {
     let line = e.line() as u32;
     let column = e.column() as u32;
@@ -153,6 +38,7 @@ fn json_err(src: &str, e: serde_json::Error) -> ReadError {
     err
 }
 
+/// JKF's side number: 0 is Black (sente), 1 is White (gote).
 fn side_of(c: u8) -> Option<Color> {
     match c {
         0 => Some(Color::Black),
@@ -161,6 +47,7 @@ fn side_of(c: u8) -> Option<Color> {
     }
 }
 
+/// Parse a JKF document into a raw record (syntax only: moves are resolved by the replay).
 pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
     let jkf: Jkf = serde_json::from_str(src).map_err(|e| json_err(src, e))?;
     let mut rec = RawRecord::new();
@@ -177,12 +64,13 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
         .0
         .iter()
         .find(|(k, _)| k == "手合割")
-        .map(|(_, v)| v.clone());
+        .map(|(_, v)| v.to_string());
     rec.header = jkf
         .header
         .0
         .into_iter()
         .filter(|(k, _)| k != "手合割")
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
     if let Some(init) = jkf.initial {
         if init.preset == "OTHER" {
@@ -232,17 +120,19 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
                 "JKF: moves[0] must be the start position (comments only)".into(),
             ));
         }
-        rec.nodes[0].comments = first.comments.unwrap_or_default();
+        rec.nodes[0].comments = comments(first.comments);
     }
     add_line(&mut rec, src, 0, moves.collect(), 0)?;
     Ok(rec)
 }
 
+/// Add the entries of a move list below node `parent`; each fork hangs from the same parent
+/// as the entry it replaces.
 fn add_line(
     rec: &mut RawRecord,
     src: &str,
     mut parent: u32,
-    moves: Vec<MoveFormat>,
+    moves: Vec<MoveFormat<'_>>,
     depth: u32,
 ) -> Result<(), ReadError> {
     if depth > MAX_DEPTH {
@@ -291,7 +181,7 @@ fn add_line(
             // A node with comments only: attach them to the previous node.
             rec.nodes[parent as usize]
                 .comments
-                .extend(m.comments.unwrap_or_default());
+                .extend(comments(m.comments));
             continue;
         };
         if matches!(rec.nodes[parent as usize].item, Item::End(_)) {
@@ -305,7 +195,7 @@ fn add_line(
         }
         let idx = rec.push(parent, item, loc, (0, 0));
         let node = &mut rec.nodes[idx as usize];
-        node.comments = m.comments.unwrap_or_default();
+        node.comments = comments(m.comments);
         if let Some(t) = m.time {
             node.time = Some(RawTime {
                 spent_ms: t.now.as_ref().map(Hms::ms),
