@@ -1,7 +1,5 @@
 //! CSA standard record format V2.2 / V3.0 syntax (reading) — one game at a time.
 
-pub(crate) mod write;
-
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::raw::*;
