@@ -81,3 +81,17 @@ pub fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&base).expect("scratch folder");
     base
 }
+
+/// Runs `shogi` with `args` (empty standard input) and `options`.
+pub fn shogi_with(args: &[&str], options: &shogi_cli::Options) -> Output {
+    enter_root();
+    let argv = std::iter::once(OsString::from("shogi")).chain(args.iter().map(OsString::from));
+    let mut stdin: &[u8] = b"";
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let code = shogi_cli::run_with(argv, &mut stdin, &mut stdout, &mut stderr, options);
+    Output {
+        stdout,
+        stderr,
+        code,
+    }
+}
