@@ -27,6 +27,9 @@ use std::ffi::OsString;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
+/// A per-record hook: called with the input's name and the record's number (from 1).
+pub type RecordHook = Arc<dyn Fn(&str, usize) + Send + Sync>;
+
 /// Settings the binary takes from its environment; tests leave them at their defaults.
 #[derive(Clone, Default)]
 pub struct Options {
@@ -37,7 +40,7 @@ pub struct Options {
     /// batch command is handled, inside the isolation of that input: a test installs one that
     /// panics to check that an internal failure is reported and the batch goes on.
     #[doc(hidden)]
-    pub on_record: Option<Arc<dyn Fn(&str, usize) + Send + Sync>>,
+    pub on_record: Option<RecordHook>,
 }
 
 /// Runs the `shogi` command line `args` (the program name first, as in `std::env::args_os`),
