@@ -4,7 +4,7 @@
 //! qualifiers, source square or CSA codes) with their location, in an arena tree.
 
 use crate::ending::EndingKind;
-use crate::error::{Diagnostic, Location, Severity};
+use crate::error::{Diagnostic, Location, ReadError, Severity};
 use crate::japanese::JaMove;
 use shogi_core::{Color, Piece, Role, Square};
 
@@ -138,6 +138,22 @@ pub(crate) struct RawRecord {
     pub closing: Option<Closing>,
     pub diagnostics: Vec<Diagnostic>,
 }
+
+/// A syntax error, with the record as read up to it when that makes a record.
+#[derive(Debug)]
+pub(crate) struct Partial {
+    pub error: ReadError,
+    pub read: Option<RawRecord>,
+}
+
+impl From<ReadError> for Box<Partial> {
+    fn from(error: ReadError) -> Box<Partial> {
+        Box::new(Partial { error, read: None })
+    }
+}
+
+/// What a parser gives: the record, or the error with what was read before it.
+pub(crate) type Parsed = Result<RawRecord, Box<Partial>>;
 
 /// How deeply variations may nest before the reader gives up.
 pub(crate) const MAX_DEPTH: u32 = 64;

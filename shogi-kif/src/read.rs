@@ -5,6 +5,7 @@ use crate::encoding::{Encoding, decode_vec};
 use crate::error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 use crate::format::Format;
 use crate::model::Record;
+use crate::raw::Partial;
 use crate::replay::{self, Replayed};
 use crate::text::{self, Line};
 use crate::{csa, jkf, kif, usi, validate};
@@ -76,8 +77,9 @@ pub struct Game {
     /// The line the game starts on (1-based).
     pub line: u32,
     /// The record as far as it could be read. After a move that cannot be played it holds
-    /// the header, the start and the moves before that one; after an error in the syntax or
-    /// the start position, what was read before it (possibly nothing).
+    /// the header, the start and the moves before that one; after a KIF, KI2 or CSA line that
+    /// does not parse, what the lines before it give; after an error in the start position,
+    /// the header; after other errors (JSON, USI syntax, encoding), nothing.
     pub record: Record,
     /// The first error, located; `None` when the game was read to its end.
     pub error: Option<ReadError>,
@@ -206,7 +208,7 @@ impl<R: BufRead> Reader<R> {
         let offset = self.window.offset(&span);
         let parsed = match self.format {
             Format::Kif | Format::Ki2 => kif::parse(text),
-            Format::Jkf => jkf::parse(text),
+            Format::Jkf => jkf::parse(text).map_err(Box::from),
             Format::Csa => csa::parse(text, span.line),
             Format::Usi | Format::Sfen => usi::parse_line(
                 text,
@@ -215,17 +217,27 @@ impl<R: BufRead> Reader<R> {
                     start: 0,
                     text,
                 },
-            ),
+            )
+            .map_err(Box::from),
         };
-        let raw = match parsed {
-            Ok(raw) => raw,
-            Err(e) => return Game::failed(index, span.line, shift(e, offset)),
+        // After a syntax error, what was read before it is replayed too.
+        let (raw, syntax_error) = match parsed.map_err(|p| *p) {
+            Ok(raw) => (raw, None),
+            Err(Partial {
+                error,
+                read: Some(raw),
+            }) => (raw, Some(error)),
+            Err(Partial { error, read: None }) => {
+                return Game::failed(index, span.line, shift(error, offset));
+            }
         };
+        let facts = self.validate && syntax_error.is_none();
         let Replayed {
             record,
             main,
             error,
-        } = replay::replay(raw, text, self.validate);
+        } = replay::replay(raw, text, facts);
+        let error = syntax_error.or(error);
         let diagnostics = match (&error, main) {
             (None, Some(main)) => validate::diagnose(&record, &main),
             _ => record.diagnostics.clone(),

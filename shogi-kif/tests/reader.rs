@@ -95,3 +95,18 @@ fn chunks_split_no_game() {
     assert_eq!(whole.len(), 6000);
     assert_eq!(whole, chunked);
 }
+
+#[test]
+fn a_syntax_error_keeps_what_came_before_it() {
+    let kif = "先手：羽生\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ７X歩(77)\n   4 ８四歩(83)\n";
+    let game = Reader::new(kif.as_bytes(), ReadOptions::default())
+        .unwrap()
+        .next()
+        .unwrap();
+    let e = game.error.as_ref().unwrap();
+    assert_eq!((e.kind, e.location.line), (ErrorKind::Syntax, 4));
+    assert_eq!(game.record.header.black(), Some("羽生"));
+    assert_eq!(game.record.usi_moves(), ["7g7f", "3c3d"]);
+    let e2 = shogi_kif::read_str(kif, ReadOptions::default()).unwrap_err();
+    assert_eq!(&e2, e);
+}

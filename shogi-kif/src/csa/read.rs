@@ -55,7 +55,7 @@ struct Parser<'a> {
 }
 
 /// Parse one game (line numbers counted from `first_line`).
-pub(crate) fn parse(src: &str, first_line: u32) -> Result<RawRecord, ReadError> {
+pub(crate) fn parse(src: &str, first_line: u32) -> Parsed {
     let mut p = Parser {
         src,
         rec: RawRecord::new(),
@@ -70,9 +70,12 @@ pub(crate) fn parse(src: &str, first_line: u32) -> Result<RawRecord, ReadError> 
         position_seen: false,
     };
     for line in Lines::starting_at(src, 0, first_line) {
-        p.line(line)?;
+        if let Err(error) = p.line(line) {
+            let read = p.finish().ok();
+            return Err(Box::new(Partial { error, read }));
+        }
     }
-    p.finish()
+    Ok(p.finish()?)
 }
 
 impl<'a> Parser<'a> {

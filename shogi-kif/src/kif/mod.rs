@@ -36,12 +36,12 @@ struct Parser<'a> {
 }
 
 /// Parse KIF or KI2 text into a raw record.
-pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
+pub(crate) fn parse(src: &str) -> Parsed {
     parse_with(src, true)
 }
 
 /// [`parse`], with or without [`Parser::fast_move_line`] (the tests compare the two).
-fn parse_with(src: &str, fast: bool) -> Result<RawRecord, ReadError> {
+fn parse_with(src: &str, fast: bool) -> Parsed {
     let mut p = Parser {
         src,
         rec: RawRecord::new(),
@@ -62,10 +62,13 @@ fn parse_with(src: &str, fast: bool) -> Result<RawRecord, ReadError> {
     p.path.reserve(lines);
     for line in Lines::new(src) {
         if !(fast && p.fast_move_line(line)) {
-            p.line(line)?;
+            if let Err(error) = p.line(line) {
+                let read = p.finish().ok();
+                return Err(Box::new(Partial { error, read }));
+            }
         }
     }
-    p.finish()
+    Ok(p.finish()?)
 }
 impl<'a> Parser<'a> {
     fn err(&self, kind: ErrorKind, msg: impl Into<String>, loc: Location) -> ReadError {
