@@ -33,6 +33,7 @@ mod raw;
 mod replay;
 mod stream;
 mod text;
+pub mod training;
 mod usi;
 mod validate;
 mod write;
