@@ -139,7 +139,8 @@ fn int_token(s: &str) -> Option<i32> {
 ///   `*#評価値=-80` (a researcher) in a KIF file, `'**評価値=` / `'*#評価値=` in CSA, and
 ///   their mates `*詰み=先手勝ち:7手`, `#詰み=後手勝ち` (no length).
 /// * ShogiGUI game and analysis comments: `**対局 深さ 2 ノード数 960 評価値 100 読み筋 …`,
-///   `**解析 0 ○ 候補1 … 評価値 123 …`.
+///   `**対局 評価値 100`, `**解析 0 ○ 候補1 … 評価値 123 …` (engines that write this form
+///   for ShogiGUI turn their score to sente's view, as ShogiGUI does).
 /// * ぴよ将棋 analysis comments: `*#指し手[2912]△６二玉 …`.
 pub fn eval_from_comment(comment: &str) -> Option<Eval> {
     let body = comment.strip_prefix(['*', '#'])?;
@@ -508,6 +509,8 @@ mod tests {
             kif("**解析 0 ○ 候補1 時間 00:01.0 深さ 17/29 ノード数 123 評価値 -85 読み筋 ▲７六歩"),
             Some(Eval::Cp(-85))
         );
+        // The short form engines' own KIF writers use for ShogiGUI (sente's view too).
+        assert_eq!(kif("**対局 評価値 -5000"), Some(Eval::Cp(-5000)));
         // tsshogi's ぴよ将棋 record.
         assert_eq!(
             kif("*#指し手[2912]△６二玉  ▲３三金打  △１二銀打"),
