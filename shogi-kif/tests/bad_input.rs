@@ -330,7 +330,10 @@ fn usi_moves_refused_by_syntax_or_by_rules() {
     for (line, kind, message, (l, col, ply, written)) in cases {
         let e = err(line, Some(Format::Usi));
         assert_eq!(e.kind, kind, "{line}");
-        assert_eq!(e.to_string(), format!("<input>:{l}:{col}: error: {message}"));
+        assert_eq!(
+            e.to_string(),
+            format!("<input>:{l}:{col}: error: {message}")
+        );
         assert_eq!((e.location.line, e.location.column), (l, col), "{line}");
         assert_eq!(e.ply, Some(ply), "{line}");
         assert_eq!(e.written.as_deref(), Some(written), "{line}");
