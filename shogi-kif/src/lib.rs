@@ -64,5 +64,6 @@ pub use error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 pub use format::Format;
 pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
 pub use read::{Game, ReadOptions, Reader, read_bytes, read_path, read_str};
+pub use usi::write::UsiForm;
 pub use validate::validate;
-pub use write::{write, write_to};
+pub use write::{write, write_to, write_usi};
