@@ -7,7 +7,8 @@ use crate::bitboard::{
 };
 use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
-use crate::setup::{Setup, SetupError, SetupOptions, SetupProblem, SfenError, SfenField};
+use crate::setup::{Setup, SetupError, SetupOptions, SetupProblem};
+use crate::sfen::{SfenError, SfenField};
 use crate::types::{Color, Piece, Role, Square, Variant};
 use crate::zobrist;
 use std::fmt;
@@ -96,6 +97,8 @@ static MINI_MASKS: VariantMasks = VariantMasks {
     promo_from: promo_from([ranks(1, 1) & MINI_BOARD, ranks(5, 5) & MINI_BOARD]),
 };
 
+// Kept beside the tables it reads: a variant's masks are bitboards, which the vocabulary
+// module (`types.rs`) does not know about.
 impl Variant {
     #[inline(always)]
     pub(crate) fn masks(self) -> &'static VariantMasks {
@@ -409,6 +412,22 @@ impl Position {
         })
     }
 
+    /// A playable position from a setup as record files give them: by the rules first, then
+    /// with the tsume relaxations ([`SetupOptions::TSUME`]: missing king, extra pieces), then
+    /// as a puzzle diagram ([`SetupOptions::PERMISSIVE`]: nifu and dead pieces too). The
+    /// second value names the rules a puzzle diagram breaks; the error is the permissive one.
+    pub fn from_setup_relaxed(setup: Setup) -> Result<(Position, Option<SetupError>), SetupError> {
+        if let Ok(p) = Position::from_setup(setup.clone(), SetupOptions::default()) {
+            return Ok((p, None));
+        }
+        match Position::from_setup(setup.clone(), SetupOptions::TSUME) {
+            Ok(p) => Ok((p, None)),
+            Err(broken) => {
+                Position::from_setup(setup, SetupOptions::PERMISSIVE).map(|p| (p, Some(broken)))
+            }
+        }
+    }
+
     /// Validates a setup. Every problem is named in the error.
     pub fn from_setup(setup: Setup, options: SetupOptions) -> Result<Position, SetupError> {
         let variant = setup.variant;
@@ -526,7 +545,7 @@ impl Position {
 
     /// The SFEN text (hands in R B G S N L P order).
     pub fn to_sfen(&self) -> String {
-        crate::setup::write_sfen(
+        crate::sfen::write(
             self.variant,
             &self.board,
             &self.hands,

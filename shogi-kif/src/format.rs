@@ -1,6 +1,6 @@
 //! Record formats: their names, detection from the content, hints from file extensions.
 
-use crate::kif;
+use crate::japanese;
 use serde::Serialize;
 use std::path::Path;
 
@@ -153,7 +153,7 @@ fn is_csa_position(l: &str) -> bool {
 
 fn is_kif_move(l: &str) -> bool {
     l.starts_with(|c: char| c.is_ascii_digit())
-        && kif::parse_ja(
+        && japanese::parse(
             l.trim_start_matches(|c: char| c.is_ascii_digit())
                 .trim_start(),
         )

@@ -1,14 +1,14 @@
 //! Reading: [`ReadOptions`] and the one reader, [`Reader`], over any [`BufRead`], yielding
 //! [`Game`]s one at a time; [`read_str`], [`read_bytes`] and [`read_path`] for one record.
 
-use crate::encoding::{Encoding, decode};
+use crate::encoding::{Encoding, decode_vec};
 use crate::error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 use crate::format::Format;
 use crate::model::Record;
 use crate::replay::{self, Replayed};
 use crate::text::{self, Line};
 use crate::{csa, jkf, kif, usi, validate};
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use window::{Span, Window};
 
@@ -168,14 +168,9 @@ impl<R: BufRead> Reader<R> {
     pub fn new(mut input: R, opts: ReadOptions) -> Result<Reader<R>, ReadError> {
         let chunk = opts.chunk_size.clamp(1, MAX_TEXT);
         let limit = chunk.max(SAMPLE);
-        let mut head = Vec::new();
-        input
-            .by_ref()
-            .take(limit as u64)
-            .read_to_end(&mut head)
-            .map_err(io_error)?;
+        let head = read_head(&mut input, limit)?;
         let (format, window) = if head.len() < limit {
-            whole_window(&head, opts)?
+            whole_window(head, opts)?
         } else {
             Window::streaming(&mut input, head, opts, chunk)?
         };
@@ -268,11 +263,30 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
+/// Up to `limit` bytes from the start of the input (in as few allocations as it takes).
+fn read_head<R: BufRead>(input: &mut R, limit: usize) -> Result<Vec<u8>, ReadError> {
+    let mut head = Vec::new();
+    while head.len() < limit {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io_error(e)),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        let n = buf.len().min(limit - head.len());
+        head.extend_from_slice(&buf[..n]);
+        input.consume(n);
+    }
+    Ok(head)
+}
+
 /// The format and the window of an input read whole (`bytes` is all of it).
-fn whole_window(bytes: &[u8], opts: ReadOptions) -> Result<(Format, Window), ReadError> {
-    let (text, encoding) = decode(bytes, opts.encoding)?;
+fn whole_window(bytes: Vec<u8>, opts: ReadOptions) -> Result<(Format, Window), ReadError> {
+    let (text, encoding) = decode_vec(bytes, opts.encoding)?;
     let format = choose_format(&text, opts, true)?;
-    Ok((format, Window::whole_text(text.into_owned(), encoding)))
+    Ok((format, Window::whole_text(text, encoding)))
 }
 
 /// The format given, or the one the text shows; `complete` when the text is all the input.

@@ -2,48 +2,10 @@
 
 use crate::ending::EndingKind;
 use crate::error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
+use crate::japanese::{self, on_board};
 use crate::model::*;
-use crate::raw::{
-    self, Item, JaMove, Kind, Motion, RawBoard, RawEnd, RawMove, RawRecord, RawStart, Relative,
-    Side,
-};
-use shogi_core::{
-    Color, Handicap, Move, Piece, Position, Role, Setup, SetupError, SetupOptions, Square, Variant,
-};
-
-pub(crate) fn role(k: Kind) -> Role {
-    match k {
-        Kind::Pawn => Role::Pawn,
-        Kind::Lance => Role::Lance,
-        Kind::Knight => Role::Knight,
-        Kind::Silver => Role::Silver,
-        Kind::Gold => Role::Gold,
-        Kind::Bishop => Role::Bishop,
-        Kind::Rook => Role::Rook,
-        Kind::King => Role::King,
-        Kind::Tokin => Role::Tokin,
-        Kind::PromotedLance => Role::PromotedLance,
-        Kind::PromotedKnight => Role::PromotedKnight,
-        Kind::PromotedSilver => Role::PromotedSilver,
-        Kind::Horse => Role::Horse,
-        Kind::Dragon => Role::Dragon,
-    }
-}
-
-pub(crate) fn color(s: Side) -> Color {
-    match s {
-        Side::Black => Color::Black,
-        Side::White => Color::White,
-    }
-}
-
-/// Names of Mini Shogi in 手合割.
-pub(crate) fn is_mini_name(name: &str) -> bool {
-    matches!(
-        name,
-        "5五将棋" | "５五将棋" | "五々将棋" | "5五將棋" | "ミニ将棋"
-    )
-}
+use crate::raw::{self, Item, RawBoard, RawEnd, RawMove, RawRecord, RawStart};
+use shogi_core::{Color, Handicap, Move, Position, Role, Setup, Square, Variant};
 
 /// Where a walk along the move tree is: about to read child `child` of node `parent`, in
 /// `pos`, at ply `ply`, after a move to `prev_to` (for 同).
@@ -187,17 +149,17 @@ fn setup_from_board(b: &RawBoard, variant: Variant) -> Setup {
     let mut setup = Setup::empty(variant);
     for (r, row) in b.cells.iter().enumerate() {
         for (f, cell) in row.iter().enumerate() {
-            if let (Some((side, kind)), Some(sq)) = (cell, Square::new(f as u8 + 1, r as u8 + 1)) {
-                setup.set_piece(sq, Some(Piece::new(color(*side), role(*kind))));
+            if let (Some(piece), Some(sq)) = (cell, Square::new(f as u8 + 1, r as u8 + 1)) {
+                setup.set_piece(sq, Some(*piece));
             }
         }
     }
     for (i, hand) in b.hands.iter().enumerate() {
         for (j, &n) in hand.iter().enumerate() {
-            setup.hands[i].set(role(Kind::HAND[j]), n);
+            setup.hands[i].set(Role::HAND_SFEN_ORDER[j], n);
         }
     }
-    setup.side_to_move = b.side_to_move.map_or(Color::Black, color);
+    setup.side_to_move = b.side_to_move.unwrap_or(Color::Black);
     if let Some(n) = b.move_number {
         setup.move_number = n.max(1);
     }
@@ -205,7 +167,7 @@ fn setup_from_board(b: &RawBoard, variant: Variant) -> Setup {
 }
 
 fn named_start(name: &str) -> Option<(Variant, Option<Handicap>, String)> {
-    if is_mini_name(name) {
+    if Handicap::is_mini_shogi_name(name) {
         return Some((Variant::Mini, None, Variant::Mini.start_sfen().to_string()));
     }
     if let Some(code) = name.strip_prefix("JKF:") {
@@ -223,28 +185,13 @@ fn position_error(src: &str, loc: Location, msg: String) -> ReadError {
     ReadError::at(ErrorKind::Position, msg, src, loc)
 }
 
-/// A playable position from `setup`: by the rules first, then with the tsume relaxations
-/// (missing king, extra pieces), then as a puzzle diagram (nifu and dead pieces too). The
-/// second value names the rules a puzzle diagram breaks, for a warning.
-pub(crate) fn relaxed_position(setup: Setup) -> Result<(Position, Option<SetupError>), SetupError> {
-    if let Ok(p) = Position::from_setup(setup.clone(), SetupOptions::default()) {
-        return Ok((p, None));
-    }
-    match Position::from_setup(setup.clone(), SetupOptions::TSUME) {
-        Ok(p) => Ok((p, None)),
-        Err(broken) => {
-            Position::from_setup(setup, SetupOptions::PERMISSIVE).map(|p| (p, Some(broken)))
-        }
-    }
-}
-
 fn build_position(
     setup: Setup,
     src: &str,
     loc: Location,
     notes: &mut Vec<Diagnostic>,
 ) -> Result<Position, ReadError> {
-    let (pos, broken) = relaxed_position(setup).map_err(|e| {
+    let (pos, broken) = Position::from_setup_relaxed(setup).map_err(|e| {
         position_error(src, loc, format!("the start position is not playable: {e}"))
     })?;
     if let Some(e) = broken {
@@ -263,137 +210,140 @@ fn resolve_start(
     src: &str,
     notes: &mut Vec<Diagnostic>,
 ) -> Result<(Start, Position), ReadError> {
-    let (start, pos) = match &raw.start {
-        RawStart::Default => (Start::even(), even_position()),
-        RawStart::Named { name, loc } => {
-            let mut clean = name.as_str();
-            if let Some(i) = clean.find('#') {
-                clean = crate::text::trim(&clean[..i]);
-                notes.push(Diagnostic::at(
-                    Severity::Warning,
-                    format!(
-                        "text after '#' in the 手合割 value ignored: {:?}",
-                        &name[i..]
-                    ),
-                    src,
-                    *loc,
-                ));
-            }
-            if Handicap::from_japanese(clean) == Some(Handicap::Even) {
-                // The usual case, without parsing and writing the SFEN again.
-                return Ok((Start::even(), even_position()));
-            }
-            let (variant, handicap, sfen) = named_start(clean).ok_or_else(|| {
-                position_error(
-                    src,
-                    *loc,
-                    format!("unknown 手合割 {name:?} and no board diagram to say what it is"),
-                )
-            })?;
-            let pos =
-                Position::from_sfen(&sfen).map_err(|e| position_error(src, *loc, e.to_string()))?;
-            let name = if handicap.is_none() && variant == Variant::Standard {
-                Some(name.clone())
-            } else {
-                None
-            };
-            (
-                Start {
-                    variant,
-                    handicap,
-                    name,
-                    sfen: pos.to_sfen(),
-                },
-                pos,
-            )
-        }
-        RawStart::Board { board, name, loc } => {
-            let named = name.as_deref().and_then(named_start);
-            let variant = if board.size == 5 || named.as_ref().is_some_and(|n| n.0 == Variant::Mini)
-            {
-                Variant::Mini
-            } else {
-                Variant::Standard
-            };
-            let setup = if board.size == 0 {
-                // Hands or turn given without a diagram: apply them to the named start.
-                let base = named
-                    .as_ref()
-                    .map_or(variant.start_sfen().to_string(), |n| n.2.clone());
-                let mut s = Setup::from_sfen(&base)
-                    .map_err(|e| position_error(src, *loc, e.to_string()))?;
-                if board.hands.iter().flatten().any(|&n| n > 0) {
-                    for (i, hand) in board.hands.iter().enumerate() {
-                        for (j, &n) in hand.iter().enumerate() {
-                            s.hands[i].set(role(Kind::HAND[j]), n);
-                        }
-                    }
-                }
-                if let Some(side) = board.side_to_move {
-                    s.side_to_move = color(side);
-                }
-                s
-            } else {
-                let mut s = setup_from_board(board, variant);
-                if board.side_to_move.is_none() {
-                    // A handicap diagram without a turn line: 上手 (white) moves first.
-                    s.side_to_move = Color::White;
-                    let w = Handicap::from_sfen(&s.to_sfen()).filter(|h| *h != Handicap::Even);
-                    if w.is_none() {
-                        s.side_to_move = Color::Black;
-                    }
-                }
-                s
-            };
-            let pos = build_position(setup, src, *loc, notes)?;
-            let sfen = pos.to_sfen();
-            let handicap = if variant == Variant::Standard {
-                Handicap::from_sfen(&sfen)
-            } else {
-                None
-            };
-            let keep_name = name
-                .as_ref()
-                .filter(|n| !n.starts_with("PI") && named_start(n).is_none() && !is_mini_name(n));
-            (
-                Start {
-                    variant,
-                    handicap,
-                    name: keep_name.cloned(),
-                    sfen,
-                },
-                pos,
-            )
-        }
-        RawStart::Sfen { sfen, loc } => {
-            let setup = Setup::from_sfen(sfen)
-                .map_err(|e| position_error(src, *loc, format!("bad SFEN: {e}")))?;
-            let pos = build_position(setup, src, *loc, notes)?;
-            let variant = pos.variant();
-            let s = pos.to_sfen();
-            let handicap = if variant == Variant::Standard {
-                Handicap::from_sfen(&s)
-            } else {
-                None
-            };
-            (
-                Start {
-                    variant,
-                    handicap,
-                    name: None,
-                    sfen: s,
-                },
-                pos,
-            )
-        }
-    };
-    Ok((start, pos))
+    match &raw.start {
+        RawStart::Default => Ok((Start::even(), even_position())),
+        RawStart::Named { name, loc } => named_position(name, loc, src, notes),
+        RawStart::Board { board, name, loc } => board_position(board, name, loc, src, notes),
+        RawStart::Sfen { sfen, loc } => sfen_position(sfen, loc, src, notes),
+    }
 }
 
-/// Whether `sq` is on the board of `pos`: every square is on the standard board.
-#[inline(always)]
-fn on_board(pos: &Position, sq: Square) -> bool {
-    pos.variant() == Variant::Standard || pos.variant().contains(sq)
+/// The start a 手合割 name gives (text after `#` is warned of and left out).
+fn named_position(
+    name: &str,
+    loc: &Location,
+    src: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<(Start, Position), ReadError> {
+    let mut clean = name;
+    if let Some(i) = clean.find('#') {
+        clean = crate::text::trim(&clean[..i]);
+        notes.push(Diagnostic::at(
+            Severity::Warning,
+            format!(
+                "text after '#' in the 手合割 value ignored: {:?}",
+                &name[i..]
+            ),
+            src,
+            *loc,
+        ));
+    }
+    if Handicap::from_japanese(clean) == Some(Handicap::Even) {
+        // The usual case, without parsing and writing the SFEN again.
+        return Ok((Start::even(), even_position()));
+    }
+    let (variant, handicap, sfen) = named_start(clean).ok_or_else(|| {
+        position_error(
+            src,
+            *loc,
+            format!("unknown 手合割 {name:?} and no board diagram to say what it is"),
+        )
+    })?;
+    let pos = Position::from_sfen(&sfen).map_err(|e| position_error(src, *loc, e.to_string()))?;
+    let name = if handicap.is_none() && variant == Variant::Standard {
+        Some(name.to_string())
+    } else {
+        None
+    };
+    Ok((
+        Start {
+            variant,
+            handicap,
+            name,
+            sfen: pos.to_sfen(),
+        },
+        pos,
+    ))
+}
+
+/// The start a board diagram (or hands and turn applied to a named start) gives.
+fn board_position(
+    board: &RawBoard,
+    name: &Option<String>,
+    loc: &Location,
+    src: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<(Start, Position), ReadError> {
+    let named = name.as_deref().and_then(named_start);
+    let variant = if board.size == 5 || named.as_ref().is_some_and(|n| n.0 == Variant::Mini) {
+        Variant::Mini
+    } else {
+        Variant::Standard
+    };
+    let setup = if board.size == 0 {
+        // Hands or turn given without a diagram: apply them to the named start.
+        let base = named
+            .as_ref()
+            .map_or(variant.start_sfen().to_string(), |n| n.2.clone());
+        let mut s =
+            Setup::from_sfen(&base).map_err(|e| position_error(src, *loc, e.to_string()))?;
+        if board.hands.iter().flatten().any(|&n| n > 0) {
+            for (i, hand) in board.hands.iter().enumerate() {
+                for (j, &n) in hand.iter().enumerate() {
+                    s.hands[i].set(Role::HAND_SFEN_ORDER[j], n);
+                }
+            }
+        }
+        if let Some(side) = board.side_to_move {
+            s.side_to_move = side;
+        }
+        s
+    } else {
+        let mut s = setup_from_board(board, variant);
+        if board.side_to_move.is_none() {
+            // A handicap diagram without a turn line: 上手 (white) moves first.
+            s.side_to_move = Color::White;
+            let w = Handicap::from_sfen(&s.to_sfen()).filter(|h| *h != Handicap::Even);
+            if w.is_none() {
+                s.side_to_move = Color::Black;
+            }
+        }
+        s
+    };
+    let pos = build_position(setup, src, *loc, notes)?;
+    let keep_name = name.as_ref().filter(|n| {
+        !n.starts_with("PI") && named_start(n).is_none() && !Handicap::is_mini_shogi_name(n)
+    });
+    Ok((start_of(&pos, variant, keep_name.cloned()), pos))
+}
+
+/// The start an SFEN gives.
+fn sfen_position(
+    sfen: &str,
+    loc: &Location,
+    src: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<(Start, Position), ReadError> {
+    let setup =
+        Setup::from_sfen(sfen).map_err(|e| position_error(src, *loc, format!("bad SFEN: {e}")))?;
+    let pos = build_position(setup, src, *loc, notes)?;
+    Ok((start_of(&pos, pos.variant(), None), pos))
+}
+
+/// The start of a record beginning in `pos`: the handicap preset it is, if any.
+fn start_of(pos: &Position, variant: Variant, name: Option<String>) -> Start {
+    let sfen = pos.to_sfen();
+    let handicap = if variant == Variant::Standard {
+        Handicap::from_sfen(&sfen)
+    } else {
+        None
+    };
+    Start {
+        variant,
+        handicap,
+        name,
+        sfen,
+    }
 }
 
 fn time(t: Option<raw::RawTime>) -> Option<MoveTime> {
@@ -425,6 +375,7 @@ impl<'a> Replayer<'a> {
 
     /// The alternatives to the node a walk at `at` is about to read (when it reads a first
     /// child), each walked as a line of its own; a variation's error becomes a warning.
+    #[cold]
     fn variations(&mut self, at: &Branch) -> Vec<Line> {
         let children = &self.raw.nodes[at.parent as usize].children;
         let count = if at.child == 0 {
@@ -456,7 +407,7 @@ impl<'a> Replayer<'a> {
     /// The ending of node `idx` (a special statement) for `stm` to move.
     fn ending(&self, idx: u32, end: &RawEnd, stm: Color, variations: Vec<Line>) -> Ending {
         let node = &self.raw.nodes[idx as usize];
-        let (kind, offender) = normalise_foul(&end.kind, end.offender.map(color), stm);
+        let (kind, offender) = normalise_foul(&end.kind, end.offender, stm);
         Ending {
             kind,
             offender,
@@ -499,7 +450,16 @@ impl<'a> Replayer<'a> {
         // The raw record outlives `self`'s borrows: its nodes can be read while walking.
         let raw = self.raw;
         while let Some(&c) = raw.nodes[at.parent as usize].children.get(at.child) {
-            let variations = self.variations(&at);
+            let forks = at.child == 0
+                && !raw.nodes[at.parent as usize]
+                    .children
+                    .alternatives()
+                    .is_empty();
+            let variations = if forks {
+                self.variations(&at)
+            } else {
+                Vec::new()
+            };
             let node = &raw.nodes[c as usize];
             let rm = match &node.item {
                 Item::Root => break,
@@ -627,15 +587,6 @@ impl<'a> Replayer<'a> {
         pos: &Position,
         prev_to: Option<Square>,
     ) -> Result<Move, (ErrorKind, String)> {
-        let stm = pos.side_to_move();
-        let sq = |s: (u8, u8)| -> Result<Square, (ErrorKind, String)> {
-            square(s).filter(|q| on_board(pos, *q)).ok_or_else(|| {
-                (
-                    ErrorKind::NoSuchMove,
-                    format!("square {}{} is off the board", s.0, s.1),
-                )
-            })
-        };
         match rm {
             RawMove::Usi {
                 from,
@@ -643,11 +594,11 @@ impl<'a> Replayer<'a> {
                 promote,
                 drop,
             } => {
-                let to = sq(*to)?;
+                let to = on_board_square(pos, *to)?;
                 match (from, drop) {
-                    (_, Some(k)) => Ok(Move::Drop { role: role(*k), to }),
+                    (_, Some(k)) => Ok(Move::Drop { role: *k, to }),
                     (Some(f), None) => Ok(Move::Normal {
-                        from: sq(*f)?,
+                        from: on_board_square(pos, *f)?,
                         to,
                         promote: *promote,
                     }),
@@ -659,56 +610,7 @@ impl<'a> Replayer<'a> {
                 from,
                 to,
                 kind,
-            } => {
-                if color(*side) != stm {
-                    return Err((
-                        ErrorKind::IllegalMove,
-                        format!(
-                            "it is {}'s turn, not {}'s",
-                            stm.japanese_en(),
-                            color(*side).japanese_en()
-                        ),
-                    ));
-                }
-                let to = sq(*to)?;
-                let Some(from) = from else {
-                    return Ok(Move::Drop {
-                        role: role(*kind),
-                        to,
-                    });
-                };
-                let from = sq(*from)?;
-                let Some(p) = pos.piece_at(from) else {
-                    return Err((
-                        ErrorKind::NoSuchMove,
-                        format!("there is no piece on {}", from.csa()),
-                    ));
-                };
-                let r = role(*kind);
-                if p.role == r {
-                    Ok(Move::Normal {
-                        from,
-                        to,
-                        promote: false,
-                    })
-                } else if p.role.promote() == Some(r) {
-                    Ok(Move::Normal {
-                        from,
-                        to,
-                        promote: true,
-                    })
-                } else {
-                    Err((
-                        ErrorKind::NoSuchMove,
-                        format!(
-                            "the piece on {} is {}, which cannot become {}",
-                            from.csa(),
-                            p.role.csa(),
-                            r.csa()
-                        ),
-                    ))
-                }
-            }
+            } => resolve_csa(pos, *side, *from, *to, *kind),
             RawMove::Jkf {
                 side,
                 from,
@@ -716,246 +618,138 @@ impl<'a> Replayer<'a> {
                 kind,
                 promote,
             } => {
-                if let Some(s) = side {
-                    if color(*s) != stm {
-                        return Err((
-                            ErrorKind::IllegalMove,
-                            format!("it is {}'s turn", stm.japanese_en()),
-                        ));
-                    }
-                }
-                let to = match to {
-                    Some(t) => sq(*t)?,
-                    None => prev_to.ok_or_else(|| {
-                        (
-                            ErrorKind::NoSuchMove,
-                            "same-square move with no previous move".to_string(),
-                        )
-                    })?,
+                let m = JkfMove {
+                    side: *side,
+                    from: *from,
+                    to: *to,
+                    kind: *kind,
+                    promote: *promote,
                 };
-                match from {
-                    None => Ok(Move::Drop {
-                        role: role(*kind),
-                        to,
-                    }),
-                    Some(f) => Ok(Move::Normal {
-                        from: sq(*f)?,
-                        to,
-                        promote: *promote == Some(true),
-                    }),
-                }
+                resolve_jkf(pos, prev_to, m)
             }
-            RawMove::Ja(m) => self.resolve_ja(m, pos, prev_to),
-        }
-    }
-
-    fn resolve_ja(
-        &self,
-        m: &JaMove,
-        pos: &Position,
-        prev_to: Option<Square>,
-    ) -> Result<Move, (ErrorKind, String)> {
-        let stm = pos.side_to_move();
-        if let Some(s) = m.side {
-            if color(s) != stm {
-                return Err((
-                    ErrorKind::IllegalMove,
-                    format!(
-                        "the move is marked for {} but it is {}'s turn",
-                        color(s).japanese_en(),
-                        stm.japanese_en()
-                    ),
-                ));
-            }
-        }
-        let to = match m.to {
-            Some(t) => square(t).filter(|q| on_board(pos, *q)).ok_or_else(|| {
-                (
-                    ErrorKind::NoSuchMove,
-                    "destination is off the board".to_string(),
-                )
-            })?,
-            None => prev_to.ok_or_else(|| {
-                (
-                    ErrorKind::NoSuchMove,
-                    "同 (same square) with no previous move".to_string(),
-                )
-            })?,
-        };
-        let r = role(m.kind);
-        if let Some(f) = m.from {
-            let from = square(f).filter(|q| on_board(pos, *q)).ok_or_else(|| {
-                (
-                    ErrorKind::NoSuchMove,
-                    "source square is off the board".to_string(),
-                )
-            })?;
-            let Some(p) = pos.piece_at(from) else {
-                return Err((
-                    ErrorKind::NoSuchMove,
-                    format!("there is no piece on {}", from.csa()),
-                ));
-            };
-            if p.role != r {
-                return Err((
-                    ErrorKind::NoSuchMove,
-                    format!(
-                        "the piece on {} is {}, not {}",
-                        from.csa(),
-                        p.role.kanji(),
-                        r.kanji()
-                    ),
-                ));
-            }
-            return Ok(Move::Normal {
-                from,
-                to,
-                promote: m.promote == Some(true),
-            });
-        }
-        if m.drop {
-            return Ok(Move::Drop { role: r, to });
-        }
-        // KI2: find the piece among the legal moves.
-        let mut cands: Vec<Move> = Vec::new();
-        let mut drop_ok = false;
-        for &mv in pos.legal_moves_to(to).iter() {
-            match mv {
-                Move::Normal { from, .. } if pos.piece_at(from).is_some_and(|p| p.role == r) => {
-                    cands.push(mv);
-                }
-                Move::Drop { role: dr, .. } if dr == r => drop_ok = true,
-                _ => {}
-            }
-        }
-        let want_promote = m.promote == Some(true);
-        let mut filtered: Vec<Move> = cands
-            .iter()
-            .copied()
-            .filter(|mv| mv.is_promotion() == want_promote)
-            .collect();
-        if filtered.is_empty() && m.promote.is_none() {
-            // Promotion forced (or written without 成): accept promoting moves.
-            filtered = cands
-                .iter()
-                .copied()
-                .filter(|mv| mv.is_promotion())
-                .collect();
-        }
-        let cands = filter_qualifiers(filtered, m, pos, to);
-        match cands.len() {
-            1 => Ok(cands[0]),
-            0 if drop_ok && m.relative.is_none() && m.motion.is_none() && m.promote.is_none() => {
-                Ok(Move::Drop { role: r, to })
-            }
-            0 => {
-                if pos.hand(stm).count(r) > 0 && r.is_hand_role() {
-                    // Let the rules name the reason (nifu, pawn-drop mate, …).
-                    Ok(Move::Drop { role: r, to })
-                } else {
-                    Err((
-                        ErrorKind::NoSuchMove,
-                        format!(
-                            "no {} of {} can move to {}",
-                            r.kanji(),
-                            stm.japanese_en(),
-                            to.japanese()
-                        ),
-                    ))
-                }
-            }
-            _ => Err((
-                ErrorKind::AmbiguousMove,
-                format!(
-                    "{} pieces fit: {}",
-                    cands.len(),
-                    cands
-                        .iter()
-                        .map(|m| m.to_usi())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )),
+            RawMove::Ja(m) => japanese::resolve(m, pos, prev_to),
         }
     }
 }
 
-/// Apply KI2 qualifiers (§3.2): motion by the mover's direction, then 右/左/直.
-fn filter_qualifiers(mut cands: Vec<Move>, m: &JaMove, pos: &Position, to: Square) -> Vec<Move> {
+/// `s` when it is on the board of `pos`.
+fn on_board_square(pos: &Position, s: Square) -> Result<Square, (ErrorKind, String)> {
+    Some(s).filter(|q| on_board(pos, *q)).ok_or_else(|| {
+        (
+            ErrorKind::NoSuchMove,
+            format!("square {}{} is off the board", s.file(), s.rank()),
+        )
+    })
+}
+
+/// A CSA move: the side must be the one to move; the piece code after the move tells a
+/// promotion.
+fn resolve_csa(
+    pos: &Position,
+    side: Color,
+    from: Option<Square>,
+    to: Square,
+    kind: Role,
+) -> Result<Move, (ErrorKind, String)> {
     let stm = pos.side_to_move();
-    // Forward = toward rank 1 for black. dy > 0 = forward.
-    let dir = |from: Square| -> (i32, i32) {
-        let dx = i32::from(to.file()) - i32::from(from.file());
-        let dy = i32::from(from.rank()) - i32::from(to.rank());
-        if stm == Color::Black {
-            (dx, dy)
-        } else {
-            (-dx, -dy)
-        }
+    let sq = |s: Square| on_board_square(pos, s);
+    if side != stm {
+        return Err((
+            ErrorKind::IllegalMove,
+            format!(
+                "it is {}'s turn, not {}'s",
+                stm.japanese_en(),
+                side.japanese_en()
+            ),
+        ));
+    }
+    let to = sq(to)?;
+    let Some(from) = from else {
+        return Ok(Move::Drop { role: kind, to });
     };
-    let from_of = |mv: &Move| mv.from();
-    if let Some(motion) = m.motion {
-        cands.retain(|mv| {
-            let Some(f) = from_of(mv) else { return false };
-            let (_, dy) = dir(f);
-            match motion {
-                Motion::Up => dy > 0,
-                Motion::Down => dy < 0,
-                Motion::Sideways => dy == 0,
-            }
-        });
+    let from = sq(from)?;
+    let Some(p) = pos.piece_at(from) else {
+        return Err((
+            ErrorKind::NoSuchMove,
+            format!("there is no piece on {}", from.csa()),
+        ));
+    };
+    let r = kind;
+    if p.role == r {
+        Ok(Move::Normal {
+            from,
+            to,
+            promote: false,
+        })
+    } else if p.role.promote() == Some(r) {
+        Ok(Move::Normal {
+            from,
+            to,
+            promote: true,
+        })
+    } else {
+        Err((
+            ErrorKind::NoSuchMove,
+            format!(
+                "the piece on {} is {}, which cannot become {}",
+                from.csa(),
+                p.role.csa(),
+                r.csa()
+            ),
+        ))
     }
-    if let Some(rel) = m.relative {
-        let dragon_like = matches!(role(m.kind), Role::Dragon | Role::Horse);
-        // The mover's right = lower file for black, higher for white.
-        let rightness = |f: Square| -> i32 {
-            let file = i32::from(f.file());
-            if stm == Color::Black { -file } else { file }
-        };
-        match rel {
-            Relative::Straight => cands.retain(|mv| {
-                from_of(mv).is_some_and(|f| {
-                    let (dx, dy) = dir(f);
-                    dx == 0 && dy > 0
-                })
-            }),
-            Relative::Right | Relative::Left => {
-                let vals: Vec<i32> = cands
-                    .iter()
-                    .filter_map(|mv| from_of(mv).map(rightness))
-                    .collect();
-                let best = if rel == Relative::Right {
-                    vals.iter().max()
-                } else {
-                    vals.iter().min()
-                }
-                .copied();
-                if let Some(best) = best {
-                    let keep: Vec<Move> = cands
-                        .iter()
-                        .copied()
-                        .filter(|mv| from_of(mv).map(rightness) == Some(best))
-                        .collect();
-                    if keep.len() > 1 && dragon_like {
-                        // Two on the same file: prefer the one not moving straight.
-                        let not_straight: Vec<Move> = keep
-                            .iter()
-                            .copied()
-                            .filter(|mv| from_of(mv).is_some_and(|f| dir(f).0 != 0))
-                            .collect();
-                        cands = if not_straight.len() == 1 {
-                            not_straight
-                        } else {
-                            keep
-                        };
-                    } else {
-                        cands = keep;
-                    }
-                }
-            }
+}
+
+/// A JKF move object's fields.
+struct JkfMove {
+    side: Option<Color>,
+    from: Option<Square>,
+    to: Option<Square>,
+    kind: Role,
+    promote: Option<bool>,
+}
+
+/// A JKF move: the colour, when given, must be the one to move; no destination means the
+/// previous move's (同).
+fn resolve_jkf(
+    pos: &Position,
+    prev_to: Option<Square>,
+    m: JkfMove,
+) -> Result<Move, (ErrorKind, String)> {
+    let stm = pos.side_to_move();
+    let sq = |s: Square| on_board_square(pos, s);
+    let JkfMove {
+        side,
+        from,
+        to,
+        kind,
+        promote,
+    } = m;
+    if let Some(s) = side {
+        if s != stm {
+            return Err((
+                ErrorKind::IllegalMove,
+                format!("it is {}'s turn", stm.japanese_en()),
+            ));
         }
     }
-    cands
+    let to = match to {
+        Some(t) => sq(t)?,
+        None => prev_to.ok_or_else(|| {
+            (
+                ErrorKind::NoSuchMove,
+                "same-square move with no previous move".to_string(),
+            )
+        })?,
+    };
+    match from {
+        None => Ok(Move::Drop { role: kind, to }),
+        Some(f) => Ok(Move::Normal {
+            from: sq(f)?,
+            to,
+            promote: promote == Some(true),
+        }),
+    }
 }
 
 /// Read the result part of a `まで…` line, relative to the side to move at the end.

@@ -16,6 +16,7 @@ pub(crate) struct Line<'a> {
 impl<'a> Line<'a> {
     /// Location of the byte range `from..to` (relative to the line start).
     /// Offsets inside a character are moved back to its start.
+    #[inline]
     pub fn loc(&self, from: usize, to: usize) -> Location {
         let from = floor_char(self.text, from.min(self.text.len()));
         let to = floor_char(self.text, to.clamp(from, self.text.len()));
@@ -45,6 +46,44 @@ impl<'a> Line<'a> {
     pub fn whole(&self) -> Location {
         let lead = self.text.len() - self.text.trim_start().len();
         self.loc(lead, self.text.len())
+    }
+}
+
+/// Locations of parts of one line taken in order, as [`Line::loc_of`] gives them, with the
+/// columns counted from the previous part rather than from the line start (a USI line of
+/// hundreds of moves would otherwise be counted over and over).
+pub(crate) struct Columns<'a> {
+    line: Line<'a>,
+    /// A byte offset in the line and its column.
+    byte: usize,
+    column: u32,
+}
+
+impl<'a> Columns<'a> {
+    pub fn new(line: Line<'a>) -> Columns<'a> {
+        Columns {
+            line,
+            byte: 0,
+            column: 1,
+        }
+    }
+
+    /// Location of a sub-slice of the line (must point into it).
+    pub fn loc_of(&mut self, part: &str) -> Location {
+        let from = self.line.offset_of(part);
+        if from < self.byte || !self.line.text.is_char_boundary(from) {
+            return self.line.loc_of(part);
+        }
+        self.column += self.line.text[self.byte..from].chars().count() as u32;
+        self.byte = from;
+        let text = self.line.text;
+        let to = floor_char(text, (from + part.len()).min(text.len()));
+        Location {
+            line: self.line.no,
+            column: self.column,
+            start: self.line.start + from,
+            end: self.line.start + to,
+        }
     }
 }
 
@@ -120,6 +159,7 @@ pub(crate) fn find_newline(b: &[u8]) -> Option<usize> {
 }
 
 /// `i` moved back to the start of the character it falls in.
+#[inline]
 pub(crate) fn floor_char(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
@@ -223,6 +263,20 @@ mod newline_tests {
                 let want = b.iter().position(|&c| c == b'\n');
                 assert_eq!(find_newline(&b), want, "{b:?}");
             }
+        }
+    }
+
+    #[test]
+    fn columns_give_what_loc_of_gives() {
+        let text = "position sfen 8k/9 b あ 1 moves 7g7f ７六 3c3d\u{3000}x 𠮷 8h2b+";
+        let line = Line {
+            no: 3,
+            start: 100,
+            text,
+        };
+        let mut columns = Columns::new(line);
+        for tok in text.split([' ', '\u{3000}']) {
+            assert_eq!(columns.loc_of(tok), line.loc_of(tok), "{tok}");
         }
     }
 }

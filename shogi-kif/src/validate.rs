@@ -107,10 +107,13 @@ pub fn validate(record: &Record) -> Vec<Diagnostic> {
     diagnose(record, &main)
 }
 
-/// [`validate`] for a record whose main line was replayed by the reader, which kept what is
-/// needed in `main`: no move is checked again.
-pub(crate) fn diagnose(record: &Record, main: &MainLine) -> Vec<Diagnostic> {
-    let mut out = record.diagnostics.clone();
+/// The first four-fold repetition of the main line, warning in `out` when the record goes on
+/// past it.
+fn first_repetition(
+    record: &Record,
+    main: &MainLine,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Repetition> {
     let start = &main.start;
     // Positions are counted by their Zobrist keys (already random: no hashing needed); the
     // core's `Game` is asked for the details only when a key is seen a fourth time.
@@ -145,6 +148,15 @@ pub(crate) fn diagnose(record: &Record, main: &MainLine) -> Vec<Diagnostic> {
             ));
         }
     }
+    repetition
+}
+
+/// [`validate`] for a record whose main line was replayed by the reader, which kept what is
+/// needed in `main`: no move is checked again.
+pub(crate) fn diagnose(record: &Record, main: &MainLine) -> Vec<Diagnostic> {
+    let mut out = record.diagnostics.clone();
+    let moves = &record.moves.moves;
+    let repetition = first_repetition(record, main, &mut out);
     if main.keys.len() < moves.len() {
         // Stopped at a declared foul or an illegal move: the ending is not checked.
         return out;

@@ -5,7 +5,7 @@
 //! and the text of the games handed out is dropped before the next chunk is added.
 
 use super::{MAX_TEXT, ReadOptions, SAMPLE, choose_format, error_at_line, io_error};
-use crate::encoding::{Encoding, declared_encoding, decode};
+use crate::encoding::{Encoding, declared_encoding, decode, decode_vec};
 use crate::error::{ErrorKind, ReadError};
 use crate::format::Format;
 use crate::text;
@@ -34,8 +34,6 @@ pub(crate) struct Window {
     line: u32,
     /// Bytes after `text` that do not make a whole line yet.
     carry: Vec<u8>,
-    /// The number of the line that the next decoded text starts.
-    end_line: u32,
     /// Everything has been read into `text`.
     eof: bool,
     encoding: Encoding,
@@ -55,7 +53,6 @@ impl Window {
             pos: 0,
             line: 1,
             carry: Vec::new(),
-            end_line: 1,
             eof: true,
             encoding,
             undecided: false,
@@ -111,8 +108,9 @@ impl Window {
                     format!("a {} record larger than 256 MiB", format.name()),
                 ));
             }
-            let (text, encoding) = decode(&all, opts.encoding.or(bom.then_some(Encoding::Utf8)))?;
-            return Ok((format, Window::whole_text(text.into_owned(), encoding)));
+            let (text, encoding) =
+                decode_vec(all, opts.encoding.or(bom.then_some(Encoding::Utf8)))?;
+            return Ok((format, Window::whole_text(text, encoding)));
         }
         let window = Window {
             text: String::new(),
@@ -120,7 +118,6 @@ impl Window {
             pos: 0,
             line: 1,
             carry: head,
-            end_line: 1,
             eof: false,
             encoding,
             undecided,
@@ -209,6 +206,7 @@ impl Window {
                     // The game is not read: its text need not be kept.
                     start = at;
                     self.pos = at;
+                    self.line = no;
                 }
             };
             self.pos = at;
@@ -284,6 +282,12 @@ impl Window {
         }
     }
 
+    /// The number of the line after the text (counted only when a line needs it).
+    fn end_line(&self) -> u32 {
+        let text = &self.text.as_bytes()[self.pos..];
+        self.line + text.iter().filter(|&&b| b == b'\n').count() as u32
+    }
+
     /// Drops the text before the next game, then decodes at least a chunk more of the input
     /// (or the rest of it). Returns how many bytes were dropped from the front.
     fn refill<R: BufRead>(&mut self, input: &mut R) -> usize {
@@ -299,11 +303,10 @@ impl Window {
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     self.append(&bytes[..line_start]);
-                    let at = self.base + self.text.len();
+                    let (at, no) = (self.base + self.text.len(), self.end_line());
                     let mut err = io_error(e);
-                    err.location =
-                        error_at_line(ErrorKind::Io, String::new(), self.end_line, at).location;
-                    self.bad.push_back((self.end_line, err));
+                    err.location = error_at_line(ErrorKind::Io, String::new(), no, at).location;
+                    self.bad.push_back((no, err));
                     self.text.push('\n');
                     self.eof = true;
                     return drained;
@@ -335,10 +338,10 @@ impl Window {
 
     /// A line longer than [`MAX_LINE`]: refused and skipped.
     fn refuse_long_line<R: BufRead>(&mut self, input: &mut R) {
-        let at = self.base + self.text.len();
+        let (at, no) = (self.base + self.text.len(), self.end_line());
         let message = "a line longer than 16 MiB".to_string();
-        let err = error_at_line(ErrorKind::TooLarge, message, self.end_line, at);
-        self.bad.push_back((self.end_line, err));
+        let err = error_at_line(ErrorKind::TooLarge, message, no, at);
+        self.bad.push_back((no, err));
         loop {
             let (n, found) = match input.fill_buf() {
                 Ok([]) | Err(_) => {
@@ -356,7 +359,6 @@ impl Window {
             }
         }
         self.text.push('\n');
-        self.end_line += 1;
     }
 
     /// Decodes whole lines onto the text; a line that does not decode becomes an empty line
@@ -380,31 +382,27 @@ impl Window {
                 self.undecided = false;
             }
         }
-        let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u32;
         if decode_into(&mut self.text, bytes, self.encoding) {
-            self.end_line += lines;
             return;
         }
-        for line in bytes.split_inclusive(|&b| b == b'\n') {
+        let lines = bytes.split_inclusive(|&b| b == b'\n');
+        for (no, line) in (self.end_line()..).zip(lines) {
             let body = line.strip_suffix(b"\n").unwrap_or(line);
             let body = body.strip_suffix(b"\r").unwrap_or(body);
             if !decode_into(&mut self.text, body, self.encoding) {
                 let message = format!(
                     "line {} is not valid {} (the encoding was chosen from the start of the input; \
                      set it explicitly if the input mixes encodings)",
-                    self.end_line,
+                    no,
                     encoding_name(self.encoding)
                 );
                 let at = self.base + self.text.len();
-                let err = error_at_line(ErrorKind::Encoding, message, self.end_line, at);
-                self.bad.push_back((self.end_line, err));
+                let err = error_at_line(ErrorKind::Encoding, message, no, at);
+                self.bad.push_back((no, err));
             }
             // The line ending is ASCII in every supported encoding.
             self.text
                 .push_str(&String::from_utf8_lossy(&line[body.len()..]));
-            if line.ends_with(b"\n") {
-                self.end_line += 1;
-            }
         }
     }
 }
