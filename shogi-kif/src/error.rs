@@ -292,7 +292,7 @@ fn is_wide(c: char) -> bool {
 /// A longer line keeps a window of it around `at`, with `…` where it was cut; [`render`] puts
 /// the caret in the same window (see [`window_start`]).
 pub(crate) fn line_text_at(src: &str, at: usize) -> String {
-    let at = crate::text::floor_char(src, at.min(src.len()));
+    let at = floor_char(src, at.min(src.len()));
     let start = src[..at].rfind('\n').map_or(0, |i| i + 1);
     let end = src[start..].find('\n').map_or(src.len(), |i| start + i);
     let line = src[start..end].trim_end_matches('\r');
@@ -316,4 +316,13 @@ pub(crate) fn line_text_at(src: &str, at: usize) -> String {
 /// Characters of a long line left out before the kept window, for a problem at `column`.
 fn window_start(column: u32) -> usize {
     (column.saturating_sub(1) as usize).saturating_sub(MAX_LINE_TEXT / 2)
+}
+
+/// `i` moved back to the start of the character it falls in.
+#[inline]
+pub(crate) fn floor_char(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }

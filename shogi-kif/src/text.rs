@@ -1,6 +1,9 @@
-//! Line scanning shared by the text readers.
+//! Line scanning shared by the text readers, and the comment and header-value helpers the
+//! writers share.
 
-use crate::error::Location;
+use crate::error::{Location, floor_char};
+use std::borrow::Cow;
+use std::fmt;
 
 /// One line of the decoded text, without its line ending.
 #[derive(Clone, Copy, Debug)]
@@ -158,15 +161,6 @@ pub(crate) fn find_newline(b: &[u8]) -> Option<usize> {
     b[i..].iter().position(|&c| c == b'\n').map(|p| i + p)
 }
 
-/// `i` moved back to the start of the character it falls in.
-#[inline]
-pub(crate) fn floor_char(s: &str, mut i: usize) -> usize {
-    while i > 0 && !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
 /// Trim ASCII and ideographic whitespace at both ends.
 pub(crate) fn trim(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || c == '\u{3000}' || c == '\u{feff}')
@@ -243,6 +237,33 @@ pub(crate) fn wide_digit(c: char) -> Option<u8> {
         '1'..='9' => Some((c as u32 - '0' as u32) as u8),
         _ => None,
     }
+}
+
+/// A header value or bookmark on one line: line breaks become spaces.
+pub(crate) fn one_line(s: &str) -> Cow<'_, str> {
+    if s.contains(['\n', '\r']) {
+        Cow::Owned(s.replace(['\n', '\r'], " "))
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// Write each line of each comment after `prefix` (`*` in KIF, `'*` in CSA), one written line
+/// per comment line; an empty comment is one empty comment line.
+pub(crate) fn write_comments<W: fmt::Write + ?Sized>(
+    out: &mut W,
+    prefix: &str,
+    comments: &[String],
+) -> fmt::Result {
+    for c in comments {
+        if c.is_empty() {
+            writeln!(out, "{prefix}")?;
+        }
+        for part in c.lines() {
+            writeln!(out, "{prefix}{}", one_line(part))?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

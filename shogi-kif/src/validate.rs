@@ -245,11 +245,11 @@ pub(crate) fn diagnose(record: &Record, main: &MainLine) -> Vec<Diagnostic> {
 mod tests {
     #[test]
     fn contradicted_mate_is_reported() {
-        let r = crate::read_str("   1 ７六歩(77)\n   2 詰み\n", Default::default()).unwrap();
+        let r = crate::read::read_str("   1 ７六歩(77)\n   2 詰み\n", Default::default()).unwrap();
         let d = super::validate(&r);
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].line, 2);
-        let ok = crate::read_str("   1 ７六歩(77)\n   2 投了\n", Default::default()).unwrap();
+        let ok = crate::read::read_str("   1 ７六歩(77)\n   2 投了\n", Default::default()).unwrap();
         assert!(super::validate(&ok).is_empty());
     }
 }

@@ -4,13 +4,12 @@
 //! diagrams, `csa/write.rs`, `usi/write.rs`, `jkf/write.rs`); all of them write into any
 //! [`fmt::Write`] and pass its error on.
 
-use crate::Format;
 use crate::csa::write as csa;
+use crate::format::Format;
 use crate::jkf::write as jkf;
 use crate::kif::write::{self as kif, Notation};
 use crate::model::Record;
 use crate::usi::write::{self as usi, UsiForm};
-use std::borrow::Cow;
 use std::fmt;
 
 /// Write a record in a format and return the text.
@@ -49,31 +48,4 @@ pub fn write_to<W: fmt::Write + ?Sized>(
         Format::Sfen => usi::write(out, record, UsiForm::Sfen),
         Format::Jkf => jkf::write(out, record),
     }
-}
-
-/// A header value or bookmark on one line: line breaks become spaces.
-pub(crate) fn one_line(s: &str) -> Cow<'_, str> {
-    if s.contains(['\n', '\r']) {
-        Cow::Owned(s.replace(['\n', '\r'], " "))
-    } else {
-        Cow::Borrowed(s)
-    }
-}
-
-/// Write each line of each comment after `prefix` (`*` in KIF, `'*` in CSA), one written line
-/// per comment line; an empty comment is one empty comment line.
-pub(crate) fn write_comments<W: fmt::Write + ?Sized>(
-    out: &mut W,
-    prefix: &str,
-    comments: &[String],
-) -> fmt::Result {
-    for c in comments {
-        if c.is_empty() {
-            writeln!(out, "{prefix}")?;
-        }
-        for part in c.lines() {
-            writeln!(out, "{prefix}{}", one_line(part))?;
-        }
-    }
-    Ok(())
 }

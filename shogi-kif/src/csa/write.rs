@@ -2,7 +2,7 @@
 
 use crate::ending::EndingKind;
 use crate::model::{Ending, HeaderKey, MoveTime, Record};
-use crate::write::{one_line, write_comments};
+use crate::text::{one_line, write_comments};
 use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
 use std::fmt::{self, Write};
 

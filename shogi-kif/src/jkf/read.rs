@@ -23,7 +23,7 @@ fn json_err(src: &str, e: serde_json::Error) -> ReadError {
         .sum::<usize>();
     // serde_json counts the column in bytes: the span covers the character holding that
     // byte, and the column counts characters.
-    let at = crate::text::floor_char(
+    let at = crate::error::floor_char(
         src,
         (line_start + e.column().saturating_sub(1)).min(src.len()),
     );

@@ -1,10 +1,9 @@
 //! KI2 move lines: several moves a line, each after its side mark.
 
 use super::Parser;
-use super::read::{first_token, special_word};
+use super::read::{first_token, move_or_special};
 use crate::error::{ErrorKind, ReadError};
 use crate::japanese::{self, MARKS, mark_side};
-use crate::raw::*;
 use crate::text::{Line, trim};
 
 impl<'a> Parser<'a> {
@@ -28,26 +27,18 @@ impl<'a> Parser<'a> {
                     line.loc_of(seg),
                 ));
             }
-            let (item, used) = match japanese::parse(body) {
-                Ok((mut mv, used)) => {
-                    mv.side = side;
-                    (Item::Move(RawMove::Ja(mv)), used)
+            let parsed = japanese::parse(body).map(|(mut mv, used)| {
+                mv.side = side;
+                (mv, used)
+            });
+            let (item, used) = match move_or_special(parsed, body) {
+                Ok(ok) => ok,
+                Err(reason) => {
+                    let ply = self.path.len() as u32 + self.offset.unwrap_or(0);
+                    return Err(self
+                        .err(ErrorKind::Syntax, reason.to_string(), line.loc_of(seg))
+                        .with_ply(ply, Some(first_token(seg).to_string())));
                 }
-                Err(reason) => match special_word(body) {
-                    Some((kind, used)) => (
-                        Item::End(RawEnd {
-                            kind,
-                            offender: None,
-                        }),
-                        used,
-                    ),
-                    None => {
-                        let ply = self.path.len() as u32 + self.offset.unwrap_or(0);
-                        return Err(self
-                            .err(ErrorKind::Syntax, reason.to_string(), line.loc_of(seg))
-                            .with_ply(ply, Some(first_token(seg).to_string())));
-                    }
-                },
             };
             let text = &seg[..mark.len_utf8()
                 + (body.as_ptr() as usize - seg[mark.len_utf8()..].as_ptr() as usize)

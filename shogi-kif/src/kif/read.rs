@@ -4,7 +4,7 @@ use super::Parser;
 use super::moves::{parse_kif_common, parse_kif_time};
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
-use crate::japanese::{self, piece_prefix};
+use crate::japanese::{self, JaMove, piece_prefix};
 use crate::raw::*;
 use crate::text::{Line, parse_number, trim, wide_digit};
 
@@ -327,26 +327,17 @@ impl<'a> Parser<'a> {
             Some(ok) => Ok(ok),
             None => japanese::parse(rest),
         };
-        let (item, used) = match parsed {
-            Ok((mv, used)) => (Item::Move(RawMove::Ja(mv)), used),
-            Err(reason) => match special_word(rest) {
-                Some((kind, used)) => (
-                    Item::End(RawEnd {
-                        kind,
-                        offender: None,
-                    }),
-                    used,
-                ),
-                None => {
-                    return Err(self
-                        .err(
-                            ErrorKind::Syntax,
-                            format!("move {number}: {reason}"),
-                            line.loc_of(rest),
-                        )
-                        .with_ply(number, Some(first_token(rest).to_string())));
-                }
-            },
+        let (item, used) = match move_or_special(parsed, rest) {
+            Ok(ok) => ok,
+            Err(reason) => {
+                return Err(self
+                    .err(
+                        ErrorKind::Syntax,
+                        format!("move {number}: {reason}"),
+                        line.loc_of(rest),
+                    )
+                    .with_ply(number, Some(first_token(rest).to_string())));
+            }
         };
         let mv_text = &rest[..used];
         let loc = line.loc_of(mv_text);
@@ -406,6 +397,26 @@ impl<'a> Parser<'a> {
 pub(super) fn first_token(s: &str) -> &str {
     let end = s.find([' ', '\u{3000}', '\t']).unwrap_or(s.len());
     &s[..end]
+}
+
+/// The item a move text gives: the move it was parsed as, else the special word it is (投了,
+/// 中断, …); else the reason the move did not parse.
+pub(super) fn move_or_special(
+    parsed: Result<(JaMove, usize), &'static str>,
+    text: &str,
+) -> Result<(Item, usize), &'static str> {
+    match parsed {
+        Ok((mv, used)) => Ok((Item::Move(RawMove::Ja(mv)), used)),
+        Err(reason) => special_word(text)
+            .map(|(kind, used)| {
+                let end = RawEnd {
+                    kind,
+                    offender: None,
+                };
+                (Item::End(end), used)
+            })
+            .ok_or(reason),
+    }
 }
 
 /// A special-move word at the start of `s` (投了, 中断, Time-up …), with bytes consumed.

@@ -3,7 +3,7 @@
 use crate::ending::EndingKind;
 use crate::japanese::Qualifiers;
 use crate::model::{HeaderKey, Line, MoveNode, MoveTime, Record};
-use crate::write::{one_line, write_comments};
+use crate::text::{one_line, write_comments};
 use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
 use std::borrow::Cow;
 use std::fmt::{self, Write};
