@@ -1,0 +1,403 @@
+//! Reading one input game by game: the one place that talks to shogi-kif's reader.
+
+use crate::input::{Input, io_reason};
+use shogi_kif::{
+    Diagnostic, Encoding, ErrorKind, Format, ReadError, ReadOptions, Record, RecordStream, Records,
+};
+use std::io::{BufRead, Read};
+
+/// One game of an input, read and replayed, with what the reader said about it.
+#[derive(Clone, Debug)]
+pub struct ReadGame {
+    /// The game's number within its input, from 1.
+    pub index: u32,
+    /// The first line of the game in the input (0 when the reader does not say).
+    pub line: u32,
+    /// The input's format, once recognised.
+    pub format: Option<Format>,
+    /// The input's encoding, once chosen.
+    pub encoding: Option<Encoding>,
+    /// The record: the whole game, or `None` when it could not be read.
+    pub record: Option<Record>,
+    /// Why the game could not be read (the first error), if it could not.
+    pub error: Option<ReadError>,
+    /// Warnings and notes of the reader and of validation (repetition, contradicted endings).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Ratings found in lines the record model does not keep (Floodgate `'black_rate:`).
+    pub ratings: [Option<f64>; 2],
+}
+
+impl ReadGame {
+    /// A game that could not be read at all.
+    pub fn failed(index: u32, error: ReadError) -> ReadGame {
+        ReadGame {
+            index,
+            line: error.location.line,
+            format: None,
+            encoding: None,
+            record: None,
+            error: Some(error),
+            diagnostics: Vec::new(),
+            ratings: [None, None],
+        }
+    }
+
+    /// Whether the game was read without an error (warnings allowed).
+    pub fn is_valid(&self) -> bool {
+        self.error.is_none()
+            && self.record.is_some()
+            && !self
+                .diagnostics
+                .iter()
+                .any(|d| d.severity == shogi_kif::Severity::Error)
+    }
+}
+
+/// The largest input read whole (records are small; this bounds memory on junk).
+pub const MAX_INPUT: u64 = 256 * 1024 * 1024;
+/// Inputs at least this large, and standard input, are read game by game.
+pub const STREAM_FROM: u64 = 32 * 1024 * 1024;
+
+/// Whether an input is read game by game from a stream (standard input, large files) rather
+/// than whole.
+pub fn is_streamed(input: &Input) -> bool {
+    input.path.is_none() || input.size >= STREAM_FROM
+}
+
+/// Reads every game of `input`, handing each to `each` in order. `opts.hint` is filled from
+/// the extension when unset.
+///
+/// A game that cannot be read is handed over with its error, and reading goes on with the
+/// next game where the format allows it (CSA, USI, SFEN). `Err` only when the input cannot
+/// be opened or read at all (the reason, e.g. `permission denied`).
+pub fn read_input(
+    input: &Input,
+    mut opts: ReadOptions,
+    each: &mut dyn FnMut(ReadGame),
+) -> Result<(), String> {
+    if opts.hint.is_none() {
+        opts.hint = input.hint();
+    }
+    let mut file = None;
+    if let Some(p) = &input.path {
+        let f = std::fs::File::open(p).map_err(|e| io_reason(&e))?;
+        let size = regular_size(&f);
+        file = Some((f, size));
+    }
+    let streamed = match &file {
+        None => true,
+        Some((_, size)) => *size >= STREAM_FROM,
+    };
+    if streamed {
+        let reader: Box<dyn BufRead> = match file {
+            None => Box::new(std::io::BufReader::with_capacity(
+                1 << 16,
+                std::io::stdin().lock(),
+            )),
+            Some((f, _)) => Box::new(std::io::BufReader::with_capacity(1 << 16, f)),
+        };
+        let mut reader = reader;
+        if reader.fill_buf().map_err(|e| io_reason(&e))?.is_empty() {
+            each(ReadGame::failed(1, empty_error()));
+            return Ok(());
+        }
+        let tee = RatingTee::new(reader);
+        let ratings = tee.ratings.clone();
+        match RecordStream::new(tee, opts) {
+            Err(e) => each(ReadGame::failed(1, e)),
+            Ok(mut stream) => {
+                let format = Some(stream.format());
+                let csa = stream.format() == Format::Csa;
+                let mut index = 0;
+                while let Some(r) = stream.next_validated() {
+                    index += 1;
+                    let mut game = game_of(index, r, format, Some(stream.encoding()));
+                    if csa {
+                        game.ratings = ratings.borrow_mut().take(index as usize);
+                    }
+                    each(game);
+                }
+            }
+        }
+        return Ok(());
+    }
+    let (f, size) = file.expect("a file when not streamed");
+    let bytes = read_file(f, size)?;
+    let (text, encoding) = match shogi_kif::decode(&bytes, opts.encoding) {
+        Ok(t) => t,
+        Err(e) => {
+            each(ReadGame::failed(1, e));
+            return Ok(());
+        }
+    };
+    // An empty file holds no game (the KIF reader alone would give an empty record).
+    if text
+        .trim_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
+        .is_empty()
+    {
+        let mut g = ReadGame::failed(1, empty_error());
+        g.encoding = Some(encoding);
+        each(g);
+        return Ok(());
+    }
+    let mut records = match Records::from_str_with(&text, opts) {
+        Ok(r) => r,
+        Err(e) => {
+            let mut g = ReadGame::failed(1, e);
+            g.encoding = Some(encoding);
+            each(g);
+            return Ok(());
+        }
+    };
+    let format = records.format();
+    let ratings = if format == Format::Csa {
+        csa_ratings(&text)
+    } else {
+        Vec::new()
+    };
+    let mut index = 0;
+    while let Some(r) = records.next_validated() {
+        index += 1;
+        let mut game = game_of(index, r, Some(format), Some(encoding));
+        if let Some(r) = ratings.get(index as usize - 1) {
+            game.ratings = *r;
+        }
+        each(game);
+    }
+    Ok(())
+}
+
+fn game_of(
+    index: u32,
+    r: Result<(Record, Vec<Diagnostic>), ReadError>,
+    format: Option<Format>,
+    encoding: Option<Encoding>,
+) -> ReadGame {
+    let mut game = match r {
+        Ok((record, diagnostics)) => ReadGame {
+            index,
+            line: 0,
+            format,
+            encoding,
+            record: Some(record),
+            error: None,
+            diagnostics,
+            ratings: [None, None],
+        },
+        Err(e) => ReadGame::failed(index, e),
+    };
+    game.format = format;
+    game.encoding = encoding;
+    game
+}
+
+/// An error for a game whose reading panicked (a bug, reported instead of stopping the batch).
+pub fn panic_error(payload: &(dyn std::any::Any + Send)) -> ReadError {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    ReadError::new(
+        ErrorKind::Syntax,
+        format!("internal error while reading this game (please report it): {what}"),
+    )
+}
+
+fn empty_error() -> ReadError {
+    ReadError::new(ErrorKind::Truncated, "the input is empty")
+}
+
+/// An error for an input that could not be opened or read.
+pub fn io_error(reason: &str) -> ReadError {
+    ReadError::new(ErrorKind::Io, reason.to_string())
+}
+
+/// Reads a file (at most [`MAX_INPUT`] bytes) with one allocation and usually one `read`.
+fn read_file(mut f: std::fs::File, size: u64) -> Result<Vec<u8>, String> {
+    let mut buf = Vec::with_capacity(size.min(MAX_INPUT) as usize + 1);
+    f.by_ref()
+        .take(MAX_INPUT + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| io_reason(&e))?;
+    if buf.len() as u64 > MAX_INPUT {
+        return Err(format!("larger than {} MiB", MAX_INPUT / 1024 / 1024));
+    }
+    Ok(buf)
+}
+
+/// The size of an open regular file (0 for anything else).
+fn regular_size(f: &std::fs::File) -> u64 {
+    f.metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map_or(0, |m| m.len())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Floodgate ratings: `'black_rate:NAME:RATING` and `'white_rate:NAME:RATING` comment lines,
+// which the record model does not keep. Games are counted as the CSA reader counts them: text
+// between `/` lines, skipping parts holding nothing but comments and blank lines.
+
+/// Collects ratings line by line, game by game.
+#[derive(Default)]
+struct RatingScan {
+    /// Ratings of the games completed so far (games with content only).
+    games: Vec<[Option<f64>; 2]>,
+    current: [Option<f64>; 2],
+    content: bool,
+    /// Games already handed out (their entries are dropped to keep memory flat).
+    taken: usize,
+}
+
+impl RatingScan {
+    fn line(&mut self, line: &str) {
+        let t = line.trim();
+        if t == "/" {
+            self.end_game();
+            return;
+        }
+        if let Some(c) = t.strip_prefix('\'') {
+            for (i, key) in ["black_rate:", "white_rate:"].iter().enumerate() {
+                if let Some(v) = c.strip_prefix(key) {
+                    // NAME may hold ':' (never in Floodgate, but cheap to allow): the rating
+                    // is after the last one.
+                    if let Some(r) = v.rsplit(':').next().and_then(|r| r.trim().parse().ok()) {
+                        let r: f64 = r;
+                        if r.is_finite() {
+                            self.current[i] = Some(r);
+                        }
+                    }
+                }
+            }
+        } else if !t.is_empty() {
+            self.content = true;
+        }
+    }
+
+    fn end_game(&mut self) {
+        if self.content {
+            self.games.push(self.current);
+        }
+        self.current = [None, None];
+        self.content = false;
+    }
+
+    /// The ratings of game `index` (from 1), once its text has been scanned.
+    fn take(&mut self, index: usize) -> [Option<f64>; 2] {
+        // The game being read may still be the open one.
+        let i = index - 1;
+        let pos = i.checked_sub(self.taken);
+        let found = match pos {
+            Some(p) if p < self.games.len() => self.games[p],
+            Some(p) if p == self.games.len() && self.content => self.current,
+            _ => [None, None],
+        };
+        if let Some(p) = pos {
+            let drop = p.min(self.games.len());
+            self.games.drain(..drop);
+            self.taken += drop;
+        }
+        found
+    }
+}
+
+fn csa_ratings(text: &str) -> Vec<[Option<f64>; 2]> {
+    let mut scan = RatingScan::default();
+    for line in text.lines() {
+        scan.line(line);
+    }
+    scan.end_game();
+    scan.games
+}
+
+/// A reader that watches the lines going through it for ratings (see [`RatingScan`]).
+struct RatingTee<R> {
+    inner: R,
+    ratings: std::rc::Rc<std::cell::RefCell<RatingScan>>,
+    partial: Vec<u8>,
+}
+
+impl<R: BufRead> RatingTee<R> {
+    fn new(inner: R) -> RatingTee<R> {
+        RatingTee {
+            inner,
+            ratings: Default::default(),
+            partial: Vec::new(),
+        }
+    }
+
+    fn observe(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if b == b'\n' {
+                self.flush_line();
+            } else if self.partial.len() < 4096 {
+                self.partial.push(b);
+            }
+        }
+    }
+
+    fn flush_line(&mut self) {
+        // Rating lines are ASCII; other lines only matter for being blank, a comment or not.
+        let line = String::from_utf8_lossy(&self.partial);
+        self.ratings.borrow_mut().line(&line);
+        self.partial.clear();
+    }
+}
+
+impl<R: BufRead> Read for RatingTee<R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(out)?;
+        if n == 0 && !self.partial.is_empty() {
+            self.flush_line();
+        }
+        self.observe(&out[..n]);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for RatingTee<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        let seen = match self.inner.fill_buf() {
+            Ok(buf) => buf[..amt.min(buf.len())].to_vec(),
+            Err(_) => Vec::new(),
+        };
+        if seen.is_empty() && !self.partial.is_empty() {
+            self.flush_line();
+        }
+        self.observe(&seen);
+        self.inner.consume(amt);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FLOODGATE: &str = "V2\nN+a\nN-b\n'black_rate:a+1:3382.0\n'white_rate:b+2:3613.5\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\n'only a comment\n/\nN+c\nN-d\nPI\n+\n+2726FU\n%TORYO\n";
+
+    #[test]
+    fn ratings_by_game() {
+        let r = csa_ratings(FLOODGATE);
+        assert_eq!(r, vec![[Some(3382.0), Some(3613.5)], [None, None]]);
+    }
+
+    #[test]
+    fn ratings_through_a_stream() {
+        let tee = RatingTee::new(std::io::Cursor::new(FLOODGATE.as_bytes().to_vec()));
+        let ratings = tee.ratings.clone();
+        let mut stream = RecordStream::new(tee, ReadOptions::default()).unwrap();
+        let mut got = Vec::new();
+        let mut i = 0;
+        while let Some(r) = stream.next_validated() {
+            i += 1;
+            assert!(r.is_ok());
+            got.push(ratings.borrow_mut().take(i));
+        }
+        assert_eq!(got, vec![[Some(3382.0), Some(3613.5)], [None, None]]);
+    }
+}

@@ -1,0 +1,452 @@
+//! One row per game: the columns of `shogi stats`, shared by CSV, JSON lines, SQLite and Python.
+
+use crate::date::iso8601;
+use crate::key::{game_key, key_hex};
+use crate::read::ReadGame;
+use serde::{Deserialize, Serialize};
+use shogi_core::{Color, Game, Position, Repetition};
+use shogi_kif::{EndingKind, HeaderKey, Record, Severity};
+
+/// One game, as a row of the `shogi stats` table.
+///
+/// The fields are the columns, in order; absent values are empty in CSV and `null` in JSON.
+/// A game that could not be read has `valid = false`, the reason in `first_error`, and what
+/// could be read before the error (at least `path`, `game`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    /// The input the game comes from (see [`crate::Input::name`]).
+    pub path: String,
+    /// The game's number within its input, from 1 (CSA files and USI/SFEN lists hold many).
+    pub game: u32,
+    /// The record format: `kif`, `ki2`, `csa`, `usi`, `sfen`, `jkf`.
+    pub format: Option<String>,
+    /// The text encoding: `utf-8`, `shift_jis`, `euc-jp`.
+    pub encoding: Option<String>,
+    /// `standard` or `mini` (Mini Shogi).
+    pub variant: Option<String>,
+    /// The handicap (手合割) by its Japanese name (`平手`, `香落ち`, `二枚落ち`, …), or the
+    /// name a record gives a position that is no preset (`詰将棋`, `その他`).
+    pub handicap: Option<String>,
+    /// Sente's (black's, 下手's) name, as written.
+    pub sente: Option<String>,
+    /// Gote's (white's, 上手's) name, as written.
+    pub gote: Option<String>,
+    /// The start date-time, as written (`開始日時`, else `対局日`, CSA `$START_TIME`).
+    pub start: Option<String>,
+    /// `start` in ISO 8601 (`2024-01-02T10:00:00`, or `2024-01-02` for a date alone), where
+    /// it parses.
+    pub start_iso: Option<String>,
+    /// The event (`棋戦`, `$EVENT`).
+    pub event: Option<String>,
+    /// The place (`場所`, `$SITE`).
+    pub site: Option<String>,
+    /// The time control, as written (`持ち時間` with `秒読み`, CSA `$TIME_LIMIT` or `$TIME`).
+    pub time_control: Option<String>,
+    /// Sente's rating, where the record carries one (Floodgate `'black_rate:`, a
+    /// `先手レーティング` header).
+    pub sente_rating: Option<f64>,
+    /// Gote's rating, likewise (`'white_rate:`, `後手レーティング`).
+    pub gote_rating: Option<f64>,
+    /// Main-line moves read (for an invalid game: the moves before the first error).
+    pub plies: u32,
+    /// How the game ended: `resign`, `checkmate`, `repetition`, `perpetual-check`,
+    /// `declaration`, `impasse`, `timeout`, `foul`, `abort`, `max-moves`, `draw`, `no-mate`,
+    /// `sealed`, `win-by-default`, `loss-by-default`, `other`; empty when the record states
+    /// none and the final position does not end the game.
+    pub ending: Option<String>,
+    /// `sente`, `gote`, `draw`, or `none` (unfinished, unknown).
+    pub winner: String,
+    /// Read without an error (warnings allowed).
+    pub valid: bool,
+    /// The first error: its kind and reason (`illegal-move: move 88 ５五歩打: 二歩 …`).
+    pub first_error: Option<String>,
+    /// The ply of the first error, when it is about a move.
+    pub error_ply: Option<u32>,
+    /// The line of the first error, when known.
+    pub error_line: Option<u32>,
+    /// Warnings found while reading and validating.
+    pub warnings: u32,
+    /// The ply at which a position occurred for the fourth time (千日手), if one did.
+    pub repetition_ply: Option<u32>,
+    /// The position after the main line (SFEN with move number).
+    pub final_sfen: Option<String>,
+    /// The start position (SFEN with move number).
+    pub start_sfen: Option<String>,
+    /// The game key: 16 hex digits of a stable hash of start and main line (see
+    /// [`crate::game_key`]).
+    pub key: Option<String>,
+    /// With `--dedup`: the first copy of this game (`path#game`), when this is a duplicate.
+    pub duplicate_of: Option<String>,
+}
+
+/// The column names, in order.
+pub const COLUMNS: &[&str] = &[
+    "path",
+    "game",
+    "format",
+    "encoding",
+    "variant",
+    "handicap",
+    "sente",
+    "gote",
+    "start",
+    "start_iso",
+    "event",
+    "site",
+    "time_control",
+    "sente_rating",
+    "gote_rating",
+    "plies",
+    "ending",
+    "winner",
+    "valid",
+    "first_error",
+    "error_ply",
+    "error_line",
+    "warnings",
+    "repetition_ply",
+    "final_sfen",
+    "start_sfen",
+    "key",
+    "duplicate_of",
+];
+
+/// What replaying a game's main line tells beyond the record: the final position, a
+/// four-fold repetition, whether a given position was passed through.
+#[derive(Clone, Debug, Default)]
+pub struct Replay {
+    /// The position after the last playable main-line move.
+    pub last: Option<Position>,
+    /// Moves played (a declared foul move and anything after it are not).
+    pub played: usize,
+    /// The first four-fold repetition.
+    pub repetition: Option<Repetition>,
+    /// Whether the main line passed through the wanted position (see [`replay`]).
+    pub reached: bool,
+}
+
+/// Replays the main line of `record`, looking for `want` on the way (compared by Zobrist
+/// key, confirmed by board, hands and side to move).
+pub fn replay(record: &Record, want: Option<&Position>) -> Replay {
+    let Some(mut pos) = record.start_position() else {
+        return Replay::default();
+    };
+    let want_key = want.map(Position::key);
+    let hit = |p: &Position| match (want, want_key) {
+        (Some(w), Some(k)) => p.key() == k && same_position(p, w),
+        _ => false,
+    };
+    let mut out = Replay {
+        reached: hit(&pos),
+        ..Replay::default()
+    };
+    let moves = &record.moves.moves;
+    // Keys of the positions seen, with how often; four of one is a repetition, then found
+    // with its details by a `Game` replay of that stretch (rare).
+    let mut seen: std::collections::HashMap<u64, u8> = std::collections::HashMap::new();
+    seen.insert(pos.key(), 1);
+    let mut fourth = None;
+    for (i, node) in moves.iter().enumerate() {
+        if node.foul.is_some() || pos.play(node.mv).is_err() {
+            break;
+        }
+        out.played = i + 1;
+        if !out.reached && hit(&pos) {
+            out.reached = true;
+        }
+        if fourth.is_none() {
+            let n = seen.entry(pos.key()).or_insert(0);
+            *n += 1;
+            if *n >= 4 {
+                fourth = Some(i + 1);
+            }
+        }
+    }
+    if let (Some(ply), Some(start)) = (fourth, record.start_position()) {
+        let mut game = Game::new(start);
+        for node in &moves[..ply] {
+            game.play_unchecked(node.mv);
+        }
+        out.repetition = game.repetition();
+    }
+    out.last = Some(pos);
+    out
+}
+
+/// Same board, hands and side to move (the move number aside).
+pub fn same_position(a: &Position, b: &Position) -> bool {
+    let strip = |p: &Position| crate::key::start_text(&p.to_sfen());
+    strip(a) == strip(b)
+}
+
+fn header(record: &Record, key: &HeaderKey) -> Option<String> {
+    record
+        .header
+        .get(key)
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_string)
+}
+
+fn header_other(record: &Record, names: &[&str]) -> Option<String> {
+    names
+        .iter()
+        .find_map(|n| header(record, &HeaderKey::Other((*n).to_string())))
+}
+
+fn rating_from(value: Option<String>) -> Option<f64> {
+    let v = value?;
+    let digits: String = v
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
+            _ => c,
+        })
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    digits.parse().ok().filter(|r: &f64| r.is_finite())
+}
+
+/// The `ending` column and the winner for a record replayed as `r`.
+fn ending_and_winner(record: &Record, r: &Replay) -> (Option<String>, String) {
+    let moves = record.moves.moves.len();
+    let start_side = shogi_core::Setup::from_sfen(&record.start.sfen)
+        .map(|s| s.side_to_move)
+        .unwrap_or(Color::Black);
+    // The side to move after every main-line move (a declared foul move included).
+    let to_move = if moves % 2 == 0 {
+        start_side
+    } else {
+        !start_side
+    };
+    let side = |c: Color| match c {
+        Color::Black => "sente",
+        Color::White => "gote",
+    };
+    let win = |c: Color| side(c).to_string();
+    let draw = || "draw".to_string();
+    let none = || "none".to_string();
+    let repetition_at_end = r
+        .repetition
+        .filter(|rep| rep.fourth_ply == moves && r.played == moves);
+    let stated = record.ending().map(|e| (&e.kind, e.offender));
+    let Some((kind, offender)) = stated else {
+        // Nothing written: what the final position says.
+        if let Some(rep) = repetition_at_end {
+            return match rep.perpetual_checker {
+                Some(c) => (Some("perpetual-check".into()), win(!c)),
+                None => (Some("repetition".into()), draw()),
+            };
+        }
+        if r.played == moves && r.last.as_ref().is_some_and(Position::is_checkmate) {
+            return (Some("checkmate".into()), win(!to_move));
+        }
+        return (None, none());
+    };
+    let (name, winner) = match kind {
+        EndingKind::Resign => ("resign", win(!to_move)),
+        EndingKind::Interrupt => ("abort", none()),
+        EndingKind::Repetition => match repetition_at_end.and_then(|rep| rep.perpetual_checker) {
+            Some(c) => ("perpetual-check", win(!c)),
+            None => ("repetition", draw()),
+        },
+        EndingKind::Impasse => ("impasse", draw()),
+        EndingKind::Declaration => ("declaration", win(to_move)),
+        EndingKind::TimeUp => ("timeout", win(!to_move)),
+        EndingKind::FoulWin => match offender {
+            Some(c) => ("foul", win(!c)),
+            None => ("foul", win(to_move)),
+        },
+        EndingKind::FoulLoss => ("foul", win(!to_move)),
+        EndingKind::Mate => ("checkmate", win(!to_move)),
+        EndingKind::NoMate => ("no-mate", none()),
+        EndingKind::MaxMoves => ("max-moves", draw()),
+        EndingKind::Draw => ("draw", draw()),
+        EndingKind::SealedMove => ("sealed", none()),
+        EndingKind::WinByDefault => ("win-by-default", win(to_move)),
+        EndingKind::LossByDefault => ("loss-by-default", win(!to_move)),
+        EndingKind::Other(word) => {
+            let w = word.trim().trim_start_matches('%').to_ascii_lowercase();
+            if matches!(w.as_str(), "time-up" | "time_up" | "timeup" | "time up") {
+                ("timeout", win(!to_move))
+            } else {
+                ("other", none())
+            }
+        }
+    };
+    (Some(name.to_string()), winner)
+}
+
+fn encoding_name(e: shogi_kif::Encoding) -> &'static str {
+    match e {
+        shogi_kif::Encoding::Utf8 => "utf-8",
+        shogi_kif::Encoding::ShiftJis => "shift_jis",
+        shogi_kif::Encoding::EucJp => "euc-jp",
+    }
+}
+
+impl GameRow {
+    /// The row of a game of input `path`, with the main line replayed as `r` (see
+    /// [`replay`]; pass `None` to have it replayed here).
+    pub fn new(path: &str, game: &ReadGame, r: Option<&Replay>) -> GameRow {
+        let mut row = GameRow {
+            path: path.to_string(),
+            game: game.index,
+            format: game.format.map(|f| f.name().to_string()),
+            encoding: game.encoding.map(|e| encoding_name(e).to_string()),
+            winner: "none".into(),
+            valid: game.is_valid(),
+            sente_rating: game.ratings[0],
+            gote_rating: game.ratings[1],
+            ..GameRow::default()
+        };
+        let first_diag_error = game
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error);
+        if let Some(e) = &game.error {
+            row.first_error = Some(format!("{}: {}", e.kind.name(), e.message));
+            row.error_ply = e.ply;
+            row.error_line = (e.location.line > 0).then_some(e.location.line);
+        } else if let Some(d) = first_diag_error {
+            row.first_error = Some(d.message.clone());
+            row.error_line = (d.line > 0).then_some(d.line);
+        }
+        row.warnings = game
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count() as u32;
+        let Some(record) = &game.record else {
+            return row;
+        };
+        let owned;
+        let r = match r {
+            Some(r) => r,
+            None => {
+                owned = replay(record, None);
+                &owned
+            }
+        };
+        row.variant = Some(record.start.variant.name().to_string());
+        row.handicap = record
+            .start
+            .handicap
+            .map(|h| h.japanese().to_string())
+            .or_else(|| record.start.name.clone());
+        row.sente = header(record, &HeaderKey::Black);
+        row.gote = header(record, &HeaderKey::White);
+        row.start =
+            header(record, &HeaderKey::StartTime).or_else(|| header(record, &HeaderKey::Date));
+        row.start_iso = row.start.as_deref().and_then(iso8601);
+        row.event = header(record, &HeaderKey::Event);
+        row.site = header(record, &HeaderKey::Site);
+        row.time_control = match (
+            header(record, &HeaderKey::TimeLimit),
+            header(record, &HeaderKey::Byoyomi),
+        ) {
+            (Some(t), Some(b)) => Some(format!("{t} 秒読み{b}")),
+            (Some(t), None) => Some(t),
+            (None, Some(b)) => Some(format!("秒読み{b}")),
+            (None, None) => header(record, &HeaderKey::CsaTime),
+        };
+        if row.sente_rating.is_none() {
+            row.sente_rating = rating_from(header_other(
+                record,
+                &["先手レーティング", "下手レーティング", "先手R"],
+            ));
+        }
+        if row.gote_rating.is_none() {
+            row.gote_rating = rating_from(header_other(
+                record,
+                &["後手レーティング", "上手レーティング", "後手R"],
+            ));
+        }
+        row.plies = record.moves.moves.len() as u32;
+        let (ending, winner) = ending_and_winner(record, r);
+        row.ending = ending;
+        row.winner = winner;
+        row.repetition_ply = r.repetition.map(|rep| rep.fourth_ply as u32);
+        row.final_sfen = r.last.as_ref().map(Position::to_sfen);
+        row.start_sfen = Some(record.start.sfen.clone());
+        row.key = Some(key_hex(game_key(record)));
+        row
+    }
+
+    /// `path#game`: how `duplicate_of` names a game.
+    pub fn id(&self) -> String {
+        format!("{}#{}", self.path, self.game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row_of(text: &str) -> GameRow {
+        let (record, diagnostics) = {
+            let mut it = shogi_kif::Records::from_str(text, None).unwrap();
+            it.next_validated().unwrap().unwrap()
+        };
+        let game = ReadGame {
+            index: 1,
+            line: 1,
+            format: None,
+            encoding: None,
+            record: Some(record),
+            error: None,
+            diagnostics,
+            ratings: [None, None],
+        };
+        GameRow::new("t", &game, None)
+    }
+
+    #[test]
+    fn resign_winner_is_the_other_side() {
+        let r = row_of("   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n");
+        assert_eq!(r.plies, 2);
+        assert_eq!(r.ending.as_deref(), Some("resign"));
+        assert_eq!(r.winner, "gote");
+        assert!(r.valid);
+        let r = row_of("   1 ７六歩(77)\n   2 投了\n");
+        assert_eq!(r.winner, "sente");
+    }
+
+    #[test]
+    fn mate_found_by_replay_without_an_ending() {
+        // Fool's mate-like: a position where sente mates with G*5b (tsume start).
+        let r = row_of("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b\n");
+        assert_eq!(r.ending.as_deref(), Some("checkmate"));
+        assert_eq!(r.winner, "sente");
+        assert_eq!(
+            r.final_sfen.as_deref(),
+            Some("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 2")
+        );
+    }
+
+    #[test]
+    fn repetition_found_by_replay() {
+        let moves = "2h3h 8b7b 3h2h 7b8b ".repeat(3);
+        let r = row_of(&format!("position startpos moves {moves}\n"));
+        assert_eq!(r.repetition_ply, Some(12));
+        assert_eq!(r.ending.as_deref(), Some("repetition"));
+        assert_eq!(r.winner, "draw");
+    }
+
+    #[test]
+    fn headers_and_dates() {
+        let r = row_of(
+            "開始日時：2024/01/02(火) 10:00\n棋戦：テスト\n先手：甲\n後手：乙\n持ち時間：10分\n秒読み：30秒\n手合割：香落ち\n手数----指手--\n   1 ３四歩(33)\n   2 投了\n",
+        );
+        assert_eq!(r.start.as_deref(), Some("2024/01/02(火) 10:00"));
+        assert_eq!(r.start_iso.as_deref(), Some("2024-01-02T10:00:00"));
+        assert_eq!(r.event.as_deref(), Some("テスト"));
+        assert_eq!(r.sente.as_deref(), Some("甲"));
+        assert_eq!(r.gote.as_deref(), Some("乙"));
+        assert_eq!(r.time_control.as_deref(), Some("10分 秒読み30秒"));
+        assert_eq!(r.handicap.as_deref(), Some("香落ち"));
+        // Gote (上手) moved first and sente (下手) resigned.
+        assert_eq!(r.winner, "gote");
+    }
+}
