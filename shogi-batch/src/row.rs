@@ -368,7 +368,14 @@ impl GameRow {
         row.ending = ending;
         row.winner = winner;
         row.repetition_ply = r.repetition.map(|rep| rep.fourth_ply as u32);
-        row.final_sfen = r.last.as_ref().map(Position::to_sfen);
+        // After a declared foul move (which cannot be played), the arrangement with every
+        // main-line move applied, as the record shows it.
+        row.final_sfen =
+            if r.played < record.moves.moves.len() && record.moves.moves[r.played].foul.is_some() {
+                record.final_setup().map(|s| s.to_sfen())
+            } else {
+                r.last.as_ref().map(Position::to_sfen)
+            };
         row.start_sfen = Some(record.start.sfen.clone());
         row.key = Some(key_hex(game_key(record)));
         row
