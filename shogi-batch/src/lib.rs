@@ -22,7 +22,7 @@
 //! let mut selection = Selection::new();
 //! selection.set("--min-plies", "100")?;
 //! let mut out = csv::Writer::from_writer(std::io::stdout());
-//! run(&inputs, Default::default(), &pool(Some(2))?, |input, game| select_row(input, &game, &selection),
+//! run(&inputs, &Default::default(), &pool(Some(2))?, |input, game| select_row(input, &game, &selection),
 //!     |_, event| {
 //!         if let Event::Game(Some(row)) = event {
 //!             out.serialize(row).ok();
@@ -35,6 +35,7 @@
 mod date;
 mod dedup;
 mod input;
+mod isolate;
 mod key;
 pub mod read;
 mod row;
@@ -45,8 +46,9 @@ mod summary;
 pub use date::iso8601;
 pub use dedup::{Dedup, DedupMode, duplicates, line_text};
 pub use input::{Input, InputError, RECORD_EXTENSIONS, Shard, expand, io_reason};
+pub use isolate::{install_hook, isolated};
 pub use key::{Fnv1a, game_key, key_hex, start_text};
-pub use read::{ReadGame, read_input};
+pub use read::{ReadGame, Reading, Stdin, read_input};
 pub use row::{COLUMNS, GameRow, Replay, replay, same_position};
 pub use run::{Event, pool, run, select_row};
 pub use select::{ENDINGS, Selection, SelectionError};

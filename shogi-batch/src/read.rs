@@ -64,64 +64,76 @@ pub fn is_streamed(input: &Input) -> bool {
     input.path.is_none() || input.size >= STREAM_FROM
 }
 
-/// Reads every game of `input`, handing each to `each` in order. `opts.hint` is filled from
-/// the extension when unset.
+/// The standard input a batch shares between its workers (the one that reads `-` locks it).
+pub type Stdin<'a> = std::sync::Mutex<&'a mut (dyn BufRead + Send)>;
+
+/// How inputs are read.
+#[derive(Clone, Copy)]
+pub struct Reading<'a> {
+    /// Format, hint and encoding (the hint is taken from each file's extension when unset).
+    pub options: ReadOptions,
+    /// Validate each game (repetition, contradicted endings: [`shogi_kif::validate`]) in the
+    /// same replay; without it `diagnostics` holds the reader's remarks only.
+    pub validate: bool,
+    /// Where `-` is read from (`None`: the process's standard input).
+    pub stdin: Option<&'a Stdin<'a>>,
+}
+
+impl Default for Reading<'_> {
+    fn default() -> Self {
+        Reading {
+            options: ReadOptions::default(),
+            validate: true,
+            stdin: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for Reading<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reading")
+            .field("options", &self.options)
+            .field("validate", &self.validate)
+            .field("stdin", &self.stdin.map(|_| "given"))
+            .finish()
+    }
+}
+
+/// Reads every game of `input`, handing each to `each` in order.
 ///
 /// A game that cannot be read is handed over with its error, and reading goes on with the
-/// next game where the format allows it (CSA, USI, SFEN). `Err` only when the input cannot
-/// be opened or read at all (the reason, e.g. `permission denied`).
+/// next game where the format allows it (CSA, USI, SFEN). An empty input is one game with an
+/// error. `Err` only when the input cannot be opened or read at all (the reason, e.g.
+/// `permission denied`).
 pub fn read_input(
     input: &Input,
-    mut opts: ReadOptions,
+    reading: &Reading<'_>,
     each: &mut dyn FnMut(ReadGame),
 ) -> Result<(), String> {
+    let mut opts = reading.options;
     if opts.hint.is_none() {
         opts.hint = input.hint();
     }
-    let mut file = None;
-    if let Some(p) = &input.path {
-        let f = std::fs::File::open(p).map_err(|e| io_reason(&e))?;
-        let size = regular_size(&f);
-        file = Some((f, size));
-    }
-    let streamed = match &file {
-        None => true,
-        Some((_, size)) => *size >= STREAM_FROM,
-    };
-    if streamed {
-        let reader: Box<dyn BufRead> = match file {
-            None => Box::new(std::io::BufReader::with_capacity(
-                1 << 16,
-                std::io::stdin().lock(),
-            )),
-            Some((f, _)) => Box::new(std::io::BufReader::with_capacity(1 << 16, f)),
-        };
-        let mut reader = reader;
-        if reader.fill_buf().map_err(|e| io_reason(&e))?.is_empty() {
-            each(ReadGame::failed(1, empty_error()));
-            return Ok(());
-        }
-        let tee = RatingTee::new(reader);
-        let ratings = tee.ratings.clone();
-        match RecordStream::new(tee, opts) {
-            Err(e) => each(ReadGame::failed(1, e)),
-            Ok(mut stream) => {
-                let format = Some(stream.format());
-                let csa = stream.format() == Format::Csa;
-                let mut index = 0;
-                while let Some(r) = stream.next_validated() {
-                    index += 1;
-                    let mut game = game_of(index, r, format, Some(stream.encoding()));
-                    if csa {
-                        game.ratings = ratings.borrow_mut().take(index as usize);
-                    }
-                    each(game);
-                }
+    let validate = reading.validate;
+    let Some(path) = &input.path else {
+        return match reading.stdin {
+            Some(stdin) => {
+                let mut guard = stdin.lock().unwrap_or_else(|e| e.into_inner());
+                let reader: &mut (dyn BufRead + Send) = &mut **guard;
+                read_stream(reader, opts, validate, each)
             }
-        }
-        return Ok(());
+            None => {
+                let reader = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
+                read_stream(reader, opts, validate, each)
+            }
+        };
+    };
+    let f = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
+    let size = regular_size(&f);
+    if size >= STREAM_FROM {
+        let reader = std::io::BufReader::with_capacity(1 << 16, f);
+        return read_stream(reader, opts, validate, each);
     }
-    let (f, size) = file.expect("a file when not streamed");
     let bytes = read_file(f, size)?;
     let (text, encoding) = match shogi_kif::decode(&bytes, opts.encoding) {
         Ok(t) => t,
@@ -156,11 +168,57 @@ pub fn read_input(
         Vec::new()
     };
     let mut index = 0;
-    while let Some(r) = records.next_validated() {
+    loop {
+        let next = if validate {
+            records.next_validated()
+        } else {
+            records.next().map(|r| r.map(|rec| (rec, Vec::new())))
+        };
+        let Some(r) = next else { break };
         index += 1;
         let mut game = game_of(index, r, Some(format), Some(encoding));
         if let Some(r) = ratings.get(index as usize - 1) {
             game.ratings = *r;
+        }
+        each(game);
+    }
+    Ok(())
+}
+
+/// Reads a stream game by game (standard input, large files).
+fn read_stream(
+    mut reader: impl BufRead,
+    opts: ReadOptions,
+    validate: bool,
+    each: &mut dyn FnMut(ReadGame),
+) -> Result<(), String> {
+    if reader.fill_buf().map_err(|e| io_reason(&e))?.is_empty() {
+        each(ReadGame::failed(1, empty_error()));
+        return Ok(());
+    }
+    let tee = RatingTee::new(reader);
+    let ratings = tee.ratings.clone();
+    let mut stream = match RecordStream::new(tee, opts) {
+        Ok(s) => s,
+        Err(e) => {
+            each(ReadGame::failed(1, e));
+            return Ok(());
+        }
+    };
+    let format = Some(stream.format());
+    let csa = stream.format() == Format::Csa;
+    let mut index = 0;
+    loop {
+        let next = if validate {
+            stream.next_validated()
+        } else {
+            stream.next().map(|r| r.map(|rec| (rec, Vec::new())))
+        };
+        let Some(r) = next else { break };
+        index += 1;
+        let mut game = game_of(index, r, format, Some(stream.encoding()));
+        if csa {
+            game.ratings = ratings.borrow_mut().take(index as usize);
         }
         each(game);
     }
@@ -192,15 +250,10 @@ fn game_of(
 }
 
 /// An error for a game whose reading panicked (a bug, reported instead of stopping the batch).
-pub fn panic_error(payload: &(dyn std::any::Any + Send)) -> ReadError {
-    let what = payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into());
+pub fn panic_error(message: &str) -> ReadError {
     ReadError::new(
         ErrorKind::Syntax,
-        format!("internal error while reading this game (please report it): {what}"),
+        format!("internal error while reading this game (please report it): {message}"),
     )
 }
 

@@ -1,13 +1,12 @@
 //! The batch driver: inputs read in parallel, results handed back in input order.
 
 use crate::input::Input;
-use crate::read::{ReadGame, io_error, is_streamed, panic_error, read_input};
+use crate::isolate::isolated;
+use crate::read::{ReadGame, Reading, io_error, is_streamed, panic_error, read_input};
 use crate::row::{GameRow, Replay, replay};
 use crate::select::Selection;
 use rayon::prelude::*;
-use shogi_kif::ReadOptions;
 use std::ops::ControlFlow;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// What the driver hands back, in input order.
 #[derive(Debug)]
@@ -50,7 +49,7 @@ const STREAM_QUEUE: usize = 1024;
 /// reading a game or in `work` becomes that game's error (reading of that input stops there).
 pub fn run<T, W, E>(
     inputs: &[Input],
-    opts: ReadOptions,
+    reading: &Reading<'_>,
     pool: &rayon::ThreadPool,
     work: W,
     mut emit: E,
@@ -64,7 +63,7 @@ where
     let mut i = 0;
     while i < inputs.len() {
         if is_streamed(&inputs[i]) {
-            stream_one(&inputs[i], opts, pool, &work, &mut emit)?;
+            stream_one(&inputs[i], reading, pool, &work, &mut emit)?;
             i += 1;
             continue;
         }
@@ -85,7 +84,7 @@ where
                 .par_iter()
                 .map(|input| {
                     let mut out = Vec::new();
-                    read_guarded(input, opts, &work, &mut |t| {
+                    read_guarded(input, reading, &work, &mut |t| {
                         out.push(t);
                         ControlFlow::Continue(())
                     });
@@ -107,7 +106,7 @@ where
 /// One streamed input: read on a worker, handed over through a bounded queue.
 fn stream_one<T, W, E>(
     input: &Input,
-    opts: ReadOptions,
+    reading: &Reading<'_>,
     pool: &rayon::ThreadPool,
     work: &W,
     emit: &mut E,
@@ -121,7 +120,7 @@ where
     let mut flow = ControlFlow::Continue(());
     pool.in_place_scope(|scope| {
         scope.spawn(move |_| {
-            read_guarded(input, opts, work, &mut |t| match tx.send(t) {
+            read_guarded(input, reading, work, &mut |t| match tx.send(t) {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(_) => ControlFlow::Break(()),
             });
@@ -142,7 +141,7 @@ where
 /// Reads one input, runs `work` on each game, with the panic guard (see [`run`]).
 fn read_guarded<T, W>(
     input: &Input,
-    opts: ReadOptions,
+    reading: &Reading<'_>,
     work: &W,
     out: &mut dyn FnMut(T) -> ControlFlow<()>,
 ) where
@@ -152,16 +151,16 @@ fn read_guarded<T, W>(
     let mut stopped = false;
     let guarded_work = |game: ReadGame| -> Option<T> {
         let index = game.index;
-        match catch_unwind(AssertUnwindSafe(|| work(input, game))) {
+        match isolated(|| work(input, game)) {
             Ok(t) => Some(t),
-            Err(p) => {
-                let failed = ReadGame::failed(index, panic_error(p.as_ref()));
-                catch_unwind(AssertUnwindSafe(|| work(input, failed))).ok()
+            Err(message) => {
+                let failed = ReadGame::failed(index, panic_error(&message));
+                isolated(|| work(input, failed)).ok()
             }
         }
     };
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        read_input(input, opts, &mut |game| {
+    let result = isolated(|| {
+        read_input(input, reading, &mut |game| {
             if stopped {
                 return;
             }
@@ -172,14 +171,14 @@ fn read_guarded<T, W>(
                 }
             }
         })
-    }));
+    });
     if stopped {
         return;
     }
     let failed = match result {
         Ok(Ok(())) => None,
         Ok(Err(reason)) => Some(ReadGame::failed(1, io_error(&reason))),
-        Err(p) => Some(ReadGame::failed(count + 1, panic_error(p.as_ref()))),
+        Err(message) => Some(ReadGame::failed(count + 1, panic_error(&message))),
     };
     if let Some(game) = failed {
         if let Some(t) = guarded_work(game) {

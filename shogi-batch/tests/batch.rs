@@ -40,7 +40,7 @@ fn rows(paths: &[String], jobs: usize, selection: &Selection) -> Vec<GameRow> {
     let mut out = Vec::new();
     let flow = run(
         &inputs,
-        Default::default(),
+        &Default::default(),
         &pool(Some(jobs)).unwrap(),
         |input, game| select_row(input, &game, selection),
         |_, e| {
@@ -170,12 +170,9 @@ fn a_panic_in_the_work_becomes_that_games_error() {
     let root = dir.path().display().to_string();
     let inputs = expand(std::slice::from_ref(&root)).unwrap();
     let mut out = Vec::new();
-    // Silence the default hook's message for the planned panic.
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
     let _ = run(
         &inputs,
-        Default::default(),
+        &Default::default(),
         &pool(Some(2)).unwrap(),
         |input, game| {
             if input.name.ends_with("lines.usi") && game.index == 2 && game.error.is_none() {
@@ -192,7 +189,6 @@ fn a_panic_in_the_work_becomes_that_games_error() {
             ControlFlow::Continue(())
         },
     );
-    std::panic::set_hook(hook);
     assert_eq!(out.len(), 3);
     assert_eq!(out[0], (1, None));
     assert_eq!(out[1].0, 2);

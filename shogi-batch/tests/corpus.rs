@@ -93,7 +93,7 @@ fn corpus_rows_agree_with_the_references() {
     let selection = Selection::new();
     let _ = run(
         &inputs,
-        Default::default(),
+        &Default::default(),
         &pool(Some(2)).unwrap(),
         |input, game| select_row(input, &game, &selection),
         |input, e| {
