@@ -57,8 +57,8 @@ impl Dedup {
 pub fn line_text(record: &shogi_kif::Record) -> String {
     let mut s = crate::key::start_text(&record.start.sfen);
     for node in record.main_line() {
-        s.push(' ');
-        s.push_str(&node.mv.to_usi());
+        let (b, n) = crate::key::usi(node.mv);
+        s.push_str(std::str::from_utf8(&b[..n]).unwrap_or_default());
     }
     s
 }

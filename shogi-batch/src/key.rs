@@ -65,10 +65,34 @@ pub fn game_key(record: &Record) -> u64 {
     let mut h = Fnv1a::new();
     h.write(start_text(&record.start.sfen).as_bytes());
     for node in record.main_line() {
-        h.write(b" ");
-        h.write(node.mv.to_usi().as_bytes());
+        let (buf, n) = usi(node.mv);
+        h.write(&buf[..n]);
     }
     h.finish()
+}
+
+/// A space and the move in USI, without allocating (`" 7g7f"`, `" 8h2b+"`, `" P*5e"`).
+pub(crate) fn usi(mv: shogi_core::Move) -> ([u8; 6], usize) {
+    let sq = |s: shogi_core::Square| [b'0' + s.file(), b'a' + s.rank() - 1];
+    let mut b = [b' '; 6];
+    match mv {
+        shogi_core::Move::Normal { from, to, promote } => {
+            b[1..3].copy_from_slice(&sq(from));
+            b[3..5].copy_from_slice(&sq(to));
+            if promote {
+                b[5] = b'+';
+                (b, 6)
+            } else {
+                (b, 5)
+            }
+        }
+        shogi_core::Move::Drop { role, to } => {
+            b[1] = role.sfen_char() as u8;
+            b[2] = b'*';
+            b[3..5].copy_from_slice(&sq(to));
+            (b, 5)
+        }
+    }
 }
 
 /// A key as 16 lowercase hex digits.
@@ -106,6 +130,18 @@ mod tests {
         let same =
             shogi_kif::read_str("N+a\nN-b\nPI\n+\n+7776FU\nT3\n-3334FU\n%TORYO\n", None).unwrap();
         assert_eq!(game_key(&same), game_key(&rec));
+    }
+
+    #[test]
+    fn usi_text_matches_shogi_core() {
+        for m in ["7g7f", "8h2b+", "P*5e", "R*1a", "1a1b"] {
+            let mv = shogi_core::Move::from_usi(m).unwrap();
+            let (b, n) = usi(mv);
+            assert_eq!(
+                std::str::from_utf8(&b[..n]).unwrap(),
+                format!(" {}", mv.to_usi())
+            );
+        }
     }
 
     const PINNED_KEY: &str = "42e014c4f9c6a445";

@@ -123,14 +123,21 @@ pub struct Replay {
     pub repetition: Option<Repetition>,
     /// Whether the main line passed through the wanted position (see [`replay`]).
     pub reached: bool,
+    /// The side to move at the start.
+    pub start_side: Option<Color>,
 }
 
 /// Replays the main line of `record`, looking for `want` on the way (compared by Zobrist
 /// key, confirmed by board, hands and side to move).
+///
+/// The record must be as the reader gives it: every main-line move legal up to a declared
+/// foul (moves are played without checking them again; an illegal one would give a wrong
+/// answer, never a crash).
 pub fn replay(record: &Record, want: Option<&Position>) -> Replay {
-    let Some(mut pos) = record.start_position() else {
+    let Some(start) = record.start_position() else {
         return Replay::default();
     };
+    let mut pos = start.clone();
     let want_key = want.map(Position::key);
     let hit = |p: &Position| match (want, want_key) {
         (Some(w), Some(k)) => p.key() == k && same_position(p, w),
@@ -138,36 +145,47 @@ pub fn replay(record: &Record, want: Option<&Position>) -> Replay {
     };
     let mut out = Replay {
         reached: hit(&pos),
+        start_side: Some(start.side_to_move()),
         ..Replay::default()
     };
     let moves = &record.moves.moves;
-    // Keys of the positions seen, with how often; four of one is a repetition, then found
-    // with its details by a `Game` replay of that stretch (rare).
-    let mut seen: std::collections::HashMap<u64, u8> = std::collections::HashMap::new();
-    seen.insert(pos.key(), 1);
-    let mut fourth = None;
-    for (i, node) in moves.iter().enumerate() {
-        if node.foul.is_some() || pos.play(node.mv).is_err() {
+    let mut keys = Vec::with_capacity(moves.len() + 1);
+    keys.push(pos.key());
+    for node in moves {
+        if node.foul.is_some() {
             break;
         }
-        out.played = i + 1;
-        if !out.reached && hit(&pos) {
+        pos.play_unchecked(node.mv);
+        keys.push(pos.key());
+        if !out.reached && want.is_some() && hit(&pos) {
             out.reached = true;
         }
-        if fourth.is_none() {
-            let n = seen.entry(pos.key()).or_insert(0);
-            *n += 1;
-            if *n >= 4 {
-                fourth = Some(i + 1);
-            }
-        }
     }
-    if let (Some(ply), Some(start)) = (fourth, record.start_position()) {
-        let mut game = Game::new(start);
-        for node in &moves[..ply] {
-            game.play_unchecked(node.mv);
+    out.played = keys.len() - 1;
+    // The first ply where a position is seen the fourth time: counted in a small
+    // open-addressing table (keys are already random), then replayed with its details (rare).
+    if keys.len() >= 9 {
+        let size = (keys.len() * 2).next_power_of_two();
+        let mut table = vec![(0u64, 0u8); size];
+        let fourth = keys.iter().enumerate().find_map(|(ply, &k)| {
+            let mut i = (k as usize) & (size - 1);
+            loop {
+                let slot = &mut table[i];
+                if slot.1 == 0 || slot.0 == k {
+                    slot.0 = k;
+                    slot.1 += 1;
+                    return (slot.1 == 4).then_some(ply);
+                }
+                i = (i + 1) & (size - 1);
+            }
+        });
+        if let Some(ply) = fourth {
+            let mut game = Game::new(start);
+            for node in &moves[..ply] {
+                game.play_unchecked(node.mv);
+            }
+            out.repetition = game.repetition();
         }
-        out.repetition = game.repetition();
     }
     out.last = Some(pos);
     out
@@ -211,9 +229,7 @@ fn rating_from(value: Option<String>) -> Option<f64> {
 /// The `ending` column and the winner for a record replayed as `r`.
 fn ending_and_winner(record: &Record, r: &Replay) -> (Option<String>, String) {
     let moves = record.moves.moves.len();
-    let start_side = shogi_core::Setup::from_sfen(&record.start.sfen)
-        .map(|s| s.side_to_move)
-        .unwrap_or(Color::Black);
+    let start_side = r.start_side.unwrap_or(Color::Black);
     // The side to move after every main-line move (a declared foul move included).
     let to_move = if moves % 2 == 0 {
         start_side
