@@ -266,13 +266,40 @@ pub fn io_error(reason: &str) -> ReadError {
     ReadError::new(ErrorKind::Io, reason.to_string())
 }
 
-/// Reads a file (at most [`MAX_INPUT`] bytes) with one allocation and usually one `read`.
+/// Reads a file (at most [`MAX_INPUT`] bytes) with one allocation and, for a regular file of
+/// known `size`, usually one `read`: a read that brings exactly the size the file has is not
+/// followed by another asking for more.
 fn read_file(mut f: std::fs::File, size: u64) -> Result<Vec<u8>, String> {
-    let mut buf = Vec::with_capacity(size.min(MAX_INPUT) as usize + 1);
-    f.by_ref()
-        .take(MAX_INPUT + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| io_reason(&e))?;
+    let mut buf = Vec::new();
+    if size == 0 || size > MAX_INPUT {
+        f.take(MAX_INPUT + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| io_reason(&e))?;
+    } else {
+        let want = size as usize + 1;
+        buf.resize(want, 0);
+        let mut n = 0;
+        while n < want {
+            match f.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => {
+                    n += k;
+                    if n == want - 1 {
+                        break;
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io_reason(&e)),
+            }
+        }
+        buf.truncate(n);
+        if n == want {
+            // The file grew: read on.
+            f.take(MAX_INPUT + 1 - n as u64)
+                .read_to_end(&mut buf)
+                .map_err(|e| io_reason(&e))?;
+        }
+    }
     if buf.len() as u64 > MAX_INPUT {
         return Err(format!("larger than {} MiB", MAX_INPUT / 1024 / 1024));
     }
