@@ -25,7 +25,13 @@ pub struct ReadGame {
     pub diagnostics: Vec<Diagnostic>,
     /// Ratings found in lines the record model does not keep (Floodgate `'black_rate:`).
     pub ratings: [Option<f64>; 2],
+    /// When reading or handling this game panicked (a bug): the panic's message and place,
+    /// for a note; `error` then says [`INTERNAL_ERROR`].
+    pub panic: Option<String>,
 }
+
+/// The error message of a game whose reading or handling panicked.
+pub const INTERNAL_ERROR: &str = "internal error while reading this record (please report)";
 
 impl ReadGame {
     /// A game that could not be read at all.
@@ -39,7 +45,15 @@ impl ReadGame {
             error: Some(error),
             diagnostics: Vec::new(),
             ratings: [None, None],
+            panic: None,
         }
+    }
+
+    /// A game whose reading or handling panicked with `message`.
+    pub fn panicked(index: u32, message: String) -> ReadGame {
+        let mut g = ReadGame::failed(index, ReadError::new(ErrorKind::Syntax, INTERNAL_ERROR));
+        g.panic = Some(message);
+        g
     }
 
     /// Whether the game was read without an error (warnings allowed).
@@ -241,20 +255,13 @@ fn game_of(
             error: None,
             diagnostics,
             ratings: [None, None],
+            panic: None,
         },
         Err(e) => ReadGame::failed(index, e),
     };
     game.format = format;
     game.encoding = encoding;
     game
-}
-
-/// An error for a game whose reading panicked (a bug, reported instead of stopping the batch).
-pub fn panic_error(message: &str) -> ReadError {
-    ReadError::new(
-        ErrorKind::Syntax,
-        format!("internal error while reading this game (please report it): {message}"),
-    )
 }
 
 fn empty_error() -> ReadError {

@@ -322,7 +322,12 @@ impl GameRow {
             .iter()
             .find(|d| d.severity == Severity::Error);
         if let Some(e) = &game.error {
-            row.first_error = Some(format!("{}: {}", e.kind.name(), e.message));
+            let kind = if game.panic.is_some() {
+                "internal"
+            } else {
+                e.kind.name()
+            };
+            row.first_error = Some(format!("{kind}: {}", e.message));
             row.error_ply = e.ply;
             row.error_line = (e.location.line > 0).then_some(e.location.line);
         } else if let Some(d) = first_diag_error {
@@ -421,6 +426,7 @@ mod tests {
             error: None,
             diagnostics,
             ratings: [None, None],
+            panic: None,
         };
         GameRow::new("t", &game, None)
     }
