@@ -47,6 +47,11 @@ pub struct GameRow {
     pub sente_rating: Option<f64>,
     /// Gote's rating, likewise (`'white_rate:`, `後手レーティング`).
     pub gote_rating: Option<f64>,
+    /// Sente's rank where the name ends with one, as Shogi Wars exports write them
+    /// (`surokiti0510 初段` gives `初段`; also `1級`, `四段`, `5段`).
+    pub sente_rank: Option<String>,
+    /// Gote's rank, likewise.
+    pub gote_rank: Option<String>,
     /// Main-line moves read (for an invalid game: the moves before the first error).
     pub plies: u32,
     /// How the game ended: `resign`, `checkmate`, `repetition`, `perpetual-check`,
@@ -96,6 +101,8 @@ pub const COLUMNS: &[&str] = &[
     "time_control",
     "sente_rating",
     "gote_rating",
+    "sente_rank",
+    "gote_rank",
     "plies",
     "ending",
     "winner",
@@ -224,6 +231,28 @@ fn rating_from(value: Option<String>) -> Option<f64> {
         .take_while(|c| c.is_ascii_digit() || *c == '.')
         .collect();
     digits.parse().ok().filter(|r: &f64| r.is_finite())
+}
+
+/// A dan or kyu rank at the end of a name, after a space (`name 初段`, `name 3級`).
+fn rank(name: &str) -> Option<String> {
+    let last = name.trim().rsplit([' ', '\u{3000}']).next()?;
+    if last.len() == name.trim().len() {
+        return None;
+    }
+    let (number, unit) = last
+        .strip_suffix('段')
+        .map(|n| (n, '段'))
+        .or_else(|| last.strip_suffix('級').map(|n| (n, '級')))?;
+    let kanji = [
+        "初", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十",
+    ];
+    let ok = kanji.contains(&number)
+        || (!number.is_empty()
+            && number.len() <= 6
+            && number
+                .chars()
+                .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)));
+    ok.then(|| format!("{number}{unit}"))
 }
 
 /// The `ending` column and the winner for a record replayed as `r`.
@@ -384,6 +413,8 @@ impl GameRow {
                 &["後手レーティング", "上手レーティング", "後手R"],
             ));
         }
+        row.sente_rank = row.sente.as_deref().and_then(rank);
+        row.gote_rank = row.gote.as_deref().and_then(rank);
         row.plies = record.moves.moves.len() as u32;
         let (ending, winner) = ending_and_winner(record, r);
         row.ending = ending;
@@ -461,6 +492,24 @@ mod tests {
         assert_eq!(r.repetition_ply, Some(12));
         assert_eq!(r.ending.as_deref(), Some("repetition"));
         assert_eq!(r.winner, "draw");
+    }
+
+    #[test]
+    fn columns_are_the_csv_header() {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(GameRow::default()).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().next().unwrap(), COLUMNS.join(","));
+    }
+
+    #[test]
+    fn ranks_from_names() {
+        assert_eq!(rank("surokiti0510 初段").as_deref(), Some("初段"));
+        assert_eq!(rank("muzudho 1級").as_deref(), Some("1級"));
+        assert_eq!(rank("foo　四段").as_deref(), Some("四段"));
+        assert_eq!(rank("羽生善治"), None);
+        assert_eq!(rank("九段"), None);
+        assert_eq!(rank("a 百段"), None);
     }
 
     #[test]
