@@ -38,7 +38,7 @@ impl ReadGame {
     pub fn failed(index: u32, error: ReadError) -> ReadGame {
         ReadGame {
             index,
-            line: error.location.line,
+            line: 0,
             format: None,
             encoding: None,
             record: None,

@@ -18,6 +18,8 @@ pub struct GameRow {
     pub path: String,
     /// The game's number within its input, from 1 (CSA files and USI/SFEN lists hold many).
     pub game: u32,
+    /// The line the game starts on in its input, when the reader says.
+    pub line: Option<u32>,
     /// The record format: `kif`, `ki2`, `csa`, `usi`, `sfen`, `jkf`.
     pub format: Option<String>,
     /// The text encoding: `utf-8`, `shift_jis`, `euc-jp`.
@@ -88,6 +90,7 @@ pub struct GameRow {
 pub const COLUMNS: &[&str] = &[
     "path",
     "game",
+    "line",
     "format",
     "encoding",
     "variant",
@@ -338,6 +341,7 @@ impl GameRow {
         let mut row = GameRow {
             path: path.to_string(),
             game: game.index,
+            line: (game.line > 0).then_some(game.line),
             format: game.format.map(|f| f.name().to_string()),
             encoding: game.encoding.map(|e| encoding_name(e).to_string()),
             winner: "none".into(),
