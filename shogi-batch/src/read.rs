@@ -81,6 +81,20 @@ pub fn is_streamed(input: &Input) -> bool {
 /// The standard input a batch shares between its workers (the one that reads `-` locks it).
 pub type Stdin<'a> = std::sync::Mutex<&'a mut (dyn BufRead + Send)>;
 
+/// Something that lends a reader for `-` to one worker at a time (a [`Stdin`]).
+pub trait SharedStdin: Sync {
+    /// Calls `f` with the reader, exclusively.
+    fn with_reader(&self, f: &mut dyn FnMut(&mut dyn BufRead));
+}
+
+impl SharedStdin for Stdin<'_> {
+    fn with_reader(&self, f: &mut dyn FnMut(&mut dyn BufRead)) {
+        let mut guard = self.lock().unwrap_or_else(|e| e.into_inner());
+        let reader: &mut (dyn BufRead + Send) = &mut **guard;
+        f(reader);
+    }
+}
+
 /// How inputs are read.
 #[derive(Clone, Copy)]
 pub struct Reading<'a> {
@@ -90,7 +104,7 @@ pub struct Reading<'a> {
     /// same replay; without it `diagnostics` holds the reader's remarks only.
     pub validate: bool,
     /// Where `-` is read from (`None`: the process's standard input).
-    pub stdin: Option<&'a Stdin<'a>>,
+    pub stdin: Option<&'a (dyn SharedStdin + 'a)>,
 }
 
 impl Default for Reading<'_> {
@@ -132,9 +146,11 @@ pub fn read_input(
     let Some(path) = &input.path else {
         return match reading.stdin {
             Some(stdin) => {
-                let mut guard = stdin.lock().unwrap_or_else(|e| e.into_inner());
-                let reader: &mut (dyn BufRead + Send) = &mut **guard;
-                read_stream(reader, opts, validate, each)
+                let mut result = Ok(());
+                stdin.with_reader(&mut |reader| {
+                    result = read_stream(reader, opts, validate, each);
+                });
+                result
             }
             None => {
                 let reader = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
