@@ -184,6 +184,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             }
             Event::Game(item) => {
                 games += 1;
+                progress.add_games(1);
                 invalid += u64::from(item.invalid);
                 io_failed |= item.io;
                 let Some(mut row) = item.row else {
