@@ -35,6 +35,24 @@ fn stats_jsonl() {
 }
 
 #[test]
+fn stats_help_names_every_column() {
+    let out = shogi(&["stats", "--help"]);
+    let help = stdout(&out)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let header = stdout(&shogi(&["stats", "samples"]))
+        .lines()
+        .next()
+        .unwrap()
+        .replace(',', ", ");
+    assert!(
+        help.contains(&format!("Columns: {header} (see the README)")),
+        "{help}"
+    );
+}
+
+#[test]
 fn stats_summary() {
     let out = shogi(&["stats", DIR, "--summary"]);
     assert_eq!(code(&out), 0);
