@@ -504,10 +504,12 @@ mod tests {
     use super::*;
 
     fn row_of(text: &str) -> GameRow {
-        let (record, diagnostics) = {
-            let mut it = shogi_kif::Records::from_str(text, None).unwrap();
-            it.next_validated().unwrap().unwrap()
-        };
+        let g = shogi_kif::Reader::new(text.as_bytes(), shogi_kif::ReadOptions::default())
+            .unwrap()
+            .next()
+            .unwrap();
+        assert!(g.error.is_none(), "{:?}", g.error);
+        let (record, diagnostics) = (g.record, g.diagnostics);
         let game = ReadGame {
             index: 1,
             line: 1,

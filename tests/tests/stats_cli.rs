@@ -331,7 +331,8 @@ fn bad_inputs_get_their_rows_and_the_rest_is_read() {
             "b-binary.kif 1 0 false encoding",
             "c-empty.csa 1 0 false truncated",
             "d-mixed.kif 1 0 false encoding",
-            "e-illegal.usi 1 0 false illegal-move",
+            // Refused at its second move; the first counts.
+            "e-illegal.usi 1 1 false illegal-move",
             "e-illegal.usi 2 1 true ",
         ]
     );
