@@ -146,29 +146,37 @@ pub fn read_input(
             Some(stdin) => {
                 let mut result = Ok(());
                 stdin.with_reader(&mut |reader| {
-                    result = read_games(reader, opts, each);
+                    result = read_games(reader, opts, true, each);
                 });
                 result
             }
             None => {
                 let reader = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
-                read_games(reader, opts, each)
+                read_games(reader, opts, true, each)
             }
         };
     };
     let f = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
     let size = regular_size(&f);
     if size >= STREAM_FROM {
-        return read_games(std::io::BufReader::with_capacity(1 << 16, f), opts, each);
+        return read_games(
+            std::io::BufReader::with_capacity(1 << 16, f),
+            opts,
+            true,
+            each,
+        );
     }
     let bytes = read_file(f, size)?;
-    read_games(&bytes[..], opts, each)
+    // Only Floodgate-style records carry rating lines: the others skip the watch.
+    let ratings = memchr::memmem::find(&bytes, b"_rate:").is_some();
+    read_games(&bytes[..], opts, ratings, each)
 }
 
 /// Reads the games of a reader with shogi-kif's [`Reader`].
 fn read_games(
     mut reader: impl BufRead,
     opts: ReadOptions,
+    ratings: bool,
     each: &mut dyn FnMut(ReadGame),
 ) -> Result<(), String> {
     // An input of nothing but white space holds no game (a KIF reader alone would give an
@@ -191,9 +199,21 @@ fn read_games(
         each(ReadGame::failed(1, empty_error()));
         return Ok(());
     }
+    if !ratings {
+        return games_of(Reader::new(reader, opts), None, each);
+    }
     let tee = RatingTee::new(reader);
-    let ratings = tee.ratings.clone();
-    let mut games = match Reader::new(tee, opts) {
+    let scan = tee.ratings.clone();
+    games_of(Reader::new(tee, opts), Some(&scan), each)
+}
+
+/// Hands over the games of a reader, with the ratings `scan` found for them.
+fn games_of<R: BufRead>(
+    games: Result<Reader<R>, ReadError>,
+    scan: Option<&std::rc::Rc<std::cell::RefCell<RatingScan>>>,
+    each: &mut dyn FnMut(ReadGame),
+) -> Result<(), String> {
+    let mut games = match games {
         Ok(r) => r,
         Err(e) => {
             each(ReadGame::failed(1, e));
@@ -220,8 +240,8 @@ fn read_games(
             ratings: [None, None],
             panic: None,
         };
-        if csa {
-            game.ratings = ratings.borrow_mut().take(index as usize);
+        if let (true, Some(scan)) = (csa, scan) {
+            game.ratings = scan.borrow_mut().take(index as usize);
         }
         each(game);
     }
@@ -302,22 +322,27 @@ struct RatingScan {
 }
 
 impl RatingScan {
-    fn line(&mut self, line: &str) {
-        let t = line.trim();
-        if t == "/" {
+    fn line(&mut self, line: &[u8]) {
+        let t = line.trim_ascii();
+        if t == b"/" {
             self.end_game();
             return;
         }
-        if let Some(c) = t.strip_prefix('\'') {
-            for (i, key) in ["black_rate:", "white_rate:"].iter().enumerate() {
-                if let Some(v) = c.strip_prefix(key) {
+        if let Some(c) = t.strip_prefix(b"'") {
+            for (i, key) in [&b"black_rate:"[..], &b"white_rate:"[..]]
+                .iter()
+                .enumerate()
+            {
+                if let Some(v) = c.strip_prefix(*key) {
                     // NAME may hold ':' (never in Floodgate, but cheap to allow): the rating
                     // is after the last one.
-                    if let Some(r) = v.rsplit(':').next().and_then(|r| r.trim().parse().ok()) {
-                        let r: f64 = r;
-                        if r.is_finite() {
-                            self.current[i] = Some(r);
-                        }
+                    let r = v.rsplit(|&b| b == b':').next().unwrap_or_default();
+                    let r: Option<f64> = std::str::from_utf8(r.trim_ascii())
+                        .ok()
+                        .and_then(|r| r.parse().ok())
+                        .filter(|r: &f64| r.is_finite());
+                    if r.is_some() {
+                        self.current[i] = r;
                     }
                 }
             }
@@ -369,20 +394,25 @@ impl<R: BufRead> RatingTee<R> {
         }
     }
 
-    fn observe(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            if b == b'\n' {
-                self.flush_line();
-            } else if self.partial.len() < 4096 {
-                self.partial.push(b);
-            }
+    fn observe(&mut self, mut bytes: &[u8]) {
+        while let Some(i) = memchr::memchr(b'\n', bytes) {
+            self.push(&bytes[..i]);
+            self.flush_line();
+            bytes = &bytes[i + 1..];
         }
+        self.push(bytes);
+    }
+
+    /// Keeps the start of the current line (a rating line is short; the rest of a long line
+    /// does not matter).
+    fn push(&mut self, bytes: &[u8]) {
+        let room = 4096usize.saturating_sub(self.partial.len());
+        self.partial
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
     }
 
     fn flush_line(&mut self) {
-        // Rating lines are ASCII; other lines only matter for being blank, a comment or not.
-        let line = String::from_utf8_lossy(&self.partial);
-        self.ratings.borrow_mut().line(&line);
+        self.ratings.borrow_mut().line(&self.partial);
         self.partial.clear();
     }
 }
@@ -426,7 +456,7 @@ mod tests {
     fn ratings_by_game() {
         let mut scan = RatingScan::default();
         for line in FLOODGATE.lines() {
-            scan.line(line);
+            scan.line(line.as_bytes());
         }
         scan.end_game();
         assert_eq!(scan.games, vec![[Some(3382.0), Some(3613.5)], [None, None]]);
