@@ -31,6 +31,19 @@ pub enum ToFormat {
     Csa,
     /// JSON Kifu Format.
     Jkf,
+    /// Training data: cshogi/DLShogi hcpe, 38 bytes per position (binary).
+    Hcpe,
+    /// Training data: YaneuraOu PackedSfenValue, 40 bytes per position (binary).
+    Psv,
+    /// Training data as text: a line per position, `SFEN<TAB>move<TAB>ply<TAB>result<TAB>eval`.
+    Positions,
+}
+
+impl ToFormat {
+    /// The training-data targets (one entry per position; see `shogi_kif::training`).
+    pub fn is_training(self) -> bool {
+        matches!(self, ToFormat::Hcpe | ToFormat::Psv | ToFormat::Positions)
+    }
 }
 
 /// Arguments of `shogi convert`.
@@ -41,7 +54,15 @@ pub enum ToFormat {
 Examples:\n  shogi convert game.kif --to sfen            # the final position\n  \
 shogi convert game.kif --to sfen --ply 30   # the position after 30 moves\n  \
 shogi convert game.csa --to usi\n  shogi convert - --to kif < game.ki2\n  \
-shogi convert records/ --to csa --out-dir csa/   # one file per record file, same layout"
+shogi convert records/ --to csa --out-dir csa/   # one file per record file, same layout\n\n\
+Training data (--to hcpe|psv|positions): one entry per position of each game's main line, before \
+each move, with the move played, the game's result and the evaluation of the record's engine \
+comments (Floodgate '**, ShogiHome 評価値=, ShogiGUI, ぴよ将棋; sente's view in the record, the \
+side to move's in the output) or 0. hcpe: result 0 draw / 1 sente won / 2 gote won; psv and \
+positions: 1 / 0 / -1 for the side to move, ply = the SFEN move number. Games without a result \
+are left out unless --keep-unfinished; the counts go to stderr.\n  \
+shogi convert floodgate/ --to hcpe --output train.hcpe --min-rating 3500 --skip-draws\n  \
+shogi convert games.kif --to positions"
 )]
 pub struct ConvertArgs {
     /// Record files or directories (walked recursively); `-` reads stdin.
@@ -68,6 +89,8 @@ pub struct ConvertArgs {
     pub shard: ShardArgs,
     #[command(flatten)]
     pub select: SelectArgs,
+    #[command(flatten)]
+    pub training: crate::training::TrainingArgs,
 }
 
 /// One game converted: the text, or the errors to report.
@@ -150,6 +173,27 @@ struct Outcome {
 pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     if args.ply.is_some() && args.to != ToFormat::Sfen {
         return Err(Failure::usage("error: --ply goes with --to sfen"));
+    }
+    if args.to.is_training() {
+        // The training writers take --min-rating from the selection; the other selection
+        // flags, --dedup and --shard are not theirs yet: refused rather than ignored.
+        let others = SelectArgs {
+            min_rating: None,
+            ..args.select.clone()
+        };
+        if !others.selection()?.is_empty() || others.dedup.is_some() || args.shard.shard.is_some() {
+            return Err(Failure::usage(
+                "error: with --to hcpe, psv or positions, only --min-rating of the selection \
+                 flags applies (and not --dedup or --shard)",
+            ));
+        }
+        return crate::training::run(args, ctx);
+    }
+    if args.training != crate::training::TrainingArgs::default() {
+        return Err(Failure::usage(
+            "error: --output, --skip-first, --skip-draws, --skip-declarations and \
+             --keep-unfinished go with --to hcpe, psv or positions",
+        ));
     }
     let selection = args.select.selection()?;
     let dedup = args.select.dedup()?;
@@ -348,13 +392,20 @@ fn extension(to: ToFormat) -> &'static str {
         ToFormat::Ki2 => "ki2",
         ToFormat::Csa => "csa",
         ToFormat::Jkf => "jkf",
+        ToFormat::Hcpe => "hcpe",
+        ToFormat::Psv => "psv",
+        ToFormat::Positions => "positions",
     }
 }
 
 /// The output file of each input below `dir`: its relative path with the output format's
 /// extension, or, where two inputs would meet in one file (`game.kif` and `game.ki2`), the whole
 /// input name with the extension added (`game.kif.csa`). Writing over an input is refused.
-fn output_paths(dir: &Path, inputs: &[Input], to: ToFormat) -> Result<Vec<PathBuf>, Failure> {
+pub(crate) fn output_paths(
+    dir: &Path,
+    inputs: &[Input],
+    to: ToFormat,
+) -> Result<Vec<PathBuf>, Failure> {
     let ext = extension(to);
     let plain: Vec<PathBuf> = inputs
         .iter()
@@ -419,7 +470,7 @@ fn write_outputs(
     let outputs: Vec<(PathBuf, String)> = match to {
         ToFormat::Sfen | ToFormat::Usi => vec![(base, texts.iter().map(line).collect())],
         ToFormat::Csa => vec![(base, texts.iter().map(line).collect::<Vec<_>>().join("/\n"))],
-        ToFormat::Kif | ToFormat::Ki2 | ToFormat::Jkf => texts
+        _ => texts
             .iter()
             .enumerate()
             .map(|(i, t)| {
@@ -478,6 +529,10 @@ fn convert_record(record: &Record, args: &ConvertArgs) -> Result<String, String>
         ToFormat::Ki2 => shogi_kif::write(record, Format::Ki2),
         ToFormat::Csa => shogi_kif::write(record, Format::Csa),
         ToFormat::Jkf => shogi_kif::write(record, Format::Jkf),
+        // Written entry by entry by the training module, never as a record's text.
+        ToFormat::Hcpe | ToFormat::Psv | ToFormat::Positions => {
+            return Err("training data is not a record format".to_string());
+        }
     })
 }
 

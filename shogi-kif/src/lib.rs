@@ -53,6 +53,7 @@ mod raw;
 mod read;
 mod replay;
 mod text;
+pub mod training;
 mod usi;
 mod validate;
 mod write;
