@@ -39,9 +39,9 @@ pub struct TrainingArgs {
     /// Keep games without a result (interrupted, unterminated), written as draws.
     #[arg(long)]
     pub keep_unfinished: bool,
-    /// Keep only games where both players' ratings are known and at least this (Floodgate
-    /// `'black_rate:` / `'white_rate:` lines, `先手レーティング` / `後手レーティング` headers).
-    #[arg(long, value_name = "RATING")]
+    /// `--min-rating` (a selection flag, shared with `check` and `stats`): keep only games
+    /// where both players' ratings are known and at least this.
+    #[arg(skip)]
     pub min_rating: Option<f64>,
 }
 
@@ -237,7 +237,7 @@ fn train_input(
         io: None,
         counts: Counts::default(),
     };
-    let scanned = match (&input.path, args.training.min_rating) {
+    let scanned = match (&input.path, args.select.min_rating_value().ok().flatten()) {
         (Some(p), Some(_)) => floodgate_ratings(p),
         _ => Vec::new(),
     };
@@ -325,7 +325,7 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         )?)),
         None => None,
     };
-    let min_rating = t.min_rating;
+    let min_rating = args.select.min_rating_value()?;
     let select = move |record: &Record, index: usize, scanned: &[Ratings]| {
         let Some(min) = min_rating else {
             return true;

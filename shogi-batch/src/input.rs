@@ -1,0 +1,311 @@
+//! Inputs: the command line's paths expanded into files, and shards of them.
+
+use crate::key::Fnv1a;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// File extensions read when a directory is walked (compared without case).
+pub const RECORD_EXTENSIONS: &[&str] = &["kif", "kifu", "ki2", "ki2u", "csa", "jkf", "usi", "sfen"];
+
+/// One input: a file, or standard input (`-`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    /// The name shown in messages and in the `path` column: the path as given, or for a
+    /// file found in a directory, the directory as given joined with the path below it;
+    /// `<stdin>` for standard input.
+    pub name: String,
+    /// The file, or `None` for standard input.
+    pub path: Option<PathBuf>,
+    /// The path below the directory it was found in (the file name for a file given by
+    /// itself, `stdin` for standard input): where an output for it goes below an output
+    /// folder, and what [`Shard`] hashes.
+    pub rel: PathBuf,
+    /// The size in bytes when known at expansion (0 for standard input).
+    pub size: u64,
+}
+
+impl Input {
+    /// Standard input.
+    pub fn stdin() -> Input {
+        Input {
+            name: "<stdin>".into(),
+            path: None,
+            rel: PathBuf::from("stdin"),
+            size: 0,
+        }
+    }
+
+    /// A file, named as given.
+    pub fn file(path: impl Into<PathBuf>) -> Input {
+        let path = path.into();
+        let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+        Input {
+            name: path.display().to_string(),
+            rel: path
+                .file_name()
+                .map(PathBuf::from)
+                .unwrap_or_else(|| path.clone()),
+            path: Some(path),
+            size,
+        }
+    }
+
+    /// The format the file extension suggests (a hint for detection only).
+    pub fn hint(&self) -> Option<shogi_kif::Format> {
+        self.path
+            .as_ref()
+            .and_then(|p| p.extension())
+            .and_then(|e| e.to_str())
+            .and_then(shogi_kif::Format::from_extension)
+    }
+
+    /// The text [`Shard`] hashes: the path below the directory it was found in, with `/`
+    /// between components (so the same on every machine and operating system wherever the
+    /// collection is mounted), or the path as given for a file named by itself; `-` for
+    /// standard input.
+    pub fn shard_name(&self) -> String {
+        if self.path.is_none() {
+            return "-".into();
+        }
+        let parts: Vec<String> = self
+            .rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        parts.join("/")
+    }
+}
+
+/// A path on the command line that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// The path as given.
+    pub path: String,
+    /// Why (`no such file or directory`, `permission denied`, …).
+    pub reason: String,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.reason)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// A short reason for an I/O error.
+pub fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Expands paths into inputs, in order: files as given (whatever their extension), `-` as
+/// standard input, directories walked recursively for record files (see
+/// [`RECORD_EXTENSIONS`]) in sorted path order, so that every run lists them the same way.
+///
+/// A path that does not exist or a directory that cannot be listed is an error: the caller
+/// asked for something that is not there.
+pub fn expand(paths: &[impl AsRef<str>]) -> Result<Vec<Input>, InputError> {
+    let mut out = Vec::new();
+    for p in paths {
+        let p = p.as_ref();
+        if p == "-" {
+            out.push(Input::stdin());
+            continue;
+        }
+        let path = PathBuf::from(p);
+        let err = |e: std::io::Error| InputError {
+            path: p.to_string(),
+            reason: io_reason(&e),
+        };
+        let meta = std::fs::metadata(&path).map_err(err)?;
+        if meta.is_dir() {
+            let mut files = Vec::new();
+            walk(&path, &mut files).map_err(err)?;
+            out.extend(files.into_iter().map(|(f, size)| {
+                Input {
+                    name: f.display().to_string(),
+                    rel: f
+                        .strip_prefix(&path)
+                        .map(Path::to_path_buf)
+                        .unwrap_or_else(|_| f.clone()),
+                    path: Some(f),
+                    size,
+                }
+            }));
+        } else {
+            out.push(Input {
+                name: p.to_string(),
+                rel: path
+                    .file_name()
+                    .map(PathBuf::from)
+                    .unwrap_or_else(|| path.clone()),
+                path: Some(path),
+                size: meta.len(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The record files under `dir` with their sizes, in sorted path order: a path sorts by its
+/// components, so visiting each directory's entries sorted by name gives that order.
+fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64)>) -> std::io::Result<()> {
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        entries.push((entry.file_name(), entry.path()));
+    }
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    for (_, path) in entries {
+        let is_record = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| RECORD_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
+        // Follow symbolic links, as `metadata` does for the paths given. A record file that
+        // cannot be looked at (a dangling link) is kept: reading it reports why.
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_dir() => walk(&path, out)?,
+            Ok(meta) if meta.is_file() && is_record => out.push((path, meta.len())),
+            Ok(_) => {}
+            Err(_) if is_record => out.push((path, 0)),
+            Err(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// A share of the inputs: `--shard I/N` keeps the inputs whose [`Input::shard_name`] hashes
+/// to `I` among `N` (1-based).
+///
+/// The hash is FNV-1a (64-bit) of the name's UTF-8 bytes, finished with the SplitMix64
+/// mixer, modulo `N`: it depends on nothing but the name, so every machine, run and job
+/// count splits a collection the same way, and a file added later does not move the others.
+/// The shards `1/N` … `N/N` are disjoint and together hold every input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which share, from 1.
+    pub index: u32,
+    /// Of how many.
+    pub count: u32,
+}
+
+impl Shard {
+    /// Parses `I/N` (1 ≤ I ≤ N).
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || format!("'{s}' is not a shard (expected I/N with 1 <= I <= N, e.g. 1/4)");
+        let (i, n) = s.trim().split_once('/').ok_or_else(bad)?;
+        let index: u32 = i.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The shard (1-based) a name falls in among `count`.
+    pub fn of(name: &str, count: u32) -> u32 {
+        let mut h = Fnv1a::new();
+        h.write(name.as_bytes());
+        (splitmix_finish(h.finish()) % u64::from(count.max(1))) as u32 + 1
+    }
+
+    /// Whether this shard holds `input`.
+    pub fn contains(&self, input: &Input) -> bool {
+        Shard::of(&input.shard_name(), self.count) == self.index
+    }
+
+    /// The inputs of this shard, in their order.
+    pub fn select(&self, inputs: Vec<Input>) -> Vec<Input> {
+        inputs.into_iter().filter(|i| self.contains(i)).collect()
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The SplitMix64 finaliser: spreads FNV's weak low bits over the whole word.
+fn splitmix_finish(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_parse() {
+        assert_eq!(Shard::parse("1/4"), Ok(Shard { index: 1, count: 4 }));
+        assert_eq!(Shard::parse(" 4/4 "), Ok(Shard { index: 4, count: 4 }));
+        for bad in ["0/4", "5/4", "1/0", "1", "a/b", "1/4/5", ""] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn shards_partition_names() {
+        let names: Vec<String> = (0..2000).map(|i| format!("dir/{i:05}.kif")).collect();
+        for n in [1u32, 2, 3, 7] {
+            let mut counts = vec![0usize; n as usize];
+            for name in &names {
+                let s = Shard::of(name, n);
+                assert!((1..=n).contains(&s));
+                counts[s as usize - 1] += 1;
+            }
+            assert_eq!(counts.iter().sum::<usize>(), names.len());
+            // Roughly even: every shard within 20% of the mean.
+            let mean = names.len() / n as usize;
+            for c in counts {
+                assert!(
+                    c * 10 >= mean * 8 && c * 10 <= mean * 12,
+                    "{n}: {c} vs {mean}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn shard_is_fixed_across_versions() {
+        // Pinned: a change here moves files between shards on users' clusters.
+        assert_eq!(
+            Shard::of("2024/01/game.kif", 4),
+            Shard::of("2024/01/game.kif", 4)
+        );
+        let pinned: Vec<u32> = ["a.kif", "b.csa", "x/y.kif"]
+            .iter()
+            .map(|n| Shard::of(n, 10))
+            .collect();
+        assert_eq!(pinned, PINNED_SHARDS);
+    }
+
+    const PINNED_SHARDS: [u32; 3] = [2, 10, 7];
+
+    #[test]
+    fn expand_walks_sorted_and_filters_extensions() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("b/c")).unwrap();
+        for f in ["b/c/z.kif", "b/a.CSA", "a.txt", "c.ki2", "b/c/a.sfen"] {
+            std::fs::write(d.join(f), "x").unwrap();
+        }
+        let root = d.display().to_string();
+        let inputs = expand(std::slice::from_ref(&root)).unwrap();
+        let rel: Vec<String> = inputs.iter().map(Input::shard_name).collect();
+        assert_eq!(rel, ["b/a.CSA", "b/c/a.sfen", "b/c/z.kif", "c.ki2"]);
+        // A file given by itself is read whatever its extension.
+        let txt = d.join("a.txt").display().to_string();
+        let one = expand(&[txt.clone(), "-".to_string()]).unwrap();
+        assert_eq!(one[0].name, txt);
+        assert_eq!(one[1], Input::stdin());
+        let missing = expand(&[d.join("nope").display().to_string()]).unwrap_err();
+        assert_eq!(missing.reason, "no such file or directory");
+    }
+}

@@ -1,0 +1,55 @@
+//! Batch analysis over collections of shogi records: the layer shared by `shogi check`,
+//! `convert`, `stats`, the game database and the Python bindings.
+//!
+//! ```text
+//! paths ─expand/shard─▶ inputs ─run (parallel, in order)─▶ games ─select─▶ rows ─▶ CSV / JSON lines
+//! ```
+//!
+//! * [`expand`] turns paths into [`Input`]s (files as given, directories walked in sorted
+//!   order, `-` for standard input); [`Shard`] keeps a stable share of them.
+//! * [`run`] reads inputs on a thread pool and hands each game's result back in input order,
+//!   whatever the number of threads; one bad input never stops a batch.
+//! * [`GameRow`] is the one row type (the columns of `shogi stats`), made by [`select_row`]
+//!   and kept or dropped by a [`Selection`].
+//! * [`game_key`] is a stable hash of start and main line; [`Dedup`] and [`duplicates`] find
+//!   copies; [`Summary`] counts.
+//!
+//! ```no_run
+//! use shogi_batch::{Event, Selection, expand, pool, run, select_row};
+//! use std::ops::ControlFlow;
+//!
+//! let inputs = expand(&["records/"])?;
+//! let mut selection = Selection::new();
+//! selection.set("--min-plies", "100")?;
+//! let mut out = csv::Writer::from_writer(std::io::stdout());
+//! run(&inputs, &Default::default(), &pool(Some(2))?, |input, game| select_row(input, &game, &selection),
+//!     |_, event| {
+//!         if let Event::Game(Some(row)) = event {
+//!             out.serialize(row).ok();
+//!         }
+//!         ControlFlow::Continue(())
+//!     });
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod date;
+mod dedup;
+mod input;
+mod isolate;
+mod key;
+pub mod read;
+mod row;
+mod run;
+mod select;
+mod summary;
+
+pub use date::iso8601;
+pub use dedup::{Dedup, DedupMode, duplicates, line_text};
+pub use input::{Input, InputError, RECORD_EXTENSIONS, Shard, expand, io_reason};
+pub use isolate::{install_hook, isolated};
+pub use key::{Fnv1a, game_key, key_hex, start_text};
+pub use read::{INTERNAL_ERROR, ReadGame, Reading, SharedStdin, Stdin, read_input};
+pub use row::{COLUMNS, GameRow, Replay, replay, same_position};
+pub use run::{Event, pool, run, select_row};
+pub use select::{ENDINGS, Selection, SelectionError};
+pub use summary::{Summary, SummaryLine};

@@ -1,0 +1,513 @@
+//! Reading one input game by game: the one place that talks to shogi-kif's reader.
+
+use crate::input::{Input, io_reason};
+use shogi_kif::{Diagnostic, Encoding, ErrorKind, Format, ReadError, ReadOptions, Reader, Record};
+use std::io::{BufRead, Read};
+
+/// One game of an input, read and replayed, with what the reader said about it.
+#[derive(Clone, Debug)]
+pub struct ReadGame {
+    /// The game's number within its input, from 1.
+    pub index: u32,
+    /// The first line of the game in the input (0 when the reader does not say).
+    pub line: u32,
+    /// The input's format, once recognised.
+    pub format: Option<Format>,
+    /// The input's encoding, once chosen.
+    pub encoding: Option<Encoding>,
+    /// The record: the whole game, or `None` when it could not be read.
+    pub record: Option<Record>,
+    /// Why the game could not be read (the first error), if it could not.
+    pub error: Option<ReadError>,
+    /// Warnings and notes of the reader and of validation (repetition, contradicted endings).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Ratings found in lines the record model does not keep (Floodgate `'black_rate:`).
+    pub ratings: [Option<f64>; 2],
+    /// When reading or handling this game panicked (a bug): the panic's message and place,
+    /// for a note; `error` then says [`INTERNAL_ERROR`].
+    pub panic: Option<String>,
+}
+
+/// The error message of a game whose reading or handling panicked.
+pub const INTERNAL_ERROR: &str = "internal error while reading this record (please report)";
+
+impl ReadGame {
+    /// A game that could not be read at all.
+    pub fn failed(index: u32, error: ReadError) -> ReadGame {
+        ReadGame {
+            index,
+            line: 0,
+            format: None,
+            encoding: None,
+            record: None,
+            error: Some(error),
+            diagnostics: Vec::new(),
+            ratings: [None, None],
+            panic: None,
+        }
+    }
+
+    /// A game whose reading or handling panicked with `message`.
+    pub fn panicked(index: u32, message: String) -> ReadGame {
+        let mut g = ReadGame::failed(index, ReadError::new(ErrorKind::Syntax, INTERNAL_ERROR));
+        g.panic = Some(message);
+        g
+    }
+
+    /// Whether the game was read without an error (warnings allowed).
+    pub fn is_valid(&self) -> bool {
+        self.error.is_none()
+            && self.record.is_some()
+            && !self
+                .diagnostics
+                .iter()
+                .any(|d| d.severity == shogi_kif::Severity::Error)
+    }
+}
+
+/// The largest input read whole (records are small; this bounds memory on junk).
+pub const MAX_INPUT: u64 = 256 * 1024 * 1024;
+/// Inputs at least this large, and standard input, are read game by game.
+pub const STREAM_FROM: u64 = 32 * 1024 * 1024;
+
+/// Whether an input is read game by game from a stream (standard input, large files) rather
+/// than whole.
+pub fn is_streamed(input: &Input) -> bool {
+    input.path.is_none() || input.size >= STREAM_FROM
+}
+
+/// The standard input a batch shares between its workers (the one that reads `-` locks it).
+pub type Stdin<'a> = std::sync::Mutex<&'a mut (dyn BufRead + Send)>;
+
+/// Something that lends a reader for `-` to one worker at a time (a [`Stdin`]).
+pub trait SharedStdin: Sync {
+    /// Calls `f` with the reader, exclusively.
+    fn with_reader(&self, f: &mut dyn FnMut(&mut dyn BufRead));
+}
+
+impl SharedStdin for Stdin<'_> {
+    fn with_reader(&self, f: &mut dyn FnMut(&mut dyn BufRead)) {
+        let mut guard = self.lock().unwrap_or_else(|e| e.into_inner());
+        let reader: &mut (dyn BufRead + Send) = &mut **guard;
+        f(reader);
+    }
+}
+
+/// How inputs are read.
+#[derive(Clone, Copy)]
+pub struct Reading<'a> {
+    /// Format, hint and encoding (the hint is taken from each file's extension when unset).
+    pub options: ReadOptions,
+    /// Validate each game (repetition, contradicted endings: [`shogi_kif::validate`]) in the
+    /// same replay; without it `diagnostics` holds the reader's remarks only.
+    pub validate: bool,
+    /// Where `-` is read from (`None`: the process's standard input).
+    pub stdin: Option<&'a (dyn SharedStdin + 'a)>,
+}
+
+impl Default for Reading<'_> {
+    fn default() -> Self {
+        Reading {
+            options: ReadOptions::default(),
+            validate: true,
+            stdin: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for Reading<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reading")
+            .field("options", &self.options)
+            .field("validate", &self.validate)
+            .field("stdin", &self.stdin.map(|_| "given"))
+            .finish()
+    }
+}
+
+/// Reads every game of `input`, handing each to `each` in order.
+///
+/// A game that cannot be read is handed over with its error (and the record as far as it
+/// was read), and reading goes on with the next game where the format allows it (CSA, USI,
+/// SFEN). An empty input is one game with an error. `Err` only when the input cannot be
+/// opened at all (the reason, e.g. `permission denied`).
+pub fn read_input(
+    input: &Input,
+    reading: &Reading<'_>,
+    each: &mut dyn FnMut(ReadGame),
+) -> Result<(), String> {
+    let mut opts = reading.options;
+    opts.validate = reading.validate;
+    if opts.hint.is_none() {
+        opts.hint = input.hint();
+    }
+    let Some(path) = &input.path else {
+        return match reading.stdin {
+            Some(stdin) => {
+                let mut result = Ok(());
+                stdin.with_reader(&mut |reader| {
+                    result = read_games(reader, opts, true, each);
+                });
+                result
+            }
+            None => {
+                let reader = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
+                read_games(reader, opts, true, each)
+            }
+        };
+    };
+    let f = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
+    let size = regular_size(&f);
+    if size >= STREAM_FROM {
+        return read_games(
+            std::io::BufReader::with_capacity(1 << 16, f),
+            opts,
+            true,
+            each,
+        );
+    }
+    let bytes = read_file(f, size)?;
+    // Only Floodgate-style records carry rating lines: the others skip the watch.
+    let ratings = memchr::memmem::find(&bytes, b"_rate:").is_some();
+    read_games(&bytes[..], opts, ratings, each)
+}
+
+/// Reads the games of a reader with shogi-kif's [`Reader`].
+fn read_games(
+    mut reader: impl BufRead,
+    opts: ReadOptions,
+    ratings: bool,
+    each: &mut dyn FnMut(ReadGame),
+) -> Result<(), String> {
+    // An input of nothing but white space holds no game (a KIF reader alone would give an
+    // empty record).
+    let blank = loop {
+        let buf = reader.fill_buf().map_err(|e| io_reason(&e))?;
+        if buf.is_empty() {
+            break true;
+        }
+        let skip = buf
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+            .count();
+        if skip < buf.len() {
+            break false;
+        }
+        reader.consume(skip);
+    };
+    if blank {
+        each(ReadGame::failed(1, empty_error()));
+        return Ok(());
+    }
+    if !ratings {
+        return games_of(Reader::new(reader, opts), None, each);
+    }
+    let tee = RatingTee::new(reader);
+    let scan = tee.ratings.clone();
+    games_of(Reader::new(tee, opts), Some(&scan), each)
+}
+
+/// Hands over the games of a reader, with the ratings `scan` found for them.
+fn games_of<R: BufRead>(
+    games: Result<Reader<R>, ReadError>,
+    scan: Option<&std::rc::Rc<std::cell::RefCell<RatingScan>>>,
+    each: &mut dyn FnMut(ReadGame),
+) -> Result<(), String> {
+    let mut games = match games {
+        Ok(r) => r,
+        Err(e) => {
+            each(ReadGame::failed(1, e));
+            return Ok(());
+        }
+    };
+    let format = games.format();
+    let csa = format == Format::Csa;
+    while let Some(g) = games.next() {
+        let index = g.index as u32;
+        // After an error before anything was read the record is an empty default: no game
+        // to describe.
+        let readable = g.error.as_ref().is_none_or(|e| e.ply.is_some())
+            || !g.record.moves.moves.is_empty()
+            || !g.record.header.entries.is_empty();
+        let mut game = ReadGame {
+            index,
+            line: g.line,
+            format: Some(format),
+            encoding: Some(games.encoding()),
+            record: readable.then_some(g.record),
+            error: g.error,
+            diagnostics: g.diagnostics,
+            ratings: [None, None],
+            panic: None,
+        };
+        if let (true, Some(scan)) = (csa, scan) {
+            game.ratings = scan.borrow_mut().take(index as usize);
+        }
+        each(game);
+    }
+    Ok(())
+}
+
+fn empty_error() -> ReadError {
+    ReadError::new(ErrorKind::Truncated, "the input is empty")
+}
+
+/// An error for an input that could not be opened or read.
+pub fn io_error(reason: &str) -> ReadError {
+    ReadError::new(ErrorKind::Io, reason.to_string())
+}
+
+/// Reads a file (at most [`MAX_INPUT`] bytes) with one allocation and, for a regular file of
+/// known `size`, usually one `read`: a read that brings exactly the size the file has is not
+/// followed by another asking for more.
+fn read_file(mut f: std::fs::File, size: u64) -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    if size == 0 || size > MAX_INPUT {
+        f.take(MAX_INPUT + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| io_reason(&e))?;
+    } else {
+        let want = size as usize + 1;
+        buf.resize(want, 0);
+        let mut n = 0;
+        while n < want {
+            match f.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => {
+                    n += k;
+                    if n == want - 1 {
+                        break;
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io_reason(&e)),
+            }
+        }
+        buf.truncate(n);
+        if n == want {
+            // The file grew: read on.
+            f.take(MAX_INPUT + 1 - n as u64)
+                .read_to_end(&mut buf)
+                .map_err(|e| io_reason(&e))?;
+        }
+    }
+    if buf.len() as u64 > MAX_INPUT {
+        return Err(format!("larger than {} MiB", MAX_INPUT / 1024 / 1024));
+    }
+    Ok(buf)
+}
+
+/// The size of an open regular file (0 for anything else).
+fn regular_size(f: &std::fs::File) -> u64 {
+    f.metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map_or(0, |m| m.len())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Floodgate ratings: `'black_rate:NAME:RATING` and `'white_rate:NAME:RATING` comment lines,
+// which the record model does not keep. Games are counted as the CSA reader counts them: text
+// between `/` lines, skipping parts holding nothing but comments and blank lines.
+
+/// Collects ratings line by line, game by game.
+#[derive(Default)]
+struct RatingScan {
+    /// Ratings of the games completed so far (games with content only).
+    games: Vec<[Option<f64>; 2]>,
+    current: [Option<f64>; 2],
+    content: bool,
+    /// Games already handed out (their entries are dropped to keep memory flat).
+    taken: usize,
+}
+
+impl RatingScan {
+    fn line(&mut self, line: &[u8]) {
+        let t = line.trim_ascii();
+        if t == b"/" {
+            self.end_game();
+            return;
+        }
+        if let Some(c) = t.strip_prefix(b"'") {
+            for (i, key) in [&b"black_rate:"[..], &b"white_rate:"[..]]
+                .iter()
+                .enumerate()
+            {
+                if let Some(v) = c.strip_prefix(*key) {
+                    // NAME may hold ':' (never in Floodgate, but cheap to allow): the rating
+                    // is after the last one.
+                    let r = v.rsplit(|&b| b == b':').next().unwrap_or_default();
+                    let r: Option<f64> = std::str::from_utf8(r.trim_ascii())
+                        .ok()
+                        .and_then(|r| r.parse().ok())
+                        .filter(|r: &f64| r.is_finite());
+                    if r.is_some() {
+                        self.current[i] = r;
+                    }
+                }
+            }
+        } else if !t.is_empty() {
+            self.content = true;
+        }
+    }
+
+    fn end_game(&mut self) {
+        if self.content {
+            self.games.push(self.current);
+        }
+        self.current = [None, None];
+        self.content = false;
+    }
+
+    /// The ratings of game `index` (from 1), once its text has been scanned.
+    fn take(&mut self, index: usize) -> [Option<f64>; 2] {
+        // The game being read may still be the open one.
+        let i = index - 1;
+        let pos = i.checked_sub(self.taken);
+        let found = match pos {
+            Some(p) if p < self.games.len() => self.games[p],
+            Some(p) if p == self.games.len() && self.content => self.current,
+            _ => [None, None],
+        };
+        if let Some(p) = pos {
+            let drop = p.min(self.games.len());
+            self.games.drain(..drop);
+            self.taken += drop;
+        }
+        found
+    }
+}
+
+/// A reader that watches the lines going through it for ratings (see [`RatingScan`]).
+struct RatingTee<R> {
+    inner: R,
+    ratings: std::rc::Rc<std::cell::RefCell<RatingScan>>,
+    partial: Vec<u8>,
+}
+
+impl<R: BufRead> RatingTee<R> {
+    fn new(inner: R) -> RatingTee<R> {
+        RatingTee {
+            inner,
+            ratings: Default::default(),
+            partial: Vec::new(),
+        }
+    }
+
+    fn observe(&mut self, mut bytes: &[u8]) {
+        while let Some(i) = memchr::memchr(b'\n', bytes) {
+            self.push(&bytes[..i]);
+            self.flush_line();
+            bytes = &bytes[i + 1..];
+        }
+        self.push(bytes);
+    }
+
+    /// Keeps the start of the current line (a rating line is short; the rest of a long line
+    /// does not matter).
+    fn push(&mut self, bytes: &[u8]) {
+        let room = 4096usize.saturating_sub(self.partial.len());
+        self.partial
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
+    fn flush_line(&mut self) {
+        self.ratings.borrow_mut().line(&self.partial);
+        self.partial.clear();
+    }
+}
+
+impl<R: BufRead> Read for RatingTee<R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(out)?;
+        if n == 0 && !self.partial.is_empty() {
+            self.flush_line();
+        }
+        self.observe(&out[..n]);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for RatingTee<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        let seen = match self.inner.fill_buf() {
+            Ok(buf) => buf[..amt.min(buf.len())].to_vec(),
+            Err(_) => Vec::new(),
+        };
+        if seen.is_empty() && !self.partial.is_empty() {
+            self.flush_line();
+        }
+        self.observe(&seen);
+        self.inner.consume(amt);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FLOODGATE: &str = "V2\nN+a\nN-b\n'black_rate:a+1:3382.0\n'white_rate:b+2:3613.5\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\n'only a comment\n/\nN+c\nN-d\nPI\n+\n+2726FU\n%TORYO\n";
+
+    #[test]
+    fn ratings_by_game() {
+        let mut scan = RatingScan::default();
+        for line in FLOODGATE.lines() {
+            scan.line(line.as_bytes());
+        }
+        scan.end_game();
+        assert_eq!(scan.games, vec![[Some(3382.0), Some(3613.5)], [None, None]]);
+    }
+
+    #[test]
+    fn ratings_through_a_stream() {
+        // Whole, and a few bytes at a time (the reader then runs ahead of the games it gives).
+        for chunk in [1 << 20, 16] {
+            let tee = RatingTee::new(FLOODGATE.as_bytes());
+            let ratings = tee.ratings.clone();
+            let opts = ReadOptions {
+                chunk_size: chunk,
+                ..ReadOptions::default()
+            };
+            let mut got = Vec::new();
+            for game in Reader::new(tee, opts).unwrap() {
+                assert!(game.error.is_none());
+                got.push(ratings.borrow_mut().take(game.index));
+            }
+            assert_eq!(
+                got,
+                vec![[Some(3382.0), Some(3613.5)], [None, None]],
+                "{chunk}"
+            );
+        }
+    }
+
+    #[test]
+    fn games_of_an_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("two.usi");
+        std::fs::write(
+            &path,
+            "position startpos moves 7g7f\nposition startpos moves 7g7f 7g7f\n",
+        )
+        .unwrap();
+        let mut games = Vec::new();
+        read_input(&Input::file(&path), &Reading::default(), &mut |g| {
+            games.push(g)
+        })
+        .unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!((games[0].index, games[0].line), (1, 1));
+        assert!(games[0].is_valid());
+        // The illegal second move: the record holds the first.
+        assert_eq!((games[1].index, games[1].line), (2, 2));
+        assert_eq!(games[1].error.as_ref().and_then(|e| e.ply), Some(2));
+        assert_eq!(
+            games[1].record.as_ref().map(|r| r.moves.moves.len()),
+            Some(1)
+        );
+    }
+}

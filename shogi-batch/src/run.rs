@@ -1,0 +1,205 @@
+//! The batch driver: inputs read in parallel, results handed back in input order.
+
+use crate::input::Input;
+use crate::isolate::isolated;
+use crate::read::{ReadGame, Reading, io_error, read_input};
+use crate::row::{GameRow, Replay, replay};
+use crate::select::Selection;
+use rayon::prelude::*;
+use std::ops::ControlFlow;
+
+/// What the driver hands back, in input order.
+#[derive(Debug)]
+pub enum Event<T> {
+    /// The result of the work on one game.
+    Game(T),
+    /// Every game of the input has been handed over.
+    InputDone,
+}
+
+/// A thread pool of `jobs` threads (all cores when `None`).
+pub fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = jobs {
+        if n == 0 {
+            return Err("must be at least 1".into());
+        }
+        b = b.num_threads(n);
+    }
+    b.build().map_err(|e| format!("cannot start threads: {e}"))
+}
+
+/// Inputs read together before their results are handed over (per thread).
+const CHUNK_PER_THREAD: usize = 32;
+/// Bytes of input read together at most (bounds the results held at once).
+const CHUNK_BYTES: u64 = 64 << 20;
+/// Results of a piped input in flight between its reader and the caller.
+const STREAM_QUEUE: usize = 1024;
+/// Inputs at least this large (and standard input) are read on one worker while the caller
+/// takes their games, instead of with other inputs: their results are not held.
+const PIPE_FROM: u64 = 4 << 20;
+
+fn piped(input: &Input) -> bool {
+    input.path.is_none() || input.size >= PIPE_FROM
+}
+
+/// Reads every game of `inputs` on `pool`, runs `work` on each (on a worker thread) and hands
+/// the results to `emit` on the calling thread, in input order: inputs as listed, games as
+/// in the input. The order does not depend on the number of threads.
+///
+/// Small files are read many at a time, one per thread; standard input and files of 4 MiB
+/// or more are read game by game on one worker while `emit` consumes (a bounded queue
+/// between them), so memory does not grow with the number of games.
+///
+/// Nothing stops the batch but `emit` returning [`ControlFlow::Break`]: an input that
+/// cannot be opened is handed to `work` as one game with an `io` error, and a panic while
+/// reading a game or in `work` becomes that game's error (reading of that input stops there).
+pub fn run<T, W, E>(
+    inputs: &[Input],
+    reading: &Reading<'_>,
+    pool: &rayon::ThreadPool,
+    work: W,
+    mut emit: E,
+) -> ControlFlow<()>
+where
+    T: Send,
+    W: Fn(&Input, ReadGame) -> T + Sync,
+    E: FnMut(&Input, Event<T>) -> ControlFlow<()>,
+{
+    let per_chunk = CHUNK_PER_THREAD * pool.current_num_threads().max(1);
+    let mut i = 0;
+    while i < inputs.len() {
+        if piped(&inputs[i]) {
+            stream_one(&inputs[i], reading, pool, &work, &mut emit)?;
+            i += 1;
+            continue;
+        }
+        // A run of small files, up to the chunk's size.
+        let mut j = i;
+        let mut bytes = 0u64;
+        while j < inputs.len()
+            && j - i < per_chunk
+            && !piped(&inputs[j])
+            && (j == i || bytes + inputs[j].size <= CHUNK_BYTES)
+        {
+            bytes += inputs[j].size;
+            j += 1;
+        }
+        let chunk = &inputs[i..j];
+        let results: Vec<Vec<T>> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|input| {
+                    let mut out = Vec::new();
+                    read_guarded(input, reading, &work, &mut |t| {
+                        out.push(t);
+                        ControlFlow::Continue(())
+                    });
+                    out
+                })
+                .collect()
+        });
+        for (input, games) in chunk.iter().zip(results) {
+            for t in games {
+                emit(input, Event::Game(t))?;
+            }
+            emit(input, Event::InputDone)?;
+        }
+        i = j;
+    }
+    ControlFlow::Continue(())
+}
+
+/// One streamed input: read on a worker, handed over through a bounded queue.
+fn stream_one<T, W, E>(
+    input: &Input,
+    reading: &Reading<'_>,
+    pool: &rayon::ThreadPool,
+    work: &W,
+    emit: &mut E,
+) -> ControlFlow<()>
+where
+    T: Send,
+    W: Fn(&Input, ReadGame) -> T + Sync,
+    E: FnMut(&Input, Event<T>) -> ControlFlow<()>,
+{
+    let (tx, rx) = std::sync::mpsc::sync_channel::<T>(STREAM_QUEUE);
+    let mut flow = ControlFlow::Continue(());
+    pool.in_place_scope(|scope| {
+        scope.spawn(move |_| {
+            read_guarded(input, reading, work, &mut |t| match tx.send(t) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(_) => ControlFlow::Break(()),
+            });
+        });
+        for t in rx.iter() {
+            if emit(input, Event::Game(t)).is_break() {
+                flow = ControlFlow::Break(());
+                break;
+            }
+        }
+        // Dropping the receiver stops the reader at its next game.
+        drop(rx);
+    });
+    flow?;
+    emit(input, Event::InputDone)
+}
+
+/// Reads one input, runs `work` on each game, with the panic guard (see [`run`]).
+fn read_guarded<T, W>(
+    input: &Input,
+    reading: &Reading<'_>,
+    work: &W,
+    out: &mut dyn FnMut(T) -> ControlFlow<()>,
+) where
+    W: Fn(&Input, ReadGame) -> T + Sync,
+{
+    let mut count = 0u32;
+    let mut stopped = false;
+    let guarded_work = |game: ReadGame| -> Option<T> {
+        let index = game.index;
+        match isolated(|| work(input, game)) {
+            Ok(t) => Some(t),
+            Err(message) => {
+                let failed = ReadGame::panicked(index, message);
+                isolated(|| work(input, failed)).ok()
+            }
+        }
+    };
+    let result = isolated(|| {
+        read_input(input, reading, &mut |game| {
+            if stopped {
+                return;
+            }
+            count = game.index;
+            if let Some(t) = guarded_work(game) {
+                if out(t).is_break() {
+                    stopped = true;
+                }
+            }
+        })
+    });
+    if stopped {
+        return;
+    }
+    let failed = match result {
+        Ok(Ok(())) => None,
+        Ok(Err(reason)) => Some(ReadGame::failed(1, io_error(&reason))),
+        Err(message) => Some(ReadGame::panicked(count + 1, message)),
+    };
+    if let Some(game) = failed {
+        if let Some(t) = guarded_work(game) {
+            let _ = out(t);
+        }
+    }
+}
+
+/// The work of `shogi stats` on one game: its row, or `None` when `selection` drops it.
+pub fn select_row(input: &Input, game: &ReadGame, selection: &Selection) -> Option<GameRow> {
+    let r = match &game.record {
+        Some(rec) => replay(rec, selection.position()),
+        None => Replay::default(),
+    };
+    let row = GameRow::new(&input.name, game, Some(&r));
+    selection.matches(&row, Some(&r)).then_some(row)
+}
