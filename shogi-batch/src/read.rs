@@ -25,21 +25,35 @@ pub struct ReadGame {
     pub diagnostics: Vec<Diagnostic>,
     /// Ratings found in lines the record model does not keep (Floodgate `'black_rate:`).
     pub ratings: [Option<f64>; 2],
+    /// When reading or handling this game panicked (a bug): the panic's message and place,
+    /// for a note; `error` then says [`INTERNAL_ERROR`].
+    pub panic: Option<String>,
 }
+
+/// The error message of a game whose reading or handling panicked.
+pub const INTERNAL_ERROR: &str = "internal error while reading this record (please report)";
 
 impl ReadGame {
     /// A game that could not be read at all.
     pub fn failed(index: u32, error: ReadError) -> ReadGame {
         ReadGame {
             index,
-            line: error.location.line,
+            line: 0,
             format: None,
             encoding: None,
             record: None,
             error: Some(error),
             diagnostics: Vec::new(),
             ratings: [None, None],
+            panic: None,
         }
+    }
+
+    /// A game whose reading or handling panicked with `message`.
+    pub fn panicked(index: u32, message: String) -> ReadGame {
+        let mut g = ReadGame::failed(index, ReadError::new(ErrorKind::Syntax, INTERNAL_ERROR));
+        g.panic = Some(message);
+        g
     }
 
     /// Whether the game was read without an error (warnings allowed).
@@ -67,6 +81,20 @@ pub fn is_streamed(input: &Input) -> bool {
 /// The standard input a batch shares between its workers (the one that reads `-` locks it).
 pub type Stdin<'a> = std::sync::Mutex<&'a mut (dyn BufRead + Send)>;
 
+/// Something that lends a reader for `-` to one worker at a time (a [`Stdin`]).
+pub trait SharedStdin: Sync {
+    /// Calls `f` with the reader, exclusively.
+    fn with_reader(&self, f: &mut dyn FnMut(&mut dyn BufRead));
+}
+
+impl SharedStdin for Stdin<'_> {
+    fn with_reader(&self, f: &mut dyn FnMut(&mut dyn BufRead)) {
+        let mut guard = self.lock().unwrap_or_else(|e| e.into_inner());
+        let reader: &mut (dyn BufRead + Send) = &mut **guard;
+        f(reader);
+    }
+}
+
 /// How inputs are read.
 #[derive(Clone, Copy)]
 pub struct Reading<'a> {
@@ -76,7 +104,7 @@ pub struct Reading<'a> {
     /// same replay; without it `diagnostics` holds the reader's remarks only.
     pub validate: bool,
     /// Where `-` is read from (`None`: the process's standard input).
-    pub stdin: Option<&'a Stdin<'a>>,
+    pub stdin: Option<&'a (dyn SharedStdin + 'a)>,
 }
 
 impl Default for Reading<'_> {
@@ -118,9 +146,11 @@ pub fn read_input(
     let Some(path) = &input.path else {
         return match reading.stdin {
             Some(stdin) => {
-                let mut guard = stdin.lock().unwrap_or_else(|e| e.into_inner());
-                let reader: &mut (dyn BufRead + Send) = &mut **guard;
-                read_stream(reader, opts, validate, each)
+                let mut result = Ok(());
+                stdin.with_reader(&mut |reader| {
+                    result = read_stream(reader, opts, validate, each);
+                });
+                result
             }
             None => {
                 let reader = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
@@ -241,20 +271,13 @@ fn game_of(
             error: None,
             diagnostics,
             ratings: [None, None],
+            panic: None,
         },
         Err(e) => ReadGame::failed(index, e),
     };
     game.format = format;
     game.encoding = encoding;
     game
-}
-
-/// An error for a game whose reading panicked (a bug, reported instead of stopping the batch).
-pub fn panic_error(message: &str) -> ReadError {
-    ReadError::new(
-        ErrorKind::Syntax,
-        format!("internal error while reading this game (please report it): {message}"),
-    )
 }
 
 fn empty_error() -> ReadError {

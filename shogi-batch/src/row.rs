@@ -18,6 +18,8 @@ pub struct GameRow {
     pub path: String,
     /// The game's number within its input, from 1 (CSA files and USI/SFEN lists hold many).
     pub game: u32,
+    /// The line the game starts on in its input, when the reader says.
+    pub line: Option<u32>,
     /// The record format: `kif`, `ki2`, `csa`, `usi`, `sfen`, `jkf`.
     pub format: Option<String>,
     /// The text encoding: `utf-8`, `shift_jis`, `euc-jp`.
@@ -47,6 +49,11 @@ pub struct GameRow {
     pub sente_rating: Option<f64>,
     /// Gote's rating, likewise (`'white_rate:`, `後手レーティング`).
     pub gote_rating: Option<f64>,
+    /// Sente's rank where the name ends with one, as Shogi Wars exports write them
+    /// (`surokiti0510 初段` gives `初段`; also `1級`, `四段`, `5段`).
+    pub sente_rank: Option<String>,
+    /// Gote's rank, likewise.
+    pub gote_rank: Option<String>,
     /// Main-line moves read (for an invalid game: the moves before the first error).
     pub plies: u32,
     /// How the game ended: `resign`, `checkmate`, `repetition`, `perpetual-check`,
@@ -83,6 +90,7 @@ pub struct GameRow {
 pub const COLUMNS: &[&str] = &[
     "path",
     "game",
+    "line",
     "format",
     "encoding",
     "variant",
@@ -96,6 +104,8 @@ pub const COLUMNS: &[&str] = &[
     "time_control",
     "sente_rating",
     "gote_rating",
+    "sente_rank",
+    "gote_rank",
     "plies",
     "ending",
     "winner",
@@ -226,6 +236,28 @@ fn rating_from(value: Option<String>) -> Option<f64> {
     digits.parse().ok().filter(|r: &f64| r.is_finite())
 }
 
+/// A dan or kyu rank at the end of a name, after a space (`name 初段`, `name 3級`).
+fn rank(name: &str) -> Option<String> {
+    let last = name.trim().rsplit([' ', '\u{3000}']).next()?;
+    if last.len() == name.trim().len() {
+        return None;
+    }
+    let (number, unit) = last
+        .strip_suffix('段')
+        .map(|n| (n, '段'))
+        .or_else(|| last.strip_suffix('級').map(|n| (n, '級')))?;
+    let kanji = [
+        "初", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十",
+    ];
+    let ok = kanji.contains(&number)
+        || (!number.is_empty()
+            && number.len() <= 6
+            && number
+                .chars()
+                .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)));
+    ok.then(|| format!("{number}{unit}"))
+}
+
 /// The `ending` column and the winner for a record replayed as `r`.
 fn ending_and_winner(record: &Record, r: &Replay) -> (Option<String>, String) {
     let moves = record.moves.moves.len();
@@ -309,6 +341,7 @@ impl GameRow {
         let mut row = GameRow {
             path: path.to_string(),
             game: game.index,
+            line: (game.line > 0).then_some(game.line),
             format: game.format.map(|f| f.name().to_string()),
             encoding: game.encoding.map(|e| encoding_name(e).to_string()),
             winner: "none".into(),
@@ -322,7 +355,12 @@ impl GameRow {
             .iter()
             .find(|d| d.severity == Severity::Error);
         if let Some(e) = &game.error {
-            row.first_error = Some(format!("{}: {}", e.kind.name(), e.message));
+            let kind = if game.panic.is_some() {
+                "internal"
+            } else {
+                e.kind.name()
+            };
+            row.first_error = Some(format!("{kind}: {}", e.message));
             row.error_ply = e.ply;
             row.error_line = (e.location.line > 0).then_some(e.location.line);
         } else if let Some(d) = first_diag_error {
@@ -379,6 +417,8 @@ impl GameRow {
                 &["後手レーティング", "上手レーティング", "後手R"],
             ));
         }
+        row.sente_rank = row.sente.as_deref().and_then(rank);
+        row.gote_rank = row.gote.as_deref().and_then(rank);
         row.plies = record.moves.moves.len() as u32;
         let (ending, winner) = ending_and_winner(record, r);
         row.ending = ending;
@@ -421,6 +461,7 @@ mod tests {
             error: None,
             diagnostics,
             ratings: [None, None],
+            panic: None,
         };
         GameRow::new("t", &game, None)
     }
@@ -455,6 +496,24 @@ mod tests {
         assert_eq!(r.repetition_ply, Some(12));
         assert_eq!(r.ending.as_deref(), Some("repetition"));
         assert_eq!(r.winner, "draw");
+    }
+
+    #[test]
+    fn columns_are_the_csv_header() {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(GameRow::default()).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().next().unwrap(), COLUMNS.join(","));
+    }
+
+    #[test]
+    fn ranks_from_names() {
+        assert_eq!(rank("surokiti0510 初段").as_deref(), Some("初段"));
+        assert_eq!(rank("muzudho 1級").as_deref(), Some("1級"));
+        assert_eq!(rank("foo　四段").as_deref(), Some("四段"));
+        assert_eq!(rank("羽生善治"), None);
+        assert_eq!(rank("九段"), None);
+        assert_eq!(rank("a 百段"), None);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::input::Input;
 use crate::isolate::isolated;
-use crate::read::{ReadGame, Reading, io_error, is_streamed, panic_error, read_input};
+use crate::read::{ReadGame, Reading, io_error, is_streamed, read_input};
 use crate::row::{GameRow, Replay, replay};
 use crate::select::Selection;
 use rayon::prelude::*;
@@ -154,7 +154,7 @@ fn read_guarded<T, W>(
         match isolated(|| work(input, game)) {
             Ok(t) => Some(t),
             Err(message) => {
-                let failed = ReadGame::failed(index, panic_error(&message));
+                let failed = ReadGame::panicked(index, message);
                 isolated(|| work(input, failed)).ok()
             }
         }
@@ -178,7 +178,7 @@ fn read_guarded<T, W>(
     let failed = match result {
         Ok(Ok(())) => None,
         Ok(Err(reason)) => Some(ReadGame::failed(1, io_error(&reason))),
-        Err(message) => Some(ReadGame::failed(count + 1, panic_error(&message))),
+        Err(message) => Some(ReadGame::panicked(count + 1, message)),
     };
     if let Some(game) = failed {
         if let Some(t) = guarded_work(game) {

@@ -1,23 +1,24 @@
 //! `shogi check`: every record of every input read and replayed; each problem located.
 
-use crate::cli::{InputArgs, OutputFormat};
-use crate::inputs::{self, Input};
-use crate::isolate::{Panic, isolated};
+use crate::batch::{SelectArgs, ShardArgs};
+use crate::cli::InputArgs;
+use crate::inputs::reading;
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
-use crate::read::{self, Item, Stdin, Validation};
-use crate::{Ctx, Failure, Options};
-use rayon::prelude::*;
+use crate::{Ctx, Failure};
 use serde::Serialize;
-use shogi_kif::{Diagnostic, Severity};
+use shogi_batch::{Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, ReadGame, game_key, replay};
+use shogi_kif::{Diagnostic, ErrorKind, Severity};
 use std::io::Write;
+use std::ops::ControlFlow;
 
 /// Arguments of `shogi check`.
 #[derive(clap::Args)]
 #[command(
     after_help = "Each problem is printed as `path:line:col: error: message` (warnings likewise).\n\
 Exit status: 0 when every record is valid, 1 when any is invalid, 2 on usage or I/O errors.\n\n\
-Examples:\n  shogi check game.kif\n  shogi check records/ --jobs 2\n  cat game.csa | shogi check -"
+Examples:\n  shogi check game.kif\n  shogi check records/ --jobs 2\n  cat game.csa | shogi check -\n  \
+shogi check records/ --format jsonl --strict > report.jsonl\n  shogi check records/ --shard 1/4 --fail-fast"
 )]
 pub struct CheckArgs {
     /// Files or directories (walked recursively); `-` reads stdin.
@@ -28,15 +29,37 @@ pub struct CheckArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
-    /// Output format: one line per problem, or one JSON document with every file.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
+    /// Output format: one line per problem, one JSON document with every file, or one JSON
+    /// object per record (streamed).
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
     /// Show the source line and a caret under each problem.
     #[arg(long)]
     pub context: bool,
     /// Do not print warnings and notes (errors only).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Warnings count as errors: a record with a warning is invalid.
+    #[arg(long)]
+    pub strict: bool,
+    /// Stop at the first invalid record (after reporting it).
+    #[arg(long)]
+    pub fail_fast: bool,
+    #[command(flatten)]
+    pub shard: ShardArgs,
+    #[command(flatten)]
+    pub select: SelectArgs,
+}
+
+/// Output formats of `shogi check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    /// One line per problem.
+    Text,
+    /// One JSON document with every file.
+    Json,
+    /// One JSON object per record, as each is checked.
+    Jsonl,
 }
 
 #[derive(Serialize)]
@@ -45,12 +68,9 @@ struct FileReport {
     records: usize,
     invalid: usize,
     problems: Vec<Problem>,
-    /// The message of an internal failure, for stderr.
-    #[serde(skip)]
-    panic_note: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 struct Problem {
     severity: Severity,
     line: u32,
@@ -64,89 +84,102 @@ struct Problem {
     rendered: String,
 }
 
-/// Checks one input; a panic while doing so is reported as an internal error of the record
-/// being read, after what the input gave before it.
-fn check_one(input: &Input, args: &CheckArgs, stdin: &Stdin, options: &Options) -> FileReport {
-    let mut report = FileReport {
-        path: input.name.clone(),
-        records: 0,
-        invalid: 0,
-        problems: Vec::new(),
-        panic_note: None,
-    };
-    let path = input.name.as_str();
-    let read = isolated(|| {
-        read::for_each_record(input, &args.input, stdin, Validation::On, |item| {
-            if let Some(hook) = &options.on_record {
-                hook(path, report.records + 1);
-            }
-            add_record(&mut report, item, path, args.context);
-        })
-    });
-    match read {
-        Ok(Ok(())) => {}
-        Ok(Err(reason)) => {
-            report.invalid += 1;
-            report.problems.push(Problem {
-                severity: Severity::Error,
-                line: 0,
-                column: 0,
-                kind: Some("io"),
-                ply: None,
-                rendered: format!("{path}: error: {reason}"),
-                message: reason,
-            });
-        }
-        Err(panic) => {
-            // The record being read when it failed; its start is not known yet: 1:1.
-            report.records += 1;
-            report.invalid += 1;
-            report.problems.push(Problem {
-                severity: Severity::Error,
-                line: 1,
-                column: 1,
-                kind: Some("internal"),
-                ply: None,
-                rendered: Panic::error_line(path, 1, 1),
-                message: Panic::REPORT.to_string(),
-            });
-            report.panic_note = Some(panic.note(path));
-        }
-    }
-    report
+/// One record checked (a line of `--format jsonl`).
+#[derive(Serialize)]
+struct RecordReport {
+    path: String,
+    game: u32,
+    valid: bool,
+    problems: Vec<Problem>,
+    /// For --dedup: the game key; for --dedup prefix, the main line.
+    #[serde(skip)]
+    key: Option<u64>,
+    #[serde(skip)]
+    line: Option<String>,
+    #[serde(skip)]
+    selected: bool,
+    #[serde(skip)]
+    io: bool,
+    #[serde(skip)]
+    panic_note: Option<String>,
 }
 
-/// Adds one record's problems (or the error that stopped the input) to `report`.
-fn add_record(report: &mut FileReport, item: Item, path: &str, context: bool) {
-    report.records += 1;
-    match item {
-        Ok((_, diagnostics)) => {
-            for d in diagnostics {
-                if d.severity == Severity::Error {
-                    report.invalid += 1;
-                }
-                report
-                    .problems
-                    .push(problem_from_diagnostic(&d, path, context));
-            }
+/// Checks one game: its problems, and whether the selection keeps it.
+fn check_game(
+    path: &str,
+    game: &ReadGame,
+    args: &CheckArgs,
+    selection: &shogi_batch::Selection,
+    dedup: Option<DedupMode>,
+) -> RecordReport {
+    let mut problems = Vec::new();
+    let mut invalid = false;
+    let mut panic_note = None;
+    if let Some(message) = &game.panic {
+        invalid = true;
+        problems.push(Problem {
+            severity: Severity::Error,
+            line: 1,
+            column: 1,
+            kind: Some("internal"),
+            ply: None,
+            message: INTERNAL_ERROR.to_string(),
+            rendered: format!("{path}:1:1: error: {INTERNAL_ERROR}"),
+        });
+        panic_note = Some(format!("{path}: note: the internal error was: {message}"));
+    } else if let Some(e) = &game.error {
+        invalid = true;
+        let rendered = if e.kind == ErrorKind::Io && e.location.line == 0 {
+            format!("{path}: error: {}", e.message)
+        } else if args.context {
+            e.clone().with_path(path).render()
+        } else {
+            e.clone().with_path(path).to_string()
+        };
+        problems.push(Problem {
+            severity: Severity::Error,
+            line: e.location.line,
+            column: e.location.column,
+            kind: Some(e.kind.name()),
+            ply: e.ply,
+            message: e.message.clone(),
+            rendered,
+        });
+    }
+    for d in &game.diagnostics {
+        if d.severity == Severity::Error || (args.strict && d.severity == Severity::Warning) {
+            invalid = true;
         }
-        Err(e) => {
-            report.invalid += 1;
-            let rendered = if context {
-                e.clone().with_path(path).render()
-            } else {
-                e.clone().with_path(path).to_string()
-            };
-            report.problems.push(Problem {
-                severity: Severity::Error,
-                line: e.location.line,
-                column: e.location.column,
-                kind: Some(e.kind.name()),
-                ply: e.ply,
-                message: e.message,
-                rendered,
-            });
-        }
+        problems.push(problem_from_diagnostic(d, path, args.context));
+    }
+    let io = game.error.as_ref().is_some_and(|e| e.kind == ErrorKind::Io);
+    let selected = selection.is_empty() || {
+        let r = game
+            .record
+            .as_ref()
+            .map(|rec| replay(rec, selection.position()))
+            .unwrap_or_default();
+        let mut row = GameRow::new(path, game, Some(&r));
+        row.valid = !invalid;
+        selection.matches(&row, Some(&r))
+    };
+    let (key, line) = match (&game.record, dedup) {
+        (Some(rec), Some(mode)) => (
+            Some(game_key(rec)),
+            (mode == DedupMode::Prefix).then(|| shogi_batch::line_text(rec)),
+        ),
+        _ => (None, None),
+    };
+    RecordReport {
+        path: path.to_string(),
+        game: game.index,
+        valid: !invalid,
+        problems,
+        key,
+        line,
+        selected,
+        io,
+        panic_note,
     }
 }
 
@@ -173,38 +206,174 @@ fn problem_from_diagnostic(d: &Diagnostic, path: &str, context: bool) -> Problem
 
 /// Runs `shogi check`.
 pub fn run(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
-    let inputs = inputs::expand(&args.paths)?;
+    let selection = args.select.selection()?;
+    let dedup = args.select.dedup()?;
+    let inputs = crate::inputs::expand(&args.paths)?;
+    let inputs = args.shard.apply(inputs)?;
     let pool = jobs_pool(args.jobs)?;
     let start = std::time::Instant::now();
     let total = inputs.len() as u64;
     let progress = Progress::new(ctx.options.progress, "check", "files");
-    let (stdin, options) = (&ctx.stdin, ctx.options);
-    let reports: Vec<FileReport> = pool.install(|| {
-        inputs
-            .par_iter()
-            .map(|i| {
-                let r = check_one(i, args, stdin, options);
+    let reading = reading(&args.input, true, &ctx.stdin);
+    let on_record = ctx.options.on_record.clone();
+    let mut out = std::io::BufWriter::new(&mut *ctx.stdout);
+    let mut notes = Vec::new();
+    let (mut records, mut invalid, mut io_failed) = (0usize, 0usize, false);
+    let mut files: Vec<FileReport> = Vec::new();
+    let mut current: Option<FileReport> = None;
+    let mut exact = Dedup::new();
+    let mut held: Vec<RecordReport> = Vec::new();
+    let mut stopped = false;
+    // Reports one record (kept by the selection and not a duplicate).
+    let mut report = |r: RecordReport,
+                      out: &mut dyn Write,
+                      current: &mut Option<FileReport>,
+                      files: &mut Vec<FileReport>|
+     -> ControlFlow<()> {
+        records += 1;
+        io_failed |= r.io;
+        if let Some(n) = &r.panic_note {
+            notes.push(n.clone());
+        }
+        if !r.valid {
+            invalid += 1;
+        }
+        match args.format {
+            CheckFormat::Text => {
+                for p in &r.problems {
+                    if args.quiet && p.severity != Severity::Error {
+                        continue;
+                    }
+                    let _ = writeln!(out, "{}", p.rendered);
+                }
+            }
+            CheckFormat::Jsonl => {
+                let _ = serde_json::to_writer(&mut *out, &r);
+                let _ = out.write_all(b"\n");
+            }
+            CheckFormat::Json => {
+                if current.as_ref().is_some_and(|f| f.path != r.path) {
+                    files.extend(current.take());
+                }
+                let file = current.get_or_insert_with(|| FileReport {
+                    path: r.path.clone(),
+                    records: 0,
+                    invalid: 0,
+                    problems: Vec::new(),
+                });
+                file.records += 1;
+                file.invalid += usize::from(!r.valid);
+                file.problems.extend(r.problems);
+            }
+        }
+        if args.fail_fast && !r.valid {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let _ = shogi_batch::run(
+        &inputs,
+        &reading,
+        &pool,
+        |input, game| {
+            if let Some(hook) = &on_record {
+                if game.panic.is_none() {
+                    hook(&input.name, game.index as usize);
+                }
+            }
+            check_game(&input.name, &game, args, &selection, dedup)
+        },
+        |input, event| match event {
+            Event::InputDone => {
                 progress.inc(total);
-                r
+                // With --dedup prefix the records come at the end, grouped there.
+                if args.format == CheckFormat::Json && dedup != Some(DedupMode::Prefix) {
+                    files.push(current.take().unwrap_or_else(|| FileReport {
+                        path: input.name.clone(),
+                        records: 0,
+                        invalid: 0,
+                        problems: Vec::new(),
+                    }));
+                }
+                let _ = out.flush();
+                ControlFlow::Continue(())
+            }
+            Event::Game(r) => {
+                if !r.selected {
+                    return ControlFlow::Continue(());
+                }
+                match (dedup, r.key) {
+                    (Some(DedupMode::Prefix), _) => {
+                        held.push(r);
+                        ControlFlow::Continue(())
+                    }
+                    (Some(DedupMode::Exact), Some(key))
+                        if exact
+                            .check(key, &format!("{}#{}", r.path, r.game))
+                            .is_some() =>
+                    {
+                        ControlFlow::Continue(())
+                    }
+                    _ => {
+                        let flow = report(r, &mut out, &mut current, &mut files);
+                        stopped |= flow.is_break();
+                        flow
+                    }
+                }
+            }
+        },
+    );
+    if !held.is_empty() {
+        let lines: Vec<String> = held
+            .iter()
+            .map(|r| {
+                r.line
+                    .clone()
+                    .unwrap_or_else(|| format!("\u{0}{}#{}", r.path, r.game))
             })
-            .collect()
-    });
+            .collect();
+        let dups = shogi_batch::duplicates(&lines, DedupMode::Prefix);
+        for (r, d) in held.into_iter().zip(dups) {
+            if d.is_none() && report(r, &mut out, &mut current, &mut files).is_break() {
+                stopped = true;
+                break;
+            }
+        }
+    }
     progress.finish();
-    let records: usize = reports.iter().map(|r| r.records).sum();
-    let invalid: usize = reports.iter().map(|r| r.invalid).sum();
-    let io_failed = reports
-        .iter()
-        .any(|r| r.problems.iter().any(|p| p.kind == Some("io")));
-    write_reports(args, &reports, records, invalid, ctx.stdout);
-    for note in reports.iter().filter_map(|r| r.panic_note.as_ref()) {
+    if args.format == CheckFormat::Json {
+        if let Some(f) = current.take() {
+            files.push(f);
+        }
+        let doc = serde_json::json!({
+            "files": files.len(),
+            "records": records,
+            "invalid": invalid,
+            "reports": files,
+        });
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        );
+    }
+    let _ = out.flush();
+    drop(out);
+    for note in &notes {
         let _ = writeln!(ctx.stderr, "{note}");
     }
     let secs = start.elapsed().as_secs_f64();
     let _ = writeln!(
         ctx.stderr,
-        "checked {records} record(s) in {} file(s): {} valid, {invalid} invalid ({secs:.2}s)",
-        reports.len(),
+        "checked {records} record(s) in {} file(s): {} valid, {invalid} invalid ({secs:.2}s){}",
+        inputs.len(),
         records.saturating_sub(invalid),
+        if stopped {
+            "; stopped at the first invalid record (--fail-fast)"
+        } else {
+            ""
+        },
     );
     if io_failed {
         Err(Failure::silent(2))
@@ -213,41 +382,4 @@ pub fn run(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     } else {
         Ok(())
     }
-}
-
-/// The reports on stdout: one line per problem, or one JSON document.
-fn write_reports(
-    args: &CheckArgs,
-    reports: &[FileReport],
-    records: usize,
-    invalid: usize,
-    stdout: &mut dyn Write,
-) {
-    let mut out = std::io::BufWriter::new(stdout);
-    match args.format {
-        OutputFormat::Text => {
-            for r in reports {
-                for p in &r.problems {
-                    if args.quiet && p.severity != Severity::Error {
-                        continue;
-                    }
-                    let _ = writeln!(out, "{}", p.rendered);
-                }
-            }
-        }
-        OutputFormat::Json => {
-            let doc = serde_json::json!({
-                "files": reports.len(),
-                "records": records,
-                "invalid": invalid,
-                "reports": reports,
-            });
-            let _ = writeln!(
-                out,
-                "{}",
-                serde_json::to_string_pretty(&doc).unwrap_or_default()
-            );
-        }
-    }
-    let _ = out.flush();
 }

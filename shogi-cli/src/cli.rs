@@ -1,6 +1,6 @@
 //! The command line: the top-level parser, and the value types shared by several commands.
 
-use crate::{check, convert, moves, perft};
+use crate::{check, convert, moves, perft, stats};
 use shogi_core::{Position, Variant};
 use shogi_kif::{Encoding, Format};
 
@@ -27,6 +27,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Convert a game record: to SFEN (the final position, or `--ply N`), USI, KIF, KI2, CSA, JKF.
     Convert(convert::ConvertArgs),
+    /// One row per game (CSV or JSON lines) for pandas, DuckDB, R or a spreadsheet; or totals.
+    Stats(stats::StatsArgs),
 }
 
 /// Variant names on the command line.

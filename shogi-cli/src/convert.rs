@@ -1,15 +1,19 @@
 //! `shogi convert`: every record of every input written in another format, to stdout or one
 //! file per input below an output folder.
 
+use crate::batch::{SelectArgs, ShardArgs};
 use crate::cli::InputArgs;
-use crate::inputs::{self, Input, io_reason};
-use crate::isolate::{Panic, isolated};
+use crate::inputs::{self, Input, io_reason, reading};
 use crate::pool::jobs_pool;
-use crate::read::{self, Stdin, Validation};
-use crate::{Ctx, Failure, Options};
-use rayon::prelude::*;
-use shogi_kif::{Format, Record};
+use crate::progress::Progress;
+use crate::{Ctx, Failure};
+use shogi_batch::{
+    Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, ReadGame, Selection, game_key, line_text,
+    replay,
+};
+use shogi_kif::{ErrorKind, Format, Record};
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// Output formats of `shogi convert`.
@@ -55,54 +59,79 @@ pub struct ConvertArgs {
     /// files (`name-2.kif`, ...) for KIF, KI2 and JKF.
     #[arg(long, short = 'o')]
     pub out_dir: Option<PathBuf>,
-    /// Worker threads with --out-dir (default: all cores).
+    /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub shard: ShardArgs,
+    #[command(flatten)]
+    pub select: SelectArgs,
 }
 
-/// What converting one input gave: the converted records and the errors, in input order.
-struct Converted {
-    texts: Vec<String>,
+/// One game converted: the text, or the errors to report.
+struct ConvertedGame {
+    text: Option<String>,
     errors: Vec<String>,
-    /// An I/O error that stopped the input (exit 2).
     io: Option<String>,
+    selected: bool,
+    key: Option<u64>,
+    line: Option<String>,
 }
 
-/// Converts one input; a panic while doing so is reported as an internal error of the record
-/// being read, after what the input gave before it.
-fn convert_input(input: &Input, args: &ConvertArgs, stdin: &Stdin, options: &Options) -> Converted {
-    let path = input.name.as_str();
-    let mut done = Converted {
-        texts: Vec::new(),
+/// Converts one game (when the selection keeps it).
+fn convert_game(
+    path: &str,
+    game: &ReadGame,
+    args: &ConvertArgs,
+    selection: &Selection,
+    dedup: Option<DedupMode>,
+) -> ConvertedGame {
+    let mut done = ConvertedGame {
+        text: None,
         errors: Vec::new(),
         io: None,
+        selected: true,
+        key: None,
+        line: None,
     };
-    let mut records = 0;
-    let res = isolated(|| {
-        read::for_each_record(input, &args.input, stdin, Validation::Off, |item| {
-            records += 1;
-            if let Some(hook) = &options.on_record {
-                hook(path, records);
-            }
-            match item {
-                Err(e) => done.errors.push(e.with_path(path).render()),
-                Ok((record, _)) => match convert_record(&record, args) {
-                    Ok(text) => done.texts.push(text),
-                    Err(message) => done.errors.push(format!("{path}: error: {message}")),
-                },
-            }
-        })
-    });
-    match res {
-        Ok(Ok(())) => {}
-        Ok(Err(reason)) => done.io = Some(format!("error: {path}: {reason}")),
-        Err(panic) => {
-            // The start of the record being read is not known yet: 1:1.
-            done.errors.push(Panic::error_line(path, 1, 1));
-            done.errors.push(panic.note(path));
+    if let Some(message) = &game.panic {
+        // The start of the record being read is not known: 1:1.
+        done.errors
+            .push(format!("{path}:1:1: error: {INTERNAL_ERROR}"));
+        done.errors
+            .push(format!("{path}: note: the internal error was: {message}"));
+        return done;
+    }
+    if !selection.is_empty() {
+        let r = game
+            .record
+            .as_ref()
+            .map(|rec| replay(rec, selection.position()))
+            .unwrap_or_default();
+        let row = GameRow::new(path, game, Some(&r));
+        done.selected = selection.matches(&row, Some(&r));
+        if !done.selected {
+            return done;
         }
+    }
+    match (&game.record, &game.error) {
+        (_, Some(e)) if e.kind == ErrorKind::Io => {
+            done.io = Some(format!("error: {path}: {}", e.message));
+        }
+        (_, Some(e)) => done.errors.push(e.clone().with_path(path).render()),
+        (Some(record), None) => {
+            if let Some(mode) = dedup {
+                done.key = Some(game_key(record));
+                done.line = (mode == DedupMode::Prefix).then(|| line_text(record));
+            }
+            match convert_record(record, args) {
+                Ok(text) => done.text = Some(text),
+                Err(message) => done.errors.push(format!("{path}: error: {message}")),
+            }
+        }
+        (None, None) => {}
     }
     done
 }
@@ -111,20 +140,10 @@ fn convert_input(input: &Input, args: &ConvertArgs, stdin: &Stdin, options: &Opt
 struct Outcome {
     failed: bool,
     io_failed: bool,
-}
-
-impl Outcome {
-    /// Reports an input's errors on stderr.
-    fn report(&mut self, c: &Converted, stderr: &mut dyn Write) {
-        for e in &c.errors {
-            let _ = writeln!(stderr, "{e}");
-            self.failed = true;
-        }
-        if let Some(e) = &c.io {
-            let _ = writeln!(stderr, "{e}");
-            self.io_failed = true;
-        }
-    }
+    /// Records written to stdout so far.
+    written: usize,
+    /// Files written below --out-dir so far.
+    files: usize,
 }
 
 /// Runs `shogi convert`.
@@ -132,14 +151,140 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     if args.ply.is_some() && args.to != ToFormat::Sfen {
         return Err(Failure::usage("error: --ply goes with --to sfen"));
     }
+    let selection = args.select.selection()?;
+    let dedup = args.select.dedup()?;
     let inputs = inputs::expand(&args.paths)?;
+    let inputs = args.shard.apply(inputs)?;
+    let targets = match &args.out_dir {
+        Some(dir) => Some(output_paths(dir, &inputs, args.to)?),
+        None => None,
+    };
+    let pool = jobs_pool(args.jobs)?;
+    // Validation only matters to a selection (--valid, --ending ...).
+    let reading = reading(&args.input, !selection.is_empty(), &ctx.stdin);
+    let on_record = ctx.options.on_record.clone();
+    let progress = Progress::new(ctx.options.progress, "convert", "files");
+    let total = inputs.len() as u64;
     let mut outcome = Outcome {
         failed: false,
         io_failed: false,
+        written: 0,
+        files: 0,
     };
-    match &args.out_dir {
-        None => to_stdout(args, &inputs, ctx, &mut outcome),
-        Some(dir) => to_folder(args, dir, &inputs, ctx, &mut outcome)?,
+    let claimed = std::sync::Mutex::new(std::collections::HashSet::new());
+    let mut exact = Dedup::new();
+    // Per input: its texts and errors, handed over when the input is done.
+    let mut texts: Vec<String> = Vec::new();
+    let mut errors: Vec<String> = Vec::new();
+    let mut held: Vec<(usize, ConvertedGame)> = Vec::new();
+    let mut index_of = std::collections::HashMap::new();
+    for (i, input) in inputs.iter().enumerate() {
+        index_of.insert(input.name.clone(), i);
+    }
+    let mut out = std::io::BufWriter::new(&mut *ctx.stdout);
+    let stderr = &mut *ctx.stderr;
+    let _ = shogi_batch::run(
+        &inputs,
+        &reading,
+        &pool,
+        |input, game| {
+            if let Some(hook) = &on_record {
+                if game.panic.is_none() {
+                    hook(&input.name, game.index as usize);
+                }
+            }
+            convert_game(&input.name, &game, args, &selection, dedup)
+        },
+        |input, event| {
+            match event {
+                Event::Game(g) => {
+                    if !g.selected {
+                        return ControlFlow::Continue(());
+                    }
+                    if let Some(io) = &g.io {
+                        errors.push(io.clone());
+                        outcome.io_failed = true;
+                    }
+                    outcome.failed |= !g.errors.is_empty();
+                    errors.extend(g.errors.iter().cloned());
+                    match (dedup, g.key) {
+                        (Some(DedupMode::Prefix), Some(_)) => {
+                            held.push((index_of[&input.name], g));
+                        }
+                        (Some(DedupMode::Exact), Some(key))
+                            if exact.check(key, &input.name).is_some() => {}
+                        _ => texts.extend(g.text),
+                    }
+                }
+                Event::InputDone => {
+                    progress.inc(total);
+                    let i = index_of[&input.name];
+                    flush_input(
+                        args,
+                        input,
+                        targets.as_ref().map(|t| &t[i]),
+                        &std::mem::take(&mut texts),
+                        &std::mem::take(&mut errors),
+                        &claimed,
+                        &mut out,
+                        stderr,
+                        &mut outcome,
+                    );
+                }
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    if !held.is_empty() {
+        // --dedup prefix: every game was needed before deciding; the kept ones now, by input.
+        let lines: Vec<String> = held
+            .iter()
+            .map(|(_, g)| g.line.clone().unwrap_or_default())
+            .collect();
+        let dups = shogi_batch::duplicates(&lines, DedupMode::Prefix);
+        let mut by_input: Vec<Vec<String>> = vec![Vec::new(); inputs.len()];
+        for ((i, g), d) in held.into_iter().zip(dups) {
+            if d.is_none() {
+                by_input[i].extend(g.text);
+            }
+        }
+        for (i, t) in by_input.into_iter().enumerate() {
+            if !t.is_empty() {
+                flush_input(
+                    args,
+                    &inputs[i],
+                    targets.as_ref().map(|x| &x[i]),
+                    &t,
+                    &[],
+                    &claimed,
+                    &mut out,
+                    stderr,
+                    &mut outcome,
+                );
+            }
+        }
+    }
+    progress.finish();
+    let _ = out.flush();
+    drop(out);
+    if let Some(dir) = &args.out_dir {
+        let _ = writeln!(
+            ctx.stderr,
+            "wrote {} file(s) into {} from {} input(s)",
+            outcome.files,
+            dir.display(),
+            inputs.len()
+        );
+    } else if outcome.written > 1
+        && matches!(args.to, ToFormat::Kif | ToFormat::Ki2 | ToFormat::Jkf)
+    {
+        let _ = writeln!(
+            ctx.stderr,
+            "note: {} {} records were written one after another to stdout, which \
+             no reader takes as one input; --out-dir writes a file for each",
+            outcome.written,
+            extension(args.to).to_ascii_uppercase()
+        );
     }
     if outcome.io_failed {
         Err(Failure::silent(2))
@@ -150,80 +295,47 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     }
 }
 
-/// Every input's records on stdout, one input after another.
-fn to_stdout(args: &ConvertArgs, inputs: &[Input], ctx: &mut Ctx, outcome: &mut Outcome) {
-    let mut out = std::io::BufWriter::new(&mut *ctx.stdout);
-    let mut written = 0usize;
-    for input in inputs {
-        let c = convert_input(input, args, &ctx.stdin, ctx.options);
-        for text in &c.texts {
-            // CSA separates games with a `/` line; the other formats hold one record a
-            // file (SFEN and USI one a line).
-            if written > 0 && args.to == ToFormat::Csa {
-                let _ = out.write_all(b"/\n");
-            }
-            let _ = out.write_all(text.as_bytes());
-            if !text.ends_with('\n') {
-                let _ = out.write_all(b"\n");
-            }
-            written += 1;
-        }
-        // Keep stdout and stderr in step for a reader watching both.
-        let _ = out.flush();
-        outcome.report(&c, ctx.stderr);
-    }
-    if written > 1 && matches!(args.to, ToFormat::Kif | ToFormat::Ki2 | ToFormat::Jkf) {
-        let _ = writeln!(
-            ctx.stderr,
-            "note: {written} {} records were written one after another to stdout, which \
-             no reader takes as one input; --out-dir writes a file for each",
-            extension(args.to).to_ascii_uppercase()
-        );
-    }
-}
-
-/// One file per input below `dir`, the inputs converted in parallel.
-fn to_folder(
+/// Writes one input's converted records (to stdout or its file) and reports its errors.
+#[allow(clippy::too_many_arguments)]
+fn flush_input(
     args: &ConvertArgs,
-    dir: &Path,
-    inputs: &[Input],
-    ctx: &mut Ctx,
+    input: &Input,
+    target: Option<&PathBuf>,
+    texts: &[String],
+    errors: &[String],
+    claimed: &std::sync::Mutex<std::collections::HashSet<PathBuf>>,
+    out: &mut dyn Write,
+    stderr: &mut dyn Write,
     outcome: &mut Outcome,
-) -> Result<(), Failure> {
-    let targets = output_paths(dir, inputs, args.to)?;
-    // Every file written in this run, so that no two records meet in one file.
-    let claimed = std::sync::Mutex::new(std::collections::HashSet::new());
-    let pool = jobs_pool(args.jobs)?;
-    let (stdin, options) = (&ctx.stdin, ctx.options);
-    let results: Vec<(Converted, Result<usize, String>)> = pool.install(|| {
-        inputs
-            .par_iter()
-            .zip(targets.par_iter())
-            .map(|(input, base)| {
-                let c = convert_input(input, args, stdin, options);
-                let written = write_outputs(base, args.to, &c.texts, &claimed, input);
-                (c, written)
-            })
-            .collect()
-    });
-    let mut files = 0;
-    for (c, written) in &results {
-        outcome.report(c, ctx.stderr);
-        match written {
-            Ok(n) => files += n,
+) {
+    match target {
+        None => {
+            for text in texts {
+                // CSA separates games with a `/` line; the other formats hold one record a
+                // file (SFEN and USI one a line).
+                if outcome.written > 0 && args.to == ToFormat::Csa {
+                    let _ = out.write_all(b"/\n");
+                }
+                let _ = out.write_all(text.as_bytes());
+                if !text.ends_with('\n') {
+                    let _ = out.write_all(b"\n");
+                }
+                outcome.written += 1;
+            }
+            // Keep stdout and stderr in step for a reader watching both.
+            let _ = out.flush();
+        }
+        Some(base) => match write_outputs(base, args.to, texts, claimed, input) {
+            Ok(n) => outcome.files += n,
             Err(e) => {
-                let _ = writeln!(ctx.stderr, "{e}");
+                let _ = writeln!(stderr, "{e}");
                 outcome.io_failed = true;
             }
-        }
+        },
     }
-    let _ = writeln!(
-        ctx.stderr,
-        "wrote {files} file(s) into {} from {} input(s)",
-        dir.display(),
-        inputs.len()
-    );
-    Ok(())
+    for e in errors {
+        let _ = writeln!(stderr, "{e}");
+    }
 }
 
 /// The extension of an output format.

@@ -4,22 +4,23 @@
 //!
 //! Exit codes: 0 success, 1 a check or suite found failures, 2 usage, input or I/O error.
 //!
-//! Layout: `cli` holds the command line shared by every command; `perft`, `moves`, `check` and
-//! `convert` one command each. The batch commands (`check`, `convert`, and the ones to come) share
-//! `inputs` (paths, directories walked in sorted order, stdin), `read` (an input's records, read
-//! whole or streamed), `isolate` (a panic while reading one input is reported and the batch goes
-//! on), `pool` (the worker threads) and `progress` (the terminal's progress bar).
+//! Layout: `cli` holds the command line shared by every command; `perft`, `moves`, `check`,
+//! `convert` and `stats` one command each. The batch commands (`check`, `convert`, `stats`) stand
+//! on the shogi-batch crate (inputs walked in sorted order, shards, inputs read in parallel with
+//! results in input order, one row type, the selection, duplicates, and a panic in one game
+//! reported as that game's error while the batch goes on), with `inputs` and `batch` (the flags
+//! they share), `pool` (the worker threads) and `progress` (the terminal's progress bar).
 
+mod batch;
 mod check;
 mod cli;
 mod convert;
 mod inputs;
-mod isolate;
 mod moves;
 mod perft;
 mod pool;
 mod progress;
-mod read;
+mod stats;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -65,7 +66,7 @@ pub fn run_with(
     stderr: &mut dyn Write,
     options: &Options,
 ) -> i32 {
-    isolate::install_hook();
+    shogi_batch::install_hook();
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => return usage_error(&e, stdout, stderr),
@@ -81,6 +82,7 @@ pub fn run_with(
         Command::Moves(a) => moves::run(a, &mut ctx),
         Command::Check(a) => check::run(a, &mut ctx),
         Command::Convert(a) => convert::run(a, &mut ctx),
+        Command::Stats(a) => stats::run(a, &mut ctx),
     };
     let code = match result {
         Ok(()) => 0,
