@@ -65,7 +65,9 @@ fn io_err(e: impl std::fmt::Display) -> io::Error {
 pub fn write_found(found: &Found, format: &str, out: &mut dyn Write) -> io::Result<()> {
     match format {
         "csv" => {
-            let mut w = csv::Writer::from_writer(out);
+            let mut w = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(out);
             w.write_record(FIND_COLUMNS).map_err(io_err)?;
             for h in &found.hits {
                 w.serialize(line(h)).map_err(io_err)?;

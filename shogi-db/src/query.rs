@@ -37,8 +37,8 @@ pub struct Found {
     pub games: usize,
 }
 
-/// The position to search for: an SFEN (with or without its move number, `sfen ` prefix,
-/// or `startpos`), or a record file, taken after `ply` moves of its main line (its final
+/// The position to search for: an SFEN (with or without its move number and `sfen `
+/// prefix) or `startpos`, either followed by `moves` and USI moves, or a record file, taken after `ply` moves of its main line (its final
 /// position when `ply` is `None`).
 pub fn target(spec: &str, ply: Option<u32>) -> Result<Position, DbError> {
     let path = Path::new(spec);
@@ -84,22 +84,34 @@ pub fn target(spec: &str, ply: Option<u32>) -> Result<Position, DbError> {
     }
     let v = spec.trim();
     let v = v.strip_prefix("position ").unwrap_or(v).trim();
-    if v == "startpos" {
-        return Ok(Position::startpos(shogi_core::Variant::Standard));
-    }
-    let sfen = v.strip_prefix("sfen ").unwrap_or(v).trim();
-    let sfen = if sfen.split_whitespace().count() == 3 {
-        format!("{sfen} 1")
-    } else {
-        sfen.to_string()
+    let (base, moves) = match v.split_once(" moves") {
+        Some((b, m)) => (b.trim(), Some(m)),
+        None => (v, None),
     };
-    Position::from_sfen_with(&sfen, SetupOptions::PERMISSIVE).map_err(|e| {
-        if v.contains('/') && v.split_whitespace().count() == 1 || v.contains('.') {
-            DbError::new(spec, "no such file, and not an SFEN")
+    let mut pos = if base == "startpos" {
+        Position::startpos(shogi_core::Variant::Standard)
+    } else {
+        let sfen = base.strip_prefix("sfen ").unwrap_or(base).trim();
+        let sfen = if sfen.split_whitespace().count() == 3 {
+            format!("{sfen} 1")
         } else {
-            DbError::new(spec, format!("not a position: {e}"))
-        }
-    })
+            sfen.to_string()
+        };
+        Position::from_sfen_with(&sfen, SetupOptions::PERMISSIVE).map_err(|e| {
+            if v.contains('/') && v.split_whitespace().count() == 1 || v.contains('.') {
+                DbError::new(spec, "no such file, and not an SFEN")
+            } else {
+                DbError::new(spec, format!("not a position: {e}"))
+            }
+        })?
+    };
+    for m in moves.unwrap_or("").split_whitespace() {
+        let mv = shogi_core::Move::from_usi(m)
+            .map_err(|e| DbError::new(spec, format!("move '{m}': {e}")))?;
+        pos.play(mv)
+            .map_err(|e| DbError::new(spec, format!("move '{m}': {e}")))?;
+    }
+    Ok(pos)
 }
 
 fn finish(mut hits: Vec<Hit>, limit: Option<usize>) -> Found {

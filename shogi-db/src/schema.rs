@@ -17,9 +17,8 @@ pub const FORMAT_NAME: &str = "shogi-game-database";
 /// The SQL type of a `games` column (the [`GameRow`] fields).
 fn column_type(name: &str) -> &'static str {
     match name {
-        "game" | "plies" | "valid" | "error_ply" | "error_line" | "warnings" | "repetition_ply" => {
-            "INTEGER"
-        }
+        "game" | "line" | "plies" | "valid" | "error_ply" | "error_line" | "warnings"
+        | "repetition_ply" => "INTEGER",
         "sente_rating" | "gote_rating" => "REAL",
         _ => "TEXT",
     }
@@ -228,8 +227,8 @@ mod tests {
     fn columns_are_those_of_version_1() {
         assert_eq!(
             COLUMNS.join(","),
-            "path,game,format,encoding,variant,handicap,sente,gote,start,start_iso,event,site,\
-             time_control,sente_rating,gote_rating,plies,ending,winner,valid,first_error,\
+            "path,game,line,format,encoding,variant,handicap,sente,gote,start,start_iso,event,site,\
+             time_control,sente_rating,gote_rating,sente_rank,gote_rank,plies,ending,winner,valid,first_error,\
              error_ply,error_line,warnings,repetition_ply,final_sfen,start_sfen,key,duplicate_of"
         );
     }
