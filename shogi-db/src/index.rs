@@ -44,6 +44,9 @@ pub struct IndexReport {
     pub positions_added: u64,
 }
 
+/// Position rows written by one statement.
+const ROWS_PER_INSERT: usize = 32;
+
 /// What one game becomes in the database (made on a worker thread).
 struct Entry {
     values: Vec<Value>,
@@ -390,6 +393,10 @@ fn write(
     let marks = vec!["?"; shogi_batch::COLUMNS.len() + 2].join(", ");
     let insert_game = format!("INSERT INTO games (file_id, {cols}, moves) VALUES ({marks})");
     let batch = options.batch.unwrap_or(5000).max(1) as u64;
+    let insert_many = format!(
+        "INSERT INTO temp.positions_load (key, game_id, ply, move) VALUES {}",
+        vec!["(?, ?, ?, ?)"; ROWS_PER_INSERT].join(", ")
+    );
     let mut failure: Option<rusqlite::Error> = None;
     let mut file_index = 0usize;
     let mut games_in_file = 0i64;
@@ -406,11 +413,28 @@ fn write(
                     conn.prepare_cached(&insert_game)?
                         .execute(rusqlite::params_from_iter(values))?;
                     let game_id = conn.last_insert_rowid();
+                    // Many rows per statement: most of the cost of a row is the statement.
+                    let mut chunks = e.keys.chunks_exact(ROWS_PER_INSERT);
+                    let mut ply = 0usize;
+                    for chunk in chunks.by_ref() {
+                        let mut st = conn.prepare_cached(&insert_many)?;
+                        let mut i = 1;
+                        for key in chunk {
+                            st.raw_bind_parameter(i, key)?;
+                            st.raw_bind_parameter(i + 1, game_id)?;
+                            st.raw_bind_parameter(i + 2, ply as i64)?;
+                            st.raw_bind_parameter(i + 3, e.moves.get(ply))?;
+                            i += 4;
+                            ply += 1;
+                        }
+                        st.raw_execute()?;
+                    }
                     let mut st = conn.prepare_cached(
-                            "INSERT INTO temp.positions_load (key, game_id, ply, move) VALUES (?1, ?2, ?3, ?4)",
-                        )?;
-                    for (ply, key) in e.keys.iter().enumerate() {
+                        "INSERT INTO temp.positions_load (key, game_id, ply, move) VALUES (?1, ?2, ?3, ?4)",
+                    )?;
+                    for key in chunks.remainder() {
                         st.execute(params![key, game_id, ply as i64, e.moves.get(ply)])?;
+                        ply += 1;
                     }
                     report.games_added += 1;
                     report.games_invalid += u64::from(!e.valid);

@@ -16,6 +16,10 @@ use std::path::Path;
 
 /// One occurrence of the position: a game, the ply at which it stood there (0 = the start)
 /// and the move played from it.
+///
+/// From the database without filters, `row` holds only what find and explore print (path,
+/// game, players, start, plies, ending, winner, validity, ratings); with filters, or from a
+/// scan, all of it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Hit {
     /// The game's row (the `games` table, the columns of `shogi stats`).
@@ -167,41 +171,62 @@ pub fn find(
     limit: Option<usize>,
 ) -> Result<Found, DbError> {
     let conn = schema::open_for_query(db)?;
+    // Without filters only the columns find and explore print are read, and of the line only
+    // what confirming the hit needs (a move is at most 5 characters and a space).
+    let full = !selection.is_empty();
+    let (moves, columns) = if full {
+        ("g.moves".to_string(), schema::select_list("g"))
+    } else {
+        (
+            "substr(g.moves, 1, 6 * p.ply)".to_string(),
+            HIT_COLUMNS
+                .iter()
+                .map(|c| format!("g.{c}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        )
+    };
     let sql = format!(
-        "SELECT p.ply, p.move, g.start_sfen, g.moves, {} FROM positions p JOIN games g ON g.id = p.game_id WHERE p.key = ?1",
-        schema::select_list("g")
+        "SELECT p.ply, p.move, g.start_sfen, {moves}, {columns} FROM positions p JOIN games g ON g.id = p.game_id WHERE p.key = ?1"
     );
     let mut st = conn.prepare(&sql).map_err(|e| db_err(db, e))?;
     let mut rows = st
         .query([position_key(target)])
         .map_err(|e| db_err(db, e))?;
-    // Confirmed prefixes: (start, first `ply` moves) → whether they lead to the target.
-    let mut confirmed: HashMap<String, bool> = HashMap::new();
+    // Confirmed lines: start → first `ply` moves → whether they lead to the target.
+    let mut confirmed: HashMap<String, HashMap<String, bool>> = HashMap::new();
     let mut hits = Vec::new();
     while let Some(r) = rows.next().map_err(|e| db_err(db, e))? {
         let ply: i64 = r.get(0).map_err(|e| db_err(db, e))?;
         let next: Option<String> = r.get(1).map_err(|e| db_err(db, e))?;
-        let start: Option<String> = r.get(2).map_err(|e| db_err(db, e))?;
-        let moves: String = r.get(3).map_err(|e| db_err(db, e))?;
-        let Some(start) = start else { continue };
-        let prefix = prefix(&moves, ply as usize);
-        let cache_key = format!("{start}\n{prefix}");
-        let ok = match confirmed.get(&cache_key) {
-            Some(ok) => *ok,
+        let start = r.get_ref(2).map_err(|e| db_err(db, e))?;
+        let Ok(start) = start.as_str() else { continue };
+        let line = r
+            .get_ref(3)
+            .map_err(|e| db_err(db, e))?
+            .as_str()
+            .unwrap_or("");
+        let prefix = prefix(line, ply as usize);
+        let known = confirmed.get(start).and_then(|m| m.get(prefix)).copied();
+        let ok = match known {
+            Some(ok) => ok,
             None => {
-                let ok = position_after(&start, prefix).is_some_and(|p| same_position(&p, target));
-                confirmed.insert(cache_key, ok);
+                let ok = position_after(start, prefix).is_some_and(|p| same_position(&p, target));
+                confirmed
+                    .entry(start.to_string())
+                    .or_default()
+                    .insert(prefix.to_string(), ok);
                 ok
             }
         };
         if !ok {
             continue;
         }
-        let row = schema::row_from(r, 4).map_err(|e| db_err(db, e))?;
-        if !selection.is_empty() {
+        let row = if full {
+            let row = schema::row_from(r, 4).map_err(|e| db_err(db, e))?;
             let reached = selection
                 .position()
-                .is_some_and(|want| reaches(&start, &moves, want));
+                .is_some_and(|want| reaches(start, line, want));
             let rep = Replay {
                 reached,
                 ..Replay::default()
@@ -209,7 +234,10 @@ pub fn find(
             if !selection.matches(&row, Some(&rep)) {
                 continue;
             }
-        }
+            row
+        } else {
+            hit_row(r, 4).map_err(|e| db_err(db, e))?
+        };
         hits.push(Hit {
             row,
             ply: ply as u32,
@@ -217,6 +245,41 @@ pub fn find(
         });
     }
     Ok(finish(hits, limit))
+}
+
+/// The `games` columns a hit reads when no filter is set: what find and explore print.
+const HIT_COLUMNS: &[&str] = &[
+    "path",
+    "game",
+    "sente",
+    "gote",
+    "start",
+    "start_iso",
+    "plies",
+    "ending",
+    "winner",
+    "valid",
+    "sente_rating",
+    "gote_rating",
+];
+
+/// A row holding the [`HIT_COLUMNS`] (the other fields left empty).
+fn hit_row(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        path: r.get(i)?,
+        game: r.get(i + 1)?,
+        sente: r.get(i + 2)?,
+        gote: r.get(i + 3)?,
+        start: r.get(i + 4)?,
+        start_iso: r.get(i + 5)?,
+        plies: r.get(i + 6)?,
+        ending: r.get(i + 7)?,
+        winner: r.get(i + 8)?,
+        valid: r.get::<_, i64>(i + 9)? != 0,
+        sente_rating: r.get(i + 10)?,
+        gote_rating: r.get(i + 11)?,
+        ..GameRow::default()
+    })
 }
 
 /// The first `n` moves of a stored line (`7g7f 3c3d …`).
