@@ -475,12 +475,17 @@ fn write(
     )?;
     // duplicate_of: the first game (by path, then number) with the same start and main line.
     if report.games_added > 0 || report.games_removed > 0 {
+        // Only rows whose value changes are written (an update journals every row it writes).
         conn.execute_batch(
-            "UPDATE games SET duplicate_of = (
-               SELECT d.path || '#' || d.game FROM games d
-               WHERE d.key = games.key AND (d.path < games.path OR (d.path = games.path AND d.game < games.game))
-               ORDER BY d.path, d.game LIMIT 1)
-             WHERE key IS NOT NULL;",
+            "CREATE TEMP VIEW first_copy AS
+               SELECT g.id, (SELECT d.path || '#' || d.game FROM games d
+                 WHERE d.key = g.key AND (d.path < g.path OR (d.path = g.path AND d.game < g.game))
+                 ORDER BY d.path, d.game LIMIT 1) AS first
+               FROM games g WHERE g.key IS NOT NULL;
+             UPDATE games SET duplicate_of = (SELECT first FROM first_copy f WHERE f.id = games.id)
+               WHERE id IN (SELECT f.id FROM first_copy f JOIN games g ON g.id = f.id
+                            WHERE g.duplicate_of IS NOT f.first);
+             DROP VIEW temp.first_copy;",
         )?;
     }
     Ok(report)

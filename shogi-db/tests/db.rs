@@ -333,21 +333,32 @@ fn reindex_after_changes_equals_fresh_index() {
     )
     .unwrap();
     std::fs::remove_file(gdir.join("a/g002.csa")).unwrap();
+    // A copy: its games become duplicates of the original's.
+    std::fs::copy(gdir.join("a/g005.csa"), gdir.join("new/copy.csa")).unwrap();
     let touched = gdir.join("a/g004.csa");
     let text = std::fs::read(&touched).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
     std::fs::write(&touched, &text).unwrap();
     let r = index(&f.paths, &f.db, &opts()).unwrap();
     assert!(!r.created);
-    assert_eq!(r.files_read, 4, "{r:?}");
+    assert_eq!(r.files_read, 5, "{r:?}");
     assert_eq!(r.files_removed, 1, "{r:?}");
+    let copies: i64 = Connection::open(&f.db)
+        .unwrap()
+        .query_row(
+            "SELECT count(*) FROM games WHERE path LIKE '%/new/copy.csa' AND duplicate_of LIKE '%/a/g005.csa#%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(copies > 0);
     let after = dump(&f.db);
     assert_ne!(after, before);
     assert_eq!(after, fresh_dump(&f.paths));
     // A folder removed entirely.
     std::fs::remove_dir_all(gdir.join("new")).unwrap();
     let r = index(&f.paths, &f.db, &opts()).unwrap();
-    assert_eq!(r.files_removed, 3, "{r:?}");
+    assert_eq!(r.files_removed, 4, "{r:?}");
     assert_eq!(dump(&f.db), fresh_dump(&f.paths));
 }
 
