@@ -4,11 +4,15 @@
 /// `YYYY-MM-DDTHH:MM:SS`, with `Z` kept when the record says UTC.
 ///
 /// Read: `2024/01/02`, `2024-01-02`, `2024年1月2日`, each optionally followed by a weekday in
-/// parentheses (`(火)`) and a time `H:MM` or `HH:MM:SS` (fractions of a second dropped),
-/// separated by spaces or `T` (`2017-03-22T01:00:00.000Z`). `None` for anything else,
+/// parentheses (`(火)`) and a time `H:MM` or `HH:MM:SS` (fractions of a second dropped; the
+/// colon ASCII or full-width), separated by spaces or `T` (`2017-03-22T01:00:00.000Z`); and
+/// the American `12/30/2018 10:29:48 PM`. `None` for anything else,
 /// including impossible dates such as `0000/00/00` or `2023/02/30`.
 pub fn iso8601(text: &str) -> Option<String> {
     let s = text.trim().trim_matches('\u{3000}');
+    if let Some(us) = us_date(s) {
+        return Some(us);
+    }
     let (y, rest) = number(s, 4, 4)?;
     let (sep, rest) = take_char(rest)?;
     let kanji = sep == '年';
@@ -40,13 +44,7 @@ pub fn iso8601(text: &str) -> Option<String> {
     if rest.is_empty() {
         return Some(date);
     }
-    let (h, r) = number(rest, 1, 2)?;
-    let r = r.strip_prefix(':')?;
-    let (mi, r) = number(r, 2, 2)?;
-    let (sec, r) = match r.strip_prefix(':') {
-        Some(r) => number(r, 2, 2)?,
-        None => (0, r),
-    };
+    let (h, mi, sec, r) = time(rest)?;
     // Fractions of a second are dropped.
     let r = match r.strip_prefix('.') {
         Some(r) => r.trim_start_matches(|c: char| c.is_ascii_digit()),
@@ -61,6 +59,48 @@ pub fn iso8601(text: &str) -> Option<String> {
         return None;
     }
     Some(format!("{date}T{h:02}:{mi:02}:{sec:02}{zone}"))
+}
+
+/// `H:MM` or `HH:MM:SS` (the colon ASCII or full-width), and the rest.
+fn time(s: &str) -> Option<(u32, u32, u32, &str)> {
+    fn colon(r: &str) -> Option<&str> {
+        r.strip_prefix(':').or_else(|| r.strip_prefix('：'))
+    }
+    let (h, r) = number(s, 1, 2)?;
+    let (mi, r) = number(colon(r)?, 2, 2)?;
+    let (sec, r) = match colon(r) {
+        Some(r) => number(r, 2, 2)?,
+        None => (0, r),
+    };
+    Some((h, mi, sec, r))
+}
+
+/// The American `M/D/YYYY h:mm:ss AM|PM` that some exports write (81Dojo).
+fn us_date(s: &str) -> Option<String> {
+    let (m, r) = number(s, 1, 2)?;
+    let (d, r) = number(r.strip_prefix('/')?, 1, 2)?;
+    let (y, r) = number(r.strip_prefix('/')?, 4, 4)?;
+    if !(1..=12).contains(&m) || d == 0 || d > days_in_month(y, m) {
+        return None;
+    }
+    let date = format!("{y:04}-{m:02}-{d:02}");
+    let r = r.trim_start();
+    if r.is_empty() {
+        return Some(date);
+    }
+    let (h, mi, sec, r) = time(r)?;
+    let h = match (r.trim(), h) {
+        ("", 0..=23) => h,
+        ("AM" | "am", 1..=11) => h,
+        ("AM" | "am", 12) => 0,
+        ("PM" | "pm", 1..=11) => h + 12,
+        ("PM" | "pm", 12) => 12,
+        _ => return None,
+    };
+    if mi > 59 || sec > 60 {
+        return None;
+    }
+    Some(format!("{date}T{h:02}:{mi:02}:{sec:02}"))
 }
 
 /// A run of `min..=max` ASCII or full-width digits at the start of `s`, and the rest.
@@ -121,6 +161,12 @@ mod tests {
             ("2024/01/02 25:00", None),
             ("2024/01-02", None),
             ("2024/01/02 10:00 JST", None),
+            ("2014/09/13 14：59", Some("2014-09-13T14:59:00")),
+            ("12/30/2018 10:29:48 PM", Some("2018-12-30T22:29:48")),
+            ("1/2/2024 12:05:00 AM", Some("2024-01-02T00:05:00")),
+            ("1/2/2024", Some("2024-01-02")),
+            ("13/2/2024", None),
+            ("2005/11/29･30日", None),
         ];
         for (text, want) in cases {
             assert_eq!(iso8601(text).as_deref(), want, "{text}");

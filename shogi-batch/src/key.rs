@@ -121,14 +121,17 @@ mod tests {
     fn key_is_pinned() {
         let rec = shogi_kif::read_str(
             "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n",
-            None,
+            Default::default(),
         )
         .unwrap();
         // Computed independently (Python: FNV-1a 64 over the UTF-8 text
         // "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 7g7f 3c3d").
         assert_eq!(key_hex(game_key(&rec)), PINNED_KEY);
-        let same =
-            shogi_kif::read_str("N+a\nN-b\nPI\n+\n+7776FU\nT3\n-3334FU\n%TORYO\n", None).unwrap();
+        let same = shogi_kif::read_str(
+            "N+a\nN-b\nPI\n+\n+7776FU\nT3\n-3334FU\n%TORYO\n",
+            Default::default(),
+        )
+        .unwrap();
         assert_eq!(game_key(&same), game_key(&rec));
     }
 

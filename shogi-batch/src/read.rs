@@ -1,9 +1,7 @@
 //! Reading one input game by game: the one place that talks to shogi-kif's reader.
 
 use crate::input::{Input, io_reason};
-use shogi_kif::{
-    Diagnostic, Encoding, ErrorKind, Format, ReadError, ReadOptions, Record, RecordStream, Records,
-};
+use shogi_kif::{Diagnostic, Encoding, ErrorKind, Format, ReadError, ReadOptions, Reader, Record};
 use std::io::{BufRead, Read};
 
 /// One game of an input, read and replayed, with what the reader said about it.
@@ -129,155 +127,105 @@ impl std::fmt::Debug for Reading<'_> {
 
 /// Reads every game of `input`, handing each to `each` in order.
 ///
-/// A game that cannot be read is handed over with its error, and reading goes on with the
-/// next game where the format allows it (CSA, USI, SFEN). An empty input is one game with an
-/// error. `Err` only when the input cannot be opened or read at all (the reason, e.g.
-/// `permission denied`).
+/// A game that cannot be read is handed over with its error (and the record as far as it
+/// was read), and reading goes on with the next game where the format allows it (CSA, USI,
+/// SFEN). An empty input is one game with an error. `Err` only when the input cannot be
+/// opened at all (the reason, e.g. `permission denied`).
 pub fn read_input(
     input: &Input,
     reading: &Reading<'_>,
     each: &mut dyn FnMut(ReadGame),
 ) -> Result<(), String> {
     let mut opts = reading.options;
+    opts.validate = reading.validate;
     if opts.hint.is_none() {
         opts.hint = input.hint();
     }
-    let validate = reading.validate;
     let Some(path) = &input.path else {
         return match reading.stdin {
             Some(stdin) => {
                 let mut result = Ok(());
                 stdin.with_reader(&mut |reader| {
-                    result = read_stream(reader, opts, validate, each);
+                    result = read_games(reader, opts, each);
                 });
                 result
             }
             None => {
                 let reader = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
-                read_stream(reader, opts, validate, each)
+                read_games(reader, opts, each)
             }
         };
     };
     let f = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
     let size = regular_size(&f);
     if size >= STREAM_FROM {
-        let reader = std::io::BufReader::with_capacity(1 << 16, f);
-        return read_stream(reader, opts, validate, each);
+        return read_games(std::io::BufReader::with_capacity(1 << 16, f), opts, each);
     }
     let bytes = read_file(f, size)?;
-    let (text, encoding) = match shogi_kif::decode(&bytes, opts.encoding) {
-        Ok(t) => t,
-        Err(e) => {
-            each(ReadGame::failed(1, e));
-            return Ok(());
-        }
-    };
-    // An empty file holds no game (the KIF reader alone would give an empty record).
-    if text
-        .trim_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
-        .is_empty()
-    {
-        let mut g = ReadGame::failed(1, empty_error());
-        g.encoding = Some(encoding);
-        each(g);
-        return Ok(());
-    }
-    let mut records = match Records::from_str_with(&text, opts) {
-        Ok(r) => r,
-        Err(e) => {
-            let mut g = ReadGame::failed(1, e);
-            g.encoding = Some(encoding);
-            each(g);
-            return Ok(());
-        }
-    };
-    let format = records.format();
-    let ratings = if format == Format::Csa {
-        csa_ratings(&text)
-    } else {
-        Vec::new()
-    };
-    let mut index = 0;
-    loop {
-        let next = if validate {
-            records.next_validated()
-        } else {
-            records.next().map(|r| r.map(|rec| (rec, Vec::new())))
-        };
-        let Some(r) = next else { break };
-        index += 1;
-        let mut game = game_of(index, r, Some(format), Some(encoding));
-        if let Some(r) = ratings.get(index as usize - 1) {
-            game.ratings = *r;
-        }
-        each(game);
-    }
-    Ok(())
+    read_games(&bytes[..], opts, each)
 }
 
-/// Reads a stream game by game (standard input, large files).
-fn read_stream(
+/// Reads the games of a reader with shogi-kif's [`Reader`].
+fn read_games(
     mut reader: impl BufRead,
     opts: ReadOptions,
-    validate: bool,
     each: &mut dyn FnMut(ReadGame),
 ) -> Result<(), String> {
-    if reader.fill_buf().map_err(|e| io_reason(&e))?.is_empty() {
+    // An input of nothing but white space holds no game (a KIF reader alone would give an
+    // empty record).
+    let blank = loop {
+        let buf = reader.fill_buf().map_err(|e| io_reason(&e))?;
+        if buf.is_empty() {
+            break true;
+        }
+        let skip = buf
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+            .count();
+        if skip < buf.len() {
+            break false;
+        }
+        reader.consume(skip);
+    };
+    if blank {
         each(ReadGame::failed(1, empty_error()));
         return Ok(());
     }
     let tee = RatingTee::new(reader);
     let ratings = tee.ratings.clone();
-    let mut stream = match RecordStream::new(tee, opts) {
-        Ok(s) => s,
+    let mut games = match Reader::new(tee, opts) {
+        Ok(r) => r,
         Err(e) => {
             each(ReadGame::failed(1, e));
             return Ok(());
         }
     };
-    let format = Some(stream.format());
-    let csa = stream.format() == Format::Csa;
-    let mut index = 0;
-    loop {
-        let next = if validate {
-            stream.next_validated()
-        } else {
-            stream.next().map(|r| r.map(|rec| (rec, Vec::new())))
+    let format = games.format();
+    let csa = format == Format::Csa;
+    while let Some(g) = games.next() {
+        let index = g.index as u32;
+        // After an error before anything was read the record is an empty default: no game
+        // to describe.
+        let readable = g.error.as_ref().is_none_or(|e| e.ply.is_some())
+            || !g.record.moves.moves.is_empty()
+            || !g.record.header.entries.is_empty();
+        let mut game = ReadGame {
+            index,
+            line: g.line,
+            format: Some(format),
+            encoding: Some(games.encoding()),
+            record: readable.then_some(g.record),
+            error: g.error,
+            diagnostics: g.diagnostics,
+            ratings: [None, None],
+            panic: None,
         };
-        let Some(r) = next else { break };
-        index += 1;
-        let mut game = game_of(index, r, format, Some(stream.encoding()));
         if csa {
             game.ratings = ratings.borrow_mut().take(index as usize);
         }
         each(game);
     }
     Ok(())
-}
-
-fn game_of(
-    index: u32,
-    r: Result<(Record, Vec<Diagnostic>), ReadError>,
-    format: Option<Format>,
-    encoding: Option<Encoding>,
-) -> ReadGame {
-    let mut game = match r {
-        Ok((record, diagnostics)) => ReadGame {
-            index,
-            line: 0,
-            format,
-            encoding,
-            record: Some(record),
-            error: None,
-            diagnostics,
-            ratings: [None, None],
-            panic: None,
-        },
-        Err(e) => ReadGame::failed(index, e),
-    };
-    game.format = format;
-    game.encoding = encoding;
-    game
 }
 
 fn empty_error() -> ReadError {
@@ -405,15 +353,6 @@ impl RatingScan {
     }
 }
 
-fn csa_ratings(text: &str) -> Vec<[Option<f64>; 2]> {
-    let mut scan = RatingScan::default();
-    for line in text.lines() {
-        scan.line(line);
-    }
-    scan.end_game();
-    scan.games
-}
-
 /// A reader that watches the lines going through it for ratings (see [`RatingScan`]).
 struct RatingTee<R> {
     inner: R,
@@ -485,22 +424,60 @@ mod tests {
 
     #[test]
     fn ratings_by_game() {
-        let r = csa_ratings(FLOODGATE);
-        assert_eq!(r, vec![[Some(3382.0), Some(3613.5)], [None, None]]);
+        let mut scan = RatingScan::default();
+        for line in FLOODGATE.lines() {
+            scan.line(line);
+        }
+        scan.end_game();
+        assert_eq!(scan.games, vec![[Some(3382.0), Some(3613.5)], [None, None]]);
     }
 
     #[test]
     fn ratings_through_a_stream() {
-        let tee = RatingTee::new(std::io::Cursor::new(FLOODGATE.as_bytes().to_vec()));
-        let ratings = tee.ratings.clone();
-        let mut stream = RecordStream::new(tee, ReadOptions::default()).unwrap();
-        let mut got = Vec::new();
-        let mut i = 0;
-        while let Some(r) = stream.next_validated() {
-            i += 1;
-            assert!(r.is_ok());
-            got.push(ratings.borrow_mut().take(i));
+        // Whole, and a few bytes at a time (the reader then runs ahead of the games it gives).
+        for chunk in [1 << 20, 16] {
+            let tee = RatingTee::new(FLOODGATE.as_bytes());
+            let ratings = tee.ratings.clone();
+            let opts = ReadOptions {
+                chunk_size: chunk,
+                ..ReadOptions::default()
+            };
+            let mut got = Vec::new();
+            for game in Reader::new(tee, opts).unwrap() {
+                assert!(game.error.is_none());
+                got.push(ratings.borrow_mut().take(game.index));
+            }
+            assert_eq!(
+                got,
+                vec![[Some(3382.0), Some(3613.5)], [None, None]],
+                "{chunk}"
+            );
         }
-        assert_eq!(got, vec![[Some(3382.0), Some(3613.5)], [None, None]]);
+    }
+
+    #[test]
+    fn games_of_an_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("two.usi");
+        std::fs::write(
+            &path,
+            "position startpos moves 7g7f\nposition startpos moves 7g7f 7g7f\n",
+        )
+        .unwrap();
+        let mut games = Vec::new();
+        read_input(&Input::file(&path), &Reading::default(), &mut |g| {
+            games.push(g)
+        })
+        .unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!((games[0].index, games[0].line), (1, 1));
+        assert!(games[0].is_valid());
+        // The illegal second move: the record holds the first.
+        assert_eq!((games[1].index, games[1].line), (2, 2));
+        assert_eq!(games[1].error.as_ref().and_then(|e| e.ply), Some(2));
+        assert_eq!(
+            games[1].record.as_ref().map(|r| r.moves.moves.len()),
+            Some(1)
+        );
     }
 }

@@ -144,7 +144,7 @@ pub struct Replay {
 /// foul (moves are played without checking them again; an illegal one would give a wrong
 /// answer, never a crash).
 pub fn replay(record: &Record, want: Option<&Position>) -> Replay {
-    let Some(start) = record.start_position() else {
+    let Some(start) = start_position(record) else {
         return Replay::default();
     };
     let mut pos = start.clone();
@@ -172,33 +172,89 @@ pub fn replay(record: &Record, want: Option<&Position>) -> Replay {
         }
     }
     out.played = keys.len() - 1;
-    // The first ply where a position is seen the fourth time: counted in a small
-    // open-addressing table (keys are already random), then replayed with its details (rare).
-    if keys.len() >= 9 {
-        let size = (keys.len() * 2).next_power_of_two();
-        let mut table = vec![(0u64, 0u8); size];
-        let fourth = keys.iter().enumerate().find_map(|(ply, &k)| {
-            let mut i = (k as usize) & (size - 1);
-            loop {
-                let slot = &mut table[i];
-                if slot.1 == 0 || slot.0 == k {
-                    slot.0 = k;
-                    slot.1 += 1;
-                    return (slot.1 == 4).then_some(ply);
-                }
-                i = (i + 1) & (size - 1);
-            }
-        });
-        if let Some(ply) = fourth {
-            let mut game = Game::new(start);
-            for node in &moves[..ply] {
-                game.play_unchecked(node.mv);
-            }
-            out.repetition = game.repetition();
+    if let Some(ply) = fourth_occurrence(&keys) {
+        let mut game = Game::new(start);
+        for node in &moves[..ply] {
+            game.play_unchecked(node.mv);
         }
+        out.repetition = game.repetition();
     }
     out.last = Some(pos);
     out
+}
+
+/// The start position; the usual starts are parsed once per process, not once per game.
+fn start_position(record: &Record) -> Option<Position> {
+    static STARTS: std::sync::OnceLock<[Position; 2]> = std::sync::OnceLock::new();
+    let starts = STARTS.get_or_init(|| {
+        [
+            Position::startpos(shogi_core::Variant::Standard),
+            Position::startpos(shogi_core::Variant::Mini),
+        ]
+    });
+    let sfen = record.start.sfen.as_str();
+    if sfen == shogi_core::Variant::Standard.start_sfen() {
+        Some(starts[0].clone())
+    } else if sfen == shogi_core::Variant::Mini.start_sfen() {
+        Some(starts[1].clone())
+    } else {
+        record.start_position()
+    }
+}
+
+/// A slot of the repetition table: a key, how often it was seen, and the game it belongs to
+/// (slots of earlier games count as empty, so the table is never cleared).
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    stamp: u32,
+    count: u8,
+}
+
+thread_local! {
+    /// The repetition table of this thread, reused from game to game.
+    static TABLE: std::cell::RefCell<(Vec<Slot>, u32)> = const { std::cell::RefCell::new((Vec::new(), 0)) };
+}
+
+/// The first ply (index into `keys`, the position keys from the start) at which a position is
+/// seen for the fourth time: counted in an open-addressing table of the (already random)
+/// Zobrist keys.
+fn fourth_occurrence(keys: &[u64]) -> Option<usize> {
+    if keys.len() < 9 {
+        return None;
+    }
+    TABLE.with(|t| {
+        let mut t = t.borrow_mut();
+        let (table, stamp) = &mut *t;
+        let size = (keys.len() * 2).next_power_of_two();
+        *stamp = stamp.wrapping_add(1);
+        if table.len() < size || *stamp == 0 {
+            table.clear();
+            table.resize(size.max(table.len()), Slot::default());
+            *stamp = 1;
+        }
+        let mask = size - 1;
+        let stamp = *stamp;
+        keys.iter().enumerate().find_map(|(ply, &k)| {
+            let mut i = (k as usize) & mask;
+            loop {
+                let slot = &mut table[i];
+                if slot.stamp != stamp {
+                    *slot = Slot {
+                        key: k,
+                        stamp,
+                        count: 1,
+                    };
+                    return None;
+                }
+                if slot.key == k {
+                    slot.count += 1;
+                    return (slot.count == 4).then_some(ply);
+                }
+                i = (i + 1) & mask;
+            }
+        })
+    })
 }
 
 /// Same board, hands and side to move (the move number aside).
@@ -448,10 +504,12 @@ mod tests {
     use super::*;
 
     fn row_of(text: &str) -> GameRow {
-        let (record, diagnostics) = {
-            let mut it = shogi_kif::Records::from_str(text, None).unwrap();
-            it.next_validated().unwrap().unwrap()
-        };
+        let g = shogi_kif::Reader::new(text.as_bytes(), shogi_kif::ReadOptions::default())
+            .unwrap()
+            .next()
+            .unwrap();
+        assert!(g.error.is_none(), "{:?}", g.error);
+        let (record, diagnostics) = (g.record, g.diagnostics);
         let game = ReadGame {
             index: 1,
             line: 1,
@@ -496,6 +554,17 @@ mod tests {
         assert_eq!(r.repetition_ply, Some(12));
         assert_eq!(r.ending.as_deref(), Some("repetition"));
         assert_eq!(r.winner, "draw");
+    }
+
+    #[test]
+    fn fourth_occurrence_counts_per_game() {
+        let keys = [1, 2, 1, 2, 1, 2, 1, 2, 3];
+        assert_eq!(fourth_occurrence(&keys), Some(6));
+        // A later, shorter game in the same table: earlier counts do not leak.
+        assert_eq!(fourth_occurrence(&[1, 2, 3, 4, 5, 6, 7, 8, 1]), None);
+        assert_eq!(fourth_occurrence(&[5; 9]), Some(3));
+        let long: Vec<u64> = (0..5000).map(|i| i % 1700).collect();
+        assert_eq!(fourth_occurrence(&long), None);
     }
 
     #[test]

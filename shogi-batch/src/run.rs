@@ -2,7 +2,7 @@
 
 use crate::input::Input;
 use crate::isolate::isolated;
-use crate::read::{ReadGame, Reading, io_error, is_streamed, read_input};
+use crate::read::{ReadGame, Reading, io_error, read_input};
 use crate::row::{GameRow, Replay, replay};
 use crate::select::Selection;
 use rayon::prelude::*;
@@ -33,16 +33,23 @@ pub fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, String> {
 const CHUNK_PER_THREAD: usize = 32;
 /// Bytes of input read together at most (bounds the results held at once).
 const CHUNK_BYTES: u64 = 64 << 20;
-/// Results of a streamed input in flight between its reader and the caller.
+/// Results of a piped input in flight between its reader and the caller.
 const STREAM_QUEUE: usize = 1024;
+/// Inputs at least this large (and standard input) are read on one worker while the caller
+/// takes their games, instead of with other inputs: their results are not held.
+const PIPE_FROM: u64 = 4 << 20;
+
+fn piped(input: &Input) -> bool {
+    input.path.is_none() || input.size >= PIPE_FROM
+}
 
 /// Reads every game of `inputs` on `pool`, runs `work` on each (on a worker thread) and hands
 /// the results to `emit` on the calling thread, in input order: inputs as listed, games as
 /// in the input. The order does not depend on the number of threads.
 ///
-/// Small files are read many at a time, one per thread; standard input and large files (see
-/// [`crate::read::STREAM_FROM`]) are read game by game on one worker while `emit` consumes,
-/// so memory does not grow with the number of games.
+/// Small files are read many at a time, one per thread; standard input and files of 4 MiB
+/// or more are read game by game on one worker while `emit` consumes (a bounded queue
+/// between them), so memory does not grow with the number of games.
 ///
 /// Nothing stops the batch but `emit` returning [`ControlFlow::Break`]: an input that
 /// cannot be opened is handed to `work` as one game with an `io` error, and a panic while
@@ -62,7 +69,7 @@ where
     let per_chunk = CHUNK_PER_THREAD * pool.current_num_threads().max(1);
     let mut i = 0;
     while i < inputs.len() {
-        if is_streamed(&inputs[i]) {
+        if piped(&inputs[i]) {
             stream_one(&inputs[i], reading, pool, &work, &mut emit)?;
             i += 1;
             continue;
@@ -72,7 +79,7 @@ where
         let mut bytes = 0u64;
         while j < inputs.len()
             && j - i < per_chunk
-            && !is_streamed(&inputs[j])
+            && !piped(&inputs[j])
             && (j == i || bytes + inputs[j].size <= CHUNK_BYTES)
         {
             bytes += inputs[j].size;

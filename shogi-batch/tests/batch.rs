@@ -74,7 +74,8 @@ fn every_input_gets_its_rows_in_order() {
         ("/a/lines.usi", 3, false, 0),
         ("/a/many.csa", 1, true, 1),
         ("/a/many.csa", 2, true, 2),
-        ("/a/many.csa", 3, false, 0),
+        // Refused at its third move (a bishop dropped from an empty hand): the two before count.
+        ("/a/many.csa", 3, false, 2),
         ("/b/binary.kif", 1, false, 0),
         ("/b/dangling.kif", 1, false, 0),
         ("/b/empty.kif", 1, false, 0),

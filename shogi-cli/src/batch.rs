@@ -80,6 +80,7 @@ pub struct SelectArgs {
     pub position: Option<String>,
     /// Keep the first of games with the same start and main line; `--dedup prefix` also drops
     /// a game whose main line is a prefix of another's (all games are then held to the end).
+    /// `stats` keeps every row and names the first copy in its duplicate_of column.
     #[arg(long, value_name = "MODE", num_args = 0..=1, default_missing_value = "exact")]
     pub dedup: Option<String>,
 }

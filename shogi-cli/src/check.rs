@@ -300,6 +300,7 @@ pub fn run(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
                 ControlFlow::Continue(())
             }
             Event::Game(r) => {
+                progress.add_games(1);
                 if !r.selected {
                     return ControlFlow::Continue(());
                 }

@@ -198,6 +198,7 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         |input, event| {
             match event {
                 Event::Game(g) => {
+                    progress.add_games(1);
                     if !g.selected {
                         return ControlFlow::Continue(());
                     }

@@ -25,6 +25,7 @@ pub fn reading<'a>(
             format: args.from.map(Format::from),
             hint: None,
             encoding: args.encoding.map(Encoding::from),
+            ..ReadOptions::default()
         },
         validate,
         stdin: Some(stdin),

@@ -13,6 +13,8 @@ pub struct Progress {
     start: Instant,
     enabled: bool,
     done: AtomicU64,
+    /// Games done, for the batch commands' message (games and games per second).
+    games: AtomicU64,
     bar: OnceLock<ProgressBar>,
 }
 
@@ -25,6 +27,7 @@ impl Progress {
             start: Instant::now(),
             enabled,
             done: AtomicU64::new(0),
+            games: AtomicU64::new(0),
             bar: OnceLock::new(),
         }
     }
@@ -41,7 +44,7 @@ impl Progress {
         }
         let bar = self.bar.get_or_init(|| {
             let template = format!(
-                "{{prefix}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {}, {{per_sec}}, eta {{eta}}",
+                "{{prefix}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {}, {{per_sec}}, eta {{eta}} {{msg}}",
                 self.unit
             );
             let style =
@@ -58,6 +61,18 @@ impl Progress {
     pub fn inc(&self, total: u64) {
         let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
         self.set(done, total);
+    }
+
+    /// `n` more games are done (shown as games and games per second next to the bar).
+    pub fn add_games(&self, n: u64) {
+        if !self.enabled {
+            return;
+        }
+        let games = self.games.fetch_add(n, Ordering::Relaxed) + n;
+        if let Some(bar) = self.bar.get() {
+            let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!("{games} games, {:.0} games/s", games as f64 / secs));
+        }
     }
 
     /// Removes the bar.

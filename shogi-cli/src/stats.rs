@@ -24,10 +24,11 @@ pub enum StatsFormat {
 /// Arguments of `shogi stats`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Columns: path, game, format, encoding, variant, handicap, sente, gote, start, start_iso, \
-event, site, time_control, sente_rating, gote_rating, plies, ending, winner, valid, first_error, \
-error_ply, error_line, warnings, repetition_ply, final_sfen, start_sfen, key, duplicate_of \
-(see the README). Rows come in input order (paths as given, folders walked in sorted order, \
+    after_help = "Columns: path, game, line, format, encoding, variant, handicap, sente, gote, start, \
+start_iso, event, site, time_control, sente_rating, gote_rating, sente_rank, gote_rank, plies, \
+ending, winner, valid, first_error, error_ply, error_line, warnings, repetition_ply, final_sfen, \
+start_sfen, key, duplicate_of (see the README). With --dedup every row is kept and \
+duplicate_of names the first copy. Rows come in input order (paths as given, folders walked in sorted order, \
 games as in each file) whatever --jobs is.\n\
 Exit status: 0 when every game was read, 1 when any game is invalid, 2 on usage or I/O errors.\n\n\
 Examples:\n  shogi stats samples/ > games.csv\n  shogi stats samples/ --format jsonl --min-plies 100\n  \
@@ -184,6 +185,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             }
             Event::Game(item) => {
                 games += 1;
+                progress.add_games(1);
                 invalid += u64::from(item.invalid);
                 io_failed |= item.io;
                 let Some(mut row) = item.row else {
