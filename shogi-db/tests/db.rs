@@ -201,6 +201,15 @@ fn invalid_games_are_indexed_and_marked() {
         .unwrap();
     assert!(n > 0);
     assert_eq!(n, with_error);
+    // Indexed up to the error: their positions are there.
+    let invalid_positions: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM positions p JOIN games g ON g.id = p.game_id WHERE g.valid = 0",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(invalid_positions > 0);
     // Their positions are those of the record read up to the error, as brute force sees them.
     let all = brute_force(&[f.gen_dir.as_str()]);
     let stored: i64 = conn
@@ -223,6 +232,7 @@ fn selection_filters_apply_to_find_and_explore() {
         &[("--ending", "abort")],
         &[("--min-rating", "2000")],
         &[("--max-plies", "25")],
+        &[("--invalid", "")],
         &[("--position", &second)],
     ];
     for pairs in filters {
