@@ -1,6 +1,6 @@
 //! The command line: the top-level parser, and the value types shared by several commands.
 
-use crate::{check, convert, moves, perft, stats};
+use crate::{check, convert, db, moves, perft, stats};
 use shogi_core::{Position, Variant};
 use shogi_kif::{Encoding, Format};
 
@@ -30,6 +30,12 @@ pub enum Command {
     Convert(convert::ConvertArgs),
     /// One row per game (CSV or JSON lines) for pandas, DuckDB, R or a spreadsheet; or totals.
     Stats(stats::StatsArgs),
+    /// Build or update a game database (SQLite) of records: games, positions, files.
+    Index(db::IndexArgs),
+    /// The games that reach a position, from a database or by scanning records.
+    Find(db::FindArgs),
+    /// The moves played from a position, with results: the opening explorer.
+    Explore(db::ExploreArgs),
 }
 
 /// Variant names on the command line.

@@ -15,6 +15,7 @@ mod batch;
 mod check;
 mod cli;
 mod convert;
+mod db;
 mod inputs;
 mod isolate;
 mod moves;
@@ -89,6 +90,9 @@ pub fn run_with(
         Command::Check(a) => check::run(a, &mut ctx),
         Command::Convert(a) => convert::run(a, &mut ctx),
         Command::Stats(a) => stats::run(a, &mut ctx),
+        Command::Index(a) => db::index(a, &mut ctx),
+        Command::Find(a) => db::find(a, &mut ctx),
+        Command::Explore(a) => db::explore(a, &mut ctx),
     };
     let code = match result {
         Ok(()) => 0,

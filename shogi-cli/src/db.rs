@@ -1,0 +1,213 @@
+//! `shogi index`, `shogi find`, `shogi explore`: the game database (see the shogi-db crate).
+
+use crate::batch::SelectArgs;
+use crate::{Ctx, Failure};
+use shogi_db::{DbError, IndexOptions};
+use std::path::PathBuf;
+
+fn fail(e: DbError) -> Failure {
+    Failure::usage(format!("error: {e}"))
+}
+
+fn out_err(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Failure::silent(0)
+    } else {
+        Failure::usage(format!("error: cannot write stdout: {e}"))
+    }
+}
+
+/// Arguments of `shogi index`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "The database (SQLite) has the tables files, games (the columns of \
+`shogi stats`, plus the main line in USI) and positions (key, game_id, ply, move); see the README. \
+Running it again reads only new and changed files and removes the games of files gone from the \
+given folders. An interrupted run leaves the previous database as it was.\n\
+Exit status: 0 when the database was written (games with errors are indexed up to the error and \
+marked valid = 0), 2 on usage, input or database errors.\n\n\
+Examples:\n  shogi index samples/ --db games.sqlite\n  shogi index records/ more/ --db games.sqlite --jobs 2"
+)]
+pub struct IndexArgs {
+    /// Files or directories (walked recursively for record files).
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    /// The database file (created when it does not exist).
+    #[arg(long, value_name = "FILE")]
+    pub db: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+}
+
+/// `shogi index`.
+pub fn index(args: &IndexArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
+    let options = IndexOptions {
+        jobs: args.jobs,
+        ..IndexOptions::default()
+    };
+    let r = shogi_db::index(&args.paths, &args.db, &options).map_err(fail)?;
+    let size = std::fs::metadata(&args.db).map_or(0, |m| m.len());
+    let text = format!(
+        "{}: {} {} file{} read, {} unchanged, {} removed; {} game{} added ({} invalid), {} removed; {} positions; {:.1} MB\n",
+        args.db.display(),
+        if r.created { "created;" } else { "updated;" },
+        r.files_read,
+        if r.files_read == 1 { "" } else { "s" },
+        r.files_unchanged,
+        r.files_removed,
+        r.games_added,
+        if r.games_added == 1 { "" } else { "s" },
+        r.games_invalid,
+        r.games_removed,
+        r.positions_added,
+        size as f64 / 1e6
+    );
+    crate::emit(ctx.stdout, &text)
+}
+
+/// Output formats of `shogi find`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FindFormat {
+    /// One line per occurrence and a count.
+    Text,
+    /// Comma-separated values with a header row.
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+/// Output formats of `shogi explore`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExploreFormat {
+    /// A table.
+    Text,
+    /// One object with a `moves` array.
+    Json,
+    /// One row per move with a header row.
+    Csv,
+}
+
+/// The position and where to look, shared by `find` and `explore`.
+#[derive(clap::Args)]
+pub struct Where {
+    /// The position: an SFEN (quoted; the move number may be left out), `startpos`,
+    /// `startpos moves 7g7f ...`, or a record file (its final position, or see --ply).
+    #[arg(value_name = "POSITION")]
+    pub target: String,
+    /// Without --db: the record files or directories to scan.
+    pub paths: Vec<String>,
+    /// The game database to search (see `shogi index`).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// With a record file as the position: the position after N moves of its main line.
+    #[arg(long, value_name = "N")]
+    pub ply: Option<u32>,
+    /// Worker threads when scanning (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub select: SelectArgs,
+}
+
+impl Where {
+    fn found(
+        &self,
+        limit: Option<usize>,
+    ) -> Result<(shogi_core::Position, shogi_db::Found), Failure> {
+        let selection = self.select.selection()?;
+        if self.select.dedup.is_some() {
+            return Err(Failure::usage(
+                "error: --dedup: not for find or explore (every game counts)",
+            ));
+        }
+        let target = shogi_db::target(&self.target, self.ply).map_err(fail)?;
+        let found = match &self.db {
+            Some(db) => {
+                if !self.paths.is_empty() {
+                    return Err(Failure::usage(format!(
+                        "error: {}: with --db the database is searched; give record paths without --db to scan them",
+                        self.paths[0]
+                    )));
+                }
+                shogi_db::find(db, &target, &selection, limit).map_err(fail)?
+            }
+            None => {
+                if self.paths.is_empty() {
+                    return Err(Failure::usage(
+                        "error: give --db FILE, or record files or directories to scan",
+                    ));
+                }
+                shogi_db::scan(&self.paths, &target, &selection, limit, self.jobs).map_err(fail)?
+            }
+        };
+        Ok((target, found))
+    }
+}
+
+/// Arguments of `shogi find`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Lists every occurrence (game and ply) of the exact position: board, \
+hands and side to move. Keys only pick candidates; every hit is checked against the position. \
+Without --db the given records are read and replayed instead (same output).\n\
+CSV columns: path, game, ply, next_move (USI, empty at the end of the line), winner, ending, \
+sente, gote, sente_rating, gote_rating, start, plies, valid.\n\
+Exit status: 0 (also when nothing is found), 2 on usage, input or database errors.\n\n\
+Examples:\n  shogi index samples/ --db games.sqlite\n  shogi find startpos --db games.sqlite --limit 10\n  \
+shogi find 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2' --db games.sqlite --format csv\n  \
+shogi find samples/game.kif --ply 10 samples/\n  shogi find startpos --db games.sqlite --player sente --winner gote"
+)]
+pub struct FindArgs {
+    #[command(flatten)]
+    pub at: Where,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FindFormat::Text)]
+    pub format: FindFormat,
+    /// Print at most N occurrences (the count says how many there are).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+}
+
+/// `shogi find`.
+pub fn find(args: &FindArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
+    let (_, found) = args.at.found(args.limit)?;
+    let format = match args.format {
+        FindFormat::Text => "text",
+        FindFormat::Csv => "csv",
+        FindFormat::Jsonl => "jsonl",
+    };
+    shogi_db::write_found(&found, format, ctx.stdout).map_err(out_err)?;
+    ctx.stdout.flush().map_err(out_err)
+}
+
+/// Arguments of `shogi explore`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Every move played from the position: games, sente wins, gote wins, \
+draws, the win rate of the side that played it, the players' average rating where known, and \
+the most recent game. A game counts once per move it played from the position.\n\
+Exit status: 0, 2 on usage, input or database errors.\n\n\
+Examples:\n  shogi index samples/ --db games.sqlite\n  shogi explore startpos --db games.sqlite\n  \
+shogi explore 'startpos moves 7g7f' --db games.sqlite --format json\n  shogi explore startpos samples/"
+)]
+pub struct ExploreArgs {
+    #[command(flatten)]
+    pub at: Where,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExploreFormat::Text)]
+    pub format: ExploreFormat,
+}
+
+/// `shogi explore`.
+pub fn explore(args: &ExploreArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
+    let (target, found) = args.at.found(None)?;
+    let table = shogi_db::explore(&target, &found);
+    let format = match args.format {
+        ExploreFormat::Text => "text",
+        ExploreFormat::Json => "json",
+        ExploreFormat::Csv => "csv",
+    };
+    shogi_db::write_explore(&table, format, ctx.stdout).map_err(out_err)?;
+    ctx.stdout.flush().map_err(out_err)
+}

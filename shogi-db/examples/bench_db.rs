@@ -1,0 +1,157 @@
+//! Benchmarks of the game database for the note: index speed with 1 and 2 jobs, bytes per
+//! game, and `find`/`explore` latency (median of 20) for the start position, a common
+//! position (after 1 ply) and a rare one, against a brute-force scan of the records.
+//!
+//! ```text
+//! cargo run --release -p shogi-kif --example gen_games -- --out /tmp/g100k --games 100000 --seed 1
+//! cargo run --release -p shogi-db --example bench_db -- /tmp/g100k /tmp/bench [--jobs 1,2] [--scans 3]
+//! ```
+
+use shogi_batch::Selection;
+use shogi_db::{IndexOptions, explore, find, index, scan, target, write_explore, write_found};
+use std::path::Path;
+use std::time::Instant;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// CPU seconds (user + system) of this process so far (Linux; 0 elsewhere): wall time on a
+/// shared machine says little, CPU time says what the work costs.
+fn cpu() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    let after = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // Fields 14 and 15 of stat (utime, stime), in clock ticks of 1/100 s.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+fn time<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = Instant::now();
+    let r = f();
+    (r, t.elapsed().as_secs_f64())
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let dir = args
+        .first()
+        .ok_or("usage: bench_db RECORDS OUTDIR [--jobs 1,2] [--scans N]")?;
+    let out = Path::new(args.get(1).ok_or("OUTDIR missing")?);
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let jobs: Vec<usize> = flag("--jobs")
+        .unwrap_or_else(|| "1,2".into())
+        .split(',')
+        .map(|j| j.parse().unwrap())
+        .collect();
+    let scans: usize = flag("--scans").map_or(3, |s| s.parse().unwrap());
+    std::fs::create_dir_all(out)?;
+    let paths = [dir.as_str()];
+    let mut db = None;
+    for j in &jobs {
+        let file = out.join(format!("bench-j{j}.sqlite"));
+        let _ = std::fs::remove_file(&file);
+        let opts = IndexOptions {
+            jobs: Some(*j),
+            ..IndexOptions::default()
+        };
+        let cpu0 = cpu();
+        let (report, secs) = time(|| index(&paths, &file, &opts));
+        let cpu_secs = cpu() - cpu0;
+        let report = report?;
+        let size = std::fs::metadata(&file)?.len();
+        println!(
+            "index --jobs {j}: {} games, {} positions in {secs:.2} s = {:.0} games/s; CPU {cpu_secs:.2} s = {:.0} games per CPU-second; {} bytes = {:.0} bytes/game, {:.1} bytes/position",
+            report.games_added,
+            report.positions_added,
+            report.games_added as f64 / secs,
+            report.games_added as f64 / cpu_secs,
+            size,
+            size as f64 / report.games_added as f64,
+            size as f64 / report.positions_added as f64
+        );
+        let (again, secs) = time(|| index(&paths, &file, &opts));
+        let again = again?;
+        println!(
+            "  re-index, nothing changed: {:.2} s ({} files unchanged)",
+            secs, again.files_unchanged
+        );
+        db = Some(file);
+    }
+    let db = db.ok_or("no --jobs")?;
+    let none = Selection::new();
+    let start = target("startpos", None)?;
+    let all = find(&db, &start, &none, None)?;
+    let table = explore(&start, &all);
+    let first = table.moves.first().ok_or("no games")?;
+    let common = target(&format!("position startpos moves {}", first.usi), None).or_else(|_| {
+        let mut p = start.clone();
+        p.play(shogi_core::Move::from_usi(&first.usi).unwrap())
+            .unwrap();
+        Ok::<_, shogi_db::DbError>(p)
+    })?;
+    // A rare position: ply 40 of the first game's line.
+    let conn = rusqlite::Connection::open(&db)?;
+    let moves: String = conn.query_row(
+        "SELECT moves FROM games WHERE plies >= 40 ORDER BY id LIMIT 1",
+        [],
+        |r| r.get(0),
+    )?;
+    let mut rare = start.clone();
+    for m in moves.split_whitespace().take(40) {
+        rare.play(shogi_core::Move::from_usi(m)?)?;
+    }
+    for (name, pos) in [
+        ("start position", &start),
+        ("common (after 1 ply)", &common),
+        ("rare (ply 40)", &rare),
+    ] {
+        let mut f_times = Vec::new();
+        let mut e_times = Vec::new();
+        let mut hits = 0;
+        let cpu0 = cpu();
+        for _ in 0..20 {
+            let ((), s) = time(|| {
+                let found = find(&db, pos, &none, None).unwrap();
+                hits = found.total;
+                let mut buf = Vec::new();
+                write_found(&found, "csv", &mut buf).unwrap();
+            });
+            f_times.push(s);
+            let ((), s) = time(|| {
+                let found = find(&db, pos, &none, None).unwrap();
+                let mut buf = Vec::new();
+                write_explore(&explore(pos, &found), "json", &mut buf).unwrap();
+            });
+            e_times.push(s);
+        }
+        // Both queries, 20 times: CPU per query (the tick is 10 ms, so a mean, not a median).
+        let cpu_ms = (cpu() - cpu0) / 40.0 * 1e3;
+        let mut s_times = Vec::new();
+        for _ in 0..scans {
+            let (found, s) = time(|| scan(&paths, pos, &none, None, Some(2)).unwrap());
+            assert_eq!(found.total, hits, "scan and database disagree on {name}");
+            s_times.push(s);
+        }
+        println!(
+            "{name}: {hits} hits; find {:.1} ms, explore {:.1} ms (median of 20; mean CPU per query {cpu_ms:.1} ms); brute-force scan (2 jobs) {:.0} ms (median of {scans})",
+            median(f_times) * 1e3,
+            median(e_times) * 1e3,
+            if s_times.is_empty() {
+                f64::NAN
+            } else {
+                median(s_times) * 1e3
+            }
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,223 @@
+//! How `find` and `explore` print their answers.
+
+use crate::query::{Explore, Found, Hit};
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// The columns of `find --format csv` and the fields of `--format jsonl`, in order.
+pub const FIND_COLUMNS: &[&str] = &[
+    "path",
+    "game",
+    "ply",
+    "next_move",
+    "winner",
+    "ending",
+    "sente",
+    "gote",
+    "sente_rating",
+    "gote_rating",
+    "start",
+    "plies",
+    "valid",
+];
+
+#[derive(Serialize)]
+struct FindLine<'a> {
+    path: &'a str,
+    game: u32,
+    ply: u32,
+    next_move: Option<&'a str>,
+    winner: &'a str,
+    ending: Option<&'a str>,
+    sente: Option<&'a str>,
+    gote: Option<&'a str>,
+    sente_rating: Option<f64>,
+    gote_rating: Option<f64>,
+    start: Option<&'a str>,
+    plies: u32,
+    valid: bool,
+}
+
+fn line(h: &Hit) -> FindLine<'_> {
+    FindLine {
+        path: &h.row.path,
+        game: h.row.game,
+        ply: h.ply,
+        next_move: h.next_move.as_deref(),
+        winner: &h.row.winner,
+        ending: h.row.ending.as_deref(),
+        sente: h.row.sente.as_deref(),
+        gote: h.row.gote.as_deref(),
+        sente_rating: h.row.sente_rating,
+        gote_rating: h.row.gote_rating,
+        start: h.row.start_iso.as_deref().or(h.row.start.as_deref()),
+        plies: h.row.plies,
+        valid: h.row.valid,
+    }
+}
+
+fn io_err(e: impl std::fmt::Display) -> io::Error {
+    io::Error::other(e.to_string())
+}
+
+/// Writes the hits of `find` as `csv` (header row first), `jsonl` (one object per hit) or
+/// `text` (one line per hit and a count).
+pub fn write_found(found: &Found, format: &str, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        "csv" => {
+            let mut w = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(out);
+            w.write_record(FIND_COLUMNS).map_err(io_err)?;
+            for h in &found.hits {
+                w.serialize(line(h)).map_err(io_err)?;
+            }
+            w.flush()
+        }
+        "jsonl" => {
+            for h in &found.hits {
+                serde_json::to_writer(&mut *out, &line(h)).map_err(io_err)?;
+                out.write_all(b"\n")?;
+            }
+            Ok(())
+        }
+        _ => {
+            for h in &found.hits {
+                let mut s = format!("{}#{}  ply {}", h.row.path, h.row.game, h.ply);
+                match &h.next_move {
+                    Some(m) => s.push_str(&format!("  next {m}")),
+                    None => s.push_str("  (end of the line)"),
+                }
+                if let Some(d) = h.row.start_iso.as_deref().or(h.row.start.as_deref()) {
+                    s.push_str(&format!("  {d}"));
+                }
+                let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "?".into());
+                s.push_str(&format!(
+                    "  {} vs {}",
+                    name(&h.row.sente),
+                    name(&h.row.gote)
+                ));
+                match h.row.winner.as_str() {
+                    "sente" | "gote" => s.push_str(&format!("  {} won", h.row.winner)),
+                    "draw" => s.push_str("  draw"),
+                    _ => s.push_str("  no result"),
+                }
+                if let Some(e) = &h.row.ending {
+                    s.push_str(&format!(" ({e})"));
+                }
+                if !h.row.valid {
+                    s.push_str("  [invalid]");
+                }
+                writeln!(out, "{s}")?;
+            }
+            let shown = if found.hits.len() < found.total {
+                format!(" (first {} shown)", found.hits.len())
+            } else {
+                String::new()
+            };
+            writeln!(
+                out,
+                "{} occurrence{} in {} game{}{shown}",
+                found.total,
+                if found.total == 1 { "" } else { "s" },
+                found.games,
+                if found.games == 1 { "" } else { "s" }
+            )
+        }
+    }
+}
+
+/// Writes the explorer table as `json` (one object), `csv` (one row per move) or `text`.
+pub fn write_explore(e: &Explore, format: &str, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        "json" => {
+            serde_json::to_writer_pretty(&mut *out, e).map_err(io_err)?;
+            out.write_all(b"\n")
+        }
+        "csv" => {
+            let mut w = csv::Writer::from_writer(out);
+            w.write_record([
+                "usi",
+                "games",
+                "sente_wins",
+                "gote_wins",
+                "draws",
+                "unfinished",
+                "win_rate",
+                "avg_rating",
+                "recent_path",
+                "recent_game",
+                "recent_date",
+            ])
+            .map_err(io_err)?;
+            for m in &e.moves {
+                let recent = m.recent.as_ref();
+                w.write_record([
+                    m.usi.clone(),
+                    m.games.to_string(),
+                    m.sente_wins.to_string(),
+                    m.gote_wins.to_string(),
+                    m.draws.to_string(),
+                    m.unfinished.to_string(),
+                    format!("{:.4}", m.win_rate),
+                    m.avg_rating.map(|r| format!("{r:.1}")).unwrap_or_default(),
+                    recent.map(|r| r.path.clone()).unwrap_or_default(),
+                    recent.map(|r| r.game.to_string()).unwrap_or_default(),
+                    recent.and_then(|r| r.date.clone()).unwrap_or_default(),
+                ])
+                .map_err(io_err)?;
+            }
+            w.flush()
+        }
+        _ => {
+            writeln!(out, "position: {} ({} to move)", e.sfen, e.side_to_move)?;
+            writeln!(
+                out,
+                "games: {}{}",
+                e.games,
+                if e.ended_here > 0 {
+                    format!(" ({} ended here)", e.ended_here)
+                } else {
+                    String::new()
+                }
+            )?;
+            if e.moves.is_empty() {
+                return writeln!(out, "no move was played from this position");
+            }
+            writeln!(
+                out,
+                "{:<7} {:>7} {:>7} {:>7} {:>6} {:>6} {:>7}  most recent",
+                "move", "games", "sente", "gote", "draws", "win%", "rating"
+            )?;
+            for m in &e.moves {
+                let recent = m
+                    .recent
+                    .as_ref()
+                    .map(|r| {
+                        format!(
+                            "{} {}#{}",
+                            r.date.as_deref().map_or("", |d| &d[..d.len().min(10)]),
+                            r.path,
+                            r.game
+                        )
+                    })
+                    .unwrap_or_default();
+                writeln!(
+                    out,
+                    "{:<7} {:>7} {:>7} {:>7} {:>6} {:>6.1} {:>7}  {}",
+                    m.usi,
+                    m.games,
+                    m.sente_wins,
+                    m.gote_wins,
+                    m.draws,
+                    m.win_rate * 100.0,
+                    m.avg_rating
+                        .map(|r| format!("{r:.0}"))
+                        .unwrap_or_else(|| "-".into()),
+                    recent
+                )?;
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,500 @@
+//! The database against brute force: `find` and `explore` on hundreds of positions of
+//! generated games and of the shared corpus, incremental re-indexing against a fresh index,
+//! interrupted runs, and bad databases.
+
+mod common;
+
+use common::{Rng, Seen, brute_force, write_collection};
+use rusqlite::Connection;
+use shogi_batch::Selection;
+use shogi_db::{IndexOptions, explore, find, index, scan, target};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
+
+fn opts() -> IndexOptions {
+    IndexOptions {
+        jobs: Some(2),
+        batch: Some(50),
+        ..IndexOptions::default()
+    }
+}
+
+/// The hits of brute force for `sfen`, as (path, game, ply, next move).
+fn expected(all: &[Seen], sfen: &str) -> Vec<(String, u32, u32, Option<String>)> {
+    let mut v: Vec<_> = all
+        .iter()
+        .filter(|s| s.sfen == sfen)
+        .map(|s| (s.path.clone(), s.game, s.ply, s.next.clone()))
+        .collect();
+    v.sort();
+    v
+}
+
+fn got(found: &shogi_db::Found) -> Vec<(String, u32, u32, Option<String>)> {
+    found
+        .hits
+        .iter()
+        .map(|h| (h.row.path.clone(), h.row.game, h.ply, h.next_move.clone()))
+        .collect()
+}
+
+/// Positions in no game: deep positions of games of another seed, checked absent.
+fn absent(all: &[Seen], n: usize) -> Vec<String> {
+    let present: HashSet<&str> = all.iter().map(|s| s.sfen.as_str()).collect();
+    let mut rng = Rng(987_654);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let moves = common::random_game(&mut rng, 30, 0);
+        let mut pos = shogi_core::Position::startpos(shogi_core::Variant::Standard);
+        for m in &moves {
+            pos.play(*m).unwrap();
+        }
+        let s = shogi_batch::start_text(&pos.to_sfen());
+        if !present.contains(s.as_str()) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    gen_dir: String,
+    db: PathBuf,
+    paths: Vec<String>,
+}
+
+fn fixture(with_corpus: bool) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let gen_dir = dir.path().join("gen");
+    write_collection(&gen_dir, 42, 40, 6);
+    let gen_dir = gen_dir.display().to_string();
+    let mut paths = vec![gen_dir.clone()];
+    if with_corpus && Path::new(CORPUS).is_dir() {
+        paths.push(CORPUS.to_string());
+    }
+    let db = dir.path().join("games.sqlite");
+    let report = index(&paths, &db, &opts()).unwrap();
+    assert!(report.created);
+    assert!(report.games_added > 100, "{report:?}");
+    assert!(report.games_invalid > 0, "{report:?}");
+    Fixture {
+        _dir: dir,
+        gen_dir,
+        db,
+        paths,
+    }
+}
+
+#[test]
+fn find_agrees_with_brute_force() {
+    let f = fixture(true);
+    let refs: Vec<&str> = f.paths.iter().map(String::as_str).collect();
+    let all = brute_force(&refs);
+    assert!(all.len() > 3000, "{}", all.len());
+    let mut rng = Rng(7);
+    let none = Selection::new();
+    let mut multi = 0;
+    for i in 0..300 {
+        let s = &all[rng.below(all.len())];
+        let pos = target(&s.sfen, None).unwrap();
+        let want = expected(&all, &s.sfen);
+        let found = find(&f.db, &pos, &none, None).unwrap();
+        assert_eq!(got(&found), want, "{}", s.sfen);
+        assert_eq!(found.total, want.len());
+        if want.len() > 1 {
+            multi += 1;
+        }
+        if i % 10 == 0 {
+            let scanned = scan(&refs, &pos, &none, None, Some(2)).unwrap();
+            assert_eq!(got(&scanned), want, "scan {}", s.sfen);
+            // What is printed of each hit is the same.
+            let print = |f: &shogi_db::Found| {
+                let mut out = Vec::new();
+                shogi_db::write_found(f, "jsonl", &mut out).unwrap();
+                String::from_utf8(out).unwrap()
+            };
+            assert_eq!(print(&scanned), print(&found), "scan rows {}", s.sfen);
+        }
+    }
+    assert!(multi > 30, "too few shared positions to test: {multi}");
+    for sfen in absent(&all, 30) {
+        let pos = target(&sfen, None).unwrap();
+        assert!(find(&f.db, &pos, &none, None).unwrap().hits.is_empty());
+    }
+    // The start position: every game from it, at ply 0.
+    let start = target("startpos", None).unwrap();
+    let want = expected(
+        &all,
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -",
+    );
+    let found = find(&f.db, &start, &none, Some(5)).unwrap();
+    assert_eq!(found.total, want.len());
+    assert_eq!(got(&found), want[..5]);
+}
+
+#[test]
+fn explore_counts_equal_brute_force() {
+    let f = fixture(true);
+    let refs: Vec<&str> = f.paths.iter().map(String::as_str).collect();
+    let all = brute_force(&refs);
+    let mut rng = Rng(11);
+    let none = Selection::new();
+    let mut samples: Vec<String> = vec![shogi_batch::start_text(
+        &shogi_core::Position::startpos(shogi_core::Variant::Standard).to_sfen(),
+    )];
+    for _ in 0..60 {
+        // Early positions are shared by many games.
+        let s = &all[rng.below(all.len())];
+        let early = all
+            .iter()
+            .find(|t| t.path == s.path && t.game == s.game && t.ply == s.ply.min(3))
+            .unwrap();
+        samples.push(early.sfen.clone());
+    }
+    for sfen in samples {
+        let pos = target(&sfen, None).unwrap();
+        let table = explore(&pos, &find(&f.db, &pos, &none, None).unwrap());
+        // Brute force: per move, the distinct games and their winners.
+        let mut per: BTreeMap<String, BTreeMap<(String, u32), String>> = BTreeMap::new();
+        let mut games = HashSet::new();
+        for s in all.iter().filter(|s| s.sfen == sfen) {
+            games.insert((s.path.clone(), s.game));
+            if let Some(m) = &s.next {
+                per.entry(m.clone())
+                    .or_default()
+                    .insert((s.path.clone(), s.game), s.row.winner.clone());
+            }
+        }
+        assert_eq!(table.games as usize, games.len(), "{sfen}");
+        assert_eq!(table.moves.len(), per.len(), "{sfen}");
+        for line in &table.moves {
+            let g = &per[&line.usi];
+            let count = |w: &str| g.values().filter(|x| *x == w).count() as u32;
+            assert_eq!(line.games as usize, g.len(), "{sfen} {}", line.usi);
+            assert_eq!(line.sente_wins, count("sente"));
+            assert_eq!(line.gote_wins, count("gote"));
+            assert_eq!(line.draws, count("draw"));
+            assert_eq!(
+                line.games,
+                line.sente_wins + line.gote_wins + line.draws + line.unfinished
+            );
+        }
+        let mut sorted = table.moves.clone();
+        sorted.sort_by(|a, b| b.games.cmp(&a.games).then(a.usi.cmp(&b.usi)));
+        assert_eq!(sorted, table.moves);
+    }
+}
+
+#[test]
+fn invalid_games_are_indexed_and_marked() {
+    let f = fixture(false);
+    let conn = Connection::open(&f.db).unwrap();
+    let (n, with_error): (i64, i64) = conn
+        .query_row(
+            "SELECT count(*), count(first_error) FROM games WHERE valid = 0",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert!(n > 0);
+    assert_eq!(n, with_error);
+    // Indexed up to the error: their positions are there.
+    let invalid_positions: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM positions p JOIN games g ON g.id = p.game_id WHERE g.valid = 0",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(invalid_positions > 0);
+    // Their positions are those of the record read up to the error, as brute force sees them.
+    let all = brute_force(&[f.gen_dir.as_str()]);
+    let stored: i64 = conn
+        .query_row("SELECT count(*) FROM positions", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(stored as usize, all.len());
+}
+
+#[test]
+fn selection_filters_apply_to_find_and_explore() {
+    let f = fixture(false);
+    let all = brute_force(&[f.gen_dir.as_str()]);
+    let start = target("startpos", None).unwrap();
+    let second = all.iter().find(|s| s.ply == 2).unwrap().sfen.clone();
+    let filters: &[&[(&str, &str)]] = &[
+        &[("--player", "tanaka")],
+        &[("--sente", "sato"), ("--winner", "gote")],
+        &[("--since", "2024-06-01")],
+        &[("--until", "2024-03-31"), ("--min-plies", "20")],
+        &[("--ending", "abort")],
+        &[("--min-rating", "2000")],
+        &[("--max-plies", "25")],
+        &[("--invalid", "")],
+        &[("--position", &second)],
+    ];
+    for pairs in filters {
+        let mut sel = Selection::new();
+        for (k, v) in *pairs {
+            sel.set(k, v).unwrap();
+        }
+        let found = find(&f.db, &start, &sel, None).unwrap();
+        let scanned = scan(&[f.gen_dir.as_str()], &start, &sel, None, Some(1)).unwrap();
+        assert_eq!(got(&found), got(&scanned), "{pairs:?}");
+        // Brute force over rows, the position filter by text.
+        let want: Vec<_> = all
+            .iter()
+            .filter(|s| s.ply == 0)
+            .filter(|s| {
+                let reached = all.iter().any(|t| {
+                    t.path == s.path
+                        && t.game == s.game
+                        && sel
+                            .position()
+                            .is_some_and(|p| t.sfen == shogi_batch::start_text(&p.to_sfen()))
+                });
+                let r = shogi_batch::Replay {
+                    reached,
+                    ..Default::default()
+                };
+                sel.matches(&s.row, Some(&r))
+            })
+            .map(|s| (s.path.clone(), s.game, 0, s.next.clone()))
+            .collect();
+        let mut want = want;
+        want.sort();
+        assert!(!want.is_empty(), "{pairs:?} selects nothing: a weak test");
+        assert!(
+            want.len() < all.iter().filter(|s| s.ply == 0).count(),
+            "{pairs:?}"
+        );
+        assert_eq!(got(&found), want, "{pairs:?}");
+        let table = explore(&start, &found);
+        assert_eq!(table.games as usize, want.len());
+    }
+}
+
+/// Every table as text rows, without ids (which depend on the order of writes).
+fn dump(db: &Path) -> Vec<String> {
+    let conn = Connection::open(db).unwrap();
+    let cols = shogi_batch::COLUMNS.join(", ");
+    let mut out = Vec::new();
+    for sql in [
+        "SELECT path, size, mtime_ns, hash, games FROM files ORDER BY path".to_string(),
+        format!(
+            "SELECT (SELECT path FROM files f WHERE f.id = g.file_id), {cols}, moves FROM games g ORDER BY path, game"
+        ),
+        "SELECT g.path, g.game, p.ply, p.key, p.move FROM positions p JOIN games g ON g.id = p.game_id ORDER BY 1, 2, 3".to_string(),
+        "SELECT count(*) FROM positions".to_string(),
+    ] {
+        let mut st = conn.prepare(&sql).unwrap();
+        let n = st.column_count();
+        let rows = st
+            .query_map([], |r| {
+                let mut s = String::new();
+                for i in 0..n {
+                    let v: rusqlite::types::Value = r.get(i)?;
+                    s.push_str(&format!("{v:?}|"));
+                }
+                Ok(s)
+            })
+            .unwrap();
+        for r in rows {
+            out.push(r.unwrap());
+        }
+    }
+    out
+}
+
+fn fresh_dump(paths: &[String]) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("fresh.sqlite");
+    index(paths, &db, &opts()).unwrap();
+    dump(&db)
+}
+
+#[test]
+fn reindex_after_changes_equals_fresh_index() {
+    let f = fixture(false);
+    let before = dump(&f.db);
+    // Nothing changed: nothing read.
+    let r = index(&f.paths, &f.db, &opts()).unwrap();
+    assert_eq!(
+        (r.files_read, r.files_removed, r.games_added),
+        (0, 0, 0),
+        "{r:?}"
+    );
+    assert_eq!(dump(&f.db), before);
+    let gdir = Path::new(&f.gen_dir);
+    // Add, change, delete, and touch without changing.
+    write_collection(&gdir.join("new"), 99, 3, 3);
+    std::fs::write(
+        gdir.join("a/g001.csa"),
+        common::csa_game(
+            &common::random_game(&mut Rng(5), 30, 0),
+            ("X", "Y"),
+            Some("2025/01/01"),
+            "%TORYO",
+            None,
+            None,
+        ),
+    )
+    .unwrap();
+    std::fs::remove_file(gdir.join("a/g002.csa")).unwrap();
+    // A copy: its games become duplicates of the original's.
+    std::fs::copy(gdir.join("a/g005.csa"), gdir.join("new/copy.csa")).unwrap();
+    let touched = gdir.join("a/g004.csa");
+    let text = std::fs::read(&touched).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&touched, &text).unwrap();
+    let r = index(&f.paths, &f.db, &opts()).unwrap();
+    assert!(!r.created);
+    assert_eq!(r.files_read, 5, "{r:?}");
+    assert_eq!(r.files_removed, 1, "{r:?}");
+    let copies: i64 = Connection::open(&f.db)
+        .unwrap()
+        .query_row(
+            "SELECT count(*) FROM games WHERE path LIKE '%/new/copy.csa' AND duplicate_of LIKE '%/a/g005.csa#%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(copies > 0);
+    let after = dump(&f.db);
+    assert_ne!(after, before);
+    assert_eq!(after, fresh_dump(&f.paths));
+    // A folder removed entirely.
+    std::fs::remove_dir_all(gdir.join("new")).unwrap();
+    let r = index(&f.paths, &f.db, &opts()).unwrap();
+    assert_eq!(r.files_removed, 4, "{r:?}");
+    assert_eq!(dump(&f.db), fresh_dump(&f.paths));
+}
+
+/// Runs one index in a child process that aborts (as if killed) after `after` games.
+fn index_killed(paths: &[String], db: &Path, after: u64) {
+    let status = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["child_index", "--exact", "--nocapture", "--test-threads=1"])
+        .env(
+            "SHOGI_DB_CHILD",
+            format!("{after}\n{}\n{}", db.display(), paths.join("\n")),
+        )
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(!status.success(), "the child was to abort");
+}
+
+/// Not a test by itself: the child of [`index_killed`].
+#[test]
+fn child_index() {
+    let Ok(spec) = std::env::var("SHOGI_DB_CHILD") else {
+        return;
+    };
+    let mut lines = spec.lines();
+    let after: u64 = lines.next().unwrap().parse().unwrap();
+    let db = PathBuf::from(lines.next().unwrap());
+    let paths: Vec<String> = lines.map(str::to_string).collect();
+    let o = IndexOptions {
+        abort_after: Some(after),
+        ..opts()
+    };
+    let _ = index(&paths, &db, &o);
+    unreachable!("the index was to abort");
+}
+
+#[test]
+fn interrupted_index_leaves_a_usable_database() {
+    let f = fixture(false);
+    let before = dump(&f.db);
+    let gdir = Path::new(&f.gen_dir);
+    write_collection(&gdir.join("more"), 7, 20, 4);
+    std::fs::remove_file(gdir.join("a/g001.csa")).unwrap();
+    // Killed in the middle of an update: the previous database, as it was.
+    index_killed(&f.paths, &f.db, 10);
+    assert_eq!(dump(&f.db), before);
+    let start = target("startpos", None).unwrap();
+    assert!(find(&f.db, &start, &Selection::new(), None).unwrap().total > 0);
+    // And the next run completes it.
+    let r = index(&f.paths, &f.db, &opts()).unwrap();
+    assert_eq!(r.files_read, 20, "{r:?}");
+    assert_eq!(dump(&f.db), fresh_dump(&f.paths));
+    // Killed while building a new one: no database at all, and the next run builds it.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("new.sqlite");
+    index_killed(&f.paths, &db, 30);
+    assert!(!db.exists());
+    index(&f.paths, &db, &opts()).unwrap();
+    assert_eq!(dump(&db), fresh_dump(&f.paths));
+}
+
+#[test]
+fn bad_databases_are_refused_and_left_untouched() {
+    let f = fixture(false);
+    let bytes = std::fs::read(&f.db).unwrap();
+    let start = target("startpos", None).unwrap();
+    let none = Selection::new();
+    let dir = tempfile::tempdir().unwrap();
+    let name = |e: &shogi_db::DbError, p: &Path| assert_eq!(e.path, p.display().to_string());
+
+    // Another schema version.
+    let other = dir.path().join("v7.sqlite");
+    std::fs::copy(&f.db, &other).unwrap();
+    Connection::open(&other)
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 7")
+        .unwrap();
+    let other_bytes = std::fs::read(&other).unwrap();
+    let e = index(&f.paths, &other, &opts()).unwrap_err();
+    name(&e, &other);
+    assert!(e.message.contains("schema version 7"), "{e}");
+    let e = find(&other, &start, &none, None).unwrap_err();
+    assert!(e.message.contains("schema version 7"), "{e}");
+    assert_eq!(std::fs::read(&other).unwrap(), other_bytes);
+
+    // A corrupt file, and a SQLite file of something else.
+    let junk = dir.path().join("junk.sqlite");
+    std::fs::write(
+        &junk,
+        b"this is not a database at all, just some bytes\n".repeat(100),
+    )
+    .unwrap();
+    let e = index(&f.paths, &junk, &opts()).unwrap_err();
+    name(&e, &junk);
+    assert!(e.message.contains("not a SQLite database"), "{e}");
+    let e = find(&junk, &start, &none, None).unwrap_err();
+    assert!(e.message.contains("not a SQLite database"), "{e}");
+    assert_eq!(
+        std::fs::read(&junk).unwrap(),
+        b"this is not a database at all, just some bytes\n".repeat(100)
+    );
+    let foreign = dir.path().join("foreign.sqlite");
+    Connection::open(&foreign)
+        .unwrap()
+        .execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
+        .unwrap();
+    let foreign_bytes = std::fs::read(&foreign).unwrap();
+    let e = index(&f.paths, &foreign, &opts()).unwrap_err();
+    assert!(e.message.contains("not a shogi game database"), "{e}");
+    assert_eq!(std::fs::read(&foreign).unwrap(), foreign_bytes);
+
+    // A path that vanished.
+    let gone = format!("{}/nothing-here", f.gen_dir);
+    let e = index(&[gone.as_str()], &f.db, &opts()).unwrap_err();
+    assert_eq!(e.path, gone);
+    assert!(e.message.contains("no such file"), "{e}");
+    let e = find(&dir.path().join("none.sqlite"), &start, &none, None).unwrap_err();
+    assert!(e.message.contains("no such file"), "{e}");
+
+    // A locked database.
+    let lock = Connection::open(&f.db).unwrap();
+    lock.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let e = index(&f.paths, &f.db, &opts()).unwrap_err();
+    name(&e, &f.db);
+    assert!(e.message.contains("locked"), "{e}");
+    lock.execute_batch("ROLLBACK").unwrap();
+    drop(lock);
+    assert_eq!(std::fs::read(&f.db).unwrap(), bytes);
+}

@@ -1,0 +1,115 @@
+//! `shogi index`, `shogi find` and `shogi explore` end to end on samples/ (one game in five
+//! formats, and a Mini Shogi game). Every snapshot was read and checked by hand.
+
+mod common;
+
+use common::{code, scratch, shogi, stderr, stdout};
+
+/// A database of samples/ in a scratch folder.
+fn samples_db(name: &str) -> String {
+    let dir = scratch(name);
+    let db = dir.join("samples.sqlite").display().to_string();
+    let out = shogi(&["index", "samples/", "--db", &db]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out)
+            .contains("created; 6 files read, 0 unchanged, 0 removed; 6 games added (0 invalid)"),
+        "{}",
+        stdout(&out)
+    );
+    db
+}
+
+#[test]
+fn find_and_explore_the_samples() {
+    let db = samples_db("db-find");
+    let out = shogi(&["find", "startpos", "--db", &db]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    insta::assert_snapshot!("find_startpos_text", stdout(&out));
+    // The position after 3 plies of samples/game.kif, as CSV; the scan gives the same.
+    let args = ["find", "samples/game.kif", "--ply", "3", "--format", "csv"];
+    let with_db = shogi(&[&args[..], &["--db", &db]].concat());
+    assert_eq!(code(&with_db), 0, "{}", stderr(&with_db));
+    insta::assert_snapshot!("find_ply3_csv", stdout(&with_db));
+    let scanned = shogi(&[&args[..], &["samples/"]].concat());
+    assert_eq!(stdout(&scanned), stdout(&with_db));
+    let out = shogi(&[
+        "find", "startpos", "--db", &db, "--format", "jsonl", "--limit", "1",
+    ]);
+    insta::assert_snapshot!("find_startpos_jsonl_limit", stdout(&out));
+    let out = shogi(&["explore", "startpos", "--db", &db]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    insta::assert_snapshot!("explore_startpos_text", stdout(&out));
+    let out = shogi(&[
+        "explore",
+        "startpos moves 7g7f",
+        "--db",
+        &db,
+        "--format",
+        "json",
+    ]);
+    insta::assert_snapshot!("explore_7g7f_json", stdout(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["moves"][0]["usi"], "8c8d");
+    assert_eq!(json["moves"][0]["games"], 5);
+    // The selection of `stats` applies.
+    let out = shogi(&[
+        "find", "startpos", "--db", &db, "--winner", "gote", "--format", "csv",
+    ]);
+    assert_eq!(stdout(&out).lines().count(), 1 + 4, "{}", stdout(&out));
+    // Mini Shogi's start, found only in samples/mini.kif, and not among standard games.
+    let mini = "rbsgk/4p/5/P4/KGSBR b -";
+    let out = shogi(&["explore", mini, "--db", &db]);
+    insta::assert_snapshot!("explore_mini_text", stdout(&out));
+    let out = shogi(&["explore", mini, "--db", &db, "--variant", "standard"]);
+    assert!(stdout(&out).contains("games: 0\n"), "{}", stdout(&out));
+    // A position in no game.
+    let out = shogi(&["find", "startpos moves 1g1f", "--db", &db]);
+    assert_eq!(stdout(&out), "0 occurrences in 0 games\n");
+}
+
+#[test]
+fn bad_databases_and_arguments_exit_2_naming_the_file() {
+    let dir = scratch("db-bad");
+    let junk = dir.join("junk.sqlite");
+    std::fs::write(&junk, "not a database\n".repeat(200)).unwrap();
+    let junk = junk.display().to_string();
+    for args in [
+        vec!["index", "samples/", "--db", &junk],
+        vec!["find", "startpos", "--db", &junk],
+        vec!["explore", "startpos", "--db", &junk],
+    ] {
+        let out = shogi(&args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(
+            stderr(&out).starts_with(&format!("error: {junk}: not a SQLite database")),
+            "{}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(&junk).unwrap(),
+        "not a database\n".repeat(200)
+    );
+    let db = dir.join("db.sqlite").display().to_string();
+    let out = shogi(&["index", "samples/nothing-here", "--db", &db]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        "error: samples/nothing-here: no such file or directory\n"
+    );
+    assert!(!std::path::Path::new(&db).exists());
+    let out = shogi(&["find", "startpos"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("--db"), "{}", stderr(&out));
+    let out = shogi(&["find", "lnsgkgsnl/9/9 b - 1", "samples/"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).starts_with("error: lnsgkgsnl/9/9 b - 1: not a position"),
+        "{}",
+        stderr(&out)
+    );
+    let out = shogi(&["find", "startpos", "samples/", "--since", "yesterday"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("--since"), "{}", stderr(&out));
+}
