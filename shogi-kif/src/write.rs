@@ -15,8 +15,9 @@ use std::fmt;
 
 /// Write a record in a format and return the text.
 ///
-/// CSA, USI and SFEN cannot hold variations: only the main line is written there. This is
-/// [`write_to`] into a new `String`.
+/// What the format cannot hold is left out (CSA, USI and SFEN write the main line only,
+/// KI2 has no times, …): [`crate::losses`] names it beforehand. This is [`write_to`] into a
+/// new `String`.
 pub fn write(record: &Record, format: Format) -> String {
     let mut out = String::new();
     // A `String` accepts every write: there is no error to pass on.

@@ -156,7 +156,7 @@ fn write_ending<W: Write + ?Sized>(
         spent_ms: Some(ms), ..
     }) = e.time
     {
-        write!(out, ",T{}", ms / 1000)?;
+        write_seconds(out, ms)?;
     }
     out.write_char('\n')?;
     write_comments(out, "'*", &e.comments)
