@@ -23,6 +23,7 @@
 //! ```
 
 mod csa;
+mod encode;
 mod encoding;
 mod ending;
 mod error;
@@ -38,6 +39,7 @@ mod usi;
 mod validate;
 mod write;
 
+pub use encode::{Unencodable, encode, encode_lossy, substitute};
 pub use encoding::{Encoding, declared_encoding, decode};
 pub use ending::EndingKind;
 pub use error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
@@ -45,7 +47,7 @@ pub use loss::{Loss, losses};
 pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
 pub use stream::RecordStream;
 pub use validate::validate;
-pub use write::{write, write_to};
+pub use write::{WriteOptions, write, write_to, write_to_with, write_with};
 
 use serde::Serialize;
 use std::borrow::Cow;

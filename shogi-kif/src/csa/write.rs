@@ -1,17 +1,24 @@
 //! CSA writing (V3.0): header, start position, the main line's moves and its ending.
 
+use crate::Encoding;
 use crate::ending::EndingKind;
 use crate::model::{Ending, HeaderKey, MoveTime, Record};
 use crate::write::{one_line, write_comments};
 use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
 use std::fmt::{self, Write};
 
-/// The declaration and version lines.
-const PREAMBLE: &str = "'CSA encoding=UTF-8\nV3.0\n";
-
-/// Write a record as CSA. CSA holds one line of play: variations are not written.
-pub(crate) fn write<W: Write + ?Sized>(out: &mut W, record: &Record) -> fmt::Result {
-    out.write_str(PREAMBLE)?;
+/// Write a record as CSA, the first line declaring `encoding` as CSA V3.0 does
+/// (`'CSA encoding=SHIFT_JIS`). CSA holds one line of play: variations are not written.
+pub(crate) fn write<W: Write + ?Sized>(
+    out: &mut W,
+    record: &Record,
+    encoding: Encoding,
+) -> fmt::Result {
+    writeln!(
+        out,
+        "'CSA encoding={}\nV3.0",
+        encoding.label().to_ascii_uppercase()
+    )?;
     write_header(out, record)?;
     let Some(pos) = record.start_position() else {
         return Ok(());

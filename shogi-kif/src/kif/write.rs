@@ -1,5 +1,6 @@
 //! KIF and KI2 writing, with BOD board diagrams for starts other than a named handicap.
 
+use crate::Encoding;
 use crate::ending::EndingKind;
 use crate::model::{HeaderKey, Line, MoveNode, MoveTime, Record};
 use crate::write::{one_line, write_comments};
@@ -17,12 +18,14 @@ pub(crate) enum Notation {
 }
 
 impl Notation {
-    /// The declaration line Kakinoki's programs write first.
-    fn declaration(self) -> &'static str {
-        match self {
-            Notation::Kif => "#KIF version=2.0 encoding=UTF-8",
-            Notation::Ki2 => "#KI2 version=2.0 encoding=UTF-8",
-        }
+    /// The declaration line Kakinoki's programs write first, for text in `encoding`
+    /// (`#KIF version=2.0 encoding=Shift_JIS`).
+    fn write_declaration<W: Write + ?Sized>(self, out: &mut W, encoding: Encoding) -> fmt::Result {
+        let name = match self {
+            Notation::Kif => "KIF",
+            Notation::Ki2 => "KI2",
+        };
+        writeln!(out, "#{name} version=2.0 encoding={}", encoding.label())
     }
 }
 
@@ -357,14 +360,15 @@ fn with_time_totals(record: &Record) -> Cow<'_, Record> {
     Cow::Owned(r)
 }
 
-/// Write a record as KIF or KI2.
+/// Write a record as KIF or KI2, declaring `encoding` in the first line.
 pub(crate) fn write<W: Write + ?Sized>(
     out: &mut W,
     record: &Record,
     notation: Notation,
+    encoding: Encoding,
 ) -> fmt::Result {
     let record = &*with_time_totals(record);
-    writeln!(out, "{}", notation.declaration())?;
+    notation.write_declaration(out, encoding)?;
     let start = write_head(out, record)?;
     if notation == Notation::Kif {
         writeln!(out, "{KIF_MOVES_HEADING}")?;
