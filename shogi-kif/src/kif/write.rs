@@ -62,6 +62,20 @@ fn bod_char(role: Role) -> char {
     role.kanji_short().chars().next().unwrap_or('？')
 }
 
+/// Whether readers commonly know the handicap by its name alone. Kakinoki's list has five
+/// more (三枚落ち, 五枚落ち, 左五枚落ち, 左七枚落ち, 右七枚落ち), which tsshogi does not
+/// know and reads as 平手; for those the writers add the position itself.
+pub(crate) fn widely_known(h: Handicap) -> bool {
+    !matches!(
+        h,
+        Handicap::ThreePieces
+            | Handicap::FivePieces
+            | Handicap::LeftFivePieces
+            | Handicap::LeftSevenPieces
+            | Handicap::RightSevenPieces
+    )
+}
+
 fn is_handicap_game(record: &Record) -> bool {
     record.start.variant == Variant::Standard
         && matches!(record.start.handicap, Some(h) if h != Handicap::Even)
@@ -428,9 +442,13 @@ fn write_head<W: Write + ?Sized>(
             writeln!(out, "手合割：5五将棋")?;
             write_bod(out, pos, false)?;
         }
-        (s, Some(_)) if s.handicap.is_some_and(|h| h != Handicap::Other) && first_number == 1 => {
+        (s, Some(pos)) if s.handicap.is_some_and(|h| h != Handicap::Other) && first_number == 1 => {
             let h = s.handicap.unwrap_or(Handicap::Even);
             writeln!(out, "手合割：{}", h.japanese())?;
+            if !widely_known(h) {
+                // tsshogi 2.2.0 reads these names as 平手: the diagram says what they are.
+                write_bod(out, pos, true)?;
+            }
         }
         (s, Some(pos)) => {
             if let Some(name) = &s.name {
