@@ -1,14 +1,14 @@
 //! `shogi convert`: every record of every input written in another format, to stdout or one
 //! file per input below an output folder.
 
-use crate::cli::InputArgs;
+use crate::cli::{EncodingArg, InputArgs};
 use crate::inputs::{self, Input, io_reason};
 use crate::isolate::{Panic, isolated};
 use crate::pool::jobs_pool;
 use crate::read::{self, Stdin, Validation};
 use crate::{Ctx, Failure, Options};
 use rayon::prelude::*;
-use shogi_kif::{Format, Record};
+use shogi_kif::{Encoding, EndingKind, Format, Loss, Record, WriteOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -19,11 +19,11 @@ pub enum ToFormat {
     Sfen,
     /// A USI `position … moves …` line per record.
     Usi,
-    /// Kakinoki KIF (UTF-8).
+    /// Kakinoki KIF (UTF-8, or Shift_JIS with --to-encoding).
     Kif,
-    /// KI2 (UTF-8).
+    /// KI2 (UTF-8, or Shift_JIS with --to-encoding).
     Ki2,
-    /// CSA (V3.0, UTF-8).
+    /// CSA (V3.0; UTF-8, or Shift_JIS with --to-encoding).
     Csa,
     /// JSON Kifu Format.
     Jkf,
@@ -34,10 +34,18 @@ pub enum ToFormat {
 #[command(
     after_help = "Each record of each input is converted; a record that cannot be read is reported as \
 `path:line:col: error: message` on stderr and the others are still converted (exit 1 at the end).\n\n\
+Nothing is dropped silently: a record holding what the output format cannot (variations in CSA or \
+USI; comments, times, bookmarks, the header or the ending in USI; times in KI2; bookmarks in CSA \
+and JKF; variations in the record a --to sfen position is taken from) is not converted and the \
+error names what would be lost. --mainline converts the main line only (variations dropped, in \
+every format); --lossy drops whatever the format cannot hold. Either way one warning per record \
+on stderr names what was dropped.\n\n\
 Examples:\n  shogi convert game.kif --to sfen            # the final position\n  \
 shogi convert game.kif --to sfen --ply 30   # the position after 30 moves\n  \
 shogi convert game.csa --to usi\n  shogi convert - --to kif < game.ki2\n  \
-shogi convert records/ --to csa --out-dir csa/   # one file per record file, same layout"
+shogi convert records/ --to csa --out-dir csa/   # one file per record file, same layout\n  \
+shogi convert game.kifu --to csa --mainline  # a game with variations, its main line as CSA\n  \
+shogi convert game.csa --to kif --to-encoding shift-jis -o out/  # out/game.kif in Shift_JIS"
 )]
 pub struct ConvertArgs {
     /// Record files or directories (walked recursively); `-` reads stdin.
@@ -50,24 +58,50 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub ply: Option<usize>,
     /// Write one file per input into this folder (the layout below a given directory is kept,
-    /// the extension becomes the output format's) instead of printing to stdout. An input with
-    /// several records gives one file for SFEN, USI and CSA (games split by `/`) and numbered
-    /// files (`name-2.kif`, ...) for KIF, KI2 and JKF.
+    /// the extension becomes the output format's: `.kifu` and `.ki2u` for UTF-8 KIF and KI2,
+    /// `.kif` and `.ki2` for Shift_JIS) instead of printing to stdout. An input with several
+    /// records gives one file for SFEN, USI and CSA (games split by `/`) and numbered files
+    /// (`name-2.kifu`, ...) for KIF, KI2 and JKF.
     #[arg(long, short = 'o')]
     pub out_dir: Option<PathBuf>,
     /// Worker threads with --out-dir (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Convert the main line only: variations are dropped (in every format) and a warning
+    /// says how many.
+    #[arg(long)]
+    pub mainline: bool,
+    /// Drop whatever the output format cannot hold (see below) and name it in a warning; in
+    /// Shift_JIS output, write ▲ for ☗, △ for ☖ and `U+XXXX` for any other character
+    /// Shift_JIS lacks.
+    #[arg(long)]
+    pub lossy: bool,
+    /// The text encoding of KIF, KI2 and CSA output (default utf8); its declaration line says
+    /// which. A character Shift_JIS lacks is an error naming it, unless --lossy.
+    #[arg(long, value_enum, value_name = "ENCODING")]
+    pub to_encoding: Option<EncodingArg>,
     #[command(flatten)]
     pub input: InputArgs,
 }
 
-/// What converting one input gave: the converted records and the errors, in input order.
+impl ConvertArgs {
+    /// The encoding of the output text.
+    fn encoding(&self) -> Encoding {
+        self.to_encoding.map_or(Encoding::Utf8, Encoding::from)
+    }
+}
+
+/// What converting one input gave: the converted records and the messages (errors and
+/// warnings, in input order).
 struct Converted {
-    texts: Vec<String>,
-    errors: Vec<String>,
+    texts: Vec<Vec<u8>>,
+    errors: Vec<Message>,
     /// An I/O error that stopped the input (exit 2).
     io: Option<String>,
+    /// How many records the input gave.
+    records: usize,
+    /// The input's name.
+    path: String,
 }
 
 /// Converts one input; a panic while doing so is reported as an internal error of the record
@@ -78,6 +112,8 @@ fn convert_input(input: &Input, args: &ConvertArgs, stdin: &Stdin, options: &Opt
         texts: Vec::new(),
         errors: Vec::new(),
         io: None,
+        records: 0,
+        path: path.to_string(),
     };
     let mut records = 0;
     let res = isolated(|| {
@@ -87,11 +123,25 @@ fn convert_input(input: &Input, args: &ConvertArgs, stdin: &Stdin, options: &Opt
                 hook(path, records);
             }
             match item {
-                Err(e) => done.errors.push(e.with_path(path).render()),
-                Ok((record, _)) => match convert_record(&record, args) {
-                    Ok(text) => done.texts.push(text),
-                    Err(message) => done.errors.push(format!("{path}: error: {message}")),
-                },
+                Err(e) => done.errors.push(Message::Plain(e.with_path(path).render())),
+                Ok((record, _)) => {
+                    let (result, warning) = convert_record(record, args);
+                    if let Some(w) = warning {
+                        done.errors.push(Message::Record {
+                            index: records,
+                            text: w,
+                            error: false,
+                        });
+                    }
+                    match result {
+                        Ok(text) => done.texts.push(text),
+                        Err(text) => done.errors.push(Message::Record {
+                            index: records,
+                            text,
+                            error: true,
+                        }),
+                    }
+                }
             }
         })
     });
@@ -100,11 +150,47 @@ fn convert_input(input: &Input, args: &ConvertArgs, stdin: &Stdin, options: &Opt
         Ok(Err(reason)) => done.io = Some(format!("error: {path}: {reason}")),
         Err(panic) => {
             // The start of the record being read is not known yet: 1:1.
-            done.errors.push(Panic::error_line(path, 1, 1));
-            done.errors.push(panic.note(path));
+            done.errors
+                .push(Message::Plain(Panic::error_line(path, 1, 1)));
+            done.errors.push(Message::Plain(panic.note(path)));
         }
     }
+    done.records = records;
     done
+}
+
+/// An error or warning of one input.
+enum Message {
+    /// A line as it is printed.
+    Plain(String),
+    /// About the `index`th record (from 1): printed after the input's name, with the record's
+    /// number when the input holds several.
+    Record {
+        index: usize,
+        text: String,
+        error: bool,
+    },
+}
+
+impl Message {
+    /// The line printed for an input `path` of `records` records.
+    fn render(&self, path: &str, records: usize) -> String {
+        match self {
+            Message::Plain(s) => s.clone(),
+            Message::Record { index, text, error } => {
+                let level = if *error { "error" } else { "warning" };
+                if records > 1 {
+                    format!("{path}: {level}: record {index}: {text}")
+                } else {
+                    format!("{path}: {level}: {text}")
+                }
+            }
+        }
+    }
+
+    fn is_error(&self) -> bool {
+        !matches!(self, Message::Record { error: false, .. })
+    }
 }
 
 /// Where the converted records go, and what went wrong on the way.
@@ -117,8 +203,8 @@ impl Outcome {
     /// Reports an input's errors on stderr.
     fn report(&mut self, c: &Converted, stderr: &mut dyn Write) {
         for e in &c.errors {
-            let _ = writeln!(stderr, "{e}");
-            self.failed = true;
+            let _ = writeln!(stderr, "{}", e.render(&c.path, c.records));
+            self.failed |= e.is_error();
         }
         if let Some(e) = &c.io {
             let _ = writeln!(stderr, "{e}");
@@ -131,6 +217,21 @@ impl Outcome {
 pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     if args.ply.is_some() && args.to != ToFormat::Sfen {
         return Err(Failure::usage("error: --ply goes with --to sfen"));
+    }
+    match args.to_encoding {
+        None | Some(EncodingArg::Utf8) => {}
+        Some(EncodingArg::ShiftJis)
+            if matches!(args.to, ToFormat::Kif | ToFormat::Ki2 | ToFormat::Csa) => {}
+        Some(EncodingArg::ShiftJis) => {
+            return Err(Failure::usage(
+                "error: --to-encoding shift-jis goes with --to kif, ki2 or csa (the other formats are UTF-8 or ASCII)",
+            ));
+        }
+        Some(EncodingArg::EucJp) => {
+            return Err(Failure::usage(
+                "error: --to-encoding takes utf8 or shift-jis (EUC-JP is read, not written)",
+            ));
+        }
     }
     let inputs = inputs::expand(&args.paths)?;
     let mut outcome = Outcome {
@@ -162,8 +263,8 @@ fn to_stdout(args: &ConvertArgs, inputs: &[Input], ctx: &mut Ctx, outcome: &mut 
             if written > 0 && args.to == ToFormat::Csa {
                 let _ = out.write_all(b"/\n");
             }
-            let _ = out.write_all(text.as_bytes());
-            if !text.ends_with('\n') {
+            let _ = out.write_all(text);
+            if !text.ends_with(b"\n") {
                 let _ = out.write_all(b"\n");
             }
             written += 1;
@@ -177,7 +278,7 @@ fn to_stdout(args: &ConvertArgs, inputs: &[Input], ctx: &mut Ctx, outcome: &mut 
             ctx.stderr,
             "note: {written} {} records were written one after another to stdout, which \
              no reader takes as one input; --out-dir writes a file for each",
-            extension(args.to).to_ascii_uppercase()
+            format_of(args.to).name().to_ascii_uppercase()
         );
     }
 }
@@ -190,7 +291,8 @@ fn to_folder(
     ctx: &mut Ctx,
     outcome: &mut Outcome,
 ) -> Result<(), Failure> {
-    let targets = output_paths(dir, inputs, args.to)?;
+    let ext = extension(args.to, args.encoding());
+    let targets = output_paths(dir, inputs, ext)?;
     // Every file written in this run, so that no two records meet in one file.
     let claimed = std::sync::Mutex::new(std::collections::HashSet::new());
     let pool = jobs_pool(args.jobs)?;
@@ -201,7 +303,7 @@ fn to_folder(
             .zip(targets.par_iter())
             .map(|(input, base)| {
                 let c = convert_input(input, args, stdin, options);
-                let written = write_outputs(base, args.to, &c.texts, &claimed, input);
+                let written = write_outputs(base, args.to, ext, &c.texts, &claimed, input);
                 (c, written)
             })
             .collect()
@@ -226,23 +328,38 @@ fn to_folder(
     Ok(())
 }
 
-/// The extension of an output format.
-fn extension(to: ToFormat) -> &'static str {
+/// The extension of an output format: Kakinoki's `.kif`/`.ki2` for Shift_JIS, `.kifu`/`.ki2u`
+/// for UTF-8.
+fn extension(to: ToFormat, encoding: Encoding) -> &'static str {
+    let utf8 = encoding == Encoding::Utf8;
     match to {
         ToFormat::Sfen => "sfen",
         ToFormat::Usi => "usi",
+        ToFormat::Kif if utf8 => "kifu",
         ToFormat::Kif => "kif",
+        ToFormat::Ki2 if utf8 => "ki2u",
         ToFormat::Ki2 => "ki2",
         ToFormat::Csa => "csa",
         ToFormat::Jkf => "jkf",
     }
 }
 
+/// The library's format for an output format.
+fn format_of(to: ToFormat) -> Format {
+    match to {
+        ToFormat::Sfen => Format::Sfen,
+        ToFormat::Usi => Format::Usi,
+        ToFormat::Kif => Format::Kif,
+        ToFormat::Ki2 => Format::Ki2,
+        ToFormat::Csa => Format::Csa,
+        ToFormat::Jkf => Format::Jkf,
+    }
+}
+
 /// The output file of each input below `dir`: its relative path with the output format's
 /// extension, or, where two inputs would meet in one file (`game.kif` and `game.ki2`), the whole
 /// input name with the extension added (`game.kif.csa`). Writing over an input is refused.
-fn output_paths(dir: &Path, inputs: &[Input], to: ToFormat) -> Result<Vec<PathBuf>, Failure> {
-    let ext = extension(to);
+fn output_paths(dir: &Path, inputs: &[Input], ext: &str) -> Result<Vec<PathBuf>, Failure> {
     let plain: Vec<PathBuf> = inputs
         .iter()
         .map(|i| dir.join(&i.rel).with_extension(ext))
@@ -283,29 +400,32 @@ fn output_paths(dir: &Path, inputs: &[Input], to: ToFormat) -> Result<Vec<PathBu
 fn write_outputs(
     base: &Path,
     to: ToFormat,
-    texts: &[String],
+    ext: &str,
+    texts: &[Vec<u8>],
     claimed: &std::sync::Mutex<std::collections::HashSet<PathBuf>>,
     input: &Input,
 ) -> Result<usize, String> {
     if texts.is_empty() {
         return Ok(0);
     }
-    let ext = extension(to);
     let base = base.to_path_buf();
     if let Some(parent) = base.parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| format!("error: {}: {}", parent.display(), io_reason(&e)))?;
     }
-    let line = |t: &String| {
-        if t.ends_with('\n') {
-            t.clone()
-        } else {
-            format!("{t}\n")
+    let line = |t: &Vec<u8>| {
+        let mut t = t.clone();
+        if !t.ends_with(b"\n") {
+            t.push(b'\n');
         }
+        t
     };
-    let outputs: Vec<(PathBuf, String)> = match to {
-        ToFormat::Sfen | ToFormat::Usi => vec![(base, texts.iter().map(line).collect())],
-        ToFormat::Csa => vec![(base, texts.iter().map(line).collect::<Vec<_>>().join("/\n"))],
+    let outputs: Vec<(PathBuf, Vec<u8>)> = match to {
+        ToFormat::Sfen | ToFormat::Usi => vec![(base, texts.iter().flat_map(line).collect())],
+        ToFormat::Csa => vec![(
+            base,
+            texts.iter().map(line).collect::<Vec<_>>().join(&b"/\n"[..]),
+        )],
         ToFormat::Kif | ToFormat::Ki2 | ToFormat::Jkf => texts
             .iter()
             .enumerate()
@@ -343,7 +463,126 @@ fn write_outputs(
     Ok(outputs.len())
 }
 
-fn convert_record(record: &Record, args: &ConvertArgs) -> Result<String, String> {
+/// What the output of `args.to` cannot hold of `record`. `--to sfen` writes a position, which
+/// is the main line's: only variations are lost there. `--to usi` writes an engine's
+/// `position` command, without the ending word the library's USI form adds.
+fn record_losses(record: &Record, to: ToFormat) -> Vec<Loss> {
+    let mut losses = shogi_kif::losses(record, format_of(to));
+    match to {
+        ToFormat::Sfen => losses.retain(Loss::is_variations),
+        ToFormat::Usi => {
+            let fouled = record.main_line().any(|n| n.foul.is_some());
+            if let Some(e) = record.ending() {
+                if !fouled && matches!(e.kind, EndingKind::Resign | EndingKind::Declaration) {
+                    losses.push(Loss::Ending(e.kind.clone()));
+                }
+            }
+        }
+        _ => {}
+    }
+    losses
+}
+
+fn list(losses: &[Loss]) -> String {
+    losses
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The name of the output in messages.
+fn target_name(to: ToFormat) -> &'static str {
+    match to {
+        ToFormat::Sfen => "an SFEN position",
+        ToFormat::Usi => "a USI position line",
+        ToFormat::Kif => "KIF",
+        ToFormat::Ki2 => "KI2",
+        ToFormat::Csa => "CSA",
+        ToFormat::Jkf => "JKF",
+    }
+}
+
+/// Convert one record: the bytes written or an error message, and the warning naming what
+/// was dropped (with --mainline or --lossy).
+fn convert_record(
+    mut record: Record,
+    args: &ConvertArgs,
+) -> (Result<Vec<u8>, String>, Option<String>) {
+    let mut dropped = Vec::new();
+    if args.mainline {
+        let n = record.drop_variations();
+        if n > 0 {
+            dropped.push(Loss::Variations(n));
+        }
+    }
+    let losses = record_losses(&record, args.to);
+    if !losses.is_empty() && !args.lossy {
+        let what = list(&losses);
+        let hint = if losses.iter().all(Loss::is_variations) {
+            "--mainline or --lossy drops them"
+        } else if losses.iter().any(Loss::is_variations) {
+            "--mainline drops the variations, --lossy all of it"
+        } else {
+            "--lossy drops them"
+        };
+        let error = format!(
+            "{} cannot hold {what}: not converted ({hint})",
+            target_name(args.to)
+        );
+        return (Err(error), None);
+    }
+    dropped.extend(losses);
+    let text = match write_record(&record, args) {
+        Ok(t) => t,
+        Err(e) => return (Err(e), None),
+    };
+    let encoding = args.encoding();
+    let (bytes, replaced) = if args.lossy {
+        let (b, r) = shogi_kif::encode_lossy(&text, encoding);
+        (b.into_owned(), r)
+    } else {
+        match shogi_kif::encode(&text, encoding) {
+            Ok(b) => (b.into_owned(), Vec::new()),
+            Err(e) => {
+                let error = format!(
+                    "{} has no form for {} (U+{:04X}), at line {}, column {} of the {} written \
+                     (\"{}\"): not converted (--lossy writes ▲ for ☗, △ for ☖ and U+XXXX for \
+                     any other)",
+                    e.encoding.label(),
+                    e.ch,
+                    u32::from(e.ch),
+                    e.line,
+                    e.column,
+                    target_name(args.to),
+                    e.line_text
+                );
+                return (Err(error), None);
+            }
+        }
+    };
+    (Ok(bytes), warning(&dropped, &replaced))
+}
+
+/// The one warning of a record: what was dropped and which characters were replaced.
+fn warning(dropped: &[Loss], replaced: &[char]) -> Option<String> {
+    let mut parts = Vec::new();
+    if !dropped.is_empty() {
+        parts.push(format!("dropped {}", list(dropped)));
+    }
+    if !replaced.is_empty() {
+        let subs: Vec<String> = replaced
+            .iter()
+            .map(|&c| format!("{c} by {}", shogi_kif::substitute(c)))
+            .collect();
+        parts.push(format!("replaced {}", subs.join(", ")));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// The text of one record in the output format.
+fn write_record(record: &Record, args: &ConvertArgs) -> Result<String, String> {
+    let options = WriteOptions::encoding(args.encoding());
     Ok(match args.to {
         ToFormat::Sfen => {
             let moves = record.main_line().count();
@@ -361,10 +600,7 @@ fn convert_record(record: &Record, args: &ConvertArgs) -> Result<String, String>
             pos.to_sfen()
         }
         ToFormat::Usi => usi_position_line(record)?,
-        ToFormat::Kif => shogi_kif::write(record, Format::Kif),
-        ToFormat::Ki2 => shogi_kif::write(record, Format::Ki2),
-        ToFormat::Csa => shogi_kif::write(record, Format::Csa),
-        ToFormat::Jkf => shogi_kif::write(record, Format::Jkf),
+        to => shogi_kif::write_with(record, format_of(to), &options),
     })
 }
 
