@@ -125,7 +125,7 @@ impl Tally {
 /// ```
 /// use shogi_kif::{Format, Loss};
 /// let kif = "手数----指手--\n   1 ７六歩(77)\n*a comment\n   2 ３四歩(33)+\n\n変化：2手\n   2 ８四歩(83)\n";
-/// let record = shogi_kif::read_str(kif, None)?;
+/// let record = shogi_kif::read_str(kif, Default::default())?;
 /// assert_eq!(shogi_kif::losses(&record, Format::Kif), []);
 /// assert_eq!(shogi_kif::losses(&record, Format::Csa), [Loss::Variations(1)]);
 /// assert_eq!(

@@ -5,12 +5,12 @@
 //! [`fmt::Write`] and pass its error on.
 
 use crate::csa::write as csa;
+use crate::encoding::Encoding;
+use crate::format::Format;
 use crate::jkf::write as jkf;
 use crate::kif::write::{self as kif, Notation};
 use crate::model::Record;
 use crate::usi::write::{self as usi, UsiForm};
-use crate::{Encoding, Format};
-use std::borrow::Cow;
 use std::fmt;
 
 /// Write a record in a format and return the text.
@@ -53,7 +53,7 @@ pub fn write_with(record: &Record, format: Format, options: &WriteOptions) -> St
 /// a file), returning the first error `out` gives. The text is the same as [`write`]'s.
 ///
 /// ```
-/// let record = shogi_kif::read_str("position startpos moves 7g7f 3c3d\n", None)?;
+/// let record = shogi_kif::read_str("position startpos moves 7g7f 3c3d\n", Default::default())?;
 /// let mut csa = String::new();
 /// shogi_kif::write_to(&mut csa, &record, shogi_kif::Format::Csa).expect("a String accepts all");
 /// assert!(csa.ends_with("+7776FU\n-3334FU\n"));
@@ -83,31 +83,4 @@ pub fn write_to_with<W: fmt::Write + ?Sized>(
         Format::Sfen => usi::write(out, record, UsiForm::Sfen),
         Format::Jkf => jkf::write(out, record),
     }
-}
-
-/// A header value or bookmark on one line: line breaks become spaces.
-pub(crate) fn one_line(s: &str) -> Cow<'_, str> {
-    if s.contains(['\n', '\r']) {
-        Cow::Owned(s.replace(['\n', '\r'], " "))
-    } else {
-        Cow::Borrowed(s)
-    }
-}
-
-/// Write each line of each comment after `prefix` (`*` in KIF, `'*` in CSA), one written line
-/// per comment line; an empty comment is one empty comment line.
-pub(crate) fn write_comments<W: fmt::Write + ?Sized>(
-    out: &mut W,
-    prefix: &str,
-    comments: &[String],
-) -> fmt::Result {
-    for c in comments {
-        if c.is_empty() {
-            writeln!(out, "{prefix}")?;
-        }
-        for part in c.lines() {
-            writeln!(out, "{prefix}{}", one_line(part))?;
-        }
-    }
-    Ok(())
 }

@@ -12,7 +12,7 @@ fn sjis(r: &Record, f: Format) -> String {
 
 #[test]
 fn declaration_lines_name_shift_jis() {
-    let r = shogi_kif::read_str("position startpos moves 7g7f\n", None).expect("USI");
+    let r = shogi_kif::read_str("position startpos moves 7g7f\n", Default::default()).expect("USI");
     assert!(sjis(&r, Format::Kif).starts_with("#KIF version=2.0 encoding=Shift_JIS\n"));
     assert!(sjis(&r, Format::Ki2).starts_with("#KI2 version=2.0 encoding=Shift_JIS\n"));
     assert!(sjis(&r, Format::Csa).starts_with("'CSA encoding=SHIFT_JIS\nV3.0\n"));
@@ -40,10 +40,11 @@ fn cp932_output_decodes_back_to_the_utf8_output() {
         let Ok(bytes) = std::fs::read(root.join(path)) else {
             continue;
         };
-        let Ok(records) = shogi_kif::Records::new(&bytes, None) else {
+        let Ok(records) = shogi_kif::Reader::new(&bytes[..], shogi_kif::ReadOptions::default())
+        else {
             continue;
         };
-        for rec in records.flatten() {
+        for rec in records.flat_map(shogi_kif::Game::into_result) {
             for f in [Format::Kif, Format::Ki2, Format::Csa] {
                 let text = sjis(&rec, f);
                 let utf8 = write(&rec, f);
@@ -72,7 +73,7 @@ fn cp932_output_decodes_back_to_the_utf8_output() {
 #[test]
 fn a_character_cp932_lacks_is_named_with_its_place() {
     let kif = "先手：☗名人\n後手：☖Ｘ－ｙ\n手数----指手--\n   1 ７六歩(77)\n";
-    let r = shogi_kif::read_str(kif, None).expect("KIF");
+    let r = shogi_kif::read_str(kif, Default::default()).expect("KIF");
     let text = sjis(&r, Format::Kif);
     let err = shogi_kif::encode(&text, Encoding::ShiftJis).unwrap_err();
     assert_eq!(

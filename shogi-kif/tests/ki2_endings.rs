@@ -32,13 +32,14 @@ const WORDS: [(&str, EndingKind); 8] = [
 fn ki2_endings_main_line_and_variation() {
     let mut all = String::new();
     for (word, kind) in WORDS {
-        let r = shogi_kif::read_str(&game(word), None).expect("a valid KIF");
+        let r = shogi_kif::read_str(&game(word), Default::default()).expect("a valid KIF");
         assert_eq!(r.ending().map(|e| &e.kind), Some(&kind));
         let ki2 = shogi_kif::write(&r, Format::Ki2);
         // No ending is written as a move-like line.
         assert!(!ki2.contains(&format!("▲{word}")), "{ki2}");
         assert!(!ki2.contains(&format!("△{word}")), "{ki2}");
-        let back = shogi_kif::read_str(&ki2, Some(Format::Ki2)).expect("our KI2 reads back");
+        let back = shogi_kif::read_str(&ki2, shogi_kif::ReadOptions::with_format(Format::Ki2))
+            .expect("our KI2 reads back");
         assert!(back.diagnostics.is_empty(), "{:?}", back.diagnostics);
         assert_eq!(json(&back.moves), json(&r.moves), "{word}");
         all.push_str(&format!("--- {word}\n{ki2}"));
@@ -49,13 +50,14 @@ fn ki2_endings_main_line_and_variation() {
 #[test]
 fn ki2_endings_of_a_handicap_game_name_uwate_and_shitate() {
     let kif = "手合割：香落ち\n手数----指手--\n   1 ５二玉(51)\n   2 ７六歩(77)\n   3 投了\n";
-    let r = shogi_kif::read_str(kif, None).expect("a valid handicap KIF");
+    let r = shogi_kif::read_str(kif, Default::default()).expect("a valid handicap KIF");
     let ki2 = shogi_kif::write(&r, Format::Ki2);
     assert!(
         ki2.ends_with("△５二玉    ▲７六歩\nまで2手で下手の勝ち\n"),
         "{ki2}"
     );
-    let back = shogi_kif::read_str(&ki2, Some(Format::Ki2)).expect("reads back");
+    let back = shogi_kif::read_str(&ki2, shogi_kif::ReadOptions::with_format(Format::Ki2))
+        .expect("reads back");
     assert_eq!(json(&back.moves), json(&r.moves));
 }
 
@@ -68,12 +70,13 @@ fn unusual_endings_are_named_by_their_word() {
         ("持将棋", EndingKind::Impasse),
         ("不詰", EndingKind::NoMate),
     ] {
-        let r = shogi_kif::read_str(&game(word), None).expect("a valid KIF");
+        let r = shogi_kif::read_str(&game(word), Default::default()).expect("a valid KIF");
         assert_eq!(r.ending().map(|e| &e.kind), Some(&kind));
         let ki2 = shogi_kif::write(&r, Format::Ki2);
         assert!(ki2.contains(&format!("\nまで2手で{word}\n")), "{ki2}");
         assert!(ki2.contains(&format!("\nまで3手で{word}\n")), "{ki2}");
-        let back = shogi_kif::read_str(&ki2, Some(Format::Ki2)).expect("reads back");
+        let back = shogi_kif::read_str(&ki2, shogi_kif::ReadOptions::with_format(Format::Ki2))
+            .expect("reads back");
         assert_eq!(json(&back.moves), json(&r.moves), "{word}");
     }
 }

@@ -32,10 +32,12 @@ fn corpus() -> Vec<(String, Record)> {
             .extension()
             .and_then(|e| e.to_str())
             .and_then(Format::from_extension);
-        let Ok(records) = shogi_kif::Records::new(&bytes, hint) else {
+        let Ok(records) =
+            shogi_kif::Reader::new(&bytes[..], shogi_kif::ReadOptions::with_hint(hint))
+        else {
             continue;
         };
-        for (i, rec) in records.flatten().enumerate() {
+        for (i, rec) in records.flat_map(shogi_kif::Game::into_result).enumerate() {
             out.push((format!("{path}#{}", i + 1), rec));
         }
     }
@@ -90,7 +92,7 @@ fn legal_moves(r: &Record) -> Vec<String> {
 fn check(rec: &Record, format: Format) -> Vec<String> {
     let said = losses(rec, format);
     let text = write(rec, format);
-    let back = match shogi_kif::read_str(&text, Some(format)) {
+    let back = match shogi_kif::read_str(&text, shogi_kif::ReadOptions::with_format(format)) {
         Ok(b) => b,
         Err(e) => return vec![format!("does not read back: {}", e.render())],
     };
@@ -211,7 +213,7 @@ const RICH: &str = "先手：a\n後手：b\n*start\n手数----指手---------消
 
 #[test]
 fn losses_of_a_rich_record_in_each_format() {
-    let r = shogi_kif::read_str(RICH, None).expect("a valid KIF");
+    let r = shogi_kif::read_str(RICH, Default::default()).expect("a valid KIF");
     let mut s = String::new();
     for f in FORMATS {
         let l: Vec<String> = losses(&r, f).iter().map(ToString::to_string).collect();
@@ -233,7 +235,7 @@ fn losses_of_a_rich_record_in_each_format() {
 fn losses_of_endings() {
     let game = |word: &str| {
         let kif = format!("手数----指手--\n   1 ７六歩(77)\n   2 {word}\n");
-        shogi_kif::read_str(&kif, None).expect("a valid KIF")
+        shogi_kif::read_str(&kif, Default::default()).expect("a valid KIF")
     };
     let sealed = game("封じ手");
     assert_eq!(losses(&sealed, Format::Csa), [Loss::SealedMove]);
@@ -259,7 +261,7 @@ fn losses_of_endings() {
 
 #[test]
 fn drop_variations_keeps_the_main_line() {
-    let mut r = shogi_kif::read_str(RICH, None).expect("a valid KIF");
+    let mut r = shogi_kif::read_str(RICH, Default::default()).expect("a valid KIF");
     let main = r.usi_moves();
     assert_eq!(r.drop_variations(), 1);
     assert_eq!(r.usi_moves(), main);

@@ -17,7 +17,8 @@ const FORMATS: [Format; 6] = [
 fn fixture(name: &str) -> Record {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    shogi_kif::read(&bytes, None).unwrap_or_else(|e| panic!("{}", e.with_path(name).render()))
+    shogi_kif::read_bytes(&bytes, Default::default())
+        .unwrap_or_else(|e| panic!("{}", e.with_path(name).render()))
 }
 
 /// The record in every format, each after a `--- name` line.
@@ -33,7 +34,7 @@ fn all_formats(r: &Record) -> String {
 #[test]
 fn handicap_diagram_names_the_sides_uwate_and_shitate() {
     let kif = "手合割：香落ち\n手数----指手--\n   1 ５二玉(51)\n   2 ７六歩(77)\n   3 投了\n";
-    let r = shogi_kif::read_str(kif, None).expect("a legal handicap game");
+    let r = shogi_kif::read_str(kif, Default::default()).expect("a legal handicap game");
     // A later start than move 1 needs a diagram: the handicap's names stay.
     let mut later = r.clone();
     later.start.sfen = r.position_at(2).expect("two legal moves").to_sfen();
@@ -49,7 +50,8 @@ fn foul_move_and_millisecond_times() {
     // Black's last move jumps over its own pawn onto its own rook.
     let csa = "V2.2\nPI\n+\n+7776FU,T1.250\n-3334FU,T2\n+8822UM,T3.005\n-3122GI\n+0055KA\n\
                -5142OU\n+5528UM\n%-ILLEGAL_ACTION\n";
-    let r = shogi_kif::read_str(csa, None).expect("a CSA game ending in a recorded foul");
+    let r =
+        shogi_kif::read_str(csa, Default::default()).expect("a CSA game ending in a recorded foul");
     assert!(r.moves.moves[6].foul.is_some());
     let ki2 = shogi_kif::write(&r, Format::Ki2);
     assert!(ki2.contains("\n▲２八角成(55)\n"), "{ki2}");

@@ -1,9 +1,9 @@
 //! CSA writing (V3.0): header, start position, the main line's moves and its ending.
 
-use crate::Encoding;
+use crate::encoding::Encoding;
 use crate::ending::EndingKind;
 use crate::model::{Ending, HeaderKey, MoveTime, Record};
-use crate::write::{one_line, write_comments};
+use crate::text::{one_line, write_comments};
 use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
 use std::fmt::{self, Write};
 

@@ -4,6 +4,7 @@ use super::schema::{Hms, Jkf, MoveFormat, PlaceFormat};
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::raw::*;
+use shogi_core::{Color, Piece, Role, Square};
 use std::borrow::Cow;
 
 /// The comments of an entry, owned.
@@ -38,10 +39,10 @@ fn json_err(src: &str, e: serde_json::Error) -> ReadError {
 }
 
 /// JKF's side number: 0 is Black (sente), 1 is White (gote).
-fn side_of(c: u8) -> Option<Side> {
+fn side_of(c: u8) -> Option<Color> {
     match c {
-        0 => Some(Side::Black),
-        1 => Some(Side::White),
+        0 => Some(Color::Black),
+        1 => Some(Color::White),
         _ => None,
     }
 }
@@ -84,18 +85,17 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
                 for (y, p) in col.iter().enumerate() {
                     if let (Some(c), Some(k)) = (p.color, p.kind.as_deref()) {
                         let side = side_of(c).ok_or_else(|| bad(format!("JKF: bad colour {c}")))?;
-                        let kind = Kind::from_csa(k)
+                        let kind = Role::from_csa(k)
                             .ok_or_else(|| bad(format!("JKF: bad piece kind {k:?}")))?;
-                        b.cells[y][x] = Some((side, kind));
+                        b.cells[y][x] = Some(Piece::new(side, kind));
                     }
                 }
             }
             for (i, hand) in data.hands.iter().enumerate().take(2) {
                 for (k, &n) in hand {
-                    let kind = Kind::from_csa(k)
+                    let kind = Role::from_csa(k)
                         .ok_or_else(|| bad(format!("JKF: bad piece kind {k:?} in hand")))?;
-                    let idx = kind
-                        .hand_index()
+                    let idx = hand_slot(kind)
                         .ok_or_else(|| bad(format!("JKF: {k} cannot be in hand")))?;
                     b.hands[i][idx] = n.min(18);
                 }
@@ -103,7 +103,7 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
             b.side_to_move = side_of(data.color);
             rec.start = RawStart::Board {
                 board: Box::new(b),
-                name: handicap_name.filter(|n| crate::replay::is_mini_name(n)),
+                name: handicap_name.filter(|n| shogi_core::Handicap::is_mini_shogi_name(n)),
                 loc: whole,
             };
         } else {
@@ -144,18 +144,16 @@ fn add_line(
     let loc = Location::default();
     for m in moves {
         let item = if let Some(mv) = m.mv {
-            let kind = Kind::from_csa(&mv.piece).ok_or_else(|| {
+            let kind = Role::from_csa(&mv.piece).ok_or_else(|| {
                 ReadError::new(ErrorKind::Json, format!("JKF: bad piece {:?}", mv.piece))
             })?;
-            let sq = |p: PlaceFormat| -> Result<Sq, ReadError> {
-                if (1..=9).contains(&p.x) && (1..=9).contains(&p.y) {
-                    Ok((p.x, p.y))
-                } else {
-                    Err(ReadError::new(
+            let sq = |p: PlaceFormat| -> Result<Square, ReadError> {
+                Square::new(p.x, p.y).ok_or_else(|| {
+                    ReadError::new(
                         ErrorKind::Json,
                         format!("JKF: square {{x:{},y:{}}} is off the board", p.x, p.y),
-                    ))
-                }
+                    )
+                })
             };
             let from = mv.from.map(sq).transpose()?;
             let to = mv.to.map(sq).transpose()?;
@@ -168,8 +166,8 @@ fn add_line(
             })
         } else if let Some(sp) = m.special.as_deref() {
             let (kind, offender) = match sp {
-                "+ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Side::Black)),
-                "-ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Side::White)),
+                "+ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Color::Black)),
+                "-ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Color::White)),
                 "ILLEGAL_ACTION" => (EndingKind::FoulWin, None),
                 w => (
                     EndingKind::from_csa(w)

@@ -1,9 +1,10 @@
 //! KIF and KI2 writing, with BOD board diagrams for starts other than a named handicap.
 
-use crate::Encoding;
+use crate::encoding::Encoding;
 use crate::ending::EndingKind;
+use crate::japanese::Qualifiers;
 use crate::model::{HeaderKey, Line, MoveNode, MoveTime, Record};
-use crate::write::{one_line, write_comments};
+use crate::text::{one_line, write_comments};
 use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
 use std::borrow::Cow;
 use std::fmt::{self, Write};
@@ -179,7 +180,7 @@ fn ja_move(s: &mut String, pos: &Position, mv: Move, prev_to: Option<Square>, no
             let role = pos.piece_at(from).map_or(Role::Pawn, |p| p.role);
             s.push_str(role.kanji());
             if ki2 {
-                s.push_str(&ki2_qualifiers(pos, mv, role));
+                s.extend(Qualifiers::of(pos, mv, role).kanji());
                 let other = Move::Normal {
                     from,
                     to,
@@ -219,82 +220,6 @@ fn ja_move(s: &mut String, pos: &Position, mv: Move, prev_to: Option<Square>, no
 /// The KI2 mark of a side: ▲ for Black (sente), △ for White (gote).
 fn side_mark(color: Color) -> char {
     if color == Color::Black { '▲' } else { '△' }
-}
-
-/// JSA disambiguation (FORMAT-FACTS §3.1).
-fn ki2_qualifiers(pos: &Position, mv: Move, role: Role) -> String {
-    let Move::Normal { from, to, .. } = mv else {
-        return String::new();
-    };
-    let us = pos.side_to_move();
-    let mut others: Vec<Square> = Vec::new();
-    for &m in pos.legal_moves_to(to).iter() {
-        if let Move::Normal { from: f, .. } = m {
-            if f != from && !others.contains(&f) && pos.piece_at(f).is_some_and(|p| p.role == role)
-            {
-                others.push(f);
-            }
-        }
-    }
-    if others.is_empty() {
-        return String::new();
-    }
-    // Direction from the mover's point of view: dx > 0 = toward the mover's left? We use
-    // "rightness": higher = more to the mover's right.
-    let dy = |f: Square| {
-        let d = i32::from(f.rank()) - i32::from(to.rank());
-        if us == Color::Black { d } else { -d }
-    };
-    let dx = |f: Square| i32::from(to.file()) - i32::from(f.file());
-    let right = |f: Square| {
-        let file = i32::from(f.file());
-        if us == Color::Black { -file } else { file }
-    };
-    let motion = |f: Square| match dy(f).signum() {
-        1 => '上',
-        0 => '寄',
-        _ => '引',
-    };
-    let m = motion(from);
-    let big = matches!(role, Role::Dragon | Role::Horse);
-    let rel_among = |set: &[Square]| -> Option<char> {
-        if set.iter().all(|o| right(*o) < right(from)) {
-            Some('右')
-        } else if set.iter().all(|o| right(*o) > right(from)) {
-            Some('左')
-        } else {
-            None
-        }
-    };
-    if big {
-        if let Some(r) = rel_among(&others) {
-            return r.to_string();
-        }
-        return m.to_string();
-    }
-    let sharing: Vec<Square> = others.iter().copied().filter(|o| motion(*o) == m).collect();
-    if sharing.is_empty() {
-        return m.to_string();
-    }
-    let gold_like = matches!(
-        role,
-        Role::Gold
-            | Role::Silver
-            | Role::Tokin
-            | Role::PromotedLance
-            | Role::PromotedKnight
-            | Role::PromotedSilver
-    );
-    if gold_like && dx(from) == 0 && dy(from) > 0 {
-        return "直".to_string();
-    }
-    if let Some(r) = rel_among(&others) {
-        return r.to_string();
-    }
-    match rel_among(&sharing) {
-        Some(r) => format!("{r}{m}"),
-        None => m.to_string(),
-    }
 }
 
 /// The result part of a closing line (`先手の勝ち` in `まで47手で先手の勝ち`), for `stm`, the side
