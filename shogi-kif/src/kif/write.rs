@@ -2,7 +2,7 @@
 
 use crate::encoding::Encoding;
 use crate::ending::EndingKind;
-use crate::japanese::Qualifiers;
+use crate::japanese::{Qualifiers, reaching};
 use crate::model::{HeaderKey, Line, MoveNode, MoveTime, Record};
 use crate::text::{one_line, write_comments};
 use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
@@ -206,9 +206,9 @@ fn ja_move(s: &mut String, pos: &Position, mv: Move, prev_to: Option<Square>, no
             if !ki2 {
                 s.push('打');
             } else {
-                let board_can = pos.legal_moves_to(to).iter().any(|m| {
-                    matches!(m, Move::Normal { from, .. } if pos.piece_at(*from).is_some_and(|p| p.role == role))
-                });
+                // A piece of that role on the board reaches the square (even a pinned one):
+                // the drop says 打.
+                let board_can = reaching(pos, to, role).next().is_some();
                 if board_can {
                     s.push('打');
                 }
