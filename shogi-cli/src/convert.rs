@@ -27,6 +27,19 @@ pub enum ToFormat {
     Csa,
     /// JSON Kifu Format.
     Jkf,
+    /// Training data: cshogi/DLShogi hcpe, 38 bytes per position (binary).
+    Hcpe,
+    /// Training data: YaneuraOu PackedSfenValue, 40 bytes per position (binary).
+    Psv,
+    /// Training data as text: a line per position, `SFEN<TAB>move<TAB>ply<TAB>result<TAB>eval`.
+    Positions,
+}
+
+impl ToFormat {
+    /// The training-data targets (one entry per position; see `shogi_kif::training`).
+    pub fn is_training(self) -> bool {
+        matches!(self, ToFormat::Hcpe | ToFormat::Psv | ToFormat::Positions)
+    }
 }
 
 /// Arguments of `shogi convert`.
@@ -42,10 +55,18 @@ every format); --lossy drops whatever the format cannot hold. Either way one war
 on stderr names what was dropped.\n\n\
 Examples:\n  shogi convert game.kif --to sfen            # the final position\n  \
 shogi convert game.kif --to sfen --ply 30   # the position after 30 moves\n  \
-shogi convert game.csa --to usi\n  shogi convert - --to kif < game.ki2\n  \
+shogi convert game.csa --to usi --lossy\n  shogi convert - --to kif < game.ki2\n  \
 shogi convert records/ --to csa --out-dir csa/   # one file per record file, same layout\n  \
 shogi convert game.kifu --to csa --mainline  # a game with variations, its main line as CSA\n  \
-shogi convert game.csa --to kif --to-encoding shift-jis -o out/  # out/game.kif in Shift_JIS"
+shogi convert game.csa --to kif --to-encoding shift-jis -o out/  # out/game.kif in Shift_JIS\n\n\
+Training data (--to hcpe|psv|positions): one entry per position of each game's main line, before \
+each move, with the move played, the game's result and the evaluation of the record's engine \
+comments (Floodgate '**, ShogiHome 評価値=, ShogiGUI, ぴよ将棋; sente's view in the record, the \
+side to move's in the output) or 0. hcpe: result 0 draw / 1 sente won / 2 gote won; psv and \
+positions: 1 / 0 / -1 for the side to move, ply = the SFEN move number. Games without a result \
+are left out unless --keep-unfinished; the counts go to stderr.\n  \
+shogi convert floodgate/ --to hcpe --output train.hcpe --min-rating 3500 --skip-draws\n  \
+shogi convert games.kif --to positions"
 )]
 pub struct ConvertArgs {
     /// Record files or directories (walked recursively); `-` reads stdin.
@@ -82,6 +103,8 @@ pub struct ConvertArgs {
     pub to_encoding: Option<EncodingArg>,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub training: crate::training::TrainingArgs,
 }
 
 impl ConvertArgs {
@@ -233,6 +256,15 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             ));
         }
     }
+    if args.to.is_training() {
+        return crate::training::run(args, ctx);
+    }
+    if args.training != crate::training::TrainingArgs::default() {
+        return Err(Failure::usage(
+            "error: --output, --skip-first, --skip-draws, --skip-declarations, --keep-unfinished \
+             and --min-rating go with --to hcpe, psv or positions",
+        ));
+    }
     let inputs = inputs::expand(&args.paths)?;
     let mut outcome = Outcome {
         failed: false,
@@ -278,7 +310,9 @@ fn to_stdout(args: &ConvertArgs, inputs: &[Input], ctx: &mut Ctx, outcome: &mut 
             ctx.stderr,
             "note: {written} {} records were written one after another to stdout, which \
              no reader takes as one input; --out-dir writes a file for each",
-            format_of(args.to).name().to_ascii_uppercase()
+            format_of(args.to)
+                .map_or("", Format::name)
+                .to_ascii_uppercase()
         );
     }
 }
@@ -330,7 +364,7 @@ fn to_folder(
 
 /// The extension of an output format: Kakinoki's `.kif`/`.ki2` for Shift_JIS, `.kifu`/`.ki2u`
 /// for UTF-8.
-fn extension(to: ToFormat, encoding: Encoding) -> &'static str {
+pub(crate) fn extension(to: ToFormat, encoding: Encoding) -> &'static str {
     let utf8 = encoding == Encoding::Utf8;
     match to {
         ToFormat::Sfen => "sfen",
@@ -341,25 +375,33 @@ fn extension(to: ToFormat, encoding: Encoding) -> &'static str {
         ToFormat::Ki2 => "ki2",
         ToFormat::Csa => "csa",
         ToFormat::Jkf => "jkf",
+        ToFormat::Hcpe => "hcpe",
+        ToFormat::Psv => "psv",
+        ToFormat::Positions => "positions",
     }
 }
 
-/// The library's format for an output format.
-fn format_of(to: ToFormat) -> Format {
-    match to {
+/// The library's format for an output format (none for training data).
+fn format_of(to: ToFormat) -> Option<Format> {
+    Some(match to {
         ToFormat::Sfen => Format::Sfen,
         ToFormat::Usi => Format::Usi,
         ToFormat::Kif => Format::Kif,
         ToFormat::Ki2 => Format::Ki2,
         ToFormat::Csa => Format::Csa,
         ToFormat::Jkf => Format::Jkf,
-    }
+        ToFormat::Hcpe | ToFormat::Psv | ToFormat::Positions => return None,
+    })
 }
 
 /// The output file of each input below `dir`: its relative path with the output format's
 /// extension, or, where two inputs would meet in one file (`game.kif` and `game.ki2`), the whole
 /// input name with the extension added (`game.kif.csa`). Writing over an input is refused.
-fn output_paths(dir: &Path, inputs: &[Input], ext: &str) -> Result<Vec<PathBuf>, Failure> {
+pub(crate) fn output_paths(
+    dir: &Path,
+    inputs: &[Input],
+    ext: &str,
+) -> Result<Vec<PathBuf>, Failure> {
     let plain: Vec<PathBuf> = inputs
         .iter()
         .map(|i| dir.join(&i.rel).with_extension(ext))
@@ -426,7 +468,7 @@ fn write_outputs(
             base,
             texts.iter().map(line).collect::<Vec<_>>().join(&b"/\n"[..]),
         )],
-        ToFormat::Kif | ToFormat::Ki2 | ToFormat::Jkf => texts
+        _ => texts
             .iter()
             .enumerate()
             .map(|(i, t)| {
@@ -467,7 +509,10 @@ fn write_outputs(
 /// is the main line's: only variations are lost there. `--to usi` writes an engine's
 /// `position` command, without the ending word the library's USI form adds.
 fn record_losses(record: &Record, to: ToFormat) -> Vec<Loss> {
-    let mut losses = shogi_kif::losses(record, format_of(to));
+    let Some(format) = format_of(to) else {
+        return Vec::new();
+    };
+    let mut losses = shogi_kif::losses(record, format);
     match to {
         ToFormat::Sfen => losses.retain(Loss::is_variations),
         ToFormat::Usi => {
@@ -500,6 +545,7 @@ fn target_name(to: ToFormat) -> &'static str {
         ToFormat::Ki2 => "KI2",
         ToFormat::Csa => "CSA",
         ToFormat::Jkf => "JKF",
+        ToFormat::Hcpe | ToFormat::Psv | ToFormat::Positions => "training data",
     }
 }
 
@@ -600,7 +646,11 @@ fn write_record(record: &Record, args: &ConvertArgs) -> Result<String, String> {
             pos.to_sfen()
         }
         ToFormat::Usi => usi_position_line(record)?,
-        to => shogi_kif::write_with(record, format_of(to), &options),
+        to => match format_of(to) {
+            Some(format) => shogi_kif::write_with(record, format, &options),
+            // Written entry by entry by the training module, never as a record's text.
+            None => return Err("training data is not a record format".to_string()),
+        },
     })
 }
 

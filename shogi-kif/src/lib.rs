@@ -55,6 +55,7 @@ mod raw;
 mod read;
 mod replay;
 mod text;
+pub mod training;
 mod usi;
 mod validate;
 mod write;
