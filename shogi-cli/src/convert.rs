@@ -8,7 +8,7 @@ use crate::pool::jobs_pool;
 use crate::read::{self, Stdin, Validation};
 use crate::{Ctx, Failure, Options};
 use rayon::prelude::*;
-use shogi_kif::{Encoding, EndingKind, Format, Loss, Record, WriteOptions};
+use shogi_kif::{Encoding, EndingKind, Format, Loss, Record, UsiForm, WriteOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -645,37 +645,19 @@ fn write_record(record: &Record, args: &ConvertArgs) -> Result<String, String> {
             };
             pos.to_sfen()
         }
-        ToFormat::Usi => usi_position_line(record)?,
+        ToFormat::Usi => {
+            // The `position` command an engine takes: the moves before a foul move.
+            if record.start_position().is_none() {
+                return Err("the record has no playable start position".to_string());
+            }
+            let mut line = String::new();
+            shogi_kif::write_usi(&mut line, record, UsiForm::Engine).map_err(|e| e.to_string())?;
+            line
+        }
         to => match format_of(to) {
             Some(format) => shogi_kif::write_with(record, format, &options),
             // Written entry by entry by the training module, never as a record's text.
             None => return Err("training data is not a record format".to_string()),
         },
     })
-}
-
-/// `position startpos|sfen … moves …` for the main line (up to a declared foul move, which an
-/// engine could not play).
-fn usi_position_line(record: &Record) -> Result<String, String> {
-    let start = record
-        .start_position()
-        .ok_or_else(|| "the record has no playable start position".to_string())?;
-    let mut line = String::from("position ");
-    let sfen = start.to_sfen();
-    if sfen == shogi_core::Variant::Standard.start_sfen() {
-        line.push_str("startpos");
-    } else {
-        line.push_str("sfen ");
-        line.push_str(&sfen);
-    }
-    let moves: Vec<String> = record
-        .main_line()
-        .take_while(|n| n.foul.is_none())
-        .map(|n| n.mv.to_usi())
-        .collect();
-    if !moves.is_empty() {
-        line.push_str(" moves ");
-        line.push_str(&moves.join(" "));
-    }
-    Ok(line)
 }

@@ -34,7 +34,9 @@ pub enum Loss {
     /// A sealed move (封じ手) in CSA: written as `%CHUDAN` (an interruption) after a
     /// `'封じ手` comment line.
     SealedMove,
-    /// A recorded illegal move (USI, SFEN): the line stops before it.
+    /// That the record ends in a recorded illegal move (USI, SFEN): the move is written but
+    /// nothing can say it is a foul, so readers (ours too) reject the line; `shogi convert
+    /// --to usi` writes the moves before it.
     FoulMove,
 }
 

@@ -35,7 +35,7 @@
 //! use shogi_kif::training::{self, Eval, TrainingOptions};
 //!
 //! let csa = "V2\nN+a\nN-b\nPI\n+\n+7776FU\n'** 35 -3334FU\n-3334FU\n'** -20\n%TORYO\n";
-//! let record = shogi_kif::read_str(csa, Default::default())?;
+//! let record = shogi_kif::read_str(csa, shogi_kif::ReadOptions::default())?;
 //! let entries = training::entries(&record, &TrainingOptions::default()).expect("selected");
 //! assert_eq!(entries.len(), 2);
 //! assert_eq!(entries[0].mv.to_usi(), "7g7f");
@@ -550,7 +550,9 @@ mod tests {
     }
 
     fn result_of(text: &str) -> Option<GameResult> {
-        game_result(&crate::read_str(text, Default::default()).expect("readable"))
+        game_result(
+            &crate::read::read_str(text, crate::read::ReadOptions::default()).expect("readable"),
+        )
     }
 
     #[test]
@@ -589,7 +591,8 @@ mod tests {
     fn perpetual_check_loses() {
         // Sente gives check with every move of the cycle: perpetual check, sente loses.
         let text = "position sfen 4k4/9/9/9/9/9/9/9/4K3R b G 1 moves 1i1a 5a5b 1a1b 5b5a 1b1a 5a5b 1a1b 5b5a 1b1a 5a5b 1a1b 5b5a 1b1a";
-        let mut record = crate::read_str(text, Default::default()).expect("readable");
+        let mut record =
+            crate::read::read_str(text, crate::read::ReadOptions::default()).expect("readable");
         record.moves.ending = Some(crate::Ending::new(EndingKind::Repetition));
         let checks = game_result(&record);
         assert_eq!(checks, Some(GameResult::WhiteWin));
@@ -599,7 +602,8 @@ mod tests {
     fn entries_of_a_floodgate_game() {
         let csa =
             "V2\nN+a\nN-b\nPI\n+\n+7776FU\n'** 35 -3334FU\n-3334FU\n'** -20\n+2726FU\n%TORYO\n";
-        let record = crate::read_str(csa, Default::default()).expect("readable");
+        let record =
+            crate::read::read_str(csa, crate::read::ReadOptions::default()).expect("readable");
         let all = entries(&record, &TrainingOptions::default()).expect("selected");
         let usi: Vec<String> = all.iter().map(|e| e.mv.to_usi()).collect();
         assert_eq!(usi, ["7g7f", "3c3d", "2g2f"]);
@@ -625,7 +629,9 @@ mod tests {
 
     #[test]
     fn games_left_out() {
-        let read = |t: &str| crate::read_str(t, Default::default()).expect("readable");
+        let read = |t: &str| {
+            crate::read::read_str(t, crate::read::ReadOptions::default()).expect("readable")
+        };
         let draw = read("V2\nPI\n+\n+7776FU\n%SENNICHITE\n");
         let opts = TrainingOptions {
             skip_draws: true,

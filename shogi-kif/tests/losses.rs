@@ -94,6 +94,8 @@ fn check(rec: &Record, format: Format) -> Vec<String> {
     let text = write(rec, format);
     let back = match shogi_kif::read_str(&text, shogi_kif::ReadOptions::with_format(format)) {
         Ok(b) => b,
+        // A foul move the format cannot declare is written as a move no reader takes.
+        Err(_) if said.contains(&Loss::FoulMove) => return Vec::new(),
         Err(e) => return vec![format!("does not read back: {}", e.render())],
     };
     let mut problems = Vec::new();

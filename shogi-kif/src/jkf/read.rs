@@ -15,27 +15,32 @@ fn comments(c: Option<Cow<'_, [String]>>) -> Vec<String> {
 /// A serde_json error as a located read error (line and column as serde_json gives them).
 fn json_err(src: &str, e: serde_json::Error) -> ReadError {
     let line = e.line() as u32;
-    let column = e.column() as u32;
     // Byte offset of the line start, to fill the span.
-    let start = src
+    let line_start = src
         .split_inclusive('\n')
         .take(line.saturating_sub(1) as usize)
         .map(str::len)
         .sum::<usize>();
+    // serde_json counts the column in bytes: the span covers the character holding that
+    // byte, and the column counts characters.
+    let at = crate::error::floor_char(
+        src,
+        (line_start + e.column().saturating_sub(1)).min(src.len()),
+    );
+    let end = src[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+    let column = src[line_start.min(at)..at].chars().count() as u32 + 1;
     let loc = Location {
         line,
-        column: column.max(1),
-        start: start + column.saturating_sub(1) as usize,
-        end: start + column as usize,
+        column,
+        start: at,
+        end,
     };
     let kind = if e.is_eof() {
         ErrorKind::Truncated
     } else {
         ErrorKind::Json
     };
-    let mut err = ReadError::at(kind, format!("JKF: {e}"), src, loc);
-    err.location.column = column.max(1);
-    err
+    ReadError::at(kind, format!("JKF: {e}"), src, loc)
 }
 
 /// JKF's side number: 0 is Black (sente), 1 is White (gote).

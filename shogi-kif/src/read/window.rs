@@ -85,11 +85,14 @@ impl Window {
             && !bom
             && sample.is_ascii()
             && declared_encoding(sample).is_none();
-        let encoding = match opts.encoding {
-            Some(e) => e,
-            None if bom => Encoding::Utf8,
-            None => detect_encoding(sample),
+        // A sample without a line break (its line is longer) may end inside a character.
+        let cut = !sample.ends_with(b"\n");
+        let (encoding, fits) = match opts.encoding {
+            Some(e) => (e, fitting_len(sample, e, cut)),
+            None if bom => (Encoding::Utf8, fitting_len(sample, Encoding::Utf8, cut)),
+            None => detect_encoding(sample, cut),
         };
+        let sample = &sample[..fits.unwrap_or(sample.len())];
         let mut sample_text = String::new();
         decode_into(&mut sample_text, sample, encoding);
         let format = choose_format(&sample_text, opts, false)?;
@@ -375,7 +378,7 @@ impl Window {
                     .position(|&b| b == b'\n')
                     .map_or(bytes.len(), |j| i + j);
                 let line = &bytes[s..e];
-                self.encoding = detect_encoding(line.strip_suffix(b"\r").unwrap_or(line));
+                self.encoding = detect_encoding(line.strip_suffix(b"\r").unwrap_or(line), false).0;
                 self.undecided = false;
             }
         }
@@ -424,17 +427,24 @@ fn decode_into(out: &mut String, bytes: &[u8], enc: Encoding) -> bool {
     }
 }
 
-/// The encoding of a sample of whole lines: the one it declares if it fits, else the first
-/// of UTF-8, CP932 and EUC-JP that fits.
-fn detect_encoding(sample: &[u8]) -> Encoding {
-    let fits = |e: Encoding| decode_into(&mut String::new(), sample, e);
-    if let Some(e) = declared_encoding(sample).filter(|&e| fits(e)) {
-        return e;
-    }
-    [Encoding::Utf8, Encoding::ShiftJis, Encoding::EucJp]
+/// The encoding of a sample: the one it declares if it fits, else the first of UTF-8, CP932
+/// and EUC-JP that fits; with the length of the sample that fits (see [`fitting_len`]).
+fn detect_encoding(sample: &[u8], cut: bool) -> (Encoding, Option<usize>) {
+    let declared = declared_encoding(sample);
+    declared
         .into_iter()
-        .find(|&e| fits(e))
-        .unwrap_or(Encoding::Utf8)
+        .chain([Encoding::Utf8, Encoding::ShiftJis, Encoding::EucJp])
+        .find_map(|e| fitting_len(sample, e, cut).map(|n| (e, Some(n))))
+        .unwrap_or((Encoding::Utf8, None))
+}
+
+/// The length of `sample` that decodes with `enc`: all of it, or, when the sample ends inside
+/// a line (`cut`), all but the (at most three) bytes of a character cut short.
+fn fitting_len(sample: &[u8], enc: Encoding, cut: bool) -> Option<usize> {
+    let most = if cut { sample.len().min(3) } else { 0 };
+    (0..=most)
+        .map(|k| sample.len() - k)
+        .find(|&n| decode_into(&mut String::new(), &sample[..n], enc))
 }
 
 fn encoding_name(e: Encoding) -> &'static str {
