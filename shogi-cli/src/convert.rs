@@ -2,7 +2,7 @@
 //! file per input below an output folder.
 
 use crate::batch::{SelectArgs, ShardArgs};
-use crate::cli::InputArgs;
+use crate::cli::{EncodingArg, InputArgs};
 use crate::inputs::{self, Input, io_reason, reading};
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
@@ -11,7 +11,7 @@ use shogi_batch::{
     Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, ReadGame, Selection, game_key, line_text,
     replay,
 };
-use shogi_kif::{ErrorKind, Format, Record, UsiForm};
+use shogi_kif::{Encoding, EndingKind, ErrorKind, Format, Loss, Record, UsiForm, WriteOptions};
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -23,11 +23,11 @@ pub enum ToFormat {
     Sfen,
     /// A USI `position … moves …` line per record.
     Usi,
-    /// Kakinoki KIF (UTF-8).
+    /// Kakinoki KIF (UTF-8, or Shift_JIS with --to-encoding).
     Kif,
-    /// KI2 (UTF-8).
+    /// KI2 (UTF-8, or Shift_JIS with --to-encoding).
     Ki2,
-    /// CSA (V3.0, UTF-8).
+    /// CSA (V3.0; UTF-8, or Shift_JIS with --to-encoding).
     Csa,
     /// JSON Kifu Format.
     Jkf,
@@ -51,10 +51,18 @@ impl ToFormat {
 #[command(
     after_help = "Each record of each input is converted; a record that cannot be read is reported as \
 `path:line:col: error: message` on stderr and the others are still converted (exit 1 at the end).\n\n\
+Nothing is dropped silently: a record holding what the output format cannot (variations in CSA or \
+USI; comments, times, bookmarks, the header or the ending in USI; times in KI2; bookmarks in CSA \
+and JKF; variations in the record a --to sfen position is taken from) is not converted and the \
+error names what would be lost. --mainline converts the main line only (variations dropped, in \
+every format); --lossy drops whatever the format cannot hold. Either way one warning per record \
+on stderr names what was dropped.\n\n\
 Examples:\n  shogi convert game.kif --to sfen            # the final position\n  \
 shogi convert game.kif --to sfen --ply 30   # the position after 30 moves\n  \
-shogi convert game.csa --to usi\n  shogi convert - --to kif < game.ki2\n  \
-shogi convert records/ --to csa --out-dir csa/   # one file per record file, same layout\n\n\
+shogi convert game.csa --to usi --lossy\n  shogi convert - --to kif < game.ki2\n  \
+shogi convert records/ --to csa --out-dir csa/   # one file per record file, same layout\n  \
+shogi convert game.kifu --to csa --mainline  # a game with variations, its main line as CSA\n  \
+shogi convert game.csa --to kif --to-encoding shift-jis -o out/  # out/game.kif in Shift_JIS\n\n\
 Training data (--to hcpe|psv|positions): one entry per position of each game's main line, before \
 each move, with the move played, the game's result and the evaluation of the record's engine \
 comments (Floodgate '**, ShogiHome 評価値=, ShogiGUI, ぴよ将棋; sente's view in the record, the \
@@ -75,14 +83,28 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub ply: Option<usize>,
     /// Write one file per input into this folder (the layout below a given directory is kept,
-    /// the extension becomes the output format's) instead of printing to stdout. An input with
-    /// several records gives one file for SFEN, USI and CSA (games split by `/`) and numbered
-    /// files (`name-2.kif`, ...) for KIF, KI2 and JKF.
+    /// the extension becomes the output format's: `.kifu` and `.ki2u` for UTF-8 KIF and KI2,
+    /// `.kif` and `.ki2` for Shift_JIS) instead of printing to stdout. An input with several
+    /// records gives one file for SFEN, USI and CSA (games split by `/`) and numbered files
+    /// (`name-2.kifu`, ...) for KIF, KI2 and JKF.
     #[arg(long, short = 'o')]
     pub out_dir: Option<PathBuf>,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Convert the main line only: variations are dropped (in every format) and a warning
+    /// says how many.
+    #[arg(long)]
+    pub mainline: bool,
+    /// Drop whatever the output format cannot hold (see below) and name it in a warning; in
+    /// Shift_JIS output, write ▲ for ☗, △ for ☖ and `U+XXXX` for any other character
+    /// Shift_JIS lacks.
+    #[arg(long)]
+    pub lossy: bool,
+    /// The text encoding of KIF, KI2 and CSA output (default utf8); its declaration line says
+    /// which. A character Shift_JIS lacks is an error naming it, unless --lossy.
+    #[arg(long, value_enum, value_name = "ENCODING")]
+    pub to_encoding: Option<EncodingArg>,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -93,10 +115,51 @@ pub struct ConvertArgs {
     pub training: crate::training::TrainingArgs,
 }
 
+impl ConvertArgs {
+    /// The encoding of the output text.
+    fn encoding(&self) -> Encoding {
+        self.to_encoding.map_or(Encoding::Utf8, Encoding::from)
+    }
+}
+
+/// An error or warning of one input.
+enum Message {
+    /// A line as it is printed.
+    Plain(String),
+    /// About the `index`th record (from 1): printed after the input's name, with the record's
+    /// number when the input holds several.
+    Record {
+        index: usize,
+        text: String,
+        error: bool,
+    },
+}
+
+impl Message {
+    /// The line printed for an input `path` of `records` records.
+    fn render(&self, path: &str, records: usize) -> String {
+        match self {
+            Message::Plain(s) => s.clone(),
+            Message::Record { index, text, error } => {
+                let level = if *error { "error" } else { "warning" };
+                if records > 1 {
+                    format!("{path}: {level}: record {index}: {text}")
+                } else {
+                    format!("{path}: {level}: {text}")
+                }
+            }
+        }
+    }
+
+    fn is_error(&self) -> bool {
+        !matches!(self, Message::Record { error: false, .. })
+    }
+}
+
 /// One game converted: the text, or the errors to report.
 struct ConvertedGame {
-    text: Option<String>,
-    errors: Vec<String>,
+    text: Option<Vec<u8>>,
+    errors: Vec<Message>,
     io: Option<String>,
     selected: bool,
     key: Option<u64>,
@@ -121,10 +184,12 @@ fn convert_game(
     };
     if let Some(message) = &game.panic {
         // The start of the record being read is not known: 1:1.
-        done.errors
-            .push(format!("{path}:1:1: error: {INTERNAL_ERROR}"));
-        done.errors
-            .push(format!("{path}: note: the internal error was: {message}"));
+        done.errors.push(Message::Plain(format!(
+            "{path}:1:1: error: {INTERNAL_ERROR}"
+        )));
+        done.errors.push(Message::Plain(format!(
+            "{path}: note: the internal error was: {message}"
+        )));
         return done;
     }
     if !selection.is_empty() {
@@ -143,15 +208,30 @@ fn convert_game(
         (_, Some(e)) if e.kind == ErrorKind::Io => {
             done.io = Some(format!("error: {path}: {}", e.message));
         }
-        (_, Some(e)) => done.errors.push(e.clone().with_path(path).render()),
+        (_, Some(e)) => done
+            .errors
+            .push(Message::Plain(e.clone().with_path(path).render())),
         (Some(record), None) => {
             if let Some(mode) = dedup {
                 done.key = Some(game_key(record));
                 done.line = (mode == DedupMode::Prefix).then(|| line_text(record));
             }
-            match convert_record(record, args) {
+            let index = game.index as usize;
+            let (result, warning) = convert_record(record, args);
+            if let Some(text) = warning {
+                done.errors.push(Message::Record {
+                    index,
+                    text,
+                    error: false,
+                });
+            }
+            match result {
                 Ok(text) => done.text = Some(text),
-                Err(message) => done.errors.push(format!("{path}: error: {message}")),
+                Err(text) => done.errors.push(Message::Record {
+                    index,
+                    text,
+                    error: true,
+                }),
             }
         }
         (None, None) => {}
@@ -173,6 +253,21 @@ struct Outcome {
 pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     if args.ply.is_some() && args.to != ToFormat::Sfen {
         return Err(Failure::usage("error: --ply goes with --to sfen"));
+    }
+    match args.to_encoding {
+        None | Some(EncodingArg::Utf8) => {}
+        Some(EncodingArg::ShiftJis)
+            if matches!(args.to, ToFormat::Kif | ToFormat::Ki2 | ToFormat::Csa) => {}
+        Some(EncodingArg::ShiftJis) => {
+            return Err(Failure::usage(
+                "error: --to-encoding shift-jis goes with --to kif, ki2 or csa (the other formats are UTF-8 or ASCII)",
+            ));
+        }
+        Some(EncodingArg::EucJp) => {
+            return Err(Failure::usage(
+                "error: --to-encoding takes utf8 or shift-jis (EUC-JP is read, not written)",
+            ));
+        }
     }
     if args.to.is_training() {
         // The training writers take --min-rating from the selection; the other selection
@@ -200,7 +295,11 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let inputs = inputs::expand(&args.paths)?;
     let inputs = args.shard.apply(inputs)?;
     let targets = match &args.out_dir {
-        Some(dir) => Some(output_paths(dir, &inputs, args.to)?),
+        Some(dir) => Some(output_paths(
+            dir,
+            &inputs,
+            extension(args.to, args.encoding()),
+        )?),
         None => None,
     };
     let pool = jobs_pool(args.jobs)?;
@@ -218,8 +317,10 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let claimed = std::sync::Mutex::new(std::collections::HashSet::new());
     let mut exact = Dedup::new();
     // Per input: its texts and errors, handed over when the input is done.
-    let mut texts: Vec<String> = Vec::new();
-    let mut errors: Vec<String> = Vec::new();
+    let mut texts: Vec<Vec<u8>> = Vec::new();
+    let mut errors: Vec<Message> = Vec::new();
+    // Games the current input gave, for `record N` in its messages.
+    let mut games = 0usize;
     let mut held: Vec<(usize, ConvertedGame)> = Vec::new();
     let mut index_of = std::collections::HashMap::new();
     for (i, input) in inputs.iter().enumerate() {
@@ -241,17 +342,18 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         },
         |input, event| {
             match event {
-                Event::Game(g) => {
+                Event::Game(mut g) => {
                     progress.add_games(1);
+                    games += 1;
                     if !g.selected {
                         return ControlFlow::Continue(());
                     }
                     if let Some(io) = &g.io {
-                        errors.push(io.clone());
+                        errors.push(Message::Plain(io.clone()));
                         outcome.io_failed = true;
                     }
-                    outcome.failed |= !g.errors.is_empty();
-                    errors.extend(g.errors.iter().cloned());
+                    outcome.failed |= g.errors.iter().any(Message::is_error);
+                    errors.extend(std::mem::take(&mut g.errors));
                     match (dedup, g.key) {
                         (Some(DedupMode::Prefix), Some(_)) => {
                             held.push((index_of[&input.name], g));
@@ -270,6 +372,7 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
                         targets.as_ref().map(|t| &t[i]),
                         &std::mem::take(&mut texts),
                         &std::mem::take(&mut errors),
+                        std::mem::take(&mut games),
                         &claimed,
                         &mut out,
                         stderr,
@@ -287,7 +390,7 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             .map(|(_, g)| g.line.clone().unwrap_or_default())
             .collect();
         let dups = shogi_batch::duplicates(&lines, DedupMode::Prefix);
-        let mut by_input: Vec<Vec<String>> = vec![Vec::new(); inputs.len()];
+        let mut by_input: Vec<Vec<Vec<u8>>> = vec![Vec::new(); inputs.len()];
         for ((i, g), d) in held.into_iter().zip(dups) {
             if d.is_none() {
                 by_input[i].extend(g.text);
@@ -301,6 +404,7 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
                     targets.as_ref().map(|x| &x[i]),
                     &t,
                     &[],
+                    0,
                     &claimed,
                     &mut out,
                     stderr,
@@ -328,7 +432,9 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             "note: {} {} records were written one after another to stdout, which \
              no reader takes as one input; --out-dir writes a file for each",
             outcome.written,
-            extension(args.to).to_ascii_uppercase()
+            format_of(args.to)
+                .map_or("", Format::name)
+                .to_ascii_uppercase()
         );
     }
     if outcome.io_failed {
@@ -346,8 +452,9 @@ fn flush_input(
     args: &ConvertArgs,
     input: &Input,
     target: Option<&PathBuf>,
-    texts: &[String],
-    errors: &[String],
+    texts: &[Vec<u8>],
+    errors: &[Message],
+    records: usize,
     claimed: &std::sync::Mutex<std::collections::HashSet<PathBuf>>,
     out: &mut dyn Write,
     stderr: &mut dyn Write,
@@ -361,8 +468,8 @@ fn flush_input(
                 if outcome.written > 0 && args.to == ToFormat::Csa {
                     let _ = out.write_all(b"/\n");
                 }
-                let _ = out.write_all(text.as_bytes());
-                if !text.ends_with('\n') {
+                let _ = out.write_all(text);
+                if !text.ends_with(b"\n") {
                     let _ = out.write_all(b"\n");
                 }
                 outcome.written += 1;
@@ -370,7 +477,7 @@ fn flush_input(
             // Keep stdout and stderr in step for a reader watching both.
             let _ = out.flush();
         }
-        Some(base) => match write_outputs(base, args.to, texts, claimed, input) {
+        Some(base) => match write_outputs(base, args, texts, claimed, input) {
             Ok(n) => outcome.files += n,
             Err(e) => {
                 let _ = writeln!(stderr, "{e}");
@@ -379,16 +486,20 @@ fn flush_input(
         },
     }
     for e in errors {
-        let _ = writeln!(stderr, "{e}");
+        let _ = writeln!(stderr, "{}", e.render(&input.name, records));
     }
 }
 
-/// The extension of an output format.
-fn extension(to: ToFormat) -> &'static str {
+/// The extension of an output format: Kakinoki's `.kif`/`.ki2` for Shift_JIS, `.kifu`/`.ki2u`
+/// for UTF-8.
+pub(crate) fn extension(to: ToFormat, encoding: Encoding) -> &'static str {
+    let utf8 = encoding == Encoding::Utf8;
     match to {
         ToFormat::Sfen => "sfen",
         ToFormat::Usi => "usi",
+        ToFormat::Kif if utf8 => "kifu",
         ToFormat::Kif => "kif",
+        ToFormat::Ki2 if utf8 => "ki2u",
         ToFormat::Ki2 => "ki2",
         ToFormat::Csa => "csa",
         ToFormat::Jkf => "jkf",
@@ -398,15 +509,27 @@ fn extension(to: ToFormat) -> &'static str {
     }
 }
 
+/// The library's format for an output format (none for training data).
+fn format_of(to: ToFormat) -> Option<Format> {
+    Some(match to {
+        ToFormat::Sfen => Format::Sfen,
+        ToFormat::Usi => Format::Usi,
+        ToFormat::Kif => Format::Kif,
+        ToFormat::Ki2 => Format::Ki2,
+        ToFormat::Csa => Format::Csa,
+        ToFormat::Jkf => Format::Jkf,
+        ToFormat::Hcpe | ToFormat::Psv | ToFormat::Positions => return None,
+    })
+}
+
 /// The output file of each input below `dir`: its relative path with the output format's
 /// extension, or, where two inputs would meet in one file (`game.kif` and `game.ki2`), the whole
 /// input name with the extension added (`game.kif.csa`). Writing over an input is refused.
 pub(crate) fn output_paths(
     dir: &Path,
     inputs: &[Input],
-    to: ToFormat,
+    ext: &str,
 ) -> Result<Vec<PathBuf>, Failure> {
-    let ext = extension(to);
     let plain: Vec<PathBuf> = inputs
         .iter()
         .map(|i| dir.join(&i.rel).with_extension(ext))
@@ -446,30 +569,33 @@ pub(crate) fn output_paths(
 /// JKF inputs with several records); returns the number of files written.
 fn write_outputs(
     base: &Path,
-    to: ToFormat,
-    texts: &[String],
+    args: &ConvertArgs,
+    texts: &[Vec<u8>],
     claimed: &std::sync::Mutex<std::collections::HashSet<PathBuf>>,
     input: &Input,
 ) -> Result<usize, String> {
     if texts.is_empty() {
         return Ok(0);
     }
-    let ext = extension(to);
+    let (to, ext) = (args.to, extension(args.to, args.encoding()));
     let base = base.to_path_buf();
     if let Some(parent) = base.parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| format!("error: {}: {}", parent.display(), io_reason(&e)))?;
     }
-    let line = |t: &String| {
-        if t.ends_with('\n') {
-            t.clone()
-        } else {
-            format!("{t}\n")
+    let line = |t: &Vec<u8>| {
+        let mut t = t.clone();
+        if !t.ends_with(b"\n") {
+            t.push(b'\n');
         }
+        t
     };
-    let outputs: Vec<(PathBuf, String)> = match to {
-        ToFormat::Sfen | ToFormat::Usi => vec![(base, texts.iter().map(line).collect())],
-        ToFormat::Csa => vec![(base, texts.iter().map(line).collect::<Vec<_>>().join("/\n"))],
+    let outputs: Vec<(PathBuf, Vec<u8>)> = match to {
+        ToFormat::Sfen | ToFormat::Usi => vec![(base, texts.iter().flat_map(line).collect())],
+        ToFormat::Csa => vec![(
+            base,
+            texts.iter().map(line).collect::<Vec<_>>().join(&b"/\n"[..]),
+        )],
         _ => texts
             .iter()
             .enumerate()
@@ -507,7 +633,137 @@ fn write_outputs(
     Ok(outputs.len())
 }
 
-fn convert_record(record: &Record, args: &ConvertArgs) -> Result<String, String> {
+/// What the output of `args.to` cannot hold of `record`. `--to sfen` writes a position, which
+/// is the main line's: only variations are lost there. `--to usi` writes an engine's
+/// `position` command, without the ending word the library's USI form adds.
+fn record_losses(record: &Record, to: ToFormat) -> Vec<Loss> {
+    let Some(format) = format_of(to) else {
+        return Vec::new();
+    };
+    let mut losses = shogi_kif::losses(record, format);
+    match to {
+        ToFormat::Sfen => losses.retain(Loss::is_variations),
+        ToFormat::Usi => {
+            let fouled = record.main_line().any(|n| n.foul.is_some());
+            if let Some(e) = record.ending() {
+                if !fouled && matches!(e.kind, EndingKind::Resign | EndingKind::Declaration) {
+                    losses.push(Loss::Ending(e.kind.clone()));
+                }
+            }
+        }
+        _ => {}
+    }
+    losses
+}
+
+fn list(losses: &[Loss]) -> String {
+    losses
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The name of the output in messages.
+fn target_name(to: ToFormat) -> &'static str {
+    match to {
+        ToFormat::Sfen => "an SFEN position",
+        ToFormat::Usi => "a USI position line",
+        ToFormat::Kif => "KIF",
+        ToFormat::Ki2 => "KI2",
+        ToFormat::Csa => "CSA",
+        ToFormat::Jkf => "JKF",
+        ToFormat::Hcpe | ToFormat::Psv | ToFormat::Positions => "training data",
+    }
+}
+
+/// Convert one record: the bytes written or an error message, and the warning naming what
+/// was dropped (with --mainline or --lossy).
+fn convert_record(
+    record: &Record,
+    args: &ConvertArgs,
+) -> (Result<Vec<u8>, String>, Option<String>) {
+    let mut dropped = Vec::new();
+    // Only --mainline needs a copy of the record (without its variations).
+    let stripped;
+    let record = if args.mainline {
+        let mut copy = record.clone();
+        let n = copy.drop_variations();
+        if n > 0 {
+            dropped.push(Loss::Variations(n));
+        }
+        stripped = copy;
+        &stripped
+    } else {
+        record
+    };
+    let losses = record_losses(record, args.to);
+    if !losses.is_empty() && !args.lossy {
+        let what = list(&losses);
+        let hint = if losses.iter().all(Loss::is_variations) {
+            "--mainline or --lossy drops them"
+        } else if losses.iter().any(Loss::is_variations) {
+            "--mainline drops the variations, --lossy all of it"
+        } else {
+            "--lossy drops them"
+        };
+        let error = format!(
+            "{} cannot hold {what}: not converted ({hint})",
+            target_name(args.to)
+        );
+        return (Err(error), None);
+    }
+    dropped.extend(losses);
+    let text = match write_record(record, args) {
+        Ok(t) => t,
+        Err(e) => return (Err(e), None),
+    };
+    let encoding = args.encoding();
+    let (bytes, replaced) = if args.lossy {
+        let (b, r) = shogi_kif::encode_lossy(&text, encoding);
+        (b.into_owned(), r)
+    } else {
+        match shogi_kif::encode(&text, encoding) {
+            Ok(b) => (b.into_owned(), Vec::new()),
+            Err(e) => {
+                let error = format!(
+                    "{} has no form for {} (U+{:04X}), at line {}, column {} of the {} written \
+                     (\"{}\"): not converted (--lossy writes ▲ for ☗, △ for ☖ and U+XXXX for \
+                     any other)",
+                    e.encoding.label(),
+                    e.ch,
+                    u32::from(e.ch),
+                    e.line,
+                    e.column,
+                    target_name(args.to),
+                    e.line_text
+                );
+                return (Err(error), None);
+            }
+        }
+    };
+    (Ok(bytes), warning(&dropped, &replaced))
+}
+
+/// The one warning of a record: what was dropped and which characters were replaced.
+fn warning(dropped: &[Loss], replaced: &[char]) -> Option<String> {
+    let mut parts = Vec::new();
+    if !dropped.is_empty() {
+        parts.push(format!("dropped {}", list(dropped)));
+    }
+    if !replaced.is_empty() {
+        let subs: Vec<String> = replaced
+            .iter()
+            .map(|&c| format!("{c} by {}", shogi_kif::substitute(c)))
+            .collect();
+        parts.push(format!("replaced {}", subs.join(", ")));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// The text of one record in the output format.
+fn write_record(record: &Record, args: &ConvertArgs) -> Result<String, String> {
+    let options = WriteOptions::encoding(args.encoding());
     Ok(match args.to {
         ToFormat::Sfen => {
             let moves = record.main_line().count();
@@ -533,13 +789,10 @@ fn convert_record(record: &Record, args: &ConvertArgs) -> Result<String, String>
             shogi_kif::write_usi(&mut line, record, UsiForm::Engine).map_err(|e| e.to_string())?;
             line
         }
-        ToFormat::Kif => shogi_kif::write(record, Format::Kif),
-        ToFormat::Ki2 => shogi_kif::write(record, Format::Ki2),
-        ToFormat::Csa => shogi_kif::write(record, Format::Csa),
-        ToFormat::Jkf => shogi_kif::write(record, Format::Jkf),
-        // Written entry by entry by the training module, never as a record's text.
-        ToFormat::Hcpe | ToFormat::Psv | ToFormat::Positions => {
-            return Err("training data is not a record format".to_string());
-        }
+        to => match format_of(to) {
+            Some(format) => shogi_kif::write_with(record, format, &options),
+            // Written entry by entry by the training module, never as a record's text.
+            None => return Err("training data is not a record format".to_string()),
+        },
     })
 }

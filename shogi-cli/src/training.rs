@@ -7,7 +7,7 @@
 //! give no entries (no result, a left-out draw or declaration, below `--min-rating`, not
 //! encodable) are only counted, in the summary line on stderr.
 
-use crate::convert::{ConvertArgs, ToFormat, output_paths};
+use crate::convert::{ConvertArgs, ToFormat, extension, output_paths};
 use crate::inputs::{self, Input, io_reason};
 use crate::isolate::{Panic, isolated};
 use crate::pool::jobs_pool;
@@ -316,7 +316,11 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     }
     let inputs = inputs::expand(&args.paths)?;
     let targets = match &args.out_dir {
-        Some(dir) => Some(output_paths(dir, &inputs, args.to)?),
+        Some(dir) => Some(output_paths(
+            dir,
+            &inputs,
+            extension(args.to, shogi_kif::Encoding::Utf8),
+        )?),
         None => None,
     };
     let mut file = match &t.output {

@@ -38,7 +38,7 @@ impl Encoding {
         }
     }
 
-    fn codec(self) -> &'static encoding_rs::Encoding {
+    pub(crate) fn codec(self) -> &'static encoding_rs::Encoding {
         match self {
             Encoding::Utf8 => encoding_rs::UTF_8,
             Encoding::ShiftJis => encoding_rs::SHIFT_JIS,

@@ -37,7 +37,7 @@ pub enum EndingKind {
     WinByDefault,
     /// 不戦敗: the side to move loses by default.
     LossByDefault,
-    /// Any other word, kept as written (`Time-up`, `%MATTA`, …).
+    /// Any other word, kept as written (`%MATTA`, …).
     Other(String),
 }
 
@@ -50,7 +50,8 @@ impl EndingKind {
             "千日手" => EndingKind::Repetition,
             "持将棋" => EndingKind::Impasse,
             "入玉勝ち" | "宣言勝ち" => EndingKind::Declaration,
-            "切れ負け" | "時間切れ" => EndingKind::TimeUp,
+            // `Time-up`: 81Dojo's KIF writes the time-up ending in English.
+            "切れ負け" | "時間切れ" | "Time-up" => EndingKind::TimeUp,
             "反則勝ち" => EndingKind::FoulWin,
             "反則負け" => EndingKind::FoulLoss,
             "詰み" | "詰" => EndingKind::Mate,

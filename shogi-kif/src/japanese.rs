@@ -441,27 +441,21 @@ pub(crate) struct Qualifiers {
 
 impl Qualifiers {
     /// The qualifiers `mv`, made by a piece of `role`, needs in `pos`: none for a drop or
-    /// when no other piece of that role can reach the square; for a dragon or horse the
-    /// relative word when it settles it, else the motion; for other pieces the motion when
-    /// it settles it, 直 for a gold-like piece moving straight up, then the relative word,
-    /// with the motion when both are needed.
+    /// when no other piece of that role reaches the square; else the motion when it settles
+    /// it; for a dragon or horse then the relative word; for other pieces 直 for a gold-like
+    /// piece moving straight up, then the relative word, with the motion when both are
+    /// needed.
+    ///
+    /// The other pieces are those that attack the square, pinned ones included: JSA's
+    /// notation (and tsshogi, and the records of the corpus) tells the mover from them
+    /// although they could not legally move there.
     pub fn of(pos: &Position, mv: Move, role: Role) -> Qualifiers {
         let none = Qualifiers::default();
         let Move::Normal { from, to, .. } = mv else {
             return none;
         };
         let us = pos.side_to_move();
-        let mut others: Vec<Square> = Vec::new();
-        for &m in pos.legal_moves_to(to).iter() {
-            if let Move::Normal { from: f, .. } = m {
-                if f != from
-                    && !others.contains(&f)
-                    && pos.piece_at(f).is_some_and(|p| p.role == role)
-                {
-                    others.push(f);
-                }
-            }
-        }
+        let others: Vec<Square> = reaching(pos, to, role).filter(|&f| f != from).collect();
         if others.is_empty() {
             return none;
         }
@@ -492,15 +486,16 @@ impl Qualifiers {
         };
         let only =
             |relative: Option<Relative>, motion: Option<Motion>| Qualifiers { relative, motion };
+        let sharing: Vec<Square> = others.iter().copied().filter(|o| motion(*o) == m).collect();
+        if sharing.is_empty() {
+            return only(None, Some(m));
+        }
         if matches!(role, Role::Dragon | Role::Horse) {
+            // Two at most, and both move the same way: right or left tells them apart.
             return match rel_among(&others) {
                 Some(r) => only(Some(r), None),
                 None => only(None, Some(m)),
             };
-        }
-        let sharing: Vec<Square> = others.iter().copied().filter(|o| motion(*o) == m).collect();
-        if sharing.is_empty() {
-            return only(None, Some(m));
         }
         let gold_like = matches!(
             role,
@@ -519,6 +514,13 @@ impl Qualifiers {
         }
         only(rel_among(&sharing), Some(m))
     }
+}
+
+/// The squares of the side to move's pieces of `role` that attack `to` (whether or not a
+/// pin lets them move there): the pieces a KI2 move of that role to `to` is told apart from.
+pub(crate) fn reaching(pos: &Position, to: Square, role: Role) -> impl Iterator<Item = Square> {
+    let us = pos.side_to_move();
+    pos.attackers_to(to, us, pos.occupied()) & pos.pieces(us, role)
 }
 
 impl Qualifiers {

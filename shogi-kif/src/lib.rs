@@ -41,6 +41,7 @@
 //! ```
 
 mod csa;
+mod encode;
 mod encoding;
 mod ending;
 mod error;
@@ -48,6 +49,7 @@ mod format;
 mod japanese;
 mod jkf;
 mod kif;
+mod loss;
 mod model;
 mod raw;
 mod read;
@@ -58,12 +60,14 @@ mod usi;
 mod validate;
 mod write;
 
+pub use encode::{Unencodable, encode, encode_lossy, substitute};
 pub use encoding::{Encoding, declared_encoding, decode};
 pub use ending::EndingKind;
 pub use error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 pub use format::Format;
+pub use loss::{Loss, losses};
 pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
 pub use read::{Game, ReadOptions, Reader, read_bytes, read_path, read_str};
 pub use usi::write::UsiForm;
 pub use validate::validate;
-pub use write::{write, write_to, write_usi};
+pub use write::{WriteOptions, write, write_to, write_to_with, write_usi, write_with};

@@ -542,7 +542,7 @@ fn resolve_jkf(
 }
 
 /// Read the result part of a `まで…` line, relative to the side to move at the end.
-fn closing_kind(text: &str, stm: Color) -> Option<EndingKind> {
+pub(crate) fn closing_kind(text: &str, stm: Color) -> Option<EndingKind> {
     let winner = if text.starts_with("先手") || text.starts_with("下手") {
         Some(Color::Black)
     } else if text.starts_with("後手") || text.starts_with("上手") {

@@ -5,6 +5,7 @@
 //! [`fmt::Write`] and pass its error on.
 
 use crate::csa::write as csa;
+use crate::encoding::Encoding;
 use crate::format::Format;
 use crate::jkf::write as jkf;
 use crate::kif::write::{self as kif, Notation};
@@ -14,12 +15,35 @@ use std::fmt;
 
 /// Write a record in a format and return the text.
 ///
-/// CSA, USI and SFEN cannot hold variations: only the main line is written there. This is
-/// [`write_to`] into a new `String`.
+/// What the format cannot hold is left out (CSA, USI and SFEN write the main line only,
+/// KI2 has no times, …): [`crate::losses`] names it beforehand. This is [`write_to`] into a
+/// new `String`.
 pub fn write(record: &Record, format: Format) -> String {
+    write_with(record, format, &WriteOptions::default())
+}
+
+/// How to write a record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WriteOptions {
+    /// The encoding the text will be stored in, which KIF, KI2 and CSA declare in their
+    /// first line (`#KIF version=2.0 encoding=Shift_JIS`, `'CSA encoding=SHIFT_JIS`); turn
+    /// the text into those bytes with [`crate::encode`]. JKF, USI and SFEN declare none.
+    pub encoding: Encoding,
+}
+
+impl WriteOptions {
+    /// Options for text to be stored in `encoding`.
+    pub fn encoding(encoding: Encoding) -> WriteOptions {
+        WriteOptions { encoding }
+    }
+}
+
+/// [`write`] with options: the same text, but for the encoding declared.
+pub fn write_with(record: &Record, format: Format, options: &WriteOptions) -> String {
     let mut out = String::new();
     // A `String` accepts every write: there is no error to pass on.
-    if write_to(&mut out, record, format).is_err() {
+    if write_to_with(&mut out, record, format, options).is_err() {
         unreachable!("writing into a String cannot fail");
     }
     out
@@ -40,10 +64,21 @@ pub fn write_to<W: fmt::Write + ?Sized>(
     record: &Record,
     format: Format,
 ) -> fmt::Result {
+    write_to_with(out, record, format, &WriteOptions::default())
+}
+
+/// [`write_to`] with options (see [`write_with`]).
+pub fn write_to_with<W: fmt::Write + ?Sized>(
+    out: &mut W,
+    record: &Record,
+    format: Format,
+    options: &WriteOptions,
+) -> fmt::Result {
+    let encoding = options.encoding;
     match format {
-        Format::Kif => kif::write(out, record, Notation::Kif),
-        Format::Ki2 => kif::write(out, record, Notation::Ki2),
-        Format::Csa => csa::write(out, record),
+        Format::Kif => kif::write(out, record, Notation::Kif, encoding),
+        Format::Ki2 => kif::write(out, record, Notation::Ki2, encoding),
+        Format::Csa => csa::write(out, record, encoding),
         Format::Usi => usi::write(out, record, UsiForm::Record),
         Format::Sfen => usi::write(out, record, UsiForm::Sfen),
         Format::Jkf => jkf::write(out, record),

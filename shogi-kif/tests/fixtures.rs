@@ -49,7 +49,7 @@ fn kifu_for_windows() {
 fn dialects_81dojo() {
     let r = one("dialects_81dojo.kif");
     assert_eq!(r.moves.moves.len(), 6);
-    assert_eq!(ending(&r), Some(EndingKind::Other("Time-up".into())));
+    assert_eq!(ending(&r), Some(EndingKind::TimeUp));
     assert_eq!(r.moves.moves[1].time.and_then(|t| t.total_ms), None);
     insta::assert_yaml_snapshot!(r);
 }

@@ -116,10 +116,22 @@ fn convert_kif_to_sfen() {
 
 #[test]
 fn convert_to_usi_and_from_stdin() {
-    let out = shogi_in_root(&["convert", &format!("{DIR}/good.kif"), "--to", "usi"]);
+    // A USI line holds no header, times or ending: --lossy drops them, with a warning.
+    let out = shogi_in_root(&[
+        "convert",
+        &format!("{DIR}/good.kif"),
+        "--to",
+        "usi",
+        "--lossy",
+    ]);
     assert_eq!(
         stdout(&out),
         "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n"
+    );
+    assert!(
+        stderr(&out).contains("warning: dropped "),
+        "{}",
+        stderr(&out)
     );
     let csa = "PI\n+\n+7776FU\n-3334FU\n";
     let out = shogi_stdin(&["convert", "-", "--to", "sfen"], csa);
@@ -147,7 +159,7 @@ fn convert_kif_to_csa_and_back() {
     let out = shogi_in_root(&["convert", &format!("{DIR}/good.kif"), "--to", "csa"]);
     assert_eq!(code(&out), 0);
     let csa = stdout(&out);
-    let back = shogi_stdin(&["convert", "-", "--to", "usi"], &csa);
+    let back = shogi_stdin(&["convert", "-", "--to", "usi", "--lossy"], &csa);
     assert_eq!(
         stdout(&back),
         "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n"
@@ -213,7 +225,7 @@ fn samples_are_valid_and_every_format_reads_the_same_game() {
     let out = shogi_in_root(&["check", "samples"]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     assert!(stderr(&out).starts_with("checked 6 record(s) in 6 file(s): 6 valid, 0 invalid"));
-    let usi = |f: &str| stdout(&shogi_in_root(&["convert", f, "--to", "usi"]));
+    let usi = |f: &str| stdout(&shogi_in_root(&["convert", f, "--to", "usi", "--lossy"]));
     let sfen = |f: &str| stdout(&shogi_in_root(&["convert", f, "--to", "sfen"]));
     let want_usi = std::fs::read_to_string(workspace_root().join("samples/game.usi")).unwrap();
     let want_sfen = sfen("samples/game.usi");
@@ -298,6 +310,7 @@ fn convert_a_folder_into_another_format() {
         out_dir.join("game.ki2.csa").to_str().unwrap(),
         "--to",
         "usi",
+        "--lossy",
     ]);
     let want = std::fs::read_to_string(workspace_root().join("samples/game.usi")).unwrap();
     assert_eq!(stdout(&back).trim(), want.trim());
@@ -363,7 +376,7 @@ fn foul_endings_survive_conversion() {
         let want = closing(&stdout(&shogi(&["convert", path, "--to", "kif"])));
         assert!(want.contains("反則"), "{f}: {want}");
         for to in ["csa", "jkf", "ki2"] {
-            let text = stdout(&shogi(&["convert", path, "--to", to]));
+            let text = stdout(&shogi(&["convert", path, "--to", to, "--lossy"]));
             let back = shogi_stdin(&["convert", "-", "--to", "kif"], &text);
             assert_eq!(code(&back), 0, "{f} via {to}: {}", stderr(&back));
             assert_eq!(closing(&stdout(&back)), want, "{f} via {to}");
@@ -376,7 +389,7 @@ fn foul_endings_survive_conversion() {
 fn csa_records_on_stdout_are_separated() {
     let out = shogi_in_root(&["convert", &format!("{DIR}/more/lines.usi"), "--to", "csa"]);
     assert_eq!(code(&out), 0);
-    let back = shogi_stdin(&["convert", "-", "--to", "usi"], &stdout(&out));
+    let back = shogi_stdin(&["convert", "-", "--to", "usi", "--lossy"], &stdout(&out));
     assert_eq!(
         stdout(&back),
         "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\nposition sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 5e4d 1b1c\n"
@@ -389,7 +402,7 @@ fn line_breaks_in_comments_and_headers_are_contained() {
     let jkf = r#"{"header":{"先手":"A\n+2726FU"},"moves":[{"comments":["hello\n  2 ３四歩(33)"]},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}}]}"#;
     for to in ["kif", "ki2", "csa", "jkf"] {
         let text = stdout(&shogi_stdin(&["convert", "-", "--to", to], jkf));
-        let back = shogi_stdin(&["convert", "-", "--to", "usi"], &text);
+        let back = shogi_stdin(&["convert", "-", "--to", "usi", "--lossy"], &text);
         assert_eq!(code(&back), 0, "{to}: {}\n{text}", stderr(&back));
         assert_eq!(stdout(&back), "position startpos moves 7g7f\n", "{to}");
     }
@@ -400,7 +413,13 @@ fn line_breaks_in_comments_and_headers_are_contained() {
 fn mini_shogi_survives_every_format() {
     let want = "r1sg+R/5/1b1k1/P4/KGS2 w Pb 10\n";
     for to in ["kif", "ki2", "csa", "jkf", "usi"] {
-        let text = stdout(&shogi_in_root(&["convert", "samples/mini.kif", "--to", to]));
+        let text = stdout(&shogi_in_root(&[
+            "convert",
+            "samples/mini.kif",
+            "--to",
+            to,
+            "--lossy",
+        ]));
         let back = shogi_stdin(&["convert", "-", "--to", "sfen"], &text);
         assert_eq!(code(&back), 0, "{to}: {}", stderr(&back));
         assert_eq!(stdout(&back), want, "{to}");

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// The main lines of every readable record of `path`, from `--to usi`.
 fn usi_games(path: &str) -> Vec<Option<(Position, Vec<Move>)>> {
-    let out = shogi(&["convert", path, "--to", "usi"]);
+    let out = shogi(&["convert", path, "--to", "usi", "--lossy"]);
     stdout(&out)
         .lines()
         .map(|l| {

@@ -1,17 +1,24 @@
 //! CSA writing (V3.0): header, start position, the main line's moves and its ending.
 
+use crate::encoding::Encoding;
 use crate::ending::EndingKind;
 use crate::model::{Ending, HeaderKey, MoveTime, Record};
 use crate::text::{one_line, write_comments};
 use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
 use std::fmt::{self, Write};
 
-/// The declaration and version lines.
-const PREAMBLE: &str = "'CSA encoding=UTF-8\nV3.0\n";
-
-/// Write a record as CSA. CSA holds one line of play: variations are not written.
-pub(crate) fn write<W: Write + ?Sized>(out: &mut W, record: &Record) -> fmt::Result {
-    out.write_str(PREAMBLE)?;
+/// Write a record as CSA, the first line declaring `encoding` as CSA V3.0 does
+/// (`'CSA encoding=SHIFT_JIS`). CSA holds one line of play: variations are not written.
+pub(crate) fn write<W: Write + ?Sized>(
+    out: &mut W,
+    record: &Record,
+    encoding: Encoding,
+) -> fmt::Result {
+    writeln!(
+        out,
+        "'CSA encoding={}\nV3.0",
+        encoding.label().to_ascii_uppercase()
+    )?;
     write_header(out, record)?;
     let Some(pos) = record.start_position() else {
         return Ok(());
@@ -156,7 +163,7 @@ fn write_ending<W: Write + ?Sized>(
         spent_ms: Some(ms), ..
     }) = e.time
     {
-        write!(out, ",T{}", ms / 1000)?;
+        write_seconds(out, ms)?;
     }
     out.write_char('\n')?;
     write_comments(out, "'*", &e.comments)

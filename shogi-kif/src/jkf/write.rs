@@ -61,11 +61,13 @@ fn color(c: Color) -> u8 {
     if c == Color::Black { 0 } else { 1 }
 }
 
-/// The start: a preset for a named handicap at move 1, otherwise the position itself.
+/// The start: a preset for a named handicap at move 1 that readers know (see
+/// [`widely_known`](crate::kif::write::widely_known)), otherwise the position itself.
 fn initial(record: &Record, pos: &Position) -> Initial<'static> {
     match record.start.handicap {
         Some(h)
             if h != Handicap::Other
+                && crate::kif::write::widely_known(h)
                 && record.start.variant == Variant::Standard
                 && pos.move_number() == 1 =>
         {

@@ -1,6 +1,7 @@
 //! KIF header lines (`key：value`, 手合割, hands), and the other lines that are not moves.
 
 use super::Parser;
+use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::raw::*;
 use crate::text::{Line, kanji_digit, parse_kanji_number, parse_number, trim};
@@ -15,27 +16,70 @@ fn label_side(s: &str) -> Option<Color> {
     }
 }
 impl<'a> Parser<'a> {
+    /// A `まで…` closing line (`rest` follows まで). In the main line it is the record's
+    /// closing line. After a KI2 move (one with a side mark) it is also the ending of the
+    /// line being read: KI2 has no numbered special lines, so this is how a variation's
+    /// ending is written (as tsshogi writes and reads it), and comments after it are the
+    /// ending's.
+    fn closing_line(&mut self, line: Line<'a>, tt: &'a str, rest: &str) -> Result<(), ReadError> {
+        let rest = rest.trim_start_matches(['、', ',', ' ']);
+        let digits: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c))
+            .collect();
+        let count = parse_number(&digits);
+        let after = &rest[digits.len()..];
+        let after = after.strip_prefix("手").unwrap_or(after);
+        let after = after.strip_prefix('で').unwrap_or(after);
+        let text = trim(after);
+        let loc = line.loc_of(tt);
+        let mut understood = true;
+        if let Some(mover) = self.ki2_mover_before_ending() {
+            if !text.is_empty() {
+                let kind = crate::replay::closing_kind(text, !mover)
+                    .or_else(|| EndingKind::from_japanese(text));
+                understood = kind.is_some();
+                let kind = kind.unwrap_or_else(|| EndingKind::Other(text.to_string()));
+                let end = Item::End(RawEnd {
+                    kind,
+                    offender: None,
+                });
+                self.place(line, None, end, loc, (loc.start, loc.end))?;
+            }
+        }
+        // A word the closing line reader does not know was kept as the line's ending above;
+        // it is not a closing line to check the ending against.
+        if self.rec.closing.is_none() && !self.in_variation && understood {
+            self.rec.closing = Some(crate::raw::Closing {
+                count,
+                text: text.to_string(),
+                loc,
+            });
+        }
+        Ok(())
+    }
+
+    /// The side that made the move a `まで…` line would follow, when that move was written
+    /// with a side mark (KI2) and the line has no ending yet.
+    fn ki2_mover_before_ending(&self) -> Option<Color> {
+        let tip = match self.pending {
+            Some((n, _)) => {
+                let idx = n.checked_sub(self.offset.unwrap_or(0))? as usize;
+                *self.path.get(idx.checked_sub(1)?)?
+            }
+            None => *self.path.last()?,
+        };
+        match &self.rec.nodes[tip as usize].item {
+            Item::Move(RawMove::Ja(m)) => m.side,
+            _ => None,
+        }
+    }
+
     /// A line that is neither a move, a comment nor a board row: the closing line, a
     /// variation header, 手数, the side to move, a header line; anything else is warned of.
     pub(super) fn other_line(&mut self, line: Line<'a>, tt: &'a str) -> Result<(), ReadError> {
         if let Some(rest) = tt.strip_prefix("まで") {
-            if self.rec.closing.is_none() && !self.in_variation {
-                let rest = rest.trim_start_matches(['、', ',', ' ']);
-                let digits: String = rest
-                    .chars()
-                    .take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c))
-                    .collect();
-                let count = parse_number(&digits);
-                let after = &rest[digits.len()..];
-                let after = after.strip_prefix("手").unwrap_or(after);
-                let after = after.strip_prefix('で').unwrap_or(after);
-                self.rec.closing = Some(crate::raw::Closing {
-                    count,
-                    text: trim(after).to_string(),
-                    loc: line.loc_of(tt),
-                });
-            }
-            return Ok(());
+            return self.closing_line(line, tt, rest);
         }
         if tt.starts_with("変化") {
             return self.variation(line, tt);

@@ -1,7 +1,8 @@
 //! KIF and KI2 writing, with BOD board diagrams for starts other than a named handicap.
 
+use crate::encoding::Encoding;
 use crate::ending::EndingKind;
-use crate::japanese::Qualifiers;
+use crate::japanese::{Qualifiers, reaching};
 use crate::model::{HeaderKey, Line, MoveNode, MoveTime, Record};
 use crate::text::{one_line, write_comments};
 use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
@@ -18,12 +19,14 @@ pub(crate) enum Notation {
 }
 
 impl Notation {
-    /// The declaration line Kakinoki's programs write first.
-    fn declaration(self) -> &'static str {
-        match self {
-            Notation::Kif => "#KIF version=2.0 encoding=UTF-8",
-            Notation::Ki2 => "#KI2 version=2.0 encoding=UTF-8",
-        }
+    /// The declaration line Kakinoki's programs write first, for text in `encoding`
+    /// (`#KIF version=2.0 encoding=Shift_JIS`).
+    fn write_declaration<W: Write + ?Sized>(self, out: &mut W, encoding: Encoding) -> fmt::Result {
+        let name = match self {
+            Notation::Kif => "KIF",
+            Notation::Ki2 => "KI2",
+        };
+        writeln!(out, "#{name} version=2.0 encoding={}", encoding.label())
     }
 }
 
@@ -58,6 +61,20 @@ fn write_kanji_count<W: Write + ?Sized>(out: &mut W, n: u8) -> fmt::Result {
 /// The one-character name of a role in a board diagram (全, 圭, 杏 for the promoted minors).
 fn bod_char(role: Role) -> char {
     role.kanji_short().chars().next().unwrap_or('？')
+}
+
+/// Whether readers commonly know the handicap by its name alone. Kakinoki's list has five
+/// more (三枚落ち, 五枚落ち, 左五枚落ち, 左七枚落ち, 右七枚落ち), which tsshogi does not
+/// know and reads as 平手; for those the writers add the position itself.
+pub(crate) fn widely_known(h: Handicap) -> bool {
+    !matches!(
+        h,
+        Handicap::ThreePieces
+            | Handicap::FivePieces
+            | Handicap::LeftFivePieces
+            | Handicap::LeftSevenPieces
+            | Handicap::RightSevenPieces
+    )
 }
 
 fn is_handicap_game(record: &Record) -> bool {
@@ -189,9 +206,9 @@ fn ja_move(s: &mut String, pos: &Position, mv: Move, prev_to: Option<Square>, no
             if !ki2 {
                 s.push('打');
             } else {
-                let board_can = pos.legal_moves_to(to).iter().any(|m| {
-                    matches!(m, Move::Normal { from, .. } if pos.piece_at(*from).is_some_and(|p| p.role == role))
-                });
+                // A piece of that role on the board reaches the square (even a pinned one):
+                // the drop says 打.
+                let board_can = reaching(pos, to, role).next().is_some();
                 if board_can {
                     s.push('打');
                 }
@@ -205,38 +222,30 @@ fn side_mark(color: Color) -> char {
     if color == Color::Black { '▲' } else { '△' }
 }
 
-/// The closing line of the main line (`まで47手で先手の勝ち`), for endings that have one.
-fn closing(record: &Record) -> Option<String> {
-    let e = record.ending()?;
-    let n = record.moves.moves.len();
-    let start = record.start_position()?;
-    let stm = if n % 2 == 0 {
-        start.side_to_move()
-    } else {
-        !start.side_to_move()
-    };
-    let handicap = is_handicap_game(record);
+/// The result part of a closing line (`先手の勝ち` in `まで47手で先手の勝ち`), for `stm`, the side
+/// to move when the line ended (a foul move counts as made). `None` for endings without a
+/// usual phrase: an unknown word, 不戦勝, 不戦敗.
+fn closing_result(kind: &EndingKind, stm: Color, handicap: bool) -> Option<Cow<'static, str>> {
     let name = |c: Color| match (c, handicap) {
         (Color::Black, false) => "先手",
         (Color::White, false) => "後手",
         (Color::Black, true) => "下手",
         (Color::White, true) => "上手",
     };
-    let text = match &e.kind {
-        EndingKind::Resign => format!("{}の勝ち", name(!stm)),
-        EndingKind::TimeUp => format!("時間切れにより{}の勝ち", name(!stm)),
-        EndingKind::FoulWin => format!("{}の反則勝ち", name(stm)),
-        EndingKind::FoulLoss => format!("{}の反則負け", name(stm)),
-        EndingKind::Declaration => format!("{}の入玉勝ち", name(stm)),
-        EndingKind::Mate => "詰み".to_string(),
-        EndingKind::Interrupt => "中断".to_string(),
-        EndingKind::Repetition => "千日手".to_string(),
-        EndingKind::Impasse | EndingKind::MaxMoves | EndingKind::Draw => "持将棋".to_string(),
-        EndingKind::NoMate => "不詰".to_string(),
-        EndingKind::SealedMove => "封じ手".to_string(),
+    Some(match kind {
+        EndingKind::Resign => Cow::Owned(format!("{}の勝ち", name(!stm))),
+        EndingKind::TimeUp => Cow::Owned(format!("時間切れにより{}の勝ち", name(!stm))),
+        EndingKind::FoulWin => Cow::Owned(format!("{}の反則勝ち", name(stm))),
+        EndingKind::FoulLoss => Cow::Owned(format!("{}の反則負け", name(stm))),
+        EndingKind::Declaration => Cow::Owned(format!("{}の入玉勝ち", name(stm))),
+        EndingKind::Mate => Cow::Borrowed("詰み"),
+        EndingKind::Interrupt => Cow::Borrowed("中断"),
+        EndingKind::Repetition => Cow::Borrowed("千日手"),
+        EndingKind::Impasse | EndingKind::MaxMoves | EndingKind::Draw => Cow::Borrowed("持将棋"),
+        EndingKind::NoMate => Cow::Borrowed("不詰"),
+        EndingKind::SealedMove => Cow::Borrowed("封じ手"),
         _ => return None,
-    };
-    Some(format!("まで{n}手で{text}"))
+    })
 }
 
 /// KIF time fields hold each side's running total too; records read from CSA have only the
@@ -290,14 +299,15 @@ fn with_time_totals(record: &Record) -> Cow<'_, Record> {
     Cow::Owned(r)
 }
 
-/// Write a record as KIF or KI2.
+/// Write a record as KIF or KI2, declaring `encoding` in the first line.
 pub(crate) fn write<W: Write + ?Sized>(
     out: &mut W,
     record: &Record,
     notation: Notation,
+    encoding: Encoding,
 ) -> fmt::Result {
     let record = &*with_time_totals(record);
-    writeln!(out, "{}", notation.declaration())?;
+    notation.write_declaration(out, encoding)?;
     let start = write_head(out, record)?;
     if notation == Notation::Kif {
         writeln!(out, "{KIF_MOVES_HEADING}")?;
@@ -309,6 +319,8 @@ pub(crate) fn write<W: Write + ?Sized>(
         out,
         notation,
         text: String::new(),
+        first_ply,
+        handicap: is_handicap_game(record),
     };
     let mut blocks = Vec::new();
     let main = Branch {
@@ -316,11 +328,9 @@ pub(crate) fn write<W: Write + ?Sized>(
         line: &record.moves,
         pos,
         prev: None,
+        main: true,
     };
     w.write_line(main, &mut blocks)?;
-    if let Some(c) = closing(record) {
-        writeln!(w.out, "{c}")?;
-    }
     // Variations, depth-first, latest branch first (as Kifu for Windows writes them).
     while let Some(branch) = blocks.pop() {
         writeln!(w.out, "\n変化：{}手", branch.ply)?;
@@ -357,9 +367,13 @@ fn write_head<W: Write + ?Sized>(
             writeln!(out, "手合割：5五将棋")?;
             write_bod(out, pos, false)?;
         }
-        (s, Some(_)) if s.handicap.is_some_and(|h| h != Handicap::Other) && first_number == 1 => {
+        (s, Some(pos)) if s.handicap.is_some_and(|h| h != Handicap::Other) && first_number == 1 => {
             let h = s.handicap.unwrap_or(Handicap::Even);
             writeln!(out, "手合割：{}", h.japanese())?;
+            if !widely_known(h) {
+                // tsshogi 2.2.0 reads these names as 平手: the diagram says what they are.
+                write_bod(out, pos, true)?;
+            }
         }
         (s, Some(pos)) => {
             if let Some(name) = &s.name {
@@ -384,6 +398,8 @@ struct Branch<'r> {
     pos: Position,
     /// The destination of the move before it (for 同).
     prev: Option<Square>,
+    /// Whether this is the main line (which KIF closes with a `まで…` line).
+    main: bool,
 }
 
 /// Writes lines of moves in one notation, reusing one buffer for the text of each move.
@@ -391,6 +407,10 @@ struct LineWriter<'w, W: ?Sized> {
     out: &'w mut W,
     notation: Notation,
     text: String,
+    /// The number of the record's first move.
+    first_ply: u32,
+    /// Whether sides are named 下手/上手.
+    handicap: bool,
 }
 
 impl<W: Write + ?Sized> LineWriter<'_, W> {
@@ -402,6 +422,7 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
             line,
             mut pos,
             mut prev,
+            main,
         } = branch;
         let ki2 = self.notation == Notation::Ki2;
         let mut ki2_row = 0;
@@ -415,6 +436,7 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
                     line: v,
                     pos: pos.clone(),
                     prev,
+                    main: false,
                 });
             }
             self.move_text(&pos, node, prev);
@@ -448,26 +470,38 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
                 line: v,
                 pos: pos.clone(),
                 prev,
+                main: false,
             });
         }
-        let word = e.kind.japanese();
-        if ki2 {
-            // KI2 has no numbered special lines: write the ending inline as Shogi DB2 does (the
-            // main line also gets its closing まで line), so that variations keep theirs.
-            // The side to move after the last move (a foul move counts as made).
-            let stm = pos.side_to_move();
-            let stm = if fouled { !stm } else { stm };
-            writeln!(self.out, "{}{word}", side_mark(stm))?;
+        // The side to move after the last move (a foul move counts as made).
+        let stm = if fouled {
+            !pos.side_to_move()
         } else {
-            write!(self.out, "{ply:>4} {word}")?;
-            if let Some(t) = &e.time {
-                let pad = 14usize.saturating_sub(display_width(word));
-                write!(self.out, "{:pad$}", "")?;
-                write_kif_time(self.out, t)?;
-            }
-            self.out.write_char('\n')?;
+            pos.side_to_move()
+        };
+        let moves = ply - self.first_ply;
+        let result = closing_result(&e.kind, stm, self.handicap);
+        if ki2 {
+            // KI2 has no numbered special lines: every line's ending is its `まで…` line, as
+            // Kifu for Windows writes the main line's and tsshogi every line's. An ending
+            // without a usual phrase is named by its word.
+            let result = result.unwrap_or(Cow::Borrowed(e.kind.japanese()));
+            writeln!(self.out, "まで{moves}手で{result}")?;
+            return write_notes(self.out, &e.comments, &e.bookmarks);
         }
-        write_notes(self.out, &e.comments, &e.bookmarks)
+        let word = e.kind.japanese();
+        write!(self.out, "{ply:>4} {word}")?;
+        if let Some(t) = &e.time {
+            let pad = 14usize.saturating_sub(display_width(word));
+            write!(self.out, "{:pad$}", "")?;
+            write_kif_time(self.out, t)?;
+        }
+        self.out.write_char('\n')?;
+        write_notes(self.out, &e.comments, &e.bookmarks)?;
+        match result {
+            Some(r) if main => writeln!(self.out, "まで{moves}手で{r}"),
+            _ => Ok(()),
+        }
     }
 
     /// Put the text of a node's move into the buffer.
