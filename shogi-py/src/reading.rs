@@ -1,0 +1,133 @@
+//! The one adapter between the bindings and shogi-kif's reader: every record read by the
+//! bindings goes through [`read_games`], so a change of the reading API changes this file only.
+
+use shogi_kif::{Diagnostic, ErrorKind, Format, ReadError, ReadOptions, Record, RecordStream};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+
+/// One game of an input: the record (None when it could not be read), the error that stopped
+/// it, and the diagnostics of the reader and the validator.
+pub struct GameData {
+    /// The file, when read from one.
+    pub path: Option<String>,
+    /// 0-based index of the game in its input.
+    pub index: usize,
+    /// The format the input was read as.
+    pub format: Option<Format>,
+    /// The record.
+    pub record: Option<Record>,
+    /// Why the game could not be read.
+    pub error: Option<ReadError>,
+    /// Warnings, notes and errors about a record that was read.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Every game of `input`. An input that cannot be read at all (encoding, unknown format) is
+/// an `Err`; a game that cannot be read is a [`GameData`] with its error.
+pub fn read_games<R: BufRead>(
+    input: R,
+    opts: ReadOptions,
+    path: Option<&str>,
+) -> Result<Vec<GameData>, ReadError> {
+    let with_path = |e: ReadError| match path {
+        Some(p) => e.with_path(p),
+        None => e,
+    };
+    let mut stream = RecordStream::new(input, opts).map_err(with_path)?;
+    let format = Some(stream.format());
+    let mut games = Vec::new();
+    while let Some(next) = stream.next_validated() {
+        let index = games.len();
+        let (record, error, diagnostics) = match next {
+            Ok((record, diagnostics)) => (Some(record), None, diagnostics),
+            Err(e) => (None, Some(with_path(e)), Vec::new()),
+        };
+        games.push(GameData {
+            path: path.map(str::to_string),
+            index,
+            format,
+            record,
+            error,
+            diagnostics,
+        });
+    }
+    Ok(games)
+}
+
+/// The reason of an I/O error, worded as the CLI words it.
+pub fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        std::io::ErrorKind::IsADirectory => "is a directory".to_string(),
+        _ => e.to_string(),
+    }
+}
+
+/// The games of a file. Nothing stops a batch: a file that cannot be opened or read at all is
+/// one game holding that error.
+pub fn read_path(path: &Path, opts: ReadOptions) -> Vec<GameData> {
+    let name = path.to_string_lossy().into_owned();
+    let opts = ReadOptions {
+        hint: opts.hint.or_else(|| hint_of(path)),
+        ..opts
+    };
+    let result = std::fs::File::open(path)
+        .map_err(|e| ReadError::new(ErrorKind::Io, io_reason(&e)).with_path(name.as_str()))
+        .and_then(|f| {
+            read_games(
+                std::io::BufReader::with_capacity(1 << 16, f),
+                opts,
+                Some(&name),
+            )
+        });
+    match result {
+        Ok(games) => games,
+        Err(e) => vec![GameData {
+            path: Some(name),
+            index: 0,
+            format: opts.format,
+            record: None,
+            error: Some(e),
+            diagnostics: Vec::new(),
+        }],
+    }
+}
+
+/// The format a file's extension suggests.
+pub fn hint_of(path: &Path) -> Option<Format> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .and_then(Format::from_extension)
+}
+
+/// The files named by `paths`: files as given, directories walked recursively (sorted by
+/// name, keeping files whose extension names a record format).
+pub fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        // An unreadable folder is reported when read, as a file would be.
+        out.push(dir.to_path_buf());
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out);
+        } else if hint_of(&p).is_some() {
+            out.push(p);
+        }
+    }
+}
