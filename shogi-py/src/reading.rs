@@ -101,8 +101,13 @@ pub fn hint_of(path: &Path) -> Option<Format> {
         .and_then(Format::from_extension)
 }
 
-/// The files named by `paths`: files as given, directories walked recursively (sorted by
-/// name, keeping files whose extension names a record format).
+/// Extensions read when walking a directory (those of `shogi check` and `convert`).
+const RECORD_EXTENSIONS: &[&str] = &["kif", "kifu", "ki2", "ki2u", "csa", "jkf", "usi", "sfen"];
+
+/// The files named by `paths` as the CLI expands them: files as given, directories walked
+/// recursively in name order, keeping files with a record extension.
+///
+/// To be replaced by shogi-batch's walk once that crate lands.
 pub fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for p in paths {
@@ -116,18 +121,27 @@ pub fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        // An unreadable folder is reported when read, as a file would be.
+    let Ok(read) = std::fs::read_dir(dir) else {
+        // An unreadable folder is reported when it is read, as a file would be.
         out.push(dir.to_path_buf());
         return;
     };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, out);
-        } else if hint_of(&p).is_some() {
-            out.push(p);
+    let mut entries: Vec<_> = read
+        .filter_map(Result::ok)
+        .filter_map(|e| Some((e.file_name(), e.path(), e.file_type().ok()?)))
+        .collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    for (_, path, kind) in entries {
+        if kind.is_dir() {
+            walk(&path, out);
+        } else if kind.is_file() {
+            let ext = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase);
+            if ext.is_some_and(|e| RECORD_EXTENSIONS.contains(&e.as_str())) {
+                out.push(path);
+            }
         }
     }
 }

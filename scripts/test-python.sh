@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the Python package shogitk (shogi-py/) in a fresh virtualenv and runs its pytest suite.
+#
+#   scripts/test-python.sh [pytest args...]
+#
+# The virtualenv is target/py-venv (SHOGI_PY_VENV overrides it); maturin and pytest come from
+# PyPI. The wheel is built as users get it (maturin build, then pip install the wheel), and the
+# tests compare the bindings with the `shogi` CLI built from the same tree.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+venv="${SHOGI_PY_VENV:-$root/target/py-venv}"
+python="${PYTHON:-python3}"
+
+echo "== virtualenv $venv"
+"$python" -m venv --clear "$venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2" pytest
+
+echo "== shogi CLI (to compare against)"
+cargo build --locked --quiet -p shogi-cli
+export SHOGI_BIN="$root/target/debug/shogi"
+
+echo "== wheel"
+rm -rf "$root/target/wheels"
+"$venv/bin/maturin" build --locked --quiet --manifest-path shogi-py/Cargo.toml --out "$root/target/wheels"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall "$root"/target/wheels/shogitk-*.whl
+
+echo "== pytest"
+cd "$root/shogi-py"
+status=0
+"$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" tests || status=$?
+if [ "$status" -eq 5 ]; then
+    echo "error: pytest collected no tests" >&2
+    exit 1
+fi
+exit "$status"
