@@ -37,6 +37,8 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("ReadError", py.get_type::<errors::ReadError>())?;
     m.add_class::<position::PyMove>()?;
+    m.add_class::<position::PyMoveList>()?;
+    m.add_class::<position::MoveIter>()?;
     m.add_class::<position::PyPosition>()?;
     m.add_class::<record::PyRecord>()?;
     m.add_class::<record::PyDiagnostic>()?;

@@ -14,7 +14,7 @@ const MAX_PERFT_DEPTH: u32 = 12;
 /// A Move compares equal to another Move with the same USI text and to that text itself
 /// (`Move == "7g7f"`), and hashes like that text, so `"7g7f" in pos.legal_moves()` and
 /// dictionaries keyed by USI strings both work.
-#[pyclass(frozen, name = "Move", module = "shogitk")]
+#[pyclass(frozen, freelist = 1024, name = "Move", module = "shogitk")]
 #[derive(Clone, Copy)]
 pub struct PyMove(pub Move);
 
@@ -120,6 +120,124 @@ impl PyMove {
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((py.get_type::<PyMove>().into_any(), (self.0.to_usi(),)))
+    }
+}
+
+/// The legal moves of a position: a read-only sequence of Move objects, each made when it is
+/// looked at (so that asking for the moves costs about one Python object). `in` takes a Move
+/// or USI text; `usi()` gives all the moves as text at once; it compares equal to a sequence
+/// of the same moves (Moves or USI strings) in the same order.
+#[pyclass(frozen, sequence, name = "MoveList", module = "shogitk")]
+pub struct PyMoveList(Box<[Move]>);
+
+#[pymethods]
+impl PyMoveList {
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        index: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if let Ok(slice) = index.cast::<pyo3::types::PySlice>() {
+            let ind = slice.indices(self.0.len() as isize)?;
+            let picked = (0..ind.slicelength).map(|k| {
+                let at = ind.start + k as isize * ind.step;
+                PyMove(self.0[at as usize])
+            });
+            return Ok(PyList::new(py, picked)?.into_any());
+        }
+        let i: isize = index.extract()?;
+        let n = self.0.len() as isize;
+        let at = if i < 0 { i + n } else { i };
+        if !(0..n).contains(&at) {
+            return Err(pyo3::exceptions::PyIndexError::new_err(
+                "move index out of range",
+            ));
+        }
+        Ok(Bound::new(py, PyMove(self.0[at as usize]))?.into_any())
+    }
+
+    fn __contains__(&self, item: &Bound<'_, PyAny>) -> bool {
+        if let Ok(m) = item.cast::<PyMove>() {
+            return self.0.contains(&m.get().0);
+        }
+        if let Ok(text) = item.cast::<PyString>() {
+            if let Ok(m) = text
+                .to_cow()
+                .map_err(|_| ())
+                .and_then(|t| Move::from_usi(&t).map_err(|_| ()))
+            {
+                return self.0.contains(&m);
+            }
+        }
+        false
+    }
+
+    fn __iter__(slf: Bound<'_, Self>) -> MoveIter {
+        MoveIter {
+            list: slf.unbind(),
+            next: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        if let Ok(o) = other.cast::<PyMoveList>() {
+            return o.get().0 == self.0;
+        }
+        if other.is_instance_of::<PyString>() {
+            return false;
+        }
+        let Ok(len) = other.len() else {
+            return false;
+        };
+        len == self.0.len()
+            && self
+                .0
+                .iter()
+                .enumerate()
+                .all(|(i, m)| other.get_item(i).is_ok_and(|x| PyMove(*m).__eq__(&x)))
+    }
+
+    fn __ne__(&self, other: &Bound<'_, PyAny>) -> bool {
+        !self.__eq__(other)
+    }
+
+    /// The moves as USI text.
+    fn usi(&self) -> Vec<String> {
+        self.0.iter().map(|m| m.to_usi()).collect()
+    }
+
+    fn __repr__(&self) -> String {
+        let items: Vec<String> = self
+            .0
+            .iter()
+            .map(|m| format!("Move('{}')", m.to_usi()))
+            .collect();
+        format!("MoveList([{}])", items.join(", "))
+    }
+}
+
+/// An iterator over a MoveList.
+#[pyclass(frozen, name = "MoveIterator", module = "shogitk")]
+pub struct MoveIter {
+    list: Py<PyMoveList>,
+    next: std::sync::atomic::AtomicUsize,
+}
+
+#[pymethods]
+impl MoveIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self) -> Option<PyMove> {
+        use std::sync::atomic::Ordering;
+        let moves = &self.list.get().0;
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        moves.get(i).map(|m| PyMove(*m))
     }
 }
 
@@ -265,10 +383,10 @@ impl PyPosition {
         self.pos.key()
     }
 
-    /// The legal moves, in the engine's generation order.
-    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let list = self.pos.legal_moves();
-        PyList::new(py, list.iter().map(|m| PyMove(*m)))
+    /// The legal moves, in the engine's generation order: a MoveList (a sequence of Move
+    /// objects, made as they are looked at).
+    fn legal_moves(&self) -> PyMoveList {
+        PyMoveList(self.pos.legal_moves().as_slice().into())
     }
 
     /// Whether `move` (a Move or USI text) is legal here. Malformed text is not legal.

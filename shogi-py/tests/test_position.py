@@ -303,3 +303,24 @@ def test_svg_board():
 
 def test_version():
     assert isinstance(shogitk.__version__, str) and shogitk.__version__
+
+
+def test_move_list_is_a_sequence():
+    moves = Position.startpos().legal_moves()
+    assert isinstance(moves, shogitk.MoveList)
+    assert len(moves) == 30 and bool(moves)
+    assert moves[0] == list(moves)[0] and moves[-1] == list(moves)[-1]
+    assert moves[1:4] == list(moves)[1:4] and moves[::-1] == list(moves)[::-1]
+    with pytest.raises(IndexError):
+        moves[30]
+    with pytest.raises(TypeError):
+        moves["a"]
+    assert "2g2f" in moves and Move("2g2f") in moves and "zz" not in moves and 5 not in moves
+    assert moves.usi() == [str(m) for m in moves]
+    assert moves == moves.usi() and moves == list(moves) and moves != moves.usi()[:-1]
+    assert moves != "7g7f"
+    assert moves == Position.startpos().legal_moves()
+    it = iter(moves)
+    assert iter(it) is it and next(it) == moves[0]
+    assert repr(moves).startswith("MoveList([Move('")
+    assert not Position("8k/8G/7S1/9/9/9/9/9/K8 w - 1").legal_moves()
