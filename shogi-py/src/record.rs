@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use shogi_kif::{Encoding, EndingKind, Format, ReadOptions, Record, Severity};
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -568,7 +568,10 @@ pub fn read<'py>(
 /// The games of many files, read in parallel in Rust (see `read_many`), in input order.
 #[pyclass(name = "GameIterator", module = "shogitk")]
 pub struct GameIter {
-    rx: Mutex<Option<Receiver<GameData>>>,
+    /// Games received and not yet handed out.
+    ready: Mutex<std::collections::VecDeque<GameData>>,
+    /// Batches of games from the reading thread (None while another thread waits on it).
+    rx: Mutex<Option<Receiver<Vec<GameData>>>>,
     worker: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
@@ -579,6 +582,9 @@ impl GameIter {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyRecord>> {
+        if let Some(game) = self.pop_ready() {
+            return Ok(Some(game));
+        }
         let taken = self.rx.lock().ok().and_then(|mut g| g.take());
         let Some(mut rx) = taken else {
             return Err(PyRuntimeError::new_err(
@@ -586,17 +592,28 @@ impl GameIter {
             ));
         };
         loop {
-            let (back, got) = py.detach(move || {
-                let got = rx.recv_timeout(Duration::from_millis(100));
-                (rx, got)
-            });
-            rx = back;
+            // A batch already there is taken without releasing the GIL.
+            let got = match rx.try_recv() {
+                Ok(batch) => Ok(batch),
+                Err(TryRecvError::Disconnected) => Err(RecvTimeoutError::Disconnected),
+                Err(TryRecvError::Empty) => {
+                    let (back, got) = py.detach(move || {
+                        let got = rx.recv_timeout(Duration::from_millis(100));
+                        (rx, got)
+                    });
+                    rx = back;
+                    got
+                }
+            };
             match got {
-                Ok(game) => {
-                    self.put_back(rx);
-                    return Ok(Some(PyRecord {
-                        game: Arc::new(game),
-                    }));
+                Ok(batch) => {
+                    if let Ok(mut ready) = self.ready.lock() {
+                        ready.extend(batch);
+                    }
+                    if let Some(game) = self.pop_ready() {
+                        self.put_back(rx);
+                        return Ok(Some(game));
+                    }
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     // Let Ctrl-C through while waiting.
@@ -624,7 +641,14 @@ impl GameIter {
 }
 
 impl GameIter {
-    fn put_back(&self, rx: Receiver<GameData>) {
+    fn pop_ready(&self) -> Option<PyRecord> {
+        let game = self.ready.lock().ok()?.pop_front()?;
+        Some(PyRecord {
+            game: Arc::new(game),
+        })
+    }
+
+    fn put_back(&self, rx: Receiver<Vec<GameData>>) {
         if let Ok(mut g) = self.rx.lock() {
             *g = Some(rx);
         }
@@ -663,30 +687,30 @@ pub fn read_many(
         .num_threads(jobs)
         .build()
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start {jobs} threads: {e}")))?;
-    let (tx, rx) = sync_channel::<GameData>(256);
+    // Batches of games, a few in flight: memory stays flat when Python consumes slowly.
+    let (tx, rx) = sync_channel::<Vec<GameData>>(4);
     let worker = std::thread::Builder::new()
         .name("shogitk-read-many".into())
         .spawn(move || {
             use rayon::prelude::*;
             let files = reading::expand(&paths);
-            // Chunks of files are read in parallel and handed over in order; the channel's
-            // bound keeps memory flat when Python consumes slowly.
-            for chunk in files.chunks(jobs * 4) {
+            // Chunks of files are read in parallel and handed over in order, a chunk at a
+            // time (one handover per game would cost more than reading a short game).
+            for chunk in files.chunks(jobs * 16) {
                 let read: Vec<Vec<GameData>> = pool.install(|| {
                     chunk
                         .par_iter()
                         .map(|p| reading::read_path(p, opts))
                         .collect()
                 });
-                for game in read.into_iter().flatten() {
-                    if tx.send(game).is_err() {
-                        return;
-                    }
+                if tx.send(read.into_iter().flatten().collect()).is_err() {
+                    return;
                 }
             }
         })
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
     Ok(GameIter {
+        ready: Mutex::new(std::collections::VecDeque::new()),
         rx: Mutex::new(Some(rx)),
         worker: Mutex::new(Some(worker)),
     })
