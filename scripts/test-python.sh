@@ -15,7 +15,10 @@ python="${PYTHON:-python3}"
 
 echo "== virtualenv $venv"
 "$python" -m venv --clear "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2" pytest
+# dask[distributed]: the test of examples/dask_check.py on a LocalCluster (required here, so
+# that it cannot be skipped unnoticed).
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2" pytest "dask[distributed]"
+export SHOGI_PY_REQUIRE_DASK=1
 
 echo "== shogi CLI (to compare against)"
 cargo build --locked --quiet -p shogi-cli

@@ -45,6 +45,7 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<record::GameIter>()?;
     m.add_function(wrap_pyfunction!(record::read, m)?)?;
     m.add_function(wrap_pyfunction!(record::read_many, m)?)?;
+    m.add_function(wrap_pyfunction!(record::files, m)?)?;
     m.add_function(wrap_pyfunction!(record::write, m)?)?;
     Ok(())
 }

@@ -317,12 +317,26 @@ pub fn rows(variant: Variant) -> impl Iterator<Item = impl Iterator<Item = Squar
 impl PyPosition {
     /// A position from an SFEN (`Position("lnsgkgsnl/… b - 1")`); `Position()` or
     /// `Position("startpos")` is the standard start. Raises SfenError for a bad SFEN.
+    ///
+    /// `relax` accepts setups that are not game positions, as records of problems hold them:
+    /// "tsume" (a side without a king, extra pieces) or "permissive" (also nifu and pieces
+    /// that can never move).
     #[new]
-    #[pyo3(signature = (sfen = None))]
-    fn new(py: Python<'_>, sfen: Option<&str>) -> PyResult<PyPosition> {
+    #[pyo3(signature = (sfen = None, *, relax = None))]
+    fn new(py: Python<'_>, sfen: Option<&str>, relax: Option<&str>) -> PyResult<PyPosition> {
+        let options = match relax {
+            None => shogi_core::SetupOptions::default(),
+            Some("tsume") => shogi_core::SetupOptions::TSUME,
+            Some("permissive") => shogi_core::SetupOptions::PERMISSIVE,
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown relax {other:?}: expected 'tsume' or 'permissive'"
+                )));
+            }
+        };
         match sfen.map(str::trim) {
             None | Some("startpos") => Ok(PyPosition::wrap(Position::startpos(Variant::Standard))),
-            Some(text) => Position::from_sfen(text)
+            Some(text) => Position::from_sfen_with(text, options)
                 .map(PyPosition::wrap)
                 .map_err(|e| errors::sfen_error(py, text, &e)),
         }

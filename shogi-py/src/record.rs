@@ -245,6 +245,29 @@ impl PyRecord {
         Some(PyPosition::wrap(self.record()?.final_position()?))
     }
 
+    /// The positions of the main line with the move played from each: (SFEN, USI move)
+    /// pairs, up to a declared foul (which cannot be played).
+    fn positions(&self) -> Vec<(String, String)> {
+        let Some(r) = self.record() else {
+            return Vec::new();
+        };
+        let Some(mut pos) = r.start_position() else {
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(r.main_line().count());
+        for node in r.main_line() {
+            if node.foul.is_some() {
+                break;
+            }
+            let sfen = pos.to_sfen();
+            if pos.play(node.mv).is_err() {
+                break;
+            }
+            out.push((sfen, node.mv.to_usi()));
+        }
+        out
+    }
+
     /// The main line as USI moves.
     #[getter]
     fn moves(&self) -> Vec<String> {
@@ -655,6 +678,29 @@ impl GameIter {
     }
 }
 
+/// The record files that `read_many` reads for `paths`, in its order (folders walked as
+/// `shogi check` walks them): a way to split a collection into tasks.
+#[pyfunction]
+pub fn files(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let paths = path_list(paths)?;
+    Ok(py.detach(|| {
+        reading::expand(&paths)
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect()
+    }))
+}
+
+fn path_list(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    if paths.is_instance_of::<PyString>() {
+        return Ok(vec![paths.extract()?]);
+    }
+    if let Ok(p) = paths.extract::<PathBuf>() {
+        return Ok(vec![p]);
+    }
+    paths.try_iter()?.map(|p| p?.extract::<PathBuf>()).collect()
+}
+
 /// Read the games of many files in parallel in Rust (the GIL released), yielding Records in
 /// input order: files in the order given, folders walked recursively in name order (files
 /// with a record extension), games in file order. `jobs` threads read (default: all cores).
@@ -668,16 +714,7 @@ pub fn read_many(
     encoding: Option<&str>,
 ) -> PyResult<GameIter> {
     let opts = options(format, encoding)?;
-    let paths: Vec<PathBuf> = if paths.is_instance_of::<PyString>() {
-        vec![paths.extract()?]
-    } else if let Ok(p) = paths.extract::<PathBuf>() {
-        vec![p]
-    } else {
-        paths
-            .try_iter()?
-            .map(|p| p?.extract::<PathBuf>())
-            .collect::<PyResult<_>>()?
-    };
+    let paths = path_list(paths)?;
     let jobs = match jobs {
         Some(0) => return Err(PyValueError::new_err("jobs must be at least 1")),
         Some(n) => n,

@@ -324,3 +324,19 @@ def test_move_list_is_a_sequence():
     assert iter(it) is it and next(it) == moves[0]
     assert repr(moves).startswith("MoveList([Move('")
     assert not Position("8k/8G/7S1/9/9/9/9/9/K8 w - 1").legal_moves()
+
+
+def test_relaxed_setups():
+    tsume = "4k4/9/4P4/9/9/9/9/9/9 b G 1"
+    with pytest.raises(SfenError, match="no king"):
+        Position(tsume)
+    pos = Position(tsume, relax="tsume")
+    assert "G*5b" in pos.legal_moves()
+    pos.push("G*5b")
+    assert pos.is_checkmate()
+    nifu = "4k4/9/9/9/9/9/4P4/4P4/4K4 b - 1"
+    with pytest.raises(SfenError):
+        Position(nifu, relax="tsume")
+    assert Position(nifu, relax="permissive").sfen() == nifu
+    with pytest.raises(ValueError, match="unknown relax"):
+        Position(nifu, relax="loose")
