@@ -277,3 +277,15 @@ def test_garbage_never_crashes_the_interpreter():
                 assert all(isinstance(str(d), str) for d in r.errors)
             else:
                 assert r.final_sfen is None or shogitk.Position(r.final_sfen).sfen() == r.final_sfen
+
+
+def test_readme_pandas_example(monkeypatch):
+    """The five lines of the workspace README run (with pandas when it is installed)."""
+    pd = pytest.importorskip("pandas")
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(ROOT)
+    scope = {}
+    exec(block.replace('["records/"]', '["samples"]'), scope)
+    df = scope["df"]
+    assert isinstance(df, pd.DataFrame) and len(df) == 6 and df["valid"].all()
