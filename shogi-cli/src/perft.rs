@@ -1,14 +1,15 @@
 //! `shogi perft`: leaf counts of one position, suites of known counts, and split/run/merge for
 //! runs spread over many machines.
 
-use crate::{Failure, VariantArg, parse_position};
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::cli::{OutputFormat, VariantArg, parse_position};
+use crate::pool::thread_pool;
+use crate::progress::Progress;
+use crate::{Ctx, Failure, emit};
 use shogi_core::Position;
 use shogi_perft::split::{Results, Shard, TaskList};
 use shogi_perft::suite::{Limits, Suite};
-use std::io::{IsTerminal, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 const EXAMPLES: &str = "\
@@ -44,9 +45,9 @@ pub struct PerftArgs {
     #[arg(long, short, value_parser = clap::value_parser!(u32).range(1..=20),
           conflicts_with = "suite")]
     pub depth: Option<u32>,
-    /// The variant for `startpos` (an SFEN's board shape decides on its own).
-    #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
-    pub variant: VariantArg,
+    /// The variant for `startpos` (default: standard; an SFEN's board shape decides on its own).
+    #[arg(long, value_enum)]
+    pub variant: Option<VariantArg>,
     /// One line per root move, `<usi> <nodes>`, sorted by the USI text.
     #[arg(long, conflicts_with = "suite")]
     pub divide: bool,
@@ -57,9 +58,10 @@ pub struct PerftArgs {
     /// Worker threads (0: one per core). Default 1, or one per core with --suite.
     #[arg(long, short = 't', value_parser = clap::value_parser!(u32).range(0..=1024))]
     pub threads: Option<u32>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// Output format: lines of text, the last `nodes <N>` (or `N passed, N failed` for a
+    /// suite), or one JSON object.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
     /// Check every position of a suite file (`<SFEN> ;D1 <n> ;D2 <n> ...` a line).
     #[arg(long, value_name = "FILE")]
     pub suite: Option<PathBuf>,
@@ -69,15 +71,6 @@ pub struct PerftArgs {
     /// With --suite: skip cases whose expected count is above this.
     #[arg(long, requires = "suite", value_name = "N")]
     pub max_nodes: Option<u64>,
-}
-
-/// Output formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Lines of text; the last is `nodes <N>` (or `N passed, N failed` for a suite).
-    Text,
-    /// One JSON object.
-    Json,
 }
 
 /// `shogi perft` subcommands for a run spread over many machines.
@@ -105,9 +98,9 @@ pub struct SplitArgs {
     /// Plies below the root to cut at (at most the depth).
     #[arg(long, short = 'k', value_parser = clap::value_parser!(u32).range(0..=20))]
     pub split_depth: u32,
-    /// The variant for `startpos`.
-    #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
-    pub variant: VariantArg,
+    /// The variant for `startpos` (default: standard).
+    #[arg(long, value_enum)]
+    pub variant: Option<VariantArg>,
     /// Write the list here instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -136,32 +129,32 @@ pub struct MergeArgs {
     /// Results files written by `shogi perft run`, in any order.
     #[arg(required = true)]
     pub results: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// Output format: text lines ending with `nodes <N>`, or one JSON object.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
 }
 
 /// Runs `shogi perft`.
-pub fn run(args: &PerftArgs, explicit_variant: bool) -> Result<(), Failure> {
+pub fn run(args: &PerftArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     match &args.command {
-        Some(PerftCommand::Split(a)) => return split(a, explicit_variant),
-        Some(PerftCommand::Run(a)) => return run_shard(a),
-        Some(PerftCommand::Merge(a)) => return merge(a),
+        Some(PerftCommand::Split(a)) => return split(a, ctx),
+        Some(PerftCommand::Run(a)) => return run_shard(a, ctx),
+        Some(PerftCommand::Merge(a)) => return merge(a, ctx),
         None => {}
     }
     if let Some(file) = &args.suite {
-        return suite(args, file);
+        return suite(args, file, ctx);
     }
     let Some(depth) = args.depth else {
         return Err(Failure::usage(
             "error: --depth <DEPTH> is required (or --suite FILE) (see 'shogi perft --help')",
         ));
     };
-    let pos = parse_position(&args.position, args.variant, explicit_variant)?;
-    let pool = pool(args.threads.unwrap_or(1))?;
+    let pos = parse_position(&args.position, args.variant)?;
+    let pool = thread_pool(args.threads.unwrap_or(1) as usize)?;
     let start = Instant::now();
-    let bar = Bar::new("perft");
-    let progress = |d, t| bar.update(d, t);
+    let bar = Progress::new(ctx.options.progress, "perft", "units");
+    let progress = |d: usize, t: usize| bar.set(d as u64, t as u64);
     let (nodes, divide, counters) = pool.install(|| {
         if args.stats {
             let (total, div) = shogi_perft::parallel::perft_counters(&pos, depth, &progress);
@@ -178,11 +171,11 @@ pub fn run(args: &PerftArgs, explicit_variant: bool) -> Result<(), Failure> {
         }
     });
     bar.finish();
-    report_time(nodes, start.elapsed());
+    report_time(ctx.stderr, nodes, start.elapsed());
     let divide = divide.filter(|_| args.divide);
     let mut out = String::new();
     match args.format {
-        Format::Text => {
+        OutputFormat::Text => {
             for (m, n) in divide.iter().flatten() {
                 out.push_str(&format!("{} {n}\n", m.to_usi()));
             }
@@ -195,7 +188,7 @@ pub fn run(args: &PerftArgs, explicit_variant: bool) -> Result<(), Failure> {
             }
             out.push_str(&format!("nodes {nodes}\n"));
         }
-        Format::Json => {
+        OutputFormat::Json => {
             let mut obj = serde_json::json!({
                 "sfen": pos.to_sfen(),
                 "variant": pos.variant().name(),
@@ -220,50 +213,31 @@ pub fn run(args: &PerftArgs, explicit_variant: bool) -> Result<(), Failure> {
             out.push('\n');
         }
     }
-    emit(&out)
+    emit(ctx.stdout, &out)
 }
 
-/// A rayon pool of `threads` workers (0: one per core).
-fn pool(threads: u32) -> Result<rayon::ThreadPool, Failure> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads as usize)
-        .build()
-        .map_err(|e| Failure::usage(format!("error: cannot start {threads} threads: {e}")))
-}
-
-fn report_time(nodes: u64, elapsed: Duration) {
+fn report_time(stderr: &mut dyn Write, nodes: u64, elapsed: Duration) {
     let secs = elapsed.as_secs_f64();
-    eprintln!(
+    let _ = writeln!(
+        stderr,
         "time {secs:.3}s, {:.0} nodes/s",
         nodes as f64 / secs.max(1e-9)
     );
 }
 
-/// Prints to stdout; a closed pipe is not an error worth a panic.
-fn emit(text: &str) -> Result<(), Failure> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Failure::usage(format!("error: cannot write stdout: {e}"))),
-    }
-}
-
-fn write_output(path: Option<&Path>, text: &str) -> Result<(), Failure> {
+fn write_output(ctx: &mut Ctx, path: Option<&Path>, text: &str) -> Result<(), Failure> {
     match path {
-        None => emit(text),
+        None => emit(ctx.stdout, text),
         Some(p) => std::fs::write(p, text)
             .map_err(|e| Failure::usage(format!("error: cannot write {}: {e}", p.display()))),
     }
 }
 
-fn read_input(path: &Path) -> Result<String, Failure> {
+fn read_input(ctx: &mut Ctx, path: &Path) -> Result<String, Failure> {
     let result = if path == Path::new("-") {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map(|_| s)
+        let stdin = ctx.stdin.get_mut().unwrap_or_else(|e| e.into_inner());
+        stdin.read_to_string(&mut s).map(|_| s)
     } else {
         std::fs::read_to_string(path)
     };
@@ -284,22 +258,24 @@ fn parse_failure(path: &Path, e: &shogi_perft::ParseError) -> Failure {
     }
 }
 
-fn suite(args: &PerftArgs, file: &Path) -> Result<(), Failure> {
-    let text = read_input(file)?;
+fn suite(args: &PerftArgs, file: &Path, ctx: &mut Ctx) -> Result<(), Failure> {
+    let text = read_input(ctx, file)?;
     let suite = Suite::parse(&text).map_err(|e| parse_failure(file, &e))?;
     let limits = Limits {
         max_depth: args.max_depth,
         max_nodes: args.max_nodes,
     };
-    let pool = pool(args.threads.unwrap_or(0))?;
+    let pool = thread_pool(args.threads.unwrap_or(0) as usize)?;
     let start = Instant::now();
-    let bar = Bar::new("suite");
-    let report = pool.install(|| suite.run_with_progress(&limits, &|d, t| bar.update(d, t)));
+    let bar = Progress::new(ctx.options.progress, "suite", "units");
+    let report =
+        pool.install(|| suite.run_with_progress(&limits, &|d, t| bar.set(d as u64, t as u64)));
     bar.finish();
     let nodes: u64 = report.results.iter().map(|r| r.counted).sum();
-    report_time(nodes, start.elapsed());
+    report_time(ctx.stderr, nodes, start.elapsed());
     if report.skipped > 0 {
-        eprintln!(
+        let _ = writeln!(
+            ctx.stderr,
             "{} case(s) skipped by --max-depth/--max-nodes",
             report.skipped
         );
@@ -308,7 +284,7 @@ fn suite(args: &PerftArgs, file: &Path) -> Result<(), Failure> {
     let failed = report.failed().count();
     let mut out = String::new();
     match args.format {
-        Format::Text => {
+        OutputFormat::Text => {
             for r in report.failed() {
                 out.push_str(&format!(
                     "{}:{}: depth {} expected {} counted {} ({})\n",
@@ -322,7 +298,7 @@ fn suite(args: &PerftArgs, file: &Path) -> Result<(), Failure> {
             }
             out.push_str(&format!("{passed} passed, {failed} failed\n"));
         }
-        Format::Json => {
+        OutputFormat::Json => {
             let results: Vec<serde_json::Value> = report
                 .results
                 .iter()
@@ -344,7 +320,7 @@ fn suite(args: &PerftArgs, file: &Path) -> Result<(), Failure> {
             out.push('\n');
         }
     }
-    emit(&out)?;
+    emit(ctx.stdout, &out)?;
     if failed > 0 {
         return Err(Failure {
             code: 1,
@@ -354,13 +330,14 @@ fn suite(args: &PerftArgs, file: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-fn split(args: &SplitArgs, explicit_variant: bool) -> Result<(), Failure> {
-    let pos: Position = parse_position(&args.position, args.variant, explicit_variant)?;
+fn split(args: &SplitArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    let pos: Position = parse_position(&args.position, args.variant)?;
     let list = TaskList::new(&pos, args.depth, args.split_depth)
         .map_err(|e| Failure::usage(format!("error: {e}")))?;
     let paths: u128 = list.tasks.iter().map(|t| u128::from(t.multiplicity)).sum();
-    write_output(args.output.as_deref(), &list.to_text())?;
-    eprintln!(
+    write_output(ctx, args.output.as_deref(), &list.to_text())?;
+    let _ = writeln!(
+        ctx.stderr,
         "{} tasks ({paths} move sequences) at depth {}, {} plies each, list {}",
         list.tasks.len(),
         list.split_depth,
@@ -370,33 +347,38 @@ fn split(args: &SplitArgs, explicit_variant: bool) -> Result<(), Failure> {
     Ok(())
 }
 
-fn run_shard(args: &RunArgs) -> Result<(), Failure> {
-    let text = read_input(&args.tasks)?;
+fn run_shard(args: &RunArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    let text = read_input(ctx, &args.tasks)?;
     let list = TaskList::parse(&text).map_err(|e| parse_failure(&args.tasks, &e))?;
-    let pool = pool(args.threads)?;
+    let pool = thread_pool(args.threads as usize)?;
     let start = Instant::now();
-    let bar = Bar::new(&format!("shard {}", args.shard));
-    let results = pool.install(|| list.run_shard(args.shard, &|d, t| bar.update(d, t)));
+    let bar = Progress::new(
+        ctx.options.progress,
+        &format!("shard {}", args.shard),
+        "units",
+    );
+    let results = pool.install(|| list.run_shard(args.shard, &|d, t| bar.set(d as u64, t as u64)));
     bar.finish();
     let nodes: u64 = results
         .entries
         .iter()
         .map(|e| e.nodes.saturating_mul(e.multiplicity))
         .fold(0, u64::saturating_add);
-    report_time(nodes, start.elapsed());
-    eprintln!(
+    report_time(ctx.stderr, nodes, start.elapsed());
+    let _ = writeln!(
+        ctx.stderr,
         "shard {}: {} of {} tasks",
         args.shard,
         results.entries.len(),
         list.tasks.len()
     );
-    write_output(args.output.as_deref(), &results.to_text())
+    write_output(ctx, args.output.as_deref(), &results.to_text())
 }
 
-fn merge(args: &MergeArgs) -> Result<(), Failure> {
+fn merge(args: &MergeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let mut all = Vec::with_capacity(args.results.len());
     for path in &args.results {
-        let text = read_input(path)?;
+        let text = read_input(ctx, path)?;
         all.push(Results::parse(&text).map_err(|e| parse_failure(path, &e))?);
     }
     let merged = shogi_perft::split::merge(&all).map_err(|e| {
@@ -436,11 +418,11 @@ fn merge(args: &MergeArgs) -> Result<(), Failure> {
         }
     })?;
     let out = match args.format {
-        Format::Text => format!(
+        OutputFormat::Text => format!(
             "root {}\ndepth {}\ntasks {}\nnodes {}\n",
             merged.root, merged.depth, merged.tasks, merged.nodes
         ),
-        Format::Json => {
+        OutputFormat::Json => {
             let obj = serde_json::json!({
                 "sfen": merged.root, "depth": merged.depth,
                 "tasks": merged.tasks, "nodes": merged.nodes,
@@ -448,51 +430,5 @@ fn merge(args: &MergeArgs) -> Result<(), Failure> {
             format!("{obj}\n")
         }
     };
-    emit(&out)
-}
-
-/// An indicatif bar on stderr, shown only when stderr is a terminal and the run lasts over a
-/// second.
-struct Bar {
-    label: String,
-    start: Instant,
-    enabled: bool,
-    bar: OnceLock<ProgressBar>,
-}
-
-impl Bar {
-    fn new(label: &str) -> Bar {
-        Bar {
-            label: label.to_string(),
-            start: Instant::now(),
-            enabled: std::io::stderr().is_terminal(),
-            bar: OnceLock::new(),
-        }
-    }
-
-    fn enabled(&self) -> bool {
-        self.enabled
-    }
-
-    fn update(&self, done: usize, total: usize) {
-        if !self.enabled || self.start.elapsed() < Duration::from_secs(1) {
-            return;
-        }
-        let bar = self.bar.get_or_init(|| {
-            let style = ProgressStyle::with_template(
-                "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} units, eta {eta}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
-            let b = ProgressBar::new(total as u64).with_style(style);
-            b.set_prefix(self.label.clone());
-            b
-        });
-        bar.set_position(done as u64);
-    }
-
-    fn finish(&self) {
-        if let Some(b) = self.bar.get() {
-            b.finish_and_clear();
-        }
-    }
+    emit(ctx.stdout, &out)
 }

@@ -4,14 +4,24 @@
 use crate::types::{Color, Role, Square};
 
 /// A set of squares. Bit `i` is the square with index `i` (`(file - 1) * 9 + rank - 1`).
+///
+/// The representation is private to the crate; use the methods, the set operators and the
+/// iterator over its squares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(pub u128);
+pub struct Bitboard(pub(crate) u128);
 
 impl Bitboard {
     /// No squares.
     pub const EMPTY: Bitboard = Bitboard(0);
     /// All 81 squares.
     pub const FULL: Bitboard = Bitboard((1u128 << 81) - 1);
+
+    /// The whole line (rank, file or diagonal) through `a` and `b`, or empty when they share
+    /// none.
+    #[inline(always)]
+    pub fn line(a: Square, b: Square) -> Bitboard {
+        line(a, b)
+    }
 
     /// The set holding one square.
     #[inline(always)]

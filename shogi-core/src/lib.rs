@@ -24,15 +24,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod bitboard;
-pub mod game;
-pub mod hand;
-pub mod handicap;
-pub mod moves;
-pub mod position;
-pub mod setup;
-pub mod types;
-pub mod usi;
+mod bitboard;
+mod game;
+mod hand;
+mod handicap;
+mod moves;
+mod packed;
+mod position;
+mod setup;
+mod sfen;
+mod types;
+mod usi;
 mod zobrist;
 
 pub use bitboard::Bitboard;
@@ -40,7 +42,12 @@ pub use game::{Declaration, DeclarationResult, Game, ImpasseRule, Repetition};
 pub use hand::Hand;
 pub use handicap::Handicap;
 pub use moves::{MAX_MOVES, Move, MoveList, UsiMoveError};
+pub use packed::{
+    DecodeError, EncodeError, GameResult, Hcpe, Move16Format, PACKED_POSITION_BYTES,
+    PackedSfenValue, PositionFormat, RelativeResult,
+};
 pub use position::{Outcome, PlayError, Position};
-pub use setup::{Setup, SetupError, SetupOptions, SetupProblem, SfenError, SfenField};
+pub use setup::{Setup, SetupError, SetupOptions, SetupProblem};
+pub use sfen::{SfenError, SfenField};
 pub use types::{Color, Piece, Role, Square, Variant};
 pub use usi::{UsiError, UsiPosition, parse_usi_position};

@@ -7,7 +7,8 @@ use crate::bitboard::{
 };
 use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
-use crate::setup::{Setup, SetupError, SetupOptions, SetupProblem, SfenError, SfenField};
+use crate::setup::{Setup, SetupError, SetupOptions, SetupProblem};
+use crate::sfen::{SfenError, SfenField};
 use crate::types::{Color, Piece, Role, Square, Variant};
 use crate::zobrist;
 use std::fmt;
@@ -96,6 +97,8 @@ static MINI_MASKS: VariantMasks = VariantMasks {
     promo_from: promo_from([ranks(1, 1) & MINI_BOARD, ranks(5, 5) & MINI_BOARD]),
 };
 
+// Kept beside the tables it reads: a variant's masks are bitboards, which the vocabulary
+// module (`types.rs`) does not know about.
 impl Variant {
     #[inline(always)]
     pub(crate) fn masks(self) -> &'static VariantMasks {
@@ -526,7 +529,7 @@ impl Position {
 
     /// The SFEN text (hands in R B G S N L P order).
     pub fn to_sfen(&self) -> String {
-        crate::setup::write_sfen(
+        crate::sfen::write(
             self.variant,
             &self.board,
             &self.hands,

@@ -54,6 +54,14 @@ impl Color {
             Color::White => "後手",
         }
     }
+
+    /// "sente" or "gote", for messages.
+    pub const fn japanese_en(self) -> &'static str {
+        match self {
+            Color::Black => "sente",
+            Color::White => "gote",
+        }
+    }
 }
 
 impl std::ops::Not for Color {

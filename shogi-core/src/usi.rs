@@ -2,7 +2,7 @@
 
 use crate::moves::Move;
 use crate::position::{PlayError, Position};
-use crate::setup::SfenError;
+use crate::sfen::SfenError;
 use crate::types::Variant;
 use std::fmt;
 
@@ -72,7 +72,7 @@ pub struct UsiPosition {
 /// Reads `[position] startpos [moves ...]`, `[position] sfen <sfen> [moves ...]`, or a bare
 /// SFEN (optionally followed by `moves ...`). `startpos` means the start of `variant`.
 pub fn parse_usi_position(line: &str, variant: Variant) -> Result<UsiPosition, UsiError> {
-    let tokens: Vec<(usize, &str)> = crate::setup::words(line).collect();
+    let tokens: Vec<(usize, &str)> = crate::sfen::words(line).collect();
     let mut i = 0;
     if tokens.first().map(|t| t.1) == Some("position") {
         i += 1;

@@ -154,7 +154,7 @@ fn checkers_and_pins_are_consistent() {
                 if let Some(from) = m.from() {
                     if pinned.contains(from) {
                         let k = p.king_square(us).unwrap();
-                        assert!(shogi_core::bitboard::line(k, from).contains(m.to()));
+                        assert!(Bitboard::line(k, from).contains(m.to()));
                     }
                 }
             }

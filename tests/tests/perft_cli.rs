@@ -12,7 +12,7 @@ fn last_line(s: &str) -> &str {
     s.lines().last().unwrap_or("")
 }
 
-fn nodes_of(out: &std::process::Output) -> u64 {
+fn nodes_of(out: &common::Output) -> u64 {
     let s = stdout(out);
     let last = last_line(&s);
     last.strip_prefix("nodes ")

@@ -4,16 +4,11 @@
 mod common;
 
 use common::{code, shogi, shogi_stdin, stderr, stdout, workspace_root};
-use std::process::{Command, Stdio};
 
-/// Runs `shogi` from the workspace root, so paths in messages are short and stable.
-fn shogi_in_root(args: &[&str]) -> std::process::Output {
-    Command::new(common::shogi_bin())
-        .args(args)
-        .current_dir(workspace_root())
-        .stdin(Stdio::null())
-        .output()
-        .expect("shogi runs")
+/// Runs `shogi` from the workspace root, so paths in messages are short and stable (every
+/// in-process run does: see `common`).
+fn shogi_in_root(args: &[&str]) -> common::Output {
+    shogi(args)
 }
 
 const DIR: &str = "tests/fixtures/records";

@@ -1,0 +1,146 @@
+//! The command line: the top-level parser, and the value types shared by several commands.
+
+use crate::{check, convert, moves, perft};
+use shogi_core::{Position, Variant};
+use shogi_kif::{Encoding, Format};
+
+/// Shogi toolkit: rules, perft, and game records.
+#[derive(clap::Parser)]
+#[command(name = "shogi", version, about, long_about = None)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands of `shogi`.
+#[derive(clap::Subcommand)]
+pub enum Command {
+    /// Count the leaf nodes of the legal move tree (perft).
+    Perft(perft::PerftArgs),
+    /// List every legal move of a position in USI, one per line, sorted.
+    #[command(
+        after_help = "Examples:\n  shogi moves startpos\n  shogi moves 'rbsgk/4p/5/P4/KGSBR b - 1'\n  shogi moves startpos --variant mini"
+    )]
+    Moves(moves::MovesArgs),
+    /// Check game records: every move replayed against the rules; problems located.
+    Check(check::CheckArgs),
+    /// Convert a game record: to SFEN (the final position, or `--ply N`), USI, KIF, KI2, CSA, JKF.
+    Convert(convert::ConvertArgs),
+}
+
+/// Variant names on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum VariantArg {
+    /// Standard 9x9 shogi.
+    Standard,
+    /// Mini Shogi (5x5).
+    Mini,
+}
+
+impl From<VariantArg> for Variant {
+    fn from(v: VariantArg) -> Variant {
+        match v {
+            VariantArg::Standard => Variant::Standard,
+            VariantArg::Mini => Variant::Mini,
+        }
+    }
+}
+
+/// The output of a command: text for people, JSON for programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// Lines of text (see the command's help for their shape).
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+/// Reads `startpos` (of `variant`, standard when not given) or an SFEN into a position; a
+/// variant given with an SFEN must be the SFEN's.
+pub(crate) fn parse_position(
+    text: &str,
+    variant: Option<VariantArg>,
+) -> Result<Position, crate::Failure> {
+    let text = text.trim();
+    if text == "startpos" {
+        return Ok(Position::startpos(
+            variant.unwrap_or(VariantArg::Standard).into(),
+        ));
+    }
+    let pos =
+        Position::from_sfen(text).map_err(|e| crate::Failure::usage(format!("error: {e}")))?;
+    if let Some(v) = variant {
+        if pos.variant() != Variant::from(v) {
+            return Err(crate::Failure::usage(format!(
+                "error: the SFEN is a {} position but --variant {} was given",
+                pos.variant().name(),
+                Variant::from(v).name()
+            )));
+        }
+    }
+    Ok(pos)
+}
+
+/// Record formats on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// Kakinoki KIF.
+    Kif,
+    /// KI2.
+    Ki2,
+    /// CSA (V2.2 / V3.0).
+    Csa,
+    /// USI `position` lines.
+    Usi,
+    /// SFEN positions.
+    Sfen,
+    /// JSON Kifu Format.
+    Jkf,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Kif => Format::Kif,
+            FormatArg::Ki2 => Format::Ki2,
+            FormatArg::Csa => Format::Csa,
+            FormatArg::Usi => Format::Usi,
+            FormatArg::Sfen => Format::Sfen,
+            FormatArg::Jkf => Format::Jkf,
+        }
+    }
+}
+
+/// Text encodings on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EncodingArg {
+    /// UTF-8.
+    Utf8,
+    /// Shift_JIS (CP932).
+    #[value(alias = "sjis", alias = "cp932")]
+    ShiftJis,
+    /// EUC-JP.
+    EucJp,
+}
+
+impl From<EncodingArg> for Encoding {
+    fn from(e: EncodingArg) -> Encoding {
+        match e {
+            EncodingArg::Utf8 => Encoding::Utf8,
+            EncodingArg::ShiftJis => Encoding::ShiftJis,
+            EncodingArg::EucJp => Encoding::EucJp,
+        }
+    }
+}
+
+/// Options shared by the commands that read records.
+#[derive(clap::Args, Clone)]
+pub struct InputArgs {
+    /// The input format (default: detected from the content; the extension is only a hint).
+    #[arg(long = "from", value_enum)]
+    pub from: Option<FormatArg>,
+    /// The text encoding (default: BOM, then a declaration, then UTF-8, CP932, EUC-JP).
+    #[arg(long, value_enum)]
+    pub encoding: Option<EncodingArg>,
+}

@@ -1,0 +1,171 @@
+//! The inputs of a batch command: the paths as given, directories walked recursively in sorted
+//! order for record files, `-` for standard input; and reading a file whole, once.
+
+use crate::Failure;
+use shogi_kif::Format;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Extensions read when walking a directory.
+const RECORD_EXTENSIONS: &[&str] = &["kif", "kifu", "ki2", "ki2u", "csa", "jkf", "usi", "sfen"];
+
+/// One input: a path, or stdin (`-`).
+#[derive(Clone, Debug)]
+pub struct Input {
+    /// The name shown in messages.
+    pub name: String,
+    /// The file (`None`: standard input).
+    pub path: Option<PathBuf>,
+    /// The path an output for this input takes below an output folder: the file name for a
+    /// file given on the command line, the path below the directory for a walked one.
+    pub rel: PathBuf,
+}
+
+impl Input {
+    /// The format the extension suggests.
+    pub fn hint(&self) -> Option<Format> {
+        self.path
+            .as_ref()
+            .and_then(|p| p.extension())
+            .and_then(|e| e.to_str())
+            .and_then(Format::from_extension)
+    }
+}
+
+/// Expands the command line's paths: files as given, directories walked recursively for
+/// record files (sorted, so output is deterministic), `-` for stdin.
+pub fn expand(paths: &[String]) -> Result<Vec<Input>, Failure> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p == "-" {
+            out.push(Input {
+                name: "<stdin>".into(),
+                path: None,
+                rel: PathBuf::from("stdin"),
+            });
+            continue;
+        }
+        let path = PathBuf::from(p);
+        let meta = std::fs::metadata(&path)
+            .map_err(|e| Failure::usage(format!("error: {p}: {}", io_reason(&e))))?;
+        if meta.is_dir() {
+            // `walk` gives the files in path order (sorted), each directory sorted by name.
+            let mut files = Vec::new();
+            walk(&path, &mut files)
+                .map_err(|e| Failure::usage(format!("error: {p}: {}", io_reason(&e))))?;
+            out.extend(files.into_iter().map(|f| {
+                Input {
+                    name: f.display().to_string(),
+                    rel: f
+                        .strip_prefix(&path)
+                        .map(Path::to_path_buf)
+                        .unwrap_or_else(|_| f.clone()),
+                    path: Some(f),
+                }
+            }));
+        } else {
+            out.push(Input {
+                name: p.clone(),
+                rel: path
+                    .file_name()
+                    .map(PathBuf::from)
+                    .unwrap_or_else(|| path.clone()),
+                path: Some(path),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The record files under `dir`, in the order of sorting their paths: a path sorts by its
+/// components, so visiting each directory's entries by name gives that order without
+/// comparing whole paths.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        entries.push((entry.file_name(), entry.path(), entry.file_type()?));
+    }
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    for (_, path, ft) in entries {
+        if ft.is_dir() {
+            walk(&path, out)?;
+        } else if ft.is_file() {
+            let ext = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(|e| e.to_ascii_lowercase());
+            if ext.is_some_and(|e| RECORD_EXTENSIONS.contains(&e.as_str())) {
+                out.push(path);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An I/O error in the words of a message.
+pub fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// The largest input read whole (records are small; this bounds memory on junk).
+const MAX_INPUT: u64 = 256 * 1024 * 1024;
+
+/// Reads an open file of `size` bytes (0: not known) whole; the reason when it cannot.
+pub fn read_whole(file: std::fs::File, size: u64) -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    read_file(file, size, &mut buf).map_err(|e| io_reason(&e))?;
+    if buf.len() as u64 > MAX_INPUT {
+        return Err(format!("larger than {} MiB", MAX_INPUT / 1024 / 1024));
+    }
+    Ok(buf)
+}
+
+/// Reads a file into `buf` (at most `MAX_INPUT + 1` bytes) with one allocation and, for a
+/// regular file, usually one `read`: a read that returns fewer bytes than asked ends a
+/// regular file, so when it brings exactly the size the file has, nothing more is asked.
+///
+/// `size` is the size of a regular file (0 when not known or not a regular file).
+fn read_file(mut f: std::fs::File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    if size == 0 || size > MAX_INPUT {
+        return f.take(MAX_INPUT + 1).read_to_end(buf);
+    }
+    let want = size as usize + 1;
+    buf.resize(want, 0);
+    let mut n = 0;
+    while n < want {
+        match f.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => {
+                n += k;
+                if n == want - 1 {
+                    // Short of what was asked, and all the file said it held.
+                    break;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                buf.truncate(n);
+                return Err(e);
+            }
+        }
+    }
+    buf.truncate(n);
+    if n == want {
+        // The file grew: read on as before.
+        f.take(MAX_INPUT + 1 - n as u64).read_to_end(buf)?;
+    }
+    Ok(buf.len())
+}
+
+/// The size of an open regular file (0 for anything else, or when it cannot be known).
+pub fn regular_size(f: &std::fs::File) -> u64 {
+    f.metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map_or(0, |m| m.len())
+}
