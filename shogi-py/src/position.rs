@@ -3,7 +3,7 @@
 use crate::errors::{self, IllegalMoveError, InvalidMoveError, o, s, with_attrs};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use shogi_core::{Color, Move, Outcome, Position, Role, Square, Variant};
 
 /// The deepest perft accepted: beyond it a count runs for days.
@@ -92,6 +92,15 @@ impl PyMove {
         }
     }
 
+    /// The 16-bit training-data encoding of the move: "cshogi" (hcpe's `bestMove16`, cshogi's
+    /// `move16`) or "yaneuraou" (psv's `move`).
+    #[pyo3(signature = (format = "cshogi"))]
+    fn move16(&self, py: Python<'_>, format: &str) -> PyResult<u16> {
+        move16_format(format)?
+            .encode(self.0)
+            .map_err(|e| errors::with_attrs::<errors::ShogiError>(py, e.to_string(), &[]))
+    }
+
     fn __str__(&self) -> String {
         self.0.to_usi()
     }
@@ -120,6 +129,26 @@ impl PyMove {
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((py.get_type::<PyMove>().into_any(), (self.0.to_usi(),)))
+    }
+}
+
+fn move16_format(name: &str) -> PyResult<shogi_core::Move16Format> {
+    match name {
+        "cshogi" => Ok(shogi_core::Move16Format::Cshogi),
+        "yaneuraou" => Ok(shogi_core::Move16Format::YaneuraOu),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown move16 format {name:?}: expected 'cshogi' or 'yaneuraou'"
+        ))),
+    }
+}
+
+fn packed_format(name: &str) -> PyResult<shogi_core::PositionFormat> {
+    match name {
+        "hcp" => Ok(shogi_core::PositionFormat::Hcp),
+        "psfen" => Ok(shogi_core::PositionFormat::PackedSfen),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown packed format {name:?}: expected 'hcp' or 'psfen'"
+        ))),
     }
 }
 
@@ -366,6 +395,43 @@ impl PyPosition {
             p.history.push((before, m));
         }
         Ok(p)
+    }
+
+    /// The 32-byte packed position of training data: "hcp" (cshogi's `to_hcp`, in hcpe
+    /// entries) or "psfen" (YaneuraOu's PackedSfen, in psv entries). The move number is not
+    /// kept. Raises ShogiError for what the formats cannot hold (Mini Shogi, a missing king,
+    /// extra pieces).
+    #[pyo3(signature = (format = "hcp"))]
+    fn packed<'py>(&self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = packed_format(format)?
+            .encode_to_array(&self.pos)
+            .map_err(|e| errors::with_attrs::<errors::ShogiError>(py, e.to_string(), &[]))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The position of 32 packed bytes ("hcp" or "psfen", see `packed`), move number 1.
+    /// Raises ShogiError for bytes that are not a legal position.
+    #[staticmethod]
+    #[pyo3(signature = (data, format = "hcp"))]
+    fn from_packed(py: Python<'_>, data: &[u8], format: &str) -> PyResult<PyPosition> {
+        let format = packed_format(format)?;
+        let bytes: &[u8; 32] = data.try_into().map_err(|_| {
+            PyValueError::new_err(format!("a packed position is 32 bytes, not {}", data.len()))
+        })?;
+        format
+            .decode(bytes)
+            .map(PyPosition::wrap)
+            .map_err(|e| errors::with_attrs::<errors::ShogiError>(py, e.to_string(), &[]))
+    }
+
+    /// The legal move a 16-bit training-data value spells here ("cshogi" or "yaneuraou", see
+    /// `Move.move16`). Raises ShogiError for a value that is no move, or not a legal one.
+    #[pyo3(signature = (value, format = "cshogi"))]
+    fn move_from_move16(&self, py: Python<'_>, value: u16, format: &str) -> PyResult<PyMove> {
+        move16_format(format)?
+            .decode(value, &self.pos)
+            .map(PyMove)
+            .map_err(|e| errors::with_attrs::<errors::ShogiError>(py, e.to_string(), &[]))
     }
 
     /// The SFEN of the position.
