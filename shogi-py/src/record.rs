@@ -23,7 +23,6 @@ fn parse_format(name: &str) -> PyResult<Format> {
 fn options(format: Option<&str>, encoding: Option<&str>) -> PyResult<ReadOptions> {
     Ok(ReadOptions {
         format: format.map(parse_format).transpose()?,
-        hint: None,
         encoding: encoding
             .map(|e| {
                 Encoding::from_label(e).ok_or_else(|| {
@@ -33,6 +32,7 @@ fn options(format: Option<&str>, encoding: Option<&str>) -> PyResult<ReadOptions
                 })
             })
             .transpose()?,
+        ..ReadOptions::default()
     })
 }
 
