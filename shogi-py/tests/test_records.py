@@ -292,3 +292,20 @@ def test_readme_pandas_example(monkeypatch):
     exec(block.replace('["records/"]', '["samples"]'), scope)
     df = scope["df"]
     assert isinstance(df, pd.DataFrame) and len(df) == 6 and df["valid"].all()
+
+
+def test_errors_pickle_with_their_attributes():
+    """Dask and multiprocessing send exceptions between processes by pickle."""
+    import pickle
+
+    bad = shogitk.read(FIXTURES / "more" / "two-games.csa")[1]
+    err = pickle.loads(pickle.dumps(bad.error))
+    assert type(err) is ReadError
+    assert (err.line, err.column, err.kind, err.reason) == (
+        bad.error.line, bad.error.column, bad.error.kind, bad.error.reason)
+    assert str(err) == str(bad.error)
+    try:
+        shogitk.Position("nonsense")
+    except shogitk.SfenError as e:
+        back = pickle.loads(pickle.dumps(e))
+        assert type(back) is shogitk.SfenError and back.field == e.field and str(back) == str(e)
