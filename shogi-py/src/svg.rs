@@ -123,10 +123,9 @@ stroke=\"#000\" stroke-width=\"2\"/>"
     for rank in 1..=n {
         let _ = write!(
             out,
-            "<text x=\"{}\" y=\"{}\" font-size=\"14\" text-anchor=\"middle\" \
-dominant-baseline=\"central\">{}</text>",
+            "<text x=\"{}\" y=\"{}\" font-size=\"14\" text-anchor=\"middle\">{}</text>",
             x0 + board + LABEL / 2,
-            y0 + (rank - 1) * CELL + CELL / 2,
+            y0 + (rank - 1) * CELL + CELL / 2 + 5,
             KANJI_DIGITS[rank as usize]
         );
     }
@@ -147,10 +146,13 @@ dominant-baseline=\"central\">{}</text>",
             } else {
                 String::new()
             };
+            // The baseline sits below the centre by about a third of the glyph (CJK glyphs
+            // stand on it), set explicitly: renderers differ on `dominant-baseline`.
             let _ = write!(
                 out,
-                "<text x=\"{cx}\" y=\"{cy}\" font-size=\"28\" text-anchor=\"middle\" \
-dominant-baseline=\"central\" fill=\"{fill}\"{rotate}>{}</text>",
+                "<text x=\"{cx}\" y=\"{}\" font-size=\"28\" text-anchor=\"middle\" \
+fill=\"{fill}\"{rotate}>{}</text>",
+                cy + 10,
                 piece_char(piece.role)
             );
         }
