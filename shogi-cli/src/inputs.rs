@@ -3,7 +3,6 @@
 
 use crate::Failure;
 use shogi_kif::Format;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Extensions read when walking a directory.
@@ -110,62 +109,4 @@ pub fn io_reason(e: &std::io::Error) -> String {
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
         _ => e.to_string(),
     }
-}
-
-/// The largest input read whole (records are small; this bounds memory on junk).
-const MAX_INPUT: u64 = 256 * 1024 * 1024;
-
-/// Reads an open file of `size` bytes (0: not known) whole; the reason when it cannot.
-pub fn read_whole(file: std::fs::File, size: u64) -> Result<Vec<u8>, String> {
-    let mut buf = Vec::new();
-    read_file(file, size, &mut buf).map_err(|e| io_reason(&e))?;
-    if buf.len() as u64 > MAX_INPUT {
-        return Err(format!("larger than {} MiB", MAX_INPUT / 1024 / 1024));
-    }
-    Ok(buf)
-}
-
-/// Reads a file into `buf` (at most `MAX_INPUT + 1` bytes) with one allocation and, for a
-/// regular file, usually one `read`: a read that returns fewer bytes than asked ends a
-/// regular file, so when it brings exactly the size the file has, nothing more is asked.
-///
-/// `size` is the size of a regular file (0 when not known or not a regular file).
-fn read_file(mut f: std::fs::File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-    if size == 0 || size > MAX_INPUT {
-        return f.take(MAX_INPUT + 1).read_to_end(buf);
-    }
-    let want = size as usize + 1;
-    buf.resize(want, 0);
-    let mut n = 0;
-    while n < want {
-        match f.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => {
-                n += k;
-                if n == want - 1 {
-                    // Short of what was asked, and all the file said it held.
-                    break;
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                buf.truncate(n);
-                return Err(e);
-            }
-        }
-    }
-    buf.truncate(n);
-    if n == want {
-        // The file grew: read on as before.
-        f.take(MAX_INPUT + 1 - n as u64).read_to_end(buf)?;
-    }
-    Ok(buf.len())
-}
-
-/// The size of an open regular file (0 for anything else, or when it cannot be known).
-pub fn regular_size(f: &std::fs::File) -> u64 {
-    f.metadata()
-        .ok()
-        .filter(|m| m.is_file())
-        .map_or(0, |m| m.len())
 }

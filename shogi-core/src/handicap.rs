@@ -177,6 +177,15 @@ impl Handicap {
         })
     }
 
+    /// Whether a `手合割` value names Mini Shogi (5五将棋, ５五将棋, 五々将棋, 5五將棋,
+    /// ミニ将棋), which is a variant rather than a handicap.
+    pub fn is_mini_shogi_name(name: &str) -> bool {
+        matches!(
+            name,
+            "5五将棋" | "５五将棋" | "五々将棋" | "5五將棋" | "ミニ将棋"
+        )
+    }
+
     /// Reads a JKF preset code.
     pub fn from_jkf(s: &str) -> Option<Handicap> {
         Handicap::ALL.iter().copied().find(|h| h.jkf() == s)

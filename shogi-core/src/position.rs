@@ -412,6 +412,22 @@ impl Position {
         })
     }
 
+    /// A playable position from a setup as record files give them: by the rules first, then
+    /// with the tsume relaxations ([`SetupOptions::TSUME`]: missing king, extra pieces), then
+    /// as a puzzle diagram ([`SetupOptions::PERMISSIVE`]: nifu and dead pieces too). The
+    /// second value names the rules a puzzle diagram breaks; the error is the permissive one.
+    pub fn from_setup_relaxed(setup: Setup) -> Result<(Position, Option<SetupError>), SetupError> {
+        if let Ok(p) = Position::from_setup(setup.clone(), SetupOptions::default()) {
+            return Ok((p, None));
+        }
+        match Position::from_setup(setup.clone(), SetupOptions::TSUME) {
+            Ok(p) => Ok((p, None)),
+            Err(broken) => {
+                Position::from_setup(setup, SetupOptions::PERMISSIVE).map(|p| (p, Some(broken)))
+            }
+        }
+    }
+
     /// Validates a setup. Every problem is named in the error.
     pub fn from_setup(setup: Setup, options: SetupOptions) -> Result<Position, SetupError> {
         let variant = setup.variant;

@@ -412,7 +412,45 @@ impl Role {
 
     /// Parses a CSA code.
     pub fn from_csa(s: &str) -> Option<Role> {
-        Role::ALL.iter().copied().find(|r| r.csa() == s)
+        Some(match s {
+            "FU" => Role::Pawn,
+            "KY" => Role::Lance,
+            "KE" => Role::Knight,
+            "GI" => Role::Silver,
+            "KI" => Role::Gold,
+            "KA" => Role::Bishop,
+            "HI" => Role::Rook,
+            "OU" => Role::King,
+            "TO" => Role::Tokin,
+            "NY" => Role::PromotedLance,
+            "NK" => Role::PromotedKnight,
+            "NG" => Role::PromotedSilver,
+            "UM" => Role::Horse,
+            "RY" => Role::Dragon,
+            _ => return None,
+        })
+    }
+
+    /// Parses a one-character kanji name: those of [`Role::kanji_short`], and also 王 (king)
+    /// and 竜 (dragon), which records use as well.
+    pub const fn from_kanji(c: char) -> Option<Role> {
+        Some(match c {
+            '歩' => Role::Pawn,
+            '香' => Role::Lance,
+            '桂' => Role::Knight,
+            '銀' => Role::Silver,
+            '金' => Role::Gold,
+            '角' => Role::Bishop,
+            '飛' => Role::Rook,
+            '玉' | '王' => Role::King,
+            'と' => Role::Tokin,
+            '杏' => Role::PromotedLance,
+            '圭' => Role::PromotedKnight,
+            '全' => Role::PromotedSilver,
+            '馬' => Role::Horse,
+            '龍' | '竜' => Role::Dragon,
+            _ => return None,
+        })
     }
 
     /// The kanji used in KIF/KI2 move text (`歩`, ..., `成銀`, `馬`, `龍`).

@@ -110,6 +110,31 @@ pub fn decode(
     Err(invalid(bytes, Encoding::Utf8))
 }
 
+/// [`decode`] for bytes the caller owns: UTF-8 text becomes the `String` without a copy.
+pub(crate) fn decode_vec(
+    mut bytes: Vec<u8>,
+    override_enc: Option<Encoding>,
+) -> Result<(String, Encoding), ReadError> {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let bom = bytes.starts_with(BOM) && override_enc.is_none_or(|e| e == Encoding::Utf8);
+    // Whether `decode` would try UTF-8 first, and only UTF-8 when there is a BOM.
+    let utf8_first = match override_enc {
+        Some(e) => e == Encoding::Utf8,
+        None => bom || declared_encoding(&bytes).is_none_or(|e| e == Encoding::Utf8),
+    };
+    if !utf8_first {
+        return decode(&bytes, override_enc).map(|(t, e)| (t.into_owned(), e));
+    }
+    if bom {
+        bytes.drain(..BOM.len());
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((text, Encoding::Utf8)),
+        Err(e) if bom || override_enc.is_some() => Err(invalid(e.as_bytes(), Encoding::Utf8)),
+        Err(e) => decode(e.as_bytes(), None).map(|(t, e)| (t.into_owned(), e)),
+    }
+}
+
 fn strict(bytes: &[u8], enc: Encoding) -> Option<(Cow<'_, str>, Encoding)> {
     if enc == Encoding::Utf8 {
         return std::str::from_utf8(bytes)

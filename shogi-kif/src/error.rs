@@ -318,7 +318,9 @@ fn window_start(column: u32) -> usize {
     (column.saturating_sub(1) as usize).saturating_sub(MAX_LINE_TEXT / 2)
 }
 
-fn floor_char(s: &str, mut i: usize) -> usize {
+/// `i` moved back to the start of the character it falls in.
+#[inline]
+pub(crate) fn floor_char(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
     }

@@ -3,7 +3,7 @@
 use crate::ending::EndingKind;
 use crate::error::Diagnostic;
 use serde::{Serialize, Serializer};
-use shogi_core::{Color, Handicap, Move, Piece, Position, Setup, Square, Variant};
+use shogi_core::{Color, Handicap, Move, Piece, Position, Setup, Variant};
 
 /// A header key: the usual ones typed, any other kept verbatim.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -212,7 +212,7 @@ impl Start {
     /// The start as a playable position (tsume and puzzle relaxations applied when needed).
     pub fn position(&self) -> Option<Position> {
         let setup = Setup::from_sfen(&self.sfen).ok()?;
-        crate::replay::relaxed_position(setup).ok().map(|p| p.0)
+        Position::from_setup_relaxed(setup).ok().map(|p| p.0)
     }
 }
 
@@ -447,9 +447,4 @@ pub(crate) fn apply_mechanically(setup: &mut Setup, mv: Move) {
     }
     setup.side_to_move = !us;
     setup.move_number = setup.move_number.saturating_add(1);
-}
-
-/// A square from raw (file, rank).
-pub(crate) fn square(sq: (u8, u8)) -> Option<Square> {
-    Square::new(sq.0, sq.1)
 }

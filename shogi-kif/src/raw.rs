@@ -4,184 +4,13 @@
 //! qualifiers, source square or CSA codes) with their location, in an arena tree.
 
 use crate::ending::EndingKind;
-use crate::error::{Diagnostic, Location, Severity};
+use crate::error::{Diagnostic, Location, ReadError, Severity};
+use crate::japanese::JaMove;
+use shogi_core::{Color, Piece, Role, Square};
 
-/// Side, as the syntax layer sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Side {
-    Black,
-    White,
-}
-
-/// Piece kind, as the syntax layer sees it (same order as shogi-core's `Role`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Pawn,
-    Lance,
-    Knight,
-    Silver,
-    Gold,
-    Bishop,
-    Rook,
-    King,
-    Tokin,
-    PromotedLance,
-    PromotedKnight,
-    PromotedSilver,
-    Horse,
-    Dragon,
-}
-
-impl Kind {
-    pub const HAND: [Kind; 7] = [
-        Kind::Rook,
-        Kind::Bishop,
-        Kind::Gold,
-        Kind::Silver,
-        Kind::Knight,
-        Kind::Lance,
-        Kind::Pawn,
-    ];
-
-    pub fn from_csa(s: &str) -> Option<Kind> {
-        Some(match s {
-            "FU" => Kind::Pawn,
-            "KY" => Kind::Lance,
-            "KE" => Kind::Knight,
-            "GI" => Kind::Silver,
-            "KI" => Kind::Gold,
-            "KA" => Kind::Bishop,
-            "HI" => Kind::Rook,
-            "OU" => Kind::King,
-            "TO" => Kind::Tokin,
-            "NY" => Kind::PromotedLance,
-            "NK" => Kind::PromotedKnight,
-            "NG" => Kind::PromotedSilver,
-            "UM" => Kind::Horse,
-            "RY" => Kind::Dragon,
-            _ => return None,
-        })
-    }
-
-    pub fn csa(self) -> &'static str {
-        match self {
-            Kind::Pawn => "FU",
-            Kind::Lance => "KY",
-            Kind::Knight => "KE",
-            Kind::Silver => "GI",
-            Kind::Gold => "KI",
-            Kind::Bishop => "KA",
-            Kind::Rook => "HI",
-            Kind::King => "OU",
-            Kind::Tokin => "TO",
-            Kind::PromotedLance => "NY",
-            Kind::PromotedKnight => "NK",
-            Kind::PromotedSilver => "NG",
-            Kind::Horse => "UM",
-            Kind::Dragon => "RY",
-        }
-    }
-
-    pub fn from_kanji1(c: char) -> Option<Kind> {
-        Some(match c {
-            '歩' => Kind::Pawn,
-            '香' => Kind::Lance,
-            '桂' => Kind::Knight,
-            '銀' => Kind::Silver,
-            '金' => Kind::Gold,
-            '角' => Kind::Bishop,
-            '飛' => Kind::Rook,
-            '玉' | '王' => Kind::King,
-            'と' => Kind::Tokin,
-            '杏' => Kind::PromotedLance,
-            '圭' => Kind::PromotedKnight,
-            '全' => Kind::PromotedSilver,
-            '馬' => Kind::Horse,
-            '龍' | '竜' => Kind::Dragon,
-            _ => return None,
-        })
-    }
-
-    /// Read a piece name at the start of `s`; returns the kind and the bytes consumed.
-    pub fn parse_prefix(s: &str) -> Option<(Kind, usize)> {
-        let mut it = s.chars();
-        let c = it.next()?;
-        if c == '成' {
-            let k = match it.next()? {
-                '香' => Kind::PromotedLance,
-                '桂' => Kind::PromotedKnight,
-                '銀' => Kind::PromotedSilver,
-                _ => return None,
-            };
-            return Some((k, '成'.len_utf8() + '香'.len_utf8()));
-        }
-        Kind::from_kanji1(c).map(|k| (k, c.len_utf8()))
-    }
-
-    pub fn unpromoted(self) -> Kind {
-        match self {
-            Kind::Tokin => Kind::Pawn,
-            Kind::PromotedLance => Kind::Lance,
-            Kind::PromotedKnight => Kind::Knight,
-            Kind::PromotedSilver => Kind::Silver,
-            Kind::Horse => Kind::Bishop,
-            Kind::Dragon => Kind::Rook,
-            k => k,
-        }
-    }
-
-    pub fn from_sfen_letter(c: char) -> Option<Kind> {
-        Some(match c.to_ascii_uppercase() {
-            'P' => Kind::Pawn,
-            'L' => Kind::Lance,
-            'N' => Kind::Knight,
-            'S' => Kind::Silver,
-            'G' => Kind::Gold,
-            'B' => Kind::Bishop,
-            'R' => Kind::Rook,
-            'K' => Kind::King,
-            _ => return None,
-        })
-    }
-
-    pub fn hand_index(self) -> Option<usize> {
-        Kind::HAND.iter().position(|&k| k == self)
-    }
-}
-
-/// A square as (file, rank), both 1-based.
-pub(crate) type Sq = (u8, u8);
-
-/// KI2 relative-position word.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Relative {
-    Right,
-    Left,
-    Straight,
-}
-
-/// KI2 motion word.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Motion {
-    Up,
-    Sideways,
-    Down,
-}
-
-/// A move in Japanese notation (KIF or KI2).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct JaMove {
-    pub side: Option<Side>,
-    /// `None` = 同.
-    pub to: Option<Sq>,
-    pub kind: Kind,
-    /// `Some(true)` = 成, `Some(false)` = 不成/生, `None` = not written.
-    pub promote: Option<bool>,
-    pub drop: bool,
-    /// KIF source square `(77)`.
-    pub from: Option<Sq>,
-    pub relative: Option<Relative>,
-    pub motion: Option<Motion>,
+/// Where a hand role's count is in [`RawBoard::hands`] (the SFEN order, R B G S N L P).
+pub(crate) fn hand_slot(role: Role) -> Option<usize> {
+    Role::HAND_SFEN_ORDER.iter().position(|&r| r == role)
 }
 
 /// A move as written in some notation.
@@ -190,24 +19,24 @@ pub(crate) enum RawMove {
     Ja(JaMove),
     /// CSA: side, from (None = drop), to, piece code after the move.
     Csa {
-        side: Side,
-        from: Option<Sq>,
-        to: Sq,
-        kind: Kind,
+        side: Color,
+        from: Option<Square>,
+        to: Square,
+        kind: Role,
     },
     /// USI move text (already syntax-checked).
     Usi {
-        from: Option<Sq>,
-        to: Sq,
+        from: Option<Square>,
+        to: Square,
         promote: bool,
-        drop: Option<Kind>,
+        drop: Option<Role>,
     },
     /// JKF move object.
     Jkf {
-        side: Option<Side>,
-        from: Option<Sq>,
-        to: Option<Sq>,
-        kind: Kind,
+        side: Option<Color>,
+        from: Option<Square>,
+        to: Option<Square>,
+        kind: Role,
         promote: Option<bool>,
     },
 }
@@ -217,7 +46,7 @@ pub(crate) enum RawMove {
 pub(crate) struct RawEnd {
     pub kind: EndingKind,
     /// For CSA `%+ILLEGAL_ACTION` / `%-ILLEGAL_ACTION`: who acted illegally.
-    pub offender: Option<Side>,
+    pub offender: Option<Color>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -255,10 +84,10 @@ pub(crate) struct RawBoard {
     /// 9 or 5.
     pub size: u8,
     /// `cells[rank-1][file-1]`.
-    pub cells: [[Option<(Side, Kind)>; 9]; 9],
-    /// Counts per side in [`Kind::HAND`] order.
+    pub cells: [[Option<Piece>; 9]; 9],
+    /// Counts per side (by [`Color::index`]) in [`Role::HAND_SFEN_ORDER`] (see [`hand_slot`]).
     pub hands: [[u8; 7]; 2],
-    pub side_to_move: Option<Side>,
+    pub side_to_move: Option<Color>,
     /// The move number of the next move (SFEN field, or 手数＝N + 1).
     pub move_number: Option<u32>,
 }
@@ -309,6 +138,22 @@ pub(crate) struct RawRecord {
     pub closing: Option<Closing>,
     pub diagnostics: Vec<Diagnostic>,
 }
+
+/// A syntax error, with the record as read up to it when that makes a record.
+#[derive(Debug)]
+pub(crate) struct Partial {
+    pub error: ReadError,
+    pub read: Option<RawRecord>,
+}
+
+impl From<ReadError> for Box<Partial> {
+    fn from(error: ReadError) -> Box<Partial> {
+        Box::new(Partial { error, read: None })
+    }
+}
+
+/// What a parser gives: the record, or the error with what was read before it.
+pub(crate) type Parsed = Result<RawRecord, Box<Partial>>;
 
 /// How deeply variations may nest before the reader gives up.
 pub(crate) const MAX_DEPTH: u32 = 64;

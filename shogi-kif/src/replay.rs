@@ -1,47 +1,23 @@
 //! Replay: resolve every written move against the position and check it with shogi-core.
 
 use crate::ending::EndingKind;
-use crate::error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
+use crate::error::{Diagnostic, ErrorKind, ReadError, Severity};
+mod start;
+
+use crate::japanese::{self, on_board};
 use crate::model::*;
-use crate::raw::{
-    self, Item, JaMove, Kind, Motion, RawBoard, RawMove, RawRecord, RawStart, Relative, Side,
-};
-use shogi_core::{
-    Color, Handicap, Move, Piece, Position, Role, Setup, SetupError, SetupOptions, Square, Variant,
-};
+use crate::raw::{self, Item, RawEnd, RawMove, RawRecord};
+use shogi_core::{Color, Move, Position, Role, Square};
 
-pub(crate) fn role(k: Kind) -> Role {
-    match k {
-        Kind::Pawn => Role::Pawn,
-        Kind::Lance => Role::Lance,
-        Kind::Knight => Role::Knight,
-        Kind::Silver => Role::Silver,
-        Kind::Gold => Role::Gold,
-        Kind::Bishop => Role::Bishop,
-        Kind::Rook => Role::Rook,
-        Kind::King => Role::King,
-        Kind::Tokin => Role::Tokin,
-        Kind::PromotedLance => Role::PromotedLance,
-        Kind::PromotedKnight => Role::PromotedKnight,
-        Kind::PromotedSilver => Role::PromotedSilver,
-        Kind::Horse => Role::Horse,
-        Kind::Dragon => Role::Dragon,
-    }
-}
-
-pub(crate) fn color(s: Side) -> Color {
-    match s {
-        Side::Black => Color::Black,
-        Side::White => Color::White,
-    }
-}
-
-/// Names of Mini Shogi in 手合割.
-pub(crate) fn is_mini_name(name: &str) -> bool {
-    matches!(
-        name,
-        "5五将棋" | "５五将棋" | "五々将棋" | "5五將棋" | "ミニ将棋"
-    )
+/// Where a walk along the move tree is: about to read child `child` of node `parent`, in
+/// `pos`, at ply `ply`, after a move to `prev_to` (for 同).
+#[derive(Clone)]
+struct Branch {
+    parent: u32,
+    child: usize,
+    pos: Position,
+    prev_to: Option<Square>,
+    ply: u32,
 }
 
 struct Replayer<'a> {
@@ -78,15 +54,16 @@ fn main_line_len(raw: &RawRecord) -> usize {
     n
 }
 
-/// Turn a raw record into a checked record; with `facts`, also what validation needs
-/// from its main line.
-pub(crate) fn replay_main(
-    raw: RawRecord,
-    src: &str,
-    facts: bool,
-) -> Result<(Record, Option<MainLine>), ReadError> {
-    let mut start_notes = Vec::new();
-    let (start, pos) = resolve_start(&raw, src, &mut start_notes)?;
+/// A raw record replayed: the record as far as it could be read, the facts validation needs
+/// (when asked for and the record was read to its end), and the first error.
+pub(crate) struct Replayed {
+    pub record: Record,
+    pub main: Option<MainLine>,
+    pub error: Option<ReadError>,
+}
+
+/// The header of a raw record, keys typed.
+fn header(raw: &RawRecord) -> Header {
     let mut header = Header::default();
     for (k, v) in &raw.header {
         let key = if k.starts_with('$') || k == "N+" || k == "N-" {
@@ -98,6 +75,30 @@ pub(crate) fn replay_main(
         };
         header.push(key, v.clone());
     }
+    header
+}
+
+/// Turn a raw record into a checked record; with `facts`, also what validation needs
+/// from its main line. On an error the record holds what came before it: the header, and
+/// the start and the moves before the failing one when the error is in a move.
+pub(crate) fn replay(raw: RawRecord, src: &str, facts: bool) -> Replayed {
+    let mut start_notes = Vec::new();
+    let header = header(&raw);
+    let (start, pos) = match start::resolve_start(&raw, src, &mut start_notes) {
+        Ok(ok) => ok,
+        Err(e) => {
+            let record = Record {
+                header,
+                diagnostics: raw.diagnostics,
+                ..Record::default()
+            };
+            return Replayed {
+                record,
+                main: None,
+                error: Some(e),
+            };
+        }
+    };
     let mut r = Replayer {
         src,
         raw: &raw,
@@ -109,11 +110,17 @@ pub(crate) fn replay_main(
         keys: Vec::with_capacity(reserve),
         last: pos.clone(),
     });
-    let (mut line, err) = r.walk(0, 0, pos.clone(), None, 1, main.as_mut(), reserve);
-    if let Some(e) = err {
-        return Err(e);
+    let at = Branch {
+        parent: 0,
+        child: 0,
+        pos: pos.clone(),
+        prev_to: None,
+        ply: 1,
+    };
+    let (mut line, error) = r.walk(at, main.as_mut(), reserve);
+    if error.is_none() {
+        r.apply_closing(&mut line, &pos);
     }
-    r.apply_closing(&mut line, &pos);
     let mut diagnostics = raw.diagnostics.clone();
     diagnostics.append(&mut start_notes);
     diagnostics.append(&mut r.diagnostics);
@@ -126,227 +133,11 @@ pub(crate) fn replay_main(
         moves: line,
         diagnostics,
     };
-    Ok((record, main))
-}
-
-/// The even-game start position (parsed once).
-fn even_position() -> Position {
-    static EVEN: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
-    EVEN.get_or_init(|| Position::startpos(Variant::Standard))
-        .clone()
-}
-
-fn setup_from_board(b: &RawBoard, variant: Variant) -> Setup {
-    let mut setup = Setup::empty(variant);
-    for (r, row) in b.cells.iter().enumerate() {
-        for (f, cell) in row.iter().enumerate() {
-            if let (Some((side, kind)), Some(sq)) = (cell, Square::new(f as u8 + 1, r as u8 + 1)) {
-                setup.set_piece(sq, Some(Piece::new(color(*side), role(*kind))));
-            }
-        }
+    Replayed {
+        record,
+        main: main.filter(|_| error.is_none()),
+        error,
     }
-    for (i, hand) in b.hands.iter().enumerate() {
-        for (j, &n) in hand.iter().enumerate() {
-            setup.hands[i].set(role(Kind::HAND[j]), n);
-        }
-    }
-    setup.side_to_move = b.side_to_move.map_or(Color::Black, color);
-    if let Some(n) = b.move_number {
-        setup.move_number = n.max(1);
-    }
-    setup
-}
-
-fn named_start(name: &str) -> Option<(Variant, Option<Handicap>, String)> {
-    if is_mini_name(name) {
-        return Some((Variant::Mini, None, Variant::Mini.start_sfen().to_string()));
-    }
-    if let Some(code) = name.strip_prefix("JKF:") {
-        let h = Handicap::from_jkf(code)?;
-        return h
-            .sfen()
-            .map(|s| (Variant::Standard, Some(h), s.to_string()));
-    }
-    let h = Handicap::from_japanese(name)?;
-    h.sfen()
-        .map(|s| (Variant::Standard, Some(h), s.to_string()))
-}
-
-fn position_error(src: &str, loc: Location, msg: String) -> ReadError {
-    ReadError::at(ErrorKind::Position, msg, src, loc)
-}
-
-/// A playable position from `setup`: by the rules first, then with the tsume relaxations
-/// (missing king, extra pieces), then as a puzzle diagram (nifu and dead pieces too). The
-/// second value names the rules a puzzle diagram breaks, for a warning.
-pub(crate) fn relaxed_position(setup: Setup) -> Result<(Position, Option<SetupError>), SetupError> {
-    if let Ok(p) = Position::from_setup(setup.clone(), SetupOptions::default()) {
-        return Ok((p, None));
-    }
-    match Position::from_setup(setup.clone(), SetupOptions::TSUME) {
-        Ok(p) => Ok((p, None)),
-        Err(broken) => {
-            Position::from_setup(setup, SetupOptions::PERMISSIVE).map(|p| (p, Some(broken)))
-        }
-    }
-}
-
-fn build_position(
-    setup: Setup,
-    src: &str,
-    loc: Location,
-    notes: &mut Vec<Diagnostic>,
-) -> Result<Position, ReadError> {
-    let (pos, broken) = relaxed_position(setup).map_err(|e| {
-        position_error(src, loc, format!("the start position is not playable: {e}"))
-    })?;
-    if let Some(e) = broken {
-        notes.push(Diagnostic::at(
-            Severity::Warning,
-            format!("the start position breaks the rules ({e}); read as a puzzle diagram"),
-            src,
-            loc,
-        ));
-    }
-    Ok(pos)
-}
-
-fn resolve_start(
-    raw: &RawRecord,
-    src: &str,
-    notes: &mut Vec<Diagnostic>,
-) -> Result<(Start, Position), ReadError> {
-    let (start, pos) = match &raw.start {
-        RawStart::Default => (Start::even(), even_position()),
-        RawStart::Named { name, loc } => {
-            let mut clean = name.as_str();
-            if let Some(i) = clean.find('#') {
-                clean = crate::text::trim(&clean[..i]);
-                notes.push(Diagnostic::at(
-                    Severity::Warning,
-                    format!(
-                        "text after '#' in the 手合割 value ignored: {:?}",
-                        &name[i..]
-                    ),
-                    src,
-                    *loc,
-                ));
-            }
-            if Handicap::from_japanese(clean) == Some(Handicap::Even) {
-                // The usual case, without parsing and writing the SFEN again.
-                return Ok((Start::even(), even_position()));
-            }
-            let (variant, handicap, sfen) = named_start(clean).ok_or_else(|| {
-                position_error(
-                    src,
-                    *loc,
-                    format!("unknown 手合割 {name:?} and no board diagram to say what it is"),
-                )
-            })?;
-            let pos =
-                Position::from_sfen(&sfen).map_err(|e| position_error(src, *loc, e.to_string()))?;
-            let name = if handicap.is_none() && variant == Variant::Standard {
-                Some(name.clone())
-            } else {
-                None
-            };
-            (
-                Start {
-                    variant,
-                    handicap,
-                    name,
-                    sfen: pos.to_sfen(),
-                },
-                pos,
-            )
-        }
-        RawStart::Board { board, name, loc } => {
-            let named = name.as_deref().and_then(named_start);
-            let variant = if board.size == 5 || named.as_ref().is_some_and(|n| n.0 == Variant::Mini)
-            {
-                Variant::Mini
-            } else {
-                Variant::Standard
-            };
-            let setup = if board.size == 0 {
-                // Hands or turn given without a diagram: apply them to the named start.
-                let base = named
-                    .as_ref()
-                    .map_or(variant.start_sfen().to_string(), |n| n.2.clone());
-                let mut s = Setup::from_sfen(&base)
-                    .map_err(|e| position_error(src, *loc, e.to_string()))?;
-                if board.hands.iter().flatten().any(|&n| n > 0) {
-                    for (i, hand) in board.hands.iter().enumerate() {
-                        for (j, &n) in hand.iter().enumerate() {
-                            s.hands[i].set(role(Kind::HAND[j]), n);
-                        }
-                    }
-                }
-                if let Some(side) = board.side_to_move {
-                    s.side_to_move = color(side);
-                }
-                s
-            } else {
-                let mut s = setup_from_board(board, variant);
-                if board.side_to_move.is_none() {
-                    // A handicap diagram without a turn line: 上手 (white) moves first.
-                    s.side_to_move = Color::White;
-                    let w = Handicap::from_sfen(&s.to_sfen()).filter(|h| *h != Handicap::Even);
-                    if w.is_none() {
-                        s.side_to_move = Color::Black;
-                    }
-                }
-                s
-            };
-            let pos = build_position(setup, src, *loc, notes)?;
-            let sfen = pos.to_sfen();
-            let handicap = if variant == Variant::Standard {
-                Handicap::from_sfen(&sfen)
-            } else {
-                None
-            };
-            let keep_name = name
-                .as_ref()
-                .filter(|n| !n.starts_with("PI") && named_start(n).is_none() && !is_mini_name(n));
-            (
-                Start {
-                    variant,
-                    handicap,
-                    name: keep_name.cloned(),
-                    sfen,
-                },
-                pos,
-            )
-        }
-        RawStart::Sfen { sfen, loc } => {
-            let setup = Setup::from_sfen(sfen)
-                .map_err(|e| position_error(src, *loc, format!("bad SFEN: {e}")))?;
-            let pos = build_position(setup, src, *loc, notes)?;
-            let variant = pos.variant();
-            let s = pos.to_sfen();
-            let handicap = if variant == Variant::Standard {
-                Handicap::from_sfen(&s)
-            } else {
-                None
-            };
-            (
-                Start {
-                    variant,
-                    handicap,
-                    name: None,
-                    sfen: s,
-                },
-                pos,
-            )
-        }
-    };
-    Ok((start, pos))
-}
-
-/// Whether `sq` is on the board of `pos`: every square is on the standard board.
-#[inline(always)]
-fn on_board(pos: &Position, sq: Square) -> bool {
-    pos.variant() == Variant::Standard || pos.variant().contains(sq)
 }
 
 fn time(t: Option<raw::RawTime>) -> Option<MoveTime> {
@@ -376,150 +167,155 @@ impl<'a> Replayer<'a> {
             .with_ply(ply, (!written.is_empty()).then_some(written))
     }
 
-    /// Walk from child `k` of `parent`. Returns the line read and, if it stopped on an
-    /// error, the error (the line then holds the moves before it).
+    /// The alternatives to the node a walk at `at` is about to read (when it reads a first
+    /// child), each walked as a line of its own; a variation's error becomes a warning.
+    #[cold]
+    fn variations(&mut self, at: &Branch) -> Vec<Line> {
+        let children = &self.raw.nodes[at.parent as usize].children;
+        let count = if at.child == 0 {
+            children.alternatives().len()
+        } else {
+            0
+        };
+        let mut variations = Vec::new();
+        for i in 0..count {
+            let branch = Branch {
+                child: i + 1,
+                pos: at.pos.clone(),
+                ..*at
+            };
+            let (vline, verr) = self.walk(branch, None, 0);
+            if let Some(e) = verr {
+                let mut d: Diagnostic = e.into();
+                d.severity = Severity::Warning;
+                d.message = format!("variation cut short: {}", d.message);
+                self.diagnostics.push(d);
+            }
+            if !vline.moves.is_empty() || vline.ending.is_some() {
+                variations.push(vline);
+            }
+        }
+        variations
+    }
+
+    /// The ending of node `idx` (a special statement) for `stm` to move.
+    fn ending(&self, idx: u32, end: &RawEnd, stm: Color, variations: Vec<Line>) -> Ending {
+        let node = &self.raw.nodes[idx as usize];
+        let (kind, offender) = normalise_foul(&end.kind, end.offender, stm);
+        Ending {
+            kind,
+            offender,
+            time: time(node.time),
+            comments: node.comments.clone(),
+            bookmarks: node.bookmarks.clone(),
+            variations,
+            source_line: node.loc.line,
+        }
+    }
+
+    /// Whether the record declares the move of node `idx` a foul (a foul ending after it,
+    /// or words saying so), so that an illegal move there is kept rather than an error.
+    fn declared_foul(&self, idx: u32) -> bool {
+        let node = &self.raw.nodes[idx as usize];
+        let next = node
+            .children
+            .first()
+            .map(|&n| &self.raw.nodes[n as usize].item);
+        match next {
+            Some(Item::End(end)) => end.kind.is_foul(),
+            Some(Item::Move(_)) => false,
+            _ => node.comments.iter().any(|c| c.contains("反則")) || self.closing_says_foul(),
+        }
+    }
+
+    /// Walk from child `at.child` of `at.parent`. Returns the line read and, if it stopped
+    /// on an error, the error (the line then holds the moves before it).
     ///
     /// With `main`, the walk is the main line's: the key after each move and the last
     /// position are kept there. `reserve` is the room to make for the moves.
-    #[allow(clippy::too_many_arguments)]
     fn walk(
         &mut self,
-        parent: u32,
-        k: usize,
-        mut pos: Position,
-        mut prev_to: Option<Square>,
-        mut ply: u32,
+        mut at: Branch,
         mut main: Option<&mut MainLine>,
         reserve: usize,
     ) -> (Line, Option<ReadError>) {
         let mut line = Line::default();
         line.moves.reserve(reserve);
-        let mut p = parent;
-        let mut k = k;
         // The raw record outlives `self`'s borrows: its nodes can be read while walking.
         let raw = self.raw;
-        loop {
-            let children = &raw.nodes[p as usize].children;
-            let Some(&c) = children.get(k) else { break };
-            let alts: &[u32] = if k == 0 { children.alternatives() } else { &[] };
-            let mut variations = Vec::new();
-            for (i, _) in alts.iter().enumerate() {
-                let (vline, verr) = self.walk(p, i + 1, pos.clone(), prev_to, ply, None, 0);
-                if let Some(e) = verr {
-                    let mut d: Diagnostic = e.into();
-                    d.severity = Severity::Warning;
-                    d.message = format!("variation cut short: {}", d.message);
-                    self.diagnostics.push(d);
-                }
-                if !vline.moves.is_empty() || vline.ending.is_some() {
-                    variations.push(vline);
-                }
-            }
-            let node = &self.raw.nodes[c as usize];
-            match &node.item {
+        while let Some(&c) = raw.nodes[at.parent as usize].children.get(at.child) {
+            let forks = at.child == 0
+                && !raw.nodes[at.parent as usize]
+                    .children
+                    .alternatives()
+                    .is_empty();
+            let variations = if forks {
+                self.variations(&at)
+            } else {
+                Vec::new()
+            };
+            let node = &raw.nodes[c as usize];
+            let rm = match &node.item {
                 Item::Root => break,
                 Item::End(end) => {
-                    let (kind, offender) =
-                        normalise_foul(&end.kind, end.offender.map(color), pos.side_to_move());
-                    line.ending = Some(Ending {
-                        kind,
-                        offender,
-                        time: time(node.time),
-                        comments: node.comments.clone(),
-                        bookmarks: node.bookmarks.clone(),
-                        variations,
-                        source_line: node.loc.line,
-                    });
+                    let stm = at.pos.side_to_move();
+                    line.ending = Some(self.ending(c, end, stm, variations));
                     break;
                 }
-                Item::Move(rm) => {
-                    let resolved = self.resolve(rm, &pos, prev_to);
-                    let mv = match resolved {
-                        Ok(m) => m,
-                        Err((kind, msg)) => {
-                            return (line, Some(self.move_error(c, ply, kind, msg)));
-                        }
-                    };
-                    let mut foul = None;
-                    if let Err(e) = pos.play(mv) {
-                        // A recorded foul that the record declares: keep it and stop.
-                        let next = self.raw.nodes[c as usize]
-                            .children
-                            .first()
-                            .map(|&n| &self.raw.nodes[n as usize].item);
-                        let declared = match next {
-                            Some(Item::End(end)) => end.kind.is_foul(),
-                            Some(Item::Move(_)) => false,
-                            _ => {
-                                node.comments.iter().any(|c| c.contains("反則"))
-                                    || self.closing_says_foul()
-                            }
-                        };
-                        if !declared {
-                            return (
-                                line,
-                                Some(self.move_error(
-                                    c,
-                                    ply,
-                                    ErrorKind::IllegalMove,
-                                    e.to_string(),
-                                )),
-                            );
-                        }
-                        foul = Some(e.to_string());
-                    }
-                    let is_foul = foul.is_some();
-                    line.moves.push(MoveNode {
-                        mv,
-                        time: time(node.time),
-                        comments: node.comments.clone(),
-                        bookmarks: node.bookmarks.clone(),
-                        variations,
-                        foul,
-                        source_line: node.loc.line,
-                    });
-                    if is_foul {
-                        if let Some(&n) = self.raw.nodes[c as usize].children.first() {
-                            let en = &self.raw.nodes[n as usize];
-                            if let Item::End(end) = &en.item {
-                                let (kind, offender) = normalise_foul(
-                                    &end.kind,
-                                    end.offender.map(color),
-                                    !pos.side_to_move(),
-                                );
-                                line.ending = Some(Ending {
-                                    kind,
-                                    offender,
-                                    time: time(en.time),
-                                    comments: en.comments.clone(),
-                                    bookmarks: en.bookmarks.clone(),
-                                    variations: Vec::new(),
-                                    source_line: en.loc.line,
-                                });
-                            }
-                        }
-                        if line.ending.is_none() && self.raw.closing.is_none() {
-                            line.ending = Some(Ending::new(EndingKind::FoulWin));
-                        }
-                        if let Some(m) = main {
-                            m.last = pos;
-                        }
-                        return (line, None);
-                    }
-                    if let Some(m) = main.as_deref_mut() {
-                        m.keys.push(pos.key());
-                    }
-                    prev_to = Some(mv.to());
-                    ply += 1;
+                Item::Move(rm) => rm,
+            };
+            let mv = match self.resolve(rm, &at.pos, at.prev_to) {
+                Ok(m) => m,
+                Err((kind, msg)) => return (line, Some(self.move_error(c, at.ply, kind, msg))),
+            };
+            let mut foul = None;
+            if let Err(e) = at.pos.play(mv) {
+                if !self.declared_foul(c) {
+                    let kind = ErrorKind::IllegalMove;
+                    return (line, Some(self.move_error(c, at.ply, kind, e.to_string())));
                 }
+                foul = Some(e.to_string());
             }
-            p = c;
-            k = 0;
+            let is_foul = foul.is_some();
+            line.moves.push(MoveNode {
+                mv,
+                time: time(node.time),
+                comments: node.comments.clone(),
+                bookmarks: node.bookmarks.clone(),
+                variations,
+                foul,
+                source_line: node.loc.line,
+            });
+            if is_foul {
+                // A recorded foul that the record declares: keep it and stop.
+                self.end_after_foul(c, &mut line, &at.pos);
+                break;
+            }
+            if let Some(m) = main.as_deref_mut() {
+                m.keys.push(at.pos.key());
+            }
+            at.prev_to = Some(mv.to());
+            at.ply += 1;
+            at.parent = c;
+            at.child = 0;
         }
         if let Some(m) = main {
-            m.last = pos;
+            m.last = at.pos;
         }
         (line, None)
+    }
+
+    /// The ending of a line stopped by the declared foul of node `idx` (played in `pos`
+    /// by the side not to move there).
+    fn end_after_foul(&self, idx: u32, line: &mut Line, pos: &Position) {
+        if let Some(&n) = self.raw.nodes[idx as usize].children.first() {
+            if let Item::End(end) = &self.raw.nodes[n as usize].item {
+                line.ending = Some(self.ending(n, end, !pos.side_to_move(), Vec::new()));
+            }
+        }
+        if line.ending.is_none() && self.raw.closing.is_none() {
+            line.ending = Some(Ending::new(EndingKind::FoulWin));
+        }
     }
 
     fn closing_says_foul(&self) -> bool {
@@ -585,15 +381,6 @@ impl<'a> Replayer<'a> {
         pos: &Position,
         prev_to: Option<Square>,
     ) -> Result<Move, (ErrorKind, String)> {
-        let stm = pos.side_to_move();
-        let sq = |s: (u8, u8)| -> Result<Square, (ErrorKind, String)> {
-            square(s).filter(|q| on_board(pos, *q)).ok_or_else(|| {
-                (
-                    ErrorKind::NoSuchMove,
-                    format!("square {}{} is off the board", s.0, s.1),
-                )
-            })
-        };
         match rm {
             RawMove::Usi {
                 from,
@@ -601,11 +388,11 @@ impl<'a> Replayer<'a> {
                 promote,
                 drop,
             } => {
-                let to = sq(*to)?;
+                let to = on_board_square(pos, *to)?;
                 match (from, drop) {
-                    (_, Some(k)) => Ok(Move::Drop { role: role(*k), to }),
+                    (_, Some(k)) => Ok(Move::Drop { role: *k, to }),
                     (Some(f), None) => Ok(Move::Normal {
-                        from: sq(*f)?,
+                        from: on_board_square(pos, *f)?,
                         to,
                         promote: *promote,
                     }),
@@ -617,56 +404,7 @@ impl<'a> Replayer<'a> {
                 from,
                 to,
                 kind,
-            } => {
-                if color(*side) != stm {
-                    return Err((
-                        ErrorKind::IllegalMove,
-                        format!(
-                            "it is {}'s turn, not {}'s",
-                            stm.japanese_en(),
-                            color(*side).japanese_en()
-                        ),
-                    ));
-                }
-                let to = sq(*to)?;
-                let Some(from) = from else {
-                    return Ok(Move::Drop {
-                        role: role(*kind),
-                        to,
-                    });
-                };
-                let from = sq(*from)?;
-                let Some(p) = pos.piece_at(from) else {
-                    return Err((
-                        ErrorKind::NoSuchMove,
-                        format!("there is no piece on {}", from.csa()),
-                    ));
-                };
-                let r = role(*kind);
-                if p.role == r {
-                    Ok(Move::Normal {
-                        from,
-                        to,
-                        promote: false,
-                    })
-                } else if p.role.promote() == Some(r) {
-                    Ok(Move::Normal {
-                        from,
-                        to,
-                        promote: true,
-                    })
-                } else {
-                    Err((
-                        ErrorKind::NoSuchMove,
-                        format!(
-                            "the piece on {} is {}, which cannot become {}",
-                            from.csa(),
-                            p.role.csa(),
-                            r.csa()
-                        ),
-                    ))
-                }
-            }
+            } => resolve_csa(pos, *side, *from, *to, *kind),
             RawMove::Jkf {
                 side,
                 from,
@@ -674,246 +412,138 @@ impl<'a> Replayer<'a> {
                 kind,
                 promote,
             } => {
-                if let Some(s) = side {
-                    if color(*s) != stm {
-                        return Err((
-                            ErrorKind::IllegalMove,
-                            format!("it is {}'s turn", stm.japanese_en()),
-                        ));
-                    }
-                }
-                let to = match to {
-                    Some(t) => sq(*t)?,
-                    None => prev_to.ok_or_else(|| {
-                        (
-                            ErrorKind::NoSuchMove,
-                            "same-square move with no previous move".to_string(),
-                        )
-                    })?,
+                let m = JkfMove {
+                    side: *side,
+                    from: *from,
+                    to: *to,
+                    kind: *kind,
+                    promote: *promote,
                 };
-                match from {
-                    None => Ok(Move::Drop {
-                        role: role(*kind),
-                        to,
-                    }),
-                    Some(f) => Ok(Move::Normal {
-                        from: sq(*f)?,
-                        to,
-                        promote: *promote == Some(true),
-                    }),
-                }
+                resolve_jkf(pos, prev_to, m)
             }
-            RawMove::Ja(m) => self.resolve_ja(m, pos, prev_to),
-        }
-    }
-
-    fn resolve_ja(
-        &self,
-        m: &JaMove,
-        pos: &Position,
-        prev_to: Option<Square>,
-    ) -> Result<Move, (ErrorKind, String)> {
-        let stm = pos.side_to_move();
-        if let Some(s) = m.side {
-            if color(s) != stm {
-                return Err((
-                    ErrorKind::IllegalMove,
-                    format!(
-                        "the move is marked for {} but it is {}'s turn",
-                        color(s).japanese_en(),
-                        stm.japanese_en()
-                    ),
-                ));
-            }
-        }
-        let to = match m.to {
-            Some(t) => square(t).filter(|q| on_board(pos, *q)).ok_or_else(|| {
-                (
-                    ErrorKind::NoSuchMove,
-                    "destination is off the board".to_string(),
-                )
-            })?,
-            None => prev_to.ok_or_else(|| {
-                (
-                    ErrorKind::NoSuchMove,
-                    "同 (same square) with no previous move".to_string(),
-                )
-            })?,
-        };
-        let r = role(m.kind);
-        if let Some(f) = m.from {
-            let from = square(f).filter(|q| on_board(pos, *q)).ok_or_else(|| {
-                (
-                    ErrorKind::NoSuchMove,
-                    "source square is off the board".to_string(),
-                )
-            })?;
-            let Some(p) = pos.piece_at(from) else {
-                return Err((
-                    ErrorKind::NoSuchMove,
-                    format!("there is no piece on {}", from.csa()),
-                ));
-            };
-            if p.role != r {
-                return Err((
-                    ErrorKind::NoSuchMove,
-                    format!(
-                        "the piece on {} is {}, not {}",
-                        from.csa(),
-                        p.role.kanji(),
-                        r.kanji()
-                    ),
-                ));
-            }
-            return Ok(Move::Normal {
-                from,
-                to,
-                promote: m.promote == Some(true),
-            });
-        }
-        if m.drop {
-            return Ok(Move::Drop { role: r, to });
-        }
-        // KI2: find the piece among the legal moves.
-        let mut cands: Vec<Move> = Vec::new();
-        let mut drop_ok = false;
-        for &mv in pos.legal_moves_to(to).iter() {
-            match mv {
-                Move::Normal { from, .. } if pos.piece_at(from).is_some_and(|p| p.role == r) => {
-                    cands.push(mv);
-                }
-                Move::Drop { role: dr, .. } if dr == r => drop_ok = true,
-                _ => {}
-            }
-        }
-        let want_promote = m.promote == Some(true);
-        let mut filtered: Vec<Move> = cands
-            .iter()
-            .copied()
-            .filter(|mv| mv.is_promotion() == want_promote)
-            .collect();
-        if filtered.is_empty() && m.promote.is_none() {
-            // Promotion forced (or written without 成): accept promoting moves.
-            filtered = cands
-                .iter()
-                .copied()
-                .filter(|mv| mv.is_promotion())
-                .collect();
-        }
-        let cands = filter_qualifiers(filtered, m, pos, to);
-        match cands.len() {
-            1 => Ok(cands[0]),
-            0 if drop_ok && m.relative.is_none() && m.motion.is_none() && m.promote.is_none() => {
-                Ok(Move::Drop { role: r, to })
-            }
-            0 => {
-                if pos.hand(stm).count(r) > 0 && r.is_hand_role() {
-                    // Let the rules name the reason (nifu, pawn-drop mate, …).
-                    Ok(Move::Drop { role: r, to })
-                } else {
-                    Err((
-                        ErrorKind::NoSuchMove,
-                        format!(
-                            "no {} of {} can move to {}",
-                            r.kanji(),
-                            stm.japanese_en(),
-                            to.japanese()
-                        ),
-                    ))
-                }
-            }
-            _ => Err((
-                ErrorKind::AmbiguousMove,
-                format!(
-                    "{} pieces fit: {}",
-                    cands.len(),
-                    cands
-                        .iter()
-                        .map(|m| m.to_usi())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )),
+            RawMove::Ja(m) => japanese::resolve(m, pos, prev_to),
         }
     }
 }
 
-/// Apply KI2 qualifiers (§3.2): motion by the mover's direction, then 右/左/直.
-fn filter_qualifiers(mut cands: Vec<Move>, m: &JaMove, pos: &Position, to: Square) -> Vec<Move> {
+/// `s` when it is on the board of `pos`.
+fn on_board_square(pos: &Position, s: Square) -> Result<Square, (ErrorKind, String)> {
+    Some(s).filter(|q| on_board(pos, *q)).ok_or_else(|| {
+        (
+            ErrorKind::NoSuchMove,
+            format!("square {}{} is off the board", s.file(), s.rank()),
+        )
+    })
+}
+
+/// A CSA move: the side must be the one to move; the piece code after the move tells a
+/// promotion.
+fn resolve_csa(
+    pos: &Position,
+    side: Color,
+    from: Option<Square>,
+    to: Square,
+    kind: Role,
+) -> Result<Move, (ErrorKind, String)> {
     let stm = pos.side_to_move();
-    // Forward = toward rank 1 for black. dy > 0 = forward.
-    let dir = |from: Square| -> (i32, i32) {
-        let dx = i32::from(to.file()) - i32::from(from.file());
-        let dy = i32::from(from.rank()) - i32::from(to.rank());
-        if stm == Color::Black {
-            (dx, dy)
-        } else {
-            (-dx, -dy)
-        }
+    let sq = |s: Square| on_board_square(pos, s);
+    if side != stm {
+        return Err((
+            ErrorKind::IllegalMove,
+            format!(
+                "it is {}'s turn, not {}'s",
+                stm.japanese_en(),
+                side.japanese_en()
+            ),
+        ));
+    }
+    let to = sq(to)?;
+    let Some(from) = from else {
+        return Ok(Move::Drop { role: kind, to });
     };
-    let from_of = |mv: &Move| mv.from();
-    if let Some(motion) = m.motion {
-        cands.retain(|mv| {
-            let Some(f) = from_of(mv) else { return false };
-            let (_, dy) = dir(f);
-            match motion {
-                Motion::Up => dy > 0,
-                Motion::Down => dy < 0,
-                Motion::Sideways => dy == 0,
-            }
-        });
+    let from = sq(from)?;
+    let Some(p) = pos.piece_at(from) else {
+        return Err((
+            ErrorKind::NoSuchMove,
+            format!("there is no piece on {}", from.csa()),
+        ));
+    };
+    let r = kind;
+    if p.role == r {
+        Ok(Move::Normal {
+            from,
+            to,
+            promote: false,
+        })
+    } else if p.role.promote() == Some(r) {
+        Ok(Move::Normal {
+            from,
+            to,
+            promote: true,
+        })
+    } else {
+        Err((
+            ErrorKind::NoSuchMove,
+            format!(
+                "the piece on {} is {}, which cannot become {}",
+                from.csa(),
+                p.role.csa(),
+                r.csa()
+            ),
+        ))
     }
-    if let Some(rel) = m.relative {
-        let dragon_like = matches!(role(m.kind), Role::Dragon | Role::Horse);
-        // The mover's right = lower file for black, higher for white.
-        let rightness = |f: Square| -> i32 {
-            let file = i32::from(f.file());
-            if stm == Color::Black { -file } else { file }
-        };
-        match rel {
-            Relative::Straight => cands.retain(|mv| {
-                from_of(mv).is_some_and(|f| {
-                    let (dx, dy) = dir(f);
-                    dx == 0 && dy > 0
-                })
-            }),
-            Relative::Right | Relative::Left => {
-                let vals: Vec<i32> = cands
-                    .iter()
-                    .filter_map(|mv| from_of(mv).map(rightness))
-                    .collect();
-                let best = if rel == Relative::Right {
-                    vals.iter().max()
-                } else {
-                    vals.iter().min()
-                }
-                .copied();
-                if let Some(best) = best {
-                    let keep: Vec<Move> = cands
-                        .iter()
-                        .copied()
-                        .filter(|mv| from_of(mv).map(rightness) == Some(best))
-                        .collect();
-                    if keep.len() > 1 && dragon_like {
-                        // Two on the same file: prefer the one not moving straight.
-                        let not_straight: Vec<Move> = keep
-                            .iter()
-                            .copied()
-                            .filter(|mv| from_of(mv).is_some_and(|f| dir(f).0 != 0))
-                            .collect();
-                        cands = if not_straight.len() == 1 {
-                            not_straight
-                        } else {
-                            keep
-                        };
-                    } else {
-                        cands = keep;
-                    }
-                }
-            }
+}
+
+/// A JKF move object's fields.
+struct JkfMove {
+    side: Option<Color>,
+    from: Option<Square>,
+    to: Option<Square>,
+    kind: Role,
+    promote: Option<bool>,
+}
+
+/// A JKF move: the colour, when given, must be the one to move; no destination means the
+/// previous move's (同).
+fn resolve_jkf(
+    pos: &Position,
+    prev_to: Option<Square>,
+    m: JkfMove,
+) -> Result<Move, (ErrorKind, String)> {
+    let stm = pos.side_to_move();
+    let sq = |s: Square| on_board_square(pos, s);
+    let JkfMove {
+        side,
+        from,
+        to,
+        kind,
+        promote,
+    } = m;
+    if let Some(s) = side {
+        if s != stm {
+            return Err((
+                ErrorKind::IllegalMove,
+                format!("it is {}'s turn", stm.japanese_en()),
+            ));
         }
     }
-    cands
+    let to = match to {
+        Some(t) => sq(t)?,
+        None => prev_to.ok_or_else(|| {
+            (
+                ErrorKind::NoSuchMove,
+                "same-square move with no previous move".to_string(),
+            )
+        })?,
+    };
+    match from {
+        None => Ok(Move::Drop { role: kind, to }),
+        Some(f) => Ok(Move::Normal {
+            from: sq(f)?,
+            to,
+            promote: promote == Some(true),
+        }),
+    }
 }
 
 /// Read the result part of a `まで…` line, relative to the side to move at the end.

@@ -1,6 +1,9 @@
-//! Line scanning shared by the text readers.
+//! Line scanning shared by the text readers, and the comment and header-value helpers the
+//! writers share.
 
-use crate::error::Location;
+use crate::error::{Location, floor_char};
+use std::borrow::Cow;
+use std::fmt;
 
 /// One line of the decoded text, without its line ending.
 #[derive(Clone, Copy, Debug)]
@@ -15,10 +18,12 @@ pub(crate) struct Line<'a> {
 
 impl<'a> Line<'a> {
     /// Location of the byte range `from..to` (relative to the line start).
+    /// Offsets inside a character are moved back to its start.
+    #[inline]
     pub fn loc(&self, from: usize, to: usize) -> Location {
-        let from = from.min(self.text.len());
-        let to = to.clamp(from, self.text.len());
-        let column = self.text.get(..from).map_or(from, |s| s.chars().count()) as u32 + 1;
+        let from = floor_char(self.text, from.min(self.text.len()));
+        let to = floor_char(self.text, to.clamp(from, self.text.len()));
+        let column = self.text[..from].chars().count() as u32 + 1;
         Location {
             line: self.no,
             column,
@@ -29,16 +34,59 @@ impl<'a> Line<'a> {
 
     /// Location of a sub-slice of `self.text` (must point into it).
     pub fn loc_of(&self, part: &str) -> Location {
+        let from = self.offset_of(part);
+        self.loc(from, from + part.len())
+    }
+
+    /// The byte offset of a sub-slice of `self.text` (must point into it) from the line start.
+    pub fn offset_of(&self, part: &str) -> usize {
         let base = self.text.as_ptr() as usize;
         let p = part.as_ptr() as usize;
-        let from = p.saturating_sub(base).min(self.text.len());
-        self.loc(from, from + part.len())
+        p.saturating_sub(base).min(self.text.len())
     }
 
     /// Location of the whole line.
     pub fn whole(&self) -> Location {
         let lead = self.text.len() - self.text.trim_start().len();
         self.loc(lead, self.text.len())
+    }
+}
+
+/// Locations of parts of one line taken in order, as [`Line::loc_of`] gives them, with the
+/// columns counted from the previous part rather than from the line start (a USI line of
+/// hundreds of moves would otherwise be counted over and over).
+pub(crate) struct Columns<'a> {
+    line: Line<'a>,
+    /// A byte offset in the line and its column.
+    byte: usize,
+    column: u32,
+}
+
+impl<'a> Columns<'a> {
+    pub fn new(line: Line<'a>) -> Columns<'a> {
+        Columns {
+            line,
+            byte: 0,
+            column: 1,
+        }
+    }
+
+    /// Location of a sub-slice of the line (must point into it).
+    pub fn loc_of(&mut self, part: &str) -> Location {
+        let from = self.line.offset_of(part);
+        if from < self.byte || !self.line.text.is_char_boundary(from) {
+            return self.line.loc_of(part);
+        }
+        self.column += self.line.text[self.byte..from].chars().count() as u32;
+        self.byte = from;
+        let text = self.line.text;
+        let to = floor_char(text, (from + part.len()).min(text.len()));
+        Location {
+            line: self.line.no,
+            column: self.column,
+            start: self.line.start + from,
+            end: self.line.start + to,
+        }
     }
 }
 
@@ -94,7 +142,7 @@ impl<'a> Iterator for Lines<'a> {
 /// The offset of the first `\n` in `b`, eight bytes at a time (lines are short: this
 /// beats both a byte loop and a general search).
 #[inline]
-fn find_newline(b: &[u8]) -> Option<usize> {
+pub(crate) fn find_newline(b: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let mut i = 0;
@@ -191,6 +239,33 @@ pub(crate) fn wide_digit(c: char) -> Option<u8> {
     }
 }
 
+/// A header value or bookmark on one line: line breaks become spaces.
+pub(crate) fn one_line(s: &str) -> Cow<'_, str> {
+    if s.contains(['\n', '\r']) {
+        Cow::Owned(s.replace(['\n', '\r'], " "))
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// Write each line of each comment after `prefix` (`*` in KIF, `'*` in CSA), one written line
+/// per comment line; an empty comment is one empty comment line.
+pub(crate) fn write_comments<W: fmt::Write + ?Sized>(
+    out: &mut W,
+    prefix: &str,
+    comments: &[String],
+) -> fmt::Result {
+    for c in comments {
+        if c.is_empty() {
+            writeln!(out, "{prefix}")?;
+        }
+        for part in c.lines() {
+            writeln!(out, "{prefix}{}", one_line(part))?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod newline_tests {
     use super::*;
@@ -209,6 +284,20 @@ mod newline_tests {
                 let want = b.iter().position(|&c| c == b'\n');
                 assert_eq!(find_newline(&b), want, "{b:?}");
             }
+        }
+    }
+
+    #[test]
+    fn columns_give_what_loc_of_gives() {
+        let text = "position sfen 8k/9 b あ 1 moves 7g7f ７六 3c3d\u{3000}x 𠮷 8h2b+";
+        let line = Line {
+            no: 3,
+            start: 100,
+            text,
+        };
+        let mut columns = Columns::new(line);
+        for tok in text.split([' ', '\u{3000}']) {
+            assert_eq!(columns.loc_of(tok), line.loc_of(tok), "{tok}");
         }
     }
 }

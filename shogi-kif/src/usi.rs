@@ -1,9 +1,12 @@
 //! USI / SFEN syntax: `position startpos|sfen … moves …`, `sfen …`, bare SFEN; one record a line.
 
+pub(crate) mod write;
+
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, ReadError};
 use crate::raw::*;
-use crate::text::Line;
+use crate::text::{Columns, Line};
+use shogi_core::{Role, Square};
 
 /// Parse one USI/SFEN line into a raw record.
 pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadError> {
@@ -58,8 +61,9 @@ pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadErr
         Some(other) => return Err(err(format!("expected `moves`, found {other:?}"), other)),
     }
     let mut parent = 0;
+    let mut columns = Columns::new(line);
     for tok in toks {
-        let loc = line.loc_of(tok);
+        let loc = columns.loc_of(tok);
         if matches!(rec.nodes[parent as usize].item, Item::End(_)) {
             rec.warn(src, loc, "move after the end of the game ignored");
             continue;
@@ -99,20 +103,12 @@ pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadErr
     Ok(rec)
 }
 
-fn usi_square(f: u8, r: u8) -> Option<Sq> {
-    if (b'1'..=b'9').contains(&f) && (b'a'..=b'i').contains(&r) {
-        Some((f - b'0', r - b'a' + 1))
-    } else {
-        None
-    }
-}
-
 pub(crate) fn parse_usi_move(s: &str) -> Option<RawMove> {
     let b = s.as_bytes();
     if b.len() == 4 && b[1] == b'*' {
-        let kind = Kind::from_sfen_letter(b[0] as char)
-            .filter(|k| k.hand_index().is_some() && b[0].is_ascii_uppercase())?;
-        let to = usi_square(b[2], b[3])?;
+        let kind = Role::from_sfen_char(b[0] as char)
+            .filter(|&k| k.is_hand_role() && b[0].is_ascii_uppercase())?;
+        let to = Square::from_usi_bytes(b[2], b[3])?;
         return Some(RawMove::Usi {
             from: None,
             to,
@@ -121,8 +117,8 @@ pub(crate) fn parse_usi_move(s: &str) -> Option<RawMove> {
         });
     }
     if b.len() == 4 || (b.len() == 5 && b[4] == b'+') {
-        let from = usi_square(b[0], b[1])?;
-        let to = usi_square(b[2], b[3])?;
+        let from = Square::from_usi_bytes(b[0], b[1])?;
+        let to = Square::from_usi_bytes(b[2], b[3])?;
         return Some(RawMove::Usi {
             from: Some(from),
             to,

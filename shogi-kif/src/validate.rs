@@ -107,22 +107,13 @@ pub fn validate(record: &Record) -> Vec<Diagnostic> {
     diagnose(record, &main)
 }
 
-/// [`validate`] for a record whose main line was replayed by the reader, which kept what is
-/// needed in `main`: no move is checked again.
-/// A record with its diagnostics, from the facts its replay kept when there are any.
-pub(crate) fn with_diagnostics(
-    record: Record,
-    main: Option<MainLine>,
-) -> (Record, Vec<Diagnostic>) {
-    let diagnostics = match &main {
-        Some(main) => diagnose(&record, main),
-        None => validate(&record),
-    };
-    (record, diagnostics)
-}
-
-pub(crate) fn diagnose(record: &Record, main: &MainLine) -> Vec<Diagnostic> {
-    let mut out = record.diagnostics.clone();
+/// The first four-fold repetition of the main line, warning in `out` when the record goes on
+/// past it.
+fn first_repetition(
+    record: &Record,
+    main: &MainLine,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Repetition> {
     let start = &main.start;
     // Positions are counted by their Zobrist keys (already random: no hashing needed); the
     // core's `Game` is asked for the details only when a key is seen a fourth time.
@@ -157,6 +148,15 @@ pub(crate) fn diagnose(record: &Record, main: &MainLine) -> Vec<Diagnostic> {
             ));
         }
     }
+    repetition
+}
+
+/// [`validate`] for a record whose main line was replayed by the reader, which kept what is
+/// needed in `main`: no move is checked again.
+pub(crate) fn diagnose(record: &Record, main: &MainLine) -> Vec<Diagnostic> {
+    let mut out = record.diagnostics.clone();
+    let moves = &record.moves.moves;
+    let repetition = first_repetition(record, main, &mut out);
     if main.keys.len() < moves.len() {
         // Stopped at a declared foul or an illegal move: the ending is not checked.
         return out;
@@ -245,11 +245,11 @@ pub(crate) fn diagnose(record: &Record, main: &MainLine) -> Vec<Diagnostic> {
 mod tests {
     #[test]
     fn contradicted_mate_is_reported() {
-        let r = crate::read_str("   1 ７六歩(77)\n   2 詰み\n", None).unwrap();
+        let r = crate::read::read_str("   1 ７六歩(77)\n   2 詰み\n", Default::default()).unwrap();
         let d = super::validate(&r);
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].line, 2);
-        let ok = crate::read_str("   1 ７六歩(77)\n   2 投了\n", None).unwrap();
+        let ok = crate::read::read_str("   1 ７六歩(77)\n   2 投了\n", Default::default()).unwrap();
         assert!(super::validate(&ok).is_empty());
     }
 }

@@ -1,10 +1,10 @@
 //! Bad input: every case gives a located error or a reported warning, never a panic, a
 //! hang or unbounded memory. Error messages with their locations are pinned by snapshots.
 
-use shogi_kif::{Encoding, ErrorKind, Format, ReadOptions, Records, read, read_str, read_with};
+use shogi_kif::{Encoding, ErrorKind, Format, ReadOptions, Reader, read_bytes, read_str};
 
 fn err(text: &str, hint: Option<Format>) -> shogi_kif::ReadError {
-    match read_str(text, hint) {
+    match read_str(text, ReadOptions::with_hint(hint)) {
         Ok(r) => panic!("expected an error, read {:?}", r.usi_moves()),
         Err(e) => e,
     }
@@ -97,7 +97,7 @@ fn binary_junk() {
     let junk: Vec<u8> = (0..4096u32)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
-    let e = read(&junk, None).unwrap_err();
+    let e = read_bytes(&junk, ReadOptions::default()).unwrap_err();
     assert!(
         matches!(
             e.kind,
@@ -110,7 +110,7 @@ fn binary_junk() {
 #[test]
 fn wrong_encoding_override() {
     let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("手合割：平手\n   1 ７六歩(77)\n");
-    let e = read_with(
+    let e = read_bytes(
         &sjis,
         ReadOptions {
             encoding: Some(Encoding::Utf8),
@@ -121,12 +121,21 @@ fn wrong_encoding_override() {
     assert_eq!(e.kind, ErrorKind::Encoding);
     assert_eq!(e.location.line, 1);
     // Without the override the bytes are recognised as Shift_JIS.
-    assert_eq!(read(&sjis, None).unwrap().usi_moves(), ["7g7f"]);
+    assert_eq!(
+        read_bytes(&sjis, ReadOptions::default())
+            .unwrap()
+            .usi_moves(),
+        ["7g7f"]
+    );
 }
 
 #[test]
 fn unknown_header_keys_are_kept() {
-    let r = read_str("謎の項目：値\n$WEIRD\n先手：a\n   1 ７六歩(77)\n", None).unwrap();
+    let r = read_str(
+        "謎の項目：値\n$WEIRD\n先手：a\n   1 ７六歩(77)\n",
+        ReadOptions::default(),
+    )
+    .unwrap();
     assert_eq!(r.header.entries[0].key.kif(), "謎の項目");
     assert_eq!(r.header.entries[0].value, "値");
     assert!(
@@ -156,7 +165,7 @@ fn nested_kif(depth: usize) -> String {
 
 #[test]
 fn deep_variation_nesting() {
-    let ok = read_str(&nested_kif(40), None).unwrap();
+    let ok = read_str(&nested_kif(40), ReadOptions::default()).unwrap();
     let mut depth = 0;
     let mut line = &ok.moves;
     while let Some(v) = line.moves.iter().find_map(|m| m.variations.first()) {
@@ -164,19 +173,27 @@ fn deep_variation_nesting() {
         line = v;
     }
     assert_eq!(depth, 39);
-    let e = read_str(&nested_kif(200), None).unwrap_err();
+    let e = read_str(&nested_kif(200), ReadOptions::default()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::TooDeep, "{e}");
     // Deeply nested JSON is refused by the JSON reader's own limit.
     let deep_json = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-    assert!(read_str(&deep_json, Some(Format::Jkf)).is_err());
+    assert!(read_str(&deep_json, ReadOptions::with_hint(Some(Format::Jkf))).is_err());
 }
 
 #[test]
 fn megabyte_lines() {
     let long = "あ".repeat(1 << 19);
-    let r = read_str(&format!("手合割：平手\n*{long}\n   1 ７六歩(77)\n"), None).unwrap();
+    let r = read_str(
+        &format!("手合割：平手\n*{long}\n   1 ７六歩(77)\n"),
+        ReadOptions::default(),
+    )
+    .unwrap();
     assert_eq!(r.start_comments[0].len(), long.len());
-    let r = read_str(&format!("手合割：平手\n{long}\n   1 ７六歩(77)\n"), None).unwrap();
+    let r = read_str(
+        &format!("手合割：平手\n{long}\n   1 ７六歩(77)\n"),
+        ReadOptions::default(),
+    )
+    .unwrap();
     assert_eq!(r.diagnostics[0].line, 2);
     // A window of the line, cut with '…'.
     let kept = r.diagnostics[0].line_text.chars().count();
@@ -184,12 +201,15 @@ fn megabyte_lines() {
     assert!(r.diagnostics[0].line_text.ends_with('…'));
     let e = read_str(
         &format!("   1 ７六歩(77)\n   2 {long}\n"),
-        Some(Format::Kif),
+        ReadOptions::with_hint(Some(Format::Kif)),
     )
     .unwrap_err();
     assert_eq!(e.location.line, 2);
     assert!(e.line_text.chars().count() <= 200);
-    let e = read_str(&format!("PI\n+\n+7776FU{}\n", "X".repeat(1 << 20)), None);
+    let e = read_str(
+        &format!("PI\n+\n+7776FU{}\n", "X".repeat(1 << 20)),
+        ReadOptions::default(),
+    );
     assert!(e.is_ok_and(|r| !r.diagnostics.is_empty()));
 }
 
@@ -202,7 +222,7 @@ fn truncated_files() {
     .unwrap();
     // Cut at every character boundary: never a panic.
     for (i, _) in full.char_indices() {
-        let _ = read_str(&full[..i], None);
+        let _ = read_str(&full[..i], ReadOptions::default());
     }
     let csa = std::fs::read_to_string(format!(
         "{}/tests/fixtures/dialects.csa",
@@ -210,11 +230,11 @@ fn truncated_files() {
     ))
     .unwrap();
     for i in 0..csa.len() {
-        let _ = read_str(&csa[..i], Some(Format::Csa));
+        let _ = read_str(&csa[..i], ReadOptions::with_hint(Some(Format::Csa)));
     }
     let bytes = full.as_bytes();
     for i in (0..bytes.len()).step_by(7) {
-        let _ = read(&bytes[..i], None);
+        let _ = read_bytes(&bytes[..i], ReadOptions::default());
     }
 }
 
@@ -223,11 +243,50 @@ fn many_games_stream() {
     let game = "PI\n+\n+7776FU\n-3334FU\n%TORYO\n/\n";
     let text = game.repeat(20_000);
     let mut n = 0;
-    for r in Records::from_str(&text, None).unwrap() {
-        assert_eq!(r.unwrap().moves.moves.len(), 2);
+    for r in Reader::new(text.as_bytes(), ReadOptions::default()).unwrap() {
+        assert_eq!(r.into_result().unwrap().moves.moves.len(), 2);
         n += 1;
     }
     assert_eq!(n, 20_000);
     let usi = "position startpos moves 7g7f\n".repeat(20_000);
-    assert_eq!(Records::from_str(&usi, None).unwrap().count(), 20_000);
+    let games = Reader::new(usi.as_bytes(), ReadOptions::default()).unwrap();
+    assert_eq!(games.count(), 20_000);
+}
+
+/// Valid multi-byte characters (Japanese text, CP932 bytes decoded as text, a four-byte
+/// character, a BOM) inserted at every character boundary of every line of small records
+/// in each text format: never a panic. Byte-counted fields (CSA `P+00FU` groups, USI moves,
+/// KIF sources) must not be sliced inside a character.
+#[test]
+fn multibyte_characters_anywhere() {
+    let records = [
+        "V2.2\nN+a\nN-b\nP1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\nP4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \nP7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\nP+00FU00KY\nP-00AL\n+\n+7776FU,T1\n-3334FU\n%TORYO\n",
+        "PI82HI\n-\n-3334FU\n+7776FU\n'* comment\n%CHUDAN\n/\nPI\n+\n+2726FU\n",
+        "手合割：平手\n先手の持駒：歩二\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)\n*コメント\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 投了\nまで4手で先手の勝ち\n",
+        "手合割：平手\n▲７六歩 △３四歩 ▲２二角成 △同銀\n▲４五角打 △５二金右\nまで6手で後手の勝ち\n",
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2P 1 moves P*5e\n",
+    ];
+    let inserts = ["あ", "歩", "ｱ", "\u{3000}", "𠮷", "\u{feff}", "繧ｹ"];
+    for rec in records {
+        for (at, _) in rec.char_indices() {
+            for ins in inserts {
+                let text = format!("{}{}{}", &rec[..at], ins, &rec[at..]);
+                let _ = read_str(&text, ReadOptions::default());
+                let _ = read_str(&text, ReadOptions::with_hint(Some(Format::Csa)));
+            }
+        }
+    }
+}
+
+/// The line of the issue: a CSA hand line with CP932 garbage (decoded) between `00` and the
+/// piece code gives a located error, not a panic.
+#[test]
+fn csa_hand_line_with_multibyte_text() {
+    let text = "PI\nP-00\u{7e67}\u{ff79}CFU\n+\n+7776FU\n";
+    let e = read_str(text, ReadOptions::with_hint(Some(Format::Csa))).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Position);
+    assert_eq!(e.location.line, 2);
+    let e = read_str("P-00あXFU\n+\n", ReadOptions::with_hint(Some(Format::Csa))).unwrap_err();
+    assert_eq!(e.location.line, 1);
+    assert_eq!(e.location.column, 3);
 }

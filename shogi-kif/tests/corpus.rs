@@ -2,7 +2,7 @@
 //! equal REFERENCE_CONSENSUS.tsv, except where DISAGREEMENTS.md shows the references wrong
 //! (listed in `OUR_ANSWERS` with the reason). Skips (passes) when the corpus is absent.
 
-use shogi_kif::{ErrorKind, Format, Records};
+use shogi_kif::{ErrorKind, Format, Game, ReadOptions, Reader};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -63,8 +63,8 @@ fn corpus_conformance() {
             .extension()
             .and_then(|e| e.to_str())
             .and_then(Format::from_extension);
-        let mut records = match Records::new(&bytes, hint) {
-            Ok(r) => r,
+        let mut records = match Reader::new(&bytes[..], ReadOptions::with_hint(hint)) {
+            Ok(r) => r.map(Game::into_result),
             Err(e) => {
                 failures.push(format!("{path}: {}", e.with_path(path)));
                 continue;
@@ -198,7 +198,8 @@ fn corpus_validation_facts() {
     }
     for (path, expect) in VALIDATION_FACTS {
         let bytes = std::fs::read(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let r = shogi_kif::read(&bytes, None).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let r = shogi_kif::read_bytes(&bytes, ReadOptions::default())
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
         let found: Vec<String> = shogi_kif::validate(&r)
             .into_iter()
             .filter(|d| {

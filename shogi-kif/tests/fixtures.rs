@@ -1,15 +1,18 @@
 //! Hand-written fixtures, one per dialect of FORMAT-FACTS §9: key facts asserted here, the
 //! whole parsed record pinned by an insta snapshot (reviewed by hand).
 
-use shogi_kif::{EndingKind, Format, Record, Records};
+use shogi_kif::{EndingKind, Format, ReadOptions, Reader, Record};
 
 fn read_all(name: &str) -> Vec<Record> {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let hint = name.rsplit('.').next().and_then(Format::from_extension);
-    Records::new(&bytes, hint)
+    Reader::new(&bytes[..], ReadOptions::with_hint(hint))
         .unwrap_or_else(|e| panic!("{}", e.with_path(name)))
-        .map(|r| r.unwrap_or_else(|e| panic!("{}", e.with_path(name).render())))
+        .map(|r| {
+            r.into_result()
+                .unwrap_or_else(|e| panic!("{}", e.with_path(name).render()))
+        })
         .collect()
 }
 
@@ -166,7 +169,7 @@ fn ki2_qualifiers_resolve() {
         ki2.contains("▲５八金左") && ki2.contains("▲５七金直") && ki2.contains("▲４七金打"),
         "{ki2}"
     );
-    let back = shogi_kif::read_str(&ki2, Some(Format::Ki2)).unwrap();
+    let back = shogi_kif::read_str(&ki2, ReadOptions::with_hint(Some(Format::Ki2))).unwrap();
     assert_eq!(back.usi_moves(), r.usi_moves());
 }
 
@@ -238,16 +241,28 @@ fn encodings() {
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
-    let expected = shogi_kif::read_str(&text, None).unwrap();
+    let expected = shogi_kif::read_str(&text, ReadOptions::default()).unwrap();
     let declared = text.replace("UTF-8", "Shift_JIS");
     let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(&declared);
-    assert_eq!(shogi_kif::read(&sjis, None).unwrap().moves, expected.moves);
+    assert_eq!(
+        shogi_kif::read_bytes(&sjis, ReadOptions::default())
+            .unwrap()
+            .moves,
+        expected.moves
+    );
     let (euc, _, _) = encoding_rs::EUC_JP.encode(&text);
-    assert_eq!(shogi_kif::read(&euc, None).unwrap().moves, expected.moves);
+    assert_eq!(
+        shogi_kif::read_bytes(&euc, ReadOptions::default())
+            .unwrap()
+            .moves,
+        expected.moves
+    );
     let mut bom = b"\xEF\xBB\xBF".to_vec();
     bom.extend_from_slice(text.as_bytes());
     assert_eq!(
-        shogi_kif::read(&bom, Some(Format::Kif)).unwrap().moves,
+        shogi_kif::read_bytes(&bom, ReadOptions::with_hint(Some(Format::Kif)))
+            .unwrap()
+            .moves,
         expected.moves
     );
 }
@@ -270,8 +285,11 @@ fn puzzle_diagram_breaking_rules_reads_with_a_warning() {
         w[0].message
     );
     // The same diagram as SFEN reads the same way.
-    let usi = shogi_kif::read_str("sfen 8k/7p1/7p1/9/9/9/9/9/8p b 2G 1 moves G*1b\n", None)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let usi = shogi_kif::read_str(
+        "sfen 8k/7p1/7p1/9/9/9/9/9/8p b 2G 1 moves G*1b\n",
+        ReadOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(usi.usi_moves(), ["G*1b"]);
     assert!(usi.diagnostics.iter().any(|d| d.message.contains("nifu")));
 }
@@ -296,7 +314,8 @@ fn jkf_writer_keeps_header_order() {
             .unwrap_or_else(|| panic!("{k} missing or out of order in\n{jkf}"));
         at += i + quoted.len();
     }
-    let back = shogi_kif::read_str(&jkf, Some(Format::Jkf)).unwrap_or_else(|e| panic!("{e}"));
+    let back = shogi_kif::read_str(&jkf, ReadOptions::with_hint(Some(Format::Jkf)))
+        .unwrap_or_else(|e| panic!("{e}"));
     let back_keys: Vec<String> = back
         .header
         .entries

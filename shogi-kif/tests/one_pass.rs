@@ -1,8 +1,8 @@
-//! `Records::next_validated` (one replay) must give exactly what reading with `next` and then
-//! calling `validate` gives, on every record file at hand: the fixtures, the CLI's fixtures
+//! A `Reader` that validates (one replay) must give exactly what reading without validation
+//! and then calling `validate` gives, on every record file at hand: the fixtures, the CLI's fixtures
 //! and the shared corpus (when present).
 
-use shogi_kif::{Format, Records};
+use shogi_kif::{Format, ReadOptions, Reader};
 use std::path::{Path, PathBuf};
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -50,13 +50,21 @@ fn validated_reading_matches_read_then_validate() {
             .extension()
             .and_then(|e| e.to_str())
             .and_then(Format::from_extension);
-        let (Ok(plain), Ok(mut checked)) = (Records::new(&bytes, hint), Records::new(&bytes, hint))
-        else {
+        let plain_opts = ReadOptions {
+            validate: false,
+            ..ReadOptions::with_hint(hint)
+        };
+        let (Ok(plain), Ok(mut checked)) = (
+            Reader::new(&bytes[..], plain_opts),
+            Reader::new(&bytes[..], ReadOptions::with_hint(hint)),
+        ) else {
             continue;
         };
         for (n, a) in plain.enumerate() {
+            let a = a.into_result();
             let b = checked
-                .next_validated()
+                .next()
+                .map(|g| g.error.map_or(Ok((g.record, g.diagnostics)), Err))
                 .unwrap_or_else(|| panic!("{}: record {n} missing", f.display()));
             match (a, b) {
                 (Ok(a), Ok((b, diags))) => {
@@ -73,18 +81,14 @@ fn validated_reading_matches_read_then_validate() {
                 (a, b) => panic!("{}: record {n}: {a:?} vs {b:?}", f.display()),
             }
         }
-        assert!(
-            checked.next_validated().is_none(),
-            "{}: extra record",
-            f.display()
-        );
+        assert!(checked.next().is_none(), "{}: extra record", f.display());
     }
     assert!(records_seen > 20, "only {records_seen} records read");
 }
 
 #[test]
 fn even_start_is_the_usual_start() {
-    let r = shogi_kif::read_str("手合割：平手\n   1 ７六歩(77)\n", None).unwrap();
+    let r = shogi_kif::read_str("手合割：平手\n   1 ７六歩(77)\n", ReadOptions::default()).unwrap();
     assert_eq!(r.start, shogi_kif::Start::even());
     let pos = shogi_core::Position::startpos(shogi_core::Variant::Standard);
     assert_eq!(pos.to_sfen(), r.start.sfen);

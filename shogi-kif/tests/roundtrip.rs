@@ -2,7 +2,7 @@
 //! target format can hold it (CSA/USI: main line only; KI2: no times).
 
 use serde_json::Value;
-use shogi_kif::{EndingKind, Format, Record, Records, write};
+use shogi_kif::{EndingKind, Format, Game, ReadOptions, Reader, Record, write};
 use std::path::Path;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
@@ -142,10 +142,10 @@ fn corpus_round_trips() {
             .extension()
             .and_then(|e| e.to_str())
             .and_then(Format::from_extension);
-        let Ok(records) = Records::new(&bytes, hint) else {
+        let Ok(records) = Reader::new(&bytes[..], ReadOptions::with_hint(hint)) else {
             continue;
         };
-        for rec in records.flatten() {
+        for rec in records.flat_map(Game::into_result) {
             if rec.moves.moves.iter().any(|m| m.foul.is_some()) {
                 continue;
             }
@@ -159,7 +159,7 @@ fn corpus_round_trips() {
             ] {
                 // CSA cannot hold a record whose main line ends in a variation-only ending.
                 let text = write(&rec, format);
-                let back = match shogi_kif::read_str(&text, Some(format)) {
+                let back = match shogi_kif::read_str(&text, ReadOptions::with_hint(Some(format))) {
                     Ok(b) => b,
                     Err(e) => {
                         failures.push(format!("{path} via {format:?}: {}\n{text}", e.render()));

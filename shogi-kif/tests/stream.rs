@@ -1,9 +1,8 @@
-//! `RecordStream` reads what `Records` reads, game by game: the same records, the same errors
-//! at the same lines and bytes, in UTF-8 and Shift_JIS, for inputs far beyond its 64 KiB sample.
+//! A `Reader` reading a chunk at a time reads what it reads from the whole text: the same
+//! records, the same errors at the same lines and bytes, in UTF-8 and Shift_JIS, for inputs far
+//! beyond its 64 KiB sample.
 
-use shogi_kif::{
-    Encoding, ErrorKind, Format, ReadError, ReadOptions, Record, RecordStream, Records,
-};
+use shogi_kif::{Encoding, ErrorKind, Format, Game, ReadError, ReadOptions, Reader, Record};
 use std::io::{BufReader, Cursor, Read};
 
 const GOOD: &str =
@@ -43,13 +42,26 @@ fn assert_same(got: &[Result<Record, ReadError>], want: &[Result<Record, ReadErr
 }
 
 fn all_in_memory(text: &str, format: Format) -> Vec<Result<Record, ReadError>> {
-    Records::from_str(text, Some(format)).unwrap().collect()
+    // Read whole (one chunk larger than the input) as the text it is.
+    let opts = ReadOptions {
+        chunk_size: usize::MAX,
+        encoding: Some(Encoding::Utf8),
+        ..ReadOptions::with_hint(Some(format))
+    };
+    let games = Reader::new(text.as_bytes(), opts).unwrap();
+    games.map(Game::into_result).collect()
 }
 
 fn all_streamed(bytes: Vec<u8>, opts: ReadOptions) -> Vec<Result<Record, ReadError>> {
     // A small buffer, so lines straddle buffer refills.
     let reader = BufReader::with_capacity(37, Cursor::new(bytes));
-    RecordStream::new(reader, opts).unwrap().collect()
+    // Small chunks too, so games straddle them.
+    let opts = ReadOptions {
+        chunk_size: 4096,
+        ..opts
+    };
+    let games = Reader::new(reader, opts).unwrap();
+    games.map(Game::into_result).collect()
 }
 
 #[test]
@@ -74,9 +86,9 @@ fn shift_jis_streams_with_utf8_offsets() {
     let text = big_csa(1500).replace("encoding=UTF-8", "encoding=Shift_JIS");
     let (sjis, _, bad) = encoding_rs::SHIFT_JIS.encode(&text);
     assert!(!bad);
-    let stream = RecordStream::new(Cursor::new(sjis.to_vec()), ReadOptions::default()).unwrap();
+    let stream = Reader::new(Cursor::new(sjis.to_vec()), ReadOptions::default()).unwrap();
     assert_eq!(stream.encoding(), Encoding::ShiftJis);
-    let got: Vec<_> = stream.collect();
+    let got: Vec<_> = stream.map(Game::into_result).collect();
     let want = all_in_memory(&text, Format::Csa);
     assert_same(&got, &want);
 }
@@ -135,11 +147,11 @@ fn a_million_games_stream_in_constant_memory() {
         pending: Vec::new(),
         pos: 0,
     };
-    let stream = RecordStream::new(BufReader::new(source), ReadOptions::default()).unwrap();
+    let stream = Reader::new(BufReader::new(source), ReadOptions::default()).unwrap();
     assert_eq!(stream.format(), Format::Usi);
     let mut n = 0usize;
     for r in stream {
-        let r = r.unwrap();
+        let r = r.into_result().unwrap();
         assert_eq!(r.main_line().count(), 5);
         n += 1;
     }
@@ -190,8 +202,8 @@ fn an_ascii_start_leaves_the_encoding_to_the_first_other_line() {
     text.push_str("/\nV2.2\nN+羽生\nPI\n+\n+7776FU\n%TORYO\n");
     let (sjis, _, bad) = encoding_rs::SHIFT_JIS.encode(&text);
     assert!(!bad);
-    let stream = RecordStream::new(Cursor::new(sjis.to_vec()), ReadOptions::default()).unwrap();
-    let got: Vec<_> = stream.collect();
+    let stream = Reader::new(Cursor::new(sjis.to_vec()), ReadOptions::default()).unwrap();
+    let got: Vec<_> = stream.map(Game::into_result).collect();
     assert_eq!(got.len(), 2001);
     let last = got.last().unwrap().as_ref().unwrap();
     assert_eq!(last.header.black(), Some("羽生"));

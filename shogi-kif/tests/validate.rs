@@ -1,11 +1,12 @@
 //! `validate()` on hand-written records: repetition, perpetual check and declarations.
 
-use shogi_kif::{Diagnostic, Format, Record, Severity};
+use shogi_kif::{Diagnostic, Format, ReadOptions, Record, Severity};
 
 fn read(name: &str) -> Record {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    shogi_kif::read_str(&text, Some(Format::Csa)).unwrap_or_else(|e| panic!("{e}"))
+    shogi_kif::read_str(&text, ReadOptions::with_hint(Some(Format::Csa)))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn warnings(r: &Record) -> Vec<Diagnostic> {
@@ -62,7 +63,7 @@ fn repetition_without_ending_is_pointed_out() {
     ))
     .unwrap_or_default()
     .replace("%SENNICHITE\n", "");
-    let r = shogi_kif::read_str(&text, None).unwrap_or_else(|e| panic!("{e}"));
+    let r = shogi_kif::read_str(&text, ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let w = warnings(&r);
     assert_eq!(w.len(), 1, "{w:?}");
     assert!(
@@ -93,7 +94,7 @@ fn declaration_without_a_named_rule_uses_27_points() {
     let text = std::fs::read_to_string(path)
         .unwrap_or_default()
         .replace("$JISHOGI:24\n", "");
-    let r = shogi_kif::read_str(&text, None).unwrap_or_else(|e| panic!("{e}"));
+    let r = shogi_kif::read_str(&text, ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let w = warnings(&r);
     assert_eq!(w.len(), 1, "{w:?}");
     assert!(
@@ -106,6 +107,6 @@ fn declaration_without_a_named_rule_uses_27_points() {
     let rich = text
         .replace("P+00KA", "P+00HI00KA")
         .replace("P2+HI", "P2+RY");
-    let r = shogi_kif::read_str(&rich, None).unwrap_or_else(|e| panic!("{e}"));
+    let r = shogi_kif::read_str(&rich, ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(warnings(&r), []);
 }

@@ -4,7 +4,7 @@
 //! record or an error; a panic fails the test and names the input that caused it.
 //! `SHOGI_FUZZ_SCALE=30` multiplies the number of mutations (230,000 inputs ran clean so).
 
-use shogi_kif::{Format, Records};
+use shogi_kif::{Format, Game, ReadOptions, Reader};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
@@ -54,10 +54,10 @@ const FORMATS: [Format; 6] = [
 
 /// Reads every record of `bytes`; writes each one back in every format and reads that again.
 fn exercise(bytes: &[u8]) {
-    let Ok(records) = Records::new(bytes, None) else {
+    let Ok(records) = Reader::new(bytes, ReadOptions::default()) else {
         return;
     };
-    for (i, r) in records.enumerate() {
+    for (i, r) in records.map(Game::into_result).enumerate() {
         if i > 50 {
             break;
         }
@@ -66,7 +66,7 @@ fn exercise(bytes: &[u8]) {
         let _ = record.final_position();
         for f in FORMATS {
             let text = shogi_kif::write(&record, f);
-            let _ = shogi_kif::read_str(&text, Some(f));
+            let _ = shogi_kif::read_str(&text, ReadOptions::with_hint(Some(f)));
         }
     }
 }

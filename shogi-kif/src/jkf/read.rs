@@ -1,132 +1,18 @@
-//! JKF (JSON Kifu Format) reading into the raw layer, via serde.
+//! JKF reading into the raw layer.
 
+use super::schema::{Hms, Jkf, MoveFormat, PlaceFormat};
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::raw::*;
-use serde::de::{MapAccess, Visitor};
-use serde::{Deserialize, Deserializer};
-use std::collections::BTreeMap;
-use std::fmt;
+use shogi_core::{Color, Piece, Role, Square};
+use std::borrow::Cow;
 
-/// Header kept in file order.
-#[derive(Default)]
-struct OrderedHeader(Vec<(String, String)>);
-
-impl<'de> Deserialize<'de> for OrderedHeader {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = OrderedHeader;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object of strings")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OrderedHeader, A::Error> {
-                let mut v = Vec::new();
-                while let Some((k, val)) = map.next_entry::<String, serde_json::Value>()? {
-                    let s = match val {
-                        serde_json::Value::String(s) => s,
-                        other => other.to_string(),
-                    };
-                    v.push((k, s));
-                }
-                Ok(OrderedHeader(v))
-            }
-        }
-        d.deserialize_map(V)
-    }
+/// The comments of an entry, owned.
+fn comments(c: Option<Cow<'_, [String]>>) -> Vec<String> {
+    c.map(Cow::into_owned).unwrap_or_default()
 }
 
-#[derive(Deserialize)]
-struct Jkf {
-    #[serde(default)]
-    header: OrderedHeader,
-    #[serde(default)]
-    initial: Option<Initial>,
-    moves: Vec<MoveFormat>,
-}
-
-#[derive(Deserialize)]
-struct Initial {
-    preset: String,
-    #[serde(default)]
-    data: Option<StateFormat>,
-}
-
-#[derive(Deserialize)]
-struct StateFormat {
-    color: u8,
-    board: Vec<Vec<PieceFormat>>,
-    hands: Vec<BTreeMap<String, u8>>,
-}
-
-#[derive(Deserialize, Default)]
-struct PieceFormat {
-    #[serde(default)]
-    color: Option<u8>,
-    #[serde(default)]
-    kind: Option<String>,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-struct PlaceFormat {
-    x: u8,
-    y: u8,
-}
-
-#[derive(Deserialize)]
-struct MoveMoveFormat {
-    #[serde(default)]
-    color: Option<u8>,
-    #[serde(default)]
-    from: Option<PlaceFormat>,
-    #[serde(default)]
-    to: Option<PlaceFormat>,
-    piece: String,
-    #[serde(default)]
-    promote: Option<bool>,
-}
-
-#[derive(Deserialize)]
-struct TimeFormat {
-    #[serde(default)]
-    now: Option<Hms>,
-    #[serde(default)]
-    total: Option<Hms>,
-}
-
-#[derive(Deserialize)]
-struct Hms {
-    #[serde(default)]
-    h: Option<u64>,
-    #[serde(default)]
-    m: u64,
-    #[serde(default)]
-    s: u64,
-}
-
-impl Hms {
-    fn ms(&self) -> u64 {
-        (self.h.unwrap_or(0).min(1_000_000) * 3600
-            + self.m.min(1_000_000_000) * 60
-            + self.s.min(1_000_000_000))
-            * 1000
-    }
-}
-
-#[derive(Deserialize)]
-struct MoveFormat {
-    #[serde(default)]
-    comments: Option<Vec<String>>,
-    #[serde(default, rename = "move")]
-    mv: Option<MoveMoveFormat>,
-    #[serde(default)]
-    time: Option<TimeFormat>,
-    #[serde(default)]
-    special: Option<String>,
-    #[serde(default)]
-    forks: Option<Vec<Vec<MoveFormat>>>,
-}
-
+/// A serde_json error as a located read error (line and column as serde_json gives them).
 fn json_err(src: &str, e: serde_json::Error) -> ReadError {
     let line = e.line() as u32;
     let column = e.column() as u32;
@@ -152,14 +38,16 @@ fn json_err(src: &str, e: serde_json::Error) -> ReadError {
     err
 }
 
-fn side_of(c: u8) -> Option<Side> {
+/// JKF's side number: 0 is Black (sente), 1 is White (gote).
+fn side_of(c: u8) -> Option<Color> {
     match c {
-        0 => Some(Side::Black),
-        1 => Some(Side::White),
+        0 => Some(Color::Black),
+        1 => Some(Color::White),
         _ => None,
     }
 }
 
+/// Parse a JKF document into a raw record (syntax only: moves are resolved by the replay).
 pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
     let jkf: Jkf = serde_json::from_str(src).map_err(|e| json_err(src, e))?;
     let mut rec = RawRecord::new();
@@ -176,12 +64,13 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
         .0
         .iter()
         .find(|(k, _)| k == "手合割")
-        .map(|(_, v)| v.clone());
+        .map(|(_, v)| v.to_string());
     rec.header = jkf
         .header
         .0
         .into_iter()
         .filter(|(k, _)| k != "手合割")
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
     if let Some(init) = jkf.initial {
         if init.preset == "OTHER" {
@@ -196,18 +85,17 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
                 for (y, p) in col.iter().enumerate() {
                     if let (Some(c), Some(k)) = (p.color, p.kind.as_deref()) {
                         let side = side_of(c).ok_or_else(|| bad(format!("JKF: bad colour {c}")))?;
-                        let kind = Kind::from_csa(k)
+                        let kind = Role::from_csa(k)
                             .ok_or_else(|| bad(format!("JKF: bad piece kind {k:?}")))?;
-                        b.cells[y][x] = Some((side, kind));
+                        b.cells[y][x] = Some(Piece::new(side, kind));
                     }
                 }
             }
             for (i, hand) in data.hands.iter().enumerate().take(2) {
                 for (k, &n) in hand {
-                    let kind = Kind::from_csa(k)
+                    let kind = Role::from_csa(k)
                         .ok_or_else(|| bad(format!("JKF: bad piece kind {k:?} in hand")))?;
-                    let idx = kind
-                        .hand_index()
+                    let idx = hand_slot(kind)
                         .ok_or_else(|| bad(format!("JKF: {k} cannot be in hand")))?;
                     b.hands[i][idx] = n.min(18);
                 }
@@ -215,7 +103,7 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
             b.side_to_move = side_of(data.color);
             rec.start = RawStart::Board {
                 board: Box::new(b),
-                name: handicap_name.filter(|n| crate::replay::is_mini_name(n)),
+                name: handicap_name.filter(|n| shogi_core::Handicap::is_mini_shogi_name(n)),
                 loc: whole,
             };
         } else {
@@ -232,17 +120,19 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
                 "JKF: moves[0] must be the start position (comments only)".into(),
             ));
         }
-        rec.nodes[0].comments = first.comments.unwrap_or_default();
+        rec.nodes[0].comments = comments(first.comments);
     }
     add_line(&mut rec, src, 0, moves.collect(), 0)?;
     Ok(rec)
 }
 
+/// Add the entries of a move list below node `parent`; each fork hangs from the same parent
+/// as the entry it replaces.
 fn add_line(
     rec: &mut RawRecord,
     src: &str,
     mut parent: u32,
-    moves: Vec<MoveFormat>,
+    moves: Vec<MoveFormat<'_>>,
     depth: u32,
 ) -> Result<(), ReadError> {
     if depth > MAX_DEPTH {
@@ -254,18 +144,16 @@ fn add_line(
     let loc = Location::default();
     for m in moves {
         let item = if let Some(mv) = m.mv {
-            let kind = Kind::from_csa(&mv.piece).ok_or_else(|| {
+            let kind = Role::from_csa(&mv.piece).ok_or_else(|| {
                 ReadError::new(ErrorKind::Json, format!("JKF: bad piece {:?}", mv.piece))
             })?;
-            let sq = |p: PlaceFormat| -> Result<Sq, ReadError> {
-                if (1..=9).contains(&p.x) && (1..=9).contains(&p.y) {
-                    Ok((p.x, p.y))
-                } else {
-                    Err(ReadError::new(
+            let sq = |p: PlaceFormat| -> Result<Square, ReadError> {
+                Square::new(p.x, p.y).ok_or_else(|| {
+                    ReadError::new(
                         ErrorKind::Json,
                         format!("JKF: square {{x:{},y:{}}} is off the board", p.x, p.y),
-                    ))
-                }
+                    )
+                })
             };
             let from = mv.from.map(sq).transpose()?;
             let to = mv.to.map(sq).transpose()?;
@@ -278,8 +166,8 @@ fn add_line(
             })
         } else if let Some(sp) = m.special.as_deref() {
             let (kind, offender) = match sp {
-                "+ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Side::Black)),
-                "-ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Side::White)),
+                "+ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Color::Black)),
+                "-ILLEGAL_ACTION" => (EndingKind::FoulWin, Some(Color::White)),
                 "ILLEGAL_ACTION" => (EndingKind::FoulWin, None),
                 w => (
                     EndingKind::from_csa(w)
@@ -293,7 +181,7 @@ fn add_line(
             // A node with comments only: attach them to the previous node.
             rec.nodes[parent as usize]
                 .comments
-                .extend(m.comments.unwrap_or_default());
+                .extend(comments(m.comments));
             continue;
         };
         if matches!(rec.nodes[parent as usize].item, Item::End(_)) {
@@ -307,7 +195,7 @@ fn add_line(
         }
         let idx = rec.push(parent, item, loc, (0, 0));
         let node = &mut rec.nodes[idx as usize];
-        node.comments = m.comments.unwrap_or_default();
+        node.comments = comments(m.comments);
         if let Some(t) = m.time {
             node.time = Some(RawTime {
                 spent_ms: t.now.as_ref().map(Hms::ms),

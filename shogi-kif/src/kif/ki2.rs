@@ -1,0 +1,59 @@
+//! KI2 move lines: several moves a line, each after its side mark.
+
+use super::Parser;
+use super::read::{first_token, move_or_special};
+use crate::error::{ErrorKind, ReadError};
+use crate::japanese::{self, MARKS, mark_side};
+use crate::text::{Line, trim};
+
+impl<'a> Parser<'a> {
+    pub(super) fn ki2_line(&mut self, line: Line<'a>, t: &'a str) -> Result<(), ReadError> {
+        // Split at each side mark.
+        let mut starts: Vec<usize> = t
+            .char_indices()
+            .filter(|(_, c)| MARKS.contains(c))
+            .map(|(i, _)| i)
+            .collect();
+        starts.push(t.len());
+        for w in starts.windows(2) {
+            let seg = &t[w[0]..w[1]];
+            let mark = seg.chars().next().unwrap_or('▲');
+            let body = trim(&seg[mark.len_utf8()..]);
+            let side = mark_side(mark);
+            if body.is_empty() {
+                return Err(self.err(
+                    ErrorKind::Truncated,
+                    "a side mark with no move after it",
+                    line.loc_of(seg),
+                ));
+            }
+            let parsed = japanese::parse(body).map(|(mut mv, used)| {
+                mv.side = side;
+                (mv, used)
+            });
+            let (item, used) = match move_or_special(parsed, body) {
+                Ok(ok) => ok,
+                Err(reason) => {
+                    let ply = self.path.len() as u32 + self.offset.unwrap_or(0);
+                    return Err(self
+                        .err(ErrorKind::Syntax, reason.to_string(), line.loc_of(seg))
+                        .with_ply(ply, Some(first_token(seg).to_string())));
+                }
+            };
+            let text = &seg[..mark.len_utf8()
+                + (body.as_ptr() as usize - seg[mark.len_utf8()..].as_ptr() as usize)
+                + used];
+            let loc = line.loc_of(text);
+            let rest = trim(&body[used..]);
+            let time = if rest.is_empty() {
+                None
+            } else {
+                self.parse_tail(line, rest)?
+            };
+            if let Some(idx) = self.place(line, None, item, loc, (loc.start, loc.end))? {
+                self.rec.nodes[idx as usize].time = time;
+            }
+        }
+        Ok(())
+    }
+}

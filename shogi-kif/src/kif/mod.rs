@@ -1,0 +1,306 @@
+//! KIF and KI2 syntax: header, 手合割, BOD diagrams, move lines, comments, bookmarks,
+//! variations and the closing line. No legality here: see `replay`.
+//!
+//! [`parse`] reads line by line with one `Parser`, whose methods live by subject: header
+//! lines (`header`), board diagrams (`bod`), KIF move lines and variations (`read`), KI2
+//! move lines (`ki2`), and the byte-level reading of the usual KIF move and time (`moves`).
+
+mod bod;
+mod header;
+mod ki2;
+mod moves;
+mod read;
+pub(crate) mod write;
+
+use crate::error::{ErrorKind, Location, ReadError};
+use crate::japanese::MARKS;
+use crate::raw::*;
+use crate::text::{Line, Lines, trim};
+
+struct Parser<'a> {
+    src: &'a str,
+    rec: RawRecord,
+    /// Node indices of the current line: `path[0]` is the root, `path[k]` the node at ply k.
+    path: Vec<u32>,
+    /// Where comments and bookmarks go.
+    last: u32,
+    /// Ply numbers in the file minus this = index in the path.
+    offset: Option<u32>,
+    board: Option<RawBoard>,
+    board_rows: u32,
+    board_loc: Location,
+    board_open: bool,
+    handicap: Option<(String, Location)>,
+    in_variation: bool,
+    pending: Option<(u32, Location)>,
+}
+
+/// Parse KIF or KI2 text into a raw record.
+pub(crate) fn parse(src: &str) -> Parsed {
+    parse_with(src, true)
+}
+
+/// [`parse`], with or without [`Parser::fast_move_line`] (the tests compare the two).
+fn parse_with(src: &str, fast: bool) -> Parsed {
+    let mut p = Parser {
+        src,
+        rec: RawRecord::new(),
+        path: vec![0],
+        last: 0,
+        offset: None,
+        board: None,
+        board_rows: 0,
+        board_loc: Location::default(),
+        board_open: false,
+        handicap: None,
+        in_variation: false,
+        pending: None,
+    };
+    // About one node a line, and a move line takes some 16 bytes: make room once.
+    let lines = src.len() / 16 + 8;
+    p.rec.nodes.reserve(lines);
+    p.path.reserve(lines);
+    for line in Lines::new(src) {
+        if !(fast && p.fast_move_line(line)) {
+            if let Err(error) = p.line(line) {
+                let read = p.finish().ok();
+                return Err(Box::new(Partial { error, read }));
+            }
+        }
+    }
+    Ok(p.finish()?)
+}
+impl<'a> Parser<'a> {
+    fn err(&self, kind: ErrorKind, msg: impl Into<String>, loc: Location) -> ReadError {
+        ReadError::at(kind, msg, self.src, loc)
+    }
+    fn line(&mut self, line: Line<'a>) -> Result<(), ReadError> {
+        let raw = line.text;
+        // The common case first: a KIF move line, `   1 ７六歩(77)   ( 0:01/00:00:01)`.
+        let lead = raw.bytes().take_while(|&b| b == b' ' || b == b'\t').count();
+        if raw.as_bytes().get(lead).is_some_and(u8::is_ascii_digit) {
+            if let Some(done) = self.simple_kif_move_line(line, lead) {
+                return done;
+            }
+            return self.kif_move_line(line, &raw[lead..]);
+        }
+        let t = raw.trim_start_matches([' ', '\t', '\u{3000}', '\u{feff}']);
+        let tt = trim(t);
+        if tt.is_empty() {
+            return Ok(());
+        }
+        let first = t.chars().next().unwrap_or(' ');
+        match first {
+            '#' => return Ok(()),
+            '*' => {
+                let body = &t[1..];
+                self.rec.nodes[self.last as usize]
+                    .comments
+                    .push(body.trim_end_matches(['\r']).to_string());
+                return Ok(());
+            }
+            '&' => {
+                let body = trim(&t[1..]);
+                self.rec.nodes[self.last as usize]
+                    .bookmarks
+                    .push(body.to_string());
+                return Ok(());
+            }
+            '|' => return self.board_row(line, t),
+            '+' if tt.trim_matches(['+', '-']).is_empty() => {
+                self.board_open = !self.board_open;
+                if self.board.is_none() {
+                    self.board = Some(RawBoard::default());
+                    self.board_loc = line.loc_of(tt);
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        if first.is_ascii_digit() {
+            return self.kif_move_line(line, t);
+        }
+        if MARKS.contains(&first) {
+            return self.ki2_line(line, t);
+        }
+        self.other_line(line, tt)
+    }
+
+    fn finish(mut self) -> Result<RawRecord, ReadError> {
+        if let Some(b) = self.board.take() {
+            if self.board_rows == 0 {
+                // Hands or a turn line without a diagram: apply them to the named position.
+                let name = self.handicap.as_ref().map(|h| h.0.clone());
+                self.rec.start = RawStart::Board {
+                    board: Box::new(b),
+                    name,
+                    loc: self.board_loc,
+                };
+                if let RawStart::Board { board, .. } = &mut self.rec.start {
+                    board.size = 0; // marks "no diagram"
+                }
+            } else {
+                if self.board_rows != u32::from(b.size) {
+                    return Err(self.err(
+                        ErrorKind::Position,
+                        format!(
+                            "board diagram has {} rows, expected {}",
+                            self.board_rows, b.size
+                        ),
+                        self.board_loc,
+                    ));
+                }
+                let name = self.handicap.as_ref().map(|h| h.0.clone());
+                self.rec.start = RawStart::Board {
+                    board: Box::new(b),
+                    name,
+                    loc: self.board_loc,
+                };
+            }
+        } else if let Some((name, loc)) = self.handicap.take() {
+            self.rec.start = RawStart::Named { name, loc };
+        }
+        Ok(self.rec)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::moves::{parse_kif_common, parse_kif_time};
+    use super::*;
+    use crate::japanese::{self, Motion, Relative};
+    use shogi_core::{Role, Square};
+
+    #[test]
+    fn move_text() {
+        let (m, n) = japanese::parse("７六歩(77)").unwrap();
+        assert_eq!(m.to, Square::new(7, 6));
+        assert_eq!(m.from, Square::new(7, 7));
+        assert_eq!(n, "７六歩(77)".len());
+        let (m, _) = japanese::parse("同　銀(79)").unwrap();
+        assert_eq!(m.to, None);
+        assert_eq!(m.kind, Role::Silver);
+        let (m, _) = japanese::parse("同銀　(79)").unwrap();
+        assert_eq!(m.from, Square::new(7, 9));
+        let (m, _) = japanese::parse("３三成銀(34)").unwrap();
+        assert_eq!((m.kind, m.promote), (Role::PromotedSilver, None));
+        let (m, _) = japanese::parse("３三銀成(34)").unwrap();
+        assert_eq!((m.kind, m.promote), (Role::Silver, Some(true)));
+        let (m, _) = japanese::parse("▲５八金右上不成").unwrap();
+        assert_eq!(
+            (m.relative, m.motion, m.promote),
+            (Some(Relative::Right), Some(Motion::Up), Some(false))
+        );
+        let (m, _) = japanese::parse("26歩").unwrap();
+        assert_eq!(m.to, Square::new(2, 6));
+        assert!(japanese::parse("投了").is_err());
+    }
+
+    #[test]
+    fn common_kif_moves_read_as_parse_ja_reads_them() {
+        let heads = [
+            "７六",
+            "１一",
+            "９九",
+            "０六",
+            "７〇",
+            "76",
+            "同",
+            "同　",
+            "同　　",
+            "同 ",
+            "７六同",
+        ];
+        let pieces = [
+            "歩", "香", "桂", "銀", "金", "角", "飛", "玉", "王", "と", "杏", "圭", "全", "馬",
+            "龍", "竜", "成香", "成", "x", "",
+        ];
+        let mids = ["", "成", "打", "不成", "生", "成打", "右", "上", "　"];
+        let tails = [
+            "",
+            "(77)",
+            "(00)",
+            "(07)",
+            "(70)",
+            "(7)",
+            "(ab)",
+            " ",
+            "\t(1:00/)",
+            "+",
+            "(11) ",
+            "(99)x",
+        ];
+        let mut fast = 0;
+        for h in heads {
+            for p in pieces {
+                for m in mids {
+                    for t in tails {
+                        let s = format!("{h}{p}{m}{t}");
+                        if let Some(got) = parse_kif_common(s.as_bytes()) {
+                            assert_eq!(Ok(got), japanese::parse(&s), "{s}");
+                            fast += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fast > 500, "{fast}");
+    }
+
+    #[test]
+    fn fast_move_lines_read_as_the_general_path_reads_them() {
+        let texts = [
+            "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 ４五角打\n",
+            "手合割：平手\r\n   1 ７六歩(77)   ( 0:01/00:00:01)\r\n   2 ３四歩(33)   ( 0:02/00:00:02)\r\n",
+            "   1 ７六歩(77)\n   3 ３四歩(33)\n",
+            "   1 ７六歩(77)\n   1 ２六歩(27)\n   2 ３四歩(33)\n",
+            "   0 ７六歩(77)\n",
+            "   1\t７六歩(77)\t\n\t2 ３四歩(33) x\n   3 ２六歩(27)(\n   4 ８四歩(83)(1:00/)\n",
+            "   1 ７六歩(77)\n   2 投了\n   3 ２六歩(27)\n",
+            "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n\n変化：2手\n   2 ８四歩(83)\n   3 ２六歩(27)\n\n変化：3手\n   3 ６八銀(79)\n",
+            "   1 ７六歩(77)\n変化：1手\n   1 ２六歩(27)\n   2 ３四歩(33)\n",
+            "手数＝30\n  31 ７六歩(77)\n  32 ３四歩(33)\n",
+            "12345678 ７六歩(77)\n",
+            "   1 ７六歩(77)\r\r\n   2 ３四歩(33)\n",
+            "   1 ７六歩(77)\n*comment\n   2 ３四歩(33)\n&mark\n",
+        ];
+        for t in texts {
+            let fast = parse_with(t, true);
+            let slow = parse_with(t, false);
+            assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{t}");
+        }
+    }
+
+    #[test]
+    fn times() {
+        assert_eq!(
+            parse_kif_time(" 0:16/00:00:16"),
+            Some(RawTime {
+                spent_ms: Some(16_000),
+                total_ms: Some(16_000)
+            })
+        );
+        assert_eq!(
+            parse_kif_time("00:01 / 00:01:10"),
+            Some(RawTime {
+                spent_ms: Some(1000),
+                total_ms: Some(70_000)
+            })
+        );
+        assert_eq!(
+            parse_kif_time(" 0:7/"),
+            Some(RawTime {
+                spent_ms: Some(7000),
+                total_ms: None
+            })
+        );
+        assert_eq!(
+            parse_kif_time("90:00/1:30:00"),
+            Some(RawTime {
+                spent_ms: Some(5_400_000),
+                total_ms: Some(5_400_000)
+            })
+        );
+        assert_eq!(parse_kif_time("x"), None);
+    }
+}

@@ -1,0 +1,530 @@
+//! KIF and KI2 writing, with BOD board diagrams for starts other than a named handicap.
+
+use crate::ending::EndingKind;
+use crate::japanese::Qualifiers;
+use crate::model::{HeaderKey, Line, MoveNode, MoveTime, Record};
+use crate::text::{one_line, write_comments};
+use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
+use std::borrow::Cow;
+use std::fmt::{self, Write};
+
+/// Which of the two Japanese notations to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Notation {
+    /// Numbered move lines with source squares and times (`   1 ７六歩(77)   ( 0:01/)`).
+    Kif,
+    /// Moves without sources, disambiguated with 右左直上引寄 (`▲７六歩    △３四歩`).
+    Ki2,
+}
+
+impl Notation {
+    /// The declaration line Kakinoki's programs write first.
+    fn declaration(self) -> &'static str {
+        match self {
+            Notation::Kif => "#KIF version=2.0 encoding=UTF-8",
+            Notation::Ki2 => "#KI2 version=2.0 encoding=UTF-8",
+        }
+    }
+}
+
+/// The KIF move-list heading.
+const KIF_MOVES_HEADING: &str = "手数----指手---------消費時間--";
+
+/// The full-width digit naming a file, as in square names (`９`).
+fn file_label(file: u8) -> char {
+    Square::new(file, 1)
+        .and_then(|sq| sq.japanese().chars().next())
+        .unwrap_or('？')
+}
+
+/// The kanji numeral 1-9, as in square names' ranks (`九`); diagrams and hand counts use it.
+fn kanji_numeral(n: u8) -> char {
+    Square::new(1, n)
+        .and_then(|sq| sq.japanese().chars().nth(1))
+        .unwrap_or('？')
+}
+
+/// A hand count in kanji (`十八`).
+fn write_kanji_count<W: Write + ?Sized>(out: &mut W, n: u8) -> fmt::Result {
+    if n >= 10 {
+        out.write_char('十')?;
+    }
+    if n % 10 != 0 {
+        out.write_char(kanji_numeral(n % 10))?;
+    }
+    Ok(())
+}
+
+/// The one-character name of a role in a board diagram (全, 圭, 杏 for the promoted minors).
+fn bod_char(role: Role) -> char {
+    role.kanji_short().chars().next().unwrap_or('？')
+}
+
+fn is_handicap_game(record: &Record) -> bool {
+    record.start.variant == Variant::Standard
+        && matches!(record.start.handicap, Some(h) if h != Handicap::Even)
+}
+
+/// A diagram's hand line after its label: `飛　角　歩十八　`, or `なし`.
+fn write_bod_hand<W: Write + ?Sized>(out: &mut W, pos: &Position, color: Color) -> fmt::Result {
+    let hand = pos.hand(color);
+    let mut any = false;
+    for role in Role::HAND {
+        let n = hand.count(role);
+        if n == 0 {
+            continue;
+        }
+        any = true;
+        out.write_char(bod_char(role))?;
+        if n > 1 {
+            write_kanji_count(out, n)?;
+        }
+        out.write_char('　')?;
+    }
+    if !any {
+        out.write_str("なし")?;
+    }
+    out.write_char('\n')
+}
+
+/// A BOD board diagram: hands, board, and whose turn it is.
+fn write_bod<W: Write + ?Sized>(out: &mut W, pos: &Position, handicap: bool) -> fmt::Result {
+    let size = pos.variant().size();
+    let (top, bottom) = if handicap {
+        ("上手", "下手")
+    } else {
+        ("後手", "先手")
+    };
+    write!(out, "{top}の持駒：")?;
+    write_bod_hand(out, pos, Color::White)?;
+    out.write_str(" ")?;
+    for file in (1..=size).rev() {
+        write!(out, " {}", file_label(file))?;
+    }
+    out.write_char('\n')?;
+    let border = format!("+{}+\n", "-".repeat(usize::from(size) * 3));
+    out.write_str(&border)?;
+    for rank in 1..=size {
+        out.write_char('|')?;
+        for file in (1..=size).rev() {
+            match Square::new(file, rank).and_then(|sq| pos.piece_at(sq)) {
+                Some(p) => {
+                    out.write_char(if p.color == Color::White { 'v' } else { ' ' })?;
+                    out.write_char(bod_char(p.role))?;
+                }
+                None => out.write_str(" ・")?,
+            }
+        }
+        writeln!(out, "|{}", kanji_numeral(rank))?;
+    }
+    out.write_str(&border)?;
+    write!(out, "{bottom}の持駒：")?;
+    write_bod_hand(out, pos, Color::Black)?;
+    // Always say whose turn it is: readers guess 上手 for handicap-looking diagrams.
+    let turn = if pos.side_to_move() == Color::White {
+        top
+    } else {
+        bottom
+    };
+    writeln!(out, "{turn}番")
+}
+
+/// A KIF time field: `( 0:12/00:03:40)`, or `( 0:12/)` without the running total.
+fn write_kif_time<W: Write + ?Sized>(out: &mut W, t: &MoveTime) -> fmt::Result {
+    let s = t.spent_ms.unwrap_or(0) / 1000;
+    write!(out, "({:>2}:{:02}/", s / 60, s % 60)?;
+    if let Some(total) = t.total_ms {
+        let tt = total / 1000;
+        write!(out, "{:02}:{:02}:{:02}", tt / 3600, (tt / 60) % 60, tt % 60)?;
+    }
+    out.write_char(')')
+}
+
+/// Columns taken in a fixed-width font: full-width characters count two.
+fn display_width(s: &str) -> usize {
+    s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
+}
+
+/// Append the Japanese text of a move to `s` (KIF form with the source square, or KI2 form
+/// with the side's mark and qualifiers).
+fn ja_move(s: &mut String, pos: &Position, mv: Move, prev_to: Option<Square>, notation: Notation) {
+    let ki2 = notation == Notation::Ki2;
+    let to = mv.to();
+    if ki2 {
+        s.push(side_mark(pos.side_to_move()));
+    }
+    if Some(to) == prev_to {
+        s.push_str(if ki2 { "同" } else { "同　" });
+    } else {
+        s.push_str(&to.japanese());
+    }
+    match mv {
+        Move::Normal { from, promote, .. } => {
+            let role = pos.piece_at(from).map_or(Role::Pawn, |p| p.role);
+            s.push_str(role.kanji());
+            if ki2 {
+                s.extend(Qualifiers::of(pos, mv, role).kanji());
+                let other = Move::Normal {
+                    from,
+                    to,
+                    promote: !promote,
+                };
+                if promote {
+                    s.push('成');
+                } else if role.can_promote() && pos.is_legal(other) {
+                    s.push_str("不成");
+                }
+            } else {
+                if promote {
+                    s.push('成');
+                }
+                // The source in KIF is the square's number pair, as CSA names squares.
+                s.push('(');
+                s.push_str(&from.csa());
+                s.push(')');
+            }
+        }
+        Move::Drop { role, .. } => {
+            s.push_str(role.kanji());
+            if !ki2 {
+                s.push('打');
+            } else {
+                let board_can = pos.legal_moves_to(to).iter().any(|m| {
+                    matches!(m, Move::Normal { from, .. } if pos.piece_at(*from).is_some_and(|p| p.role == role))
+                });
+                if board_can {
+                    s.push('打');
+                }
+            }
+        }
+    }
+}
+
+/// The KI2 mark of a side: ▲ for Black (sente), △ for White (gote).
+fn side_mark(color: Color) -> char {
+    if color == Color::Black { '▲' } else { '△' }
+}
+
+/// The closing line of the main line (`まで47手で先手の勝ち`), for endings that have one.
+fn closing(record: &Record) -> Option<String> {
+    let e = record.ending()?;
+    let n = record.moves.moves.len();
+    let start = record.start_position()?;
+    let stm = if n % 2 == 0 {
+        start.side_to_move()
+    } else {
+        !start.side_to_move()
+    };
+    let handicap = is_handicap_game(record);
+    let name = |c: Color| match (c, handicap) {
+        (Color::Black, false) => "先手",
+        (Color::White, false) => "後手",
+        (Color::Black, true) => "下手",
+        (Color::White, true) => "上手",
+    };
+    let text = match &e.kind {
+        EndingKind::Resign => format!("{}の勝ち", name(!stm)),
+        EndingKind::TimeUp => format!("時間切れにより{}の勝ち", name(!stm)),
+        EndingKind::FoulWin => format!("{}の反則勝ち", name(stm)),
+        EndingKind::FoulLoss => format!("{}の反則負け", name(stm)),
+        EndingKind::Declaration => format!("{}の入玉勝ち", name(stm)),
+        EndingKind::Mate => "詰み".to_string(),
+        EndingKind::Interrupt => "中断".to_string(),
+        EndingKind::Repetition => "千日手".to_string(),
+        EndingKind::Impasse | EndingKind::MaxMoves | EndingKind::Draw => "持将棋".to_string(),
+        EndingKind::NoMate => "不詰".to_string(),
+        EndingKind::SealedMove => "封じ手".to_string(),
+        _ => return None,
+    };
+    Some(format!("まで{n}手で{text}"))
+}
+
+/// KIF time fields hold each side's running total too; records read from CSA have only the
+/// time spent. Fill the totals in (running sums per side, variations continuing from the
+/// position they branch at) so the written `( 0:12/00:03:40)` fields are complete.
+fn with_time_totals(record: &Record) -> Cow<'_, Record> {
+    fn missing(line: &Line) -> bool {
+        line.moves.iter().any(|n| {
+            n.time
+                .is_some_and(|t| t.spent_ms.is_some() && t.total_ms.is_none())
+                || n.variations.iter().any(missing)
+        }) || line.ending.as_ref().is_some_and(|e| {
+            e.time
+                .is_some_and(|t| t.spent_ms.is_some() && t.total_ms.is_none())
+                || e.variations.iter().any(missing)
+        })
+    }
+    fn fill(line: &mut Line, mut totals: [u64; 2], mut mover: usize) {
+        let add = |t: &mut Option<MoveTime>, totals: &mut [u64; 2], mover: usize| {
+            if let Some(t) = t {
+                match (t.spent_ms, t.total_ms) {
+                    (Some(spent), None) => {
+                        totals[mover] += spent;
+                        t.total_ms = Some(totals[mover]);
+                    }
+                    (_, Some(total)) => totals[mover] = total,
+                    (None, None) => {}
+                }
+            }
+        };
+        for node in &mut line.moves {
+            for v in &mut node.variations {
+                fill(v, totals, mover);
+            }
+            add(&mut node.time, &mut totals, mover);
+            mover ^= 1;
+        }
+        if let Some(e) = &mut line.ending {
+            for v in &mut e.variations {
+                fill(v, totals, mover);
+            }
+            add(&mut e.time, &mut totals, mover);
+        }
+    }
+    if !missing(&record.moves) {
+        return Cow::Borrowed(record);
+    }
+    let mut r = record.clone();
+    let first = r.start_position().map_or(0, |p| p.side_to_move().index());
+    fill(&mut r.moves, [0, 0], first);
+    Cow::Owned(r)
+}
+
+/// Write a record as KIF or KI2.
+pub(crate) fn write<W: Write + ?Sized>(
+    out: &mut W,
+    record: &Record,
+    notation: Notation,
+) -> fmt::Result {
+    let record = &*with_time_totals(record);
+    writeln!(out, "{}", notation.declaration())?;
+    let start = write_head(out, record)?;
+    if notation == Notation::Kif {
+        writeln!(out, "{KIF_MOVES_HEADING}")?;
+    }
+    let Some((pos, first_ply)) = start else {
+        return Ok(());
+    };
+    let mut w = LineWriter {
+        out,
+        notation,
+        text: String::new(),
+    };
+    let mut blocks = Vec::new();
+    let main = Branch {
+        ply: first_ply,
+        line: &record.moves,
+        pos,
+        prev: None,
+    };
+    w.write_line(main, &mut blocks)?;
+    if let Some(c) = closing(record) {
+        writeln!(w.out, "{c}")?;
+    }
+    // Variations, depth-first, latest branch first (as Kifu for Windows writes them).
+    while let Some(branch) = blocks.pop() {
+        writeln!(w.out, "\n変化：{}手", branch.ply)?;
+        let mut sub = Vec::new();
+        w.write_line(branch, &mut sub)?;
+        // Sub-variations come right after their line, latest first.
+        blocks.extend(sub);
+    }
+    Ok(())
+}
+
+/// Write the header, the start (handicap name or diagram) and the start's notes; give the
+/// start position and the number of its first move, when the start is playable.
+fn write_head<W: Write + ?Sized>(
+    out: &mut W,
+    record: &Record,
+) -> Result<Option<(Position, u32)>, fmt::Error> {
+    let handicap = is_handicap_game(record);
+    let start = record.start_position();
+    for e in &record.header.entries {
+        let key = match (&e.key, handicap) {
+            (HeaderKey::Black, true) => "下手",
+            (HeaderKey::White, true) => "上手",
+            (k, _) => k.kif(),
+        };
+        writeln!(out, "{key}：{}", one_line(&e.value))?;
+    }
+    let first_number = start.as_ref().map_or(1, Position::move_number).max(1);
+    match (&record.start, &start) {
+        (s, _) if s.variant == Variant::Mini && s.sfen == Variant::Mini.start_sfen() => {
+            writeln!(out, "手合割：5五将棋")?;
+        }
+        (s, Some(pos)) if s.variant == Variant::Mini => {
+            writeln!(out, "手合割：5五将棋")?;
+            write_bod(out, pos, false)?;
+        }
+        (s, Some(_)) if s.handicap.is_some_and(|h| h != Handicap::Other) && first_number == 1 => {
+            let h = s.handicap.unwrap_or(Handicap::Even);
+            writeln!(out, "手合割：{}", h.japanese())?;
+        }
+        (s, Some(pos)) => {
+            if let Some(name) = &s.name {
+                writeln!(out, "手合割：{name}")?;
+            }
+            if first_number > 1 {
+                writeln!(out, "手数＝{}", first_number - 1)?;
+            }
+            write_bod(out, pos, handicap)?;
+        }
+        (_, None) => {}
+    }
+    write_notes(out, &record.start_comments, &record.start_bookmarks)?;
+    Ok(start.map(|pos| (pos, first_number)))
+}
+
+/// A line of moves to write, from the position it starts at.
+struct Branch<'r> {
+    /// The number of its first move.
+    ply: u32,
+    line: &'r Line,
+    pos: Position,
+    /// The destination of the move before it (for 同).
+    prev: Option<Square>,
+}
+
+/// Writes lines of moves in one notation, reusing one buffer for the text of each move.
+struct LineWriter<'w, W: ?Sized> {
+    out: &'w mut W,
+    notation: Notation,
+    text: String,
+}
+
+impl<W: Write + ?Sized> LineWriter<'_, W> {
+    /// Write the moves of a line, then its ending; collect its variations into `blocks` (in
+    /// reverse ply order, so that popping them gives record order).
+    fn write_line<'r>(&mut self, branch: Branch<'r>, blocks: &mut Vec<Branch<'r>>) -> fmt::Result {
+        let Branch {
+            mut ply,
+            line,
+            mut pos,
+            mut prev,
+        } = branch;
+        let ki2 = self.notation == Notation::Ki2;
+        let mut ki2_row = 0;
+        // Set when the line stops at a recorded foul move: the position was not advanced past it.
+        let mut fouled = false;
+        for node in &line.moves {
+            // Pushed in reverse: the stack pops them back in record order.
+            for v in node.variations.iter().rev() {
+                blocks.push(Branch {
+                    ply,
+                    line: v,
+                    pos: pos.clone(),
+                    prev,
+                });
+            }
+            self.move_text(&pos, node, prev);
+            if ki2 {
+                self.write_ki2_move(node, &mut ki2_row)?;
+            } else {
+                self.write_kif_move(node, ply)?;
+            }
+            write_notes(self.out, &node.comments, &node.bookmarks)?;
+            if node.foul.is_some() {
+                // The position stops at a foul: nothing can follow it.
+                ply += 1;
+                fouled = true;
+                break;
+            }
+            if pos.play(node.mv).is_err() {
+                break;
+            }
+            prev = Some(node.mv.to());
+            ply += 1;
+        }
+        if ki2 && ki2_row > 0 {
+            self.out.write_char('\n')?;
+        }
+        let Some(e) = &line.ending else {
+            return Ok(());
+        };
+        for v in e.variations.iter().rev() {
+            blocks.push(Branch {
+                ply,
+                line: v,
+                pos: pos.clone(),
+                prev,
+            });
+        }
+        let word = e.kind.japanese();
+        if ki2 {
+            // KI2 has no numbered special lines: write the ending inline as Shogi DB2 does (the
+            // main line also gets its closing まで line), so that variations keep theirs.
+            // The side to move after the last move (a foul move counts as made).
+            let stm = pos.side_to_move();
+            let stm = if fouled { !stm } else { stm };
+            writeln!(self.out, "{}{word}", side_mark(stm))?;
+        } else {
+            write!(self.out, "{ply:>4} {word}")?;
+            if let Some(t) = &e.time {
+                let pad = 14usize.saturating_sub(display_width(word));
+                write!(self.out, "{:pad$}", "")?;
+                write_kif_time(self.out, t)?;
+            }
+            self.out.write_char('\n')?;
+        }
+        write_notes(self.out, &e.comments, &e.bookmarks)
+    }
+
+    /// Put the text of a node's move into the buffer.
+    fn move_text(&mut self, pos: &Position, node: &MoveNode, prev: Option<Square>) {
+        self.text.clear();
+        if self.notation == Notation::Ki2 && node.foul.is_some() {
+            // An illegal move cannot be resolved from the position the way KI2 moves are:
+            // write its source square too, as KIF does (`▲１七玉(28)`), which KI2 readers accept.
+            self.text.push(side_mark(pos.side_to_move()));
+            ja_move(&mut self.text, pos, node.mv, prev, Notation::Kif);
+        } else {
+            ja_move(&mut self.text, pos, node.mv, prev, self.notation);
+        }
+    }
+
+    /// A numbered KIF move line with its time, `+` marking a move with variations.
+    fn write_kif_move(&mut self, node: &MoveNode, ply: u32) -> fmt::Result {
+        write!(self.out, "{ply:>4} {}", self.text)?;
+        if let Some(t) = &node.time {
+            let pad = 14usize.saturating_sub(display_width(&self.text));
+            write!(self.out, "{:pad$}", "")?;
+            write_kif_time(self.out, t)?;
+        }
+        if !node.variations.is_empty() {
+            self.out.write_char('+')?;
+        }
+        self.out.write_char('\n')
+    }
+
+    /// A KI2 move: up to six a row, a row ending before and after a commented move.
+    fn write_ki2_move(&mut self, node: &MoveNode, row: &mut usize) -> fmt::Result {
+        if *row > 0 && (*row >= 6 || !node.comments.is_empty()) {
+            self.out.write_char('\n')?;
+            *row = 0;
+        }
+        if *row > 0 {
+            self.out.write_str("    ")?;
+        }
+        self.out.write_str(&self.text)?;
+        *row += 1;
+        if !node.comments.is_empty() || !node.bookmarks.is_empty() {
+            self.out.write_char('\n')?;
+            *row = 0;
+        }
+        Ok(())
+    }
+}
+
+/// Comments (`*…`) and bookmarks (`&…`) of a move or of the start.
+fn write_notes<W: Write + ?Sized>(
+    out: &mut W,
+    comments: &[String],
+    bookmarks: &[String],
+) -> fmt::Result {
+    write_comments(out, "*", comments)?;
+    for b in bookmarks {
+        writeln!(out, "&{}", one_line(b))?;
+    }
+    Ok(())
+}

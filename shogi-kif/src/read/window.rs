@@ -1,0 +1,446 @@
+//! The decoded text of an input not yet handed out as games, and the one game splitter.
+//!
+//! An input read whole is one window. A larger CSA, USI or SFEN input is decoded a chunk at
+//! a time: the window holds whole lines only (the bytes of a partial line wait in `carry`),
+//! and the text of the games handed out is dropped before the next chunk is added.
+
+use super::{MAX_TEXT, ReadOptions, SAMPLE, choose_format, error_at_line, io_error};
+use crate::encoding::{Encoding, declared_encoding, decode, decode_vec};
+use crate::error::{ErrorKind, ReadError};
+use crate::format::Format;
+use crate::text;
+use std::collections::VecDeque;
+use std::io::{BufRead, Read};
+
+/// The longest line of an input read a chunk at a time.
+const MAX_LINE: usize = 16 << 20;
+
+/// A game's place in the window, or the error that replaces it.
+pub(crate) struct Span {
+    start: usize,
+    end: usize,
+    /// The line the game starts on.
+    pub line: u32,
+    /// A line of the game could not be read (encoding, length, I/O).
+    pub error: Option<ReadError>,
+}
+
+pub(crate) struct Window {
+    text: String,
+    /// The offset of `text` in the decoded input.
+    base: usize,
+    /// Where the next game starts in `text`, and its line number.
+    pos: usize,
+    line: u32,
+    /// Bytes after `text` that do not make a whole line yet.
+    carry: Vec<u8>,
+    /// Everything has been read into `text`.
+    eof: bool,
+    encoding: Encoding,
+    /// The start of the input was ASCII: the encoding is chosen on the first line that is not.
+    undecided: bool,
+    chunk: usize,
+    /// Lines that could not be read, by line number, with their errors.
+    bad: VecDeque<(u32, ReadError)>,
+}
+
+impl Window {
+    /// A window holding all of the input.
+    pub fn whole_text(text: String, encoding: Encoding) -> Window {
+        Window {
+            text,
+            base: 0,
+            pos: 0,
+            line: 1,
+            carry: Vec::new(),
+            eof: true,
+            encoding,
+            undecided: false,
+            chunk: 0,
+            bad: VecDeque::new(),
+        }
+    }
+
+    /// The format and the window of an input larger than `head`, its start. The encoding and
+    /// the format are chosen from the first 64 KiB; a KIF, KI2 or JKF input is then read whole.
+    pub fn streaming<R: BufRead>(
+        input: &mut R,
+        mut head: Vec<u8>,
+        opts: ReadOptions,
+        chunk: usize,
+    ) -> Result<(Format, Window), ReadError> {
+        let bom = head.starts_with(b"\xEF\xBB\xBF");
+        if bom {
+            head.drain(..3);
+        }
+        // Judge the encoding on whole lines only: the sample may end inside a character.
+        let sample = &head[..head.len().min(SAMPLE)];
+        let sample = &sample[..sample
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(sample.len(), |i| i + 1)];
+        // A sample of ASCII alone says nothing about the encoding: it is then chosen on the
+        // first line that is not ASCII.
+        let undecided = opts.encoding.is_none()
+            && !bom
+            && sample.is_ascii()
+            && declared_encoding(sample).is_none();
+        let encoding = match opts.encoding {
+            Some(e) => e,
+            None if bom => Encoding::Utf8,
+            None => detect_encoding(sample),
+        };
+        let mut sample_text = String::new();
+        decode_into(&mut sample_text, sample, encoding);
+        let format = choose_format(&sample_text, opts, false)?;
+        if !format.is_multi_game() {
+            let mut all = head;
+            input
+                .take((MAX_TEXT + 1 - all.len().min(MAX_TEXT)) as u64)
+                .read_to_end(&mut all)
+                .map_err(io_error)?;
+            if all.len() > MAX_TEXT {
+                return Err(ReadError::new(
+                    ErrorKind::TooLarge,
+                    format!("a {} record larger than 256 MiB", format.name()),
+                ));
+            }
+            let (text, encoding) =
+                decode_vec(all, opts.encoding.or(bom.then_some(Encoding::Utf8)))?;
+            return Ok((format, Window::whole_text(text, encoding)));
+        }
+        let window = Window {
+            text: String::new(),
+            base: 0,
+            pos: 0,
+            line: 1,
+            carry: head,
+            eof: false,
+            encoding,
+            undecided,
+            chunk,
+            bad: VecDeque::new(),
+        };
+        Ok((format, window))
+    }
+
+    /// The encoding the text is decoded with.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// All of the text, as one game.
+    pub fn whole(&self) -> Span {
+        Span {
+            start: 0,
+            end: self.text.len(),
+            line: 1,
+            error: None,
+        }
+    }
+
+    /// The text of a span.
+    pub fn text(&self, span: &Span) -> &str {
+        &self.text[span.start..span.end]
+    }
+
+    /// The offset of a span's text in the decoded input.
+    pub fn offset(&self, span: &Span) -> usize {
+        self.base + span.start
+    }
+
+    /// The next game of a multi-game format, `None` at the end of the input.
+    pub fn next_game<R: BufRead>(&mut self, input: &mut R, format: Format) -> Option<Span> {
+        match format {
+            Format::Csa => self.next_csa(input),
+            _ => self.next_line_game(input),
+        }
+    }
+
+    /// The next CSA game: the lines up to one holding only `/`, skipping games of nothing
+    /// but blank lines and comments.
+    fn next_csa<R: BufRead>(&mut self, input: &mut R) -> Option<Span> {
+        loop {
+            let first = self.line;
+            let (mut start, mut at, mut no) = (self.pos, self.pos, self.line);
+            let (mut any, mut saw) = (false, false);
+            let mut error: Option<ReadError> = None;
+            let end = loop {
+                if at == self.text.len() {
+                    if self.eof {
+                        break at;
+                    }
+                    let drained = self.refill(input);
+                    start -= drained;
+                    at -= drained;
+                    continue;
+                }
+                saw = true;
+                let (line_end, next) = self.line_at(at);
+                if let Some(e) = self.take_bad(no) {
+                    error.get_or_insert(e);
+                }
+                let t = self.text[at..line_end].trim();
+                if t == "/" {
+                    no += 1;
+                    let end = at;
+                    at = next;
+                    break end;
+                }
+                any |= !t.is_empty() && !t.starts_with('\'');
+                if error.is_none() && next - start > MAX_TEXT {
+                    let message = "a CSA game larger than 256 MiB".to_string();
+                    error = Some(error_at_line(
+                        ErrorKind::TooLarge,
+                        message,
+                        no,
+                        self.base + at,
+                    ));
+                }
+                no += 1;
+                at = next;
+                if error.is_some() {
+                    // The game is not read: its text need not be kept.
+                    start = at;
+                    self.pos = at;
+                    self.line = no;
+                }
+            };
+            self.pos = at;
+            self.line = no;
+            if !saw {
+                return None;
+            }
+            if any || error.is_some() {
+                return Some(Span {
+                    start,
+                    end: end.max(start),
+                    line: first,
+                    error,
+                });
+            }
+        }
+    }
+
+    /// The next USI or SFEN game: a line that is neither blank nor a `#` comment.
+    fn next_line_game<R: BufRead>(&mut self, input: &mut R) -> Option<Span> {
+        loop {
+            if self.pos == self.text.len() {
+                if self.eof {
+                    return None;
+                }
+                self.refill(input);
+                continue;
+            }
+            let (start, no) = (self.pos, self.line);
+            let (mut end, next) = self.line_at(start);
+            self.pos = next;
+            self.line += 1;
+            if let Some(e) = self.take_bad(no) {
+                return Some(Span {
+                    start,
+                    end: start,
+                    line: no,
+                    error: Some(e),
+                });
+            }
+            if self.text[start..end].ends_with('\r') {
+                end -= 1;
+            }
+            let l = &self.text[start..end];
+            if text::trim(l).is_empty() || l.trim_start().starts_with('#') {
+                continue;
+            }
+            return Some(Span {
+                start,
+                end,
+                line: no,
+                error: None,
+            });
+        }
+    }
+
+    /// The line at `at`: where its text ends (a `\r` included) and where the next starts.
+    fn line_at(&self, at: usize) -> (usize, usize) {
+        match text::find_newline(&self.text.as_bytes()[at..]) {
+            Some(i) => (at + i, at + i + 1),
+            None => (self.text.len(), self.text.len()),
+        }
+    }
+
+    /// The error of line `no`, when it could not be read.
+    fn take_bad(&mut self, no: u32) -> Option<ReadError> {
+        while self.bad.front().is_some_and(|b| b.0 < no) {
+            self.bad.pop_front();
+        }
+        match self.bad.front() {
+            Some(b) if b.0 == no => self.bad.pop_front().map(|b| b.1),
+            _ => None,
+        }
+    }
+
+    /// The number of the line after the text (counted only when a line needs it).
+    fn end_line(&self) -> u32 {
+        let text = &self.text.as_bytes()[self.pos..];
+        self.line + text.iter().filter(|&&b| b == b'\n').count() as u32
+    }
+
+    /// Drops the text before the next game, then decodes at least a chunk more of the input
+    /// (or the rest of it). Returns how many bytes were dropped from the front.
+    fn refill<R: BufRead>(&mut self, input: &mut R) -> usize {
+        let drained = self.pos;
+        self.text.drain(..drained);
+        self.base += drained;
+        self.pos = 0;
+        let mut bytes = std::mem::take(&mut self.carry);
+        let mut line_start = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        while !(bytes.len() >= self.chunk && line_start > 0) {
+            let buf = match input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.append(&bytes[..line_start]);
+                    let (at, no) = (self.base + self.text.len(), self.end_line());
+                    let mut err = io_error(e);
+                    err.location = error_at_line(ErrorKind::Io, String::new(), no, at).location;
+                    self.bad.push_back((no, err));
+                    self.text.push('\n');
+                    self.eof = true;
+                    return drained;
+                }
+            };
+            if buf.is_empty() {
+                self.eof = true;
+                break;
+            }
+            let n = buf.len();
+            let old = bytes.len();
+            bytes.extend_from_slice(buf);
+            input.consume(n);
+            if let Some(i) = bytes[old..].iter().rposition(|&b| b == b'\n') {
+                line_start = old + i + 1;
+            }
+            if bytes.len() - line_start > MAX_LINE {
+                self.append(&bytes[..line_start]);
+                self.refuse_long_line(input);
+                return drained;
+            }
+        }
+        let cut = if self.eof { bytes.len() } else { line_start };
+        self.append(&bytes[..cut]);
+        bytes.drain(..cut);
+        self.carry = bytes;
+        drained
+    }
+
+    /// A line longer than [`MAX_LINE`]: refused and skipped.
+    fn refuse_long_line<R: BufRead>(&mut self, input: &mut R) {
+        let (at, no) = (self.base + self.text.len(), self.end_line());
+        let message = "a line longer than 16 MiB".to_string();
+        let err = error_at_line(ErrorKind::TooLarge, message, no, at);
+        self.bad.push_back((no, err));
+        loop {
+            let (n, found) = match input.fill_buf() {
+                Ok([]) | Err(_) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                    Some(i) => (i + 1, true),
+                    None => (buf.len(), false),
+                },
+            };
+            input.consume(n);
+            if found {
+                break;
+            }
+        }
+        self.text.push('\n');
+    }
+
+    /// Decodes whole lines onto the text; a line that does not decode becomes an empty line
+    /// with an error in `bad`.
+    fn append(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        if self.undecided {
+            if let Some(i) = bytes.iter().position(|b| !b.is_ascii()) {
+                let s = bytes[..i]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |j| j + 1);
+                let e = bytes[i..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(bytes.len(), |j| i + j);
+                let line = &bytes[s..e];
+                self.encoding = detect_encoding(line.strip_suffix(b"\r").unwrap_or(line));
+                self.undecided = false;
+            }
+        }
+        if decode_into(&mut self.text, bytes, self.encoding) {
+            return;
+        }
+        let lines = bytes.split_inclusive(|&b| b == b'\n');
+        for (no, line) in (self.end_line()..).zip(lines) {
+            let body = line.strip_suffix(b"\n").unwrap_or(line);
+            let body = body.strip_suffix(b"\r").unwrap_or(body);
+            if !decode_into(&mut self.text, body, self.encoding) {
+                let message = format!(
+                    "line {} is not valid {} (the encoding was chosen from the start of the input; \
+                     set it explicitly if the input mixes encodings)",
+                    no,
+                    encoding_name(self.encoding)
+                );
+                let at = self.base + self.text.len();
+                let err = error_at_line(ErrorKind::Encoding, message, no, at);
+                self.bad.push_back((no, err));
+            }
+            // The line ending is ASCII in every supported encoding.
+            self.text
+                .push_str(&String::from_utf8_lossy(&line[body.len()..]));
+        }
+    }
+}
+
+/// Appends `bytes` decoded; `false` (nothing appended) when they are not valid in `enc`.
+fn decode_into(out: &mut String, bytes: &[u8], enc: Encoding) -> bool {
+    match enc {
+        Encoding::Utf8 => match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                out.push_str(s);
+                true
+            }
+            Err(_) => false,
+        },
+        _ => match decode(bytes, Some(enc)) {
+            Ok((s, _)) => {
+                out.push_str(&s);
+                true
+            }
+            Err(_) => false,
+        },
+    }
+}
+
+/// The encoding of a sample of whole lines: the one it declares if it fits, else the first
+/// of UTF-8, CP932 and EUC-JP that fits.
+fn detect_encoding(sample: &[u8]) -> Encoding {
+    let fits = |e: Encoding| decode_into(&mut String::new(), sample, e);
+    if let Some(e) = declared_encoding(sample).filter(|&e| fits(e)) {
+        return e;
+    }
+    [Encoding::Utf8, Encoding::ShiftJis, Encoding::EucJp]
+        .into_iter()
+        .find(|&e| fits(e))
+        .unwrap_or(Encoding::Utf8)
+}
+
+fn encoding_name(e: Encoding) -> &'static str {
+    match e {
+        Encoding::Utf8 => "UTF-8",
+        Encoding::ShiftJis => "Shift_JIS (CP932)",
+        Encoding::EucJp => "EUC-JP",
+    }
+}

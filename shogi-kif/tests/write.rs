@@ -1,0 +1,106 @@
+//! Writer paths that the corpus round trips do not reach (handicap board diagrams, a foul
+//! move in KI2, CSA millisecond times), every format pinned by a snapshot; and `write_to`
+//! passing on the error of the writer it is given.
+
+use shogi_kif::{Format, Record};
+use std::fmt;
+
+const FORMATS: [Format; 6] = [
+    Format::Kif,
+    Format::Ki2,
+    Format::Csa,
+    Format::Usi,
+    Format::Sfen,
+    Format::Jkf,
+];
+
+fn fixture(name: &str) -> Record {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    shogi_kif::read_bytes(&bytes, Default::default())
+        .unwrap_or_else(|e| panic!("{}", e.with_path(name).render()))
+}
+
+/// The record in every format, each after a `--- name` line.
+fn all_formats(r: &Record) -> String {
+    let mut s = String::new();
+    for f in FORMATS {
+        s.push_str(&format!("--- {}\n", f.name()));
+        s.push_str(&shogi_kif::write(r, f));
+    }
+    s
+}
+
+#[test]
+fn handicap_diagram_names_the_sides_uwate_and_shitate() {
+    let kif = "手合割：香落ち\n手数----指手--\n   1 ５二玉(51)\n   2 ７六歩(77)\n   3 投了\n";
+    let r = shogi_kif::read_str(kif, Default::default()).expect("a legal handicap game");
+    // A later start than move 1 needs a diagram: the handicap's names stay.
+    let mut later = r.clone();
+    later.start.sfen = r.position_at(2).expect("two legal moves").to_sfen();
+    later.moves.moves.clear();
+    let kif = shogi_kif::write(&later, Format::Kif);
+    assert!(kif.contains("上手の持駒：なし\n"), "{kif}");
+    assert!(kif.contains("上手番\n"), "{kif}");
+    insta::assert_snapshot!(all_formats(&later));
+}
+
+#[test]
+fn foul_move_and_millisecond_times() {
+    // Black's last move jumps over its own pawn onto its own rook.
+    let csa = "V2.2\nPI\n+\n+7776FU,T1.250\n-3334FU,T2\n+8822UM,T3.005\n-3122GI\n+0055KA\n\
+               -5142OU\n+5528UM\n%-ILLEGAL_ACTION\n";
+    let r =
+        shogi_kif::read_str(csa, Default::default()).expect("a CSA game ending in a recorded foul");
+    assert!(r.moves.moves[6].foul.is_some());
+    let ki2 = shogi_kif::write(&r, Format::Ki2);
+    assert!(ki2.contains("\n▲２八角成(55)\n"), "{ki2}");
+    assert!(shogi_kif::write(&r, Format::Csa).contains("\n+8822UM,T3.005\n"));
+    insta::assert_snapshot!(all_formats(&r));
+}
+
+#[test]
+fn written_twice_the_same_text_and_in_every_fixture() {
+    for name in [
+        "handicap_bod.kif",
+        "variations.kif",
+        "mini.kif",
+        "sample.jkf",
+        "wars.csa",
+    ] {
+        let r = fixture(name);
+        for f in FORMATS {
+            let mut s = String::new();
+            shogi_kif::write_to(&mut s, &r, f).expect("a String accepts every write");
+            assert_eq!(s, shogi_kif::write(&r, f), "{name} as {}", f.name());
+        }
+    }
+}
+
+/// A writer that fails once it has taken `room` bytes.
+struct Full {
+    room: usize,
+}
+
+impl fmt::Write for Full {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.room = self.room.checked_sub(s.len()).ok_or(fmt::Error)?;
+        Ok(())
+    }
+}
+
+#[test]
+fn write_to_passes_the_writer_error_on() {
+    let r = fixture("variations.kif");
+    for f in FORMATS {
+        let len = shogi_kif::write(&r, f).len();
+        for room in [0, len / 2, len - 1] {
+            assert!(
+                shogi_kif::write_to(&mut Full { room }, &r, f).is_err(),
+                "{} with room for {room} of {len} bytes",
+                f.name()
+            );
+        }
+        assert!(shogi_kif::write_to(&mut Full { room: len }, &r, f).is_ok());
+    }
+}
