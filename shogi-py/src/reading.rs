@@ -1,19 +1,24 @@
 //! The one adapter between the bindings and shogi-kif's reader: every record read by the
 //! bindings goes through [`read_games`], so a change of the reading API changes this file only.
 
-use shogi_kif::{Diagnostic, ErrorKind, Format, ReadError, ReadOptions, Record, RecordStream};
+use shogi_kif::{Diagnostic, Encoding, ErrorKind, Format, ReadError, ReadOptions, Reader, Record};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-/// One game of an input: the record (None when it could not be read), the error that stopped
-/// it, and the diagnostics of the reader and the validator.
+/// One game of an input: the record (as far as it could be read; None when the input could
+/// not be read at all), the error that stopped it, and the diagnostics of the reader and the
+/// validator.
 pub struct GameData {
     /// The file, when read from one.
     pub path: Option<String>,
-    /// 0-based index of the game in its input.
+    /// The game's number in its input, from 1 (0 for an input that could not be read).
     pub index: usize,
+    /// The line the game starts on.
+    pub line: Option<u32>,
     /// The format the input was read as.
     pub format: Option<Format>,
+    /// The encoding the input was decoded with.
+    pub encoding: Option<Encoding>,
     /// The record.
     pub record: Option<Record>,
     /// Why the game could not be read.
@@ -33,25 +38,21 @@ pub fn read_games<R: BufRead>(
         Some(p) => e.with_path(p),
         None => e,
     };
-    let mut stream = RecordStream::new(input, opts).map_err(with_path)?;
-    let format = Some(stream.format());
-    let mut games = Vec::new();
-    while let Some(next) = stream.next_validated() {
-        let index = games.len();
-        let (record, error, diagnostics) = match next {
-            Ok((record, diagnostics)) => (Some(record), None, diagnostics),
-            Err(e) => (None, Some(with_path(e)), Vec::new()),
-        };
-        games.push(GameData {
+    let reader = Reader::new(input, opts).map_err(with_path)?;
+    let format = Some(reader.format());
+    let encoding = Some(reader.encoding());
+    Ok(reader
+        .map(|game| GameData {
             path: path.map(str::to_string),
-            index,
+            index: game.index,
+            line: Some(game.line),
             format,
-            record,
-            error,
-            diagnostics,
-        });
-    }
-    Ok(games)
+            encoding,
+            record: Some(game.record),
+            error: game.error.map(with_path),
+            diagnostics: game.diagnostics,
+        })
+        .collect())
 }
 
 /// The reason of an I/O error, worded as the CLI words it.
@@ -86,7 +87,9 @@ pub fn read_path(path: &Path, opts: ReadOptions) -> Vec<GameData> {
         Err(e) => vec![GameData {
             path: Some(name),
             index: 0,
+            line: None,
             format: opts.format,
+            encoding: opts.encoding,
             record: None,
             error: Some(e),
             diagnostics: Vec::new(),

@@ -106,8 +106,9 @@ impl PyDiagnostic {
     }
 }
 
-/// One game of a record file. A game that could not be read has `valid == False`, its `error`
-/// set, and the properties of its (missing) record empty or None.
+/// One game of a record file. A game that could not be read to its end has `valid == False`,
+/// its `error` set, and the record as far as it was read (the header, the start, the moves
+/// before the error).
 #[pyclass(frozen, name = "Record", module = "shogitk")]
 pub struct PyRecord {
     game: Arc<GameData>,
@@ -157,10 +158,27 @@ impl PyRecord {
         self.game.path.as_deref()
     }
 
-    /// 0-based index of the game in its input.
+    /// The game's number in its input, from 1 (CSA files and USI/SFEN lists hold many); 0
+    /// for an input that could not be read at all.
     #[getter]
     fn index(&self) -> usize {
         self.game.index
+    }
+
+    /// The line the game starts on in its input.
+    #[getter]
+    fn line(&self) -> Option<u32> {
+        self.game.line
+    }
+
+    /// The text encoding the input was decoded with: "utf-8", "shift_jis" or "euc-jp".
+    #[getter]
+    fn encoding(&self) -> Option<&'static str> {
+        self.game.encoding.map(|e| match e {
+            Encoding::Utf8 => "utf-8",
+            Encoding::ShiftJis => "shift_jis",
+            Encoding::EucJp => "euc-jp",
+        })
     }
 
     /// The format the input was read as ("kif", "ki2", "csa", "usi", "sfen", "jkf").

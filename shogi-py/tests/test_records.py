@@ -101,7 +101,8 @@ def test_corpus_final_positions_match_the_consensus(corpus):
 
 def test_sample_record_properties():
     [r] = shogitk.read(SAMPLES / "game.kif")
-    assert r.format == "kif" and r.path == str(SAMPLES / "game.kif") and r.index == 0
+    assert r.format == "kif" and r.path == str(SAMPLES / "game.kif") and r.index == 1
+    assert r.line == 1 and r.encoding == "utf-8"
     assert r.header["先手"] == "Sente" and r.black == "Sente" and r.white == "Gote"
     assert ("後手", "Gote") in r.header_items
     assert r.variant == "standard" and r.handicap == "平手"
@@ -141,6 +142,7 @@ def test_sources_bytes_text_and_paths_agree():
     kif = (SAMPLES / "game.kif").read_text(encoding="utf-8")
     sjis = kif.encode("cp932")
     assert shogitk.read(sjis)[0].final_sfen == a.final_sfen
+    assert shogitk.read(sjis)[0].encoding == "shift_jis"
     assert shogitk.read(sjis, encoding="shift_jis")[0].final_sfen == a.final_sfen
     # A one-line USI record given as text needs its line break (a str without one is a path).
     assert shogitk.read("position startpos moves 7g7f\n")[0].moves == ["7g7f"]
@@ -149,9 +151,12 @@ def test_sources_bytes_text_and_paths_agree():
 
 def test_multi_game_files():
     games = shogitk.read(FIXTURES / "more" / "two-games.csa")
-    assert [g.index for g in games] == [0, 1]
+    assert [g.index for g in games] == [1, 2]
+    assert games[0].line == 1 and games[1].line > games[0].line
     good, bad = games
     assert good.valid and not bad.valid
+    # The record as far as it was read: the move before the illegal one.
+    assert len(bad.moves) == 1 and bad.final_sfen is not None
     err = bad.error
     assert isinstance(err, ReadError) and isinstance(err, ValueError)
     assert (err.line, err.column, err.kind, err.ply) == (17, 1, "illegal-move", 2)
