@@ -25,7 +25,8 @@ pub enum Command {
     Moves(moves::MovesArgs),
     /// Check game records: every move replayed against the rules; problems located.
     Check(check::CheckArgs),
-    /// Convert a game record: to SFEN (the final position, or `--ply N`), USI, KIF, KI2, CSA, JKF.
+    /// Convert a game record: to SFEN (the final position, or `--ply N`), USI, KIF, KI2, CSA, JKF,
+    /// or to training data (hcpe, psv, a line per position).
     Convert(convert::ConvertArgs),
 }
 

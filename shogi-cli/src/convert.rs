@@ -8,7 +8,7 @@ use crate::pool::jobs_pool;
 use crate::read::{self, Stdin, Validation};
 use crate::{Ctx, Failure, Options};
 use rayon::prelude::*;
-use shogi_kif::{Format, Record};
+use shogi_kif::{Format, Record, UsiForm};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -27,6 +27,19 @@ pub enum ToFormat {
     Csa,
     /// JSON Kifu Format.
     Jkf,
+    /// Training data: cshogi/DLShogi hcpe, 38 bytes per position (binary).
+    Hcpe,
+    /// Training data: YaneuraOu PackedSfenValue, 40 bytes per position (binary).
+    Psv,
+    /// Training data as text: a line per position, `SFEN<TAB>move<TAB>ply<TAB>result<TAB>eval`.
+    Positions,
+}
+
+impl ToFormat {
+    /// The training-data targets (one entry per position; see `shogi_kif::training`).
+    pub fn is_training(self) -> bool {
+        matches!(self, ToFormat::Hcpe | ToFormat::Psv | ToFormat::Positions)
+    }
 }
 
 /// Arguments of `shogi convert`.
@@ -37,7 +50,15 @@ pub enum ToFormat {
 Examples:\n  shogi convert game.kif --to sfen            # the final position\n  \
 shogi convert game.kif --to sfen --ply 30   # the position after 30 moves\n  \
 shogi convert game.csa --to usi\n  shogi convert - --to kif < game.ki2\n  \
-shogi convert records/ --to csa --out-dir csa/   # one file per record file, same layout"
+shogi convert records/ --to csa --out-dir csa/   # one file per record file, same layout\n\n\
+Training data (--to hcpe|psv|positions): one entry per position of each game's main line, before \
+each move, with the move played, the game's result and the evaluation of the record's engine \
+comments (Floodgate '**, ShogiHome 評価値=, ShogiGUI, ぴよ将棋; sente's view in the record, the \
+side to move's in the output) or 0. hcpe: result 0 draw / 1 sente won / 2 gote won; psv and \
+positions: 1 / 0 / -1 for the side to move, ply = the SFEN move number. Games without a result \
+are left out unless --keep-unfinished; the counts go to stderr.\n  \
+shogi convert floodgate/ --to hcpe --output train.hcpe --min-rating 3500 --skip-draws\n  \
+shogi convert games.kif --to positions"
 )]
 pub struct ConvertArgs {
     /// Record files or directories (walked recursively); `-` reads stdin.
@@ -60,6 +81,8 @@ pub struct ConvertArgs {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub training: crate::training::TrainingArgs,
 }
 
 /// What converting one input gave: the converted records and the errors, in input order.
@@ -131,6 +154,15 @@ impl Outcome {
 pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     if args.ply.is_some() && args.to != ToFormat::Sfen {
         return Err(Failure::usage("error: --ply goes with --to sfen"));
+    }
+    if args.to.is_training() {
+        return crate::training::run(args, ctx);
+    }
+    if args.training != crate::training::TrainingArgs::default() {
+        return Err(Failure::usage(
+            "error: --output, --skip-first, --skip-draws, --skip-declarations, --keep-unfinished \
+             and --min-rating go with --to hcpe, psv or positions",
+        ));
     }
     let inputs = inputs::expand(&args.paths)?;
     let mut outcome = Outcome {
@@ -235,13 +267,20 @@ fn extension(to: ToFormat) -> &'static str {
         ToFormat::Ki2 => "ki2",
         ToFormat::Csa => "csa",
         ToFormat::Jkf => "jkf",
+        ToFormat::Hcpe => "hcpe",
+        ToFormat::Psv => "psv",
+        ToFormat::Positions => "positions",
     }
 }
 
 /// The output file of each input below `dir`: its relative path with the output format's
 /// extension, or, where two inputs would meet in one file (`game.kif` and `game.ki2`), the whole
 /// input name with the extension added (`game.kif.csa`). Writing over an input is refused.
-fn output_paths(dir: &Path, inputs: &[Input], to: ToFormat) -> Result<Vec<PathBuf>, Failure> {
+pub(crate) fn output_paths(
+    dir: &Path,
+    inputs: &[Input],
+    to: ToFormat,
+) -> Result<Vec<PathBuf>, Failure> {
     let ext = extension(to);
     let plain: Vec<PathBuf> = inputs
         .iter()
@@ -306,7 +345,7 @@ fn write_outputs(
     let outputs: Vec<(PathBuf, String)> = match to {
         ToFormat::Sfen | ToFormat::Usi => vec![(base, texts.iter().map(line).collect())],
         ToFormat::Csa => vec![(base, texts.iter().map(line).collect::<Vec<_>>().join("/\n"))],
-        ToFormat::Kif | ToFormat::Ki2 | ToFormat::Jkf => texts
+        _ => texts
             .iter()
             .enumerate()
             .map(|(i, t)| {
@@ -360,36 +399,22 @@ fn convert_record(record: &Record, args: &ConvertArgs) -> Result<String, String>
             };
             pos.to_sfen()
         }
-        ToFormat::Usi => usi_position_line(record)?,
+        ToFormat::Usi => {
+            // The `position` command an engine takes: the moves before a foul move.
+            if record.start_position().is_none() {
+                return Err("the record has no playable start position".to_string());
+            }
+            let mut line = String::new();
+            shogi_kif::write_usi(&mut line, record, UsiForm::Engine).map_err(|e| e.to_string())?;
+            line
+        }
         ToFormat::Kif => shogi_kif::write(record, Format::Kif),
         ToFormat::Ki2 => shogi_kif::write(record, Format::Ki2),
         ToFormat::Csa => shogi_kif::write(record, Format::Csa),
         ToFormat::Jkf => shogi_kif::write(record, Format::Jkf),
+        // Written entry by entry by the training module, never as a record's text.
+        ToFormat::Hcpe | ToFormat::Psv | ToFormat::Positions => {
+            return Err("training data is not a record format".to_string());
+        }
     })
-}
-
-/// `position startpos|sfen … moves …` for the main line (up to a declared foul move, which an
-/// engine could not play).
-fn usi_position_line(record: &Record) -> Result<String, String> {
-    let start = record
-        .start_position()
-        .ok_or_else(|| "the record has no playable start position".to_string())?;
-    let mut line = String::from("position ");
-    let sfen = start.to_sfen();
-    if sfen == shogi_core::Variant::Standard.start_sfen() {
-        line.push_str("startpos");
-    } else {
-        line.push_str("sfen ");
-        line.push_str(&sfen);
-    }
-    let moves: Vec<String> = record
-        .main_line()
-        .take_while(|n| n.foul.is_none())
-        .map(|n| n.mv.to_usi())
-        .collect();
-    if !moves.is_empty() {
-        line.push_str(" moves ");
-        line.push_str(&moves.join(" "));
-    }
-    Ok(line)
 }

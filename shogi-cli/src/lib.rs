@@ -20,6 +20,7 @@ mod perft;
 mod pool;
 mod progress;
 mod read;
+mod training;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -41,6 +42,9 @@ pub struct Options {
     /// panics to check that an internal failure is reported and the batch goes on.
     #[doc(hidden)]
     pub on_record: Option<RecordHook>,
+    /// Standard output is a terminal (the binary sets this): binary training data is then
+    /// refused.
+    pub stdout_terminal: bool,
 }
 
 /// Runs the `shogi` command line `args` (the program name first, as in `std::env::args_os`),

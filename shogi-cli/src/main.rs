@@ -7,6 +7,7 @@ fn main() -> ExitCode {
     #[allow(unused_mut)]
     let mut options = shogi_cli::Options {
         progress: std::io::stderr().is_terminal(),
+        stdout_terminal: std::io::stdout().is_terminal(),
         ..shogi_cli::Options::default()
     };
     // A test hook of debug builds only: an internal failure on the named input, to check from

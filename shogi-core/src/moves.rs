@@ -31,6 +31,31 @@ pub struct UsiMoveError {
     pub position: usize,
     /// What is wrong.
     pub message: &'static str,
+    /// What is wrong, for a program to act on.
+    pub kind: UsiMoveErrorKind,
+}
+
+/// What makes a text not a USI move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UsiMoveErrorKind {
+    /// Shorter than four bytes.
+    TooShort,
+    /// A drop's piece letter is not one of `P L N S G B R`.
+    DropRole,
+    /// The source is not a square name.
+    Source,
+    /// The destination is not a square name.
+    Destination,
+    /// Text follows the move.
+    Trailing,
+    /// Well-formed, but from a square to itself: no position allows it. A record reader may
+    /// keep it as a move (`square`, `promote`) and let the rules refuse it.
+    SameSquare {
+        /// The source and destination.
+        square: Square,
+        /// Whether `+` followed.
+        promote: bool,
+    },
 }
 
 impl fmt::Display for UsiMoveError {
@@ -90,39 +115,62 @@ impl Move {
         }
     }
 
-    /// Parses USI text. Only the syntax is checked; legality is the position's business.
+    /// Parses USI text. Only the syntax is checked (and that a move leaves its square);
+    /// legality is the position's business. The error's [`UsiMoveErrorKind`] says why the
+    /// text is not a move.
     pub fn from_usi(s: &str) -> Result<Move, UsiMoveError> {
+        use UsiMoveErrorKind as K;
         let b = s.as_bytes();
-        let err = |position, message| Err(UsiMoveError { position, message });
+        let err = |position, kind, message| {
+            Err(UsiMoveError {
+                position,
+                message,
+                kind,
+            })
+        };
         if b.len() < 4 {
-            return err(b.len(), "too short (expected like 7g7f, 8h2b+ or P*5e)");
+            return err(
+                b.len(),
+                K::TooShort,
+                "too short (expected like 7g7f, 8h2b+ or P*5e)",
+            );
         }
         if b[1] == b'*' {
             let role = match Role::from_sfen_char(b[0] as char) {
                 Some(r) if r.is_hand_role() && b[0].is_ascii_uppercase() => r,
-                _ => return err(0, "drop piece must be one of P L N S G B R"),
+                _ => return err(0, K::DropRole, "drop piece must be one of P L N S G B R"),
             };
             let Some(to) = Square::from_usi_bytes(b[2], b[3]) else {
-                return err(2, "bad destination square");
+                return err(2, K::Destination, "bad destination square");
             };
             if b.len() > 4 {
-                return err(4, "unexpected text after the move");
+                return err(4, K::Trailing, "unexpected text after the move");
             }
             return Ok(Move::Drop { role, to });
         }
         let Some(from) = Square::from_usi_bytes(b[0], b[1]) else {
-            return err(0, "bad source square");
+            return err(0, K::Source, "bad source square");
         };
         let Some(to) = Square::from_usi_bytes(b[2], b[3]) else {
-            return err(2, "bad destination square");
+            return err(2, K::Destination, "bad destination square");
         };
         let promote = match &b[4..] {
             [] => false,
             [b'+'] => true,
-            _ => return err(4, "unexpected text after the move (only '+' may follow)"),
+            _ => {
+                return err(
+                    4,
+                    K::Trailing,
+                    "unexpected text after the move (only '+' may follow)",
+                );
+            }
         };
         if from == to {
-            return err(2, "source and destination are the same square");
+            let kind = K::SameSquare {
+                square: from,
+                promote,
+            };
+            return err(2, kind, "source and destination are the same square");
         }
         Ok(Move::Normal { from, to, promote })
     }

@@ -321,3 +321,23 @@ fn legal_moves_to_one_square() {
     let p = Position::from_sfen("k8/9/9/9/9/9/9/9/8K b GS 1").unwrap();
     assert_eq!(p.legal_moves_to(Square::from_usi("5e").unwrap()).len(), 2);
 }
+
+#[test]
+fn usi_move_errors_say_why() {
+    use shogi_core::{Square, UsiMoveErrorKind as K};
+    let kind = |s: &str| Move::from_usi(s).unwrap_err().kind;
+    assert_eq!(kind("7g"), K::TooShort);
+    assert_eq!(kind("K*5e"), K::DropRole);
+    assert_eq!(kind("P*5j"), K::Destination);
+    assert_eq!(kind("0a1a"), K::Source);
+    assert_eq!(kind("7g7f++"), K::Trailing);
+    assert_eq!(kind("P*5e+"), K::Trailing);
+    let square = Square::from_usi("7g").unwrap();
+    assert_eq!(
+        kind("7g7g+"),
+        K::SameSquare {
+            square,
+            promote: true
+        }
+    );
+}

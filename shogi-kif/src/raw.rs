@@ -6,7 +6,7 @@
 use crate::ending::EndingKind;
 use crate::error::{Diagnostic, Location, ReadError, Severity};
 use crate::japanese::JaMove;
-use shogi_core::{Color, Piece, Role, Square};
+use shogi_core::{Color, Move, Piece, Role, Square};
 
 /// Where a hand role's count is in [`RawBoard::hands`] (the SFEN order, R B G S N L P).
 pub(crate) fn hand_slot(role: Role) -> Option<usize> {
@@ -24,13 +24,9 @@ pub(crate) enum RawMove {
         to: Square,
         kind: Role,
     },
-    /// USI move text (already syntax-checked).
-    Usi {
-        from: Option<Square>,
-        to: Square,
-        promote: bool,
-        drop: Option<Role>,
-    },
+    /// USI move text, as shogi-core reads it (a move from a square to itself included, for
+    /// the rules to refuse).
+    Usi(Move),
     /// JKF move object.
     Jkf {
         side: Option<Color>,

@@ -382,22 +382,17 @@ impl<'a> Replayer<'a> {
         prev_to: Option<Square>,
     ) -> Result<Move, (ErrorKind, String)> {
         match rm {
-            RawMove::Usi {
-                from,
-                to,
-                promote,
-                drop,
-            } => {
+            RawMove::Usi(Move::Drop { role, to }) => Ok(Move::Drop {
+                role: *role,
+                to: on_board_square(pos, *to)?,
+            }),
+            RawMove::Usi(Move::Normal { from, to, promote }) => {
                 let to = on_board_square(pos, *to)?;
-                match (from, drop) {
-                    (_, Some(k)) => Ok(Move::Drop { role: *k, to }),
-                    (Some(f), None) => Ok(Move::Normal {
-                        from: on_board_square(pos, *f)?,
-                        to,
-                        promote: *promote,
-                    }),
-                    (None, None) => Err((ErrorKind::Syntax, "move without source".into())),
-                }
+                Ok(Move::Normal {
+                    from: on_board_square(pos, *from)?,
+                    to,
+                    promote: *promote,
+                })
             }
             RawMove::Csa {
                 side,

@@ -6,7 +6,7 @@ use crate::ending::EndingKind;
 use crate::error::{ErrorKind, ReadError};
 use crate::raw::*;
 use crate::text::{Columns, Line};
-use shogi_core::{Role, Square};
+use shogi_core::{Move, UsiMoveError, UsiMoveErrorKind};
 
 /// Parse one USI/SFEN line into a raw record.
 pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadError> {
@@ -81,8 +81,8 @@ pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadErr
                 kind: EndingKind::Repetition,
                 offender: None,
             }),
-            _ => match parse_usi_move(tok) {
-                Some(m) => Item::Move(m),
+            _ => match usi_move(tok) {
+                Some(m) => Item::Move(RawMove::Usi(m)),
                 None => {
                     let ply = rec.nodes.len() as u32;
                     return Err(err(format!("{tok:?} is not a USI move"), tok)
@@ -103,28 +103,20 @@ pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadErr
     Ok(rec)
 }
 
-pub(crate) fn parse_usi_move(s: &str) -> Option<RawMove> {
-    let b = s.as_bytes();
-    if b.len() == 4 && b[1] == b'*' {
-        let kind = Role::from_sfen_char(b[0] as char)
-            .filter(|&k| k.is_hand_role() && b[0].is_ascii_uppercase())?;
-        let to = Square::from_usi_bytes(b[2], b[3])?;
-        return Some(RawMove::Usi {
-            from: None,
-            to,
-            promote: false,
-            drop: Some(kind),
-        });
+/// The move a USI move text gives, by shogi-core's parser. A move from a square to itself is
+/// kept: the replay refuses it with the rule it breaks (what stands on that square), as it
+/// does every move the position does not allow.
+fn usi_move(tok: &str) -> Option<Move> {
+    match Move::from_usi(tok) {
+        Ok(m) => Some(m),
+        Err(UsiMoveError {
+            kind: UsiMoveErrorKind::SameSquare { square, promote },
+            ..
+        }) => Some(Move::Normal {
+            from: square,
+            to: square,
+            promote,
+        }),
+        Err(_) => None,
     }
-    if b.len() == 4 || (b.len() == 5 && b[4] == b'+') {
-        let from = Square::from_usi_bytes(b[0], b[1])?;
-        let to = Square::from_usi_bytes(b[2], b[3])?;
-        return Some(RawMove::Usi {
-            from: Some(from),
-            to,
-            promote: b.len() == 5,
-            drop: None,
-        });
-    }
-    None
 }

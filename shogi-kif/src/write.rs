@@ -44,8 +44,30 @@ pub fn write_to<W: fmt::Write + ?Sized>(
         Format::Kif => kif::write(out, record, Notation::Kif),
         Format::Ki2 => kif::write(out, record, Notation::Ki2),
         Format::Csa => csa::write(out, record),
-        Format::Usi => usi::write(out, record, UsiForm::Position),
+        Format::Usi => usi::write(out, record, UsiForm::Record),
         Format::Sfen => usi::write(out, record, UsiForm::Sfen),
         Format::Jkf => jkf::write(out, record),
     }
+}
+
+/// Write a record's main line as one USI or SFEN line in `form` (with its newline) into
+/// `out`, returning the first error `out` gives. [`UsiForm::Record`] and [`UsiForm::Sfen`]
+/// write what [`write_to`] writes for [`Format::Usi`] and [`Format::Sfen`].
+///
+/// ```
+/// use shogi_kif::{UsiForm, write_usi};
+/// let record = shogi_kif::read_str("position startpos moves 7g7f 3c3d resign\n", Default::default())?;
+/// let (mut game, mut engine) = (String::new(), String::new());
+/// write_usi(&mut game, &record, UsiForm::Record).expect("a String accepts all");
+/// write_usi(&mut engine, &record, UsiForm::Engine).expect("a String accepts all");
+/// assert_eq!(game, "position startpos moves 7g7f 3c3d resign\n");
+/// assert_eq!(engine, "position startpos moves 7g7f 3c3d\n");
+/// # Ok::<(), shogi_kif::ReadError>(())
+/// ```
+pub fn write_usi<W: fmt::Write + ?Sized>(
+    out: &mut W,
+    record: &Record,
+    form: UsiForm,
+) -> fmt::Result {
+    usi::write(out, record, form)
 }

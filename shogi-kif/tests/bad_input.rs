@@ -290,3 +290,52 @@ fn csa_hand_line_with_multibyte_text() {
     assert_eq!(e.location.line, 1);
     assert_eq!(e.location.column, 3);
 }
+
+/// A USI move whose source and destination are the same square is read as a move and refused
+/// by the rules (the square's content says why); text that is not a USI move is a syntax error.
+#[test]
+fn usi_moves_refused_by_syntax_or_by_rules() {
+    let cases = [
+        (
+            "position startpos moves 7g7f 7g7g",
+            ErrorKind::IllegalMove,
+            "move 2 7g7g: no piece on the source square",
+            (1, 30, 2, "7g7g"),
+        ),
+        (
+            "startpos moves 7g7f 7a7a+",
+            ErrorKind::IllegalMove,
+            "move 2 7a7a+: the destination holds the mover's own piece",
+            (1, 21, 2, "7a7a+"),
+        ),
+        (
+            "position sfen 4k/5/5/5/K4 b - 1 moves 5e5e",
+            ErrorKind::IllegalMove,
+            "move 1 5e5e: the destination holds the mover's own piece",
+            (1, 39, 1, "5e5e"),
+        ),
+        (
+            "startpos moves 7g7f P*5e+",
+            ErrorKind::Syntax,
+            "\"P*5e+\" is not a USI move",
+            (1, 21, 2, "P*5e+"),
+        ),
+        (
+            "position startpos moves 7g7f 1a1j",
+            ErrorKind::Syntax,
+            "\"1a1j\" is not a USI move",
+            (1, 30, 2, "1a1j"),
+        ),
+    ];
+    for (line, kind, message, (l, col, ply, written)) in cases {
+        let e = err(line, Some(Format::Usi));
+        assert_eq!(e.kind, kind, "{line}");
+        assert_eq!(
+            e.to_string(),
+            format!("<input>:{l}:{col}: error: {message}")
+        );
+        assert_eq!((e.location.line, e.location.column), (l, col), "{line}");
+        assert_eq!(e.ply, Some(ply), "{line}");
+        assert_eq!(e.written.as_deref(), Some(written), "{line}");
+    }
+}

@@ -104,3 +104,27 @@ fn write_to_passes_the_writer_error_on() {
         assert!(shogi_kif::write_to(&mut Full { room: len }, &r, f).is_ok());
     }
 }
+
+/// The three USI forms of one record: the record line keeps the foul move and the ending
+/// word, the engine's `position` command stops before the foul move and has no ending word.
+#[test]
+fn usi_forms_of_a_foul_game() {
+    use shogi_kif::{UsiForm, write_usi};
+    let csa = "PI\n+\n+7776FU\n-3334FU\n+2822HI\n%-ILLEGAL_ACTION\n";
+    let r = shogi_kif::read_str(csa, Default::default()).expect("a recorded foul");
+    let form = |form| {
+        let mut s = String::new();
+        write_usi(&mut s, &r, form).expect("a String accepts all");
+        s
+    };
+    let record = form(UsiForm::Record);
+    assert_eq!(record, shogi_kif::write(&r, Format::Usi));
+    assert_eq!(record, "position startpos moves 7g7f 3c3d 2h2b\n");
+    assert_eq!(form(UsiForm::Engine), "position startpos moves 7g7f 3c3d\n");
+    assert_eq!(form(UsiForm::Sfen), shogi_kif::write(&r, Format::Sfen));
+    let first = shogi_kif::read_str("PI\n+\n+2822HI\n%-ILLEGAL_ACTION\n", Default::default())
+        .expect("a foul first move");
+    let mut s = String::new();
+    write_usi(&mut s, &first, UsiForm::Engine).expect("a String accepts all");
+    assert_eq!(s, "position startpos\n");
+}
