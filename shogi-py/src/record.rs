@@ -364,28 +364,79 @@ impl PyRecord {
         Some(self.record()?.ending()?.kind.japanese().to_string())
     }
 
-    /// The side the stated ending makes the winner ("black" or "white"); None for a draw, an
-    /// interruption, or no ending. The ending speaks of the side to move after the last move.
+    /// The winner ("black" or "white") as shogi-kif judges the game's result (the stated
+    /// ending, checked by the rules where they decide it); None for a draw or no result.
     #[getter]
     fn winner(&self) -> Option<&'static str> {
-        let r = self.record()?;
-        let kind = &r.ending()?.kind;
-        let start = r.start_position()?.side_to_move();
-        let to_move = if r.main_line().count() % 2 == 0 {
-            start
-        } else {
-            !start
+        let result = shogi_kif::training::game_result(self.record()?)?;
+        result.winner().map(color_name)
+    }
+
+    /// The game's result: "black", "white", "draw", or None when the game has none
+    /// (interrupted, unterminated, a problem).
+    #[getter]
+    fn result(&self) -> Option<&'static str> {
+        Some(match shogi_kif::training::game_result(self.record()?)? {
+            shogi_core::GameResult::BlackWin => "black",
+            shogi_core::GameResult::WhiteWin => "white",
+            shogi_core::GameResult::Draw => "draw",
+        })
+    }
+
+    /// Training data of the game, as `shogi convert --to hcpe|psv|positions` writes it: one
+    /// entry per main-line position with the move played, the result and the evaluation
+    /// found in the comments. "hcpe" and "psv" give bytes (38 and 40 per entry), "positions"
+    /// text lines. Empty when the options leave the game out (no result, a draw with
+    /// `skip_draws`, …). Raises ShogiError for a position the formats cannot hold.
+    #[pyo3(signature = (format, *, skip_first = 0, skip_draws = false, skip_declarations = false, keep_unfinished = false))]
+    fn training<'py>(
+        &self,
+        py: Python<'py>,
+        format: &str,
+        skip_first: u32,
+        skip_draws: bool,
+        skip_declarations: bool,
+        keep_unfinished: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let options = shogi_kif::training::TrainingOptions {
+            skip_first,
+            skip_draws,
+            skip_declarations,
+            keep_unfinished,
         };
-        let winner = match kind {
-            EndingKind::Resign
-            | EndingKind::TimeUp
-            | EndingKind::FoulLoss
-            | EndingKind::Mate
-            | EndingKind::LossByDefault => !to_move,
-            EndingKind::Declaration | EndingKind::FoulWin | EndingKind::WinByDefault => to_move,
-            _ => return None,
+        let entries = match self.record() {
+            Some(r) => py
+                .detach(|| shogi_kif::training::entries(r, &options))
+                .unwrap_or_default(),
+            None => Vec::new(),
         };
-        Some(color_name(winner))
+        let encode_error = |e: shogi_core::EncodeError| {
+            errors::with_attrs::<errors::ShogiError>(py, e.to_string(), &[])
+        };
+        match format {
+            "hcpe" | "psv" => {
+                let mut out = Vec::with_capacity(entries.len() * 40);
+                for e in &entries {
+                    if format == "hcpe" {
+                        out.extend_from_slice(&e.hcpe().map_err(encode_error)?);
+                    } else {
+                        out.extend_from_slice(&e.psv().map_err(encode_error)?);
+                    }
+                }
+                Ok(PyBytes::new(py, &out).into_any())
+            }
+            "positions" => {
+                let mut out = String::new();
+                for e in &entries {
+                    out.push_str(&e.text_line());
+                    out.push('\n');
+                }
+                Ok(PyString::new(py, &out).into_any())
+            }
+            _ => Err(PyValueError::new_err(format!(
+                "unknown training format {format:?}: expected hcpe, psv or positions"
+            ))),
+        }
     }
 
     /// True when the game was read and nothing in it is an error (as `shogi check` counts).

@@ -87,3 +87,70 @@ def test_packed_refusals():
     with pytest.raises(ValueError, match="unknown move16 format"):
         Move("7g7f").move16("apery")
     assert start.packed()[:4] == bytes([0x58, 0xA4, 0x49, 0x21])
+
+
+@pytest.mark.parametrize("fmt", ["hcpe", "psv", "positions"])
+def test_training_data_equals_the_cli(fmt, shogi_cli, corpus):
+    """Record.training gives the bytes `shogi convert --to hcpe|psv|positions` writes."""
+    import shogitk
+
+    from conftest import SAMPLES
+
+    for folder in [SAMPLES, corpus]:
+        files = shogitk.files(folder)
+        assert files
+        for path in files[:: max(1, len(files) // 40)]:
+            ours = b"" if fmt != "positions" else ""
+            for r in shogitk.read(path):
+                if r.error is None:
+                    ours += r.training(fmt)
+            code, _, _ = shogi_cli("convert", path, "--to", fmt, "--out-dir", _tmp(fmt))
+            out = _single_output(fmt)
+            if out is None:
+                assert not ours, path
+                continue
+            want = out.read_bytes()
+            assert (ours if fmt != "positions" else ours.encode()) == want, path
+
+
+_TMP = {}
+
+
+def _tmp(fmt):
+    import shutil
+    import tempfile
+
+    d = _TMP.setdefault(fmt, tempfile.mkdtemp())
+    shutil.rmtree(d)
+    os.makedirs(d)
+    return d
+
+
+def _single_output(fmt):
+    files = [os.path.join(r, f) for r, _, fs in os.walk(_TMP[fmt]) for f in fs]
+    if not files:
+        return None
+    assert len(files) == 1, files
+    import pathlib
+
+    return pathlib.Path(files[0])
+
+
+def test_winner_and_result():
+    import shogitk
+
+    from conftest import SAMPLES
+
+    [r] = shogitk.read(SAMPLES / "game.kif")
+    assert (r.winner, r.result) == ("white", "white")
+    hcpe = r.training("hcpe")
+    assert len(hcpe) == 38 * 30 and len(r.training("psv")) == 40 * 30
+    lines = r.training("positions").splitlines()
+    assert len(lines) == 30 and lines[0].split("\t")[:2] == [r.start_sfen, "7g7f"]
+    assert len(r.training("positions", skip_first=10).splitlines()) == 20
+    with pytest.raises(ValueError, match="unknown training format"):
+        r.training("bin")
+    [unfinished] = shogitk.read("position startpos moves 7g7f\n")
+    assert unfinished.result is None and unfinished.winner is None
+    assert unfinished.training("hcpe") == b""
+    assert len(unfinished.training("hcpe", keep_unfinished=True)) == 38

@@ -207,6 +207,28 @@ class Record:
     @property
     def winner(self) -> Optional[Color]: ...
     @property
+    def result(self) -> Optional[Literal["black", "white", "draw"]]: ...
+    @overload
+    def training(
+        self,
+        format: Literal["hcpe", "psv"],
+        *,
+        skip_first: int = 0,
+        skip_draws: bool = False,
+        skip_declarations: bool = False,
+        keep_unfinished: bool = False,
+    ) -> bytes: ...
+    @overload
+    def training(
+        self,
+        format: Literal["positions"],
+        *,
+        skip_first: int = 0,
+        skip_draws: bool = False,
+        skip_declarations: bool = False,
+        keep_unfinished: bool = False,
+    ) -> str: ...
+    @property
     def valid(self) -> bool: ...
     @property
     def error(self) -> Optional[ReadError]: ...
