@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""shogitk against cshogi from Python, in one process and one run.
+
+1. Per-call cost of the legal moves of a position: shogitk's `Position.legal_moves()` (a list
+   of Move objects) against cshogi's `board.legal_moves` (a LegalMoveList) and
+   `list(board.legal_moves)` (the moves as ints), on the start position, a middle game
+   (matsuri) and the position with the most legal moves known (593).
+2. With --games DIR: reading and validating a folder of KIF files with `read_many(jobs=1)` and
+   `read_many(jobs=2)` against a loop of cshogi's `KIF.Parser.parse_file` that replays each
+   game with `Board.is_legal` (the same work as scripts/bench-kif.py, without process start).
+
+Needs shogitk and cshogi importable by the running Python (e.g. the venv of
+scripts/test-python.sh, plus `pip install cshogi`). Times are the best of --repeat runs of
+timeit (calls) and the median of --runs (reading), interleaved; CPU time is reported too
+because the machine may be shared.
+
+Usage:
+  python scripts/bench-python.py [--repeat 7] [--games DIR] [--runs 3]
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+import timeit
+
+import cshogi
+import cshogi.KIF
+
+import shogitk
+
+POSITIONS = {
+    "startpos": "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "matsuri": "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    "maxmoves": "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+}
+
+
+def per_call(stmt, number, repeat):
+    """Best time per call in nanoseconds, and the CPU time per call."""
+    timer = timeit.Timer(stmt)
+    wall = min(timer.repeat(repeat=repeat, number=number)) / number * 1e9
+    t0 = time.process_time()
+    timer.timeit(number=number)
+    cpu = (time.process_time() - t0) / number * 1e9
+    return wall, cpu
+
+
+def legal_moves(repeat):
+    print("legal moves per call, ns (wall: best of %d; CPU in brackets, steadier when the "
+          "machine is shared)" % repeat)
+    print(f"{'position':10} {'moves':>5}  {'shogitk legal_moves()':>22} {'cshogi legal_moves':>20}"
+          f"  {'shogitk list(...)':>18} {'cshogi list(...)':>18}  CPU ratios call / list")
+    for name, sfen in POSITIONS.items():
+        pos = shogitk.Position(sfen)
+        board = cshogi.Board(sfen)
+        ours = sorted(str(m) for m in pos.legal_moves())
+        theirs = sorted(cshogi.move_to_usi(m) for m in board.legal_moves)
+        assert ours == theirs, name
+        number = 20000 if len(ours) < 300 else 4000
+        a = per_call(pos.legal_moves, number, repeat)
+        c = per_call(lambda: board.legal_moves, number, repeat)
+        al = per_call(lambda: list(pos.legal_moves()), number // 4, repeat)
+        cl = per_call(lambda: list(board.legal_moves), number // 4, repeat)
+        print(f"{name:10} {len(ours):5}  {a[0]:13.0f} [{a[1]:6.0f}] {c[0]:11.0f} [{c[1]:6.0f}]"
+              f"  {al[0]:9.0f} [{al[1]:6.0f}] {cl[0]:9.0f} [{cl[1]:6.0f}]  "
+              f"{a[1] / c[1]:5.2f} / {al[1] / cl[1]:5.2f}")
+
+
+def cshogi_read(files):
+    games = plies = 0
+    for f in files:
+        p = cshogi.KIF.Parser.parse_file(f)
+        board = cshogi.Board(p.sfen)
+        for m in p.moves:
+            if not board.is_legal(m):
+                break
+            board.push(m)
+        games += 1
+        plies += len(p.moves)
+    return games, plies
+
+
+def ours_read(files, jobs):
+    games = plies = 0
+    for r in shogitk.read_many(files, jobs=jobs):
+        games += 1
+        plies += len(r)
+    return games, plies
+
+
+def reading(folder, runs):
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                   if f.endswith((".kif", ".kifu")))
+    print(f"reading {len(files)} files (median of {runs}; wall s / CPU s)")
+    results = {"shogitk jobs=1": [], "shogitk jobs=2": [], "cshogi": []}
+    counts = {}
+    for _ in range(runs):
+        for name, fn in [("shogitk jobs=1", lambda: ours_read(files, 1)),
+                         ("shogitk jobs=2", lambda: ours_read(files, 2)),
+                         ("cshogi", lambda: cshogi_read(files))]:
+            w0, c0 = time.perf_counter(), time.process_time()
+            counts[name] = fn()
+            results[name].append((time.perf_counter() - w0, time.process_time() - c0))
+    base = statistics.median(w for w, _ in results["cshogi"])
+    base_cpu = statistics.median(c for _, c in results["cshogi"])
+    for name, rs in results.items():
+        w = statistics.median(x for x, _ in rs)
+        c = statistics.median(x for _, x in rs)
+        print(f"  {name:15} {w:7.3f} s {c:7.3f} s CPU  games, plies = {counts[name]}  "
+              f"speed-up {base / w:5.1f}x wall, {base_cpu / c:5.1f}x CPU")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--games", help="a folder of .kif (Shift_JIS) or .kifu (UTF-8) games")
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    print(f"Python {sys.version.split()[0]}, shogitk {shogitk.__version__}, "
+          f"cshogi {getattr(cshogi, '__version__', '?')}")
+    legal_moves(args.repeat)
+    if args.games:
+        reading(args.games, args.runs)
+
+
+if __name__ == "__main__":
+    main()

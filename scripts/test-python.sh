@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the Python package shogitk (shogi-py/) in a fresh virtualenv and runs its pytest suite.
+#
+#   scripts/test-python.sh [pytest args...]
+#
+# The virtualenv is target/py-venv (SHOGI_PY_VENV overrides it); maturin and pytest come from
+# PyPI. The wheel is built as users get it (maturin build, then pip install the wheel), and the
+# tests compare the bindings with the `shogi` CLI built from the same tree.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+venv="${SHOGI_PY_VENV:-$root/target/py-venv}"
+python="${PYTHON:-python3}"
+
+echo "== virtualenv $venv"
+"$python" -m venv --clear "$venv"
+# dask[distributed] runs examples/dask_check.py on a LocalCluster; cshogi reads back our packed
+# positions and move16 values; pandas runs the README example. All three are required here, so
+# that their tests cannot be skipped unnoticed.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2" pytest "dask[distributed]" cshogi pandas
+export SHOGI_PY_REQUIRE_DASK=1 SHOGI_PY_REQUIRE_CSHOGI=1 SHOGI_PY_REQUIRE_PANDAS=1
+
+echo "== shogi CLI (to compare against)"
+cargo build --locked --quiet -p shogi-cli
+export SHOGI_BIN="$root/target/debug/shogi"
+
+echo "== wheel"
+rm -rf "$root/target/wheels"
+"$venv/bin/maturin" build --locked --quiet --manifest-path shogi-py/Cargo.toml --out "$root/target/wheels"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall "$root"/target/wheels/shogitk-*.whl
+
+echo "== pytest"
+cd "$root/shogi-py"
+status=0
+"$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" tests || status=$?
+if [ "$status" -eq 5 ]; then
+    echo "error: pytest collected no tests" >&2
+    exit 1
+fi
+exit "$status"

@@ -1,0 +1,51 @@
+//! Python bindings of the shogi toolkit: the extension module `shogitk._shogitk`.
+//!
+//! A thin layer over `shogi-core` (positions, legal moves), `shogi-perft` and `shogi-kif`
+//! (records): no rule or parsing logic of its own. Errors become Python exceptions carrying the
+//! same location and reason as the CLI. The GIL is released around the Rust work that can take
+//! long (reading records, writing them, perft); the per-position calls that take microseconds
+//! keep it, as releasing it would cost more than the call.
+//!
+//! The Python package `shogitk` (in `python/`) re-exports this module and holds the stubs.
+
+// pyo3's macros expand to unsafe FFI glue; this crate writes no unsafe code of its own.
+#![allow(unsafe_code)]
+
+mod errors;
+mod position;
+mod reading;
+mod record;
+mod svg;
+
+use pyo3::prelude::*;
+
+/// The extension module, imported by the `shogitk` package.
+#[pymodule]
+#[pyo3(name = "_shogitk")]
+fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("ShogiError", py.get_type::<errors::ShogiError>())?;
+    m.add("SfenError", py.get_type::<errors::SfenError>())?;
+    m.add(
+        "InvalidMoveError",
+        py.get_type::<errors::InvalidMoveError>(),
+    )?;
+    m.add(
+        "IllegalMoveError",
+        py.get_type::<errors::IllegalMoveError>(),
+    )?;
+    m.add("ReadError", py.get_type::<errors::ReadError>())?;
+    m.add_class::<position::PyMove>()?;
+    m.add_class::<position::PyMoveList>()?;
+    m.add_class::<position::MoveIter>()?;
+    m.add_class::<position::PyPosition>()?;
+    m.add_class::<record::PyRecord>()?;
+    m.add_class::<record::PyDiagnostic>()?;
+    m.add_class::<record::GameIter>()?;
+    m.add_function(wrap_pyfunction!(record::read, m)?)?;
+    m.add_function(wrap_pyfunction!(record::read_many, m)?)?;
+    m.add_function(wrap_pyfunction!(record::files, m)?)?;
+    m.add_function(wrap_pyfunction!(record::write, m)?)?;
+    Ok(())
+}
