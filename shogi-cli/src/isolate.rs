@@ -2,48 +2,9 @@
 //! caught, its message kept from the terminal, and reported as an internal error of that
 //! record; the batch goes on and its exit code says something failed.
 //!
-//! Every batch command runs its per-input work through [`isolated`] and reports a [`Panic`]
-//! with [`Panic::error_line`]. This needs `panic = "unwind"` (the release profile sets it).
-
-use std::cell::Cell;
-use std::panic::{AssertUnwindSafe, PanicHookInfo, catch_unwind};
-use std::sync::Once;
-
-thread_local! {
-    /// How many [`isolated`] calls this thread is inside.
-    static DEPTH: Cell<u32> = const { Cell::new(0) };
-    /// The message of the last panic caught on this thread inside [`isolated`].
-    static LAST: Cell<Option<String>> = const { Cell::new(None) };
-}
-
-/// Installs (once per process) a panic hook that keeps quiet about panics inside [`isolated`],
-/// saving their message for the report, and hands every other panic to the hook it replaces.
-pub fn install_hook() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info: &PanicHookInfo<'_>| {
-            if DEPTH.with(Cell::get) > 0 {
-                LAST.with(|m| m.set(Some(describe(info))));
-            } else {
-                previous(info);
-            }
-        }));
-    });
-}
-
-fn describe(info: &PanicHookInfo<'_>) -> String {
-    let payload = info.payload();
-    let message = payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".to_string());
-    match info.location() {
-        Some(l) => format!("{message} ({}:{}:{})", l.file(), l.line(), l.column()),
-        None => message,
-    }
-}
+//! The training writers run their per-input work through [`isolated`] (shogi-batch's guard,
+//! which the other batch commands use directly) and report a [`Panic`] with
+//! [`Panic::error_line`]. This needs `panic = "unwind"` (the release profile sets it).
 
 /// An internal failure caught by [`isolated`].
 #[derive(Debug)]
@@ -67,19 +28,11 @@ impl Panic {
     }
 }
 
-/// Runs `work`, catching a panic. Whatever `work` changed before it panicked stays changed
-/// (the caller keeps what an input gave before failing), hence the `AssertUnwindSafe`: callers
-/// only append to their reports.
+/// Runs `work`, catching a panic (through shogi-batch's guard, whose hook keeps the message
+/// off the terminal). Whatever `work` changed before it panicked stays changed: callers only
+/// append to their reports.
 pub fn isolated<T>(work: impl FnOnce() -> T) -> Result<T, Panic> {
-    install_hook();
-    DEPTH.with(|d| d.set(d.get() + 1));
-    let result = catch_unwind(AssertUnwindSafe(work));
-    DEPTH.with(|d| d.set(d.get() - 1));
-    result.map_err(|_| Panic {
-        message: LAST
-            .with(Cell::take)
-            .unwrap_or_else(|| "(no message)".to_string()),
-    })
+    shogi_batch::isolated(work).map_err(|message| Panic { message })
 }
 
 #[cfg(test)]

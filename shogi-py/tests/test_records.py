@@ -40,7 +40,7 @@ def _compare_with_cli(folder, shogi_cli, jobs=2):
     assert f"checked {len(records)} record(s)" in summary
     assert f"{len(records) - invalid} valid, {invalid} invalid" in summary
 
-    code, out, err = shogi_cli("convert", arg, "--to", "sfen", cwd=ROOT)
+    code, out, err = shogi_cli("convert", arg, "--to", "sfen", "--mainline", cwd=ROOT)
     want = [r.final_sfen for r in records if r.error is None and r.final_sfen is not None]
     assert out.splitlines() == want
     errors = [line for line in err.splitlines() if ": error: " in line]
@@ -291,7 +291,9 @@ def test_readme_pandas_example(monkeypatch):
     else:
         pd = pytest.importorskip("pandas")
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = text.split("```python\n", 1)[1].split("```", 1)[0]
+    # The first Python block of the README's "Python" section.
+    section = text.split("\n## Python\n", 1)[1]
+    block = section.split("```python\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(ROOT)
     scope = {}
     exec(block.replace('["records/"]', '["samples"]'), scope)
