@@ -265,7 +265,7 @@ impl Selection {
         if self.gote.as_ref().is_some_and(|p| !has(&row.gote, p)) {
             return false;
         }
-        let date = row.start_iso.as_deref().map(|d| &d[..10]);
+        let date = row.start_iso.as_deref().and_then(|d| d.get(..10));
         if let Some(since) = &self.since {
             if date.is_none_or(|d| d < since.as_str()) {
                 return false;
