@@ -1,7 +1,11 @@
 //! Reading one input game by game: the one place that talks to shogi-kif's reader.
 
 use crate::input::{Input, io_reason};
-use shogi_kif::{Diagnostic, Encoding, ErrorKind, Format, ReadError, ReadOptions, Reader, Record};
+use crate::row::{Replay, replay, replay_main};
+use shogi_core::Position;
+use shogi_kif::{
+    Diagnostic, Encoding, ErrorKind, Format, MainLine, ReadError, ReadOptions, Reader, Record,
+};
 use std::io::{BufRead, Read};
 
 /// One game of an input, read and replayed, with what the reader said about it.
@@ -21,6 +25,9 @@ pub struct ReadGame {
     pub error: Option<ReadError>,
     /// Warnings and notes of the reader and of validation (repetition, contradicted endings).
     pub diagnostics: Vec<Diagnostic>,
+    /// What the reader's replay learned of the main line (see [`shogi_kif::Game::main`]):
+    /// with it, [`ReadGame::replay`] does not play the moves again.
+    pub main: Option<MainLine>,
     /// Ratings found in lines the record model does not keep (Floodgate `'black_rate:`).
     pub ratings: [Option<f64>; 2],
     /// When reading or handling this game panicked (a bug): the panic's message and place,
@@ -42,6 +49,7 @@ impl ReadGame {
             record: None,
             error: Some(error),
             diagnostics: Vec::new(),
+            main: None,
             ratings: [None, None],
             panic: None,
         }
@@ -52,6 +60,17 @@ impl ReadGame {
         let mut g = ReadGame::failed(index, ReadError::new(ErrorKind::Syntax, INTERNAL_ERROR));
         g.panic = Some(message);
         g
+    }
+
+    /// The main line replayed (see [`replay`]), from what the reader kept when it can
+    /// ([`ReadGame::main`]), else by playing the record's moves; the default when there is
+    /// no record.
+    pub fn replay(&self, want: Option<&Position>) -> Replay {
+        match (&self.record, &self.main) {
+            (Some(record), Some(main)) => replay_main(record, main, want),
+            (Some(record), None) => replay(record, want),
+            (None, _) => Replay::default(),
+        }
     }
 
     /// Whether the game was read without an error (warnings allowed).
@@ -237,6 +256,7 @@ fn games_of<R: BufRead>(
             record: readable.then_some(g.record),
             error: g.error,
             diagnostics: g.diagnostics,
+            main: g.main,
             ratings: [None, None],
             panic: None,
         };

@@ -5,7 +5,7 @@ use crate::key::{game_key, key_hex};
 use crate::read::ReadGame;
 use serde::{Deserialize, Serialize};
 use shogi_core::{Color, Game, Position, Repetition};
-use shogi_kif::{EndingKind, HeaderKey, Record, Severity};
+use shogi_kif::{EndingKind, HeaderKey, MainLine, Record, Severity};
 
 /// One game, as a row of the `shogi stats` table.
 ///
@@ -180,6 +180,49 @@ pub fn replay(record: &Record, want: Option<&Position>) -> Replay {
         out.repetition = game.repetition();
     }
     out.last = Some(pos);
+    out
+}
+
+/// [`replay`] from what the reader learned while replaying the main line of `record`
+/// (`main`, see [`shogi_kif::Game::main`]): nothing is played again, except the moves up to
+/// a position whose key is `want`'s, to confirm it.
+pub fn replay_main(record: &Record, main: &MainLine, want: Option<&Position>) -> Replay {
+    let mut out = Replay {
+        last: Some(main.last.clone()),
+        played: main.keys.len(),
+        repetition: main.repetition,
+        reached: false,
+        start_side: Some(main.start.side_to_move()),
+    };
+    let Some(want) = want else {
+        return out;
+    };
+    let want_key = want.key();
+    if main.start.key() == want_key && same_position(&main.start, want) {
+        out.reached = true;
+        return out;
+    }
+    let moves = &record.moves.moves;
+    let mut pos = main.start.clone();
+    let mut played = 0;
+    for (ply, _) in main
+        .keys
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| **k == want_key)
+    {
+        let Some(between) = moves.get(played..=ply) else {
+            break;
+        };
+        for node in between {
+            pos.play_unchecked(node.mv);
+        }
+        played = ply + 1;
+        if same_position(&pos, want) {
+            out.reached = true;
+            break;
+        }
+    }
     out
 }
 
@@ -435,7 +478,7 @@ impl GameRow {
         let r = match r {
             Some(r) => r,
             None => {
-                owned = replay(record, None);
+                owned = game.replay(None);
                 &owned
             }
         };
@@ -503,25 +546,78 @@ impl GameRow {
 mod tests {
     use super::*;
 
-    fn row_of(text: &str) -> GameRow {
+    fn read_one(text: &str) -> ReadGame {
         let g = shogi_kif::Reader::new(text.as_bytes(), shogi_kif::ReadOptions::default())
             .unwrap()
             .next()
             .unwrap();
         assert!(g.error.is_none(), "{:?}", g.error);
-        let (record, diagnostics) = (g.record, g.diagnostics);
-        let game = ReadGame {
+        ReadGame {
             index: 1,
             line: 1,
             format: None,
             encoding: None,
-            record: Some(record),
+            record: Some(g.record),
             error: None,
-            diagnostics,
+            diagnostics: g.diagnostics,
+            main: g.main,
             ratings: [None, None],
             panic: None,
-        };
+        }
+    }
+
+    fn row_of(text: &str) -> GameRow {
+        let game = read_one(text);
+        assert!(game.main.is_some());
         GameRow::new("t", &game, None)
+    }
+
+    /// What the reader kept gives the replay that playing the moves again gives, with and
+    /// without a wanted position (the start, one reached later, a transposition's twin and
+    /// one never reached).
+    #[test]
+    fn the_readers_main_line_replays_like_the_moves() {
+        let cycle = "2h3h 8b7b 3h2h 7b8b ".repeat(3);
+        let texts = [
+            format!("position startpos moves {cycle}7g7f\n"),
+            "position startpos moves 7g7f 3c3d 8h2b+ 3a2b\n".to_string(),
+            "position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b\n".to_string(),
+            "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 反則負け\n".to_string(),
+            "position startpos\n".to_string(),
+        ];
+        let start = Position::startpos(shogi_core::Variant::Standard);
+        let mut after = start.clone();
+        for m in ["7g7f", "3c3d"] {
+            after.play(shogi_core::Move::from_usi(m).unwrap()).unwrap();
+        }
+        let mut rook = start.clone();
+        rook.play(shogi_core::Move::from_usi("2h3h").unwrap())
+            .unwrap();
+        let wants = [None, Some(&start), Some(&after), Some(&rook), Some(&after)];
+        let mut never = after.clone();
+        never
+            .play(shogi_core::Move::from_usi("2g2f").unwrap())
+            .unwrap();
+        for text in &texts {
+            let game = read_one(text);
+            let record = game.record.as_ref().unwrap();
+            assert!(game.main.is_some(), "{text}");
+            for want in wants.iter().copied().chain([Some(&never)]) {
+                let (a, b) = (replay(record, want), game.replay(want));
+                let sfen = |r: &Replay| r.last.as_ref().map(Position::to_sfen);
+                assert_eq!(sfen(&a), sfen(&b), "{text}");
+                assert_eq!(a.played, b.played, "{text}");
+                assert_eq!(a.repetition, b.repetition, "{text}");
+                assert_eq!(a.reached, b.reached, "{text} {want:?}");
+                assert_eq!(a.start_side, b.start_side, "{text}");
+            }
+        }
+        // The cases mean something: a repetition, positions reached and not.
+        let game = read_one(&texts[0]);
+        assert!(game.replay(None).repetition.is_some());
+        assert!(game.replay(Some(&rook)).reached);
+        assert!(!game.replay(Some(&never)).reached);
+        assert!(read_one(&texts[1]).replay(Some(&after)).reached);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use crate::input::Input;
 use crate::isolate::isolated;
 use crate::read::{ReadGame, Reading, io_error, read_input};
-use crate::row::{GameRow, Replay, replay};
+use crate::row::GameRow;
 use crate::select::Selection;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
@@ -196,10 +196,7 @@ fn read_guarded<T, W>(
 
 /// The work of `shogi stats` on one game: its row, or `None` when `selection` drops it.
 pub fn select_row(input: &Input, game: &ReadGame, selection: &Selection) -> Option<GameRow> {
-    let r = match &game.record {
-        Some(rec) => replay(rec, selection.position()),
-        None => Replay::default(),
-    };
+    let r = game.replay(selection.position());
     let row = GameRow::new(&input.name, game, Some(&r));
     selection.matches(&row, Some(&r)).then_some(row)
 }

@@ -7,7 +7,7 @@ use crate::pool::jobs_pool;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
 use serde::Serialize;
-use shogi_batch::{Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, ReadGame, game_key, replay};
+use shogi_batch::{Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, ReadGame, game_key};
 use shogi_kif::{Diagnostic, ErrorKind, Severity};
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -154,11 +154,7 @@ fn check_game(
     }
     let io = game.error.as_ref().is_some_and(|e| e.kind == ErrorKind::Io);
     let selected = selection.is_empty() || {
-        let r = game
-            .record
-            .as_ref()
-            .map(|rec| replay(rec, selection.position()))
-            .unwrap_or_default();
+        let r = game.replay(selection.position());
         let mut row = GameRow::new(path, game, Some(&r));
         row.valid = !invalid;
         selection.matches(&row, Some(&r))

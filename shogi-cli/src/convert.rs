@@ -9,7 +9,6 @@ use crate::progress::Progress;
 use crate::{Ctx, Failure};
 use shogi_batch::{
     Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, ReadGame, Selection, game_key, line_text,
-    replay,
 };
 use shogi_kif::{Encoding, EndingKind, ErrorKind, Format, Loss, Record, UsiForm, WriteOptions};
 use std::io::Write;
@@ -193,11 +192,7 @@ fn convert_game(
         return done;
     }
     if !selection.is_empty() {
-        let r = game
-            .record
-            .as_ref()
-            .map(|rec| replay(rec, selection.position()))
-            .unwrap_or_default();
+        let r = game.replay(selection.position());
         let row = GameRow::new(path, game, Some(&r));
         done.selected = selection.matches(&row, Some(&r));
         if !done.selected {

@@ -5,9 +5,7 @@ use crate::cli::InputArgs;
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
-use shogi_batch::{
-    Dedup, DedupMode, Event, GameRow, Summary, duplicates, game_key, line_text, replay,
-};
+use shogi_batch::{Dedup, DedupMode, Event, GameRow, Summary, duplicates, game_key, line_text};
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -152,11 +150,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
                     hook(&input.name, game.index as usize);
                 }
             }
-            let r = game
-                .record
-                .as_ref()
-                .map(|rec| replay(rec, selection.position()))
-                .unwrap_or_default();
+            let r = game.replay(selection.position());
             let row = GameRow::new(&input.name, &game, Some(&r));
             let io = game
                 .error

@@ -5,7 +5,7 @@ use crate::key::position_key;
 use crate::schema::{self, db_err};
 use rusqlite::types::Value;
 use rusqlite::{Connection, OpenFlags, params};
-use shogi_batch::{Event, Fnv1a, GameRow, Input, ReadGame, Reading, expand, replay};
+use shogi_batch::{Event, Fnv1a, GameRow, Input, ReadGame, Reading, expand};
 use shogi_core::{Position, SetupOptions};
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
@@ -84,7 +84,7 @@ pub(crate) fn stored_start(sfen: &str) -> Option<Position> {
 fn entry(input: &Input, game: ReadGame) -> Entry {
     let (r, keys, moves) = match &game.record {
         Some(rec) => {
-            let r = replay(rec, None);
+            let r = game.replay(None);
             let (keys, moves) = line_of(rec);
             (Some(r), keys, moves)
         }

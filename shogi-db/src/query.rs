@@ -7,7 +7,7 @@ use crate::key::position_key;
 use crate::schema::{self, db_err};
 use serde::Serialize;
 use shogi_batch::{
-    Event, GameRow, Input, Reading, Replay, Selection, expand, read_input, replay, same_position,
+    Event, GameRow, Input, Reading, Replay, Selection, expand, read_input, same_position,
 };
 use shogi_core::{Color, Position, SetupOptions};
 use std::collections::{HashMap, HashSet};
@@ -343,7 +343,7 @@ pub fn scan(
             if found.is_empty() {
                 return None;
             }
-            let r = replay(rec, selection.position());
+            let r = game.replay(selection.position());
             let row = GameRow::new(&input.name, &game, Some(&r));
             if !selection.matches(&row, Some(&r)) {
                 return None;

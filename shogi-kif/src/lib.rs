@@ -68,6 +68,7 @@ pub use format::Format;
 pub use loss::{Loss, losses};
 pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
 pub use read::{Game, ReadOptions, Reader, read_bytes, read_path, read_str};
+pub use replay::MainLine;
 pub use usi::write::UsiForm;
 pub use validate::validate;
 pub use write::{WriteOptions, write, write_to, write_to_with, write_usi, write_with};

@@ -6,7 +6,7 @@ use crate::error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 use crate::format::Format;
 use crate::model::Record;
 use crate::raw::Partial;
-use crate::replay::{self, Replayed};
+use crate::replay::{self, MainLine, Replayed};
 use crate::text::{self, Line};
 use crate::{csa, jkf, kif, usi, validate};
 use std::io::{BufRead, BufReader};
@@ -87,6 +87,10 @@ pub struct Game {
     /// [`crate::validate`] says of the game (found in the same replay). Empty of the
     /// validation checks when `error` is set.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the replay learned of the main line (positions' keys, the final position, the
+    /// first four-fold repetition), with [`ReadOptions::validate`] and no `error`; `None`
+    /// otherwise.
+    pub main: Option<MainLine>,
 }
 
 impl Game {
@@ -114,6 +118,7 @@ impl Game {
             record: Record::default(),
             error: Some(error),
             diagnostics: Vec::new(),
+            main: None,
         }
     }
 }
@@ -238,9 +243,9 @@ impl<R: BufRead> Reader<R> {
             error,
         } = replay::replay(raw, text, facts);
         let error = syntax_error.or(error);
-        let diagnostics = match (&error, main) {
-            (None, Some(main)) => validate::diagnose(&record, &main),
-            _ => record.diagnostics.clone(),
+        let (diagnostics, main) = match (&error, main) {
+            (None, Some(mut main)) => (validate::diagnose(&record, &mut main), Some(main)),
+            _ => (record.diagnostics.clone(), None),
         };
         Game {
             index,
@@ -248,6 +253,7 @@ impl<R: BufRead> Reader<R> {
             record,
             error: error.map(|e| shift(e, offset)),
             diagnostics,
+            main,
         }
     }
 }

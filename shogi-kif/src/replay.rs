@@ -7,7 +7,7 @@ mod start;
 use crate::japanese::{self, on_board};
 use crate::model::*;
 use crate::raw::{self, Item, RawEnd, RawMove, RawRecord};
-use shogi_core::{Color, Move, Position, Role, Square};
+use shogi_core::{Color, Move, Position, Repetition, Role, Square};
 
 /// Where a walk along the move tree is: about to read child `child` of node `parent`, in
 /// `pos`, at ply `ply`, after a move to `prev_to` (for 同).
@@ -26,16 +26,20 @@ struct Replayer<'a> {
     diagnostics: Vec<Diagnostic>,
 }
 
-/// What validation needs from the main line, gathered while it is replayed (so that
-/// [`crate::validate`]'s checks need not replay and check every move again).
-#[derive(Clone, Debug)]
-pub(crate) struct MainLine {
+/// What the reader learned of a game's main line while replaying it, kept so that neither
+/// [`crate::validate`]'s checks nor a caller (statistics, an index) need replay it again.
+/// [`crate::Game::main`] holds it for a game read to its end with validation on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MainLine {
     /// The start position.
     pub start: Position,
-    /// The Zobrist key after each main-line move up to (not including) a declared foul.
+    /// The Zobrist key after each main-line move up to (not including) a declared foul; the
+    /// start's key is not in it.
     pub keys: Vec<u64>,
     /// The position after the last of those moves.
     pub last: Position,
+    /// The first four-fold repetition of those moves (set by validation).
+    pub repetition: Option<Repetition>,
 }
 
 /// The number of nodes along the first-child chain from the root (the main line's length,
@@ -109,6 +113,7 @@ pub(crate) fn replay(raw: RawRecord, src: &str, facts: bool) -> Replayed {
         start: pos.clone(),
         keys: Vec::with_capacity(reserve),
         last: pos.clone(),
+        repetition: None,
     });
     let at = Branch {
         parent: 0,

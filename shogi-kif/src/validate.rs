@@ -99,12 +99,13 @@ pub fn validate(record: &Record) -> Vec<Diagnostic> {
         pos.play_unchecked(node.mv);
         keys.push(pos.key());
     }
-    let main = MainLine {
+    let mut main = MainLine {
         start,
         keys,
         last: pos,
+        repetition: None,
     };
-    diagnose(record, &main)
+    diagnose(record, &mut main)
 }
 
 /// The first four-fold repetition of the main line, warning in `out` when the record goes on
@@ -152,11 +153,13 @@ fn first_repetition(
 }
 
 /// [`validate`] for a record whose main line was replayed by the reader, which kept what is
-/// needed in `main`: no move is checked again.
-pub(crate) fn diagnose(record: &Record, main: &MainLine) -> Vec<Diagnostic> {
+/// needed in `main`: no move is checked again. The first four-fold repetition found is kept
+/// in `main.repetition`.
+pub(crate) fn diagnose(record: &Record, main: &mut MainLine) -> Vec<Diagnostic> {
     let mut out = record.diagnostics.clone();
     let moves = &record.moves.moves;
     let repetition = first_repetition(record, main, &mut out);
+    main.repetition = repetition;
     if main.keys.len() < moves.len() {
         // Stopped at a declared foul or an illegal move: the ending is not checked.
         return out;
