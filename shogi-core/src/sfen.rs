@@ -375,15 +375,35 @@ pub(crate) fn write(
     side: Color,
     move_number: u32,
 ) -> String {
+    // Written in place, without a string per piece or number: statistics write one SFEN per
+    // game and this was a visible share of their cost.
     let mut s = String::with_capacity(96);
     write_board(&mut s, variant, board);
     s.push(' ');
     s.push(side.sfen_char());
     s.push(' ');
-    s.push_str(&hands_sfen(hands));
+    write_hands(&mut s, hands);
     s.push(' ');
-    s.push_str(&move_number.to_string());
+    push_number(&mut s, move_number);
     s
+}
+
+/// Appends `n` in decimal.
+fn push_number(s: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        s.push(char::from(d));
+    }
 }
 
 /// Appends the board field to `s`.
@@ -403,7 +423,14 @@ fn write_board(s: &mut String, variant: Variant, board: &[Option<Piece>; 81]) {
                         s.push((b'0' + empty) as char);
                         empty = 0;
                     }
-                    s.push_str(&p.sfen());
+                    if p.role.is_promoted() {
+                        s.push('+');
+                    }
+                    let c = p.role.sfen_char();
+                    s.push(match p.color {
+                        Color::Black => c,
+                        Color::White => c.to_ascii_lowercase(),
+                    });
                 }
             }
         }
@@ -413,13 +440,13 @@ fn write_board(s: &mut String, variant: Variant, board: &[Option<Piece>; 81]) {
     }
 }
 
-/// The SFEN hands field: `-` or counts and letters, Black first, R B G S N L P order.
-fn hands_sfen(hands: &[Hand; 2]) -> String {
-    let mut s = String::new();
+/// Appends the SFEN hands field: `-` or counts and letters, Black first, R B G S N L P order.
+fn write_hands(s: &mut String, hands: &[Hand; 2]) {
+    let before = s.len();
     for color in Color::ALL {
         for (role, count) in hands[color.index()].iter() {
             if count > 1 {
-                s.push_str(&count.to_string());
+                push_number(s, u32::from(count));
             }
             let c = role.sfen_char();
             s.push(if color == Color::Black {
@@ -429,8 +456,27 @@ fn hands_sfen(hands: &[Hand; 2]) -> String {
             });
         }
     }
-    if s.is_empty() {
+    if s.len() == before {
         s.push('-');
     }
-    s
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Position;
+
+    /// Writing gives back what was read: promoted pieces of both sides, hand counts of one,
+    /// two digits (18 pawns) and none, move numbers of one and several digits.
+    #[test]
+    fn written_as_read() {
+        for sfen in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "8k/+P+L+N+S2+r1+b/9/9/9/9/9/9/K8 w RB2G3S3N3L17p 123",
+            "4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L9P9p 4096",
+            "rbsgk/4+p/5/+P4/KGSBR b - 10",
+        ] {
+            let p = Position::from_sfen(sfen).unwrap();
+            assert_eq!(p.to_sfen(), sfen);
+        }
+    }
 }
