@@ -62,13 +62,38 @@ pub fn start_text(sfen: &str) -> String {
 /// Example: the even start and `7g7f` hash the text
 /// `lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 7g7f`.
 pub fn game_key(record: &Record) -> u64 {
+    // `start_text`, fed word by word (no string is made for it).
     let mut h = Fnv1a::new();
-    h.write(start_text(&record.start.sfen).as_bytes());
-    for node in record.main_line() {
-        let (buf, n) = usi(node.mv);
-        h.write(&buf[..n]);
+    for (i, word) in record.start.sfen.split_whitespace().take(3).enumerate() {
+        if i > 0 {
+            h.write(b" ");
+        }
+        h.write(word.as_bytes());
     }
-    h.finish()
+    let mut k = h.finish();
+    for node in record.main_line() {
+        k = feed_usi(k, node.mv);
+    }
+    k
+}
+
+/// FNV-1a of a space and the move in USI (what [`usi`] spells), fed to the hash `h` byte by
+/// byte in straight-line code: the key is computed for every game `shogi stats` writes.
+#[inline]
+fn feed_usi(h: u64, mv: shogi_core::Move) -> u64 {
+    let step = |h: u64, b: u8| (h ^ u64::from(b)).wrapping_mul(Fnv1a::PRIME);
+    let square =
+        |h: u64, s: shogi_core::Square| step(step(h, b'0' + s.file()), b'a' + s.rank() - 1);
+    let h = step(h, b' ');
+    match mv {
+        shogi_core::Move::Normal { from, to, promote } => {
+            let h = square(square(h, from), to);
+            if promote { step(h, b'+') } else { h }
+        }
+        shogi_core::Move::Drop { role, to } => {
+            square(step(step(h, role.sfen_char() as u8), b'*'), to)
+        }
+    }
 }
 
 /// A space and the move in USI, without allocating (`" 7g7f"`, `" 8h2b+"`, `" P*5e"`).
@@ -144,6 +169,9 @@ mod tests {
                 std::str::from_utf8(&b[..n]).unwrap(),
                 format!(" {}", mv.to_usi())
             );
+            let mut f = Fnv1a::new();
+            f.write(&b[..n]);
+            assert_eq!(feed_usi(Fnv1a::OFFSET, mv), f.finish(), "{m}");
         }
     }
 

@@ -415,8 +415,9 @@ fn write_board(s: &mut String, variant: Variant, board: &[Option<Piece>; 81]) {
         }
         let mut empty = 0;
         for file in (1..=n).rev() {
-            let sq = Square::new(file, rank).unwrap_or(Square::from_index_unchecked(0));
-            match board[sq.index()] {
+            // The square's index: (file - 1) * 9 + (rank - 1), as `Square::index` has it.
+            let index = usize::from(file - 1) * 9 + usize::from(rank - 1);
+            match board[index] {
                 None => empty += 1,
                 Some(p) => {
                     if empty > 0 {
