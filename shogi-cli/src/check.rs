@@ -17,8 +17,8 @@ use std::ops::ControlFlow;
 #[command(
     after_help = "Each problem is printed as `path:line:col: error: message` (warnings likewise).\n\
 Exit status: 0 when every record is valid, 1 when any is invalid, 2 on usage or I/O errors.\n\n\
-Examples:\n  shogi check game.kif\n  shogi check records/ --jobs 2\n  cat game.csa | shogi check -\n  \
-shogi check records/ --format jsonl --strict > report.jsonl\n  shogi check records/ --shard 1/4 --fail-fast"
+Examples:\n  shogi check samples/game.kif\n  shogi check samples/ --jobs 2\n  shogi check - < samples/game.csa\n  \
+shogi check samples/ --format jsonl --strict > report.jsonl\n  shogi check samples/ --shard 1/4 --fail-fast"
 )]
 pub struct CheckArgs {
     /// Files or directories (walked recursively); `-` reads stdin.

@@ -1,6 +1,6 @@
 //! The command line: the top-level parser, and the value types shared by several commands.
 
-use crate::{check, convert, db, moves, perft, stats};
+use crate::{check, completions, convert, db, moves, perft, show, stats};
 use shogi_core::{Position, Variant};
 use shogi_kif::{Encoding, Format};
 
@@ -36,6 +36,11 @@ pub enum Command {
     Find(db::FindArgs),
     /// The moves played from a position, with results: the opening explorer.
     Explore(db::ExploreArgs),
+    /// Show a position of a record (or an SFEN): the board, hands, side to move, check, the
+    /// SFEN and the moves so far in Japanese, Western or USI notation.
+    Show(show::ShowArgs),
+    /// Print the shell completion script for bash, zsh, fish or PowerShell.
+    Completions(completions::CompletionsArgs),
 }
 
 /// Variant names on the command line.

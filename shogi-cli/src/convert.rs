@@ -56,20 +56,20 @@ and JKF; variations in the record a --to sfen position is taken from) is not con
 error names what would be lost. --mainline converts the main line only (variations dropped, in \
 every format); --lossy drops whatever the format cannot hold. Either way one warning per record \
 on stderr names what was dropped.\n\n\
-Examples:\n  shogi convert game.kif --to sfen            # the final position\n  \
-shogi convert game.kif --to sfen --ply 30   # the position after 30 moves\n  \
-shogi convert game.csa --to usi --lossy\n  shogi convert - --to kif < game.ki2\n  \
-shogi convert records/ --to csa --out-dir csa/   # one file per record file, same layout\n  \
-shogi convert game.kifu --to csa --mainline  # a game with variations, its main line as CSA\n  \
-shogi convert game.csa --to kif --to-encoding shift-jis -o out/  # out/game.kif in Shift_JIS\n\n\
+Examples:\n  shogi convert samples/game.kif --to sfen           # the final position\n  \
+shogi convert samples/game.kif --to sfen --ply 30  # the position after 30 moves\n  \
+shogi convert samples/game.csa --to usi --lossy\n  shogi convert - --to kif < samples/game.ki2\n  \
+shogi convert samples/ --to csa --out-dir csa/ --lossy  # one file per record file, same layout\n  \
+shogi convert samples/game.kif --to csa --mainline  # a game with variations: its main line as CSA\n  \
+shogi convert samples/game.csa --to kif --to-encoding shift-jis -o out/  # out/game.kif in Shift_JIS\n\n\
 Training data (--to hcpe|psv|positions): one entry per position of each game's main line, before \
 each move, with the move played, the game's result and the evaluation of the record's engine \
 comments (Floodgate '**, ShogiHome 評価値=, ShogiGUI, ぴよ将棋; sente's view in the record, the \
 side to move's in the output) or 0. hcpe: result 0 draw / 1 sente won / 2 gote won; psv and \
 positions: 1 / 0 / -1 for the side to move, ply = the SFEN move number. Games without a result \
 are left out unless --keep-unfinished; the counts go to stderr.\n  \
-shogi convert floodgate/ --to hcpe --output train.hcpe --min-rating 3500 --skip-draws\n  \
-shogi convert games.kif --to positions"
+shogi convert samples/ --to hcpe --output train.hcpe --skip-draws\n  \
+shogi convert samples/game.kif --to positions"
 )]
 pub struct ConvertArgs {
     /// Record files or directories (walked recursively); `-` reads stdin.

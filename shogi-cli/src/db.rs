@@ -26,7 +26,7 @@ Running it again reads only new and changed files and removes the games of files
 given folders. An interrupted run leaves the previous database as it was.\n\
 Exit status: 0 when the database was written (games with errors are indexed up to the error and \
 marked valid = 0), 2 on usage, input or database errors.\n\n\
-Examples:\n  shogi index samples/ --db games.sqlite\n  shogi index records/ more/ --db games.sqlite --jobs 2"
+Examples:\n  shogi index samples/ --db games.sqlite\n  shogi index samples/game.kif samples/mini.kif --db games.sqlite --jobs 2"
 )]
 pub struct IndexArgs {
     /// Files or directories (walked recursively for record files).

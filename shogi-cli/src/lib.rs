@@ -5,15 +5,17 @@
 //! Exit codes: 0 success, 1 a check or suite found failures, 2 usage, input or I/O error.
 //!
 //! Layout: `cli` holds the command line shared by every command; `perft`, `moves`, `check`,
-//! `convert` and `stats` one command each. The batch commands (`check`, `convert`, `stats`) stand
-//! on the shogi-batch crate (inputs walked in sorted order, shards, inputs read in parallel with
-//! results in input order, one row type, the selection, duplicates, and a panic in one game
-//! reported as that game's error while the batch goes on), with `inputs` and `batch` (the flags
-//! they share), `pool` (the worker threads) and `progress` (the terminal's progress bar).
+//! `convert`, `stats`, `show` and `completions` one command each. The batch commands (`check`,
+//! `convert`, `stats`) stand on the shogi-batch crate (inputs walked in sorted order, shards,
+//! inputs read in parallel with results in input order, one row type, the selection, duplicates,
+//! and a panic in one game reported as that game's error while the batch goes on), with `inputs`
+//! and `batch` (the flags they share), `pool` (the worker threads) and `progress` (the terminal's
+//! progress bar).
 
 mod batch;
 mod check;
 mod cli;
+mod completions;
 mod convert;
 mod db;
 mod inputs;
@@ -23,6 +25,7 @@ mod perft;
 mod pool;
 mod progress;
 mod read;
+mod show;
 mod stats;
 mod training;
 
@@ -93,6 +96,8 @@ pub fn run_with(
         Command::Index(a) => db::index(a, &mut ctx),
         Command::Find(a) => db::find(a, &mut ctx),
         Command::Explore(a) => db::explore(a, &mut ctx),
+        Command::Show(a) => show::run(a, &mut ctx),
+        Command::Completions(a) => completions::run(a, &mut ctx),
     };
     let code = match result {
         Ok(()) => 0,

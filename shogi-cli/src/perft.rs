@@ -17,9 +17,10 @@ Examples:
   shogi perft startpos --depth 5
   shogi perft startpos --depth 3 --divide
   shogi perft 'rbsgk/4p/5/P4/KGSBR b - 1' --depth 6 --threads 0
-  shogi perft --suite standard.suite --max-depth 3
-  shogi perft split startpos --depth 7 --split-depth 3 -o tasks.txt
-  shogi perft run tasks.txt --shard 1/4 -o part-1.txt
+  shogi perft --suite samples/perft.suite --max-depth 3
+  shogi perft split startpos --depth 4 --split-depth 2 -o tasks.txt
+  shogi perft run tasks.txt --shard 1/2 -o part-1.txt
+  shogi perft run tasks.txt --shard 2/2 -o part-2.txt
   shogi perft merge part-*.txt
 
 Text output ends with the line 'nodes <N>'; time and nodes per second go to stderr.
@@ -88,6 +89,9 @@ pub enum PerftCommand {
 
 /// Arguments of `shogi perft split`.
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  shogi perft split startpos --depth 4 --split-depth 2 -o tasks.txt\n  shogi perft split 'rbsgk/4p/5/P4/KGSBR b - 1' --depth 5 --split-depth 1"
+)]
 pub struct SplitArgs {
     /// The position: `startpos` or an SFEN as one argument.
     #[arg(default_value = "startpos")]
@@ -108,6 +112,9 @@ pub struct SplitArgs {
 
 /// Arguments of `shogi perft run`.
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  shogi perft split startpos --depth 4 --split-depth 2 -o tasks.txt\n  shogi perft run tasks.txt --shard 1/2 -o part-1.txt\n  shogi perft run tasks.txt --shard 2/2 --threads 2"
+)]
 pub struct RunArgs {
     /// The task list written by `shogi perft split` (`-` for stdin).
     pub tasks: PathBuf,
@@ -125,6 +132,9 @@ pub struct RunArgs {
 
 /// Arguments of `shogi perft merge`.
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  shogi perft split startpos --depth 4 --split-depth 2 -o tasks.txt\n  shogi perft run tasks.txt --shard 1/2 -o part-1.txt\n  shogi perft run tasks.txt --shard 2/2 -o part-2.txt\n  shogi perft merge part-1.txt part-2.txt --format json"
+)]
 pub struct MergeArgs {
     /// Results files written by `shogi perft run`, in any order.
     #[arg(required = true)]

@@ -30,7 +30,7 @@ duplicate_of names the first copy. Rows come in input order (paths as given, fol
 games as in each file) whatever --jobs is.\n\
 Exit status: 0 when every game was read, 1 when any game is invalid, 2 on usage or I/O errors.\n\n\
 Examples:\n  shogi stats samples/ > games.csv\n  shogi stats samples/ --format jsonl --min-plies 100\n  \
-shogi stats samples/ --summary\n  shogi stats records/ --shard 2/4 -o part-2.csv"
+shogi stats samples/ --summary\n  shogi stats samples/ --shard 2/4 -o part-2.csv"
 )]
 pub struct StatsArgs {
     /// Files or directories (walked recursively); `-` reads stdin.

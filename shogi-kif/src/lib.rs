@@ -65,6 +65,7 @@ pub use encoding::{Encoding, declared_encoding, decode};
 pub use ending::EndingKind;
 pub use error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 pub use format::Format;
+pub use kif::write::write_bod as write_diagram;
 pub use loss::{Loss, losses};
 pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
 pub use read::{Game, ReadOptions, Reader, read_bytes, read_path, read_str};

@@ -104,8 +104,19 @@ fn write_bod_hand<W: Write + ?Sized>(out: &mut W, pos: &Position, color: Color) 
     out.write_char('\n')
 }
 
-/// A BOD board diagram: hands, board, and whose turn it is.
-fn write_bod<W: Write + ?Sized>(out: &mut W, pos: &Position, handicap: bool) -> fmt::Result {
+/// A BOD board diagram as KIF and KI2 write it: gote's hand (`後手の持駒：…`), the column
+/// numbers, the board between `+---+` borders with `v` before gote's pieces and the rank in
+/// kanji after each row, sente's hand and whose turn it is (`先手番`). With `handicap` the
+/// sides are named 上手 (gote) and 下手 (sente). Mini Shogi positions get a 5x5 board.
+///
+/// ```
+/// let pos = shogi_core::Position::startpos(shogi_core::Variant::Mini);
+/// let mut text = String::new();
+/// shogi_kif::write_diagram(&mut text, &pos, false).unwrap();
+/// assert!(text.starts_with("後手の持駒：なし\n  ５ ４ ３ ２ １\n+---------------+\n|v飛v角v銀v金v玉|一\n"));
+/// assert!(text.ends_with("先手の持駒：なし\n先手番\n"));
+/// ```
+pub fn write_bod<W: Write + ?Sized>(out: &mut W, pos: &Position, handicap: bool) -> fmt::Result {
     let size = pos.variant().size();
     let (top, bottom) = if handicap {
         ("上手", "下手")

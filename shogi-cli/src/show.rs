@@ -1,0 +1,311 @@
+//! `shogi show`: one position of a record (or an SFEN) as a board diagram, with hands, side to
+//! move, check and mate, its SFEN and the moves that led to it.
+
+use crate::cli::{InputArgs, VariantArg, parse_position};
+use crate::{Ctx, Failure, emit};
+use shogi_core::{Color, Handicap, Move, Position, Square, Variant};
+use shogi_kif::{Format, ReadError, ReadOptions, Reader, Record};
+use std::fmt::Write as _;
+use std::io::BufRead;
+use std::path::Path;
+
+/// Arguments of `shogi show`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "The input is a record file (any format `shogi check` reads; `-` for \
+stdin), an SFEN (one argument: quote it), `startpos`, or a USI line `position ... moves ...`. \
+A record is shown after --ply N moves of its main line (default: all of them); a record with an \
+error is shown up to the error, and the error is printed on stderr (exit 1).\n\
+Exit status: 0, 1 when the record has an error, 2 on usage or input errors.\n\n\
+Examples:\n  shogi show samples/game.kif\n  shogi show samples/game.kif --ply 10 --notation western\n  \
+shogi show samples/game.csa --ascii --notation usi\n  shogi show samples/mini.kif\n  \
+shogi show 'position startpos moves 7g7f 3c3d 8h2b+'\n  shogi show startpos --variant mini --ascii\n  \
+shogi show 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1'"
+)]
+pub struct ShowArgs {
+    /// A record file (`-` reads stdin), an SFEN, `startpos`, or `position ... [moves ...]`.
+    pub input: String,
+    /// Show the position after N moves of the main line (default: the end).
+    #[arg(long, value_name = "N")]
+    pub ply: Option<usize>,
+    /// How the moves are written: Japanese (▲７六歩, KI2 style), Western (Hodges: P-7f) or USI.
+    #[arg(long, value_enum, default_value_t = NotationArg::Japanese)]
+    pub notation: NotationArg,
+    /// An ASCII board with USI letters (sente uppercase, `+` for promoted) instead of kanji.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Which game of a multi-game input (CSA with `/`, several USI lines), from 1.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub game: u32,
+    /// The variant for `startpos` (an SFEN's or a record's board decides on its own).
+    #[arg(long, value_enum)]
+    pub variant: Option<VariantArg>,
+    #[command(flatten)]
+    pub read: InputArgs,
+}
+
+/// Move notations on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NotationArg {
+    /// Japanese, as in KI2: ▲７六歩, △同　歩, qualifiers 右左直上引寄, 成/不成/打.
+    #[value(alias = "ja")]
+    Japanese,
+    /// Western (Hodges): P-7f, Bx2b+, S*5e, G6i-5h, Nx7c=, +Rx2b.
+    Western,
+    /// USI: 7g7f, 8h2b+, P*5e.
+    Usi,
+}
+
+/// What is shown: the start, the moves played from it, and where it came from.
+struct Shown {
+    /// The name of the input for messages (`<input>` for an argument).
+    name: String,
+    start: Position,
+    moves: Vec<Move>,
+    /// Name the sides 上手/下手 (a handicap game).
+    handicap: bool,
+    /// The error that stopped the record, if any.
+    error: Option<ReadError>,
+}
+
+/// Runs `shogi show`.
+pub fn run(args: &ShowArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    let shown = load(args, ctx)?;
+    let available = shown.moves.len();
+    let ply = args.ply.unwrap_or(available);
+    if ply > available {
+        let why = if shown.error.is_some() {
+            "before its first error"
+        } else {
+            "in its main line"
+        };
+        return Err(Failure::usage(format!(
+            "error: --ply {ply}: {} has {available} move(s) {why}",
+            shown.name
+        )));
+    }
+    let text = render(&shown, ply, args).map_err(|_| Failure::usage("error: cannot format"))?;
+    emit(ctx.stdout, &text)?;
+    match &shown.error {
+        Some(e) => {
+            let rendered = e.clone().with_path(shown.name.clone()).render();
+            Err(Failure {
+                code: 1,
+                message: rendered.trim_end().to_string(),
+            })
+        }
+        None => Ok(()),
+    }
+}
+
+/// Reads what `args.input` names: a file, stdin, `startpos`, a USI line or an SFEN.
+fn load(args: &ShowArgs, ctx: &mut Ctx) -> Result<Shown, Failure> {
+    let input = args.input.trim();
+    let opts = ReadOptions {
+        format: args.read.from.map(Format::from),
+        encoding: args.read.encoding.map(Into::into),
+        validate: false,
+        ..ReadOptions::default()
+    };
+    if args.input == "-" {
+        let mut guard = ctx.stdin.lock().unwrap_or_else(|e| e.into_inner());
+        return from_reader(&mut **guard, opts, "<stdin>", args);
+    }
+    if Path::new(&args.input).is_file() {
+        let reader = Reader::open(&args.input, opts)
+            .map_err(|e| Failure::usage(e.with_path(args.input.clone()).render()))?;
+        return from_games(reader, &args.input, args);
+    }
+    let usi = if input.starts_with("position ") {
+        Some(input.to_string())
+    } else if input.starts_with("startpos ") || input.starts_with("sfen ") {
+        Some(format!("position {input}"))
+    } else {
+        None
+    };
+    if let Some(line) = usi {
+        let opts = ReadOptions::with_format(Format::Usi);
+        return from_reader(&mut line.as_bytes(), opts, "<input>", args);
+    }
+    if input != "startpos" && !input.contains(' ') {
+        return Err(Failure::usage(format!(
+            "error: {input}: no such file (and not an SFEN, `startpos` or a `position` line)"
+        )));
+    }
+    let start = parse_position(input, args.variant)?;
+    Ok(Shown {
+        name: "<input>".into(),
+        start,
+        moves: Vec::new(),
+        handicap: false,
+        error: None,
+    })
+}
+
+/// The game `args.game` of an input read with `opts`.
+fn from_reader(
+    input: &mut dyn BufRead,
+    opts: ReadOptions,
+    name: &str,
+    args: &ShowArgs,
+) -> Result<Shown, Failure> {
+    let reader = Reader::new(input, opts)
+        .map_err(|e| Failure::usage(e.with_path(name.to_string()).render()))?;
+    from_games(reader, name, args)
+}
+
+/// The game `args.game` of `games`, as far as it could be read.
+fn from_games<R: BufRead>(
+    mut games: Reader<R>,
+    name: &str,
+    args: &ShowArgs,
+) -> Result<Shown, Failure> {
+    let want = args.game as usize;
+    let Some(game) = games.by_ref().nth(want - 1) else {
+        return Err(Failure::usage(format!(
+            "error: --game {want}: {name} holds fewer games"
+        )));
+    };
+    let record = game.record;
+    let Some(start) = record.start_position() else {
+        let e = game
+            .error
+            .unwrap_or_else(|| ReadError::new(shogi_kif::ErrorKind::Position, "no start position"));
+        return Err(Failure::usage(e.with_path(name.to_string()).render()));
+    };
+    if let Some(v) = args.variant {
+        if start.variant() != Variant::from(v) {
+            return Err(Failure::usage(format!(
+                "error: {name} is a {} game but --variant {} was given",
+                start.variant().name(),
+                Variant::from(v).name()
+            )));
+        }
+    }
+    Ok(Shown {
+        name: name.to_string(),
+        handicap: is_handicap(&record),
+        moves: playable(&record),
+        start,
+        error: game.error,
+    })
+}
+
+/// The main line's moves up to a declared foul (which cannot be played).
+fn playable(record: &Record) -> Vec<Move> {
+    record
+        .main_line()
+        .take_while(|n| n.foul.is_none())
+        .map(|n| n.mv)
+        .collect()
+}
+
+fn is_handicap(record: &Record) -> bool {
+    record.start.variant == Variant::Standard
+        && matches!(record.start.handicap, Some(h) if h != Handicap::Even)
+}
+
+/// The whole text: diagram, state, SFEN and the moves so far.
+fn render(shown: &Shown, ply: usize, args: &ShowArgs) -> Result<String, std::fmt::Error> {
+    let mut pos = shown.start.clone();
+    let mut moves = Vec::with_capacity(ply);
+    let mut last_to: Option<Square> = None;
+    for &mv in &shown.moves[..ply] {
+        moves.push(move_text(&pos, mv, last_to, args.notation));
+        pos.play_unchecked(mv);
+        last_to = Some(mv.to());
+    }
+    let mut out = String::new();
+    if args.ascii {
+        write_ascii(&mut out, &pos)?;
+    } else {
+        shogi_kif::write_diagram(&mut out, &pos, shown.handicap)?;
+    }
+    out.push('\n');
+    let side = side_name(pos.side_to_move(), shown.handicap);
+    writeln!(out, "Ply: {ply} of {}", shown.moves.len())?;
+    writeln!(out, "To move: {side}")?;
+    let state = if pos.is_checkmate() {
+        format!("{side} is checkmated")
+    } else if pos.is_check() {
+        format!("{side} is in check")
+    } else if !pos.has_legal_moves() {
+        format!("{side} has no legal move")
+    } else {
+        "no".to_string()
+    };
+    writeln!(out, "Check: {state}")?;
+    writeln!(out, "SFEN: {}", pos.to_sfen())?;
+    if !moves.is_empty() {
+        writeln!(out, "Moves:")?;
+        let width = moves.len().to_string().len();
+        for (i, text) in moves.iter().enumerate() {
+            writeln!(out, "{:>width$} {text}", i + 1)?;
+        }
+    }
+    Ok(out)
+}
+
+/// `sente`/`gote`, or `shitate`/`uwate` in a handicap game.
+fn side_name(color: Color, handicap: bool) -> &'static str {
+    match (color, handicap) {
+        (Color::Black, false) => "sente (black, ▲)",
+        (Color::White, false) => "gote (white, △)",
+        (Color::Black, true) => "shitate (sente, ▲)",
+        (Color::White, true) => "uwate (gote, △)",
+    }
+}
+
+/// A move in the chosen notation, played in `pos` after a move to `last_to`.
+fn move_text(_pos: &Position, mv: Move, _last_to: Option<Square>, _n: NotationArg) -> String {
+    mv.to_usi()
+}
+
+/// An ASCII board: gote's hand, files, ranks as letters, USI piece letters (sente upper case,
+/// `+` before a promoted piece, `.` for an empty square), sente's hand.
+fn write_ascii(out: &mut String, pos: &Position) -> std::fmt::Result {
+    let size = pos.variant().size();
+    writeln!(out, "gote hand: {}", ascii_hand(pos, Color::White))?;
+    out.push(' ');
+    for file in (1..=size).rev() {
+        write!(out, "{file:>3}")?;
+    }
+    out.push('\n');
+    let border = format!(" +{}+\n", "-".repeat(usize::from(size) * 3));
+    out.push_str(&border);
+    for rank in 1..=size {
+        out.push_str(" |");
+        for file in (1..=size).rev() {
+            match Square::new(file, rank).and_then(|sq| pos.piece_at(sq)) {
+                Some(p) => write!(out, "{:>3}", p.sfen())?,
+                None => out.push_str("  ."),
+            }
+        }
+        writeln!(out, "| {}", char::from(b'a' + rank - 1))?;
+    }
+    out.push_str(&border);
+    writeln!(out, "sente hand: {}", ascii_hand(pos, Color::Black))
+}
+
+/// A hand as SFEN writes it (`R 2P`, counts before letters), `-` when empty.
+fn ascii_hand(pos: &Position, color: Color) -> String {
+    let hand = pos.hand(color);
+    let parts: Vec<String> = shogi_core::Role::HAND_SFEN_ORDER
+        .iter()
+        .filter_map(|&role| {
+            let n = hand.count(role);
+            let letter = shogi_core::Piece::new(color, role).sfen();
+            match n {
+                0 => None,
+                1 => Some(letter),
+                n => Some(format!("{n}{letter}")),
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join(" ")
+    }
+}
