@@ -2,6 +2,7 @@
 
 use crate::{check, completions, convert, db, moves, perft, show, stats};
 use shogi_core::{Position, Variant};
+use shogi_kif::notation::Notation;
 use shogi_kif::{Encoding, Format};
 
 /// Shogi toolkit: rules, perft, and game records.
@@ -94,6 +95,28 @@ pub(crate) fn parse_position(
         }
     }
     Ok(pos)
+}
+
+/// Move notations on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NotationArg {
+    /// Japanese, as in KI2: ▲７六歩, △同　歩, qualifiers 右左直上引寄, 成/不成/打.
+    #[value(alias = "ja")]
+    Japanese,
+    /// Western (Hodges): P-7f, Bx2b+, S*5e, G6i-5h, Nx7c=, +Rx2b.
+    Western,
+    /// USI: 7g7f, 8h2b+, P*5e.
+    Usi,
+}
+
+impl From<NotationArg> for Notation {
+    fn from(n: NotationArg) -> Notation {
+        match n {
+            NotationArg::Japanese => Notation::Japanese,
+            NotationArg::Western => Notation::Western,
+            NotationArg::Usi => Notation::Usi,
+        }
+    }
 }
 
 /// Record formats on the command line.

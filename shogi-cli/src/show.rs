@@ -1,9 +1,10 @@
 //! `shogi show`: one position of a record (or an SFEN) as a board diagram, with hands, side to
 //! move, check and mate, its SFEN and the moves that led to it.
 
-use crate::cli::{InputArgs, VariantArg, parse_position};
+use crate::cli::{InputArgs, NotationArg, VariantArg, parse_position};
 use crate::{Ctx, Failure, emit};
 use shogi_core::{Color, Handicap, Move, Position, Square, Variant};
+use shogi_kif::notation::move_text;
 use shogi_kif::{Format, ReadError, ReadOptions, Reader, Record};
 use std::fmt::Write as _;
 use std::io::BufRead;
@@ -43,18 +44,6 @@ pub struct ShowArgs {
     pub variant: Option<VariantArg>,
     #[command(flatten)]
     pub read: InputArgs,
-}
-
-/// Move notations on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum NotationArg {
-    /// Japanese, as in KI2: ▲７六歩, △同　歩, qualifiers 右左直上引寄, 成/不成/打.
-    #[value(alias = "ja")]
-    Japanese,
-    /// Western (Hodges): P-7f, Bx2b+, S*5e, G6i-5h, Nx7c=, +Rx2b.
-    Western,
-    /// USI: 7g7f, 8h2b+, P*5e.
-    Usi,
 }
 
 /// What is shown: the start, the moves played from it, and where it came from.
@@ -212,7 +201,7 @@ fn render(shown: &Shown, ply: usize, args: &ShowArgs) -> Result<String, std::fmt
     let mut moves = Vec::with_capacity(ply);
     let mut last_to: Option<Square> = None;
     for &mv in &shown.moves[..ply] {
-        moves.push(move_text(&pos, mv, last_to, args.notation));
+        moves.push(move_text(&pos, mv, last_to, args.notation.into()));
         pos.play_unchecked(mv);
         last_to = Some(mv.to());
     }
@@ -257,17 +246,12 @@ fn side_name(color: Color, handicap: bool) -> &'static str {
     }
 }
 
-/// A move in the chosen notation, played in `pos` after a move to `last_to`.
-fn move_text(_pos: &Position, mv: Move, _last_to: Option<Square>, _n: NotationArg) -> String {
-    mv.to_usi()
-}
-
 /// An ASCII board: gote's hand, files, ranks as letters, USI piece letters (sente upper case,
 /// `+` before a promoted piece, `.` for an empty square), sente's hand.
 fn write_ascii(out: &mut String, pos: &Position) -> std::fmt::Result {
     let size = pos.variant().size();
     writeln!(out, "gote hand: {}", ascii_hand(pos, Color::White))?;
-    out.push(' ');
+    out.push_str("  ");
     for file in (1..=size).rev() {
         write!(out, "{file:>3}")?;
     }

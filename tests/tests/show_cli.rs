@@ -77,7 +77,7 @@ fn a_handicap_game_names_uwate_and_shitate() {
         show(&["tests/fixtures/show/handicap.kif", "--notation", "western"])
     );
     let ja = show(&["tests/fixtures/show/handicap.kif", "--ply", "4"]);
-    assert!(ja.contains("3 △８八角成\n4 ▲同　銀\n"), "{ja}");
+    assert!(ja.contains("3 △８八角成\n4 ▲同銀\n"), "{ja}");
 }
 
 #[test]
