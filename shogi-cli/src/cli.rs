@@ -19,9 +19,11 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaf nodes of the legal move tree (perft).
     Perft(perft::PerftArgs),
-    /// List every legal move of a position in USI, one per line, sorted.
+    /// List every legal move of a position, one per line, sorted: USI, or `--notation japanese`
+    /// or `western`.
     #[command(
-        after_help = "Examples:\n  shogi moves startpos\n  shogi moves 'rbsgk/4p/5/P4/KGSBR b - 1'\n  shogi moves startpos --variant mini"
+        after_help = "Examples:\n  shogi moves startpos\n  shogi moves 'rbsgk/4p/5/P4/KGSBR b - 1'\n  shogi moves startpos --variant mini\n  \
+shogi moves startpos --notation western\n  shogi moves 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2' --notation japanese"
     )]
     Moves(moves::MovesArgs),
     /// Check game records: every move replayed against the rules; problems located.

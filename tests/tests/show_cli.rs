@@ -157,3 +157,42 @@ fn bad_requests_are_usage_errors() {
     let out = shogi(&["show", "samples/game.kif", "--ply", "1000"]);
     assert!(stderr(&out).contains("--ply 1000"), "{}", stderr(&out));
 }
+
+#[test]
+fn moves_in_every_notation() {
+    let list = |notation: &str| {
+        let out = shogi(&["moves", "startpos", "--notation", notation]);
+        assert_eq!(out.code, 0, "{}", stderr(&out));
+        stdout(&out).lines().map(str::to_string).collect::<Vec<_>>()
+    };
+    let (usi, western, japanese) = (list("usi"), list("western"), list("japanese"));
+    assert_eq!(usi.len(), 30);
+    assert_eq!(
+        usi,
+        stdout(&shogi(&["moves", "startpos"]))
+            .lines()
+            .collect::<Vec<_>>()
+    );
+    // The same order (by USI text) in every notation, one line per move, no two alike.
+    for (u, (w, j)) in usi.iter().zip(western.iter().zip(&japanese)) {
+        match u.as_str() {
+            "7g7f" => assert_eq!((w.as_str(), j.as_str()), ("P-7f", "▲７六歩")),
+            "3i4h" => assert_eq!((w.as_str(), j.as_str()), ("S-4h", "▲４八銀")),
+            "6i5h" => assert_eq!((w.as_str(), j.as_str()), ("G6i-5h", "▲５八金左")),
+            _ => {}
+        }
+    }
+    for list in [&western, &japanese] {
+        let mut unique = list.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), 30, "{list:?}");
+    }
+    let gote = shogi(&[
+        "moves",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
+        "--notation",
+        "japanese",
+    ]);
+    assert!(stdout(&gote).contains("△３四歩\n"), "{}", stdout(&gote));
+}
