@@ -1,7 +1,7 @@
 """Type stubs of the extension module shogitk._shogitk (re-exported by shogitk)."""
 
 import os
-from typing import Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 __version__: str
 
@@ -205,7 +205,11 @@ class Record:
     @property
     def ending_ja(self) -> Optional[str]: ...
     @property
-    def winner(self) -> Optional[Color]: ...
+    def winner(self) -> Optional[Literal["sente", "gote", "draw"]]:
+        """The `winner` column of `shogi stats` ("none" is None). Earlier versions said
+        "black"/"white" (None for a draw): `result` still does."""
+    def stats_row(self) -> Dict[str, Any]:
+        """The game's row of `shogi stats` (see `shogitk.stats`)."""
     @property
     def result(self) -> Optional[Literal["black", "white", "draw"]]: ...
     @overload
@@ -264,3 +268,12 @@ def read_many(
 ) -> GameIterator: ...
 def files(paths: Union[StrPath, Iterable[StrPath]]) -> List[str]: ...
 def write(record: Record, format: FormatName) -> str: ...
+def _stats(
+    paths: Union[StrPath, Iterable[StrPath]],
+    *,
+    jobs: Optional[int] = 1,
+    shard: Union[str, Tuple[int, int], None] = None,
+    dedup: Union[bool, str, None] = None,
+    filters: Optional[Dict[str, Any]] = None,
+) -> Tuple[List[str], List[Tuple[Any, ...]]]:
+    """The columns and rows of `shogi stats` (`shogitk.stats` wraps them in a Table)."""
