@@ -17,6 +17,7 @@ mod io;
 mod position;
 mod reading;
 mod record;
+mod state;
 mod stats;
 mod svg;
 
@@ -51,5 +52,6 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(io::files, m)?)?;
     m.add_function(wrap_pyfunction!(io::write, m)?)?;
     m.add_function(wrap_pyfunction!(stats::stats_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(record::record_from_state, m)?)?;
     Ok(())
 }

@@ -12,6 +12,16 @@ use shogi_batch::{GameRow, ReadGame};
 use shogi_kif::{Encoding, EndingKind, Format, Record, Severity};
 use std::sync::{Arc, OnceLock};
 
+/// A Record from its pickled form (`Record.__reduce__`); ValueError for bytes that are not
+/// one.
+#[pyfunction]
+#[pyo3(name = "_record_from_state")]
+pub fn record_from_state(py: Python<'_>, state: &[u8]) -> PyResult<PyRecord> {
+    py.detach(|| crate::state::decode(state))
+        .map(|g| PyRecord::new(Arc::new(g)))
+        .map_err(PyValueError::new_err)
+}
+
 /// One game of a record file. A game that could not be read to its end has `valid == False`,
 /// its `error` set, and the record as far as it was read (the header, the start, the moves
 /// before the error).
@@ -230,6 +240,36 @@ impl PyRecord {
     #[getter]
     fn moves(&self) -> Vec<String> {
         self.record().map_or_else(Vec::new, Record::usi_moves)
+    }
+
+    /// The main line as text in `notation`: "usi" (as `moves`), "japanese" (KI2 style with
+    /// the side's mark: `▲７六歩`, `△同　角成`) or "western" (Hodges: `P-7f`, `Bx2b+`). A
+    /// recorded foul move is written as far as its position tells.
+    #[pyo3(signature = (notation = "usi"))]
+    fn moves_text(&self, notation: &str) -> PyResult<Vec<String>> {
+        let notation = crate::position::notation_arg(notation)?;
+        let Some(r) = self.record() else {
+            return Ok(Vec::new());
+        };
+        let Some(mut pos) = r.start_position() else {
+            return Ok(r.usi_moves());
+        };
+        let mut out = Vec::with_capacity(r.main_line().count());
+        let mut last_to = None;
+        let mut playable = true;
+        for node in r.main_line() {
+            if !playable {
+                // After a move that could not be played no position tells more.
+                out.push(node.mv.to_usi());
+                continue;
+            }
+            out.push(shogi_kif::notation::move_text(
+                &pos, node.mv, last_to, notation,
+            ));
+            last_to = Some(node.mv.to());
+            playable = node.foul.is_none() && pos.play(node.mv).is_ok();
+        }
+        Ok(out)
     }
 
     /// Time spent on each main-line move in milliseconds (None where the record has none).
@@ -456,6 +496,24 @@ impl PyRecord {
     /// The record written in `format` (see `shogitk.write`).
     fn write(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         crate::io::write_game(py, &self.game, format)
+    }
+
+    /// Pickling (Dask, multiprocessing): the record with everything it holds, as bytes.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let rebuild = py.import("shogitk")?.getattr("_record_from_state")?;
+        let bytes = py.detach(|| crate::state::encode(&self.game));
+        Ok((rebuild, (PyBytes::new(py, &bytes),)))
+    }
+
+    /// Equal when everything is: the record (moves, variations, times, comments, header,
+    /// source lines), where it was read from, its error and diagnostics.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyRecord>()
+            .is_ok_and(|o| Arc::ptr_eq(&self.game, &o.get().game) || *self.game == *o.get().game)
     }
 
     fn __len__(&self) -> usize {

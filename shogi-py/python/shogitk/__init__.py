@@ -18,7 +18,7 @@ import os
 from typing import Any, Iterable, Optional, Tuple, Union
 
 from ._table import Table
-from ._shogitk import _stats
+from ._shogitk import _record_from_state, _stats  # noqa: F401 (pickle finds it here)
 from ._shogitk import (
     Diagnostic,
     GameIterator,
