@@ -345,8 +345,8 @@ impl PyRecord {
     }
 
     /// The winner as the `winner` column of `shogi stats` gives it: "sente", "gote",
-    /// "draw", or None when the game has no result. (Before 0.1.0's `stats`, this said
-    /// "black"/"white" and None for a draw: `result` still speaks of colours.)
+    /// "draw", or None when the game has no result. (Earlier versions said "black"/"white",
+    /// None for a draw, as `result` still does.)
     #[getter]
     fn winner(&self) -> Option<String> {
         let w = &self.row().winner;
