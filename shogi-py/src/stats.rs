@@ -10,6 +10,10 @@ use shogi_batch::{
     line_text, replay,
 };
 use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
 
 /// The keyword arguments of `stats` that are filters: the selection flags of `shogi stats`
 /// (`--min-plies` is `min_plies`); `valid` stands for `--valid` (True) and `--invalid`
@@ -170,11 +174,13 @@ struct Item {
 
 /// The rows of `inputs`, in input order, as `shogi stats` makes them (selection applied,
 /// `duplicate_of` filled in when `dedup` asks).
+/// `cancel` stops the reading at the next game (Ctrl-C in Python).
 fn rows(
     inputs: &[Input],
     pool: &rayon::ThreadPool,
     selection: &Selection,
     dedup: Option<DedupMode>,
+    cancel: &AtomicBool,
 ) -> Vec<GameRow> {
     let prefix = dedup == Some(DedupMode::Prefix);
     let mut exact = Dedup::new();
@@ -206,6 +212,9 @@ fn rows(
             }
         },
         |_, event| {
+            if cancel.load(Ordering::Relaxed) {
+                return ControlFlow::Break(());
+            }
             let Event::Game(Item {
                 row: Some(mut row),
                 key,
@@ -259,7 +268,40 @@ pub fn stats_rows<'py>(
     }
     let pool = shogi_batch::pool(jobs)
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("stats: {e}")))?;
-    let rows = py.detach(|| rows(&inputs, &pool, &selection, dedup));
+    // Read on a thread of its own, so that Ctrl-C is seen while waiting (and stops it).
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<GameRow>>();
+    let stop = Arc::clone(&cancel);
+    std::thread::Builder::new()
+        .name("shogitk-stats".into())
+        .spawn(move || {
+            let _ = tx.send(rows(&inputs, &pool, &selection, dedup, &stop));
+        })
+        .map_err(|e| {
+            pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start a thread: {e}"))
+        })?;
+    let mut rx = rx;
+    let rows = loop {
+        let (back, got) = py.detach(move || {
+            let got = rx.recv_timeout(Duration::from_millis(100));
+            (rx, got)
+        });
+        rx = back;
+        match got {
+            Ok(rows) => break rows,
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    cancel.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                    "shogitk: the stats thread failed (a bug: please report it)",
+                ));
+            }
+        }
+    };
     let list = PyList::empty(py);
     for row in &rows {
         list.append(PyTuple::new(py, row_values(py, row)?)?)?;

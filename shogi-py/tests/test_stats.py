@@ -148,3 +148,24 @@ def test_record_winner_is_the_stats_winner(corpus):
         assert r.winner == (None if row["winner"] == "none" else row["winner"]), row["path"]
         assert r.winner in (None, "sente", "gote", "draw")
         assert r.stats_row() == row, row["path"]
+
+
+def test_ctrl_c_stops_a_long_stats(corpus):
+    """The rows are made with the GIL released, yet Ctrl-C (SIGINT) gets through."""
+    import signal
+    import threading
+    import time
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")
+    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+    t0 = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            shogitk.stats([corpus] * 200, jobs=1)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - t0 < 30
+    # The next call is not disturbed by the one stopped.
+    assert len(shogitk.stats(SAMPLES)) == 6
