@@ -8,6 +8,12 @@
 2. With --games DIR: reading and validating a folder of KIF files with `read_many(jobs=1)` and
    `read_many(jobs=2)` against a loop of cshogi's `KIF.Parser.parse_file` that replays each
    game with `Board.is_legal` (the same work as scripts/bench-kif.py, without process start).
+3. With --hcpe DIR: writing hcpe training data for a folder of UTF-8 KIF games with
+   `read_many(jobs=1|2)` and `Record.training("hcpe", keep_unfinished=True)` against the
+   cshogi `csa_to_hcpe`-style writer of scripts/bench-training.py (parse, `is_legal`,
+   `to_hcp`, `move16`, `push`, a numpy `HuffmanCodedPosAndEval` array), both in this process;
+   the outputs must be byte-identical. The folder is the one bench-training.py generates
+   (`~/.cache/shogi-training-bench/games-10000-seed1`: gen_games, 10,000 games, seed 1, UTF-8).
 
 Needs shogitk and cshogi importable by the running Python (e.g. the venv of
 scripts/test-python.sh, plus `pip install cshogi`). Times are the best of --repeat runs of
@@ -15,7 +21,7 @@ timeit (calls) and the median of --runs (reading), interleaved; CPU time is repo
 because the machine may be shared.
 
 Usage:
-  python scripts/bench-python.py [--repeat 7] [--games DIR] [--runs 3]
+  python scripts/bench-python.py [--repeat 7] [--games DIR] [--hcpe DIR] [--runs 3]
 """
 
 import argparse
@@ -112,10 +118,76 @@ def reading(folder, runs):
               f"speed-up {base / w:5.1f}x wall, {base_cpu / c:5.1f}x CPU")
 
 
+def cshogi_hcpe(files):
+    """The csa_to_hcpe-style writer of scripts/bench-training.py, in this process."""
+    import numpy as np
+
+    chunks = []
+    for f in files:
+        with open(f, encoding="utf-8") as t:
+            kif = cshogi.KIF.Parser.parse_str(t.read())
+        board = cshogi.Board(kif.sfen)
+        win = kif.win
+        if win is None:
+            # cshogi's KIF parser gives no result for 詰み: the side to move at the end is mated.
+            end = cshogi.Board(kif.sfen)
+            for m in kif.moves:
+                end.push(m)
+            win = (2 - end.turn) if end.is_game_over() else 0
+        hcpes = np.zeros(len(kif.moves), cshogi.HuffmanCodedPosAndEval)
+        for i, move in enumerate(kif.moves):
+            if not board.is_legal(move):
+                sys.exit(f"{f}: illegal move {i + 1}")
+            board.to_hcp(hcpes[i]["hcp"])
+            hcpes[i]["bestMove16"] = cshogi.move16(move)
+            hcpes[i]["gameResult"] = win
+            board.push(move)
+        chunks.append(hcpes)
+    return np.concatenate(chunks).tobytes()
+
+
+def ours_hcpe(files, jobs):
+    out = bytearray()
+    for r in shogitk.read_many(files, jobs=jobs):
+        out += r.training("hcpe", keep_unfinished=True)
+    return bytes(out)
+
+
+def hcpe(folder, runs):
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".kif"))
+    print(f"writing hcpe for {len(files)} files (median of {runs}; wall s / CPU s of this "
+          "process, all threads)")
+    subjects = [("shogitk jobs=1", lambda: ours_hcpe(files, 1)),
+                ("shogitk jobs=2", lambda: ours_hcpe(files, 2)),
+                ("cshogi", lambda: cshogi_hcpe(files))]
+    results = {name: [] for name, _ in subjects}
+    outputs = {}
+    for _ in range(runs):
+        for name, fn in subjects:
+            w0, c0 = time.perf_counter(), time.process_time()
+            outputs[name] = fn()
+            results[name].append((time.perf_counter() - w0, time.process_time() - c0))
+    want = outputs["cshogi"]
+    for name, got in outputs.items():
+        if got != want:
+            first = next((i for i, (x, y) in enumerate(zip(got, want)) if x != y), None)
+            sys.exit(f"{name}: {len(got)} bytes differ from cshogi's {len(want)} (first at "
+                     f"byte {first})")
+    print(f"  {len(want) // 38} entries, byte-identical to cshogi's")
+    base = statistics.median(w for w, _ in results["cshogi"])
+    base_cpu = statistics.median(c for _, c in results["cshogi"])
+    for name, rs in results.items():
+        w = statistics.median(x for x, _ in rs)
+        c = statistics.median(x for _, x in rs)
+        print(f"  {name:15} {w:7.3f} s {c:7.3f} s CPU  speed-up {base / w:5.1f}x wall, "
+              f"{base_cpu / c:5.1f}x CPU")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--games", help="a folder of .kif (Shift_JIS) or .kifu (UTF-8) games")
+    ap.add_argument("--hcpe", help="a folder of UTF-8 .kif games to write hcpe for")
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
     print(f"Python {sys.version.split()[0]}, shogitk {shogitk.__version__}, "
@@ -123,6 +195,8 @@ def main():
     legal_moves(args.repeat)
     if args.games:
         reading(args.games, args.runs)
+    if args.hcpe:
+        hcpe(args.hcpe, args.runs)
 
 
 if __name__ == "__main__":

@@ -16,10 +16,10 @@ python="${PYTHON:-python3}"
 echo "== virtualenv $venv"
 "$python" -m venv --clear "$venv"
 # dask[distributed] runs examples/dask_check.py on a LocalCluster; cshogi reads back our packed
-# positions and move16 values; pandas runs the README example. All three are required here, so
-# that their tests cannot be skipped unnoticed.
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2" pytest "dask[distributed]" cshogi pandas
-export SHOGI_PY_REQUIRE_DASK=1 SHOGI_PY_REQUIRE_CSHOGI=1 SHOGI_PY_REQUIRE_PANDAS=1
+# positions and move16 values; pandas runs the README example and pyarrow Table.to_arrow(). All
+# are required here, so that their tests cannot be skipped unnoticed.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2" pytest "dask[distributed]" cshogi pandas pyarrow
+export SHOGI_PY_REQUIRE_DASK=1 SHOGI_PY_REQUIRE_CSHOGI=1 SHOGI_PY_REQUIRE_PANDAS=1 SHOGI_PY_REQUIRE_PYARROW=1
 
 echo "== shogi CLI (to compare against)"
 cargo build --locked --quiet -p shogi-cli

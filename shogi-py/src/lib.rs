@@ -11,10 +11,14 @@
 // pyo3's macros expand to unsafe FFI glue; this crate writes no unsafe code of its own.
 #![allow(unsafe_code)]
 
+mod diagnostic;
 mod errors;
+mod io;
 mod position;
 mod reading;
 mod record;
+mod state;
+mod stats;
 mod svg;
 
 use pyo3::prelude::*;
@@ -41,11 +45,13 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<position::MoveIter>()?;
     m.add_class::<position::PyPosition>()?;
     m.add_class::<record::PyRecord>()?;
-    m.add_class::<record::PyDiagnostic>()?;
-    m.add_class::<record::GameIter>()?;
-    m.add_function(wrap_pyfunction!(record::read, m)?)?;
-    m.add_function(wrap_pyfunction!(record::read_many, m)?)?;
-    m.add_function(wrap_pyfunction!(record::files, m)?)?;
-    m.add_function(wrap_pyfunction!(record::write, m)?)?;
+    m.add_class::<diagnostic::PyDiagnostic>()?;
+    m.add_class::<io::GameIter>()?;
+    m.add_function(wrap_pyfunction!(io::read, m)?)?;
+    m.add_function(wrap_pyfunction!(io::read_many, m)?)?;
+    m.add_function(wrap_pyfunction!(io::files, m)?)?;
+    m.add_function(wrap_pyfunction!(io::write, m)?)?;
+    m.add_function(wrap_pyfunction!(stats::stats_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(record::record_from_state, m)?)?;
     Ok(())
 }

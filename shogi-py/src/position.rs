@@ -313,6 +313,12 @@ pub fn color_name(c: Color) -> &'static str {
     }
 }
 
+/// The notation named `name` ("usi", "japanese", "western"), or ValueError.
+pub fn notation_arg(name: &str) -> PyResult<shogi_kif::notation::Notation> {
+    name.parse()
+        .map_err(|e: shogi_kif::notation::UnknownNotation| PyValueError::new_err(e.to_string()))
+}
+
 /// The hand roles of a variant, in SFEN order (R B G S N L P).
 pub fn hand_roles(variant: Variant) -> impl Iterator<Item = Role> {
     Role::HAND_SFEN_ORDER
@@ -498,6 +504,36 @@ impl PyPosition {
         self.pos.play_unchecked(m);
         self.history.push((before, m));
         Ok(())
+    }
+
+    /// The text of a legal move (a Move or USI text) in `notation`: "usi" (`7g7f`),
+    /// "japanese" (KI2 style with the side's mark, `▲７六歩`; 同 after a pushed move to that
+    /// square) or "western" (Hodges, `P-7f`). Raises IllegalMoveError for an illegal move.
+    #[pyo3(signature = (r#move, notation = "usi"))]
+    fn move_text(
+        &self,
+        py: Python<'_>,
+        r#move: &Bound<'_, PyAny>,
+        notation: &str,
+    ) -> PyResult<String> {
+        let notation = notation_arg(notation)?;
+        let m = move_arg(py, r#move)?;
+        if let Err(e) = self.pos.check_move(m) {
+            let usi = m.to_usi();
+            return Err(with_attrs::<IllegalMoveError>(
+                py,
+                format!("illegal move {usi}: {}", e.message()),
+                &[
+                    ("move", s(py, &usi)),
+                    ("sfen", s(py, &self.pos.to_sfen())),
+                    ("reason", s(py, e.message())),
+                ],
+            ));
+        }
+        let last_to = self.history.last().map(|(_, m)| m.to());
+        Ok(shogi_kif::notation::move_text(
+            &self.pos, m, last_to, notation,
+        ))
     }
 
     /// The same as `push`.

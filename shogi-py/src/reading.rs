@@ -1,18 +1,23 @@
-//! The one adapter between the bindings and shogi-kif's reader: every record read by the
-//! bindings goes through [`read_games`], so a change of the reading API changes this file only.
+//! The one adapter between the bindings and the reading layer: every record the bindings hold
+//! was read by shogi-batch ([`shogi_batch::read_input`], [`shogi_batch::run`]), the layer
+//! `shogi check`, `convert` and `stats` read through, so that a file reads the same from
+//! Python as from the CLI.
 
-use shogi_kif::{Diagnostic, Encoding, ErrorKind, Format, ReadError, ReadOptions, Reader, Record};
+use shogi_batch::{Input, ReadGame, Reading};
+use shogi_kif::{Diagnostic, Encoding, Format, ReadError, ReadOptions, Record};
+use std::collections::HashMap;
 use std::io::BufRead;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One game of an input: the record (as far as it could be read; None when the input could
 /// not be read at all), the error that stopped it, and the diagnostics of the reader and the
 /// validator.
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameData {
     /// The file, when read from one.
     pub path: Option<String>,
     /// The game's number in its input, from 1 (0 for an input that could not be read).
-    pub index: usize,
+    pub index: u32,
     /// The line the game starts on.
     pub line: Option<u32>,
     /// The format the input was read as.
@@ -21,130 +26,112 @@ pub struct GameData {
     pub encoding: Option<Encoding>,
     /// The record.
     pub record: Option<Record>,
-    /// Why the game could not be read.
+    /// Why the game could not be read (located in `path`).
     pub error: Option<ReadError>,
     /// Warnings, notes and errors about a record that was read.
     pub diagnostics: Vec<Diagnostic>,
+    /// Ratings found in lines the record model does not keep (Floodgate `'black_rate:`).
+    pub ratings: [Option<f64>; 2],
 }
 
-/// Every game of `input`. An input that cannot be read at all (encoding, unknown format) is
-/// an `Err`; a game that cannot be read is a [`GameData`] with its error.
-pub fn read_games<R: BufRead>(
-    input: R,
-    opts: ReadOptions,
-    path: Option<&str>,
-) -> Result<Vec<GameData>, ReadError> {
-    let with_path = |e: ReadError| match path {
-        Some(p) => e.with_path(p),
-        None => e,
-    };
-    let reader = Reader::new(input, opts).map_err(with_path)?;
-    let format = Some(reader.format());
-    let encoding = Some(reader.encoding());
-    Ok(reader
-        .map(|game| GameData {
+impl GameData {
+    /// A game read by shogi-batch from the input named `path` (None for bytes or text).
+    pub fn new(path: Option<&str>, game: ReadGame) -> GameData {
+        // An input whose format was never recognised holds no game: number 0, as before
+        // the bindings read through shogi-batch.
+        let index = if game.format.is_none() && game.record.is_none() {
+            0
+        } else {
+            game.index
+        };
+        GameData {
             path: path.map(str::to_string),
-            index: game.index,
-            line: Some(game.line),
-            format,
-            encoding,
-            record: Some(game.record),
-            error: game.error.map(with_path),
+            index,
+            line: (game.line > 0).then_some(game.line),
+            format: game.format,
+            encoding: game.encoding,
+            record: game.record,
+            error: game.error.map(|e| match path {
+                Some(p) if e.path.is_none() => e.with_path(p),
+                _ => e,
+            }),
             diagnostics: game.diagnostics,
-        })
-        .collect())
+            ratings: game.ratings,
+        }
+    }
+
+    /// Whether the whole input failed before any game (unknown format, bad encoding, empty,
+    /// cannot be opened): what `read` raises instead of returning.
+    pub fn input_failed(&self) -> bool {
+        self.index == 0 && self.error.is_some()
+    }
+}
+
+/// How the bindings read: the given format and encoding, validation on (as `shogi check`).
+pub fn reading(options: ReadOptions) -> Reading<'static> {
+    Reading {
+        options,
+        validate: true,
+        stdin: None,
+    }
+}
+
+/// Every game of a file, in order. `Err` (the reason) when the file cannot be read at all.
+pub fn read_file(path: &Path, options: ReadOptions) -> Result<Vec<GameData>, String> {
+    let input = Input::file(path);
+    let mut games = Vec::new();
+    shogi_batch::read_input(&input, &reading(options), &mut |g| {
+        games.push(GameData::new(Some(&input.name), g));
+    })?;
+    Ok(games)
+}
+
+/// Every game of record bytes, in order (named `<input>` in messages).
+pub fn read_bytes(bytes: Vec<u8>, options: ReadOptions) -> Result<Vec<GameData>, String> {
+    let mut cursor = std::io::Cursor::new(bytes);
+    let source: shogi_batch::Stdin<'_> =
+        std::sync::Mutex::new(&mut cursor as &mut (dyn BufRead + Send));
+    let reading = Reading {
+        options,
+        validate: true,
+        stdin: Some(&source),
+    };
+    let mut games = Vec::new();
+    shogi_batch::read_input(&Input::stdin(), &reading, &mut |g| {
+        games.push(GameData::new(None, g));
+    })?;
+    Ok(games)
+}
+
+/// The inputs named by `paths` as the CLI expands them (files as given, directories walked
+/// recursively in sorted order for record files), except that nothing fails here: a path
+/// that is missing, or a folder that cannot be walked, is kept as an input, with the reason
+/// it cannot be read in the map (by input name), to be reported as that input's one game.
+/// `-` is a file named `-`, not standard input.
+pub fn expand(paths: &[String]) -> (Vec<Input>, HashMap<String, String>) {
+    let mut inputs = Vec::new();
+    let mut failed = HashMap::new();
+    for p in paths {
+        if p == "-" {
+            inputs.push(Input::file(p));
+            continue;
+        }
+        match shogi_batch::expand(std::slice::from_ref(p)) {
+            Ok(found) => inputs.extend(found),
+            Err(e) => {
+                let input = Input::file(p);
+                failed.insert(input.name.clone(), e.reason);
+                inputs.push(input);
+            }
+        }
+    }
+    (inputs, failed)
 }
 
 /// The reason of an I/O error, worded as the CLI words it.
 pub fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
         std::io::ErrorKind::IsADirectory => "is a directory".to_string(),
-        _ => e.to_string(),
-    }
-}
-
-/// The games of a file. Nothing stops a batch: a file that cannot be opened or read at all is
-/// one game holding that error.
-pub fn read_path(path: &Path, opts: ReadOptions) -> Vec<GameData> {
-    let name = path.to_string_lossy().into_owned();
-    let opts = ReadOptions {
-        hint: opts.hint.or_else(|| hint_of(path)),
-        ..opts
-    };
-    let result = std::fs::File::open(path)
-        .map_err(|e| ReadError::new(ErrorKind::Io, io_reason(&e)).with_path(name.as_str()))
-        .and_then(|f| {
-            read_games(
-                std::io::BufReader::with_capacity(1 << 16, f),
-                opts,
-                Some(&name),
-            )
-        });
-    match result {
-        Ok(games) => games,
-        Err(e) => vec![GameData {
-            path: Some(name),
-            index: 0,
-            line: None,
-            format: opts.format,
-            encoding: opts.encoding,
-            record: None,
-            error: Some(e),
-            diagnostics: Vec::new(),
-        }],
-    }
-}
-
-/// The format a file's extension suggests.
-pub fn hint_of(path: &Path) -> Option<Format> {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .and_then(Format::from_extension)
-}
-
-/// Extensions read when walking a directory (those of `shogi check` and `convert`).
-const RECORD_EXTENSIONS: &[&str] = &["kif", "kifu", "ki2", "ki2u", "csa", "jkf", "usi", "sfen"];
-
-/// The files named by `paths` as the CLI expands them: files as given, directories walked
-/// recursively in name order, keeping files with a record extension.
-///
-/// To be replaced by shogi-batch's walk once that crate lands.
-pub fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            walk(p, &mut out);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    out
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(read) = std::fs::read_dir(dir) else {
-        // An unreadable folder is reported when it is read, as a file would be.
-        out.push(dir.to_path_buf());
-        return;
-    };
-    let mut entries: Vec<_> = read
-        .filter_map(Result::ok)
-        .filter_map(|e| Some((e.file_name(), e.path(), e.file_type().ok()?)))
-        .collect();
-    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    for (_, path, kind) in entries {
-        if kind.is_dir() {
-            walk(&path, out);
-        } else if kind.is_file() {
-            let ext = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .map(str::to_ascii_lowercase);
-            if ext.is_some_and(|e| RECORD_EXTENSIONS.contains(&e.as_str())) {
-                out.push(path);
-            }
-        }
+        _ => shogi_batch::io_reason(e),
     }
 }

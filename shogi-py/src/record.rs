@@ -1,109 +1,25 @@
-//! Records: `read`, `read_many`, `write`, and the `Record` and `Diagnostic` classes.
+//! The `Record` class: one game of a record file, as read (header, start, moves, times,
+//! comments, ending, result, validity, errors), and the training data of it.
 
+use crate::diagnostic::PyDiagnostic;
 use crate::errors;
-use crate::position::{PyPosition, color_name};
-use crate::reading::{self, GameData};
-use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
+use crate::position::PyPosition;
+use crate::reading::GameData;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
-use shogi_kif::{Encoding, EndingKind, Format, ReadOptions, Record, Severity};
-use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, sync_channel};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use pyo3::types::{PyBytes, PyDict, PyString};
+use shogi_batch::{GameRow, ReadGame};
+use shogi_kif::{Encoding, EndingKind, Format, Record, Severity};
+use std::sync::{Arc, OnceLock};
 
-fn parse_format(name: &str) -> PyResult<Format> {
-    Format::from_extension(name).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown format {name:?}: expected kif, ki2, csa, usi, sfen or jkf"
-        ))
-    })
-}
-
-fn options(format: Option<&str>, encoding: Option<&str>) -> PyResult<ReadOptions> {
-    Ok(ReadOptions {
-        format: format.map(parse_format).transpose()?,
-        encoding: encoding
-            .map(|e| {
-                Encoding::from_label(e).ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "unknown encoding {e:?}: expected utf-8, shift_jis or euc-jp"
-                    ))
-                })
-            })
-            .transpose()?,
-        ..ReadOptions::default()
-    })
-}
-
-fn severity_name(s: Severity) -> &'static str {
-    match s {
-        Severity::Note => "note",
-        Severity::Warning => "warning",
-        Severity::Error => "error",
-    }
-}
-
-/// A remark about a record (a warning, a note, or an error that makes it invalid), located as
-/// `shogi check` locates it.
-#[pyclass(frozen, name = "Diagnostic", module = "shogitk")]
-pub struct PyDiagnostic {
-    inner: shogi_kif::Diagnostic,
-    path: Option<String>,
-}
-
-#[pymethods]
-impl PyDiagnostic {
-    /// "error", "warning" or "note".
-    #[getter]
-    fn severity(&self) -> &'static str {
-        severity_name(self.inner.severity)
-    }
-
-    /// The file, when the record was read from one.
-    #[getter]
-    fn path(&self) -> Option<&str> {
-        self.path.as_deref()
-    }
-
-    /// 1-based line, None when not tied to a line.
-    #[getter]
-    fn line(&self) -> Option<u32> {
-        (self.inner.line > 0).then_some(self.inner.line)
-    }
-
-    /// 1-based column in characters, None when not tied to a line.
-    #[getter]
-    fn column(&self) -> Option<u32> {
-        (self.inner.line > 0).then_some(self.inner.column)
-    }
-
-    /// The explanation.
-    #[getter]
-    fn message(&self) -> &str {
-        &self.inner.message
-    }
-
-    /// The source line concerned.
-    #[getter]
-    fn line_text(&self) -> &str {
-        &self.inner.line_text
-    }
-
-    /// The rendering with the source line and a caret under the column.
-    fn render(&self) -> String {
-        self.inner.render(self.path.as_deref())
-    }
-
-    /// `path:line:col: severity: message`, as `shogi check` prints it.
-    fn __str__(&self) -> String {
-        let full = self.inner.render(self.path.as_deref());
-        full.lines().next().unwrap_or_default().to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("<Diagnostic {}>", self.__str__())
-    }
+/// A Record from its pickled form (`Record.__reduce__`); ValueError for bytes that are not
+/// one.
+#[pyfunction]
+#[pyo3(name = "_record_from_state")]
+pub fn record_from_state(py: Python<'_>, state: &[u8]) -> PyResult<PyRecord> {
+    py.detach(|| crate::state::decode(state))
+        .map(|g| PyRecord::new(Arc::new(g)))
+        .map_err(PyValueError::new_err)
 }
 
 /// One game of a record file. A game that could not be read to its end has `valid == False`,
@@ -112,9 +28,43 @@ impl PyDiagnostic {
 #[pyclass(frozen, name = "Record", module = "shogitk")]
 pub struct PyRecord {
     game: Arc<GameData>,
+    /// The game's row of `shogi stats`, made when first asked for.
+    row: OnceLock<GameRow>,
 }
 
 impl PyRecord {
+    /// A Record holding `game`.
+    pub fn new(game: Arc<GameData>) -> PyRecord {
+        PyRecord {
+            game,
+            row: OnceLock::new(),
+        }
+    }
+
+    /// The game's row of `shogi stats` (shogi-batch's [`GameRow`]).
+    pub fn row(&self) -> &GameRow {
+        self.row.get_or_init(|| {
+            let g = &self.game;
+            let game = ReadGame {
+                index: g.index,
+                line: g.line.unwrap_or(0),
+                format: g.format,
+                encoding: g.encoding,
+                record: g.record.clone(),
+                error: g.error.clone(),
+                diagnostics: g.diagnostics.clone(),
+                ratings: g.ratings,
+                panic: None,
+            };
+            GameRow::new(g.path.as_deref().unwrap_or("<input>"), &game, None)
+        })
+    }
+
+    /// The game.
+    pub fn game(&self) -> &GameData {
+        &self.game
+    }
+
     fn record(&self) -> Option<&Record> {
         self.game.record.as_ref()
     }
@@ -127,7 +77,7 @@ impl PyRecord {
     }
 
     /// The first error: the one that stopped reading, or the first error diagnostic.
-    fn first_error(&self, py: Python<'_>) -> Option<PyErr> {
+    pub fn first_error(&self, py: Python<'_>) -> Option<PyErr> {
         if let Some(e) = &self.game.error {
             return Some(errors::read_error(py, e));
         }
@@ -161,7 +111,7 @@ impl PyRecord {
     /// The game's number in its input, from 1 (CSA files and USI/SFEN lists hold many); 0
     /// for an input that could not be read at all.
     #[getter]
-    fn index(&self) -> usize {
+    fn index(&self) -> u32 {
         self.game.index
     }
 
@@ -292,6 +242,36 @@ impl PyRecord {
         self.record().map_or_else(Vec::new, Record::usi_moves)
     }
 
+    /// The main line as text in `notation`: "usi" (as `moves`), "japanese" (KI2 style with
+    /// the side's mark: `▲７六歩`, `△同　角成`) or "western" (Hodges: `P-7f`, `Bx2b+`). A
+    /// recorded foul move is written as far as its position tells.
+    #[pyo3(signature = (notation = "usi"))]
+    fn moves_text(&self, notation: &str) -> PyResult<Vec<String>> {
+        let notation = crate::position::notation_arg(notation)?;
+        let Some(r) = self.record() else {
+            return Ok(Vec::new());
+        };
+        let Some(mut pos) = r.start_position() else {
+            return Ok(r.usi_moves());
+        };
+        let mut out = Vec::with_capacity(r.main_line().count());
+        let mut last_to = None;
+        let mut playable = true;
+        for node in r.main_line() {
+            if !playable {
+                // After a move that could not be played no position tells more.
+                out.push(node.mv.to_usi());
+                continue;
+            }
+            out.push(shogi_kif::notation::move_text(
+                &pos, node.mv, last_to, notation,
+            ));
+            last_to = Some(node.mv.to());
+            playable = node.foul.is_none() && pos.play(node.mv).is_ok();
+        }
+        Ok(out)
+    }
+
     /// Time spent on each main-line move in milliseconds (None where the record has none).
     #[getter]
     fn times(&self) -> Vec<Option<u64>> {
@@ -364,16 +344,23 @@ impl PyRecord {
         Some(self.record()?.ending()?.kind.japanese().to_string())
     }
 
-    /// The winner ("black" or "white") as shogi-kif judges the game's result (the stated
-    /// ending, checked by the rules where they decide it); None for a draw or no result.
+    /// The winner as the `winner` column of `shogi stats` gives it: "sente", "gote",
+    /// "draw", or None when the game has no result. (Earlier versions said "black"/"white",
+    /// None for a draw, as `result` still does.)
     #[getter]
-    fn winner(&self) -> Option<&'static str> {
-        let result = shogi_kif::training::game_result(self.record()?)?;
-        result.winner().map(color_name)
+    fn winner(&self) -> Option<String> {
+        let w = &self.row().winner;
+        (w != "none").then(|| w.clone())
     }
 
-    /// The game's result: "black", "white", "draw", or None when the game has none
-    /// (interrupted, unterminated, a problem).
+    /// The game's row of `shogi stats` as a dict (the same columns and values as
+    /// `shogi stats --format jsonl`; `duplicate_of` is None).
+    fn stats_row<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        crate::stats::row_dict(py, self.row())
+    }
+
+    /// The game's result as the training data judges it: "black", "white", "draw", or None
+    /// when the game has none (interrupted, unterminated, a problem).
     #[getter]
     fn result(&self) -> Option<&'static str> {
         Some(match shogi_kif::training::game_result(self.record()?)? {
@@ -508,7 +495,25 @@ impl PyRecord {
 
     /// The record written in `format` (see `shogitk.write`).
     fn write(&self, py: Python<'_>, format: &str) -> PyResult<String> {
-        write_game(py, &self.game, format)
+        crate::io::write_game(py, &self.game, format)
+    }
+
+    /// Pickling (Dask, multiprocessing): the record with everything it holds, as bytes.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let rebuild = py.import("shogitk")?.getattr("_record_from_state")?;
+        let bytes = py.detach(|| crate::state::encode(&self.game));
+        Ok((rebuild, (PyBytes::new(py, &bytes),)))
+    }
+
+    /// Equal when everything is: the record (moves, variations, times, comments, header,
+    /// source lines), where it was read from, its error and diagnostics.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyRecord>()
+            .is_ok_and(|o| Arc::ptr_eq(&self.game, &o.get().game) || *self.game == *o.get().game)
     }
 
     fn __len__(&self) -> usize {
@@ -533,291 +538,4 @@ impl PyRecord {
             None => format!("<Record {place} unreadable>"),
         }
     }
-}
-
-fn write_game(py: Python<'_>, game: &GameData, format: &str) -> PyResult<String> {
-    let format = parse_format(format)?;
-    let Some(record) = &game.record else {
-        return Err(match &game.error {
-            Some(e) => errors::read_error(py, e),
-            None => PyValueError::new_err("the game holds no record"),
-        });
-    };
-    Ok(py.detach(|| shogi_kif::write(record, format)))
-}
-
-/// Write a record in `format`: "kif", "ki2", "csa", "usi", "sfen" or "jkf" (CSA, USI and
-/// SFEN hold the main line only). Raises the record's ReadError when it could not be read.
-#[pyfunction]
-pub fn write(py: Python<'_>, record: &Bound<'_, PyRecord>, format: &str) -> PyResult<String> {
-    write_game(py, &record.get().game, format)
-}
-
-fn records_list<'py>(py: Python<'py>, games: Vec<GameData>) -> PyResult<Bound<'py, PyList>> {
-    PyList::new(
-        py,
-        games.into_iter().map(|g| PyRecord { game: Arc::new(g) }),
-    )
-}
-
-/// What `read` was given.
-enum Source {
-    Bytes(Vec<u8>),
-    Path(PathBuf),
-}
-
-fn source_arg(source: &Bound<'_, PyAny>) -> PyResult<Source> {
-    if let Ok(b) = source.cast::<PyBytes>() {
-        return Ok(Source::Bytes(b.as_bytes().to_vec()));
-    }
-    if let Ok(s) = source.cast::<PyString>() {
-        let text = s.to_cow()?;
-        if text.contains('\n') || text.contains('\r') {
-            return Ok(Source::Bytes(text.into_owned().into_bytes()));
-        }
-        return Ok(Source::Path(PathBuf::from(text.as_ref())));
-    }
-    source
-        .extract::<PathBuf>()
-        .map(Source::Path)
-        .map_err(|_| PyTypeError::new_err("read() takes a path, bytes, or record text (str)"))
-}
-
-fn os_error(path: &std::path::Path, e: &std::io::Error) -> PyErr {
-    let reason = reading::io_reason(e);
-    let name = path.to_string_lossy().into_owned();
-    match e.kind() {
-        std::io::ErrorKind::NotFound => {
-            pyo3::exceptions::PyFileNotFoundError::new_err((2, reason, name))
-        }
-        std::io::ErrorKind::PermissionDenied => {
-            pyo3::exceptions::PyPermissionError::new_err((13, reason, name))
-        }
-        std::io::ErrorKind::IsADirectory => {
-            pyo3::exceptions::PyIsADirectoryError::new_err((21, reason, name))
-        }
-        _ => PyOSError::new_err((e.raw_os_error().unwrap_or(0), reason, name)),
-    }
-}
-
-/// Read every game of a record file, or of record bytes or text.
-///
-/// `source` is a path (str without a line break, or os.PathLike), bytes (any supported
-/// encoding), or record text (a str with a line break). The format is detected unless
-/// `format` names it; the encoding likewise. Returns a list of Records, one per game: a game
-/// that cannot be read is a Record with `valid == False` and its `error`, unless `strict`
-/// asks for the first error to be raised as ReadError. An input that cannot be read at all
-/// (unknown format, bad encoding) raises ReadError; a missing file raises FileNotFoundError.
-#[pyfunction]
-#[pyo3(signature = (source, *, format = None, encoding = None, strict = false))]
-pub fn read<'py>(
-    py: Python<'py>,
-    source: &Bound<'py, PyAny>,
-    format: Option<&str>,
-    encoding: Option<&str>,
-    strict: bool,
-) -> PyResult<Bound<'py, PyList>> {
-    let opts = options(format, encoding)?;
-    let games = match source_arg(source)? {
-        Source::Bytes(bytes) => py
-            .detach(|| reading::read_games(std::io::Cursor::new(bytes), opts, None))
-            .map_err(|e| errors::read_error(py, &e))?,
-        Source::Path(path) => {
-            let name = path.to_string_lossy().into_owned();
-            let opts = ReadOptions {
-                hint: reading::hint_of(&path),
-                ..opts
-            };
-            let file = std::fs::File::open(&path).map_err(|e| os_error(&path, &e))?;
-            if file.metadata().is_ok_and(|m| m.is_dir()) {
-                return Err(pyo3::exceptions::PyIsADirectoryError::new_err((
-                    21,
-                    "is a directory (read_many walks folders)",
-                    name,
-                )));
-            }
-            py.detach(|| {
-                reading::read_games(
-                    std::io::BufReader::with_capacity(1 << 16, file),
-                    opts,
-                    Some(&name),
-                )
-            })
-            .map_err(|e| errors::read_error(py, &e))?
-        }
-    };
-    let list = records_list(py, games)?;
-    if strict {
-        for r in list.iter() {
-            if let Some(e) = r.cast::<PyRecord>()?.get().first_error(py) {
-                return Err(e);
-            }
-        }
-    }
-    Ok(list)
-}
-
-/// The games of many files, read in parallel in Rust (see `read_many`), in input order.
-#[pyclass(name = "GameIterator", module = "shogitk")]
-pub struct GameIter {
-    /// Games received and not yet handed out.
-    ready: Mutex<std::collections::VecDeque<GameData>>,
-    /// Batches of games from the reading thread (None while another thread waits on it).
-    rx: Mutex<Option<Receiver<Vec<GameData>>>>,
-    worker: Mutex<Option<std::thread::JoinHandle<()>>>,
-}
-
-#[pymethods]
-impl GameIter {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyRecord>> {
-        if let Some(game) = self.pop_ready() {
-            return Ok(Some(game));
-        }
-        let taken = self.rx.lock().ok().and_then(|mut g| g.take());
-        let Some(mut rx) = taken else {
-            return Err(PyRuntimeError::new_err(
-                "this iterator is in use by another thread",
-            ));
-        };
-        loop {
-            // A batch already there is taken without releasing the GIL.
-            let got = match rx.try_recv() {
-                Ok(batch) => Ok(batch),
-                Err(TryRecvError::Disconnected) => Err(RecvTimeoutError::Disconnected),
-                Err(TryRecvError::Empty) => {
-                    let (back, got) = py.detach(move || {
-                        let got = rx.recv_timeout(Duration::from_millis(100));
-                        (rx, got)
-                    });
-                    rx = back;
-                    got
-                }
-            };
-            match got {
-                Ok(batch) => {
-                    if let Ok(mut ready) = self.ready.lock() {
-                        ready.extend(batch);
-                    }
-                    if let Some(game) = self.pop_ready() {
-                        self.put_back(rx);
-                        return Ok(Some(game));
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    // Let Ctrl-C through while waiting.
-                    if let Err(e) = py.check_signals() {
-                        self.put_back(rx);
-                        return Err(e);
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    self.put_back(rx);
-                    let worker = self.worker.lock().ok().and_then(|mut w| w.take());
-                    if let Some(w) = worker {
-                        if py.detach(|| w.join()).is_err() {
-                            return Err(PyRuntimeError::new_err(
-                                "shogitk: the reading thread failed (a bug: please report it)",
-                            ));
-                        }
-                    }
-                    // Finished: later calls raise StopIteration again.
-                    return Ok(None);
-                }
-            }
-        }
-    }
-}
-
-impl GameIter {
-    fn pop_ready(&self) -> Option<PyRecord> {
-        let game = self.ready.lock().ok()?.pop_front()?;
-        Some(PyRecord {
-            game: Arc::new(game),
-        })
-    }
-
-    fn put_back(&self, rx: Receiver<Vec<GameData>>) {
-        if let Ok(mut g) = self.rx.lock() {
-            *g = Some(rx);
-        }
-    }
-}
-
-/// The record files that `read_many` reads for `paths`, in its order (folders walked as
-/// `shogi check` walks them): a way to split a collection into tasks.
-#[pyfunction]
-pub fn files(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    let paths = path_list(paths)?;
-    Ok(py.detach(|| {
-        reading::expand(&paths)
-            .iter()
-            .map(|p| p.to_string_lossy().into_owned())
-            .collect()
-    }))
-}
-
-fn path_list(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
-    if paths.is_instance_of::<PyString>() {
-        return Ok(vec![paths.extract()?]);
-    }
-    if let Ok(p) = paths.extract::<PathBuf>() {
-        return Ok(vec![p]);
-    }
-    paths.try_iter()?.map(|p| p?.extract::<PathBuf>()).collect()
-}
-
-/// Read the games of many files in parallel in Rust (the GIL released), yielding Records in
-/// input order: files in the order given, folders walked recursively in name order (files
-/// with a record extension), games in file order. `jobs` threads read (default: all cores).
-/// Nothing stops the iteration: an unreadable file is a Record with its `error`.
-#[pyfunction]
-#[pyo3(signature = (paths, *, jobs = None, format = None, encoding = None))]
-pub fn read_many(
-    paths: &Bound<'_, PyAny>,
-    jobs: Option<usize>,
-    format: Option<&str>,
-    encoding: Option<&str>,
-) -> PyResult<GameIter> {
-    let opts = options(format, encoding)?;
-    let paths = path_list(paths)?;
-    let jobs = match jobs {
-        Some(0) => return Err(PyValueError::new_err("jobs must be at least 1")),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start {jobs} threads: {e}")))?;
-    // Batches of games, a few in flight: memory stays flat when Python consumes slowly.
-    let (tx, rx) = sync_channel::<Vec<GameData>>(4);
-    let worker = std::thread::Builder::new()
-        .name("shogitk-read-many".into())
-        .spawn(move || {
-            use rayon::prelude::*;
-            let files = reading::expand(&paths);
-            // Chunks of files are read in parallel and handed over in order, a chunk at a
-            // time (one handover per game would cost more than reading a short game).
-            for chunk in files.chunks(jobs * 16) {
-                let read: Vec<Vec<GameData>> = pool.install(|| {
-                    chunk
-                        .par_iter()
-                        .map(|p| reading::read_path(p, opts))
-                        .collect()
-                });
-                if tx.send(read.into_iter().flatten().collect()).is_err() {
-                    return;
-                }
-            }
-        })
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
-    Ok(GameIter {
-        ready: Mutex::new(std::collections::VecDeque::new()),
-        rx: Mutex::new(Some(rx)),
-        worker: Mutex::new(Some(worker)),
-    })
 }

@@ -111,7 +111,7 @@ def test_sample_record_properties():
     assert len(r.times) == 30 and len(r.comments) == 30
     assert r.ending == "resign" and r.ending_ja == "投了"
     # Black is to move after 30 moves and resigns.
-    assert r.winner == "white"
+    assert r.winner == "gote" and r.result == "white"
     assert r.valid and r.error is None and r.errors == [] and r.warnings == []
     assert r.final_position().sfen() == r.final_sfen
     assert r.position_at(0).sfen() == r.start_sfen
@@ -316,3 +316,18 @@ def test_errors_pickle_with_their_attributes():
     except shogitk.SfenError as e:
         back = pickle.loads(pickle.dumps(e))
         assert type(back) is shogitk.SfenError and back.field == e.field and str(back) == str(e)
+
+
+def test_empty_and_blank_files_are_errors_as_in_the_cli(tmp_path, shogi_cli):
+    """Files are read through shogi-batch, as `shogi check` reads them: nothing but white
+    space is not a game."""
+    for name, data in [("empty.kif", b""), ("blank.csa", b" \n\r\n\t\n")]:
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(ReadError) as e:
+            shogitk.read(path)
+        assert e.value.kind == "truncated" and e.value.path == str(path)
+        [r] = shogitk.read_many([path])
+        assert not r.valid and r.index == 0 and str(r.error) == str(e.value)
+        code, out, _ = shogi_cli("check", path)
+        assert code == 1 and out.splitlines() == [str(e.value)]

@@ -142,7 +142,7 @@ def test_winner_and_result():
     from conftest import SAMPLES
 
     [r] = shogitk.read(SAMPLES / "game.kif")
-    assert (r.winner, r.result) == ("white", "white")
+    assert (r.winner, r.result) == ("gote", "white")
     hcpe = r.training("hcpe")
     assert len(hcpe) == 38 * 30 and len(r.training("psv")) == 40 * 30
     lines = r.training("positions").splitlines()

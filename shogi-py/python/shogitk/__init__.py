@@ -14,6 +14,11 @@ file, line, column and reason that the ``shogi`` command prints.
 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2'
 """
 
+import os
+from typing import Any, Iterable, Optional, Tuple, Union
+
+from ._table import Table
+from ._shogitk import _record_from_state, _stats  # noqa: F401 (pickle finds it here)
 from ._shogitk import (
     Diagnostic,
     GameIterator,
@@ -47,9 +52,42 @@ __all__ = [
     "Record",
     "SfenError",
     "ShogiError",
+    "Table",
     "__version__",
     "files",
     "read",
     "read_many",
+    "stats",
     "write",
 ]
+
+_Path = Union[str, "os.PathLike[str]"]
+
+
+def stats(
+    paths: Union[_Path, Iterable[_Path]],
+    jobs: Optional[int] = 1,
+    shard: Union[str, Tuple[int, int], None] = None,
+    dedup: Union[bool, str, None] = None,
+    **filters: Any,
+) -> Table:
+    """The rows of ``shogi stats`` for ``paths``: one per game, the same columns and values
+    as ``shogi stats --format jsonl`` (path, game, line, format, ..., winner, valid,
+    first_error, ..., key, duplicate_of), in input order (folders walked in sorted order).
+
+    ``jobs`` threads read (None: all cores); ``shard`` ("I/N" or (I, N)) keeps the CLI's
+    ``--shard`` share of the files; ``dedup`` (True or "exact", or "prefix") fills in
+    ``duplicate_of``. ``filters`` are the selection flags of ``shogi stats`` as keywords:
+    player (a name or a list of names), sente, gote, since, until (YYYY-MM-DD), min_plies,
+    max_plies, ending ("resign,checkmate" or a list), winner, variant, handicap, valid
+    (True: ``--valid``, False: ``--invalid``), min_rating, position (SFEN or "startpos").
+    A bad value raises ValueError naming the filter; a path that is not there,
+    FileNotFoundError.
+
+    >>> t = stats(["samples"], min_plies=10)       # doctest: +SKIP
+    >>> t.to_pandas().groupby("winner").size()      # doctest: +SKIP
+    """
+    if isinstance(filters.get("ending"), (list, tuple)):
+        filters["ending"] = ",".join(filters["ending"])
+    columns, rows = _stats(paths, jobs=jobs, shard=shard, dedup=dedup, filters=filters)
+    return Table(columns, rows)

@@ -1,7 +1,7 @@
 """Type stubs of the extension module shogitk._shogitk (re-exported by shogitk)."""
 
 import os
-from typing import Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 __version__: str
 
@@ -120,6 +120,11 @@ class Position:
     def is_legal(self, move: Union[Move, str]) -> bool: ...
     def push(self, move: Union[Move, str]) -> None: ...
     def play(self, move: Union[Move, str]) -> None: ...
+    def move_text(
+        self, move: Union[Move, str], notation: Literal["usi", "japanese", "western"] = "usi"
+    ) -> str:
+        """A legal move as text: USI, Japanese (KI2 style: ▲７六歩, 同 after a pushed move
+        to that square) or Western (Hodges: P-7f)."""
     def pop(self) -> Move: ...
     @property
     def move_stack(self) -> List[Move]: ...
@@ -205,7 +210,17 @@ class Record:
     @property
     def ending_ja(self) -> Optional[str]: ...
     @property
-    def winner(self) -> Optional[Color]: ...
+    def winner(self) -> Optional[Literal["sente", "gote", "draw"]]:
+        """The `winner` column of `shogi stats` ("none" is None). Earlier versions said
+        "black"/"white" (None for a draw): `result` still does."""
+    def moves_text(
+        self, notation: Literal["usi", "japanese", "western"] = "usi"
+    ) -> List[str]:
+        """The main line in USI, Japanese (KI2 style, with ▲/△) or Western (Hodges)."""
+    def __reduce__(self) -> Tuple[Any, Tuple[bytes]]: ...
+    def __eq__(self, other: object) -> bool: ...
+    def stats_row(self) -> Dict[str, Any]:
+        """The game's row of `shogi stats` (see `shogitk.stats`)."""
     @property
     def result(self) -> Optional[Literal["black", "white", "draw"]]: ...
     @overload
@@ -264,3 +279,14 @@ def read_many(
 ) -> GameIterator: ...
 def files(paths: Union[StrPath, Iterable[StrPath]]) -> List[str]: ...
 def write(record: Record, format: FormatName) -> str: ...
+def _stats(
+    paths: Union[StrPath, Iterable[StrPath]],
+    *,
+    jobs: Optional[int] = 1,
+    shard: Union[str, Tuple[int, int], None] = None,
+    dedup: Union[bool, str, None] = None,
+    filters: Optional[Dict[str, Any]] = None,
+) -> Tuple[List[str], List[Tuple[Any, ...]]]:
+    """The columns and rows of `shogi stats` (`shogitk.stats` wraps them in a Table)."""
+def _record_from_state(state: bytes) -> Record:
+    """A Record from its pickled form (what `Record.__reduce__` gives)."""

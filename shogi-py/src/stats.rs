@@ -1,0 +1,310 @@
+//! `stats`: the rows of `shogi stats` (shogi-batch's [`GameRow`]), with its selection,
+//! shards and duplicate detection, as Python values.
+
+use crate::io::path_list;
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
+use shogi_batch::{
+    COLUMNS, Dedup, DedupMode, Event, GameRow, Input, Selection, Shard, duplicates, game_key,
+    line_text, replay,
+};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
+
+/// The keyword arguments of `stats` that are filters: the selection flags of `shogi stats`
+/// (`--min-plies` is `min_plies`); `valid` stands for `--valid` (True) and `--invalid`
+/// (False).
+const FILTERS: &[&str] = &[
+    "player",
+    "sente",
+    "gote",
+    "since",
+    "until",
+    "min_plies",
+    "max_plies",
+    "ending",
+    "winner",
+    "variant",
+    "handicap",
+    "valid",
+    "min_rating",
+    "position",
+];
+
+/// A Python value for a JSON value of a row (rows hold no arrays or objects).
+fn json_value<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value;
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_pyobject(py)?.into_any(),
+            (None, Some(i)) => i.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => PyString::new(py, s).into_any(),
+        other => PyString::new(py, &other.to_string()).into_any(),
+    })
+}
+
+/// A row's values in [`COLUMNS`] order, as `shogi stats --format jsonl` writes them: the
+/// row is serialised by the same serde derive, so the bindings cannot drift from the CLI.
+fn row_values<'py>(py: Python<'py>, row: &GameRow) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let value = serde_json::to_value(row)
+        .map_err(|e| PyValueError::new_err(format!("cannot convert a row: {e}")))?;
+    let null = serde_json::Value::Null;
+    COLUMNS
+        .iter()
+        .map(|c| json_value(py, value.get(*c).unwrap_or(&null)))
+        .collect()
+}
+
+/// A row as a dict, keyed by column.
+pub fn row_dict<'py>(py: Python<'py>, row: &GameRow) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (c, v) in COLUMNS.iter().zip(row_values(py, row)?) {
+        d.set_item(*c, v)?;
+    }
+    Ok(d)
+}
+
+/// The selection of the filter keyword arguments; a bad value is a ValueError naming the
+/// keyword, an unknown keyword a TypeError.
+fn selection(filters: Option<&Bound<'_, PyDict>>) -> PyResult<Selection> {
+    let mut s = Selection::new();
+    let Some(filters) = filters else {
+        return Ok(s);
+    };
+    for (key, value) in filters.iter() {
+        let key: String = key.extract()?;
+        if !FILTERS.contains(&key.as_str()) {
+            return Err(PyTypeError::new_err(format!(
+                "stats() got an unexpected keyword argument '{key}' (filters: {})",
+                FILTERS.join(", ")
+            )));
+        }
+        if value.is_none() {
+            continue;
+        }
+        let mut set = |flag: &str, v: &str| {
+            s.set(flag, v)
+                .map_err(|e| PyValueError::new_err(format!("{key}: {}", e.message)))
+        };
+        if key == "valid" {
+            let keep: bool = value
+                .extract()
+                .map_err(|_| PyValueError::new_err("valid: expected True, False or None"))?;
+            set(if keep { "--valid" } else { "--invalid" }, "")?;
+        } else if key == "player" && !value.is_instance_of::<PyString>() {
+            // Several names: any of them.
+            for name in value.try_iter()? {
+                set("--player", &name?.str()?.to_cow()?)?;
+            }
+        } else {
+            if value.is_instance_of::<PyBool>() {
+                return Err(PyValueError::new_err(format!(
+                    "{key}: expected a value, not {value}"
+                )));
+            }
+            set(&key, &value.str()?.to_cow()?)?;
+        }
+    }
+    Ok(s)
+}
+
+fn shard_arg(shard: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Shard>> {
+    let Some(shard) = shard.filter(|s| !s.is_none()) else {
+        return Ok(None);
+    };
+    let text = match shard.extract::<(u32, u32)>() {
+        Ok((i, n)) => format!("{i}/{n}"),
+        Err(_) => shard.str()?.to_cow()?.into_owned(),
+    };
+    Shard::parse(&text)
+        .map(Some)
+        .map_err(|e| PyValueError::new_err(format!("shard: {e}")))
+}
+
+fn dedup_arg(dedup: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DedupMode>> {
+    let Some(dedup) = dedup.filter(|d| !d.is_none()) else {
+        return Ok(None);
+    };
+    if let Ok(b) = dedup.cast::<PyBool>() {
+        return Ok(b.is_true().then_some(DedupMode::Exact));
+    }
+    let mode: String = dedup
+        .extract()
+        .map_err(|_| PyValueError::new_err("dedup: expected True, \"exact\" or \"prefix\""))?;
+    DedupMode::parse(&mode)
+        .map(Some)
+        .map_err(|e| PyValueError::new_err(format!("dedup: {e}")))
+}
+
+/// The inputs of `paths` as `shogi stats` expands them; a path that is not there raises
+/// (FileNotFoundError), as the CLI stops with a usage error. `-` is a file named `-`.
+fn inputs(paths: &[String]) -> PyResult<Vec<Input>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p == "-" {
+            out.push(Input::file(p));
+            continue;
+        }
+        let found = shogi_batch::expand(std::slice::from_ref(p)).map_err(|e| {
+            if e.reason == "no such file or directory" {
+                PyFileNotFoundError::new_err((2, e.reason, e.path))
+            } else {
+                PyOSError::new_err((0, e.reason, e.path))
+            }
+        })?;
+        out.extend(found);
+    }
+    Ok(out)
+}
+
+/// What the workers hand back for one game.
+struct Item {
+    row: Option<GameRow>,
+    key: u64,
+    line: Option<String>,
+}
+
+/// The rows of `inputs`, in input order, as `shogi stats` makes them (selection applied,
+/// `duplicate_of` filled in when `dedup` asks).
+/// `cancel` stops the reading at the next game (Ctrl-C in Python).
+fn rows(
+    inputs: &[Input],
+    pool: &rayon::ThreadPool,
+    selection: &Selection,
+    dedup: Option<DedupMode>,
+    cancel: &AtomicBool,
+) -> Vec<GameRow> {
+    let prefix = dedup == Some(DedupMode::Prefix);
+    let mut exact = Dedup::new();
+    let mut out = Vec::new();
+    let mut lines = Vec::new();
+    let reading = crate::reading::reading(shogi_kif::ReadOptions::default());
+    let _ = shogi_batch::run(
+        inputs,
+        &reading,
+        pool,
+        |input, game| {
+            let r = game
+                .record
+                .as_ref()
+                .map(|rec| replay(rec, selection.position()))
+                .unwrap_or_default();
+            let row = GameRow::new(&input.name, &game, Some(&r));
+            let keep = selection.matches(&row, Some(&r));
+            let (key, line) = match &game.record {
+                Some(rec) if keep && dedup.is_some() => {
+                    (game_key(rec), prefix.then(|| line_text(rec)))
+                }
+                _ => (0, None),
+            };
+            Item {
+                row: keep.then_some(row),
+                key,
+                line,
+            }
+        },
+        |_, event| {
+            if cancel.load(Ordering::Relaxed) {
+                return ControlFlow::Break(());
+            }
+            let Event::Game(Item {
+                row: Some(mut row),
+                key,
+                line,
+            }) = event
+            else {
+                return ControlFlow::Continue(());
+            };
+            if dedup == Some(DedupMode::Exact) && row.key.is_some() {
+                row.duplicate_of = exact.check(key, &row.id());
+            }
+            if prefix {
+                // Unreadable games have no line: a line of their own keeps them apart.
+                lines.push(line.unwrap_or_else(|| format!("\u{0}{}", row.id())));
+            }
+            out.push(row);
+            ControlFlow::Continue(())
+        },
+    );
+    if prefix {
+        let ids: Vec<String> = out.iter().map(GameRow::id).collect();
+        for (row, dup) in out.iter_mut().zip(duplicates(&lines, DedupMode::Prefix)) {
+            row.duplicate_of = dup.map(|k| ids[k].clone());
+        }
+    }
+    out
+}
+
+/// The rows of `shogi stats` for `paths`: (columns, rows as tuples). The Python function
+/// `shogitk.stats` wraps them in a `Table`.
+#[pyfunction]
+#[pyo3(name = "_stats", signature = (paths, *, jobs = Some(1), shard = None, dedup = None, filters = None))]
+pub fn stats_rows<'py>(
+    py: Python<'py>,
+    paths: &Bound<'py, PyAny>,
+    jobs: Option<usize>,
+    shard: Option<&Bound<'py, PyAny>>,
+    dedup: Option<&Bound<'py, PyAny>>,
+    filters: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(Vec<&'static str>, Bound<'py, PyList>)> {
+    let selection = selection(filters)?;
+    let shard = shard_arg(shard)?;
+    let dedup = dedup_arg(dedup)?;
+    if jobs == Some(0) {
+        return Err(PyValueError::new_err("jobs must be at least 1"));
+    }
+    let paths = path_list(paths)?;
+    let mut inputs = inputs(&paths)?;
+    if let Some(shard) = shard {
+        inputs = shard.select(inputs);
+    }
+    let pool = shogi_batch::pool(jobs)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(format!("stats: {e}")))?;
+    // Read on a thread of its own, so that Ctrl-C is seen while waiting (and stops it).
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<GameRow>>();
+    let stop = Arc::clone(&cancel);
+    std::thread::Builder::new()
+        .name("shogitk-stats".into())
+        .spawn(move || {
+            let _ = tx.send(rows(&inputs, &pool, &selection, dedup, &stop));
+        })
+        .map_err(|e| {
+            pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start a thread: {e}"))
+        })?;
+    let mut rx = rx;
+    let rows = loop {
+        let (back, got) = py.detach(move || {
+            let got = rx.recv_timeout(Duration::from_millis(100));
+            (rx, got)
+        });
+        rx = back;
+        match got {
+            Ok(rows) => break rows,
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    cancel.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                    "shogitk: the stats thread failed (a bug: please report it)",
+                ));
+            }
+        }
+    };
+    let list = PyList::empty(py);
+    for row in &rows {
+        list.append(PyTuple::new(py, row_values(py, row)?)?)?;
+    }
+    Ok((COLUMNS.to_vec(), list))
+}
