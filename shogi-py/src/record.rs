@@ -53,6 +53,7 @@ impl PyRecord {
                 record: g.record.clone(),
                 error: g.error.clone(),
                 diagnostics: g.diagnostics.clone(),
+                main: None,
                 ratings: g.ratings,
                 panic: None,
             };

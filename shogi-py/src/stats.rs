@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 use shogi_batch::{
     COLUMNS, Dedup, DedupMode, Event, GameRow, Input, Selection, Shard, duplicates, game_key,
-    line_text, replay,
+    line_text,
 };
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -192,11 +192,7 @@ fn rows(
         &reading,
         pool,
         |input, game| {
-            let r = game
-                .record
-                .as_ref()
-                .map(|rec| replay(rec, selection.position()))
-                .unwrap_or_default();
+            let r = game.replay(selection.position());
             let row = GameRow::new(&input.name, &game, Some(&r));
             let keep = selection.matches(&row, Some(&r));
             let (key, line) = match &game.record {
