@@ -239,18 +239,9 @@ fn convert_game(
     done
 }
 
-/// Where the converted records go, and what went wrong on the way.
-struct Outcome {
-    failed: bool,
-    io_failed: bool,
-    /// Records written to stdout so far.
-    written: usize,
-    /// Files written below --out-dir so far.
-    files: usize,
-}
-
-/// Runs `shogi convert`.
-pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+/// Refuses flags that do not go together; runs the training writers for their targets.
+/// `Ok(true)`: the command is done.
+fn check_flags(args: &ConvertArgs, ctx: &mut Ctx) -> Result<bool, Failure> {
     if args.ply.is_some() && args.to != ToFormat::Sfen {
         return Err(Failure::usage("error: --ply goes with --to sfen"));
     }
@@ -282,13 +273,179 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
                  flags applies (and not --dedup or --shard)",
             ));
         }
-        return crate::training::run(args, ctx);
+        crate::training::run(args, ctx)?;
+        return Ok(true);
     }
     if args.training != crate::training::TrainingArgs::default() {
         return Err(Failure::usage(
             "error: --output, --skip-first, --skip-draws, --skip-declarations and \
              --keep-unfinished go with --to hcpe, psv or positions",
         ));
+    }
+    Ok(false)
+}
+
+/// Where the converted records go (stdout, or a file per input below --out-dir), and what
+/// went wrong on the way.
+struct Writer<'a> {
+    args: &'a ConvertArgs,
+    inputs: &'a [Input],
+    /// With --out-dir: each input's file.
+    targets: Option<Vec<PathBuf>>,
+    /// Files already written (two inputs never write one file).
+    claimed: std::sync::Mutex<std::collections::HashSet<PathBuf>>,
+    out: std::io::BufWriter<&'a mut dyn Write>,
+    stderr: &'a mut dyn Write,
+    failed: bool,
+    io_failed: bool,
+    /// Records written to stdout so far.
+    written: usize,
+    /// Files written below --out-dir so far.
+    files: usize,
+}
+
+impl Writer<'_> {
+    /// Writes the converted records of input `i` (to stdout or its file) and reports its
+    /// errors; `records` is the number of records the input held.
+    fn flush_input(&mut self, i: usize, texts: &[Vec<u8>], errors: &[Message], records: usize) {
+        let input = &self.inputs[i];
+        match self.targets.as_ref().map(|t| &t[i]) {
+            None => {
+                for text in texts {
+                    // CSA separates games with a `/` line; the other formats hold one record
+                    // a file (SFEN and USI one a line).
+                    if self.written > 0 && self.args.to == ToFormat::Csa {
+                        let _ = self.out.write_all(b"/\n");
+                    }
+                    let _ = self.out.write_all(text);
+                    if !text.ends_with(b"\n") {
+                        let _ = self.out.write_all(b"\n");
+                    }
+                    self.written += 1;
+                }
+                // Keep stdout and stderr in step for a reader watching both.
+                let _ = self.out.flush();
+            }
+            Some(base) => match write_outputs(base, self.args, texts, &self.claimed, input) {
+                Ok(n) => self.files += n,
+                Err(e) => {
+                    let _ = writeln!(self.stderr, "{e}");
+                    self.io_failed = true;
+                }
+            },
+        }
+        for e in errors {
+            let _ = writeln!(self.stderr, "{}", e.render(&input.name, records));
+        }
+    }
+
+    /// The closing line on stderr: the files written, or a note on records that were written
+    /// one after another where no reader takes them as one input.
+    fn closing_note(&mut self) {
+        if let Some(dir) = &self.args.out_dir {
+            let _ = writeln!(
+                self.stderr,
+                "wrote {} file(s) into {} from {} input(s)",
+                self.files,
+                dir.display(),
+                self.inputs.len()
+            );
+        } else if self.written > 1
+            && matches!(self.args.to, ToFormat::Kif | ToFormat::Ki2 | ToFormat::Jkf)
+        {
+            let _ = writeln!(
+                self.stderr,
+                "note: {} {} records were written one after another to stdout, which \
+                 no reader takes as one input; --out-dir writes a file for each",
+                self.written,
+                format_of(self.args.to)
+                    .map_or("", Format::name)
+                    .to_ascii_uppercase()
+            );
+        }
+    }
+}
+
+/// The converted games of the input being read, handed over when it is done; and, for
+/// --dedup, what decides which copies are kept.
+struct Gather {
+    dedup: Option<DedupMode>,
+    texts: Vec<Vec<u8>>,
+    errors: Vec<Message>,
+    /// Games the current input gave, for `record N` in its messages.
+    games: usize,
+    /// Inputs done so far: the index of the input being read.
+    inputs_done: usize,
+    exact: Dedup,
+    /// With --dedup prefix: every kept game, with its input's index, until the end.
+    held: Vec<(usize, ConvertedGame)>,
+}
+
+impl Gather {
+    /// Takes one converted game.
+    fn game(&mut self, mut g: ConvertedGame, input: &Input, w: &mut Writer) {
+        self.games += 1;
+        if !g.selected {
+            return;
+        }
+        if let Some(io) = &g.io {
+            self.errors.push(Message::Plain(io.clone()));
+            w.io_failed = true;
+        }
+        w.failed |= g.errors.iter().any(Message::is_error);
+        self.errors.extend(std::mem::take(&mut g.errors));
+        match (self.dedup, g.key) {
+            (Some(DedupMode::Prefix), Some(_)) => self.held.push((self.inputs_done, g)),
+            (Some(DedupMode::Exact), Some(key)) if self.exact.check(key, &input.name).is_some() => {
+            }
+            _ => self.texts.extend(g.text),
+        }
+    }
+
+    /// The input is done: its records are written.
+    fn input_done(&mut self, w: &mut Writer) {
+        let (texts, errors) = (
+            std::mem::take(&mut self.texts),
+            std::mem::take(&mut self.errors),
+        );
+        w.flush_input(
+            self.inputs_done,
+            &texts,
+            &errors,
+            std::mem::take(&mut self.games),
+        );
+        self.inputs_done += 1;
+    }
+
+    /// --dedup prefix: every game was needed before deciding; the kept ones now, by input.
+    fn flush_held(self, w: &mut Writer) {
+        if self.held.is_empty() {
+            return;
+        }
+        let lines: Vec<String> = self
+            .held
+            .iter()
+            .map(|(_, g)| g.line.clone().unwrap_or_default())
+            .collect();
+        let dups = shogi_batch::duplicates(&lines, DedupMode::Prefix);
+        let mut by_input: Vec<Vec<Vec<u8>>> = vec![Vec::new(); w.inputs.len()];
+        for ((i, g), d) in self.held.into_iter().zip(dups) {
+            if d.is_none() {
+                by_input[i].extend(g.text);
+            }
+        }
+        for (i, t) in by_input.into_iter().enumerate() {
+            if !t.is_empty() {
+                w.flush_input(i, &t, &[], 0);
+            }
+        }
+    }
+}
+
+/// Runs `shogi convert`.
+pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    if check_flags(args, ctx)? {
+        return Ok(());
     }
     let selection = args.select.selection()?;
     let dedup = args.select.dedup()?;
@@ -308,26 +465,27 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let on_record = ctx.options.on_record.clone();
     let progress = Progress::new(ctx.options.progress, "convert", "files");
     let total = inputs.len() as u64;
-    let mut outcome = Outcome {
+    let mut w = Writer {
+        args,
+        inputs: &inputs,
+        targets,
+        claimed: Default::default(),
+        out: std::io::BufWriter::new(&mut *ctx.stdout),
+        stderr: &mut *ctx.stderr,
         failed: false,
         io_failed: false,
         written: 0,
         files: 0,
     };
-    let claimed = std::sync::Mutex::new(std::collections::HashSet::new());
-    let mut exact = Dedup::new();
-    // Per input: its texts and errors, handed over when the input is done.
-    let mut texts: Vec<Vec<u8>> = Vec::new();
-    let mut errors: Vec<Message> = Vec::new();
-    // Games the current input gave, for `record N` in its messages.
-    let mut games = 0usize;
-    let mut held: Vec<(usize, ConvertedGame)> = Vec::new();
-    let mut index_of = std::collections::HashMap::new();
-    for (i, input) in inputs.iter().enumerate() {
-        index_of.insert(input.name.clone(), i);
-    }
-    let mut out = std::io::BufWriter::new(&mut *ctx.stdout);
-    let stderr = &mut *ctx.stderr;
+    let mut gather = Gather {
+        dedup,
+        texts: Vec::new(),
+        errors: Vec::new(),
+        games: 0,
+        inputs_done: 0,
+        exact: Dedup::new(),
+        held: Vec::new(),
+    };
     let _ = shogi_batch::run(
         &inputs,
         &reading,
@@ -342,151 +500,28 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         },
         |input, event| {
             match event {
-                Event::Game(mut g) => {
+                Event::Game(g) => {
                     progress.add_games(1);
-                    games += 1;
-                    if !g.selected {
-                        return ControlFlow::Continue(());
-                    }
-                    if let Some(io) = &g.io {
-                        errors.push(Message::Plain(io.clone()));
-                        outcome.io_failed = true;
-                    }
-                    outcome.failed |= g.errors.iter().any(Message::is_error);
-                    errors.extend(std::mem::take(&mut g.errors));
-                    match (dedup, g.key) {
-                        (Some(DedupMode::Prefix), Some(_)) => {
-                            held.push((index_of[&input.name], g));
-                        }
-                        (Some(DedupMode::Exact), Some(key))
-                            if exact.check(key, &input.name).is_some() => {}
-                        _ => texts.extend(g.text),
-                    }
+                    gather.game(g, input, &mut w);
                 }
                 Event::InputDone => {
                     progress.inc(total);
-                    let i = index_of[&input.name];
-                    flush_input(
-                        args,
-                        input,
-                        targets.as_ref().map(|t| &t[i]),
-                        &std::mem::take(&mut texts),
-                        &std::mem::take(&mut errors),
-                        std::mem::take(&mut games),
-                        &claimed,
-                        &mut out,
-                        stderr,
-                        &mut outcome,
-                    );
+                    gather.input_done(&mut w);
                 }
             }
             ControlFlow::Continue(())
         },
     );
-    if !held.is_empty() {
-        // --dedup prefix: every game was needed before deciding; the kept ones now, by input.
-        let lines: Vec<String> = held
-            .iter()
-            .map(|(_, g)| g.line.clone().unwrap_or_default())
-            .collect();
-        let dups = shogi_batch::duplicates(&lines, DedupMode::Prefix);
-        let mut by_input: Vec<Vec<Vec<u8>>> = vec![Vec::new(); inputs.len()];
-        for ((i, g), d) in held.into_iter().zip(dups) {
-            if d.is_none() {
-                by_input[i].extend(g.text);
-            }
-        }
-        for (i, t) in by_input.into_iter().enumerate() {
-            if !t.is_empty() {
-                flush_input(
-                    args,
-                    &inputs[i],
-                    targets.as_ref().map(|x| &x[i]),
-                    &t,
-                    &[],
-                    0,
-                    &claimed,
-                    &mut out,
-                    stderr,
-                    &mut outcome,
-                );
-            }
-        }
-    }
+    gather.flush_held(&mut w);
     progress.finish();
-    let _ = out.flush();
-    drop(out);
-    if let Some(dir) = &args.out_dir {
-        let _ = writeln!(
-            ctx.stderr,
-            "wrote {} file(s) into {} from {} input(s)",
-            outcome.files,
-            dir.display(),
-            inputs.len()
-        );
-    } else if outcome.written > 1
-        && matches!(args.to, ToFormat::Kif | ToFormat::Ki2 | ToFormat::Jkf)
-    {
-        let _ = writeln!(
-            ctx.stderr,
-            "note: {} {} records were written one after another to stdout, which \
-             no reader takes as one input; --out-dir writes a file for each",
-            outcome.written,
-            format_of(args.to)
-                .map_or("", Format::name)
-                .to_ascii_uppercase()
-        );
-    }
-    if outcome.io_failed {
+    let _ = w.out.flush();
+    w.closing_note();
+    if w.io_failed {
         Err(Failure::silent(2))
-    } else if outcome.failed {
+    } else if w.failed {
         Err(Failure::silent(1))
     } else {
         Ok(())
-    }
-}
-
-/// Writes one input's converted records (to stdout or its file) and reports its errors.
-#[allow(clippy::too_many_arguments)]
-fn flush_input(
-    args: &ConvertArgs,
-    input: &Input,
-    target: Option<&PathBuf>,
-    texts: &[Vec<u8>],
-    errors: &[Message],
-    records: usize,
-    claimed: &std::sync::Mutex<std::collections::HashSet<PathBuf>>,
-    out: &mut dyn Write,
-    stderr: &mut dyn Write,
-    outcome: &mut Outcome,
-) {
-    match target {
-        None => {
-            for text in texts {
-                // CSA separates games with a `/` line; the other formats hold one record a
-                // file (SFEN and USI one a line).
-                if outcome.written > 0 && args.to == ToFormat::Csa {
-                    let _ = out.write_all(b"/\n");
-                }
-                let _ = out.write_all(text);
-                if !text.ends_with(b"\n") {
-                    let _ = out.write_all(b"\n");
-                }
-                outcome.written += 1;
-            }
-            // Keep stdout and stderr in step for a reader watching both.
-            let _ = out.flush();
-        }
-        Some(base) => match write_outputs(base, args, texts, claimed, input) {
-            Ok(n) => outcome.files += n,
-            Err(e) => {
-                let _ = writeln!(stderr, "{e}");
-                outcome.io_failed = true;
-            }
-        },
-    }
-    for e in errors {
-        let _ = writeln!(stderr, "{}", e.render(&input.name, records));
     }
 }
 
