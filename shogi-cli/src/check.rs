@@ -2,7 +2,7 @@
 
 use crate::batch::{SelectArgs, ShardArgs};
 use crate::cli::InputArgs;
-use crate::inputs::reading;
+use crate::inputs::{reading, record_hook};
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
@@ -385,11 +385,7 @@ pub fn run(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         &reading,
         &pool,
         |input, game| {
-            if let Some(hook) = &on_record {
-                if game.panic.is_none() {
-                    hook(&input.name, game.index as usize);
-                }
-            }
+            record_hook(on_record.as_ref(), input, &game);
             check_game(&input.name, &game, args, &selection, dedup)
         },
         |input, event| match event {

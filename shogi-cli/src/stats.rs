@@ -2,6 +2,7 @@
 
 use crate::batch::{SelectArgs, ShardArgs};
 use crate::cli::InputArgs;
+use crate::inputs::record_hook;
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
@@ -273,10 +274,9 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         &reading,
         &pool,
         |input, game| {
-            if let Some(hook) = &on_record {
-                if game.error.is_none() {
-                    hook(&input.name, game.index as usize);
-                }
+            // Only readable games (a panic's report has an error too).
+            if game.error.is_none() {
+                record_hook(on_record.as_ref(), input, &game);
             }
             stats_game(input, &game, &selection, dedup)
         },

@@ -9,7 +9,7 @@
 //! encodable) are only counted, in the summary line on stderr.
 
 use crate::convert::{ConvertArgs, ToFormat, extension, output_paths};
-use crate::inputs::{self, io_reason, reading};
+use crate::inputs::{self, io_reason, reading, record_hook};
 use crate::pool::jobs_pool;
 use crate::{Ctx, Failure};
 use shogi_batch::{Event, GameRow, INTERNAL_ERROR, ReadGame, Selection, replay};
@@ -346,11 +346,7 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         &reading,
         &pool,
         |input, game| {
-            if let Some(hook) = &on_record {
-                if game.panic.is_none() {
-                    hook(&input.name, game.index as usize);
-                }
-            }
+            record_hook(on_record.as_ref(), input, &game);
             train_game(&input.name, &game, args, &selection)
         },
         |_, event| match event {

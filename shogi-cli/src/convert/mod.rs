@@ -7,7 +7,7 @@
 
 use crate::batch::{SelectArgs, ShardArgs};
 use crate::cli::{EncodingArg, InputArgs};
-use crate::inputs::{self, reading};
+use crate::inputs::{self, reading, record_hook};
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
@@ -344,11 +344,7 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         &reading,
         &pool,
         |input, game| {
-            if let Some(hook) = &on_record {
-                if game.panic.is_none() {
-                    hook(&input.name, game.index as usize);
-                }
-            }
+            record_hook(on_record.as_ref(), input, &game);
             convert_game(&input.name, &game, args, &selection, dedup)
         },
         |input, event| {
