@@ -26,7 +26,7 @@ pub use read::{
     check_detect, check_read, check_read_csa, check_read_jkf, check_read_ki2, check_read_kif,
     check_read_usi, check_streaming,
 };
-pub use seeds::{SeedSources, seed_sources, seeds};
+pub use seeds::{SeedSources, files_under, seed_sources, seeds};
 pub use sfen::{check_sfen, check_usi_position};
 pub use write::check_write;
 
@@ -96,7 +96,8 @@ pub fn target(name: &str) -> Option<fn(&[u8])> {
     TARGETS.iter().find(|t| t.name == name).map(|t| t.check)
 }
 
-const FORMATS: [Format; 6] = [
+/// Every record format, in a fixed order.
+pub const FORMATS: [Format; 6] = [
     Format::Kif,
     Format::Ki2,
     Format::Csa,

@@ -10,7 +10,9 @@ pub struct SeedSources {
     pub lines: Vec<Vec<u8>>,
 }
 
-fn files_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+/// Every file below `dir` (recursively), except the notes and tables beside records (`.tsv`,
+/// `.md`, `.txt`, `.suite`).
+pub fn files_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
