@@ -17,12 +17,10 @@ mod cli;
 mod convert;
 mod db;
 mod inputs;
-mod isolate;
 mod moves;
 mod perft;
 mod pool;
 mod progress;
-mod read;
 mod stats;
 mod training;
 
