@@ -507,13 +507,23 @@ impl GameRow {
         if row.sente_rating.is_none() {
             row.sente_rating = rating_from(header_other(
                 record,
-                &["先手レーティング", "下手レーティング", "先手R"],
+                &[
+                    "先手レーティング",
+                    "下手レーティング",
+                    "先手R",
+                    "black_rate",
+                ],
             ));
         }
         if row.gote_rating.is_none() {
             row.gote_rating = rating_from(header_other(
                 record,
-                &["後手レーティング", "上手レーティング", "後手R"],
+                &[
+                    "後手レーティング",
+                    "上手レーティング",
+                    "後手R",
+                    "white_rate",
+                ],
             ));
         }
         row.sente_rank = row.sente.as_deref().and_then(rank);

@@ -95,6 +95,92 @@ fn day(flag: &str, value: &str) -> Result<String, SelectionError> {
     })
 }
 
+/// `--ending`: kinds, comma-separated, each one of [`ENDINGS`].
+fn endings(flag: &str, value: &str) -> Result<Vec<String>, SelectionError> {
+    let mut kinds = Vec::new();
+    for k in value.split(',') {
+        let k = k.trim().to_ascii_lowercase();
+        if !ENDINGS.contains(&k.as_str()) {
+            return Err(err(
+                flag,
+                format!("unknown ending '{k}' (one of: {})", ENDINGS.join(", ")),
+            ));
+        }
+        kinds.push(k);
+    }
+    Ok(kinds)
+}
+
+/// `--winner`: sente (black), gote (white), draw or none.
+fn winner(flag: &str, value: &str) -> Result<String, SelectionError> {
+    let w = value.trim().to_ascii_lowercase();
+    let w = match w.as_str() {
+        "black" => "sente".to_string(),
+        "white" => "gote".to_string(),
+        _ => w,
+    };
+    if !["sente", "gote", "draw", "none"].contains(&w.as_str()) {
+        return Err(err(
+            flag,
+            format!("'{value}' is not a winner (sente, gote, draw or none)"),
+        ));
+    }
+    Ok(w)
+}
+
+/// `--handicap`: a 手合割 name or a JKF code, as the Japanese name.
+fn handicap(flag: &str, value: &str) -> Result<String, SelectionError> {
+    let v = value.trim();
+    let h = shogi_core::Handicap::from_japanese(v)
+        .or_else(|| shogi_core::Handicap::from_jkf(&v.to_ascii_uppercase()))
+        .ok_or_else(|| {
+            err(
+                flag,
+                format!(
+                    "unknown handicap '{value}' (a 手合割 name such as 平手, 香落ち, 二枚落ち, or a JKF code such as HIRATE, KY, 2)"
+                ),
+            )
+        })?;
+    Ok(h.japanese().to_string())
+}
+
+/// The value of a switch (`--valid`, `--invalid`): empty or true/false.
+fn switch(flag: &str, value: &str) -> Result<bool, SelectionError> {
+    match value.trim() {
+        "" | "true" | "1" | "yes" => Ok(true),
+        "false" | "0" | "no" => Ok(false),
+        _ => Err(err(flag, format!("'{value}' is not true or false"))),
+    }
+}
+
+/// `--min-rating`: a finite number.
+fn rating(flag: &str, value: &str) -> Result<f64, SelectionError> {
+    value
+        .trim()
+        .parse()
+        .ok()
+        .filter(|r: &f64| r.is_finite())
+        .ok_or_else(|| err(flag, format!("'{value}' is not a rating")))
+}
+
+/// `--position`: `startpos` or an SFEN (`sfen ` prefix and move number optional).
+fn position(flag: &str, value: &str) -> Result<Position, SelectionError> {
+    let v = value.trim();
+    let pos = if v == "startpos" {
+        Ok(Position::startpos(shogi_core::Variant::Standard))
+    } else {
+        let sfen = v.strip_prefix("sfen ").unwrap_or(v);
+        // The move number is optional here.
+        let sfen = if sfen.split_whitespace().count() == 3 {
+            format!("{sfen} 1")
+        } else {
+            sfen.to_string()
+        };
+        Position::from_sfen_with(&sfen, SetupOptions::default()).map_err(|e| e.to_string())
+    };
+    pos.map_err(|e| err(flag, format!("'{value}': {e}")))
+}
+
 impl Selection {
     /// An empty selection (keeps every game).
     pub fn new() -> Selection {
@@ -148,91 +234,22 @@ impl Selection {
             "until" => self.until = Some(day(flag, value)?),
             "min-plies" => self.min_plies = Some(count()?),
             "max-plies" => self.max_plies = Some(count()?),
-            "ending" => {
-                let mut kinds = Vec::new();
-                for k in value.split(',') {
-                    let k = k.trim().to_ascii_lowercase();
-                    if !ENDINGS.contains(&k.as_str()) {
-                        return Err(err(
-                            flag,
-                            format!("unknown ending '{k}' (one of: {})", ENDINGS.join(", ")),
-                        ));
-                    }
-                    kinds.push(k);
-                }
-                self.endings = kinds;
-            }
-            "winner" => {
-                let w = value.trim().to_ascii_lowercase();
-                let w = match w.as_str() {
-                    "black" => "sente".to_string(),
-                    "white" => "gote".to_string(),
-                    _ => w,
-                };
-                if !["sente", "gote", "draw", "none"].contains(&w.as_str()) {
-                    return Err(err(
-                        flag,
-                        format!("'{value}' is not a winner (sente, gote, draw or none)"),
-                    ));
-                }
-                self.winner = Some(w);
-            }
+            "ending" => self.endings = endings(flag, value)?,
+            "winner" => self.winner = Some(winner(flag, value)?),
             "variant" => {
                 let v: shogi_core::Variant = value.trim().parse().map_err(|e| err(flag, e))?;
                 self.variant = Some(v.name().to_string());
             }
-            "handicap" => {
-                let v = value.trim();
-                let h = shogi_core::Handicap::from_japanese(v)
-                    .or_else(|| shogi_core::Handicap::from_jkf(&v.to_ascii_uppercase()))
-                    .ok_or_else(|| {
-                        err(
-                            flag,
-                            format!(
-                                "unknown handicap '{value}' (a 手合割 name such as 平手, 香落ち, 二枚落ち, or a JKF code such as HIRATE, KY, 2)"
-                            ),
-                        )
-                    })?;
-                self.handicap = Some(h.japanese().to_string());
-            }
+            "handicap" => self.handicap = Some(handicap(flag, value)?),
             "valid" | "invalid" => {
-                let on = match value.trim() {
-                    "" | "true" | "1" | "yes" => true,
-                    "false" | "0" | "no" => false,
-                    _ => return Err(err(flag, format!("'{value}' is not true or false"))),
-                };
-                let want_valid = (name == "valid") == on;
+                let want_valid = (name == "valid") == switch(flag, value)?;
                 if self.valid.is_some_and(|v| v != want_valid) {
                     return Err(err(flag, "--valid and --invalid exclude each other"));
                 }
                 self.valid = Some(want_valid);
             }
-            "min-rating" => {
-                let r: f64 = value
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|r: &f64| r.is_finite())
-                    .ok_or_else(|| err(flag, format!("'{value}' is not a rating")))?;
-                self.min_rating = Some(r);
-            }
-            "position" => {
-                let v = value.trim();
-                let pos = if v == "startpos" {
-                    Ok(Position::startpos(shogi_core::Variant::Standard))
-                } else {
-                    let sfen = v.strip_prefix("sfen ").unwrap_or(v);
-                    // The move number is optional here.
-                    let sfen = if sfen.split_whitespace().count() == 3 {
-                        format!("{sfen} 1")
-                    } else {
-                        sfen.to_string()
-                    };
-                    Position::from_sfen_with(&sfen, SetupOptions::default())
-                        .map_err(|e| e.to_string())
-                };
-                self.position = Some(pos.map_err(|e| err(flag, format!("'{value}': {e}")))?);
-            }
+            "min-rating" => self.min_rating = Some(rating(flag, value)?),
+            "position" => self.position = Some(position(flag, value)?),
             _ => return Err(err(flag, "is not a selection flag")),
         }
         Ok(())

@@ -124,22 +124,6 @@ impl SelectArgs {
         Ok(s)
     }
 
-    /// `--min-rating` as a number (a usage error naming the flag when it is not one).
-    pub fn min_rating_value(&self) -> Result<Option<f64>, Failure> {
-        self.min_rating
-            .as_deref()
-            .map(|v| {
-                v.trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|r| r.is_finite())
-                    .ok_or_else(|| {
-                        Failure::usage(format!("error: --min-rating: '{v}' is not a rating"))
-                    })
-            })
-            .transpose()
-    }
-
     /// The dedup mode, when asked for.
     pub fn dedup(&self) -> Result<Option<DedupMode>, Failure> {
         self.dedup

@@ -2,7 +2,7 @@
 
 use crate::batch::{SelectArgs, ShardArgs};
 use crate::cli::InputArgs;
-use crate::inputs::reading;
+use crate::inputs::{reading, record_hook};
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
@@ -200,6 +200,157 @@ fn problem_from_diagnostic(d: &Diagnostic, path: &str, context: bool) -> Problem
     }
 }
 
+/// What has been reported so far, and where reports go.
+struct Reporter<'a> {
+    args: &'a CheckArgs,
+    out: std::io::BufWriter<&'a mut dyn Write>,
+    /// Notes for stderr (the messages of internal errors), after the reports.
+    notes: Vec<String>,
+    records: usize,
+    invalid: usize,
+    io_failed: bool,
+    /// With --format json: the files reported, and the one being reported.
+    files: Vec<FileReport>,
+    current: Option<FileReport>,
+    exact: Dedup,
+    /// With --dedup prefix: every kept record, until the end.
+    held: Vec<RecordReport>,
+    /// --fail-fast stopped the batch.
+    stopped: bool,
+}
+
+impl Reporter<'_> {
+    /// Reports one record (kept by the selection and not a duplicate).
+    fn report(&mut self, r: RecordReport) -> ControlFlow<()> {
+        self.records += 1;
+        self.io_failed |= r.io;
+        if let Some(n) = &r.panic_note {
+            self.notes.push(n.clone());
+        }
+        if !r.valid {
+            self.invalid += 1;
+        }
+        match self.args.format {
+            CheckFormat::Text => {
+                for p in &r.problems {
+                    if self.args.quiet && p.severity != Severity::Error {
+                        continue;
+                    }
+                    let _ = writeln!(self.out, "{}", p.rendered);
+                }
+            }
+            CheckFormat::Jsonl => {
+                let _ = serde_json::to_writer(&mut self.out, &r);
+                let _ = self.out.write_all(b"\n");
+            }
+            CheckFormat::Json => {
+                if self.current.as_ref().is_some_and(|f| f.path != r.path) {
+                    self.files.extend(self.current.take());
+                }
+                let file = self
+                    .current
+                    .get_or_insert_with(|| FileReport::empty(r.path.clone()));
+                file.records += 1;
+                file.invalid += usize::from(!r.valid);
+                file.problems.extend(r.problems);
+            }
+        }
+        if self.args.fail_fast && !r.valid {
+            self.stopped = true;
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    /// Takes one checked record: reported now, held for --dedup prefix, or dropped.
+    fn game(&mut self, r: RecordReport, dedup: Option<DedupMode>) -> ControlFlow<()> {
+        if !r.selected {
+            return ControlFlow::Continue(());
+        }
+        match (dedup, r.key) {
+            (Some(DedupMode::Prefix), _) => {
+                self.held.push(r);
+                ControlFlow::Continue(())
+            }
+            (Some(DedupMode::Exact), Some(key))
+                if self
+                    .exact
+                    .check(key, &format!("{}#{}", r.path, r.game))
+                    .is_some() =>
+            {
+                ControlFlow::Continue(())
+            }
+            _ => self.report(r),
+        }
+    }
+
+    /// An input is done.
+    fn input_done(&mut self, name: &str, dedup: Option<DedupMode>) {
+        // With --dedup prefix the records come at the end, grouped there.
+        if self.args.format == CheckFormat::Json && dedup != Some(DedupMode::Prefix) {
+            let file = self
+                .current
+                .take()
+                .unwrap_or_else(|| FileReport::empty(name.to_string()));
+            self.files.push(file);
+        }
+        let _ = self.out.flush();
+    }
+
+    /// --dedup prefix: the kept records, now that every one is known.
+    fn flush_held(&mut self) {
+        let held = std::mem::take(&mut self.held);
+        if held.is_empty() {
+            return;
+        }
+        let lines: Vec<String> = held
+            .iter()
+            .map(|r| {
+                r.line
+                    .clone()
+                    .unwrap_or_else(|| format!("\u{0}{}#{}", r.path, r.game))
+            })
+            .collect();
+        let dups = shogi_batch::duplicates(&lines, DedupMode::Prefix);
+        for (r, d) in held.into_iter().zip(dups) {
+            if d.is_none() && self.report(r).is_break() {
+                break;
+            }
+        }
+    }
+
+    /// With --format json: the one document, written at the end.
+    fn write_json(&mut self) {
+        if self.args.format != CheckFormat::Json {
+            return;
+        }
+        self.files.extend(self.current.take());
+        let doc = serde_json::json!({
+            "files": self.files.len(),
+            "records": self.records,
+            "invalid": self.invalid,
+            "reports": self.files,
+        });
+        let _ = writeln!(
+            self.out,
+            "{}",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        );
+    }
+}
+
+impl FileReport {
+    fn empty(path: String) -> FileReport {
+        FileReport {
+            path,
+            records: 0,
+            invalid: 0,
+            problems: Vec::new(),
+        }
+    }
+}
+
 /// Runs `shogi check`.
 pub fn run(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let selection = args.select.selection()?;
@@ -212,167 +363,61 @@ pub fn run(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let progress = Progress::new(ctx.options.progress, "check", "files");
     let reading = reading(&args.input, true, &ctx.stdin);
     let on_record = ctx.options.on_record.clone();
-    let mut out = std::io::BufWriter::new(&mut *ctx.stdout);
-    let mut notes = Vec::new();
-    let (mut records, mut invalid, mut io_failed) = (0usize, 0usize, false);
-    let mut files: Vec<FileReport> = Vec::new();
-    let mut current: Option<FileReport> = None;
-    let mut exact = Dedup::new();
-    let mut held: Vec<RecordReport> = Vec::new();
-    let mut stopped = false;
-    // Reports one record (kept by the selection and not a duplicate).
-    let mut report = |r: RecordReport,
-                      out: &mut dyn Write,
-                      current: &mut Option<FileReport>,
-                      files: &mut Vec<FileReport>|
-     -> ControlFlow<()> {
-        records += 1;
-        io_failed |= r.io;
-        if let Some(n) = &r.panic_note {
-            notes.push(n.clone());
-        }
-        if !r.valid {
-            invalid += 1;
-        }
-        match args.format {
-            CheckFormat::Text => {
-                for p in &r.problems {
-                    if args.quiet && p.severity != Severity::Error {
-                        continue;
-                    }
-                    let _ = writeln!(out, "{}", p.rendered);
-                }
-            }
-            CheckFormat::Jsonl => {
-                let _ = serde_json::to_writer(&mut *out, &r);
-                let _ = out.write_all(b"\n");
-            }
-            CheckFormat::Json => {
-                if current.as_ref().is_some_and(|f| f.path != r.path) {
-                    files.extend(current.take());
-                }
-                let file = current.get_or_insert_with(|| FileReport {
-                    path: r.path.clone(),
-                    records: 0,
-                    invalid: 0,
-                    problems: Vec::new(),
-                });
-                file.records += 1;
-                file.invalid += usize::from(!r.valid);
-                file.problems.extend(r.problems);
-            }
-        }
-        if args.fail_fast && !r.valid {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
+    let mut rep = Reporter {
+        args,
+        out: std::io::BufWriter::new(&mut *ctx.stdout),
+        notes: Vec::new(),
+        records: 0,
+        invalid: 0,
+        io_failed: false,
+        files: Vec::new(),
+        current: None,
+        exact: Dedup::new(),
+        held: Vec::new(),
+        stopped: false,
     };
     let _ = shogi_batch::run(
         &inputs,
         &reading,
         &pool,
         |input, game| {
-            if let Some(hook) = &on_record {
-                if game.panic.is_none() {
-                    hook(&input.name, game.index as usize);
-                }
-            }
+            record_hook(on_record.as_ref(), input, &game);
             check_game(&input.name, &game, args, &selection, dedup)
         },
         |input, event| match event {
             Event::InputDone => {
                 progress.inc(total);
-                // With --dedup prefix the records come at the end, grouped there.
-                if args.format == CheckFormat::Json && dedup != Some(DedupMode::Prefix) {
-                    files.push(current.take().unwrap_or_else(|| FileReport {
-                        path: input.name.clone(),
-                        records: 0,
-                        invalid: 0,
-                        problems: Vec::new(),
-                    }));
-                }
-                let _ = out.flush();
+                rep.input_done(&input.name, dedup);
                 ControlFlow::Continue(())
             }
             Event::Game(r) => {
                 progress.add_games(1);
-                if !r.selected {
-                    return ControlFlow::Continue(());
-                }
-                match (dedup, r.key) {
-                    (Some(DedupMode::Prefix), _) => {
-                        held.push(r);
-                        ControlFlow::Continue(())
-                    }
-                    (Some(DedupMode::Exact), Some(key))
-                        if exact
-                            .check(key, &format!("{}#{}", r.path, r.game))
-                            .is_some() =>
-                    {
-                        ControlFlow::Continue(())
-                    }
-                    _ => {
-                        let flow = report(r, &mut out, &mut current, &mut files);
-                        stopped |= flow.is_break();
-                        flow
-                    }
-                }
+                rep.game(r, dedup)
             }
         },
     );
-    if !held.is_empty() {
-        let lines: Vec<String> = held
-            .iter()
-            .map(|r| {
-                r.line
-                    .clone()
-                    .unwrap_or_else(|| format!("\u{0}{}#{}", r.path, r.game))
-            })
-            .collect();
-        let dups = shogi_batch::duplicates(&lines, DedupMode::Prefix);
-        for (r, d) in held.into_iter().zip(dups) {
-            if d.is_none() && report(r, &mut out, &mut current, &mut files).is_break() {
-                stopped = true;
-                break;
-            }
-        }
-    }
+    rep.flush_held();
     progress.finish();
-    if args.format == CheckFormat::Json {
-        if let Some(f) = current.take() {
-            files.push(f);
-        }
-        let doc = serde_json::json!({
-            "files": files.len(),
-            "records": records,
-            "invalid": invalid,
-            "reports": files,
-        });
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
-        );
-    }
-    let _ = out.flush();
-    drop(out);
-    for note in &notes {
+    rep.write_json();
+    let _ = rep.out.flush();
+    drop(rep.out);
+    for note in &rep.notes {
         let _ = writeln!(ctx.stderr, "{note}");
     }
-    let secs = start.elapsed().as_secs_f64();
+    let (records, invalid) = (rep.records, rep.invalid);
     let _ = writeln!(
         ctx.stderr,
-        "checked {records} record(s) in {} file(s): {} valid, {invalid} invalid ({secs:.2}s){}",
+        "checked {records} record(s) in {} file(s): {} valid, {invalid} invalid ({:.2}s){}",
         inputs.len(),
         records.saturating_sub(invalid),
-        if stopped {
+        start.elapsed().as_secs_f64(),
+        if rep.stopped {
             "; stopped at the first invalid record (--fail-fast)"
         } else {
             ""
         },
     );
-    if io_failed {
+    if rep.io_failed {
         Err(Failure::silent(2))
     } else if invalid > 0 {
         Err(Failure::silent(1))

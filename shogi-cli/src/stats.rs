@@ -2,10 +2,14 @@
 
 use crate::batch::{SelectArgs, ShardArgs};
 use crate::cli::InputArgs;
+use crate::inputs::record_hook;
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
-use shogi_batch::{Dedup, DedupMode, Event, GameRow, Summary, duplicates, game_key, line_text};
+use shogi_batch::{
+    Dedup, DedupMode, Event, GameRow, Input, ReadGame, Selection, Summary, duplicates, game_key,
+    line_text,
+};
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -93,14 +97,133 @@ impl Sink<'_> {
     }
 }
 
-/// Runs `shogi stats`.
-pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
-    let selection = args.select.selection()?;
-    let dedup = args.select.dedup()?;
-    let inputs = crate::inputs::expand(&args.paths)?;
-    let inputs = args.shard.apply(inputs)?;
-    let pool = jobs_pool(args.jobs)?;
-    let out: Box<dyn Write + '_> = match &args.output {
+/// The row of one game (when the selection keeps it) and what --dedup needs; runs on a
+/// worker.
+fn stats_game(
+    input: &Input,
+    game: &ReadGame,
+    selection: &Selection,
+    dedup: Option<DedupMode>,
+) -> Item {
+    let r = game.replay(selection.position());
+    let row = GameRow::new(&input.name, game, Some(&r));
+    let io = game
+        .error
+        .as_ref()
+        .is_some_and(|e| e.kind == shogi_kif::ErrorKind::Io);
+    let invalid = !row.valid;
+    let keep = selection.matches(&row, Some(&r));
+    let (key, line) = match &game.record {
+        Some(rec) if keep && dedup.is_some() => (
+            game_key(rec),
+            (dedup == Some(DedupMode::Prefix)).then(|| line_text(rec)),
+        ),
+        _ => (0, None),
+    };
+    Item {
+        row: keep.then_some(row),
+        key,
+        line,
+        invalid,
+        io,
+    }
+}
+
+/// The rows written so far (or the totals), and what --dedup holds.
+struct Rows<'a> {
+    summary_only: bool,
+    sink: Sink<'a>,
+    summary: Summary,
+    dedup: Option<DedupMode>,
+    exact: Dedup,
+    /// With --dedup prefix: every kept row with its main line, until the end.
+    held: Vec<(GameRow, String)>,
+    games: u64,
+    invalid: u64,
+    io_failed: bool,
+    write_error: Option<std::io::Error>,
+}
+
+impl Rows<'_> {
+    /// Writes a row (or counts it, with --summary).
+    fn put(&mut self, row: &GameRow) -> ControlFlow<()> {
+        if self.summary_only {
+            self.summary.add(row);
+            return ControlFlow::Continue(());
+        }
+        match self.sink.row(row) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                self.write_error = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    /// Takes one game's item.
+    fn game(&mut self, item: Item) -> ControlFlow<()> {
+        self.games += 1;
+        self.invalid += u64::from(item.invalid);
+        self.io_failed |= item.io;
+        let Some(mut row) = item.row else {
+            return ControlFlow::Continue(());
+        };
+        match self.dedup {
+            None => self.put(&row),
+            Some(DedupMode::Exact) => {
+                if row.key.is_some() {
+                    row.duplicate_of = self.exact.check(item.key, &row.id());
+                }
+                self.put(&row)
+            }
+            Some(DedupMode::Prefix) => {
+                // Unreadable games have no line: a line of their own keeps them apart.
+                let line = item.line.unwrap_or_else(|| format!("\u{0}{}", row.id()));
+                self.held.push((row, line));
+                ControlFlow::Continue(())
+            }
+        }
+    }
+
+    /// --dedup prefix: the rows, now that every game is known.
+    fn flush_held(&mut self) {
+        let held = std::mem::take(&mut self.held);
+        let lines: Vec<String> = held.iter().map(|h| h.1.clone()).collect();
+        let dups = duplicates(&lines, DedupMode::Prefix);
+        let ids: Vec<String> = held.iter().map(|h| h.0.id()).collect();
+        for ((mut row, _), dup) in held.into_iter().zip(dups) {
+            row.duplicate_of = dup.map(|k| ids[k].clone());
+            if self.put(&row).is_break() {
+                break;
+            }
+        }
+    }
+
+    /// With --summary, the totals; then the output is flushed. A closed pipe is no error.
+    fn finish(mut self) -> Result<(), Failure> {
+        if self.summary_only {
+            for line in self.summary.lines() {
+                if let Err(e) = self.sink.row(&line) {
+                    self.write_error = Some(e);
+                    break;
+                }
+            }
+        }
+        if let Err(e) = self.sink.flush() {
+            self.write_error.get_or_insert(e);
+        }
+        match self.write_error {
+            Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::usage(format!(
+                "error: cannot write the output: {e}"
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The output: `--output FILE` or stdout, as CSV or JSON lines.
+fn open_sink<'a>(args: &StatsArgs, stdout: &'a mut dyn Write) -> Result<Sink<'a>, Failure> {
+    let out: Box<dyn Write + 'a> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| {
                 Failure::usage(format!(
@@ -110,67 +233,48 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
                 ))
             })?,
         )),
-        None => Box::new(std::io::BufWriter::new(&mut *ctx.stdout)),
+        None => Box::new(std::io::BufWriter::new(stdout)),
     };
-    let mut sink = match args.format {
+    Ok(match args.format {
         StatsFormat::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
         StatsFormat::Jsonl => Sink::Jsonl(out),
+    })
+}
+
+/// Runs `shogi stats`.
+pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    let selection = args.select.selection()?;
+    let dedup = args.select.dedup()?;
+    let inputs = crate::inputs::expand(&args.paths)?;
+    let inputs = args.shard.apply(inputs)?;
+    let pool = jobs_pool(args.jobs)?;
+    let mut rows = Rows {
+        summary_only: args.summary,
+        sink: open_sink(args, &mut *ctx.stdout)?,
+        summary: Summary::default(),
+        dedup,
+        exact: Dedup::new(),
+        held: Vec::new(),
+        games: 0,
+        invalid: 0,
+        io_failed: false,
+        write_error: None,
     };
     let reading = crate::inputs::reading(&args.input, true, &ctx.stdin);
     let start = std::time::Instant::now();
     let progress = Progress::new(ctx.options.progress, "stats", "files");
     let total = inputs.len() as u64;
-    let prefix = dedup == Some(DedupMode::Prefix);
-    let mut exact = Dedup::new();
-    let mut held: Vec<(GameRow, String)> = Vec::new();
-    let mut summary = Summary::default();
-    let (mut games, mut invalid, mut io_failed) = (0u64, 0u64, false);
-    let mut write_error = None;
     let on_record = ctx.options.on_record.clone();
-    let mut put = |row: &GameRow, summary: &mut Summary, sink: &mut Sink| -> ControlFlow<()> {
-        if args.summary {
-            summary.add(row);
-            return ControlFlow::Continue(());
-        }
-        match sink.row(row) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                write_error = Some(e);
-                ControlFlow::Break(())
-            }
-        }
-    };
     let _ = shogi_batch::run(
         &inputs,
         &reading,
         &pool,
         |input, game| {
-            if let Some(hook) = &on_record {
-                if game.error.is_none() {
-                    hook(&input.name, game.index as usize);
-                }
+            // Only readable games (a panic's report has an error too).
+            if game.error.is_none() {
+                record_hook(on_record.as_ref(), input, &game);
             }
-            let r = game.replay(selection.position());
-            let row = GameRow::new(&input.name, &game, Some(&r));
-            let io = game
-                .error
-                .as_ref()
-                .is_some_and(|e| e.kind == shogi_kif::ErrorKind::Io);
-            let invalid = !row.valid;
-            let keep = selection.matches(&row, Some(&r));
-            let (key, line) = match &game.record {
-                Some(rec) if keep && dedup.is_some() => {
-                    (game_key(rec), prefix.then(|| line_text(rec)))
-                }
-                _ => (0, None),
-            };
-            Item {
-                row: keep.then_some(row),
-                key,
-                line,
-                invalid,
-                io,
-            }
+            stats_game(input, &game, &selection, dedup)
         },
         |_, event| match event {
             Event::InputDone => {
@@ -178,62 +282,17 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
                 ControlFlow::Continue(())
             }
             Event::Game(item) => {
-                games += 1;
                 progress.add_games(1);
-                invalid += u64::from(item.invalid);
-                io_failed |= item.io;
-                let Some(mut row) = item.row else {
-                    return ControlFlow::Continue(());
-                };
-                match dedup {
-                    None => put(&row, &mut summary, &mut sink),
-                    Some(DedupMode::Exact) => {
-                        if row.key.is_some() {
-                            row.duplicate_of = exact.check(item.key, &row.id());
-                        }
-                        put(&row, &mut summary, &mut sink)
-                    }
-                    Some(DedupMode::Prefix) => {
-                        // Unreadable games have no line: a line of their own keeps them apart.
-                        let line = item.line.unwrap_or_else(|| format!("\u{0}{}", row.id()));
-                        held.push((row, line));
-                        ControlFlow::Continue(())
-                    }
-                }
+                rows.game(item)
             }
         },
     );
     progress.finish();
-    if prefix {
-        let lines: Vec<String> = held.iter().map(|h| h.1.clone()).collect();
-        let dups = duplicates(&lines, DedupMode::Prefix);
-        let ids: Vec<String> = held.iter().map(|h| h.0.id()).collect();
-        for ((mut row, _), dup) in held.into_iter().zip(dups) {
-            row.duplicate_of = dup.map(|k| ids[k].clone());
-            if put(&row, &mut summary, &mut sink).is_break() {
-                break;
-            }
-        }
+    if dedup == Some(DedupMode::Prefix) {
+        rows.flush_held();
     }
-    if args.summary {
-        for line in summary.lines() {
-            if let Err(e) = sink.row(&line) {
-                write_error = Some(e);
-                break;
-            }
-        }
-    }
-    if let Err(e) = sink.flush() {
-        write_error.get_or_insert(e);
-    }
-    drop(sink);
-    if let Some(e) = write_error {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(Failure::usage(format!(
-                "error: cannot write the output: {e}"
-            )));
-        }
-    }
+    let (games, invalid, io_failed) = (rows.games, rows.invalid, rows.io_failed);
+    rows.finish()?;
     let secs = start.elapsed().as_secs_f64();
     let _ = writeln!(
         ctx.stderr,

@@ -1,22 +1,22 @@
 //! `shogi convert --to hcpe|psv|positions`: training data, one entry per position of every
 //! selected game's main line (the entries themselves come from `shogi_kif::training`).
 //!
-//! Inputs are read in parallel, a chunk at a time, and their entries written in input order:
+//! Inputs are read in parallel by shogi-batch (the reading path, ratings and selection of every
+//! batch command), and their entries written in input order:
 //! to `--output FILE`, to one file per input below `--out-dir`, or to stdout (binary never to
 //! a terminal). Unreadable records are reported like every convert error (exit 1); games that
 //! give no entries (no result, a left-out draw or declaration, below `--min-rating`, not
 //! encodable) are only counted, in the summary line on stderr.
 
 use crate::convert::{ConvertArgs, ToFormat, extension, output_paths};
-use crate::inputs::{self, Input, io_reason};
-use crate::isolate::{Panic, isolated};
+use crate::inputs::{self, io_reason, reading, record_hook};
 use crate::pool::jobs_pool;
-use crate::read::{self, Stdin, Validation};
-use crate::{Ctx, Failure, Options};
-use rayon::prelude::*;
+use crate::{Ctx, Failure};
+use shogi_batch::{Event, GameRow, INTERNAL_ERROR, ReadGame, Selection, replay};
 use shogi_kif::training::{self, Skip, TrainingOptions};
-use shogi_kif::{HeaderKey, Record};
+use shogi_kif::{Encoding, ErrorKind};
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// Options of `shogi convert` for the training-data targets (`--to hcpe|psv|positions`).
@@ -147,255 +147,238 @@ fn extension_name(to: ToFormat) -> &'static str {
     }
 }
 
-/// What one input gave.
-struct Done {
+/// What one game gave: its entries' bytes, the lines for stderr, and what was counted.
+#[derive(Default)]
+struct Trained {
     bytes: Vec<u8>,
     errors: Vec<String>,
+    /// The input could not be read at all (exit 2).
     io: Option<String>,
     counts: Counts,
 }
 
-/// A rating as written: digits (ASCII or full-width) with an optional decimal part.
-fn rating_from(value: &str) -> Option<f64> {
-    let digits: String = value
-        .trim()
-        .chars()
-        .map(|c| match c {
-            '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
-            _ => c,
-        })
-        .take_while(|c| c.is_ascii_digit() || *c == '.')
-        .collect();
-    digits.parse().ok().filter(|r: &f64| r.is_finite())
-}
-
-/// The players' ratings in the record's header, where it names them.
-fn header_ratings(record: &Record) -> Ratings {
-    let find = |names: &[&str]| {
-        names.iter().find_map(|n| {
-            record
-                .header
-                .get(&HeaderKey::Other((*n).to_string()))
-                .and_then(rating_from)
-        })
-    };
-    [
-        find(&["先手レーティング", "下手レーティング", "black_rate"]),
-        find(&["後手レーティング", "上手レーティング", "white_rate"]),
-    ]
-}
-
-/// Floodgate's `'black_rate:NAME:RATING` and `'white_rate:…` comment lines, which the record
-/// model does not keep, game by game (games split by `/` lines) in a CSA file.
-fn floodgate_ratings(path: &Path) -> Vec<Ratings> {
-    let Ok(bytes) = std::fs::read(path) else {
-        return Vec::new();
-    };
-    let mut games = vec![[None, None]];
-    for line in bytes.split(|&b| b == b'\n') {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line == b"/" {
-            games.push([None, None]);
-            continue;
+/// Encodes the entries of one game (when it is readable and selected); runs on a worker.
+fn train_game(path: &str, game: &ReadGame, args: &ConvertArgs, selection: &Selection) -> Trained {
+    let mut done = Trained::default();
+    if let Some(message) = &game.panic {
+        // The start of the record being read is not known: 1:1.
+        done.errors
+            .push(format!("{path}:1:1: error: {INTERNAL_ERROR}"));
+        done.errors
+            .push(format!("{path}: note: the internal error was: {message}"));
+        return done;
+    }
+    let record = match (&game.record, &game.error) {
+        (_, Some(e)) if e.kind == ErrorKind::Io => {
+            done.io = Some(format!("error: {path}: {}", e.message));
+            return done;
         }
-        for (i, key) in [&b"'black_rate:"[..], &b"'white_rate:"[..]]
-            .iter()
-            .enumerate()
-        {
-            if let Some(rest) = line.strip_prefix(*key) {
-                // NAME:RATING; the rating follows the last ':'.
-                let value = rest.rsplit(|&b| b == b':').next().unwrap_or(rest);
-                if let Some(games_last) = games.last_mut() {
-                    games_last[i] = std::str::from_utf8(value).ok().and_then(rating_from);
-                }
-            }
+        (_, Some(e)) => {
+            done.counts.unreadable += 1;
+            done.errors.push(e.clone().with_path(path).render());
+            return done;
+        }
+        (Some(record), None) => record,
+        (None, None) => return done,
+    };
+    if !selection.is_empty() {
+        // Only --min-rating reaches here (see `convert::run`): the row carries the ratings.
+        let r = replay(record, selection.position());
+        if !selection.matches(&GameRow::new(path, game, Some(&r)), Some(&r)) {
+            done.counts.rating += 1;
+            return done;
         }
     }
-    games
-}
-
-/// Both players' ratings (sente, gote), where known.
-type Ratings = [Option<f64>; 2];
-
-/// Which games to keep: the record, its number in its input (from 1), and the ratings read
-/// from the input's text game by game (empty unless `--min-rating` asked for them).
-/// `shogi stats`'s selection plugs in here.
-type Select<'a> = &'a (dyn Fn(&Record, usize, &[Ratings]) -> bool + Sync);
-
-/// Reads one input and encodes the entries of its selected games.
-fn train_input(
-    input: &Input,
-    args: &ConvertArgs,
-    stdin: &Stdin,
-    options: &Options,
-    select: Select<'_>,
-) -> Done {
-    let path = input.name.as_str();
-    let mut done = Done {
-        bytes: Vec::new(),
-        errors: Vec::new(),
-        io: None,
-        counts: Counts::default(),
-    };
-    let scanned = match (&input.path, args.select.min_rating_value().ok().flatten()) {
-        (Some(p), Some(_)) => floodgate_ratings(p),
-        _ => Vec::new(),
-    };
-    let opts = args.training.options();
-    let mut records = 0;
-    let res = isolated(|| {
-        read::for_each_record(input, &args.input, stdin, Validation::Off, |item| {
-            records += 1;
-            if let Some(hook) = &options.on_record {
-                hook(path, records);
+    let mut failed = None;
+    let res = training::for_each_entry(record, &args.training.options(), |e| {
+        if failed.is_none() {
+            if let Err(m) = encode(args.to, e, &mut done.bytes) {
+                failed = Some(m);
             }
-            let record = match item {
-                Err(e) => {
-                    done.counts.unreadable += 1;
-                    done.errors.push(e.with_path(path).render());
-                    return;
-                }
-                Ok((record, _)) => record,
-            };
-            if !select(&record, records, &scanned) {
-                done.counts.rating += 1;
-                return;
-            }
-            let mark = done.bytes.len();
-            let mut failed = None;
-            let res = training::for_each_entry(&record, &opts, |e| {
-                if failed.is_none() {
-                    if let Err(m) = encode(args.to, e, &mut done.bytes) {
-                        failed = Some(m);
-                    }
-                }
-            });
-            match (res, failed) {
-                (Ok(n), None) => {
-                    done.counts.games += 1;
-                    done.counts.entries += n as u64;
-                }
-                (_, Some(m)) => {
-                    done.bytes.truncate(mark);
-                    done.counts.not_encodable += 1;
-                    done.errors
-                        .push(format!("{path}: error: record {records}: {m}"));
-                }
-                (Err(skip), None) => done.counts.skip(&skip),
-            }
-        })
-    });
-    match res {
-        Ok(Ok(())) => {}
-        Ok(Err(reason)) => done.io = Some(format!("error: {path}: {reason}")),
-        Err(panic) => {
-            done.errors.push(Panic::error_line(path, 1, 1));
-            done.errors.push(panic.note(path));
         }
+    });
+    match (res, failed) {
+        (Ok(n), None) => {
+            done.counts.games += 1;
+            done.counts.entries += n as u64;
+        }
+        (_, Some(m)) => {
+            done.bytes.clear();
+            done.counts.not_encodable += 1;
+            done.errors
+                .push(format!("{path}: error: record {}: {m}", game.index));
+        }
+        (Err(skip), None) => done.counts.skip(&skip),
     }
     done
 }
 
-/// Inputs read in parallel per chunk; the chunk's outputs are written in input order.
-const CHUNK: usize = 256;
+/// Where the entries go: one file per input below `--out-dir`, one `--output` file, or
+/// stdout; and what went wrong on the way.
+struct Sink<'a> {
+    /// With `--out-dir`: each input's file, and the entries of the input being read.
+    targets: Option<(Vec<PathBuf>, Vec<u8>)>,
+    file: Option<(std::io::BufWriter<std::fs::File>, &'a Path)>,
+    stdout: &'a mut dyn Write,
+    /// Inputs done so far (the index of the current input's target).
+    inputs_done: usize,
+    files: usize,
+    /// A write failed (this message, exit 2).
+    write_error: Option<String>,
+    /// Standard output was closed: stop quietly (exit 0).
+    closed: bool,
+}
 
-/// Runs `shogi convert --to hcpe|psv|positions`.
-pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+impl Sink<'_> {
+    /// Takes one game's entries.
+    fn game(&mut self, bytes: &[u8]) -> ControlFlow<()> {
+        let written = match (&mut self.targets, &mut self.file) {
+            (Some((_, pending)), _) => {
+                pending.extend_from_slice(bytes);
+                Ok(())
+            }
+            (None, Some((f, p))) => f
+                .write_all(bytes)
+                .map_err(|e| format!("error: {}: {}", p.display(), io_reason(&e))),
+            (None, None) => match self.stdout.write_all(bytes) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                    self.closed = true;
+                    return ControlFlow::Break(());
+                }
+                r => r.map_err(|e| format!("error: cannot write stdout: {e}")),
+            },
+        };
+        self.check(written)
+    }
+
+    /// An input is done: with `--out-dir`, its file is written.
+    fn input_done(&mut self) -> ControlFlow<()> {
+        let i = self.inputs_done;
+        self.inputs_done += 1;
+        let Some((targets, pending)) = &mut self.targets else {
+            return ControlFlow::Continue(());
+        };
+        let written = write_file(&targets[i], pending).map(|n| self.files += n);
+        pending.clear();
+        self.check(written)
+    }
+
+    fn check(&mut self, written: Result<(), String>) -> ControlFlow<()> {
+        match written {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                self.write_error = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    /// Flushes the `--output` file and stdout.
+    fn finish(&mut self) -> Result<(), Failure> {
+        if let Some((f, p)) = &mut self.file {
+            f.flush().map_err(|e| {
+                Failure::usage(format!("error: {}: {}", p.display(), io_reason(&e)))
+            })?;
+        }
+        let _ = self.stdout.flush();
+        Ok(())
+    }
+}
+
+/// The usage errors of the training targets: `--output` with `--out-dir`, binary data to a
+/// terminal.
+fn check_usage(args: &ConvertArgs, ctx: &Ctx) -> Result<(), Failure> {
     let t = &args.training;
-    let binary = matches!(args.to, ToFormat::Hcpe | ToFormat::Psv);
     if t.output.is_some() && args.out_dir.is_some() {
         return Err(Failure::usage(
             "error: --output and --out-dir exclude each other",
         ));
     }
+    let binary = matches!(args.to, ToFormat::Hcpe | ToFormat::Psv);
     if binary && t.output.is_none() && args.out_dir.is_none() && ctx.options.stdout_terminal {
         return Err(Failure::usage(format!(
             "error: {} is binary: not written to a terminal; use --output FILE, --out-dir DIR or a pipe",
             extension_name(args.to)
         )));
     }
+    Ok(())
+}
+
+/// Runs `shogi convert --to hcpe|psv|positions`.
+pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    check_usage(args, ctx)?;
     let inputs = inputs::expand(&args.paths)?;
     let targets = match &args.out_dir {
-        Some(dir) => Some(output_paths(
-            dir,
-            &inputs,
-            extension(args.to, shogi_kif::Encoding::Utf8),
-        )?),
+        Some(dir) => Some((
+            output_paths(dir, &inputs, extension(args.to, Encoding::Utf8))?,
+            Vec::new(),
+        )),
         None => None,
     };
-    let mut file = match &t.output {
-        Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
-            |e| Failure::usage(format!("error: {}: {}", p.display(), io_reason(&e))),
-        )?)),
+    let file = match &args.training.output {
+        Some(p) => Some((
+            std::io::BufWriter::new(std::fs::File::create(p).map_err(|e| {
+                Failure::usage(format!("error: {}: {}", p.display(), io_reason(&e)))
+            })?),
+            p.as_path(),
+        )),
         None => None,
     };
-    let min_rating = args.select.min_rating_value()?;
-    let select = move |record: &Record, index: usize, scanned: &[Ratings]| {
-        let Some(min) = min_rating else {
-            return true;
-        };
-        let header = header_ratings(record);
-        let from_file = scanned.get(index - 1).copied().unwrap_or([None, None]);
-        let r = [header[0].or(from_file[0]), header[1].or(from_file[1])];
-        matches!(r, [Some(a), Some(b)] if a >= min && b >= min)
-    };
+    // Only --min-rating of the selection flags is allowed here (see `convert::run`).
+    let selection = args.select.selection()?;
     let pool = jobs_pool(args.jobs)?;
+    let reading = reading(&args.input, false, &ctx.stdin);
+    let on_record = ctx.options.on_record.clone();
+    let mut sink = Sink {
+        targets,
+        file,
+        stdout: &mut *ctx.stdout,
+        inputs_done: 0,
+        files: 0,
+        write_error: None,
+        closed: false,
+    };
+    let stderr = &mut *ctx.stderr;
     let (mut failed, mut io_failed) = (false, false);
     let mut counts = Counts::default();
-    let mut files = 0;
-    for (c, chunk) in inputs.chunks(CHUNK).enumerate() {
-        let (stdin, options) = (&ctx.stdin, ctx.options);
-        let results: Vec<Done> = pool.install(|| {
-            chunk
-                .par_iter()
-                .map(|input| train_input(input, args, stdin, options, &select))
-                .collect()
-        });
-        for (i, done) in results.into_iter().enumerate() {
-            let written = match (&targets, &mut file) {
-                (Some(targets), _) => {
-                    write_file(&targets[c * CHUNK + i], &done.bytes).map(|n| files += n)
+    let _ = shogi_batch::run(
+        &inputs,
+        &reading,
+        &pool,
+        |input, game| {
+            record_hook(on_record.as_ref(), input, &game);
+            train_game(&input.name, &game, args, &selection)
+        },
+        |_, event| match event {
+            Event::Game(done) => {
+                sink.game(&done.bytes)?;
+                for e in &done.errors {
+                    let _ = writeln!(stderr, "{e}");
+                    failed = true;
                 }
-                (None, Some(f)) => f.write_all(&done.bytes).map_err(|e| {
-                    let p = t.output.as_deref().unwrap_or(Path::new("-"));
-                    format!("error: {}: {}", p.display(), io_reason(&e))
-                }),
-                (None, None) => match ctx.stdout.write_all(&done.bytes) {
-                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
-                    r => r.map_err(|e| format!("error: cannot write stdout: {e}")),
-                },
-            };
-            for e in &done.errors {
-                let _ = writeln!(ctx.stderr, "{e}");
-                failed = true;
+                if let Some(e) = &done.io {
+                    let _ = writeln!(stderr, "{e}");
+                    io_failed = true;
+                }
+                counts.add(&done.counts);
+                ControlFlow::Continue(())
             }
-            if let Some(e) = &done.io {
-                let _ = writeln!(ctx.stderr, "{e}");
-                io_failed = true;
-            }
-            if let Err(e) = written {
-                let _ = writeln!(ctx.stderr, "{e}");
-                return Err(Failure::silent(2));
-            }
-            counts.add(&done.counts);
-        }
+            Event::InputDone => sink.input_done(),
+        },
+    );
+    if sink.closed {
+        return Ok(());
     }
-    if let Some(f) = &mut file {
-        if let Err(e) = f.flush() {
-            let p = t.output.as_deref().unwrap_or(Path::new("-"));
-            return Err(Failure::usage(format!(
-                "error: {}: {}",
-                p.display(),
-                io_reason(&e)
-            )));
-        }
+    if let Some(e) = &sink.write_error {
+        let _ = writeln!(stderr, "{e}");
+        return Err(Failure::silent(2));
     }
-    let _ = ctx.stdout.flush();
+    sink.finish()?;
     let mut summary = counts.summary(args.to);
     if let Some(dir) = &args.out_dir {
-        summary.push_str(&format!("; {files} file(s) in {}", dir.display()));
+        summary.push_str(&format!("; {} file(s) in {}", sink.files, dir.display()));
     }
-    let _ = writeln!(ctx.stderr, "{summary}");
+    let _ = writeln!(stderr, "{summary}");
     if io_failed {
         Err(Failure::silent(2))
     } else if failed {
@@ -417,26 +400,4 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<usize, String> {
     std::fs::write(path, bytes)
         .map_err(|e| format!("error: {}: {}", path.display(), io_reason(&e)))?;
     Ok(1)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ratings_from_floodgate_lines_game_by_game() {
-        let dir = std::env::temp_dir().join(format!("shogi-train-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let p = dir.join("two.csa");
-        std::fs::write(
-            &p,
-            "V2\r\n'black_rate:a+1:3382.0\r\n'white_rate:b+2:3613.5\r\nPI\n+\n/\nPI\n+\n'white_rate:c:12\n",
-        )
-        .expect("write");
-        let r = floodgate_ratings(&p);
-        assert_eq!(r, vec![[Some(3382.0), Some(3613.5)], [None, Some(12.0)]]);
-        let _ = std::fs::remove_dir_all(&dir);
-        assert_eq!(rating_from("１５００"), Some(1500.0));
-        assert_eq!(rating_from("R"), None);
-    }
 }

@@ -48,10 +48,11 @@
 //! ```
 
 use crate::ending::EndingKind;
-use crate::model::{HeaderKey, MoveNode, Record};
+use crate::model::{MoveNode, Record};
+use crate::validate::impasse_rule;
 use shogi_core::{
-    Color, DeclarationResult, EncodeError, Game, GameResult, Hcpe, ImpasseRule, Move,
-    PackedSfenValue, Position, PositionFormat,
+    Color, DeclarationResult, EncodeError, Game, GameResult, Hcpe, Move, PackedSfenValue, Position,
+    PositionFormat,
 };
 use std::fmt;
 
@@ -186,18 +187,6 @@ pub fn eval_from_comment(comment: &str) -> Option<Eval> {
 /// The evaluation attached to a move: the first of its comments that carries one.
 pub fn node_eval(node: &MoveNode) -> Option<Eval> {
     node.comments.iter().find_map(|c| eval_from_comment(c))
-}
-
-/// The declaration rule the record names (`$JISHOGI:24`, `持将棋：24点法`), else 27-point.
-fn impasse_rule(record: &Record) -> ImpasseRule {
-    let named = record
-        .header
-        .get(&HeaderKey::JishogiRule)
-        .or_else(|| record.header.get(&HeaderKey::Other("JISHOGI".into())));
-    match named {
-        Some(v) if v.contains("24") || v.contains("２４") => ImpasseRule::Points24,
-        _ => ImpasseRule::Points27,
-    }
 }
 
 /// The game's result as its ending states it, judged by the rules where they decide it (see

@@ -9,10 +9,10 @@
 //! input, written records read back the same).
 //! `SHOGI_FUZZ_SCALE=30` multiplies the number of mutations (230,000 inputs ran clean so).
 
-use shogi_kif::{Encoding, Format, Game, ReadOptions, Reader};
-use shogi_tests::invariants;
+use shogi_kif::{Encoding, Game, ReadOptions, Reader};
+use shogi_tests::invariants::{self, FORMATS, files_under};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 struct Rng(u64);
 
@@ -31,32 +31,6 @@ impl Rng {
         }
     }
 }
-
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files_under(&p, out);
-        } else if !matches!(
-            p.extension().and_then(|e| e.to_str()),
-            Some("tsv" | "md" | "txt")
-        ) {
-            out.push(p);
-        }
-    }
-}
-
-const FORMATS: [Format; 6] = [
-    Format::Kif,
-    Format::Ki2,
-    Format::Csa,
-    Format::Usi,
-    Format::Sfen,
-    Format::Jkf,
-];
 
 /// Reads every record of `bytes`; writes each one back in every format and reads that again.
 /// Then the fuzz targets' checks: the reader of the format detected, and the writers.

@@ -1,0 +1,370 @@
+//! `shogi convert`: every record of every input written in another format, to stdout or one
+//! file per input below an output folder.
+//!
+//! Layout: this module holds the arguments and the per-game work; `record` turns one record
+//! into the output format's bytes (or says what it cannot hold); `output` writes them (stdout,
+//! files below --out-dir) and gathers each input's records and messages.
+
+use crate::batch::{SelectArgs, ShardArgs};
+use crate::cli::{EncodingArg, InputArgs};
+use crate::inputs::{self, reading, record_hook};
+use crate::pool::jobs_pool;
+use crate::progress::Progress;
+use crate::{Ctx, Failure};
+use shogi_batch::{
+    Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, ReadGame, Selection, game_key, line_text,
+};
+use shogi_kif::{Encoding, ErrorKind};
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+
+mod output;
+mod record;
+
+use output::{Gather, Writer};
+pub(crate) use output::{extension, output_paths};
+use record::convert_record;
+/// Output formats of `shogi convert`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ToFormat {
+    /// The SFEN of the final position (or of `--ply N`), one line per record.
+    Sfen,
+    /// A USI `position … moves …` line per record.
+    Usi,
+    /// Kakinoki KIF (UTF-8, or Shift_JIS with --to-encoding).
+    Kif,
+    /// KI2 (UTF-8, or Shift_JIS with --to-encoding).
+    Ki2,
+    /// CSA (V3.0; UTF-8, or Shift_JIS with --to-encoding).
+    Csa,
+    /// JSON Kifu Format.
+    Jkf,
+    /// Training data: cshogi/DLShogi hcpe, 38 bytes per position (binary).
+    Hcpe,
+    /// Training data: YaneuraOu PackedSfenValue, 40 bytes per position (binary).
+    Psv,
+    /// Training data as text: a line per position, `SFEN<TAB>move<TAB>ply<TAB>result<TAB>eval`.
+    Positions,
+}
+
+impl ToFormat {
+    /// The training-data targets (one entry per position; see `shogi_kif::training`).
+    pub fn is_training(self) -> bool {
+        matches!(self, ToFormat::Hcpe | ToFormat::Psv | ToFormat::Positions)
+    }
+}
+
+/// Arguments of `shogi convert`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Each record of each input is converted; a record that cannot be read is reported as \
+`path:line:col: error: message` on stderr and the others are still converted (exit 1 at the end).\n\n\
+Nothing is dropped silently: a record holding what the output format cannot (variations in CSA or \
+USI; comments, times, bookmarks, the header or the ending in USI; times in KI2; bookmarks in CSA \
+and JKF; variations in the record a --to sfen position is taken from) is not converted and the \
+error names what would be lost. --mainline converts the main line only (variations dropped, in \
+every format); --lossy drops whatever the format cannot hold. Either way one warning per record \
+on stderr names what was dropped.\n\n\
+Examples:\n  shogi convert samples/game.kif --to sfen           # the final position\n  \
+shogi convert samples/game.kif --to sfen --ply 30  # the position after 30 moves\n  \
+shogi convert samples/game.csa --to usi --lossy\n  shogi convert - --to kif < samples/game.ki2\n  \
+shogi convert samples/ --to csa --out-dir csa/ --lossy  # one file per record file, same layout\n  \
+shogi convert samples/game.kif --to csa --mainline  # a game with variations: its main line as CSA\n  \
+shogi convert samples/game.csa --to kif --to-encoding shift-jis -o out/  # out/game.kif in Shift_JIS\n\n\
+Training data (--to hcpe|psv|positions): one entry per position of each game's main line, before \
+each move, with the move played, the game's result and the evaluation of the record's engine \
+comments (Floodgate '**, ShogiHome 評価値=, ShogiGUI, ぴよ将棋; sente's view in the record, the \
+side to move's in the output) or 0. hcpe: result 0 draw / 1 sente won / 2 gote won; psv and \
+positions: 1 / 0 / -1 for the side to move, ply = the SFEN move number. Games without a result \
+are left out unless --keep-unfinished; the counts go to stderr.\n  \
+shogi convert samples/ --to hcpe --output train.hcpe --skip-draws\n  \
+shogi convert samples/game.kif --to positions"
+)]
+pub struct ConvertArgs {
+    /// Record files or directories (walked recursively); `-` reads stdin.
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    /// The output format.
+    #[arg(long, value_enum)]
+    pub to: ToFormat,
+    /// With `--to sfen`: the position after this many main-line moves (0 = the start).
+    #[arg(long)]
+    pub ply: Option<usize>,
+    /// Write one file per input into this folder (the layout below a given directory is kept,
+    /// the extension becomes the output format's: `.kifu` and `.ki2u` for UTF-8 KIF and KI2,
+    /// `.kif` and `.ki2` for Shift_JIS) instead of printing to stdout. An input with several
+    /// records gives one file for SFEN, USI and CSA (games split by `/`) and numbered files
+    /// (`name-2.kifu`, ...) for KIF, KI2 and JKF.
+    #[arg(long, short = 'o')]
+    pub out_dir: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Convert the main line only: variations are dropped (in every format) and a warning
+    /// says how many.
+    #[arg(long)]
+    pub mainline: bool,
+    /// Drop whatever the output format cannot hold (see below) and name it in a warning; in
+    /// Shift_JIS output, write ▲ for ☗, △ for ☖ and `U+XXXX` for any other character
+    /// Shift_JIS lacks.
+    #[arg(long)]
+    pub lossy: bool,
+    /// The text encoding of KIF, KI2 and CSA output (default utf8); its declaration line says
+    /// which. A character Shift_JIS lacks is an error naming it, unless --lossy.
+    #[arg(long, value_enum, value_name = "ENCODING")]
+    pub to_encoding: Option<EncodingArg>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub shard: ShardArgs,
+    #[command(flatten)]
+    pub select: SelectArgs,
+    #[command(flatten)]
+    pub training: crate::training::TrainingArgs,
+}
+
+impl ConvertArgs {
+    /// The encoding of the output text.
+    fn encoding(&self) -> Encoding {
+        self.to_encoding.map_or(Encoding::Utf8, Encoding::from)
+    }
+}
+
+/// An error or warning of one input.
+enum Message {
+    /// A line as it is printed.
+    Plain(String),
+    /// About the `index`th record (from 1): printed after the input's name, with the record's
+    /// number when the input holds several.
+    Record {
+        index: usize,
+        text: String,
+        error: bool,
+    },
+}
+
+impl Message {
+    /// The line printed for an input `path` of `records` records.
+    fn render(&self, path: &str, records: usize) -> String {
+        match self {
+            Message::Plain(s) => s.clone(),
+            Message::Record { index, text, error } => {
+                let level = if *error { "error" } else { "warning" };
+                if records > 1 {
+                    format!("{path}: {level}: record {index}: {text}")
+                } else {
+                    format!("{path}: {level}: {text}")
+                }
+            }
+        }
+    }
+
+    fn is_error(&self) -> bool {
+        !matches!(self, Message::Record { error: false, .. })
+    }
+}
+
+/// One game converted: the text, or the errors to report.
+struct ConvertedGame {
+    text: Option<Vec<u8>>,
+    errors: Vec<Message>,
+    io: Option<String>,
+    selected: bool,
+    key: Option<u64>,
+    line: Option<String>,
+}
+
+/// Converts one game (when the selection keeps it).
+fn convert_game(
+    path: &str,
+    game: &ReadGame,
+    args: &ConvertArgs,
+    selection: &Selection,
+    dedup: Option<DedupMode>,
+) -> ConvertedGame {
+    let mut done = ConvertedGame {
+        text: None,
+        errors: Vec::new(),
+        io: None,
+        selected: true,
+        key: None,
+        line: None,
+    };
+    if let Some(message) = &game.panic {
+        // The start of the record being read is not known: 1:1.
+        done.errors.push(Message::Plain(format!(
+            "{path}:1:1: error: {INTERNAL_ERROR}"
+        )));
+        done.errors.push(Message::Plain(format!(
+            "{path}: note: the internal error was: {message}"
+        )));
+        return done;
+    }
+    if !selection.is_empty() {
+        let r = game.replay(selection.position());
+        let row = GameRow::new(path, game, Some(&r));
+        done.selected = selection.matches(&row, Some(&r));
+        if !done.selected {
+            return done;
+        }
+    }
+    match (&game.record, &game.error) {
+        (_, Some(e)) if e.kind == ErrorKind::Io => {
+            done.io = Some(format!("error: {path}: {}", e.message));
+        }
+        (_, Some(e)) => done
+            .errors
+            .push(Message::Plain(e.clone().with_path(path).render())),
+        (Some(record), None) => {
+            if let Some(mode) = dedup {
+                done.key = Some(game_key(record));
+                done.line = (mode == DedupMode::Prefix).then(|| line_text(record));
+            }
+            let index = game.index as usize;
+            let (result, warning) = convert_record(record, args);
+            if let Some(text) = warning {
+                done.errors.push(Message::Record {
+                    index,
+                    text,
+                    error: false,
+                });
+            }
+            match result {
+                Ok(text) => done.text = Some(text),
+                Err(text) => done.errors.push(Message::Record {
+                    index,
+                    text,
+                    error: true,
+                }),
+            }
+        }
+        (None, None) => {}
+    }
+    done
+}
+
+/// Refuses flags that do not go together; runs the training writers for their targets.
+/// `Ok(true)`: the command is done.
+fn check_flags(args: &ConvertArgs, ctx: &mut Ctx) -> Result<bool, Failure> {
+    if args.ply.is_some() && args.to != ToFormat::Sfen {
+        return Err(Failure::usage("error: --ply goes with --to sfen"));
+    }
+    match args.to_encoding {
+        None | Some(EncodingArg::Utf8) => {}
+        Some(EncodingArg::ShiftJis)
+            if matches!(args.to, ToFormat::Kif | ToFormat::Ki2 | ToFormat::Csa) => {}
+        Some(EncodingArg::ShiftJis) => {
+            return Err(Failure::usage(
+                "error: --to-encoding shift-jis goes with --to kif, ki2 or csa (the other formats are UTF-8 or ASCII)",
+            ));
+        }
+        Some(EncodingArg::EucJp) => {
+            return Err(Failure::usage(
+                "error: --to-encoding takes utf8 or shift-jis (EUC-JP is read, not written)",
+            ));
+        }
+    }
+    if args.to.is_training() {
+        // The training writers take --min-rating from the selection; the other selection
+        // flags, --dedup and --shard are not theirs yet: refused rather than ignored.
+        let others = SelectArgs {
+            min_rating: None,
+            ..args.select.clone()
+        };
+        if !others.selection()?.is_empty() || others.dedup.is_some() || args.shard.shard.is_some() {
+            return Err(Failure::usage(
+                "error: with --to hcpe, psv or positions, only --min-rating of the selection \
+                 flags applies (and not --dedup or --shard)",
+            ));
+        }
+        crate::training::run(args, ctx)?;
+        return Ok(true);
+    }
+    if args.training != crate::training::TrainingArgs::default() {
+        return Err(Failure::usage(
+            "error: --output, --skip-first, --skip-draws, --skip-declarations and \
+             --keep-unfinished go with --to hcpe, psv or positions",
+        ));
+    }
+    Ok(false)
+}
+
+/// Runs `shogi convert`.
+pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    if check_flags(args, ctx)? {
+        return Ok(());
+    }
+    let selection = args.select.selection()?;
+    let dedup = args.select.dedup()?;
+    let inputs = inputs::expand(&args.paths)?;
+    let inputs = args.shard.apply(inputs)?;
+    let targets = match &args.out_dir {
+        Some(dir) => Some(output_paths(
+            dir,
+            &inputs,
+            extension(args.to, args.encoding()),
+        )?),
+        None => None,
+    };
+    let pool = jobs_pool(args.jobs)?;
+    // Validation only matters to a selection (--valid, --ending ...).
+    let reading = reading(&args.input, !selection.is_empty(), &ctx.stdin);
+    let on_record = ctx.options.on_record.clone();
+    let progress = Progress::new(ctx.options.progress, "convert", "files");
+    let total = inputs.len() as u64;
+    let mut w = Writer {
+        args,
+        inputs: &inputs,
+        targets,
+        claimed: Default::default(),
+        out: std::io::BufWriter::new(&mut *ctx.stdout),
+        stderr: &mut *ctx.stderr,
+        failed: false,
+        io_failed: false,
+        written: 0,
+        files: 0,
+    };
+    let mut gather = Gather {
+        dedup,
+        texts: Vec::new(),
+        errors: Vec::new(),
+        games: 0,
+        inputs_done: 0,
+        exact: Dedup::new(),
+        held: Vec::new(),
+    };
+    let _ = shogi_batch::run(
+        &inputs,
+        &reading,
+        &pool,
+        |input, game| {
+            record_hook(on_record.as_ref(), input, &game);
+            convert_game(&input.name, &game, args, &selection, dedup)
+        },
+        |input, event| {
+            match event {
+                Event::Game(g) => {
+                    progress.add_games(1);
+                    gather.game(g, input, &mut w);
+                }
+                Event::InputDone => {
+                    progress.inc(total);
+                    gather.input_done(&mut w);
+                }
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    gather.flush_held(&mut w);
+    progress.finish();
+    let _ = w.out.flush();
+    w.closing_note();
+    if w.io_failed {
+        Err(Failure::silent(2))
+    } else if w.failed {
+        Err(Failure::silent(1))
+    } else {
+        Ok(())
+    }
+}

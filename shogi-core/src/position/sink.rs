@@ -1,0 +1,174 @@
+//! Receivers of generated moves: a counter (perft's bulk count), a visitor, a filter by
+//! target square.
+
+use crate::bitboard::Bitboard;
+use crate::moves::Move;
+use crate::types::{Color, Role, Square};
+
+/// Receives the legal moves in bundles: one source square with its target squares.
+pub(crate) trait Sink {
+    /// A piece on `from` may move without promoting to `plain` and with promotion to `promo`.
+    fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard);
+    /// A piece of `role` may be dropped on every square of `targets`.
+    fn drops(&mut self, role: Role, targets: Bitboard);
+    /// A piece of each of `roles` may be dropped on every square of `targets`.
+    #[inline(always)]
+    fn drops_each(&mut self, roles: &[Role], targets: Bitboard) {
+        for &role in roles {
+            self.drops(role, targets);
+        }
+    }
+    /// Pawns of `color` may push one rank forward onto each square of `plain` without
+    /// promoting and of `promo` with promotion.
+    fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard);
+}
+
+/// Counts moves without a popcount per bundle: the target sets are summed square by square in
+/// bit-sliced counters (planes of weight 1, 2, 4), and only the planes are counted at the end
+/// (popcount is slow without a POPCNT instruction in the baseline target).
+#[derive(Default)]
+pub(super) struct Counter {
+    pub(super) total: u64,
+    pub(super) ones: u128,
+    pub(super) twos: u128,
+    pub(super) fours: u128,
+}
+
+impl Counter {
+    /// Adds a carry of weight 2 to the planes above `ones`.
+    #[inline(always)]
+    fn carry(&mut self, c: u128) {
+        let c4 = self.twos & c;
+        self.twos ^= c;
+        let c8 = self.fours & c4;
+        self.fours ^= c4;
+        if c8 != 0 {
+            self.total += 8 * c8.count_ones() as u64;
+        }
+    }
+
+    /// Adds every square of `a` and of `b` once.
+    #[inline(always)]
+    fn add2(&mut self, a: Bitboard, b: Bitboard) {
+        let u = self.ones ^ a.0;
+        let c = (self.ones & a.0) | (u & b.0);
+        self.ones = u ^ b.0;
+        self.carry(c);
+    }
+
+    /// Adds every square of `a` once.
+    #[inline(always)]
+    fn add1(&mut self, a: Bitboard) {
+        let c = self.ones & a.0;
+        self.ones ^= a.0;
+        self.carry(c);
+    }
+
+    #[inline(always)]
+    pub(super) fn finish(&self) -> u64 {
+        self.total
+            + self.ones.count_ones() as u64
+            + 2 * self.twos.count_ones() as u64
+            + 4 * self.fours.count_ones() as u64
+    }
+}
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn normal(&mut self, _from: Square, plain: Bitboard, promo: Bitboard) {
+        self.add2(plain, promo);
+    }
+    #[inline(always)]
+    fn drops(&mut self, _role: Role, targets: Bitboard) {
+        self.add1(targets);
+    }
+    #[inline(always)]
+    fn drops_each(&mut self, roles: &[Role], targets: Bitboard) {
+        self.total += roles.len() as u64 * targets.count() as u64;
+    }
+    #[inline(always)]
+    fn pawn_pushes(&mut self, _color: Color, plain: Bitboard, promo: Bitboard) {
+        self.add2(plain, promo);
+    }
+}
+
+pub(super) struct Visit<F>(pub(super) F);
+
+impl<F: FnMut(Move)> Sink for Visit<F> {
+    #[inline(always)]
+    fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard) {
+        for to in plain {
+            (self.0)(Move::Normal {
+                from,
+                to,
+                promote: false,
+            });
+        }
+        for to in promo {
+            (self.0)(Move::Normal {
+                from,
+                to,
+                promote: true,
+            });
+        }
+    }
+    #[inline(always)]
+    fn drops(&mut self, role: Role, targets: Bitboard) {
+        for to in targets {
+            (self.0)(Move::Drop { role, to });
+        }
+    }
+    #[inline(always)]
+    fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard) {
+        let back = |to: Square| {
+            Square::from_index_unchecked(match color {
+                Color::Black => to.index() + 1,
+                Color::White => to.index() - 1,
+            })
+        };
+        for to in plain {
+            (self.0)(Move::Normal {
+                from: back(to),
+                to,
+                promote: false,
+            });
+        }
+        for to in promo {
+            (self.0)(Move::Normal {
+                from: back(to),
+                to,
+                promote: true,
+            });
+        }
+    }
+}
+
+/// Passes on only the moves that land on one square.
+pub(super) struct OnlyTo<'a, S: Sink> {
+    pub(super) mask: Bitboard,
+    pub(super) inner: &'a mut S,
+}
+
+impl<S: Sink> Sink for OnlyTo<'_, S> {
+    #[inline(always)]
+    fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard) {
+        let (plain, promo) = (plain & self.mask, promo & self.mask);
+        if plain.any() || promo.any() {
+            self.inner.normal(from, plain, promo);
+        }
+    }
+    #[inline(always)]
+    fn drops(&mut self, role: Role, targets: Bitboard) {
+        let t = targets & self.mask;
+        if t.any() {
+            self.inner.drops(role, t);
+        }
+    }
+    #[inline(always)]
+    fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard) {
+        let (plain, promo) = (plain & self.mask, promo & self.mask);
+        if plain.any() || promo.any() {
+            self.inner.pawn_pushes(color, plain, promo);
+        }
+    }
+}

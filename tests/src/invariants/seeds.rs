@@ -1,0 +1,100 @@
+//! Seeds: the inputs the fuzzers start from, gathered from the repository and ../shared.
+
+/// The inputs the seeds are made from: records (whole files) and lines (SFEN and USI
+/// position lines).
+#[derive(Default)]
+pub struct SeedSources {
+    /// Whole record files, with their paths.
+    pub records: Vec<(std::path::PathBuf, Vec<u8>)>,
+    /// Lines of the USI and SFEN files and SFENs of the perft suites.
+    pub lines: Vec<Vec<u8>>,
+}
+
+/// Every file below `dir` (recursively), except the notes and tables beside records (`.tsv`,
+/// `.md`, `.txt`, `.suite`).
+pub fn files_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files_under(&p, out);
+        } else if !matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("tsv" | "md" | "txt" | "suite")
+        ) {
+            out.push(p);
+        }
+    }
+}
+
+/// The seed sources of the workspace at `root`: samples/, tests/fixtures/ and, when it is
+/// there, ../shared (its corpus, and the perft suites' first positions).
+pub fn seed_sources(root: &std::path::Path) -> SeedSources {
+    let mut files = Vec::new();
+    files_under(&root.join("samples"), &mut files);
+    files_under(&root.join("tests/fixtures"), &mut files);
+    files_under(&root.join("../shared/corpus"), &mut files);
+    files.sort();
+    let mut sources = SeedSources::default();
+    for f in files {
+        let Ok(data) = std::fs::read(&f) else {
+            continue;
+        };
+        if matches!(f.extension().and_then(|e| e.to_str()), Some("usi" | "sfen")) {
+            sources
+                .lines
+                .extend(data.split(|&b| b == b'\n').map(<[u8]>::to_vec));
+        }
+        sources.records.push((f, data));
+    }
+    for suite in ["standard.suite", "minishogi.suite"] {
+        let path = root.join("../shared/perft").join(suite);
+        if let Ok(text) = std::fs::read_to_string(path) {
+            sources.lines.extend(
+                text.lines()
+                    .filter(|l| !l.starts_with('#'))
+                    .take(40)
+                    .map(|l| l.split(';').next().unwrap_or("").trim().as_bytes().to_vec()),
+            );
+        }
+    }
+    sources.lines.retain(|l| !l.is_empty());
+    sources
+}
+
+fn prefixed(prefix: &[u8], data: &[u8]) -> Vec<u8> {
+    let mut v = prefix.to_vec();
+    v.extend_from_slice(data);
+    v
+}
+
+/// The seed inputs of the target `name`: the sources with the leading bytes the target
+/// reads as its settings (see each check).
+pub fn seeds(name: &str, sources: &SeedSources) -> Vec<Vec<u8>> {
+    let records = || sources.records.iter().map(|r| r.1.clone());
+    let lines = || sources.lines.iter();
+    match name {
+        "sfen" => lines().cloned().collect(),
+        "usi_position" => lines()
+            .flat_map(|l| [prefixed(&[0], l), prefixed(&[1], l)])
+            .collect(),
+        "read_usi" => records()
+            .map(|r| prefixed(&[0], &r))
+            .chain(lines().flat_map(|l| [prefixed(&[0], l), prefixed(&[1], l)]))
+            .collect(),
+        // Detected format, 16 bytes at a time, chunks of 65 bytes.
+        "streaming" => records().map(|r| prefixed(&[123, 4], &r)).collect(),
+        // No format hint.
+        "write" => records().map(|r| prefixed(&[6], &r)).collect(),
+        "play" => lines()
+            .map(|l| {
+                let mut v = prefixed(&[0], l);
+                v.extend_from_slice(b"\n\x01\x07\x1f\x63\x02\x11\x05\x2a");
+                v
+            })
+            .collect(),
+        _ => records().collect(),
+    }
+}
