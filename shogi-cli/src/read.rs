@@ -7,6 +7,7 @@
 use crate::cli::InputArgs;
 use crate::inputs::{Input, io_reason};
 use shogi_kif::{Diagnostic, Encoding, Format, Game, ReadError, ReadOptions, Reader, Record};
+use std::cell::Cell;
 use std::io::BufRead;
 use std::sync::Mutex;
 
@@ -27,11 +28,15 @@ pub type Stdin<'a> = Mutex<&'a mut (dyn BufRead + Send)>;
 
 /// Reads every record of `input`, handing each (or the error that stops the input) to `f`.
 /// `Err` is the reason an input could not be read at all (an I/O error).
+///
+/// `at` is kept at the line where the record being read starts, for a caller that catches
+/// a panic (a bug) to say where it happened.
 pub fn for_each_record(
     input: &Input,
     args: &InputArgs,
     stdin: &Stdin,
     validation: Validation,
+    at: &Cell<u32>,
     mut f: impl FnMut(Item),
 ) -> Result<(), String> {
     let opts = ReadOptions {
@@ -51,7 +56,12 @@ pub fn for_each_record(
         error.map_or(Ok((record, diagnostics)), Err)
     };
     let mut read = |source: &mut dyn BufRead| match Reader::new(source, opts) {
-        Ok(games) => games.for_each(|g| f(each(g))),
+        Ok(mut games) => loop {
+            at.set(games.line());
+            let Some(g) = games.next() else { break };
+            at.set(g.line);
+            f(each(g));
+        },
         Err(e) => f(Err(e)),
     };
     match &input.path {

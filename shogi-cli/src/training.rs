@@ -243,8 +243,9 @@ fn train_input(
     };
     let opts = args.training.options();
     let mut records = 0;
+    let at = std::cell::Cell::new(1);
     let res = isolated(|| {
-        read::for_each_record(input, &args.input, stdin, Validation::Off, |item| {
+        read::for_each_record(input, &args.input, stdin, Validation::Off, &at, |item| {
             records += 1;
             if let Some(hook) = &options.on_record {
                 hook(path, records);
@@ -289,7 +290,9 @@ fn train_input(
         Ok(Ok(())) => {}
         Ok(Err(reason)) => done.io = Some(format!("error: {path}: {reason}")),
         Err(panic) => {
-            done.errors.push(Panic::error_line(path, 1, 1));
+            // Where the record that failed starts.
+            done.errors
+                .push(Panic::error_line(path, at.get().max(1), 1));
             done.errors.push(panic.note(path));
         }
     }

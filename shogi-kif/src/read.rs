@@ -143,6 +143,8 @@ pub struct Reader<R> {
     window: Window,
     /// Games handed out so far.
     count: usize,
+    /// The line the game being read (or the last one handed out) starts on.
+    line: u32,
     done: bool,
 }
 
@@ -182,6 +184,7 @@ impl<R: BufRead> Reader<R> {
             validate: opts.validate,
             window,
             count: 0,
+            line: 1,
             done: false,
         })
     }
@@ -197,9 +200,17 @@ impl<R: BufRead> Reader<R> {
         self.window.encoding()
     }
 
+    /// The line the game being read starts on (1 before the first; while a CSA, USI or SFEN
+    /// input is searched for its next game, the line reached). After a panic inside
+    /// [`Iterator::next`] (a bug), this says where the record that failed starts.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
     /// A game made of the text of `span`.
     fn game(&mut self, span: Span) -> Game {
         self.count += 1;
+        self.line = span.line;
         let index = self.count;
         if let Some(e) = span.error {
             return Game::failed(index, span.line, e);
@@ -260,6 +271,8 @@ impl<R: BufRead> Iterator for Reader<R> {
             return None;
         }
         let span = if self.format.is_multi_game() {
+            // Until the next game is found: the line the reader has reached.
+            self.line = self.window.line();
             self.window.next_game(&mut self.input, self.format)
         } else {
             self.done = true;

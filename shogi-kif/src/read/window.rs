@@ -127,6 +127,11 @@ impl Window {
         Ok((format, window))
     }
 
+    /// The line the next game is looked for from.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
     /// The encoding the text is decoded with.
     pub fn encoding(&self) -> Encoding {
         self.encoding
