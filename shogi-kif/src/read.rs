@@ -18,7 +18,7 @@ mod window;
 /// How much of the input is looked at to choose the encoding and the format.
 pub(crate) const SAMPLE: usize = 64 * 1024;
 /// The largest game (and the largest KIF, KI2 or JKF input) read.
-pub(crate) const MAX_TEXT: usize = 256 << 20;
+pub(crate) const MAX_TEXT: usize = crate::limits::MAX_RECORD_BYTES;
 
 /// Options for reading.
 #[derive(Clone, Copy, Debug)]
@@ -125,7 +125,7 @@ impl Game {
 /// [`Format::detect`]) unless the options fix them. CSA games separated by `/`, and USI or
 /// SFEN lines, are split into games as they are read, a chunk of the input at a time, so
 /// memory does not grow with the number of games; KIF, KI2 and JKF hold one game and are
-/// read whole (up to 256 MiB). Line numbers and byte offsets in errors count from the start
+/// read whole. Every input is read within the [`crate::limits`]. Line numbers and byte offsets in errors count from the start
 /// of the input, in the decoded (UTF-8) text.
 ///
 /// ```
@@ -311,6 +311,7 @@ fn read_head<R: BufRead>(input: &mut R, limit: usize) -> Result<Vec<u8>, ReadErr
 fn whole_window(bytes: Vec<u8>, opts: ReadOptions) -> Result<(Format, Window), ReadError> {
     let (text, encoding) = decode_vec(bytes, opts.encoding)?;
     let format = choose_format(&text, opts, true)?;
+    window::check_lines(text.as_bytes(), format)?;
     Ok((format, Window::whole_text(text, encoding)))
 }
 

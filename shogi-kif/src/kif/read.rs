@@ -5,6 +5,7 @@ use super::moves::{parse_kif_common, parse_kif_time};
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::japanese::{self, JaMove, piece_prefix};
+use crate::limits::{MAX_MOVES, MAX_PLIES, move_limit};
 use crate::raw::*;
 use crate::text::{Line, parse_number, trim, wide_digit};
 
@@ -140,12 +141,12 @@ impl<'a> Parser<'a> {
         if depth > MAX_DEPTH {
             return Err(self.err(
                 ErrorKind::TooDeep,
-                format!("variations nested deeper than {MAX_DEPTH}"),
+                format!("variations nested deeper than {MAX_DEPTH} levels (the limit)"),
                 line.whole(),
             ));
         }
-        if self.rec.nodes.len() >= 10_000_000 {
-            return Err(self.err(ErrorKind::TooLarge, "more than 10 million moves", loc));
+        if let Some(message) = move_limit(self.rec.nodes.len(), self.path.len() - 1) {
+            return Err(self.err(ErrorKind::TooLarge, message, loc));
         }
         let idx = self.rec.push(parent, item, loc, written);
         self.path.push(idx);
@@ -214,7 +215,8 @@ impl<'a> Parser<'a> {
         let Some(off) = self.offset else { return false };
         if self.pending.is_some()
             || number.checked_sub(off) != Some(self.path.len() as u32)
-            || self.rec.nodes.len() >= 10_000_000
+            || self.rec.nodes.len() >= MAX_MOVES
+            || self.path.len() > MAX_PLIES
         {
             return false;
         }
