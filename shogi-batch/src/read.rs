@@ -231,40 +231,48 @@ fn games_of<R: BufRead>(
     let format = games.format();
     let csa = format == Format::Csa;
     let mut index = 0;
-    loop {
-        // A panic inside the reader (a bug) stops this input: the game being read is
-        // reported as an internal error at the line where it starts.
-        let g = match isolated(|| games.next()) {
-            Ok(Some(g)) => g,
-            Ok(None) => break,
-            Err(message) => {
-                each(ReadGame::panicked(index + 1, games.line(), message));
-                break;
-            }
-        };
-        index = g.index as u32;
-        // After an error before anything was read the record is an empty default: no game
-        // to describe.
-        let readable = g.error.as_ref().is_none_or(|e| e.ply.is_some())
-            || !g.record.moves.moves.is_empty()
-            || !g.record.header.entries.is_empty();
-        let mut game = ReadGame {
-            index,
-            line: g.line,
-            format: Some(format),
-            encoding: Some(games.encoding()),
-            record: readable.then_some(g.record),
-            error: g.error,
-            diagnostics: g.diagnostics,
-            ratings: [None, None],
-            panic: None,
-        };
-        if let (true, Some(scan)) = (csa, scan) {
-            game.ratings = scan.borrow_mut().take(index as usize);
+    // A panic inside the reader (a bug) stops this input: the game being read is reported
+    // as an internal error at the line where it starts. (One guard for the whole input: a
+    // guard a game would move every game through it once more.)
+    let read = isolated(|| {
+        while let Some(g) = games.next() {
+            index = g.index as u32;
+            each(read_game(g, &games, index, csa.then_some(scan).flatten()));
         }
-        each(game);
+    });
+    if let Err(message) = read {
+        each(ReadGame::panicked(index + 1, games.line(), message));
     }
     Ok(())
+}
+
+/// The [`ReadGame`] of a game the reader gave, with the ratings `scan` found for it.
+fn read_game<R: BufRead>(
+    g: shogi_kif::Game,
+    games: &Reader<R>,
+    index: u32,
+    scan: Option<&std::rc::Rc<std::cell::RefCell<RatingScan>>>,
+) -> ReadGame {
+    // After an error before anything was read the record is an empty default: no game to
+    // describe.
+    let readable = g.error.as_ref().is_none_or(|e| e.ply.is_some())
+        || !g.record.moves.moves.is_empty()
+        || !g.record.header.entries.is_empty();
+    let mut game = ReadGame {
+        index,
+        line: g.line,
+        format: Some(games.format()),
+        encoding: Some(games.encoding()),
+        record: readable.then_some(g.record),
+        error: g.error,
+        diagnostics: g.diagnostics,
+        ratings: [None, None],
+        panic: None,
+    };
+    if let Some(scan) = scan {
+        game.ratings = scan.borrow_mut().take(index as usize);
+    }
+    game
 }
 
 fn empty_error() -> ReadError {
