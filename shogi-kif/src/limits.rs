@@ -69,19 +69,28 @@ pub(crate) fn mib(bytes: usize) -> String {
 
 /// Why one more move cannot be added to a record of `nodes` nodes (the root included), in a
 /// line of `plies` moves so far: a limit of [`crate::limits`] reached.
+#[inline]
 pub(crate) fn move_limit(nodes: usize, plies: usize) -> Option<String> {
+    if plies < MAX_PLIES && nodes <= MAX_MOVES {
+        None
+    } else {
+        move_limit_message(plies)
+    }
+}
+
+/// The message of [`move_limit`], once a limit is reached.
+#[cold]
+fn move_limit_message(plies: usize) -> Option<String> {
     if plies >= MAX_PLIES {
         Some(format!(
             "more than {} moves in one line of play (the limit)",
             count(MAX_PLIES)
         ))
-    } else if nodes > MAX_MOVES {
+    } else {
         Some(format!(
             "more than {} moves in one record, variations included (the limit)",
             count(MAX_MOVES)
         ))
-    } else {
-        None
     }
 }
 
