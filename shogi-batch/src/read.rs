@@ -1,6 +1,7 @@
 //! Reading one input game by game: the one place that talks to shogi-kif's reader.
 
 use crate::input::{Input, io_reason};
+use crate::isolate::isolated;
 use crate::row::{Replay, replay, replay_main};
 use shogi_core::Position;
 use shogi_kif::{
@@ -55,9 +56,16 @@ impl ReadGame {
         }
     }
 
-    /// A game whose reading or handling panicked with `message`.
-    pub fn panicked(index: u32, message: String) -> ReadGame {
-        let mut g = ReadGame::failed(index, ReadError::new(ErrorKind::Syntax, INTERNAL_ERROR));
+    /// A game whose reading or handling panicked with `message`; `line` is where its record
+    /// starts (0 when not known), and the error is located there.
+    pub fn panicked(index: u32, line: u32, message: String) -> ReadGame {
+        let mut error = ReadError::new(ErrorKind::Syntax, INTERNAL_ERROR);
+        if line > 0 {
+            error.location.line = line;
+            error.location.column = 1;
+        }
+        let mut g = ReadGame::failed(index, error);
+        g.line = line;
         g.panic = Some(message);
         g
     }
@@ -241,31 +249,50 @@ fn games_of<R: BufRead>(
     };
     let format = games.format();
     let csa = format == Format::Csa;
-    while let Some(g) = games.next() {
-        let index = g.index as u32;
-        // After an error before anything was read the record is an empty default: no game
-        // to describe.
-        let readable = g.error.as_ref().is_none_or(|e| e.ply.is_some())
-            || !g.record.moves.moves.is_empty()
-            || !g.record.header.entries.is_empty();
-        let mut game = ReadGame {
-            index,
-            line: g.line,
-            format: Some(format),
-            encoding: Some(games.encoding()),
-            record: readable.then_some(g.record),
-            error: g.error,
-            diagnostics: g.diagnostics,
-            main: g.main,
-            ratings: [None, None],
-            panic: None,
-        };
-        if let (true, Some(scan)) = (csa, scan) {
-            game.ratings = scan.borrow_mut().take(index as usize);
+    let mut index = 0;
+    // A panic inside the reader (a bug) stops this input: the game being read is reported
+    // as an internal error at the line where it starts. (One guard for the whole input: a
+    // guard a game would move every game through it once more.)
+    let read = isolated(|| {
+        while let Some(g) = games.next() {
+            index = g.index as u32;
+            each(read_game(g, &games, index, csa.then_some(scan).flatten()));
         }
-        each(game);
+    });
+    if let Err(message) = read {
+        each(ReadGame::panicked(index + 1, games.line(), message));
     }
     Ok(())
+}
+
+/// The [`ReadGame`] of a game the reader gave, with the ratings `scan` found for it.
+fn read_game<R: BufRead>(
+    g: shogi_kif::Game,
+    games: &Reader<R>,
+    index: u32,
+    scan: Option<&std::rc::Rc<std::cell::RefCell<RatingScan>>>,
+) -> ReadGame {
+    // After an error before anything was read the record is an empty default: no game to
+    // describe.
+    let readable = g.error.as_ref().is_none_or(|e| e.ply.is_some())
+        || !g.record.moves.moves.is_empty()
+        || !g.record.header.entries.is_empty();
+    let mut game = ReadGame {
+        index,
+        line: g.line,
+        format: Some(games.format()),
+        encoding: Some(games.encoding()),
+        record: readable.then_some(g.record),
+        error: g.error,
+        diagnostics: g.diagnostics,
+        main: g.main,
+        ratings: [None, None],
+        panic: None,
+    };
+    if let Some(scan) = scan {
+        game.ratings = scan.borrow_mut().take(index as usize);
+    }
+    game
 }
 
 fn empty_error() -> ReadError {
@@ -503,6 +530,52 @@ mod tests {
                 "{chunk}"
             );
         }
+    }
+
+    /// USI lines, then a panic where the input is read past `len` bytes.
+    struct Panicky {
+        data: Vec<u8>,
+        at: usize,
+    }
+
+    impl Read for Panicky {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            assert!(self.at < self.data.len(), "stand-in reader bug");
+            let n = out.len().min(self.data.len() - self.at);
+            out[..n].copy_from_slice(&self.data[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_panic_inside_the_reader_is_located_where_it_stopped() {
+        // 3 MiB of games, read a chunk at a time: the reader panics when it asks for more.
+        let line = "position startpos moves 7g7f\n";
+        let n = (3 << 20) / line.len();
+        let input = Panicky {
+            data: line.repeat(n).into_bytes(),
+            at: 0,
+        };
+        let reader = std::io::BufReader::with_capacity(1 << 16, input);
+        let mut games = Vec::new();
+        games_of(
+            Reader::new(reader, ReadOptions::default()),
+            None,
+            &mut |g| games.push(g),
+        )
+        .unwrap();
+        let last = games.pop().unwrap();
+        assert_eq!(games.len(), n, "every game before the panic");
+        assert!(games.iter().all(ReadGame::is_valid));
+        let message = last.panic.as_deref().unwrap_or_default();
+        assert!(message.contains("stand-in reader bug"), "{message}");
+        // The next game would start on the line after the last one read.
+        assert_eq!(last.index as usize, n + 1);
+        assert_eq!(last.line as usize, n + 1);
+        let e = last.error.unwrap();
+        assert_eq!((e.location.line as usize, e.location.column), (n + 1, 1));
+        assert_eq!(e.message, INTERNAL_ERROR);
     }
 
     #[test]

@@ -154,14 +154,14 @@ fn read_guarded<T, W>(
 ) where
     W: Fn(&Input, ReadGame) -> T + Sync,
 {
-    let mut count = 0u32;
+    let (mut count, mut line) = (0u32, 1u32);
     let mut stopped = false;
     let guarded_work = |game: ReadGame| -> Option<T> {
-        let index = game.index;
+        let (index, line) = (game.index, game.line);
         match isolated(|| work(input, game)) {
             Ok(t) => Some(t),
             Err(message) => {
-                let failed = ReadGame::panicked(index, message);
+                let failed = ReadGame::panicked(index, line, message);
                 isolated(|| work(input, failed)).ok()
             }
         }
@@ -172,6 +172,7 @@ fn read_guarded<T, W>(
                 return;
             }
             count = game.index;
+            line = game.line.max(line);
             if let Some(t) = guarded_work(game) {
                 if out(t).is_break() {
                     stopped = true;
@@ -185,7 +186,8 @@ fn read_guarded<T, W>(
     let failed = match result {
         Ok(Ok(())) => None,
         Ok(Err(reason)) => Some(ReadGame::failed(1, io_error(&reason))),
-        Err(message) => Some(ReadGame::panicked(count + 1, message)),
+        // Outside the reader's games (shogi-batch's own code): the last line known.
+        Err(message) => Some(ReadGame::panicked(count + 1, line, message)),
     };
     if let Some(game) = failed {
         if let Some(t) = guarded_work(game) {

@@ -117,14 +117,16 @@ fn check_game(
     let mut panic_note = None;
     if let Some(message) = &game.panic {
         invalid = true;
+        // Where the record that failed starts.
+        let line = game.line.max(1);
         problems.push(Problem {
             severity: Severity::Error,
-            line: 1,
+            line,
             column: 1,
             kind: Some("internal"),
             ply: None,
             message: INTERNAL_ERROR.to_string(),
-            rendered: format!("{path}:1:1: error: {INTERNAL_ERROR}"),
+            rendered: format!("{path}:{line}:1: error: {INTERNAL_ERROR}"),
         });
         panic_note = Some(format!("{path}: note: the internal error was: {message}"));
     } else if let Some(e) = &game.error {

@@ -161,9 +161,10 @@ struct Trained {
 fn train_game(path: &str, game: &ReadGame, args: &ConvertArgs, selection: &Selection) -> Trained {
     let mut done = Trained::default();
     if let Some(message) = &game.panic {
-        // The start of the record being read is not known: 1:1.
+        // Located where the record that failed starts.
+        let line = game.line.max(1);
         done.errors
-            .push(format!("{path}:1:1: error: {INTERNAL_ERROR}"));
+            .push(format!("{path}:{line}:1: error: {INTERNAL_ERROR}"));
         done.errors
             .push(format!("{path}: note: the internal error was: {message}"));
         return done;

@@ -1,6 +1,7 @@
 //! How a game (or a line of play) ends.
 
 use serde::Serialize;
+use shogi_core::Color;
 
 /// The terminal statement of a line of play, relative to the side to move at that point.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -120,6 +121,22 @@ impl EndingKind {
             EndingKind::Draw => "HIKIWAKE",
             _ => return None,
         })
+    }
+
+    /// Whether the KIF and KI2 writers write this ending as a word that reads back as the
+    /// same ending: every known ending, and an unknown word unless it has a line break,
+    /// blanks around it or a trailing time field, or reads as a move or as a known ending.
+    /// Such a word is written as a comment instead ([`crate::Loss::Ending`]).
+    pub fn reads_back_in_kif(&self) -> bool {
+        match self {
+            EndingKind::Other(w) => {
+                crate::kif::word_reads_back(w)
+                    && [Color::Black, Color::White]
+                        .iter()
+                        .all(|&c| crate::replay::closing_kind(w, c).is_none_or(|k| &k == self))
+            }
+            _ => true,
+        }
     }
 
     /// Does this ending say that the last move was a foul?

@@ -36,7 +36,7 @@ pub enum ErrorKind {
     AmbiguousMove,
     /// The move is understood but breaks a rule of shogi.
     IllegalMove,
-    /// Variations are nested deeper than the reader allows.
+    /// Variations (or a JKF document's JSON) are nested deeper than the reader allows.
     TooDeep,
     /// The input exceeds a size limit of the reader.
     TooLarge,

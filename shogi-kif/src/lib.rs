@@ -49,6 +49,7 @@ mod format;
 mod japanese;
 mod jkf;
 mod kif;
+pub mod limits;
 mod loss;
 mod model;
 pub mod notation;

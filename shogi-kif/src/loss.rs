@@ -29,7 +29,9 @@ pub enum Loss {
     /// Header entries (USI, SFEN).
     Header(usize),
     /// An ending the format has no word for: USI has `resign` and `win` only; CSA has no word
-    /// for 不戦勝, 不戦敗 or an unknown word, and writes it as a comment line.
+    /// for 不戦勝, 不戦敗 or an unknown word, and writes it as a comment line; KIF and KI2
+    /// write an unknown word that would not read back as itself as a comment too (see
+    /// [`EndingKind::reads_back_in_kif`]).
     Ending(EndingKind),
     /// A sealed move (封じ手) in CSA: written as `%CHUDAN` (an interruption) after a
     /// `'封じ手` comment line.
@@ -185,6 +187,7 @@ pub fn losses(record: &Record, format: Format) -> Vec<Loss> {
                 EndingKind::Other(w) => w.starts_with('%'),
                 k => k.csa().is_some() || k.is_foul(),
             },
+            Format::Kif | Format::Ki2 => e.kind.reads_back_in_kif(),
             _ => true,
         };
         if !kept {

@@ -152,7 +152,7 @@ impl From<ReadError> for Box<Partial> {
 pub(crate) type Parsed = Result<RawRecord, Box<Partial>>;
 
 /// How deeply variations may nest before the reader gives up.
-pub(crate) const MAX_DEPTH: u32 = 64;
+pub(crate) const MAX_DEPTH: u32 = crate::limits::MAX_VARIATION_DEPTH;
 
 impl RawRecord {
     pub fn new() -> RawRecord {
@@ -193,9 +193,22 @@ impl RawRecord {
         idx
     }
 
+    /// A warning, unless [`crate::limits::MAX_WARNINGS`] are kept already (a note then says
+    /// that the others are left out).
     pub fn warn(&mut self, src: &str, loc: Location, msg: impl Into<String>) {
-        self.diagnostics
-            .push(Diagnostic::at(Severity::Warning, msg, src, loc));
+        use crate::limits::{MAX_WARNINGS, count};
+        let n = self.diagnostics.len();
+        if n < MAX_WARNINGS {
+            self.diagnostics
+                .push(Diagnostic::at(Severity::Warning, msg, src, loc));
+        } else if n == MAX_WARNINGS {
+            let msg = format!(
+                "more than {} warnings: the others are left out (the limit)",
+                count(MAX_WARNINGS)
+            );
+            self.diagnostics
+                .push(Diagnostic::at(Severity::Note, msg, src, loc));
+        }
     }
 }
 

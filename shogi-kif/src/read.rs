@@ -18,7 +18,7 @@ mod window;
 /// How much of the input is looked at to choose the encoding and the format.
 pub(crate) const SAMPLE: usize = 64 * 1024;
 /// The largest game (and the largest KIF, KI2 or JKF input) read.
-pub(crate) const MAX_TEXT: usize = 256 << 20;
+pub(crate) const MAX_TEXT: usize = crate::limits::MAX_RECORD_BYTES;
 
 /// Options for reading.
 #[derive(Clone, Copy, Debug)]
@@ -130,7 +130,7 @@ impl Game {
 /// [`Format::detect`]) unless the options fix them. CSA games separated by `/`, and USI or
 /// SFEN lines, are split into games as they are read, a chunk of the input at a time, so
 /// memory does not grow with the number of games; KIF, KI2 and JKF hold one game and are
-/// read whole (up to 256 MiB). Line numbers and byte offsets in errors count from the start
+/// read whole. Every input is read within the [`crate::limits`]. Line numbers and byte offsets in errors count from the start
 /// of the input, in the decoded (UTF-8) text.
 ///
 /// ```
@@ -148,6 +148,8 @@ pub struct Reader<R> {
     window: Window,
     /// Games handed out so far.
     count: usize,
+    /// The line the game being read (or the last one handed out) starts on.
+    line: u32,
     done: bool,
 }
 
@@ -187,6 +189,7 @@ impl<R: BufRead> Reader<R> {
             validate: opts.validate,
             window,
             count: 0,
+            line: 1,
             done: false,
         })
     }
@@ -202,9 +205,17 @@ impl<R: BufRead> Reader<R> {
         self.window.encoding()
     }
 
+    /// The line the game being read starts on (1 before the first; while a CSA, USI or SFEN
+    /// input is searched for its next game, the line reached). After a panic inside
+    /// [`Iterator::next`] (a bug), this says where the record that failed starts.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
     /// A game made of the text of `span`.
     fn game(&mut self, span: Span) -> Game {
         self.count += 1;
+        self.line = span.line;
         let index = self.count;
         if let Some(e) = span.error {
             return Game::failed(index, span.line, e);
@@ -266,6 +277,8 @@ impl<R: BufRead> Iterator for Reader<R> {
             return None;
         }
         let span = if self.format.is_multi_game() {
+            // Until the next game is found: the line the reader has reached.
+            self.line = self.window.line();
             self.window.next_game(&mut self.input, self.format)
         } else {
             self.done = true;
@@ -304,6 +317,7 @@ fn read_head<R: BufRead>(input: &mut R, limit: usize) -> Result<Vec<u8>, ReadErr
 fn whole_window(bytes: Vec<u8>, opts: ReadOptions) -> Result<(Format, Window), ReadError> {
     let (text, encoding) = decode_vec(bytes, opts.encoding)?;
     let format = choose_format(&text, opts, true)?;
+    window::check_lines(text.as_bytes(), format)?;
     Ok((format, Window::whole_text(text, encoding)))
 }
 

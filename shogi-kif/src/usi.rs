@@ -90,13 +90,9 @@ pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadErr
                 }
             },
         };
-        if rec.nodes.len() >= 10_000_000 {
-            return Err(ReadError::at(
-                ErrorKind::TooLarge,
-                "more than 10 million moves",
-                src,
-                loc,
-            ));
+        let nodes = rec.nodes.len();
+        if let Some(message) = crate::limits::move_limit(nodes, nodes - 1) {
+            return Err(ReadError::at(ErrorKind::TooLarge, message, src, loc));
         }
         parent = rec.push(parent, item, loc, (loc.start, loc.end));
     }

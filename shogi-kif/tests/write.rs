@@ -128,3 +128,80 @@ fn usi_forms_of_a_foul_game() {
     write_usi(&mut s, &first, UsiForm::Engine).expect("a String accepts all");
     assert_eq!(s, "position startpos\n");
 }
+
+/// Reads `text` with the format forced.
+fn read_as(text: &str, f: Format) -> Record {
+    shogi_kif::read_str(text, shogi_kif::ReadOptions::with_format(f))
+        .unwrap_or_else(|e| panic!("{f:?} does not read back: {e}\n{text}"))
+}
+
+/// A word this reader did not know, with a space or a side mark in it (a CSA `%` word or a
+/// JKF special read as written), comes back from KIF and KI2 as the same word (found by
+/// the `write` fuzz target: KIF gave back the text up to the space or the mark).
+#[test]
+fn unknown_ending_words_with_spaces_and_marks_read_back() {
+    use shogi_kif::EndingKind;
+    for word in [
+        "%-ILLEGAL_AC22 12:37:21",
+        "%time left▲820",
+        "%終局 (再開なし)",
+    ] {
+        let csa = format!("V2.2\nPI\n+\n+7776FU\n-3334FU\n{word}\n");
+        let record = read_as(&csa, Format::Csa);
+        let want = Some(EndingKind::Other(word.to_string()));
+        assert_eq!(record.ending().map(|e| e.kind.clone()), want, "{word}");
+        for f in [Format::Kif, Format::Ki2] {
+            let text = shogi_kif::write(&record, f);
+            let back = read_as(&text, f);
+            assert_eq!(back.ending().map(|e| e.kind.clone()), want, "{f:?}\n{text}");
+            assert!(back.diagnostics.is_empty(), "{:?}", back.diagnostics);
+        }
+    }
+}
+
+/// A word that cannot be written as a KIF ending (it would read as a move) is kept as a
+/// comment, and `losses` says the ending is lost.
+#[test]
+fn an_unknown_ending_word_read_as_a_move_becomes_a_comment() {
+    let jkf = r#"{"header":{},"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}},{"special":"７六歩"}]}"#;
+    let record = read_as(jkf, Format::Jkf);
+    for f in [Format::Kif, Format::Ki2] {
+        let text = shogi_kif::write(&record, f);
+        assert!(text.contains("*７六歩\n"), "{text}");
+        let back = read_as(&text, f);
+        assert_eq!(back.ending(), None, "{f:?}\n{text}");
+        assert_eq!(back.usi_moves(), ["7g7f"]);
+        let lost = shogi_kif::losses(&record, f);
+        assert!(
+            lost.iter().any(|l| matches!(l, shogi_kif::Loss::Ending(_))),
+            "{lost:?}"
+        );
+    }
+}
+
+/// A KIF variation that stops at a foul declared only by the closing line keeps its foul
+/// in JKF: the writer states it with a special (found by the `write` fuzz target: the
+/// variation was lost, its move read back as an illegal move).
+#[test]
+fn a_variation_stopping_at_a_foul_survives_jkf() {
+    let kif =
+        "手合割：平手\n   1 ７五歩(77)\nまで1手で先手の反則負け\n\n変化：1手\n   1 ７五歩(77)\n";
+    let record = read_as(kif, Format::Kif);
+    let variation = &record.moves.moves[0].variations;
+    assert_eq!(variation.len(), 1);
+    assert!(variation[0].moves[0].foul.is_some());
+    let text = shogi_kif::write(&record, Format::Jkf);
+    let back = read_as(&text, Format::Jkf);
+    assert!(
+        back.diagnostics.is_empty(),
+        "{:?}\n{text}",
+        back.diagnostics
+    );
+    let variation = &back.moves.moves[0].variations;
+    assert_eq!(variation.len(), 1, "{text}");
+    assert!(variation[0].moves[0].foul.is_some());
+    assert_eq!(
+        variation[0].ending.as_ref().map(|e| e.kind.clone()),
+        Some(shogi_kif::EndingKind::FoulWin)
+    );
+}

@@ -1,5 +1,6 @@
 //! One input's internal failure never stops a batch: a panic while handling one record is
-//! reported as `path:1:1: error: internal error while reading this record (please report)`,
+//! reported as `path:LINE:1: error: internal error while reading this record (please
+//! report)`, LINE being where the record starts,
 //! counted as invalid, and the other inputs are still reported; the exit code is 1.
 //!
 //! The panic comes from a stand-in for the per-record work injected through
@@ -57,11 +58,12 @@ fn check_goes_on_past_a_panic() {
 
 #[test]
 fn check_keeps_the_records_read_before_the_panic() {
-    // two-games.csa: the first game is valid, the second invalid; the panic hits the second.
+    // two-games.csa: the first game is valid, the second invalid; the panic hits the second,
+    // which starts on line 13: the error is located there.
     let path = format!("{DIR}/more/two-games.csa");
     let out = shogi_with(&["check", &path], &panic_on("two-games.csa", 2));
     assert_eq!(code(&out), 1);
-    assert_eq!(stdout(&out), format!("{path}:1:1: {INTERNAL}\n"));
+    assert_eq!(stdout(&out), format!("{path}:13:1: {INTERNAL}\n"));
     assert!(
         stderr(&out).contains("checked 2 record(s) in 1 file(s): 1 valid, 1 invalid"),
         "{}",
@@ -76,8 +78,29 @@ fn check_keeps_the_records_read_before_the_panic() {
     assert_eq!(p["kind"], "internal");
     assert_eq!(
         (p["line"].as_u64(), p["column"].as_u64()),
-        (Some(1), Some(1))
+        (Some(13), Some(1))
     );
+}
+
+#[test]
+fn convert_and_training_locate_the_record_that_failed() {
+    let path = format!("{DIR}/more/two-games.csa");
+    for to in ["sfen", "hcpe"] {
+        let args = ["convert", &path, "--to", to];
+        let out = shogi_with(&args, &panic_on("two-games.csa", 2));
+        assert_eq!(code(&out), 1, "{to}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!("{path}:13:1: {INTERNAL}\n")),
+            "{to}: {err}"
+        );
+        let first = shogi_with(&args, &panic_on("two-games.csa", 1));
+        assert!(
+            stderr(&first).contains(&format!("{path}:1:1: {INTERNAL}\n")),
+            "{to}: {}",
+            stderr(&first)
+        );
+    }
 }
 
 #[test]

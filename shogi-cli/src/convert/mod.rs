@@ -192,9 +192,10 @@ fn convert_game(
         line: None,
     };
     if let Some(message) = &game.panic {
-        // The start of the record being read is not known: 1:1.
+        // Located where the record that failed starts.
+        let line = game.line.max(1);
         done.errors.push(Message::Plain(format!(
-            "{path}:1:1: error: {INTERNAL_ERROR}"
+            "{path}:{line}:1: error: {INTERNAL_ERROR}"
         )));
         done.errors.push(Message::Plain(format!(
             "{path}: note: the internal error was: {message}"

@@ -2,6 +2,7 @@
 
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
+use crate::limits::MAX_HEADER_ENTRIES;
 use crate::raw::*;
 use crate::text::{Line, Lines};
 use shogi_core::{Color, Piece, Role, Square};
@@ -118,6 +119,13 @@ impl<'a> Parser<'a> {
     fn statement(&mut self, line: Line<'a>, s: &'a str) -> Result<(), ReadError> {
         let loc = line.loc_of(s);
         let first = s.as_bytes()[0];
+        if matches!(first, b'V' | b'N' | b'$') && self.rec.header.len() >= MAX_HEADER_ENTRIES {
+            let message = format!(
+                "more than {} header lines (the limit)",
+                crate::limits::count(MAX_HEADER_ENTRIES)
+            );
+            return Err(self.err(ErrorKind::TooLarge, message, loc));
+        }
         match first {
             b'\'' => {
                 if let Some(c) = s.strip_prefix("'*") {
@@ -282,8 +290,9 @@ impl<'a> Parser<'a> {
             ));
         };
         let from = if drop { None } else { from };
-        if self.rec.nodes.len() >= 10_000_000 {
-            return Err(self.err(ErrorKind::TooLarge, "more than 10 million moves", loc));
+        let nodes = self.rec.nodes.len();
+        if let Some(message) = crate::limits::move_limit(nodes, nodes - 1) {
+            return Err(self.err(ErrorKind::TooLarge, message, loc));
         }
         let parent = self.current_tip();
         let idx = self.rec.push(

@@ -35,8 +35,14 @@ fn json_err(src: &str, e: serde_json::Error) -> ReadError {
         start: at,
         end,
     };
+    // The schema's limits and the JSON reader's nesting limit are limits too.
+    let message = e.to_string();
     let kind = if e.is_eof() {
         ErrorKind::Truncated
+    } else if message.contains("(the limit)") {
+        ErrorKind::TooLarge
+    } else if message.starts_with("recursion limit exceeded") {
+        ErrorKind::TooDeep
     } else {
         ErrorKind::Json
     };
@@ -54,6 +60,7 @@ fn side_of(c: u8) -> Option<Color> {
 
 /// Parse a JKF document into a raw record (syntax only: moves are resolved by the replay).
 pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
+    super::schema::start_document();
     let jkf: Jkf = serde_json::from_str(src).map_err(|e| json_err(src, e))?;
     let mut rec = RawRecord::new();
     let whole = Location {
@@ -127,24 +134,32 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
         }
         rec.nodes[0].comments = comments(first.comments);
     }
-    add_line(&mut rec, src, 0, moves.collect(), 0)?;
+    add_line(&mut rec, src, 0, moves.collect(), (0, 0))?;
     Ok(rec)
 }
 
 /// Add the entries of a move list below node `parent`; each fork hangs from the same parent
-/// as the entry it replaces.
+/// as the entry it replaces. `at` is the forks' nesting depth and the ply of `parent`.
+///
+/// The errors of limits are located at the start of the document: the JSON reader keeps no
+/// places for the values it reads.
 fn add_line(
     rec: &mut RawRecord,
     src: &str,
     mut parent: u32,
     moves: Vec<MoveFormat<'_>>,
-    depth: u32,
+    at: (u32, usize),
 ) -> Result<(), ReadError> {
+    let (depth, mut ply) = at;
+    let start = Location {
+        line: 1,
+        column: 1,
+        start: 0,
+        end: 0,
+    };
     if depth > MAX_DEPTH {
-        return Err(ReadError::new(
-            ErrorKind::TooDeep,
-            format!("JKF: forks nested deeper than {MAX_DEPTH}"),
-        ));
+        let message = format!("JKF: forks nested deeper than {MAX_DEPTH} levels (the limit)");
+        return Err(ReadError::at(ErrorKind::TooDeep, message, src, start));
     }
     let loc = Location::default();
     for m in moves {
@@ -198,6 +213,14 @@ fn add_line(
             ));
             break;
         }
+        if let Some(message) = crate::limits::move_limit(rec.nodes.len(), ply) {
+            return Err(ReadError::at(
+                ErrorKind::TooLarge,
+                format!("JKF: {message}"),
+                src,
+                start,
+            ));
+        }
         let idx = rec.push(parent, item, loc, (0, 0));
         let node = &mut rec.nodes[idx as usize];
         node.comments = comments(m.comments);
@@ -210,10 +233,11 @@ fn add_line(
         if let Some(forks) = m.forks {
             for fork in forks {
                 // Each fork replaces this move: it hangs from the same parent.
-                add_line(rec, src, parent, fork, depth + 1)?;
+                add_line(rec, src, parent, fork, (depth + 1, ply))?;
             }
         }
         parent = idx;
+        ply += 1;
     }
     Ok(())
 }

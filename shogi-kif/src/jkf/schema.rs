@@ -6,12 +6,117 @@
 //! A few fields only the writer fills (`capture`, `same`) are skipped when reading, as the
 //! reader has no use for them.
 
-use serde::de::{MapAccess, Visitor};
+use crate::limits::{MAX_HEADER_ENTRIES, MAX_JKF_ITEMS, count};
+use serde::de::{Error as _, MapAccess, SeqAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::marker::PhantomData;
+
+thread_local! {
+    /// The array elements and object members of the document being read, so far.
+    static ITEMS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Starts counting the items of a document (see [`MAX_JKF_ITEMS`]).
+pub(crate) fn start_document() {
+    ITEMS.with(|n| n.set(0));
+}
+
+/// Counts one item: past [`MAX_JKF_ITEMS`], an error that the JSON reader locates.
+fn spend<E: serde::de::Error>() -> Result<(), E> {
+    let n = ITEMS.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    });
+    if n > MAX_JKF_ITEMS {
+        return Err(E::custom(format!(
+            "more than {} moves, forks, comments and other items in one record (the limit)",
+            count(MAX_JKF_ITEMS)
+        )));
+    }
+    Ok(())
+}
+
+/// An array whose elements count against the document's items: JSON of a few bytes an
+/// element cannot make a vector of millions of large entries.
+struct Bounded<T>(Vec<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Bounded<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Bounded<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an array")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Bounded<T>, A::Error> {
+                let mut v = Vec::new();
+                while let Some(x) = seq.next_element()? {
+                    spend()?;
+                    v.push(x);
+                }
+                Ok(Bounded(v))
+            }
+        }
+        d.deserialize_seq(V(PhantomData))
+    }
+}
+
+/// An object whose members count against the document's items.
+struct BoundedMap<K, V>(BTreeMap<K, V>);
+
+impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Deserialize<'de> for BoundedMap<K, V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Vis<K, V>(PhantomData<(K, V)>);
+        impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Visitor<'de> for Vis<K, V> {
+            type Value = BoundedMap<K, V>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut m = BTreeMap::new();
+                while let Some((k, v)) = map.next_entry()? {
+                    spend()?;
+                    m.insert(k, v);
+                }
+                Ok(BoundedMap(m))
+            }
+        }
+        d.deserialize_map(Vis(PhantomData))
+    }
+}
+
+fn moves<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+    Bounded::deserialize(d).map(|b| b.0)
+}
+
+fn forks<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Vec<Vec<T>>>, D::Error> {
+    let forks = Option::<Bounded<Bounded<T>>>::deserialize(d)?;
+    Ok(forks.map(|f| f.0.into_iter().map(|line| line.0).collect()))
+}
+
+fn board<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<Vec<T>>, D::Error> {
+    let b = Bounded::<Bounded<T>>::deserialize(d)?;
+    Ok(b.0.into_iter().map(|file| file.0).collect())
+}
+
+fn comments<'de, 'a, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'a, [String]>>, D::Error> {
+    let c = Option::<Bounded<String>>::deserialize(d)?;
+    Ok(c.map(|c| Cow::Owned(c.0)))
+}
+
+fn hands<'de, D: Deserializer<'de>, K: Deserialize<'de> + Ord, V: Deserialize<'de>>(
+    d: D,
+) -> Result<Vec<BTreeMap<K, V>>, D::Error> {
+    let h = Bounded::<BoundedMap<K, V>>::deserialize(d)?;
+    Ok(h.0.into_iter().map(|m| m.0).collect())
+}
 
 /// A JKF document.
 #[derive(Deserialize, Serialize)]
@@ -21,7 +126,7 @@ pub(crate) struct Jkf<'a> {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initial: Option<Initial<'a>>,
     /// `moves[0]` holds the start's comments only; written only with a start position.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", deserialize_with = "moves")]
     pub moves: Vec<MoveFormat<'a>>,
 }
 
@@ -41,6 +146,13 @@ impl<'de> Deserialize<'de> for Header<'_> {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Header<'a>, A::Error> {
                 let mut v = Vec::new();
                 while let Some((k, val)) = map.next_entry::<String, serde_json::Value>()? {
+                    if v.len() >= MAX_HEADER_ENTRIES {
+                        return Err(A::Error::custom(format!(
+                            "more than {} header entries (the limit)",
+                            count(MAX_HEADER_ENTRIES)
+                        )));
+                    }
+                    spend()?;
                     let s = match val {
                         serde_json::Value::String(s) => s,
                         other => other.to_string(),
@@ -75,9 +187,11 @@ pub(crate) struct Initial<'a> {
 /// A position: the board by file then rank (`board[x-1][y-1]`), side to move, hands.
 #[derive(Deserialize, Serialize)]
 pub(crate) struct StateFormat<'a> {
+    #[serde(deserialize_with = "board")]
     pub board: Vec<Vec<PieceFormat<'a>>>,
     pub color: u8,
     /// Black's then White's hand: CSA piece name to count.
+    #[serde(deserialize_with = "hands")]
     pub hands: Vec<BTreeMap<Cow<'a, str>, u8>>,
 }
 
@@ -101,9 +215,17 @@ pub(crate) struct PlaceFormat {
 /// alternatives (`forks`), each a list starting with a replacement for this entry.
 #[derive(Deserialize, Serialize, Default)]
 pub(crate) struct MoveFormat<'a> {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "comments"
+    )]
     pub comments: Option<Cow<'a, [String]>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "forks"
+    )]
     pub forks: Option<Vec<Vec<MoveFormat<'a>>>>,
     #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
     pub mv: Option<MoveMoveFormat<'a>>,

@@ -185,13 +185,26 @@ fn line<'r>(
         }
         prev = Some(node.mv.to());
     }
+    // The side to move after the last move (a recorded foul move counts as made).
+    let stm = if fouled {
+        !pos.side_to_move()
+    } else {
+        pos.side_to_move()
+    };
+    if fouled && line.ending.is_none() {
+        // A line that stops at a foul with no ending stated (a KIF variation, declared by the
+        // record's closing line) is won by the other side. JKF has no closing line: only a
+        // special after the move declares it, without which the move reads back as an
+        // illegal move and the line is lost.
+        out.push(MoveFormat {
+            comments: None,
+            forks: None,
+            mv: None,
+            special: Some(Cow::Owned(format!("{}ILLEGAL_ACTION", (!stm).csa_char()))),
+            time: None,
+        });
+    }
     if let Some(e) = &line.ending {
-        // The side to move after the last move (a recorded foul move counts as made).
-        let stm = if fouled {
-            !pos.side_to_move()
-        } else {
-            pos.side_to_move()
-        };
         out.push(MoveFormat {
             comments: comments(&e.comments),
             forks: forks(&e.variations, &pos, prev),

@@ -163,12 +163,12 @@ impl<'a> Parser<'a> {
             self.handicap = Some((value.to_string(), line.loc_of(value)));
             return Ok(());
         }
-        if self.rec.header.len() >= 10_000 {
-            return Err(self.err(
-                ErrorKind::TooLarge,
-                "more than 10000 header lines",
-                line.whole(),
-            ));
+        if self.rec.header.len() >= crate::limits::MAX_HEADER_ENTRIES {
+            let message = format!(
+                "more than {} header lines (the limit)",
+                crate::limits::count(crate::limits::MAX_HEADER_ENTRIES)
+            );
+            return Err(self.err(ErrorKind::TooLarge, message, line.whole()));
         }
         self.rec.header.push((key.to_string(), value.to_string()));
         Ok(())

@@ -12,6 +12,8 @@ mod moves;
 mod read;
 pub(crate) mod write;
 
+pub(crate) use read::kif_word_reads_back as word_reads_back;
+
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::japanese::MARKS;
 use crate::raw::*;

@@ -5,6 +5,7 @@ use super::moves::{parse_kif_common, parse_kif_time};
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::japanese::{self, JaMove, piece_prefix};
+use crate::limits::{MAX_MOVES, MAX_PLIES, move_limit};
 use crate::raw::*;
 use crate::text::{Line, parse_number, trim, wide_digit};
 
@@ -140,12 +141,12 @@ impl<'a> Parser<'a> {
         if depth > MAX_DEPTH {
             return Err(self.err(
                 ErrorKind::TooDeep,
-                format!("variations nested deeper than {MAX_DEPTH}"),
+                format!("variations nested deeper than {MAX_DEPTH} levels (the limit)"),
                 line.whole(),
             ));
         }
-        if self.rec.nodes.len() >= 10_000_000 {
-            return Err(self.err(ErrorKind::TooLarge, "more than 10 million moves", loc));
+        if let Some(message) = move_limit(self.rec.nodes.len(), self.path.len() - 1) {
+            return Err(self.err(ErrorKind::TooLarge, message, loc));
         }
         let idx = self.rec.push(parent, item, loc, written);
         self.path.push(idx);
@@ -214,7 +215,8 @@ impl<'a> Parser<'a> {
         let Some(off) = self.offset else { return false };
         if self.pending.is_some()
             || number.checked_sub(off) != Some(self.path.len() as u32)
-            || self.rec.nodes.len() >= 10_000_000
+            || self.rec.nodes.len() >= MAX_MOVES
+            || self.path.len() > MAX_PLIES
         {
             return false;
         }
@@ -339,6 +341,7 @@ impl<'a> Parser<'a> {
                     .with_ply(number, Some(first_token(rest).to_string())));
             }
         };
+        let (item, used) = whole_unknown_word(item, used, rest);
         let mv_text = &rest[..used];
         let loc = line.loc_of(mv_text);
         let written = (loc.start, loc.end);
@@ -392,6 +395,51 @@ impl<'a> Parser<'a> {
         }
         Ok(time)
     }
+}
+
+/// An unknown special word on a numbered KIF line is all the text before the time field:
+/// a word with spaces or side marks in it (a CSA `%` word or a JKF special written as it was
+/// read) reads back as it was written.
+fn whole_unknown_word(item: Item, used: usize, rest: &str) -> (Item, usize) {
+    match item {
+        Item::End(RawEnd {
+            kind: EndingKind::Other(_),
+            offender,
+        }) => {
+            let end = unknown_word_end(rest).max(used);
+            let kind = EndingKind::Other(rest[..end].to_string());
+            (Item::End(RawEnd { kind, offender }), end)
+        }
+        item => (item, used),
+    }
+}
+
+/// Where the word of a special line ends in `rest`: before a trailing time field that
+/// reads as one, a trailing `+` and blanks.
+fn unknown_word_end(rest: &str) -> usize {
+    let blanks = ['+', ' ', '\u{3000}', '\t', '\r'];
+    let mut body = rest.trim_end_matches(blanks);
+    if let Some(open) = body.rfind('(') {
+        let inner = body[open + 1..].strip_suffix(')');
+        if inner.is_some_and(|t| parse_kif_time(t).is_some()) {
+            body = body[..open].trim_end_matches(blanks);
+        }
+    }
+    body.len()
+}
+
+/// Whether an unknown ending word written on a numbered KIF line reads back as itself: it
+/// is not read as a move nor as a known word, and has no line break, surrounding blanks or
+/// trailing time field.
+pub(crate) fn kif_word_reads_back(word: &str) -> bool {
+    if word.is_empty() || trim(word) != word || word.contains(['\n', '\r', '#']) {
+        return false;
+    }
+    if parse_kif_common(word.as_bytes()).is_some() || japanese::parse(word).is_ok() {
+        return false;
+    }
+    matches!(special_word(word), Some((EndingKind::Other(_), _)))
+        && unknown_word_end(word) == word.len()
 }
 
 pub(super) fn first_token(s: &str) -> &str {

@@ -439,6 +439,14 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
             pos.side_to_move()
         };
         let moves = ply - self.first_ply;
+        if !e.kind.reads_back_in_kif() {
+            // An unknown word that would not read back as itself (a line break in it, or
+            // text read as a move): kept as a comment, the line left without an ending.
+            let word = e.kind.japanese();
+            let notes: Vec<String> = word.lines().map(str::to_string).collect();
+            write_notes(self.out, &notes, &[])?;
+            return write_notes(self.out, &e.comments, &e.bookmarks);
+        }
         let result = closing_result(&e.kind, stm, self.handicap);
         if ki2 {
             // KI2 has no numbered special lines: every line's ending is its `まで…` line, as

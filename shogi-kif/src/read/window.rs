@@ -10,10 +10,86 @@ use crate::error::{ErrorKind, ReadError};
 use crate::format::Format;
 use crate::text;
 use std::collections::VecDeque;
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 
-/// The longest line of an input read a chunk at a time.
-const MAX_LINE: usize = 16 << 20;
+/// The longest line of a KIF, KI2, CSA, USI or SFEN input.
+const MAX_LINE: usize = crate::limits::MAX_LINE_BYTES;
+
+/// The error of line `no` (at `offset`), longer than [`MAX_LINE`].
+fn long_line(no: u32, offset: usize) -> ReadError {
+    let message = format!(
+        "line {no} is longer than {} (the limit of a line)",
+        crate::limits::mib(MAX_LINE)
+    );
+    error_at_line(ErrorKind::TooLarge, message, no, offset)
+}
+
+/// The first line of `bytes` longer than [`MAX_LINE`], as an error (KIF and KI2: the
+/// record's). `Ok` at once for input no longer than a line may be.
+pub(crate) fn check_lines(bytes: &[u8], format: Format) -> Result<(), ReadError> {
+    if bytes.len() <= MAX_LINE || !matches!(format, Format::Kif | Format::Ki2) {
+        return Ok(());
+    }
+    let (mut at, mut no) = (0, 1u32);
+    loop {
+        let len = text::find_newline(&bytes[at..]).unwrap_or(bytes.len() - at);
+        if len > MAX_LINE {
+            return Err(long_line(no, at));
+        }
+        at += len + 1;
+        no = no.saturating_add(1);
+        if at >= bytes.len() {
+            return Ok(());
+        }
+    }
+}
+
+/// The rest of a KIF, KI2 or JKF input after `head` (its start), read whole: refused as soon
+/// as it is larger than a record may be, or a KIF or KI2 line longer than a line may be,
+/// without holding more than that.
+fn read_record<R: BufRead>(
+    input: &mut R,
+    mut all: Vec<u8>,
+    format: Format,
+) -> Result<Vec<u8>, ReadError> {
+    let lines = matches!(format, Format::Kif | Format::Ki2);
+    // Where the line being read starts, and its number.
+    let (mut line_start, mut no) = (0, 1u32);
+    let mut scanned = 0;
+    loop {
+        while let Some(i) = text::find_newline(&all[scanned..]) {
+            if lines && scanned + i - line_start > MAX_LINE {
+                return Err(long_line(no, line_start));
+            }
+            scanned += i + 1;
+            line_start = scanned;
+            no = no.saturating_add(1);
+        }
+        scanned = all.len();
+        if lines && scanned - line_start > MAX_LINE {
+            return Err(long_line(no, line_start));
+        }
+        if all.len() > MAX_TEXT {
+            let message = format!(
+                "a {} record larger than {} (the limit of a record), at line {no}",
+                format.name(),
+                crate::limits::mib(MAX_TEXT)
+            );
+            return Err(error_at_line(ErrorKind::TooLarge, message, no, line_start));
+        }
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io_error(e)),
+        };
+        if buf.is_empty() {
+            return Ok(all);
+        }
+        let n = buf.len();
+        all.extend_from_slice(buf);
+        input.consume(n);
+    }
+}
 
 /// A game's place in the window, or the error that replaces it.
 pub(crate) struct Span {
@@ -42,6 +118,8 @@ pub(crate) struct Window {
     chunk: usize,
     /// Lines that could not be read, by line number, with their errors.
     bad: VecDeque<(u32, ReadError)>,
+    /// The rest of a line too long to read is still to be skipped.
+    skipping: bool,
 }
 
 impl Window {
@@ -58,6 +136,7 @@ impl Window {
             undecided: false,
             chunk: 0,
             bad: VecDeque::new(),
+            skipping: false,
         }
     }
 
@@ -97,17 +176,7 @@ impl Window {
         decode_into(&mut sample_text, sample, encoding);
         let format = choose_format(&sample_text, opts, false)?;
         if !format.is_multi_game() {
-            let mut all = head;
-            input
-                .take((MAX_TEXT + 1 - all.len().min(MAX_TEXT)) as u64)
-                .read_to_end(&mut all)
-                .map_err(io_error)?;
-            if all.len() > MAX_TEXT {
-                return Err(ReadError::new(
-                    ErrorKind::TooLarge,
-                    format!("a {} record larger than 256 MiB", format.name()),
-                ));
-            }
+            let all = read_record(input, head, format)?;
             let (text, encoding) =
                 decode_vec(all, opts.encoding.or(bom.then_some(Encoding::Utf8)))?;
             return Ok((format, Window::whole_text(text, encoding)));
@@ -123,8 +192,14 @@ impl Window {
             undecided,
             chunk,
             bad: VecDeque::new(),
+            skipping: false,
         };
         Ok((format, window))
+    }
+
+    /// The line the next game is looked for from.
+    pub fn line(&self) -> u32 {
+        self.line
     }
 
     /// The encoding the text is decoded with.
@@ -185,14 +260,20 @@ impl Window {
                 }
                 let t = self.text[at..line_end].trim();
                 if t == "/" {
-                    no += 1;
+                    no = no.saturating_add(1);
                     let end = at;
                     at = next;
                     break end;
                 }
                 any |= !t.is_empty() && !t.starts_with('\'');
+                if error.is_none() && line_end - at > MAX_LINE {
+                    error = Some(long_line(no, self.base + at));
+                }
                 if error.is_none() && next - start > MAX_TEXT {
-                    let message = "a CSA game larger than 256 MiB".to_string();
+                    let message = format!(
+                        "a CSA game larger than {} (the limit of a record)",
+                        crate::limits::mib(MAX_TEXT)
+                    );
                     error = Some(error_at_line(
                         ErrorKind::TooLarge,
                         message,
@@ -200,7 +281,7 @@ impl Window {
                         self.base + at,
                     ));
                 }
-                no += 1;
+                no = no.saturating_add(1);
                 at = next;
                 if error.is_some() {
                     // The game is not read: its text need not be kept.
@@ -238,13 +319,21 @@ impl Window {
             let (start, no) = (self.pos, self.line);
             let (mut end, next) = self.line_at(start);
             self.pos = next;
-            self.line += 1;
+            self.line = self.line.saturating_add(1);
             if let Some(e) = self.take_bad(no) {
                 return Some(Span {
                     start,
                     end: start,
                     line: no,
                     error: Some(e),
+                });
+            }
+            if end - start > MAX_LINE {
+                return Some(Span {
+                    start,
+                    end: start,
+                    line: no,
+                    error: Some(long_line(no, self.base + start)),
                 });
             }
             if self.text[start..end].ends_with('\r') {
@@ -285,7 +374,9 @@ impl Window {
     /// The number of the line after the text (counted only when a line needs it).
     fn end_line(&self) -> u32 {
         let text = &self.text.as_bytes()[self.pos..];
-        self.line + text.iter().filter(|&&b| b == b'\n').count() as u32
+        let lines = text.iter().filter(|&&b| b == b'\n').count();
+        self.line
+            .saturating_add(u32::try_from(lines).unwrap_or(u32::MAX))
     }
 
     /// Drops the text before the next game, then decodes at least a chunk more of the input
@@ -295,6 +386,9 @@ impl Window {
         self.text.drain(..drained);
         self.base += drained;
         self.pos = 0;
+        if self.skipping {
+            self.skip_line(input);
+        }
         let mut bytes = std::mem::take(&mut self.carry);
         let mut line_start = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         while !(bytes.len() >= self.chunk && line_start > 0) {
@@ -325,7 +419,7 @@ impl Window {
             }
             if bytes.len() - line_start > MAX_LINE {
                 self.append(&bytes[..line_start]);
-                self.refuse_long_line(input);
+                self.refuse_long_line();
                 return drained;
             }
         }
@@ -337,11 +431,18 @@ impl Window {
     }
 
     /// A line longer than [`MAX_LINE`]: refused and skipped.
-    fn refuse_long_line<R: BufRead>(&mut self, input: &mut R) {
+    /// The rest of the line is skipped by the next refill, so that the error (and the games
+    /// before it) are handed out first, however long the line goes on.
+    fn refuse_long_line(&mut self) {
         let (at, no) = (self.base + self.text.len(), self.end_line());
-        let message = "a line longer than 16 MiB".to_string();
-        let err = error_at_line(ErrorKind::TooLarge, message, no, at);
-        self.bad.push_back((no, err));
+        self.bad.push_back((no, long_line(no, at)));
+        self.skipping = true;
+        self.text.push('\n');
+    }
+
+    /// Skips the input to the end of the line being refused.
+    fn skip_line<R: BufRead>(&mut self, input: &mut R) {
+        self.skipping = false;
         loop {
             let (n, found) = match input.fill_buf() {
                 Ok([]) | Err(_) => {
@@ -358,7 +459,6 @@ impl Window {
                 break;
             }
         }
-        self.text.push('\n');
     }
 
     /// Decodes whole lines onto the text; a line that does not decode becomes an empty line

@@ -1,0 +1,270 @@
+//! The reader's limits (`shogi_kif::limits`): each breach is a located error naming the
+//! limit, and inputs without end are read in bounded memory, their error arriving while
+//! only a bounded part of them has been read.
+
+use shogi_kif::limits::{
+    MAX_HEADER_ENTRIES, MAX_JKF_ITEMS, MAX_LINE_BYTES, MAX_PLIES, MAX_RECORD_BYTES, MAX_WARNINGS,
+};
+use shogi_kif::{ErrorKind, Format, ReadError, ReadOptions, Reader, read_str};
+use std::cell::Cell;
+use std::io::{BufRead, BufReader, Read};
+use std::rc::Rc;
+
+/// Reads `text` with the format forced, expecting an error.
+fn refused(text: &str, f: Format) -> ReadError {
+    match read_str(text, ReadOptions::with_format(f)) {
+        Ok(_) => panic!("{f:?}: read, expected an error"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn plies_of_one_line() {
+    let usi = format!("startpos moves{}\n", " 7g7f".repeat(MAX_PLIES + 1));
+    let e = refused(&format!("position {usi}"), Format::Usi);
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
+    assert!(
+        e.message.contains("more than 100,000 moves in one line"),
+        "{e}"
+    );
+    assert_eq!((e.location.line, e.ply), (1, None));
+    // The column is that of the move past the limit.
+    let col = "position startpos moves".len() + 5 * MAX_PLIES + 2;
+    assert_eq!(e.location.column as usize, col, "{e}");
+
+    let csa = format!("PI\n+\n{}", "+7776FU\n".repeat(MAX_PLIES + 1));
+    let e = refused(&csa, Format::Csa);
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
+    assert_eq!(e.location.line as usize, 3 + MAX_PLIES, "{e}");
+
+    let mut kif = String::from("手合割：平手\n");
+    for n in 1..=MAX_PLIES + 1 {
+        kif.push_str(&format!("{n} ７六歩(77)\n"));
+    }
+    let e = refused(&kif, Format::Kif);
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
+    assert_eq!(e.location.line as usize, 2 + MAX_PLIES, "{e}");
+    assert!(e.message.contains("(the limit)"), "{e}");
+}
+
+#[test]
+fn header_entries() {
+    let mut kif = String::new();
+    for n in 0..=MAX_HEADER_ENTRIES {
+        kif.push_str(&format!("key{n}：value\n"));
+    }
+    let e = refused(&kif, Format::Kif);
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
+    assert_eq!(e.location.line as usize, MAX_HEADER_ENTRIES + 1);
+    assert!(e.message.contains("10,000 header lines"), "{e}");
+
+    let mut csa = String::new();
+    for n in 0..=MAX_HEADER_ENTRIES {
+        csa.push_str(&format!("$KEY{n}:value\n"));
+    }
+    let e = refused(&csa, Format::Csa);
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
+    assert_eq!(e.location.line as usize, MAX_HEADER_ENTRIES + 1);
+
+    let members: Vec<String> = (0..=MAX_HEADER_ENTRIES)
+        .map(|n| format!("\"k{n}\":\"v\""))
+        .collect();
+    let jkf = format!(
+        "{{\"header\":{{{}}},\"moves\":[{{}}]}}",
+        members.join(",\n")
+    );
+    let e = refused(&jkf, Format::Jkf);
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
+    assert_eq!(e.location.line as usize, MAX_HEADER_ENTRIES + 1, "{e}");
+}
+
+#[test]
+fn jkf_items_and_nesting() {
+    // Three bytes of JSON an entry: a million entries of the move list are refused, at the
+    // line where the limit is passed.
+    let jkf = format!(
+        "{{\"header\":{{}},\"moves\":[{{}}\n{}]}}",
+        ",{}\n".repeat(MAX_JKF_ITEMS + 1)
+    );
+    let e = refused(&jkf, Format::Jkf);
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
+    assert!(
+        e.message.contains("1,000,000 moves, forks, comments"),
+        "{e}"
+    );
+    // (The JSON reader stands after the entry, at the start of the next line.)
+    let line = e.location.line as usize;
+    assert!(
+        (MAX_JKF_ITEMS + 1..=MAX_JKF_ITEMS + 2).contains(&line),
+        "{e}"
+    );
+    // JSON nested deeper than the JSON reader's limit: located where it is reached.
+    let deep = format!(
+        "{{\"header\":{{\"a\":{}{}}}}}",
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let e = refused(&deep, Format::Jkf);
+    assert_eq!(e.kind, ErrorKind::TooDeep, "{e}");
+    assert_eq!(e.location.line, 1);
+    assert!(e.location.column > 100, "{e}");
+    // Forks nested deeper than the variation limit (each level three levels of JSON: the
+    // JSON reader's limit comes first).
+    let mut moves = String::from("{\"move\":{\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"}}");
+    for _ in 0..70 {
+        moves = format!(
+            "{{\"move\":{{\"to\":{{\"x\":7,\"y\":6}},\"piece\":\"FU\"}},\"forks\":[[{moves}]]}}"
+        );
+    }
+    let e = refused(&format!("{{\"moves\":[{{}},{moves}]}}"), Format::Jkf);
+    assert_eq!((e.kind, e.location.line), (ErrorKind::TooDeep, 1), "{e}");
+}
+
+#[test]
+fn lines_too_long() {
+    let long = "x".repeat(MAX_LINE_BYTES + 1);
+    // A KIF or KI2 line: the record's error, at that line.
+    for f in [Format::Kif, Format::Ki2] {
+        let e = refused(&format!("手合割：平手\n*{long}\n"), f);
+        assert_eq!(e.kind, ErrorKind::TooLarge, "{f:?}");
+        assert_eq!(e.location.line, 2);
+        assert!(e.message.contains("longer than 4 MiB"), "{e}");
+    }
+    // A USI line: the error of its game; the games around it are read.
+    let usi = format!("startpos moves 7g7f\n{long}\nstartpos moves 2g2f\n");
+    let games: Vec<_> = Reader::new(usi.as_bytes(), ReadOptions::with_format(Format::Usi))
+        .expect("reader")
+        .collect();
+    assert_eq!(games.len(), 3);
+    assert!(games[0].is_valid() && games[2].is_valid());
+    let e = games[1].error.as_ref().expect("refused");
+    assert_eq!((e.kind, e.location.line), (ErrorKind::TooLarge, 2));
+}
+
+#[test]
+fn warnings_are_capped() {
+    let kif = format!(
+        "手合割：平手\n{}   1 ７六歩(77)\n",
+        "？？\n".repeat(3 * MAX_WARNINGS)
+    );
+    let r = read_str(&kif, ReadOptions::default()).expect("read");
+    assert_eq!(r.usi_moves(), ["7g7f"]);
+    assert_eq!(r.diagnostics.len(), MAX_WARNINGS + 1);
+    assert!(r.diagnostics[MAX_WARNINGS].message.contains("left out"));
+}
+
+/// An endless input: `start`, then `unit` for ever; counts the bytes handed out.
+struct Endless {
+    start: Vec<u8>,
+    unit: Vec<u8>,
+    at: usize,
+    read: Rc<Cell<u64>>,
+}
+
+impl Read for Endless {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let mut n = 0;
+        while n < out.len() {
+            let src = if self.at < self.start.len() {
+                &self.start[self.at..]
+            } else {
+                let k = (self.at - self.start.len()) % self.unit.len();
+                &self.unit[k..]
+            };
+            let m = src.len().min(out.len() - n);
+            out[n..n + m].copy_from_slice(&src[..m]);
+            n += m;
+            self.at += m;
+        }
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+fn endless(start: &str, unit: &str) -> (impl BufRead, Rc<Cell<u64>>) {
+    let read = Rc::new(Cell::new(0));
+    let input = Endless {
+        start: start.as_bytes().to_vec(),
+        unit: unit.as_bytes().to_vec(),
+        at: 0,
+        read: read.clone(),
+    };
+    (BufReader::with_capacity(1 << 16, input), read)
+}
+
+/// How much more than `limit` may be read before the limit's error: a chunk of the reader
+/// and a buffer.
+const SLACK: u64 = 2 << 20;
+
+#[test]
+fn an_endless_line_is_refused_after_a_bounded_read() {
+    // A USI game whose line never ends: the game before it, then its error.
+    let (input, read) = endless(
+        "position startpos moves 7g7f\nposition startpos moves",
+        " 7g7f",
+    );
+    let mut games = Reader::new(input, ReadOptions::default()).expect("reader");
+    assert!(games.next().expect("first game").is_valid());
+    let second = games.next().expect("second game");
+    let e = second.error.expect("refused");
+    assert_eq!((e.kind, e.location.line), (ErrorKind::TooLarge, 2), "{e}");
+    assert!(
+        read.get() <= MAX_LINE_BYTES as u64 + SLACK,
+        "{}",
+        read.get()
+    );
+
+    // A KIF comment without end: the record's error, as soon as the line passes the limit.
+    let (input, read) = endless("手合割：平手\n*", "あ");
+    let e = Reader::new(input, ReadOptions::default())
+        .err()
+        .expect("refused");
+    assert_eq!((e.kind, e.location.line), (ErrorKind::TooLarge, 2), "{e}");
+    assert!(
+        read.get() <= MAX_LINE_BYTES as u64 + SLACK,
+        "{}",
+        read.get()
+    );
+
+    // A KIF record of endless short lines: refused at the record's limit.
+    let (input, read) = endless("手合割：平手\n", "*あ\n");
+    let e = Reader::new(input, ReadOptions::default())
+        .err()
+        .expect("refused");
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
+    assert!(e.location.line > 1_000_000, "{e}");
+    assert!(
+        read.get() <= MAX_RECORD_BYTES as u64 + SLACK,
+        "{}",
+        read.get()
+    );
+
+    // NUL bytes without end, read as KIF: a line without end.
+    let (input, read) = endless("", "\0");
+    let e = Reader::new(input, ReadOptions::with_format(Format::Kif))
+        .err()
+        .expect("refused");
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
+    assert!(
+        read.get() <= MAX_LINE_BYTES as u64 + SLACK,
+        "{}",
+        read.get()
+    );
+}
+
+#[test]
+fn a_50_mb_stream_is_read_a_chunk_at_a_time() {
+    // 50 MB of USI games, generated as they are read: when each game is handed out, the
+    // reader has read at most a bounded amount past it.
+    let line = "position startpos moves 7g7f 3c3d 8h2b+ 3a2b\n";
+    let games_wanted = 50_000_000 / line.len() as u64;
+    let (input, read) = endless("", line);
+    let games = Reader::new(input, ReadOptions::default()).expect("reader");
+    let mut ahead = 0;
+    for g in games.take(games_wanted as usize) {
+        assert!(g.is_valid(), "{:?}", g.error);
+        let through = g.index as u64 * line.len() as u64;
+        ahead = ahead.max(read.get() - through);
+    }
+    assert!(ahead <= SLACK, "read {ahead} bytes ahead of the games");
+}
