@@ -111,6 +111,19 @@ pub struct Where {
 }
 
 impl Where {
+    /// The explorer table: counted from the database, or from the hits of a scan.
+    fn explored(&self) -> Result<shogi_db::Explore, Failure> {
+        if let Some(db) = self.db.as_ref().filter(|_| self.paths.is_empty()) {
+            let selection = self.select.selection()?;
+            if self.select.dedup.is_none() {
+                let target = shogi_db::target(&self.target, self.ply).map_err(fail)?;
+                return shogi_db::explore_db(db, &target, &selection).map_err(fail);
+            }
+        }
+        let (target, found) = self.found(None)?;
+        Ok(shogi_db::explore(&target, &found))
+    }
+
     fn found(
         &self,
         limit: Option<usize>,
@@ -201,8 +214,7 @@ pub struct ExploreArgs {
 
 /// `shogi explore`.
 pub fn explore(args: &ExploreArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
-    let (target, found) = args.at.found(None)?;
-    let table = shogi_db::explore(&target, &found);
+    let table = args.at.explored()?;
     let format = match args.format {
         ExploreFormat::Text => "text",
         ExploreFormat::Json => "json",

@@ -43,9 +43,39 @@ const fn mix(mut z: u64) -> u64 {
 }
 
 /// The number of a feature of a position in the check key's hash (see [`check_key`]).
-fn feature(n: u64) -> u64 {
+const fn feature(n: u64) -> u64 {
     mix(n.wrapping_mul(0x9e3779b97f4a7c15) ^ 0xc0ffee5eed5a1e01)
 }
+
+/// `feature(1000 + piece index × 81 + square index)`, computed at compile time.
+static PIECE_CHECK: [[u64; 81]; 28] = {
+    let mut t = [[0u64; 81]; 28];
+    let mut p = 0;
+    while p < 28 {
+        let mut sq = 0;
+        while sq < 81 {
+            t[p][sq] = feature(1000 + (p * 81 + sq) as u64);
+            sq += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// `feature(2000 + colour × 7 + role) | 1`, computed at compile time.
+static HAND_CHECK: [[u64; 7]; 2] = {
+    let mut t = [[0u64; 7]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut r = 0;
+        while r < 7 {
+            t[c][r] = feature(2000 + (c * 7 + r) as u64) | 1;
+            r += 1;
+        }
+        c += 1;
+    }
+    t
+};
 
 /// A second hash of board, hands and side to move, independent of [`position_key`]
 /// (`positions.check_key`, 32 bits as a signed integer).
@@ -66,14 +96,16 @@ pub fn check_key(pos: &Position) -> i64 {
     let mut h = 0u64;
     for sq in pos.occupied() {
         if let Some(p) = pos.piece_at(sq) {
-            h = h.wrapping_add(feature(1000 + (p.index() * 81 + sq.index()) as u64));
+            h = h.wrapping_add(PIECE_CHECK[p.index()][sq.index()]);
         }
     }
     for c in Color::ALL {
         let hand = pos.hand(c);
+        if hand.is_empty() {
+            continue;
+        }
         for (role, count) in hand.iter() {
-            let n = hand_index(role);
-            let f = feature(2000 + (c.index() * 7 + n) as u64) | 1;
+            let f = HAND_CHECK[c.index()][hand_index(role)];
             h = h.wrapping_add(f.wrapping_mul(u64::from(count)));
         }
     }
