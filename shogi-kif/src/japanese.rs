@@ -530,3 +530,74 @@ impl Qualifiers {
         relative.into_iter().chain(self.motion.map(Motion::kanji))
     }
 }
+
+/// The two ways a Japanese move is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Style {
+    /// KIF: the source square after the piece (`７六歩(77)`), `同　` with a full-width space.
+    Kif,
+    /// KI2: the side's mark first and the qualifiers 右左直上引寄 instead of a source square
+    /// (`▲７六歩`, `△同歩`).
+    Ki2,
+}
+
+/// Append the Japanese text of `mv`, a move of the side to move in `pos`, to `s`; `prev_to`
+/// is the previous move's destination (a move there is written 同).
+pub(crate) fn write_move(
+    s: &mut String,
+    pos: &Position,
+    mv: Move,
+    prev_to: Option<Square>,
+    style: Style,
+) {
+    let ki2 = style == Style::Ki2;
+    let to = mv.to();
+    if ki2 {
+        s.push(side_mark(pos.side_to_move()));
+    }
+    if Some(to) == prev_to {
+        s.push_str(if ki2 { "同" } else { "同　" });
+    } else {
+        s.push_str(&to.japanese());
+    }
+    match mv {
+        Move::Normal { from, promote, .. } => {
+            let role = pos.piece_at(from).map_or(Role::Pawn, |p| p.role);
+            s.push_str(role.kanji());
+            if ki2 {
+                s.extend(Qualifiers::of(pos, mv, role).kanji());
+                let other = Move::Normal {
+                    from,
+                    to,
+                    promote: !promote,
+                };
+                if promote {
+                    s.push('成');
+                } else if role.can_promote() && pos.is_legal(other) {
+                    s.push_str("不成");
+                }
+            } else {
+                if promote {
+                    s.push('成');
+                }
+                // The source in KIF is the square's number pair, as CSA names squares.
+                s.push('(');
+                s.push_str(&from.csa());
+                s.push(')');
+            }
+        }
+        Move::Drop { role, .. } => {
+            s.push_str(role.kanji());
+            // KIF always writes 打; KI2 only when a piece of that role on the board reaches
+            // the square (even a pinned one).
+            if !ki2 || reaching(pos, to, role).next().is_some() {
+                s.push('打');
+            }
+        }
+    }
+}
+
+/// The KI2 mark of a side: ▲ for Black (sente), △ for White (gote).
+pub(crate) fn side_mark(color: Color) -> char {
+    if color == Color::Black { '▲' } else { '△' }
+}

@@ -51,6 +51,7 @@ mod jkf;
 mod kif;
 mod loss;
 mod model;
+pub mod notation;
 mod raw;
 mod read;
 mod replay;

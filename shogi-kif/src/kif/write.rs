@@ -2,10 +2,10 @@
 
 use crate::encoding::Encoding;
 use crate::ending::EndingKind;
-use crate::japanese::{Qualifiers, reaching};
+use crate::japanese::{self, Style, side_mark};
 use crate::model::{HeaderKey, Line, MoveNode, MoveTime, Record};
 use crate::text::{one_line, write_comments};
-use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
+use shogi_core::{Color, Handicap, Position, Role, Square, Variant};
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
@@ -19,6 +19,14 @@ pub(crate) enum Notation {
 }
 
 impl Notation {
+    /// How this notation writes a move.
+    fn style(self) -> Style {
+        match self {
+            Notation::Kif => Style::Kif,
+            Notation::Ki2 => Style::Ki2,
+        }
+    }
+
     /// The declaration line Kakinoki's programs write first, for text in `encoding`
     /// (`#KIF version=2.0 encoding=Shift_JIS`).
     fn write_declaration<W: Write + ?Sized>(self, out: &mut W, encoding: Encoding) -> fmt::Result {
@@ -160,66 +168,6 @@ fn write_kif_time<W: Write + ?Sized>(out: &mut W, t: &MoveTime) -> fmt::Result {
 /// Columns taken in a fixed-width font: full-width characters count two.
 fn display_width(s: &str) -> usize {
     s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
-}
-
-/// Append the Japanese text of a move to `s` (KIF form with the source square, or KI2 form
-/// with the side's mark and qualifiers).
-fn ja_move(s: &mut String, pos: &Position, mv: Move, prev_to: Option<Square>, notation: Notation) {
-    let ki2 = notation == Notation::Ki2;
-    let to = mv.to();
-    if ki2 {
-        s.push(side_mark(pos.side_to_move()));
-    }
-    if Some(to) == prev_to {
-        s.push_str(if ki2 { "同" } else { "同　" });
-    } else {
-        s.push_str(&to.japanese());
-    }
-    match mv {
-        Move::Normal { from, promote, .. } => {
-            let role = pos.piece_at(from).map_or(Role::Pawn, |p| p.role);
-            s.push_str(role.kanji());
-            if ki2 {
-                s.extend(Qualifiers::of(pos, mv, role).kanji());
-                let other = Move::Normal {
-                    from,
-                    to,
-                    promote: !promote,
-                };
-                if promote {
-                    s.push('成');
-                } else if role.can_promote() && pos.is_legal(other) {
-                    s.push_str("不成");
-                }
-            } else {
-                if promote {
-                    s.push('成');
-                }
-                // The source in KIF is the square's number pair, as CSA names squares.
-                s.push('(');
-                s.push_str(&from.csa());
-                s.push(')');
-            }
-        }
-        Move::Drop { role, .. } => {
-            s.push_str(role.kanji());
-            if !ki2 {
-                s.push('打');
-            } else {
-                // A piece of that role on the board reaches the square (even a pinned one):
-                // the drop says 打.
-                let board_can = reaching(pos, to, role).next().is_some();
-                if board_can {
-                    s.push('打');
-                }
-            }
-        }
-    }
-}
-
-/// The KI2 mark of a side: ▲ for Black (sente), △ for White (gote).
-fn side_mark(color: Color) -> char {
-    if color == Color::Black { '▲' } else { '△' }
 }
 
 /// The result part of a closing line (`先手の勝ち` in `まで47手で先手の勝ち`), for `stm`, the side
@@ -511,9 +459,9 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
             // An illegal move cannot be resolved from the position the way KI2 moves are:
             // write its source square too, as KIF does (`▲１七玉(28)`), which KI2 readers accept.
             self.text.push(side_mark(pos.side_to_move()));
-            ja_move(&mut self.text, pos, node.mv, prev, Notation::Kif);
+            japanese::write_move(&mut self.text, pos, node.mv, prev, Style::Kif);
         } else {
-            ja_move(&mut self.text, pos, node.mv, prev, self.notation);
+            japanese::write_move(&mut self.text, pos, node.mv, prev, self.notation.style());
         }
     }
 
