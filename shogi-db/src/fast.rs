@@ -136,6 +136,7 @@ pub(crate) fn explore(
             None => by_move.entry(mv.to_string()).or_insert_with(|| Tally {
                 line: MoveLine {
                     usi: mv.to_string(),
+                    text: mv.to_string(),
                     games: 0,
                     sente_wins: 0,
                     gote_wins: 0,

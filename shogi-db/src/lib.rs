@@ -44,5 +44,7 @@ pub use index::{IndexOptions, IndexReport, index, index_with};
 pub use key::position_key;
 pub use load::IndexProgress;
 pub use output::{FIND_COLUMNS, write_explore, write_found};
-pub use query::{Explore, Found, GameRef, Hit, MoveLine, explore, explore_db, find, scan, target};
+pub use query::{
+    Explore, Found, GameRef, Hit, MoveLine, explore, explore_db, find, name_moves, scan, target,
+};
 pub use schema::SCHEMA_VERSION;

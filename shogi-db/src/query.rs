@@ -414,6 +414,9 @@ pub struct GameRef {
 pub struct MoveLine {
     /// The move in USI.
     pub usi: String,
+    /// The move in the notation asked for (see [`name_moves`]; USI until then).
+    #[serde(rename = "move")]
+    pub text: String,
     /// Games that played it from the position.
     pub games: u32,
     /// Of those, games won by sente.
@@ -467,6 +470,7 @@ pub fn explore(target: &Position, found: &Found) -> Explore {
         }
         let line = by_move.entry(mv).or_insert_with(|| MoveLine {
             usi: mv.to_string(),
+            text: mv.to_string(),
             games: 0,
             sente_wins: 0,
             gote_wins: 0,
@@ -552,5 +556,16 @@ pub(crate) fn table(
         games,
         ended_here,
         moves,
+    }
+}
+
+/// Names the moves of `table`, the explorer of `target`, in `notation` ([`MoveLine::text`]).
+/// Moves are named from the position alone: a move to the previous move's square is written
+/// with its square, not 同 (games reach the position by different moves).
+pub fn name_moves(table: &mut Explore, target: &Position, notation: shogi_kif::notation::Notation) {
+    for line in &mut table.moves {
+        if let Ok(mv) = shogi_core::Move::from_usi(&line.usi) {
+            line.text = shogi_kif::notation::move_text(target, mv, None, notation);
+        }
     }
 }
