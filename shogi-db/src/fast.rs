@@ -131,45 +131,7 @@ pub(crate) fn explore(
             continue;
         }
         counted.push(mv.to_string());
-        let tally = match by_move.get_mut(mv) {
-            Some(t) => t,
-            None => by_move.entry(mv.to_string()).or_insert_with(|| Tally {
-                line: MoveLine {
-                    usi: mv.to_string(),
-                    text: mv.to_string(),
-                    games: 0,
-                    sente_wins: 0,
-                    gote_wins: 0,
-                    draws: 0,
-                    unfinished: 0,
-                    win_rate: 0.0,
-                    avg_rating: None,
-                    recent: None,
-                },
-                ratings: (0.0, 0),
-                newest: None,
-            }),
-        };
-        tally.line.games += 1;
-        match r.get_ref(3).map_err(get)?.as_str().unwrap_or("") {
-            "sente" => tally.line.sente_wins += 1,
-            "gote" => tally.line.gote_wins += 1,
-            "draw" => tally.line.draws += 1,
-            _ => tally.line.unfinished += 1,
-        }
-        for i in [4, 5] {
-            if let Some(x) = r.get::<_, Option<f64>>(i).map_err(get)? {
-                tally.ratings.0 += x;
-                tally.ratings.1 += 1;
-            }
-        }
-        if let Ok(Some(date)) = r.get_ref(6).map_err(get)?.as_str_or_null() {
-            match &mut tally.newest {
-                Some((d, ids)) if date == d.as_str() => ids.push(game_id),
-                Some((d, _)) if date < d.as_str() => {}
-                _ => tally.newest = Some((date.to_string(), vec![game_id])),
-            }
-        }
+        count_row(&mut by_move, mv, game_id, r).map_err(|e| db_err(db, e))?;
     }
     drop(rows);
     if let Some((game_id, ply)) = first {
@@ -185,6 +147,55 @@ pub(crate) fn explore(
         lines.push((t.line, t.ratings));
     }
     Ok(Some(table(target, lines, games, ended)))
+}
+
+/// Counts row `r` (winner, ratings, date: columns 3 to 6) of game `game_id` for move `mv`.
+fn count_row(
+    by_move: &mut HashMap<String, Tally>,
+    mv: &str,
+    game_id: i64,
+    r: &rusqlite::Row<'_>,
+) -> rusqlite::Result<()> {
+    let tally = match by_move.get_mut(mv) {
+        Some(t) => t,
+        None => by_move.entry(mv.to_string()).or_insert_with(|| Tally {
+            line: MoveLine {
+                usi: mv.to_string(),
+                text: mv.to_string(),
+                games: 0,
+                sente_wins: 0,
+                gote_wins: 0,
+                draws: 0,
+                unfinished: 0,
+                win_rate: 0.0,
+                avg_rating: None,
+                recent: None,
+            },
+            ratings: (0.0, 0),
+            newest: None,
+        }),
+    };
+    tally.line.games += 1;
+    match r.get_ref(3)?.as_str().unwrap_or("") {
+        "sente" => tally.line.sente_wins += 1,
+        "gote" => tally.line.gote_wins += 1,
+        "draw" => tally.line.draws += 1,
+        _ => tally.line.unfinished += 1,
+    }
+    for i in [4, 5] {
+        if let Some(x) = r.get::<_, Option<f64>>(i)? {
+            tally.ratings.0 += x;
+            tally.ratings.1 += 1;
+        }
+    }
+    if let Ok(Some(date)) = r.get_ref(6)?.as_str_or_null() {
+        match &mut tally.newest {
+            Some((d, ids)) if date == d.as_str() => ids.push(game_id),
+            Some((d, _)) if date < d.as_str() => {}
+            _ => tally.newest = Some((date.to_string(), vec![game_id])),
+        }
+    }
+    Ok(())
 }
 
 /// The last by path and number of the games `ids` (all of date `date`).

@@ -284,59 +284,9 @@ fn write(
     fresh: bool,
     progress: &mut dyn FnMut(IndexProgress),
 ) -> rusqlite::Result<IndexReport> {
-    use rayon::prelude::*;
     let mut report = IndexReport::default();
-    // What the database holds.
-    let mut stored: HashMap<String, Stored> = HashMap::new();
-    {
-        let mut st = conn.prepare("SELECT id, path, size, mtime_ns, hash FROM files")?;
-        let rows = st.query_map([], |r| {
-            Ok((
-                r.get::<_, String>(1)?,
-                Stored {
-                    id: r.get(0)?,
-                    size: r.get(2)?,
-                    mtime_ns: r.get(3)?,
-                    hash: r.get(4)?,
-                },
-            ))
-        })?;
-        for r in rows {
-            let (k, v) = r?;
-            stored.insert(k, v);
-        }
-    }
-    // What is on disk: looked at in parallel (hashes only for files whose size or time moved).
-    let plans: Vec<Plan> = pool.install(|| {
-        inputs
-            .par_iter()
-            .map(|input| {
-                let Some(path) = &input.path else {
-                    return Plan::Vanished;
-                };
-                let Some((size, mtime_ns)) = stat(path) else {
-                    return Plan::Vanished;
-                };
-                let old = stored.get(&input.name);
-                if let Some(s) = old {
-                    if s.size == size && s.mtime_ns == mtime_ns && s.hash.is_some() {
-                        return Plan::Unchanged;
-                    }
-                }
-                let hash = content_hash(path);
-                let seen = Seen {
-                    size,
-                    mtime_ns,
-                    hash,
-                };
-                match old {
-                    Some(s) if s.hash.is_some() && s.hash == seen.hash => Plan::Touch(s.id, seen),
-                    Some(s) => Plan::Read(Some(s.id), seen),
-                    None => Plan::Read(None, seen),
-                }
-            })
-            .collect()
-    });
+    let stored = stored_files(conn)?;
+    let plans = look(inputs, &stored, pool);
     // Gone: indexed under one of the paths, not listed now (or vanished since listing).
     let listed: HashSet<&str> = inputs
         .iter()
@@ -355,44 +305,7 @@ fn write(
         conn.execute("DELETE FROM files WHERE id = ?1", [id])?;
         report.files_removed += 1;
     }
-    // Files to read get their row (and lose their old games) first.
-    let mut to_read: Vec<Input> = Vec::new();
-    let mut file_ids: Vec<i64> = Vec::new();
-    for (input, plan) in inputs.iter().zip(&plans) {
-        match plan {
-            Plan::Unchanged => report.files_unchanged += 1,
-            Plan::Vanished => {}
-            Plan::Touch(id, seen) => {
-                report.files_unchanged += 1;
-                conn.execute(
-                    "UPDATE files SET size = ?1, mtime_ns = ?2 WHERE id = ?3",
-                    params![seen.size, seen.mtime_ns, id],
-                )?;
-            }
-            Plan::Read(old, seen) => {
-                let id = match old {
-                    Some(id) => {
-                        report.games_removed += remove_games(conn, *id)?;
-                        conn.execute(
-                            "UPDATE files SET size = ?1, mtime_ns = ?2, hash = ?3, games = 0 WHERE id = ?4",
-                            params![seen.size, seen.mtime_ns, seen.hash, id],
-                        )?;
-                        *id
-                    }
-                    None => {
-                        conn.execute(
-                            "INSERT INTO files (path, size, mtime_ns, hash) VALUES (?1, ?2, ?3, ?4)",
-                            params![input.name, seen.size, seen.mtime_ns, seen.hash],
-                        )?;
-                        conn.last_insert_rowid()
-                    }
-                };
-                to_read.push(input.clone());
-                file_ids.push(id);
-            }
-        }
-    }
-    report.files_read = to_read.len() as u64;
+    let (to_read, file_ids) = apply(conn, inputs, &plans, &mut report)?;
     report.files_read = to_read.len() as u64;
     let job = LoadJob {
         inputs: &to_read,
@@ -439,6 +352,111 @@ fn write(
         )?;
     }
     Ok(report)
+}
+
+/// Carries out the plans that need no reading, and gives the files to read their row (and
+/// removes their old games): the inputs to read and their `files.id`.
+fn apply(
+    conn: &Connection,
+    inputs: &[Input],
+    plans: &[Plan],
+    report: &mut IndexReport,
+) -> rusqlite::Result<(Vec<Input>, Vec<i64>)> {
+    let mut to_read: Vec<Input> = Vec::new();
+    let mut file_ids: Vec<i64> = Vec::new();
+    for (input, plan) in inputs.iter().zip(plans) {
+        match plan {
+            Plan::Unchanged => report.files_unchanged += 1,
+            Plan::Vanished => {}
+            Plan::Touch(id, seen) => {
+                report.files_unchanged += 1;
+                conn.execute(
+                    "UPDATE files SET size = ?1, mtime_ns = ?2 WHERE id = ?3",
+                    params![seen.size, seen.mtime_ns, id],
+                )?;
+            }
+            Plan::Read(old, seen) => {
+                let id = match old {
+                    Some(id) => {
+                        report.games_removed += remove_games(conn, *id)?;
+                        conn.execute(
+                            "UPDATE files SET size = ?1, mtime_ns = ?2, hash = ?3, games = 0 WHERE id = ?4",
+                            params![seen.size, seen.mtime_ns, seen.hash, id],
+                        )?;
+                        *id
+                    }
+                    None => {
+                        conn.execute(
+                            "INSERT INTO files (path, size, mtime_ns, hash) VALUES (?1, ?2, ?3, ?4)",
+                            params![input.name, seen.size, seen.mtime_ns, seen.hash],
+                        )?;
+                        conn.last_insert_rowid()
+                    }
+                };
+                to_read.push(input.clone());
+                file_ids.push(id);
+            }
+        }
+    }
+    Ok((to_read, file_ids))
+}
+
+/// The files the database holds, by name.
+fn stored_files(conn: &Connection) -> rusqlite::Result<HashMap<String, Stored>> {
+    let mut stored = HashMap::new();
+    let mut st = conn.prepare("SELECT id, path, size, mtime_ns, hash FROM files")?;
+    let rows = st.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(1)?,
+            Stored {
+                id: r.get(0)?,
+                size: r.get(2)?,
+                mtime_ns: r.get(3)?,
+                hash: r.get(4)?,
+            },
+        ))
+    })?;
+    for r in rows {
+        let (k, v) = r?;
+        stored.insert(k, v);
+    }
+    Ok(stored)
+}
+
+/// What to do with each input: looked at in parallel (hashes only for files whose size or
+/// time moved).
+fn look(inputs: &[Input], stored: &HashMap<String, Stored>, pool: &rayon::ThreadPool) -> Vec<Plan> {
+    use rayon::prelude::*;
+    pool.install(|| {
+        inputs
+            .par_iter()
+            .map(|input| {
+                let Some(path) = &input.path else {
+                    return Plan::Vanished;
+                };
+                let Some((size, mtime_ns)) = stat(path) else {
+                    return Plan::Vanished;
+                };
+                let old = stored.get(&input.name);
+                if let Some(s) = old {
+                    if s.size == size && s.mtime_ns == mtime_ns && s.hash.is_some() {
+                        return Plan::Unchanged;
+                    }
+                }
+                let hash = content_hash(path);
+                let seen = Seen {
+                    size,
+                    mtime_ns,
+                    hash,
+                };
+                match old {
+                    Some(s) if s.hash.is_some() && s.hash == seen.hash => Plan::Touch(s.id, seen),
+                    Some(s) => Plan::Read(Some(s.id), seen),
+                    None => Plan::Read(None, seen),
+                }
+            })
+            .collect()
+    })
 }
 
 /// Removes the games of file `file_id` and their positions; the number of games removed.
