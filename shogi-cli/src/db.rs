@@ -1,6 +1,7 @@
 //! `shogi index`, `shogi find`, `shogi explore`: the game database (see the shogi-db crate).
 
 use crate::batch::SelectArgs;
+use crate::progress::Progress;
 use crate::{Ctx, Failure};
 use shogi_db::{DbError, IndexOptions};
 use std::path::PathBuf;
@@ -38,15 +39,37 @@ pub struct IndexArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub input: crate::cli::InputArgs,
 }
 
 /// `shogi index`.
 pub fn index(args: &IndexArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
     let options = IndexOptions {
         jobs: args.jobs,
+        read: shogi_kif::ReadOptions {
+            format: args.input.from.map(shogi_kif::Format::from),
+            encoding: args.input.encoding.map(shogi_kif::Encoding::from),
+            ..shogi_kif::ReadOptions::default()
+        },
         ..IndexOptions::default()
     };
-    let r = shogi_db::index(&args.paths, &args.db, &options).map_err(fail)?;
+    let bar = Progress::new(ctx.options.progress, "index", "files");
+    let mut games = 0;
+    let mut report = |p: shogi_db::IndexProgress| {
+        bar.set(p.files_done, p.files_total);
+        bar.add_games(p.games - games);
+        games = p.games;
+        if p.stage != "reading" {
+            bar.message(match p.stage {
+                "positions" => "sorting and writing the positions",
+                _ => "building the indexes",
+            });
+        }
+    };
+    let result = shogi_db::index_with(&args.paths, &args.db, &options, &mut report);
+    bar.finish();
+    let r = result.map_err(fail)?;
     let size = std::fs::metadata(&args.db).map_or(0, |m| m.len());
     let text = format!(
         "{}: {} {} file{} read, {} unchanged, {} removed; {} game{} added ({} invalid), {} removed; {} positions; {:.1} MB\n",
@@ -111,6 +134,21 @@ pub struct Where {
 }
 
 impl Where {
+    /// The explorer table: counted from the database, or from the hits of a scan.
+    fn explored(&self) -> Result<(shogi_core::Position, shogi_db::Explore), Failure> {
+        if let Some(db) = self.db.as_ref().filter(|_| self.paths.is_empty()) {
+            let selection = self.select.selection()?;
+            if self.select.dedup.is_none() {
+                let target = shogi_db::target(&self.target, self.ply).map_err(fail)?;
+                let table = shogi_db::explore_db(db, &target, &selection).map_err(fail)?;
+                return Ok((target, table));
+            }
+        }
+        let (target, found) = self.found(None)?;
+        let table = shogi_db::explore(&target, &found);
+        Ok((target, table))
+    }
+
     fn found(
         &self,
         limit: Option<usize>,
@@ -181,6 +219,19 @@ pub fn find(args: &FindArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
     ctx.stdout.flush().map_err(out_err)
 }
 
+/// How `explore` names moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NotationArg {
+    /// USI: 7g7f, 8h2b+, S*5e.
+    Usi,
+    /// Japanese as KI2 writes it: ▲７六歩.
+    #[value(alias = "ja")]
+    Japanese,
+    /// Western (Hodges): P-7f, Bx2b+.
+    #[value(alias = "hodges")]
+    Western,
+}
+
 /// Arguments of `shogi explore`.
 #[derive(clap::Args)]
 #[command(
@@ -189,7 +240,8 @@ draws, the win rate of the side that played it, the players' average rating wher
 the most recent game. A game counts once per move it played from the position.\n\
 Exit status: 0, 2 on usage, input or database errors.\n\n\
 Examples:\n  shogi index samples/ --db games.sqlite\n  shogi explore startpos --db games.sqlite\n  \
-shogi explore 'startpos moves 7g7f' --db games.sqlite --format json\n  shogi explore startpos samples/"
+shogi explore 'startpos moves 7g7f' --db games.sqlite --format json\n  shogi explore startpos samples/\n  \
+shogi explore startpos --db games.sqlite --notation japanese"
 )]
 pub struct ExploreArgs {
     #[command(flatten)]
@@ -197,12 +249,20 @@ pub struct ExploreArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ExploreFormat::Text)]
     pub format: ExploreFormat,
+    /// How moves are named (JSON and CSV keep `usi` and add `move` in this notation).
+    #[arg(long, value_enum, default_value_t = NotationArg::Usi)]
+    pub notation: NotationArg,
 }
 
 /// `shogi explore`.
 pub fn explore(args: &ExploreArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
-    let (target, found) = args.at.found(None)?;
-    let table = shogi_db::explore(&target, &found);
+    let (target, mut table) = args.at.explored()?;
+    let notation = match args.notation {
+        NotationArg::Usi => shogi_kif::notation::Notation::Usi,
+        NotationArg::Japanese => shogi_kif::notation::Notation::Japanese,
+        NotationArg::Western => shogi_kif::notation::Notation::Western,
+    };
+    shogi_db::name_moves(&mut table, &target, notation);
     let format = match args.format {
         ExploreFormat::Text => "text",
         ExploreFormat::Json => "json",

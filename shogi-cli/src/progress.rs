@@ -75,6 +75,13 @@ impl Progress {
         }
     }
 
+    /// Shows `text` next to the bar (when it is drawn).
+    pub fn message(&self, text: &str) {
+        if let Some(bar) = self.bar.get() {
+            bar.set_message(text.to_string());
+        }
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         if let Some(b) = self.bar.get() {

@@ -8,7 +8,7 @@
 //! ```
 
 use shogi_batch::Selection;
-use shogi_db::{IndexOptions, explore, find, index, scan, target, write_explore, write_found};
+use shogi_db::{IndexOptions, explore_db, find, index, scan, target, write_explore, write_found};
 use std::path::Path;
 use std::time::Instant;
 
@@ -90,8 +90,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let db = db.ok_or("no --jobs")?;
     let none = Selection::new();
     let start = target("startpos", None)?;
-    let all = find(&db, &start, &none, None)?;
-    let table = explore(&start, &all);
+    let table = explore_db(&db, &start, &none)?;
     let first = table.moves.first().ok_or("no games")?;
     let common = target(&format!("position startpos moves {}", first.usi), None).or_else(|_| {
         let mut p = start.clone();
@@ -128,9 +127,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             });
             f_times.push(s);
             let ((), s) = time(|| {
-                let found = find(&db, pos, &none, None).unwrap();
+                let table = explore_db(&db, pos, &none).unwrap();
                 let mut buf = Vec::new();
-                write_explore(&explore(pos, &found), "json", &mut buf).unwrap();
+                write_explore(&table, "json", &mut buf).unwrap();
             });
             e_times.push(s);
         }

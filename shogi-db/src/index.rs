@@ -2,13 +2,12 @@
 
 use crate::error::DbError;
 use crate::key::position_key;
+use crate::load::{DEFAULT_MEMORY_ROWS, IndexProgress, LoadJob, load};
 use crate::schema::{self, db_err};
-use rusqlite::types::Value;
 use rusqlite::{Connection, OpenFlags, params};
-use shogi_batch::{Event, Fnv1a, GameRow, Input, ReadGame, Reading, expand};
+use shogi_batch::{Fnv1a, Input, Reading, expand};
 use shogi_core::{Position, SetupOptions};
 use std::collections::{HashMap, HashSet};
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// How to index.
@@ -18,6 +17,11 @@ pub struct IndexOptions {
     pub jobs: Option<usize>,
     /// Games per transaction when building a new database (default 5,000).
     pub batch: Option<usize>,
+    /// How records are read: `--from` (format) and `--encoding` as `shogi check` takes them.
+    pub read: shogi_kif::ReadOptions,
+    /// Position rows held in memory before they are sorted and written (default 32 Mi,
+    /// about 800 MB); more rows are written in several sorted runs.
+    pub memory_rows: Option<usize>,
     /// Test hook: abort the process (as a kill would) after writing this many games.
     #[doc(hidden)]
     pub abort_after: Option<u64>,
@@ -44,59 +48,9 @@ pub struct IndexReport {
     pub positions_added: u64,
 }
 
-/// Position rows written by one statement.
-const ROWS_PER_INSERT: usize = 32;
-
-/// What one game becomes in the database (made on a worker thread).
-struct Entry {
-    values: Vec<Value>,
-    valid: bool,
-    keys: Vec<i64>,
-    moves: Vec<String>,
-}
-
-/// The main line of a record as played: position keys (one more than the moves) and the
-/// moves in USI, up to a declared foul move (which cannot be played).
-pub(crate) fn line_of(record: &shogi_kif::Record) -> (Vec<i64>, Vec<String>) {
-    let Some(mut pos) = record.start_position() else {
-        return (Vec::new(), Vec::new());
-    };
-    let n = record.moves.moves.len();
-    let mut keys = Vec::with_capacity(n + 1);
-    let mut moves = Vec::with_capacity(n);
-    for node in &record.moves.moves {
-        if node.foul.is_some() {
-            break;
-        }
-        keys.push(position_key(&pos));
-        moves.push(node.mv.to_usi());
-        pos.play_unchecked(node.mv);
-    }
-    keys.push(position_key(&pos));
-    (keys, moves)
-}
-
 /// The start position of a stored game (`games.start_sfen`).
 pub(crate) fn stored_start(sfen: &str) -> Option<Position> {
     Position::from_sfen_with(sfen, SetupOptions::PERMISSIVE).ok()
-}
-
-fn entry(input: &Input, game: ReadGame) -> Entry {
-    let (r, keys, moves) = match &game.record {
-        Some(rec) => {
-            let r = game.replay(None);
-            let (keys, moves) = line_of(rec);
-            (Some(r), keys, moves)
-        }
-        None => (None, Vec::new(), Vec::new()),
-    };
-    let row = GameRow::new(&input.name, &game, r.as_ref());
-    Entry {
-        values: schema::row_values(&row),
-        valid: row.valid,
-        keys,
-        moves,
-    }
 }
 
 /// A file as found on disk now.
@@ -169,6 +123,41 @@ fn temp_path(db: &Path) -> PathBuf {
     db.with_file_name(format!(".{name}.partial-{}", std::process::id()))
 }
 
+/// The process id in the name of a partial database left next to `db` (see [`temp_path`]).
+fn partial_pid(db: &Path, file_name: &str) -> Option<u32> {
+    let name = db.file_name()?.to_string_lossy().into_owned();
+    let rest = file_name.strip_prefix(&format!(".{name}.partial-"))?;
+    let pid = rest.strip_suffix("-journal").unwrap_or(rest);
+    pid.parse().ok()
+}
+
+/// Whether process `pid` is running (Linux: `/proc/PID`; elsewhere assumed running, so
+/// that nothing another run is still writing is removed).
+fn running(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
+}
+
+/// Removes the partial databases that runs killed while building `db` left beside it (those
+/// whose process is gone).
+fn remove_stale_partials(db: &Path) {
+    let dir = match db.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(d) => d.to_path_buf(),
+        None => PathBuf::from("."),
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if let Some(pid) = partial_pid(db, &name) {
+            if pid != std::process::id() && !running(pid) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
 /// Indexes the records under `paths` into the database `db` (created if it does not exist).
 ///
 /// A new database is built in a temporary file next to `db` and renamed into place when
@@ -184,6 +173,16 @@ pub fn index(
     paths: &[impl AsRef<str>],
     db: &Path,
     options: &IndexOptions,
+) -> Result<IndexReport, DbError> {
+    index_with(paths, db, options, &mut |_| {})
+}
+
+/// [`index`], telling `progress` where it is after each file read and at each later stage.
+pub fn index_with(
+    paths: &[impl AsRef<str>],
+    db: &Path,
+    options: &IndexOptions,
+    progress: &mut dyn FnMut(IndexProgress),
 ) -> Result<IndexReport, DbError> {
     let args: Vec<String> = paths.iter().map(|p| p.as_ref().to_string()).collect();
     if args.iter().any(|a| a == "-") {
@@ -215,6 +214,7 @@ pub fn index(
                 return Err(DbError::new(db, "its folder does not exist"));
             }
         }
+        remove_stale_partials(db);
         let tmp = temp_path(db);
         let _ = std::fs::remove_file(&tmp);
         let conn = Connection::open(&tmp).map_err(|e| db_err(&tmp, e))?;
@@ -226,7 +226,15 @@ pub fn index(
         (conn, Some(tmp))
     };
     let shown: &Path = temp.as_deref().unwrap_or(db);
-    let result = write(&conn, &inputs, &args, &pool, options, temp.is_some());
+    let result = write(
+        &conn,
+        &inputs,
+        &args,
+        &pool,
+        options,
+        temp.is_some(),
+        progress,
+    );
     let mut report = match result {
         Ok(r) => r,
         Err(e) => {
@@ -274,60 +282,11 @@ fn write(
     pool: &rayon::ThreadPool,
     options: &IndexOptions,
     fresh: bool,
+    progress: &mut dyn FnMut(IndexProgress),
 ) -> rusqlite::Result<IndexReport> {
-    use rayon::prelude::*;
     let mut report = IndexReport::default();
-    // What the database holds.
-    let mut stored: HashMap<String, Stored> = HashMap::new();
-    {
-        let mut st = conn.prepare("SELECT id, path, size, mtime_ns, hash FROM files")?;
-        let rows = st.query_map([], |r| {
-            Ok((
-                r.get::<_, String>(1)?,
-                Stored {
-                    id: r.get(0)?,
-                    size: r.get(2)?,
-                    mtime_ns: r.get(3)?,
-                    hash: r.get(4)?,
-                },
-            ))
-        })?;
-        for r in rows {
-            let (k, v) = r?;
-            stored.insert(k, v);
-        }
-    }
-    // What is on disk: looked at in parallel (hashes only for files whose size or time moved).
-    let plans: Vec<Plan> = pool.install(|| {
-        inputs
-            .par_iter()
-            .map(|input| {
-                let Some(path) = &input.path else {
-                    return Plan::Vanished;
-                };
-                let Some((size, mtime_ns)) = stat(path) else {
-                    return Plan::Vanished;
-                };
-                let old = stored.get(&input.name);
-                if let Some(s) = old {
-                    if s.size == size && s.mtime_ns == mtime_ns && s.hash.is_some() {
-                        return Plan::Unchanged;
-                    }
-                }
-                let hash = content_hash(path);
-                let seen = Seen {
-                    size,
-                    mtime_ns,
-                    hash,
-                };
-                match old {
-                    Some(s) if s.hash.is_some() && s.hash == seen.hash => Plan::Touch(s.id, seen),
-                    Some(s) => Plan::Read(Some(s.id), seen),
-                    None => Plan::Read(None, seen),
-                }
-            })
-            .collect()
-    });
+    let stored = stored_files(conn)?;
+    let plans = look(inputs, &stored, pool);
     // Gone: indexed under one of the paths, not listed now (or vanished since listing).
     let listed: HashSet<&str> = inputs
         .iter()
@@ -346,10 +305,66 @@ fn write(
         conn.execute("DELETE FROM files WHERE id = ?1", [id])?;
         report.files_removed += 1;
     }
-    // Files to read get their row (and lose their old games) first.
+    let (to_read, file_ids) = apply(conn, inputs, &plans, &mut report)?;
+    report.files_read = to_read.len() as u64;
+    let job = LoadJob {
+        inputs: &to_read,
+        file_ids: &file_ids,
+        reading: &Reading {
+            options: options.read,
+            ..Reading::default()
+        },
+        pool,
+        batch: if fresh {
+            options.batch.unwrap_or(5000).max(1) as u64
+        } else {
+            0
+        },
+        memory_rows: options.memory_rows.unwrap_or(DEFAULT_MEMORY_ROWS),
+        abort_after: options.abort_after,
+    };
+    let loaded = load(conn, &job, progress)?;
+    report.games_added = loaded.games;
+    report.games_invalid = loaded.invalid;
+    report.positions_added = loaded.positions;
+    if fresh {
+        progress(IndexProgress {
+            files_done: job.inputs.len() as u64,
+            files_total: job.inputs.len() as u64,
+            games: loaded.games,
+            stage: "indexes",
+        });
+    }
+    conn.execute_batch(schema::INDEX_SQL)?;
+    // duplicate_of: the first game (by path, then number) with the same start and main line.
+    if report.games_added > 0 || report.games_removed > 0 {
+        // Only rows whose value changes are written (an update journals every row it writes).
+        conn.execute_batch(
+            "CREATE TEMP VIEW first_copy AS
+               SELECT g.id, (SELECT d.path || '#' || d.game FROM games d
+                 WHERE d.key = g.key AND (d.path < g.path OR (d.path = g.path AND d.game < g.game))
+                 ORDER BY d.path, d.game LIMIT 1) AS first
+               FROM games g WHERE g.key IS NOT NULL;
+             UPDATE games SET duplicate_of = (SELECT first FROM first_copy f WHERE f.id = games.id)
+               WHERE id IN (SELECT f.id FROM first_copy f JOIN games g ON g.id = f.id
+                            WHERE g.duplicate_of IS NOT f.first);
+             DROP VIEW temp.first_copy;",
+        )?;
+    }
+    Ok(report)
+}
+
+/// Carries out the plans that need no reading, and gives the files to read their row (and
+/// removes their old games): the inputs to read and their `files.id`.
+fn apply(
+    conn: &Connection,
+    inputs: &[Input],
+    plans: &[Plan],
+    report: &mut IndexReport,
+) -> rusqlite::Result<(Vec<Input>, Vec<i64>)> {
     let mut to_read: Vec<Input> = Vec::new();
     let mut file_ids: Vec<i64> = Vec::new();
-    for (input, plan) in inputs.iter().zip(&plans) {
+    for (input, plan) in inputs.iter().zip(plans) {
         match plan {
             Plan::Unchanged => report.files_unchanged += 1,
             Plan::Vanished => {}
@@ -383,112 +398,65 @@ fn write(
             }
         }
     }
-    report.files_read = to_read.len() as u64;
-    // Positions go to a staging table first and into the clustered `positions` table sorted
-    // by key at the end: far fewer page splits and a dense tree.
-    conn.execute_batch(
-        "CREATE TEMP TABLE positions_load (key INTEGER NOT NULL, game_id INTEGER NOT NULL, ply INTEGER NOT NULL, move TEXT)",
-    )?;
-    let cols = shogi_batch::COLUMNS.join(", ");
-    let marks = vec!["?"; shogi_batch::COLUMNS.len() + 2].join(", ");
-    let insert_game = format!("INSERT INTO games (file_id, {cols}, moves) VALUES ({marks})");
-    let batch = options.batch.unwrap_or(5000).max(1) as u64;
-    let insert_many = format!(
-        "INSERT INTO temp.positions_load (key, game_id, ply, move) VALUES {}",
-        vec!["(?, ?, ?, ?)"; ROWS_PER_INSERT].join(", ")
-    );
-    let mut failure: Option<rusqlite::Error> = None;
-    let mut file_index = 0usize;
-    let mut games_in_file = 0i64;
-    let reading = Reading::default();
-    let mut written = 0u64;
-    let _ = shogi_batch::run(&to_read, &reading, pool, entry, |_, event| {
-        let step = || -> rusqlite::Result<()> {
-            match event {
-                Event::Game(e) => {
-                    let mut values = Vec::with_capacity(e.values.len() + 2);
-                    values.push(Value::Integer(file_ids[file_index]));
-                    values.extend(e.values);
-                    values.push(Value::Text(e.moves.join(" ")));
-                    conn.prepare_cached(&insert_game)?
-                        .execute(rusqlite::params_from_iter(values))?;
-                    let game_id = conn.last_insert_rowid();
-                    // Many rows per statement: most of the cost of a row is the statement.
-                    let mut chunks = e.keys.chunks_exact(ROWS_PER_INSERT);
-                    let mut ply = 0usize;
-                    for chunk in chunks.by_ref() {
-                        let mut st = conn.prepare_cached(&insert_many)?;
-                        let mut i = 1;
-                        for key in chunk {
-                            st.raw_bind_parameter(i, key)?;
-                            st.raw_bind_parameter(i + 1, game_id)?;
-                            st.raw_bind_parameter(i + 2, ply as i64)?;
-                            st.raw_bind_parameter(i + 3, e.moves.get(ply))?;
-                            i += 4;
-                            ply += 1;
-                        }
-                        st.raw_execute()?;
-                    }
-                    let mut st = conn.prepare_cached(
-                        "INSERT INTO temp.positions_load (key, game_id, ply, move) VALUES (?1, ?2, ?3, ?4)",
-                    )?;
-                    for key in chunks.remainder() {
-                        st.execute(params![key, game_id, ply as i64, e.moves.get(ply)])?;
-                        ply += 1;
-                    }
-                    report.games_added += 1;
-                    report.games_invalid += u64::from(!e.valid);
-                    report.positions_added += e.keys.len() as u64;
-                    games_in_file += 1;
-                    written += 1;
-                    if options.abort_after.is_some_and(|n| written >= n) {
-                        std::process::abort();
-                    }
-                    if fresh && written % batch == 0 {
-                        conn.execute_batch("COMMIT; BEGIN")?;
+    Ok((to_read, file_ids))
+}
+
+/// The files the database holds, by name.
+fn stored_files(conn: &Connection) -> rusqlite::Result<HashMap<String, Stored>> {
+    let mut stored = HashMap::new();
+    let mut st = conn.prepare("SELECT id, path, size, mtime_ns, hash FROM files")?;
+    let rows = st.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(1)?,
+            Stored {
+                id: r.get(0)?,
+                size: r.get(2)?,
+                mtime_ns: r.get(3)?,
+                hash: r.get(4)?,
+            },
+        ))
+    })?;
+    for r in rows {
+        let (k, v) = r?;
+        stored.insert(k, v);
+    }
+    Ok(stored)
+}
+
+/// What to do with each input: looked at in parallel (hashes only for files whose size or
+/// time moved).
+fn look(inputs: &[Input], stored: &HashMap<String, Stored>, pool: &rayon::ThreadPool) -> Vec<Plan> {
+    use rayon::prelude::*;
+    pool.install(|| {
+        inputs
+            .par_iter()
+            .map(|input| {
+                let Some(path) = &input.path else {
+                    return Plan::Vanished;
+                };
+                let Some((size, mtime_ns)) = stat(path) else {
+                    return Plan::Vanished;
+                };
+                let old = stored.get(&input.name);
+                if let Some(s) = old {
+                    if s.size == size && s.mtime_ns == mtime_ns && s.hash.is_some() {
+                        return Plan::Unchanged;
                     }
                 }
-                Event::InputDone => {
-                    conn.prepare_cached("UPDATE files SET games = ?1 WHERE id = ?2")?
-                        .execute(params![games_in_file, file_ids[file_index]])?;
-                    file_index += 1;
-                    games_in_file = 0;
+                let hash = content_hash(path);
+                let seen = Seen {
+                    size,
+                    mtime_ns,
+                    hash,
+                };
+                match old {
+                    Some(s) if s.hash.is_some() && s.hash == seen.hash => Plan::Touch(s.id, seen),
+                    Some(s) => Plan::Read(Some(s.id), seen),
+                    None => Plan::Read(None, seen),
                 }
-            }
-            Ok(())
-        };
-        match step() {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                failure = Some(e);
-                ControlFlow::Break(())
-            }
-        }
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    conn.execute_batch(
-        "INSERT INTO positions (key, game_id, ply, move)
-           SELECT key, game_id, ply, move FROM temp.positions_load ORDER BY key, game_id, ply;
-         DROP TABLE temp.positions_load;",
-    )?;
-    // duplicate_of: the first game (by path, then number) with the same start and main line.
-    if report.games_added > 0 || report.games_removed > 0 {
-        // Only rows whose value changes are written (an update journals every row it writes).
-        conn.execute_batch(
-            "CREATE TEMP VIEW first_copy AS
-               SELECT g.id, (SELECT d.path || '#' || d.game FROM games d
-                 WHERE d.key = g.key AND (d.path < g.path OR (d.path = g.path AND d.game < g.game))
-                 ORDER BY d.path, d.game LIMIT 1) AS first
-               FROM games g WHERE g.key IS NOT NULL;
-             UPDATE games SET duplicate_of = (SELECT first FROM first_copy f WHERE f.id = games.id)
-               WHERE id IN (SELECT f.id FROM first_copy f JOIN games g ON g.id = f.id
-                            WHERE g.duplicate_of IS NOT f.first);
-             DROP VIEW temp.first_copy;",
-        )?;
-    }
-    Ok(report)
+            })
+            .collect()
+    })
 }
 
 /// Removes the games of file `file_id` and their positions; the number of games removed.
@@ -533,7 +501,21 @@ fn remove_games(conn: &Connection, file_id: i64) -> rusqlite::Result<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::covered;
+    use super::{covered, partial_pid};
+    use std::path::Path;
+
+    #[test]
+    fn partial_names() {
+        let db = Path::new("dir/games.sqlite");
+        assert_eq!(partial_pid(db, ".games.sqlite.partial-123"), Some(123));
+        assert_eq!(
+            partial_pid(db, ".games.sqlite.partial-123-journal"),
+            Some(123)
+        );
+        assert_eq!(partial_pid(db, ".games.sqlite.partial-x"), None);
+        assert_eq!(partial_pid(db, ".other.sqlite.partial-123"), None);
+        assert_eq!(partial_pid(db, "games.sqlite"), None);
+    }
 
     #[test]
     fn covered_by_argument() {

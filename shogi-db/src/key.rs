@@ -18,9 +18,10 @@
 //! of each role in each hand, and the side-to-move key when gote is to move. The move number
 //! is not part of it. SQLite stores it as a signed 64-bit integer (the same bits).
 //!
-//! Keys select candidates only: every hit is confirmed against the position itself.
+//! Keys select candidates only: every hit is confirmed against the position itself (see
+//! [`check_key`] for how that is done cheaply).
 
-use shogi_core::Position;
+use shogi_core::{Color, Position, Role};
 
 /// The key of a position as the database stores it (the bits of
 /// [`shogi_core::Position::key`] as a signed integer).
@@ -32,6 +33,91 @@ pub fn position_key(pos: &Position) -> i64 {
 /// keys differ (which would find nothing) refuses the database instead of answering wrongly.
 pub fn startpos_key() -> i64 {
     position_key(&Position::startpos(shogi_core::Variant::Standard))
+}
+
+/// SplitMix64's finaliser: a fixed mixing of 64 bits.
+const fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d049bb133111eb);
+    z ^ (z >> 31)
+}
+
+/// The number of a feature of a position in the check key's hash (see [`check_key`]).
+const fn feature(n: u64) -> u64 {
+    mix(n.wrapping_mul(0x9e3779b97f4a7c15) ^ 0xc0ffee5eed5a1e01)
+}
+
+/// `feature(1000 + piece index × 81 + square index)`, computed at compile time.
+static PIECE_CHECK: [[u64; 81]; 28] = {
+    let mut t = [[0u64; 81]; 28];
+    let mut p = 0;
+    while p < 28 {
+        let mut sq = 0;
+        while sq < 81 {
+            t[p][sq] = feature(1000 + (p * 81 + sq) as u64);
+            sq += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// `feature(2000 + colour × 7 + role) | 1`, computed at compile time.
+static HAND_CHECK: [[u64; 7]; 2] = {
+    let mut t = [[0u64; 7]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut r = 0;
+        while r < 7 {
+            t[c][r] = feature(2000 + (c * 7 + r) as u64) | 1;
+            r += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// A second hash of board, hands and side to move, independent of [`position_key`]
+/// (`positions.check_key`, 32 bits as a signed integer).
+///
+/// It is computed from scratch with its own procedure: `feature(n) = mix(n × 0x9e3779b97f4a7c15
+/// ^ 0xc0ffee5eed5a1e01)` with `mix` SplitMix64's finaliser; the wrapping sum of
+/// `feature(1000 + piece index × 81 + square index)` over the pieces on the board (indices
+/// as for the key), `count × (feature(2000 + colour × 7 + role) | 1)` over the hands, and
+/// `feature(3000)` when gote is to move; the upper 32 bits of the sum.
+///
+/// Queries use it to confirm hits cheaply and soundly: the hits of a key are split by
+/// check key, and one hit of each class is replayed from its stored line and compared with
+/// the position (board, hands, side to move). A class is kept only when its replayed hit is
+/// the position. Another position is reported only if it agrees with the target on both
+/// the 64-bit key and the independent 32-bit check key (about 2^-96 for two positions) and
+/// shares the class of a truly confirmed hit.
+pub fn check_key(pos: &Position) -> i64 {
+    let mut h = 0u64;
+    for sq in pos.occupied() {
+        if let Some(p) = pos.piece_at(sq) {
+            h = h.wrapping_add(PIECE_CHECK[p.index()][sq.index()]);
+        }
+    }
+    for c in Color::ALL {
+        let hand = pos.hand(c);
+        if hand.is_empty() {
+            continue;
+        }
+        for (role, count) in hand.iter() {
+            let f = HAND_CHECK[c.index()][hand_index(role)];
+            h = h.wrapping_add(f.wrapping_mul(u64::from(count)));
+        }
+    }
+    if pos.side_to_move() == Color::White {
+        h = h.wrapping_add(feature(3000));
+    }
+    i64::from((h >> 32) as u32 as i32)
+}
+
+/// The role's place in P L N S G B R (0..7).
+fn hand_index(role: Role) -> usize {
+    Role::HAND.iter().position(|r| *r == role).unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -59,6 +145,10 @@ mod tests {
         ),
     ];
 
+    /// [`check_key`] of the [`PINNED`] positions, computed by a Python reimplementation of
+    /// the documented procedure.
+    const PINNED_CHECK: [i64; 4] = [-229_059_280, -1_650_266_848, 878_927_673, -1_673_531_680];
+
     #[test]
     fn keys_are_pinned() {
         for (sfen, want) in PINNED {
@@ -68,6 +158,27 @@ mod tests {
             assert_eq!(position_key(&pos), *want as i64);
         }
         assert_eq!(startpos_key(), PINNED[0].1 as i64);
+    }
+
+    /// The check key tells apart what the key tells apart, and is pinned (a change of its
+    /// procedure must change the schema version).
+    #[test]
+    fn check_keys_are_pinned_and_differ() {
+        let got: Vec<i64> = PINNED
+            .iter()
+            .map(|(s, _)| check_key(&Position::from_sfen(s).unwrap()))
+            .collect();
+        let mut distinct = got.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), got.len());
+        // The side to move and a piece in hand count.
+        let a = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b P 1").unwrap();
+        let b = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 w P 1").unwrap();
+        let c = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2P 1").unwrap();
+        assert_ne!(check_key(&a), check_key(&b));
+        assert_ne!(check_key(&a), check_key(&c));
+        assert_eq!(got, PINNED_CHECK);
     }
 
     #[test]

@@ -31,15 +31,20 @@
 //! ```
 
 mod error;
+mod fast;
 mod index;
 pub mod key;
+mod load;
 mod output;
 mod query;
 pub mod schema;
 
 pub use error::DbError;
-pub use index::{IndexOptions, IndexReport, index};
+pub use index::{IndexOptions, IndexReport, index, index_with};
 pub use key::position_key;
+pub use load::IndexProgress;
 pub use output::{FIND_COLUMNS, write_explore, write_found};
-pub use query::{Explore, Found, GameRef, Hit, MoveLine, explore, find, scan, target};
+pub use query::{
+    Explore, Found, GameRef, Hit, MoveLine, explore, explore_db, find, name_moves, scan, target,
+};
 pub use schema::SCHEMA_VERSION;

@@ -138,6 +138,7 @@ pub fn write_explore(e: &Explore, format: &str, out: &mut dyn Write) -> io::Resu
             let mut w = csv::Writer::from_writer(out);
             w.write_record([
                 "usi",
+                "move",
                 "games",
                 "sente_wins",
                 "gote_wins",
@@ -154,6 +155,7 @@ pub fn write_explore(e: &Explore, format: &str, out: &mut dyn Write) -> io::Resu
                 let recent = m.recent.as_ref();
                 w.write_record([
                     m.usi.clone(),
+                    m.text.clone(),
                     m.games.to_string(),
                     m.sente_wins.to_string(),
                     m.gote_wins.to_string(),
@@ -184,10 +186,23 @@ pub fn write_explore(e: &Explore, format: &str, out: &mut dyn Write) -> io::Resu
             if e.moves.is_empty() {
                 return writeln!(out, "no move was played from this position");
             }
+            let width = e
+                .moves
+                .iter()
+                .map(|m| shown_width(&m.text))
+                .max()
+                .unwrap_or(0)
+                .max(7);
             writeln!(
                 out,
-                "{:<7} {:>7} {:>7} {:>7} {:>6} {:>6} {:>7}  most recent",
-                "move", "games", "sente", "gote", "draws", "win%", "rating"
+                "{} {:>7} {:>7} {:>7} {:>6} {:>6} {:>7}  most recent",
+                pad("move", width),
+                "games",
+                "sente",
+                "gote",
+                "draws",
+                "win%",
+                "rating"
             )?;
             for m in &e.moves {
                 let recent = m
@@ -204,8 +219,8 @@ pub fn write_explore(e: &Explore, format: &str, out: &mut dyn Write) -> io::Resu
                     .unwrap_or_default();
                 writeln!(
                     out,
-                    "{:<7} {:>7} {:>7} {:>7} {:>6} {:>6.1} {:>7}  {}",
-                    m.usi,
+                    "{} {:>7} {:>7} {:>7} {:>6} {:>6.1} {:>7}  {}",
+                    pad(&m.text, width),
                     m.games,
                     m.sente_wins,
                     m.gote_wins,
@@ -220,4 +235,16 @@ pub fn write_explore(e: &Explore, format: &str, out: &mut dyn Write) -> io::Resu
             Ok(())
         }
     }
+}
+
+/// The columns `text` takes on a terminal: two for a full-width (CJK) character or mark.
+fn shown_width(text: &str) -> usize {
+    text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
+}
+
+/// `text` padded with spaces to `width` columns.
+fn pad(text: &str, width: usize) -> String {
+    let mut s = text.to_string();
+    s.push_str(&" ".repeat(width.saturating_sub(shown_width(text))));
+    s
 }

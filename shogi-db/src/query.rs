@@ -164,6 +164,10 @@ fn reaches(start: &str, moves: &str, want: &Position) -> bool {
 
 /// The games of the database `db` that reach `target`, confirmed against the position
 /// (the key only selects candidates), kept by `selection`, in (path, game, ply) order.
+///
+/// Without filters the hits are those of the key and the check key (see
+/// [`crate::key::check_key`]), one of them replayed and compared with the position; should
+/// that one not be the position, or with filters, every hit is replayed.
 pub fn find(
     db: &Path,
     target: &Position,
@@ -171,6 +175,34 @@ pub fn find(
     limit: Option<usize>,
 ) -> Result<Found, DbError> {
     let conn = schema::open_for_query(db)?;
+    if selection.is_empty() {
+        if let Some(hits) = crate::fast::find(&conn, db, target)? {
+            return Ok(finish(hits, limit));
+        }
+    }
+    find_exact(&conn, db, target, selection, limit)
+}
+
+/// The opening explorer of the database `db` for `target` (the games kept by `selection`):
+/// [`explore`] of [`find`], counted in one pass over the hits when there are no filters.
+pub fn explore_db(db: &Path, target: &Position, selection: &Selection) -> Result<Explore, DbError> {
+    if selection.is_empty() {
+        let conn = schema::open_for_query(db)?;
+        if let Some(table) = crate::fast::explore(&conn, db, target)? {
+            return Ok(table);
+        }
+    }
+    Ok(explore(target, &find(db, target, selection, None)?))
+}
+
+/// [`find`] with every hit replayed and compared with the position.
+fn find_exact(
+    conn: &rusqlite::Connection,
+    db: &Path,
+    target: &Position,
+    selection: &Selection,
+    limit: Option<usize>,
+) -> Result<Found, DbError> {
     // Without filters only the columns find and explore print are read, and of the line only
     // what confirming the hit needs (a move is at most 5 characters and a space).
     let full = !selection.is_empty();
@@ -248,7 +280,7 @@ pub fn find(
 }
 
 /// The `games` columns a hit reads when no filter is set: what find and explore print.
-const HIT_COLUMNS: &[&str] = &[
+pub(crate) const HIT_COLUMNS: &[&str] = &[
     "path",
     "game",
     "sente",
@@ -264,7 +296,7 @@ const HIT_COLUMNS: &[&str] = &[
 ];
 
 /// A row holding the [`HIT_COLUMNS`] (the other fields left empty).
-fn hit_row(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<GameRow> {
+pub(crate) fn hit_row(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
         path: r.get(i)?,
         game: r.get(i + 1)?,
@@ -283,7 +315,7 @@ fn hit_row(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<GameRow> {
 }
 
 /// The first `n` moves of a stored line (`7g7f 3c3d …`).
-fn prefix(moves: &str, n: usize) -> &str {
+pub(crate) fn prefix(moves: &str, n: usize) -> &str {
     if n == 0 {
         return "";
     }
@@ -299,7 +331,7 @@ fn prefix(moves: &str, n: usize) -> &str {
     moves
 }
 
-fn position_after(start: &str, moves: &str) -> Option<Position> {
+pub(crate) fn position_after(start: &str, moves: &str) -> Option<Position> {
     let mut pos = stored_start(start)?;
     for m in moves.split_whitespace() {
         let mv = shogi_core::Move::from_usi(m).ok()?;
@@ -382,6 +414,9 @@ pub struct GameRef {
 pub struct MoveLine {
     /// The move in USI.
     pub usi: String,
+    /// The move in the notation asked for (see [`name_moves`]; USI until then).
+    #[serde(rename = "move")]
+    pub text: String,
     /// Games that played it from the position.
     pub games: u32,
     /// Of those, games won by sente.
@@ -418,7 +453,6 @@ pub struct Explore {
 /// The explorer table of `target` from its hits (see [`find`] and [`scan`], without a
 /// limit). A game counts once per distinct move it played from the position.
 pub fn explore(target: &Position, found: &Found) -> Explore {
-    let mover = target.side_to_move();
     let mut by_move: HashMap<&str, MoveLine> = HashMap::new();
     let mut ratings: HashMap<&str, (f64, u32)> = HashMap::new();
     let mut seen: HashSet<(&str, u32, Option<&str>)> = HashSet::new();
@@ -436,6 +470,7 @@ pub fn explore(target: &Position, found: &Found) -> Explore {
         }
         let line = by_move.entry(mv).or_insert_with(|| MoveLine {
             usi: mv.to_string(),
+            text: mv.to_string(),
             games: 0,
             sente_wins: 0,
             gote_wins: 0,
@@ -474,9 +509,28 @@ pub fn explore(target: &Position, found: &Found) -> Explore {
             }
         }
     }
-    let mut moves: Vec<MoveLine> = by_move
+    let lines = by_move
         .into_iter()
-        .map(|(mv, mut line)| {
+        .map(|(mv, line)| {
+            let r = ratings.get(mv).copied().unwrap_or((0.0, 0));
+            (line, r)
+        })
+        .collect();
+    table(target, lines, games.len() as u32, ended.len() as u32)
+}
+
+/// The explorer table from its move lines (with the sum and number of known ratings of
+/// each): win rates, average ratings, most played first (then by USI).
+pub(crate) fn table(
+    target: &Position,
+    lines: Vec<(MoveLine, (f64, u32))>,
+    games: u32,
+    ended_here: u32,
+) -> Explore {
+    let mover = target.side_to_move();
+    let mut moves: Vec<MoveLine> = lines
+        .into_iter()
+        .map(|(mut line, (sum, n))| {
             let wins = match mover {
                 Color::Black => line.sente_wins,
                 Color::White => line.gote_wins,
@@ -486,8 +540,8 @@ pub fn explore(target: &Position, found: &Found) -> Explore {
             } else {
                 f64::from(wins) / f64::from(line.games)
             };
-            if let Some((sum, n)) = ratings.get(mv).filter(|r| r.1 > 0) {
-                line.avg_rating = Some(sum / f64::from(*n));
+            if n > 0 {
+                line.avg_rating = Some(sum / f64::from(n));
             }
             line
         })
@@ -499,8 +553,19 @@ pub fn explore(target: &Position, found: &Found) -> Explore {
             Color::Black => "sente".into(),
             Color::White => "gote".into(),
         },
-        games: games.len() as u32,
-        ended_here: ended.len() as u32,
+        games,
+        ended_here,
         moves,
+    }
+}
+
+/// Names the moves of `table`, the explorer of `target`, in `notation` ([`MoveLine::text`]).
+/// Moves are named from the position alone: a move to the previous move's square is written
+/// with its square, not 同 (games reach the position by different moves).
+pub fn name_moves(table: &mut Explore, target: &Position, notation: shogi_kif::notation::Notation) {
+    for line in &mut table.moves {
+        if let Ok(mv) = shogi_core::Move::from_usi(&line.usi) {
+            line.text = shogi_kif::notation::move_text(target, mv, None, notation);
+        }
     }
 }

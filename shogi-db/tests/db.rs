@@ -7,7 +7,7 @@ mod common;
 use common::{Rng, Seen, brute_force, write_collection};
 use rusqlite::Connection;
 use shogi_batch::Selection;
-use shogi_db::{IndexOptions, explore, find, index, scan, target};
+use shogi_db::{IndexOptions, explore, explore_db, find, index, scan, target};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -156,7 +156,13 @@ fn explore_counts_equal_brute_force() {
     }
     for sfen in samples {
         let pos = target(&sfen, None).unwrap();
-        let table = explore(&pos, &find(&f.db, &pos, &none, None).unwrap());
+        let table = explore_db(&f.db, &pos, &none).unwrap();
+        // Counted in one pass over the rows: the same table as from the hits.
+        assert_eq!(
+            table,
+            explore(&pos, &find(&f.db, &pos, &none, None).unwrap()),
+            "{sfen}"
+        );
         // Brute force: per move, the distinct games and their winners.
         let mut per: BTreeMap<String, BTreeMap<(String, u32), String>> = BTreeMap::new();
         let mut games = HashSet::new();
@@ -426,8 +432,87 @@ fn interrupted_index_leaves_a_usable_database() {
     let db = dir.path().join("new.sqlite");
     index_killed(&f.paths, &db, 30);
     assert!(!db.exists());
+    let partials = || {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".partial-"))
+            .collect::<Vec<_>>()
+    };
+    // The killed run's partial file is there until the next run removes it; a partial
+    // file of a running process is left alone.
+    assert_eq!(partials().len(), 1, "{:?}", partials());
+    let mut live = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .unwrap();
+    let live_name = format!(".new.sqlite.partial-{}", live.id());
+    std::fs::write(dir.path().join(&live_name), b"x").unwrap();
     index(&f.paths, &db, &opts()).unwrap();
+    assert_eq!(partials(), vec![live_name]);
+    let _ = live.kill();
+    let _ = live.wait();
     assert_eq!(dump(&db), fresh_dump(&f.paths));
+}
+
+/// A build whose position rows do not fit the memory given writes them in several sorted
+/// runs: the same database.
+#[test]
+fn positions_written_in_runs_equal_one_run() {
+    let f = fixture(false);
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.sqlite");
+    let o = IndexOptions {
+        memory_rows: Some(700),
+        ..opts()
+    };
+    index(&f.paths, &db, &o).unwrap();
+    assert_eq!(dump(&db), dump(&f.db));
+}
+
+/// Should the one hit replayed to confirm a key and check key not be the position (a
+/// collision, made here by hand), every hit is replayed: the answer stays exact.
+#[test]
+fn a_hash_collision_falls_back_to_replaying_every_hit() {
+    let f = fixture(false);
+    let all = brute_force(&[f.gen_dir.as_str()]);
+    let conn = Connection::open(&f.db).unwrap();
+    let first_game: i64 = conn
+        .query_row("SELECT min(id) FROM games", [], |r| r.get(0))
+        .unwrap();
+    let first_path: String = conn
+        .query_row("SELECT path FROM games WHERE id = ?1", [first_game], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    // A position of several games, not of the first game.
+    let s = all
+        .iter()
+        .filter(|s| s.path != first_path && s.ply == 2)
+        .find(|s| {
+            expected(&all, &s.sfen).len() > 1
+                && !all.iter().any(|t| t.path == first_path && t.sfen == s.sfen)
+        })
+        .unwrap();
+    let pos = target(&s.sfen, None).unwrap();
+    let want = expected(&all, &s.sfen);
+    // The first game's position at ply 5 now claims the keys of `pos`.
+    let changed = conn
+        .execute(
+            "UPDATE positions SET key = ?1, check_key = ?2 WHERE game_id = ?3 AND ply = 5",
+            rusqlite::params![
+                shogi_db::position_key(&pos),
+                shogi_db::key::check_key(&pos),
+                first_game
+            ],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+    drop(conn);
+    let none = Selection::new();
+    assert_eq!(got(&find(&f.db, &pos, &none, None).unwrap()), want);
+    let table = explore_db(&f.db, &pos, &none).unwrap();
+    assert_eq!(table.games as usize, want.len());
 }
 
 #[test]

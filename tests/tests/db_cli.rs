@@ -51,7 +51,40 @@ fn find_and_explore_the_samples() {
     insta::assert_snapshot!("explore_7g7f_json", stdout(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["moves"][0]["usi"], "8c8d");
+    assert_eq!(json["moves"][0]["move"], "8c8d");
     assert_eq!(json["moves"][0]["games"], 5);
+    // Moves named in Japanese and Western notation; JSON keeps `usi`.
+    let out = shogi(&["explore", "startpos", "--db", &db, "--notation", "japanese"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    insta::assert_snapshot!("explore_startpos_japanese", stdout(&out));
+    let out = shogi(&[
+        "explore",
+        "startpos moves 7g7f",
+        "--db",
+        &db,
+        "--format",
+        "json",
+        "--notation",
+        "western",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["moves"][0]["usi"], "8c8d");
+    assert_eq!(json["moves"][0]["move"], "P-8d");
+    let out = shogi(&[
+        "explore",
+        "startpos moves 7g7f",
+        "--db",
+        &db,
+        "--format",
+        "csv",
+        "--notation",
+        "ja",
+    ]);
+    assert!(
+        stdout(&out).starts_with("usi,move,games,") && stdout(&out).contains("\n8c8d,△８四歩,5,"),
+        "{}",
+        stdout(&out)
+    );
     // The selection of `stats` applies.
     let out = shogi(&[
         "find", "startpos", "--db", &db, "--winner", "gote", "--format", "csv",
@@ -66,6 +99,54 @@ fn find_and_explore_the_samples() {
     // A position in no game.
     let out = shogi(&["find", "startpos moves 1g1f", "--db", &db]);
     assert_eq!(stdout(&out), "0 occurrences in 0 games\n");
+}
+
+/// `--from` and `--encoding` as `check` takes them: a KIF file read as CSA is a game of no
+/// moves (every line an unknown statement), read as Shift_JIS it is unreadable, read as
+/// KIF in UTF-8 it is the game of 30 moves.
+#[test]
+fn index_reads_with_from_and_encoding() {
+    let dir = scratch("db-from");
+    let db = dir.join("a.sqlite").display().to_string();
+    let out = shogi(&["index", "samples/game.kif", "--db", &db, "--from", "csa"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1 game added (0 invalid), 0 removed; 1 positions;"),
+        "{}",
+        stdout(&out)
+    );
+    let db = dir.join("sjis.sqlite").display().to_string();
+    let out = shogi(&[
+        "index",
+        "samples/game.kif",
+        "--db",
+        &db,
+        "--encoding",
+        "sjis",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1 game added (1 invalid), 0 removed; 0 positions;"),
+        "{}",
+        stdout(&out)
+    );
+    let db = dir.join("b.sqlite").display().to_string();
+    let out = shogi(&[
+        "index",
+        "samples/game.kif",
+        "--db",
+        &db,
+        "--from",
+        "kif",
+        "--encoding",
+        "utf8",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1 game added (0 invalid), 0 removed; 31 positions;"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]

@@ -1,0 +1,286 @@
+//! Loading games into the database: records read and replayed on the worker threads, one
+//! writer (the calling thread) taking their results in input order over a bounded channel,
+//! and the position rows gathered in memory, sorted by key in parallel and written in key
+//! order (appending to the clustered `positions` tree instead of splitting its pages).
+
+use crate::key::{check_key, position_key};
+use crate::schema;
+use rusqlite::Connection;
+use rusqlite::types::Value;
+use shogi_batch::{Event, GameRow, Input, ReadGame, Reading};
+use shogi_core::Move;
+use std::ops::ControlFlow;
+
+/// Where an index run is, for a progress display (see [`crate::index_with`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IndexProgress {
+    /// Files read so far (of those to read).
+    pub files_done: u64,
+    /// Files to read (new or changed).
+    pub files_total: u64,
+    /// Games written so far.
+    pub games: u64,
+    /// What is being done: `reading`, `positions` (sorting and writing the position rows)
+    /// or `indexes` (building the secondary indexes of a new database).
+    pub stage: &'static str,
+}
+
+/// What one game becomes in the database (made on a worker thread).
+pub(crate) struct Entry {
+    values: Vec<Value>,
+    valid: bool,
+    /// Key and check key of each position of the main line (one more than the moves).
+    keys: Vec<(i64, i32)>,
+    moves: Vec<Move>,
+    /// The moves in USI, separated by spaces (`games.moves`).
+    text: String,
+}
+
+/// The main line of a record as played: key and check key of each position (one more than
+/// the moves) and the moves, up to a declared foul move (which cannot be played).
+fn line_of(record: &shogi_kif::Record) -> (Vec<(i64, i32)>, Vec<Move>) {
+    let Some(mut pos) = record.start_position() else {
+        return (Vec::new(), Vec::new());
+    };
+    let n = record.moves.moves.len();
+    let mut keys = Vec::with_capacity(n + 1);
+    let mut moves = Vec::with_capacity(n);
+    let at = |p: &shogi_core::Position| (position_key(p), check_key(p) as i32);
+    for node in &record.moves.moves {
+        if node.foul.is_some() {
+            break;
+        }
+        keys.push(at(&pos));
+        moves.push(node.mv);
+        pos.play_unchecked(node.mv);
+    }
+    keys.push(at(&pos));
+    (keys, moves)
+}
+
+/// The work on one game (on a worker thread): its row, keys and line.
+pub(crate) fn entry(input: &Input, game: ReadGame) -> Entry {
+    let (r, keys, moves) = match &game.record {
+        Some(rec) => {
+            let r = game.replay(None);
+            let (keys, moves) = line_of(rec);
+            (Some(r), keys, moves)
+        }
+        None => (None, Vec::new(), Vec::new()),
+    };
+    let row = GameRow::new(&input.name, &game, r.as_ref());
+    let mut text = String::with_capacity(moves.len() * 5);
+    for (i, m) in moves.iter().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        text.push_str(&m.to_usi());
+    }
+    Entry {
+        values: schema::row_values(&row),
+        valid: row.valid,
+        keys,
+        moves,
+        text,
+    }
+}
+
+/// One row of `positions`, held until it is written in key order.
+#[derive(Clone, Copy)]
+struct PosRow {
+    key: i64,
+    game: u32,
+    ply: u32,
+    check: i32,
+    mv: Option<Move>,
+}
+
+/// Position rows written by one statement (most of the cost of a row is the statement).
+const ROWS_PER_INSERT: usize = 32;
+/// Position rows held in memory before they are sorted and written (24 bytes each).
+pub(crate) const DEFAULT_MEMORY_ROWS: usize = 32 << 20;
+
+/// The position rows waiting to be written.
+struct Positions {
+    rows: Vec<PosRow>,
+    cap: usize,
+}
+
+impl Positions {
+    fn push(&mut self, game: u32, e: &Entry) {
+        for (ply, (key, check)) in e.keys.iter().enumerate() {
+            self.rows.push(PosRow {
+                key: *key,
+                game,
+                ply: ply as u32,
+                check: *check,
+                mv: e.moves.get(ply).copied(),
+            });
+        }
+    }
+
+    /// Sorts the rows by (key, game, ply) on the pool and writes them.
+    fn flush(&mut self, conn: &Connection, pool: &rayon::ThreadPool) -> rusqlite::Result<()> {
+        use rayon::slice::ParallelSliceMut;
+        pool.install(|| {
+            self.rows
+                .par_sort_unstable_by_key(|r| (r.key, r.game, r.ply));
+        });
+        let many = format!(
+            "INSERT INTO positions (key, game_id, ply, move, check_key) VALUES {}",
+            vec!["(?, ?, ?, ?, ?)"; ROWS_PER_INSERT].join(", ")
+        );
+        let mut st = conn.prepare_cached(&many)?;
+        let mut chunks = self.rows.chunks_exact(ROWS_PER_INSERT);
+        for chunk in chunks.by_ref() {
+            let mut i = 1;
+            for r in chunk {
+                bind(&mut st, i, r)?;
+                i += 5;
+            }
+            st.raw_execute()?;
+        }
+        let mut one = conn.prepare_cached(
+            "INSERT INTO positions (key, game_id, ply, move, check_key) VALUES (?, ?, ?, ?, ?)",
+        )?;
+        for r in chunks.remainder() {
+            bind(&mut one, 1, r)?;
+            one.raw_execute()?;
+        }
+        self.rows.clear();
+        Ok(())
+    }
+}
+
+fn bind(st: &mut rusqlite::CachedStatement<'_>, i: usize, r: &PosRow) -> rusqlite::Result<()> {
+    st.raw_bind_parameter(i, r.key)?;
+    st.raw_bind_parameter(i + 1, r.game)?;
+    st.raw_bind_parameter(i + 2, r.ply)?;
+    st.raw_bind_parameter(i + 3, r.mv.map(Move::to_usi))?;
+    st.raw_bind_parameter(i + 4, r.check)
+}
+
+/// What [`load`] needs besides the connection.
+pub(crate) struct LoadJob<'a> {
+    pub inputs: &'a [Input],
+    /// The `files.id` of each input.
+    pub file_ids: &'a [i64],
+    pub reading: &'a Reading<'a>,
+    pub pool: &'a rayon::ThreadPool,
+    /// Commit every this many games (a new database only; 0: one transaction).
+    pub batch: u64,
+    /// Position rows held in memory at most.
+    pub memory_rows: usize,
+    /// Test hook: abort the process after writing this many games.
+    pub abort_after: Option<u64>,
+}
+
+/// Counts of a load.
+#[derive(Default)]
+pub(crate) struct Loaded {
+    pub games: u64,
+    pub invalid: u64,
+    pub positions: u64,
+}
+
+/// Reads `job.inputs` and writes their games and positions; `progress` is told after each
+/// file and before the positions are written.
+pub(crate) fn load(
+    conn: &Connection,
+    job: &LoadJob<'_>,
+    progress: &mut dyn FnMut(IndexProgress),
+) -> rusqlite::Result<Loaded> {
+    let cols = shogi_batch::COLUMNS.join(", ");
+    let marks = vec!["?"; shogi_batch::COLUMNS.len() + 3].join(", ");
+    let insert_game = format!("INSERT INTO games (id, file_id, {cols}, moves) VALUES ({marks})");
+    let mut next_id: i64 =
+        conn.query_row("SELECT coalesce(max(id), 0) + 1 FROM games", [], |r| {
+            r.get(0)
+        })?;
+    let mut positions = Positions {
+        rows: Vec::new(),
+        cap: job.memory_rows.max(1),
+    };
+    let mut loaded = Loaded::default();
+    let mut state = IndexProgress {
+        files_total: job.inputs.len() as u64,
+        stage: "reading",
+        ..IndexProgress::default()
+    };
+    let mut games_in_file = 0i64;
+    let mut failure = None;
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Event<Entry>>(2048);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            shogi_batch::run(
+                job.inputs,
+                job.reading,
+                job.pool,
+                entry,
+                |_, event| match tx.send(event) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(_) => ControlFlow::Break(()),
+                },
+            )
+        });
+        let receiver = rx;
+        for event in receiver.iter() {
+            let step = || -> rusqlite::Result<()> {
+                let i = state.files_done as usize;
+                let file_id = job.file_ids.get(i).copied().unwrap_or_default();
+                match event {
+                    Event::Game(e) => {
+                        let game = u32::try_from(next_id).map_err(|_| {
+                            rusqlite::Error::ToSqlConversionFailure("more than 2^32 games".into())
+                        })?;
+                        next_id += 1;
+                        let mut st = conn.prepare_cached(&insert_game)?;
+                        st.raw_bind_parameter(1, game)?;
+                        st.raw_bind_parameter(2, file_id)?;
+                        for (k, v) in e.values.iter().enumerate() {
+                            st.raw_bind_parameter(k + 3, v)?;
+                        }
+                        st.raw_bind_parameter(e.values.len() + 3, &e.text)?;
+                        st.raw_execute()?;
+                        positions.push(game, &e);
+                        loaded.games += 1;
+                        loaded.invalid += u64::from(!e.valid);
+                        loaded.positions += e.keys.len() as u64;
+                        games_in_file += 1;
+                        state.games = loaded.games;
+                        if job.abort_after.is_some_and(|n| loaded.games >= n) {
+                            std::process::abort();
+                        }
+                        if positions.rows.len() >= positions.cap {
+                            positions.flush(conn, job.pool)?;
+                        }
+                        if job.batch > 0 && loaded.games % job.batch == 0 {
+                            conn.execute_batch("COMMIT; BEGIN")?;
+                        }
+                    }
+                    Event::InputDone => {
+                        conn.prepare_cached("UPDATE files SET games = ?1 WHERE id = ?2")?
+                            .execute([games_in_file, file_id])?;
+                        games_in_file = 0;
+                        state.files_done += 1;
+                        progress(state);
+                    }
+                }
+                Ok(())
+            };
+            if let Err(e) = step() {
+                failure = Some(e);
+                break;
+            }
+        }
+        // Dropping the receiver stops the reader at its next game.
+        drop(receiver);
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    state.stage = "positions";
+    progress(state);
+    positions.flush(conn, job.pool)?;
+    Ok(loaded)
+}
