@@ -12,7 +12,7 @@ use crate::convert::{ConvertArgs, ToFormat, extension, output_paths};
 use crate::inputs::{self, io_reason, reading, record_hook};
 use crate::pool::jobs_pool;
 use crate::{Ctx, Failure};
-use shogi_batch::{Event, GameRow, INTERNAL_ERROR, ReadGame, Selection, replay};
+use shogi_batch::{Event, GameRow, INTERNAL_ERROR, ReadGame, Selection};
 use shogi_kif::training::{self, Skip, TrainingOptions};
 use shogi_kif::{Encoding, ErrorKind};
 use std::io::Write;
@@ -184,7 +184,7 @@ fn train_game(path: &str, game: &ReadGame, args: &ConvertArgs, selection: &Selec
     };
     if !selection.is_empty() {
         // Only --min-rating reaches here (see `convert::run`): the row carries the ratings.
-        let r = replay(record, selection.position());
+        let r = game.replay(selection.position());
         if !selection.matches(&GameRow::new(path, game, Some(&r)), Some(&r)) {
             done.counts.rating += 1;
             return done;
