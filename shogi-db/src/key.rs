@@ -21,7 +21,7 @@
 //! Keys select candidates only: every hit is confirmed against the position itself (see
 //! [`check_key`] for how that is done cheaply).
 
-use shogi_core::{Color, Position, Role};
+use shogi_core::{Color, Move, Piece, Position, Role};
 
 /// The key of a position as the database stores it (the bits of
 /// [`shogi_core::Position::key`] as a signed integer).
@@ -93,6 +93,12 @@ static HAND_CHECK: [[u64; 7]; 2] = {
 /// the 64-bit key and the independent 32-bit check key (about 2^-96 for two positions) and
 /// shares the class of a truly confirmed hit.
 pub fn check_key(pos: &Position) -> i64 {
+    check_of(check_sum(pos))
+}
+
+/// The whole 64-bit sum behind [`check_key`] (its top 32 bits are the key), computed from
+/// scratch. [`check_sum_after`] updates it move by move.
+pub(crate) fn check_sum(pos: &Position) -> u64 {
     let mut h = 0u64;
     for sq in pos.occupied() {
         if let Some(p) = pos.piece_at(sq) {
@@ -105,20 +111,76 @@ pub fn check_key(pos: &Position) -> i64 {
             continue;
         }
         for (role, count) in hand.iter() {
-            let f = HAND_CHECK[c.index()][hand_index(role)];
+            let f = HAND_CHECK_BY_ROLE[c.index()][role.index()];
             h = h.wrapping_add(f.wrapping_mul(u64::from(count)));
         }
     }
     if pos.side_to_move() == Color::White {
-        h = h.wrapping_add(feature(3000));
+        h = h.wrapping_add(WHITE_CHECK);
     }
-    i64::from((h >> 32) as u32 as i32)
+    h
 }
 
-/// The role's place in P L N S G B R (0..7).
-fn hand_index(role: Role) -> usize {
-    Role::HAND.iter().position(|r| *r == role).unwrap_or(0)
+/// The check key of a [`check_sum`].
+pub(crate) fn check_of(sum: u64) -> i64 {
+    i64::from((sum >> 32) as u32 as i32)
 }
+
+/// The [`check_sum`] after `mv` is played in `pos` (whose sum is `sum`), from the squares
+/// and hand the move changes only: what replaying a game costs per move instead of a sum
+/// over the whole board. `mv` must be legal in `pos`.
+pub(crate) fn check_sum_after(sum: u64, pos: &Position, mv: Move) -> u64 {
+    let us = pos.side_to_move();
+    let mut h = sum;
+    match mv {
+        Move::Normal { from, to, promote } => {
+            let Some(piece) = pos.piece_at(from) else {
+                return h;
+            };
+            if let Some(captured) = pos.piece_at(to) {
+                h = h.wrapping_sub(PIECE_CHECK[captured.index()][to.index()]);
+                let base = captured.role.unpromote();
+                if base.is_hand_role() {
+                    h = h.wrapping_add(HAND_CHECK_BY_ROLE[us.index()][base.index()]);
+                }
+            }
+            h = h.wrapping_sub(PIECE_CHECK[piece.index()][from.index()]);
+            let role = if promote {
+                piece.role.promote().unwrap_or(piece.role)
+            } else {
+                piece.role
+            };
+            h = h.wrapping_add(PIECE_CHECK[Piece::new(us, role).index()][to.index()]);
+        }
+        Move::Drop { role, to } => {
+            h = h.wrapping_sub(HAND_CHECK_BY_ROLE[us.index()][role.index()]);
+            h = h.wrapping_add(PIECE_CHECK[Piece::new(us, role).index()][to.index()]);
+        }
+    }
+    if us == Color::Black {
+        h.wrapping_add(WHITE_CHECK)
+    } else {
+        h.wrapping_sub(WHITE_CHECK)
+    }
+}
+
+/// The side-to-move term of the check sum (added when White is to move).
+const WHITE_CHECK: u64 = feature(3000);
+
+/// [`HAND_CHECK`] indexed by `Role::index` instead of the hand order.
+static HAND_CHECK_BY_ROLE: [[u64; 14]; 2] = {
+    let mut t = [[0u64; 14]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < Role::HAND.len() {
+            t[c][Role::HAND[i].index()] = HAND_CHECK[c][i];
+            i += 1;
+        }
+        c += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
@@ -187,5 +249,46 @@ mod tests {
         pos.play(shogi_core::Move::from_usi("7g7f").unwrap())
             .unwrap();
         assert_eq!(pos.key(), PINNED[1].1);
+    }
+
+    #[test]
+    fn check_sum_after_equals_the_sum_from_scratch() {
+        // Random legal play from both variants' starts and a position with pieces in hand:
+        // captures, promotions, drops and both sides to move all occur.
+        let starts = [
+            Position::startpos(shogi_core::Variant::Standard),
+            Position::startpos(shogi_core::Variant::Mini),
+            Position::from_sfen(PINNED[2].0).unwrap(),
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut kinds = [0usize; 3];
+        for start in starts {
+            for _ in 0..40 {
+                let mut pos = start.clone();
+                let mut sum = check_sum(&pos);
+                for _ in 0..300 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let mv = moves.as_slice()[(seed % moves.len() as u64) as usize];
+                    kinds[match mv {
+                        Move::Drop { .. } => 0,
+                        Move::Normal { promote: true, .. } => 1,
+                        Move::Normal { to, .. } => usize::from(pos.piece_at(to).is_some()) * 2,
+                    }] += 1;
+                    sum = check_sum_after(sum, &pos, mv);
+                    pos.play_unchecked(mv);
+                    assert_eq!(sum, check_sum(&pos), "{}", pos.to_sfen());
+                }
+            }
+        }
+        assert!(
+            kinds.iter().all(|&k| k > 100),
+            "drops, promotions, captures: {kinds:?}"
+        );
     }
 }
