@@ -41,7 +41,7 @@ pub use bitboard::Bitboard;
 pub use game::{Declaration, DeclarationResult, Game, ImpasseRule, Repetition};
 pub use hand::Hand;
 pub use handicap::Handicap;
-pub use moves::{MAX_MOVES, Move, MoveList, UsiMoveError, UsiMoveErrorKind};
+pub use moves::{MAX_MOVES, Move, MoveList, UsiMoveError, UsiMoveErrorKind, UsiText};
 pub use packed::{
     DecodeError, EncodeError, GameResult, Hcpe, Move16Format, PACKED_POSITION_BYTES,
     PackedSfenValue, PositionFormat, RelativeResult,

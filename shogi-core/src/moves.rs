@@ -24,6 +24,27 @@ pub enum Move {
     },
 }
 
+/// A move's USI text held inline (see [`Move::usi`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UsiText {
+    bytes: [u8; 5],
+    len: u8,
+}
+
+impl UsiText {
+    /// The text, e.g. `7g7f`.
+    pub fn as_str(&self) -> &str {
+        // Only ASCII digits, letters, `*` and `+` are ever written.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+    }
+}
+
+impl fmt::Display for UsiText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Why a USI move string did not parse.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UsiMoveError {
@@ -102,17 +123,33 @@ impl Move {
 
     /// The USI text: `7g7f`, `8h2b+`, `P*5e`.
     pub fn to_usi(self) -> String {
-        match self {
+        self.usi().as_str().to_owned()
+    }
+
+    /// The USI text without allocating (for writing millions of moves).
+    #[inline]
+    pub fn usi(self) -> UsiText {
+        let sq = |s: Square| [b'0' + s.file(), b'a' + s.rank() - 1];
+        let mut bytes = [0u8; 5];
+        let len = match self {
             Move::Normal { from, to, promote } => {
-                let mut s = from.usi();
-                s.push_str(&to.usi());
+                bytes[..2].copy_from_slice(&sq(from));
+                bytes[2..4].copy_from_slice(&sq(to));
                 if promote {
-                    s.push('+');
+                    bytes[4] = b'+';
+                    5
+                } else {
+                    4
                 }
-                s
             }
-            Move::Drop { role, to } => format!("{}*{}", role.sfen_char(), to.usi()),
-        }
+            Move::Drop { role, to } => {
+                bytes[0] = role.sfen_char() as u8;
+                bytes[1] = b'*';
+                bytes[2..4].copy_from_slice(&sq(to));
+                4
+            }
+        };
+        UsiText { bytes, len }
     }
 
     /// Parses USI text. Only the syntax is checked (and that a move leaves its square);
