@@ -3,7 +3,7 @@
 //! and the position rows gathered in memory, sorted by key in parallel and written in key
 //! order (appending to the clustered `positions` tree instead of splitting its pages).
 
-use crate::key::{check_key, position_key};
+use crate::key::{check_of, check_sum, check_sum_after, position_key};
 use crate::schema;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -45,16 +45,19 @@ fn line_of(record: &shogi_kif::Record) -> (Vec<(i64, i32)>, Vec<Move>) {
     let n = record.moves.moves.len();
     let mut keys = Vec::with_capacity(n + 1);
     let mut moves = Vec::with_capacity(n);
-    let at = |p: &shogi_core::Position| (position_key(p), check_key(p) as i32);
+    // The check key is updated move by move (a sum over the board per position cost more
+    // than reading the record).
+    let mut sum = check_sum(&pos);
     for node in &record.moves.moves {
         if node.foul.is_some() {
             break;
         }
-        keys.push(at(&pos));
+        keys.push((position_key(&pos), check_of(sum) as i32));
         moves.push(node.mv);
+        sum = check_sum_after(sum, &pos, node.mv);
         pos.play_unchecked(node.mv);
     }
-    keys.push(at(&pos));
+    keys.push((position_key(&pos), check_of(sum) as i32));
     (keys, moves)
 }
 
@@ -74,7 +77,7 @@ pub(crate) fn entry(input: &Input, game: ReadGame) -> Entry {
         if i > 0 {
             text.push(' ');
         }
-        text.push_str(&m.to_usi());
+        text.push_str(m.usi().as_str());
     }
     Entry {
         values: schema::row_values(&row),
@@ -100,16 +103,32 @@ const ROWS_PER_INSERT: usize = 32;
 /// Position rows held in memory before they are sorted and written (24 bytes each).
 pub(crate) const DEFAULT_MEMORY_ROWS: usize = 32 << 20;
 
-/// The position rows waiting to be written.
+/// The position rows waiting to be written, split by the top byte of the key (in signed
+/// order) so that writing can start with the first part while the others are still being
+/// sorted.
 struct Positions {
-    rows: Vec<PosRow>,
+    buckets: Vec<Vec<PosRow>>,
+    len: usize,
     cap: usize,
 }
 
+/// The bucket of a key: its top byte with the sign flipped, so buckets follow `i64` order.
+fn bucket(key: i64) -> usize {
+    (((key as u64) >> 56) ^ 0x80) as usize
+}
+
 impl Positions {
+    fn new(cap: usize) -> Positions {
+        Positions {
+            buckets: (0..256).map(|_| Vec::new()).collect(),
+            len: 0,
+            cap: cap.max(1),
+        }
+    }
+
     fn push(&mut self, game: u32, e: &Entry) {
         for (ply, (key, check)) in e.keys.iter().enumerate() {
-            self.rows.push(PosRow {
+            self.buckets[bucket(*key)].push(PosRow {
                 key: *key,
                 game,
                 ply: ply as u32,
@@ -117,37 +136,58 @@ impl Positions {
                 mv: e.moves.get(ply).copied(),
             });
         }
+        self.len += e.keys.len();
     }
 
-    /// Sorts the rows by (key, game, ply) on the pool and writes them.
-    fn flush(&mut self, conn: &Connection, pool: &rayon::ThreadPool) -> rusqlite::Result<()> {
-        use rayon::slice::ParallelSliceMut;
-        pool.install(|| {
-            self.rows
-                .par_sort_unstable_by_key(|r| (r.key, r.game, r.ply));
-        });
+    /// Writes the rows in (key, game, ply) order: one thread sorts the buckets in order and
+    /// hands each over, while this thread writes the ones already sorted (writing is the
+    /// slower half, so the sort costs no time).
+    fn flush(&mut self, conn: &Connection) -> rusqlite::Result<()> {
         let many = format!(
             "INSERT INTO positions (key, game_id, ply, move, check_key) VALUES {}",
             vec!["(?, ?, ?, ?, ?)"; ROWS_PER_INSERT].join(", ")
         );
         let mut st = conn.prepare_cached(&many)?;
-        let mut chunks = self.rows.chunks_exact(ROWS_PER_INSERT);
-        for chunk in chunks.by_ref() {
-            let mut i = 1;
-            for r in chunk {
-                bind(&mut st, i, r)?;
-                i += 5;
-            }
-            st.raw_execute()?;
-        }
         let mut one = conn.prepare_cached(
             "INSERT INTO positions (key, game_id, ply, move, check_key) VALUES (?, ?, ?, ?, ?)",
         )?;
-        for r in chunks.remainder() {
-            bind(&mut one, 1, r)?;
-            one.raw_execute()?;
-        }
-        self.rows.clear();
+        let buckets = std::mem::take(&mut self.buckets);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<PosRow>>(4);
+        let written: rusqlite::Result<Vec<Vec<PosRow>>> = std::thread::scope(|scope| {
+            scope.spawn(move || {
+                for mut rows in buckets {
+                    rows.sort_unstable_by_key(|r| (r.key, r.game, r.ply));
+                    if tx.send(rows).is_err() {
+                        return;
+                    }
+                }
+            });
+            let mut emptied = Vec::with_capacity(256);
+            // `rx` is consumed: an early error drops it, which stops the sorting thread.
+            for mut rows in rx {
+                let mut chunks = rows.chunks_exact(ROWS_PER_INSERT);
+                for chunk in chunks.by_ref() {
+                    let mut i = 1;
+                    for r in chunk {
+                        bind(&mut st, i, r)?;
+                        i += 5;
+                    }
+                    st.raw_execute()?;
+                }
+                for r in chunks.remainder() {
+                    bind(&mut one, 1, r)?;
+                    one.raw_execute()?;
+                }
+                rows.clear();
+                emptied.push(rows);
+            }
+            Ok(emptied)
+        });
+        // The emptied buckets keep their capacity for the next part of a large run.
+        let mut emptied = written?;
+        emptied.resize_with(256, Vec::new);
+        self.buckets = emptied;
+        self.len = 0;
         Ok(())
     }
 }
@@ -156,7 +196,8 @@ fn bind(st: &mut rusqlite::CachedStatement<'_>, i: usize, r: &PosRow) -> rusqlit
     st.raw_bind_parameter(i, r.key)?;
     st.raw_bind_parameter(i + 1, r.game)?;
     st.raw_bind_parameter(i + 2, r.ply)?;
-    st.raw_bind_parameter(i + 3, r.mv.map(Move::to_usi))?;
+    let usi = r.mv.map(Move::usi);
+    st.raw_bind_parameter(i + 3, usi.as_ref().map(|u| u.as_str()))?;
     st.raw_bind_parameter(i + 4, r.check)
 }
 
@@ -197,10 +238,7 @@ pub(crate) fn load(
         conn.query_row("SELECT coalesce(max(id), 0) + 1 FROM games", [], |r| {
             r.get(0)
         })?;
-    let mut positions = Positions {
-        rows: Vec::new(),
-        cap: job.memory_rows.max(1),
-    };
+    let mut positions = Positions::new(job.memory_rows);
     let mut loaded = Loaded::default();
     let mut state = IndexProgress {
         files_total: job.inputs.len() as u64,
@@ -251,8 +289,8 @@ pub(crate) fn load(
                         if job.abort_after.is_some_and(|n| loaded.games >= n) {
                             std::process::abort();
                         }
-                        if positions.rows.len() >= positions.cap {
-                            positions.flush(conn, job.pool)?;
+                        if positions.len >= positions.cap {
+                            positions.flush(conn)?;
                         }
                         if job.batch > 0 && loaded.games % job.batch == 0 {
                             conn.execute_batch("COMMIT; BEGIN")?;
@@ -281,6 +319,6 @@ pub(crate) fn load(
     }
     state.stage = "positions";
     progress(state);
-    positions.flush(conn, job.pool)?;
+    positions.flush(conn)?;
     Ok(loaded)
 }

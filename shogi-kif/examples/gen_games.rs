@@ -166,6 +166,8 @@ fn run() -> Result<(), String> {
     std::fs::create_dir_all(&o.out).map_err(|e| format!("{}: {e}", o.out.display()))?;
     let mut rng = Rng(o.seed);
     let (mut bytes, mut plies) = (0usize, 0usize);
+    // Numbers padded to one width, so that the sorted walk reads the files in game order.
+    let width = o.games.to_string().len().max(5);
     for i in 1..=o.games {
         let record = random_game(&mut rng, o.min_plies, o.max_plies, i, o.seed);
         plies += record.moves.moves.len();
@@ -181,7 +183,7 @@ fn run() -> Result<(), String> {
             text.into_bytes()
         };
         bytes += data.len();
-        let path = o.out.join(format!("game-{i:05}.kif"));
+        let path = o.out.join(format!("game-{i:0width$}.kif"));
         std::fs::write(&path, &data).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     eprintln!(
