@@ -4,6 +4,7 @@ use crate::batch::SelectArgs;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
 use shogi_db::{DbError, IndexOptions};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 fn fail(e: DbError) -> Failure {
@@ -149,10 +150,8 @@ impl Where {
         Ok((target, table))
     }
 
-    fn found(
-        &self,
-        limit: Option<usize>,
-    ) -> Result<(shogi_core::Position, shogi_db::Found), Failure> {
+    /// The selection and the position, after the checks every search makes.
+    fn search(&self) -> Result<(shogi_batch::Selection, shogi_core::Position), Failure> {
         let selection = self.select.selection()?;
         if self.select.dedup.is_some() {
             return Err(Failure::usage(
@@ -160,22 +159,26 @@ impl Where {
             ));
         }
         let target = shogi_db::target(&self.target, self.ply).map_err(fail)?;
+        match &self.db {
+            Some(_) if !self.paths.is_empty() => Err(Failure::usage(format!(
+                "error: {}: with --db the database is searched; give record paths without --db to scan them",
+                self.paths[0]
+            ))),
+            None if self.paths.is_empty() => Err(Failure::usage(
+                "error: give --db FILE, or record files or directories to scan",
+            )),
+            _ => Ok((selection, target)),
+        }
+    }
+
+    fn found(
+        &self,
+        limit: Option<usize>,
+    ) -> Result<(shogi_core::Position, shogi_db::Found), Failure> {
+        let (selection, target) = self.search()?;
         let found = match &self.db {
-            Some(db) => {
-                if !self.paths.is_empty() {
-                    return Err(Failure::usage(format!(
-                        "error: {}: with --db the database is searched; give record paths without --db to scan them",
-                        self.paths[0]
-                    )));
-                }
-                shogi_db::find(db, &target, &selection, limit).map_err(fail)?
-            }
+            Some(db) => shogi_db::find(db, &target, &selection, limit).map_err(fail)?,
             None => {
-                if self.paths.is_empty() {
-                    return Err(Failure::usage(
-                        "error: give --db FILE, or record files or directories to scan",
-                    ));
-                }
                 shogi_db::scan(&self.paths, &target, &selection, limit, self.jobs).map_err(fail)?
             }
         };
@@ -209,13 +212,38 @@ pub struct FindArgs {
 
 /// `shogi find`.
 pub fn find(args: &FindArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
-    let (_, found) = args.at.found(args.limit)?;
     let format = match args.format {
         FindFormat::Text => "text",
         FindFormat::Csv => "csv",
         FindFormat::Jsonl => "jsonl",
     };
-    shogi_db::write_found(&found, format, ctx.stdout).map_err(out_err)?;
+    let Some(db) = &args.at.db else {
+        let (_, found) = args.at.found(args.limit)?;
+        shogi_db::write_found(&found, format, ctx.stdout).map_err(out_err)?;
+        return ctx.stdout.flush().map_err(out_err);
+    };
+    // From a database the hits are printed as they are read, not collected first.
+    let (selection, target) = args.at.search()?;
+    let mut w = shogi_db::FoundWriter::new(format, ctx.stdout).map_err(out_err)?;
+    let mut failed = None;
+    let counts = shogi_db::find_each(
+        db,
+        &target,
+        &selection,
+        args.limit,
+        &mut |h| match w.hit(h) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failed = Some(e);
+                ControlFlow::Break(())
+            }
+        },
+    )
+    .map_err(fail)?;
+    if let Some(e) = failed {
+        return Err(out_err(e));
+    }
+    w.finish(counts).map_err(out_err)?;
     ctx.stdout.flush().map_err(out_err)
 }
 

@@ -6,12 +6,16 @@
 
 use crate::error::DbError;
 use crate::key::{check_key, position_key};
-use crate::query::{GameRef, HIT_COLUMNS, Hit, MoveLine, hit_row, position_after, prefix, table};
-use crate::schema::db_err;
-use rusqlite::Connection;
+use crate::query::{
+    GameRef, HIT_COLUMNS, Hit, MoveLine, fill_hit_row, hit_row, position_after, prefix, table,
+};
+use crate::schema::{self, db_err};
+use rusqlite::{Connection, OptionalExtension};
+use shogi_batch::GameRow;
 use shogi_batch::same_position;
 use shogi_core::Position;
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::path::Path;
 
 /// Whether the position before move `ply` of stored game `game_id` is `target`.
@@ -81,6 +85,118 @@ pub(crate) fn find(
         }
     }
     Ok(Some(hits))
+}
+
+/// How many occurrences a search found, and in how many games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Occurrences (game and ply).
+    pub total: usize,
+    /// Distinct games.
+    pub games: usize,
+}
+
+/// The hits of `target` passed to `each` as they are read, in (path, game, ply) order, at
+/// most `limit` of them, and the counts of all. `None` (with nothing passed to `each`) when
+/// the database's game ids do not follow path order (see [`schema::record_id_order`]) or
+/// the first hit, replayed, is not the position: the caller then takes the collecting path.
+///
+/// No row is built per hit: one [`Hit`] is refilled in place, so printing a million hits
+/// costs what reading and writing them does.
+pub(crate) fn find_each(
+    conn: &Connection,
+    db: &Path,
+    target: &Position,
+    limit: Option<usize>,
+    each: &mut dyn FnMut(&Hit) -> ControlFlow<()>,
+) -> Result<Option<Counts>, DbError> {
+    let err = |e| db_err(db, e);
+    if !schema::ids_in_path_order(conn).map_err(err)? {
+        return Ok(None);
+    }
+    let keys = [position_key(target), check_key(target)];
+    let first: Option<(i64, i64)> = conn
+        .query_row(
+            "SELECT game_id, ply FROM positions WHERE key = ?1 AND check_key = ?2 \
+             ORDER BY game_id, ply LIMIT 1",
+            keys,
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()
+        .map_err(err)?;
+    let Some((game_id, ply)) = first else {
+        return Ok(Some(Counts::default()));
+    };
+    if !confirm(conn, db, target, game_id, ply)? {
+        return Ok(None);
+    }
+    let columns = HIT_COLUMNS
+        .iter()
+        .map(|c| format!("h.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut counts = Counts::default();
+    let mut hit = Hit {
+        row: GameRow::default(),
+        ply: 0,
+        next_move: None,
+    };
+    let mut last = None;
+    let mut st = conn
+        .prepare_cached(&format!("{} LIMIT ?3", hits_sql(&columns)))
+        .map_err(err)?;
+    let shown = i64::try_from(limit.unwrap_or(usize::MAX)).unwrap_or(i64::MAX);
+    let mut rows = st
+        .query(rusqlite::params![keys[0], keys[1], shown])
+        .map_err(err)?;
+    while let Some(r) = rows.next().map_err(err)? {
+        let game_id: i64 = r.get(0).map_err(err)?;
+        hit.ply = r.get(1).map_err(err)?;
+        let mv = r
+            .get_ref(2)
+            .and_then(|v| Ok(v.as_str_or_null()?))
+            .map_err(err)?;
+        match (hit.next_move.as_mut(), mv) {
+            (Some(m), Some(v)) => {
+                m.clear();
+                m.push_str(v);
+            }
+            (_, v) => hit.next_move = v.map(str::to_string),
+        }
+        fill_hit_row(r, 3, &mut hit.row).map_err(err)?;
+        counts.total += 1;
+        counts.games += usize::from(last != Some(game_id));
+        last = Some(game_id);
+        if each(&hit).is_break() {
+            return Ok(Some(counts));
+        }
+    }
+    drop(rows);
+    if limit.is_some_and(|l| counts.total >= l) {
+        // The rest are only counted, from the primary key alone.
+        counts = count_hits(conn, db, keys)?;
+    }
+    Ok(Some(counts))
+}
+
+/// The occurrences and distinct games of a key and check key.
+fn count_hits(conn: &Connection, db: &Path, keys: [i64; 2]) -> Result<Counts, DbError> {
+    let err = |e| db_err(db, e);
+    let mut st = conn
+        .prepare_cached(
+            "SELECT game_id FROM positions WHERE key = ?1 AND check_key = ?2 ORDER BY game_id",
+        )
+        .map_err(err)?;
+    let mut rows = st.query(keys).map_err(err)?;
+    let mut counts = Counts::default();
+    let mut last = None;
+    while let Some(r) = rows.next().map_err(err)? {
+        let id: i64 = r.get(0).map_err(err)?;
+        counts.total += 1;
+        counts.games += usize::from(last != Some(id));
+        last = Some(id);
+    }
+    Ok(counts)
 }
 
 /// The counts of one move, while the rows are read.

@@ -407,6 +407,9 @@ fn write(
              DROP VIEW temp.first_copy;",
         )?;
     }
+    if report.games_added > 0 || report.games_removed > 0 || fresh {
+        schema::record_id_order(conn)?;
+    }
     Ok(report)
 }
 

@@ -4,12 +4,12 @@
 //! game as `shogi stats` writes it, and one row per position of each main line:
 //!
 //! ```text
-//! files      id, path UNIQUE, size, mtime_ns, hash (FNV-1a 64 of the bytes, hex), games
+//! files      id, path UNIQUE, size, mtime_ns, hash (64-bit hash of the bytes, hex), games
 //! games      id, file_id, <the columns of `shogi stats`>, moves (the main line in USI)
-//! positions  key, game_id, ply, move (USI; NULL at the end of the line)
+//! positions  key, game_id, ply, move (USI; NULL at the end of the line), check_key
 //!            PRIMARY KEY (key, game_id, ply) WITHOUT ROWID
-//! meta       name, value (format, startpos_key, created_by)
-//! PRAGMA user_version = 1
+//! meta       name, value (format, startpos_key, created_by, ids_in_path_order)
+//! PRAGMA user_version = 2
 //! ```
 //!
 //! `positions.key` is the 64-bit Zobrist key of board, hands and side to move (see [`key`]
@@ -40,11 +40,13 @@ mod query;
 pub mod schema;
 
 pub use error::DbError;
+pub use fast::Counts;
 pub use index::{IndexOptions, IndexReport, index, index_with};
 pub use key::position_key;
 pub use load::IndexProgress;
-pub use output::{FIND_COLUMNS, write_explore, write_found};
+pub use output::{FIND_COLUMNS, FoundWriter, write_explore, write_found};
 pub use query::{
-    Explore, Found, GameRef, Hit, MoveLine, explore, explore_db, find, name_moves, scan, target,
+    Explore, Found, GameRef, Hit, MoveLine, explore, explore_db, find, find_each, name_moves, scan,
+    target,
 };
 pub use schema::SCHEMA_VERSION;

@@ -1,5 +1,6 @@
 //! How `find` and `explore` print their answers.
 
+use crate::fast::Counts;
 use crate::query::{Explore, Found, Hit};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -63,68 +64,108 @@ fn io_err(e: impl std::fmt::Display) -> io::Error {
 /// Writes the hits of `find` as `csv` (header row first), `jsonl` (one object per hit) or
 /// `text` (one line per hit and a count).
 pub fn write_found(found: &Found, format: &str, out: &mut dyn Write) -> io::Result<()> {
-    match format {
-        "csv" => {
-            let mut w = csv::WriterBuilder::new()
-                .has_headers(false)
-                .from_writer(out);
-            w.write_record(FIND_COLUMNS).map_err(io_err)?;
-            for h in &found.hits {
-                w.serialize(line(h)).map_err(io_err)?;
+    let mut w = FoundWriter::new(format, out)?;
+    for h in &found.hits {
+        w.hit(h)?;
+    }
+    w.finish(Counts {
+        total: found.total,
+        games: found.games,
+    })
+}
+
+/// Writes the hits of `find` one at a time as they come (see [`crate::find_each`]), in the
+/// formats of [`write_found`].
+pub struct FoundWriter<'a> {
+    sink: Sink<'a>,
+    shown: usize,
+}
+
+enum Sink<'a> {
+    Csv(Box<csv::Writer<&'a mut dyn Write>>),
+    Jsonl(&'a mut dyn Write),
+    Text(&'a mut dyn Write),
+}
+
+impl<'a> FoundWriter<'a> {
+    /// A writer of `format` (`csv`, `jsonl`, anything else: `text`); the CSV header is
+    /// written at once.
+    pub fn new(format: &str, out: &'a mut dyn Write) -> io::Result<FoundWriter<'a>> {
+        let sink = match format {
+            "csv" => {
+                let mut w = csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(out);
+                w.write_record(FIND_COLUMNS).map_err(io_err)?;
+                Sink::Csv(Box::new(w))
             }
-            w.flush()
-        }
-        "jsonl" => {
-            for h in &found.hits {
-                serde_json::to_writer(&mut *out, &line(h)).map_err(io_err)?;
-                out.write_all(b"\n")?;
+            "jsonl" => Sink::Jsonl(out),
+            _ => Sink::Text(out),
+        };
+        Ok(FoundWriter { sink, shown: 0 })
+    }
+
+    /// Writes one hit.
+    pub fn hit(&mut self, h: &Hit) -> io::Result<()> {
+        self.shown += 1;
+        match &mut self.sink {
+            Sink::Csv(w) => w.serialize(line(h)).map_err(io_err),
+            Sink::Jsonl(out) => {
+                serde_json::to_writer(&mut **out, &line(h)).map_err(io_err)?;
+                out.write_all(b"\n")
             }
-            Ok(())
-        }
-        _ => {
-            for h in &found.hits {
-                let mut s = format!("{}#{}  ply {}", h.row.path, h.row.game, h.ply);
-                match &h.next_move {
-                    Some(m) => s.push_str(&format!("  next {m}")),
-                    None => s.push_str("  (end of the line)"),
-                }
-                if let Some(d) = h.row.start_iso.as_deref().or(h.row.start.as_deref()) {
-                    s.push_str(&format!("  {d}"));
-                }
-                let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "?".into());
-                s.push_str(&format!(
-                    "  {} vs {}",
-                    name(&h.row.sente),
-                    name(&h.row.gote)
-                ));
-                match h.row.winner.as_str() {
-                    "sente" | "gote" => s.push_str(&format!("  {} won", h.row.winner)),
-                    "draw" => s.push_str("  draw"),
-                    _ => s.push_str("  no result"),
-                }
-                if let Some(e) = &h.row.ending {
-                    s.push_str(&format!(" ({e})"));
-                }
-                if !h.row.valid {
-                    s.push_str("  [invalid]");
-                }
-                writeln!(out, "{s}")?;
-            }
-            let shown = if found.hits.len() < found.total {
-                format!(" (first {} shown)", found.hits.len())
-            } else {
-                String::new()
-            };
-            writeln!(
-                out,
-                "{} occurrence{} in {} game{}{shown}",
-                found.total,
-                if found.total == 1 { "" } else { "s" },
-                found.games,
-                if found.games == 1 { "" } else { "s" }
-            )
+            Sink::Text(out) => text_line(out, h),
         }
     }
+
+    /// Ends the output: the count line of `text` (with how many were shown), a flush.
+    pub fn finish(self, counts: Counts) -> io::Result<()> {
+        match self.sink {
+            Sink::Csv(mut w) => w.flush(),
+            Sink::Jsonl(out) => out.flush(),
+            Sink::Text(out) => {
+                let shown = if self.shown < counts.total {
+                    format!(" (first {} shown)", self.shown)
+                } else {
+                    String::new()
+                };
+                writeln!(
+                    out,
+                    "{} occurrence{} in {} game{}{shown}",
+                    counts.total,
+                    if counts.total == 1 { "" } else { "s" },
+                    counts.games,
+                    if counts.games == 1 { "" } else { "s" }
+                )
+            }
+        }
+    }
+}
+
+/// One hit as a line of text.
+fn text_line(out: &mut dyn Write, h: &Hit) -> io::Result<()> {
+    write!(out, "{}#{}  ply {}", h.row.path, h.row.game, h.ply)?;
+    match &h.next_move {
+        Some(m) => write!(out, "  next {m}")?,
+        None => write!(out, "  (end of the line)")?,
+    }
+    if let Some(d) = h.row.start_iso.as_deref().or(h.row.start.as_deref()) {
+        write!(out, "  {d}")?;
+    }
+    let name = |n: &Option<String>| n.as_deref().unwrap_or("?").to_string();
+    write!(out, "  {} vs {}", name(&h.row.sente), name(&h.row.gote))?;
+    match h.row.winner.as_str() {
+        "sente" | "gote" => write!(out, "  {} won", h.row.winner)?,
+        "draw" => write!(out, "  draw")?,
+        _ => write!(out, "  no result")?,
+    }
+    if let Some(e) = &h.row.ending {
+        write!(out, " ({e})")?;
+    }
+    if !h.row.valid {
+        write!(out, "  [invalid]")?;
+    }
+    writeln!(out)
 }
 
 /// Writes the explorer table as `json` (one object), `csv` (one row per move) or `text`.

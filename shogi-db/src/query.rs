@@ -2,6 +2,7 @@
 //! it, from the database or by scanning records.
 
 use crate::error::DbError;
+use crate::fast::Counts;
 use crate::index::stored_start;
 use crate::key::position_key;
 use crate::schema::{self, db_err};
@@ -174,13 +175,55 @@ pub fn find(
     selection: &Selection,
     limit: Option<usize>,
 ) -> Result<Found, DbError> {
+    let mut hits = Vec::new();
+    let counts = find_each(db, target, selection, limit, &mut |h| {
+        hits.push(h.clone());
+        ControlFlow::Continue(())
+    })?;
+    Ok(Found {
+        hits,
+        total: counts.total,
+        games: counts.games,
+    })
+}
+
+/// [`find`] with each hit passed to `each` as it comes (in the same order, at most `limit`)
+/// instead of collected: what prints a million hits without holding them. Returns the counts
+/// of all hits; `each` stops the search by returning `Break` (the counts are then partial).
+///
+/// The hits stream straight from the index when there are no filters, the first hit
+/// confirms the position and the database's game ids follow path order (true of a database
+/// built in one run); otherwise they are collected and sorted first.
+pub fn find_each(
+    db: &Path,
+    target: &Position,
+    selection: &Selection,
+    limit: Option<usize>,
+    each: &mut dyn FnMut(&Hit) -> ControlFlow<()>,
+) -> Result<Counts, DbError> {
     let conn = schema::open_for_query(db)?;
+    let mut found = None;
     if selection.is_empty() {
+        if let Some(counts) = crate::fast::find_each(&conn, db, target, limit, each)? {
+            return Ok(counts);
+        }
         if let Some(hits) = crate::fast::find(&conn, db, target)? {
-            return Ok(finish(hits, limit));
+            found = Some(finish(hits, limit));
         }
     }
-    find_exact(&conn, db, target, selection, limit)
+    let found = match found {
+        Some(f) => f,
+        None => find_exact(&conn, db, target, selection, limit)?,
+    };
+    for h in &found.hits {
+        if each(h).is_break() {
+            break;
+        }
+    }
+    Ok(Counts {
+        total: found.total,
+        games: found.games,
+    })
 }
 
 /// The opening explorer of the database `db` for `target` (the games kept by `selection`):
@@ -312,6 +355,38 @@ pub(crate) fn hit_row(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<GameR
         gote_rating: r.get(i + 11)?,
         ..GameRow::default()
     })
+}
+
+/// [`hit_row`] into an existing row, reusing its strings (for streaming many hits).
+pub(crate) fn fill_hit_row(
+    r: &rusqlite::Row<'_>,
+    i: usize,
+    row: &mut GameRow,
+) -> rusqlite::Result<()> {
+    fn set(to: &mut String, from: &str) {
+        to.clear();
+        to.push_str(from);
+    }
+    fn set_opt(to: &mut Option<String>, from: Option<&str>) {
+        match (to.as_mut(), from) {
+            (Some(t), Some(f)) => set(t, f),
+            (_, f) => *to = f.map(str::to_string),
+        }
+    }
+    let text = |k: usize| r.get_ref(i + k).and_then(|v| Ok(v.as_str_or_null()?));
+    set(&mut row.path, text(0)?.unwrap_or_default());
+    row.game = r.get(i + 1)?;
+    set_opt(&mut row.sente, text(2)?);
+    set_opt(&mut row.gote, text(3)?);
+    set_opt(&mut row.start, text(4)?);
+    set_opt(&mut row.start_iso, text(5)?);
+    row.plies = r.get(i + 6)?;
+    set_opt(&mut row.ending, text(7)?);
+    set(&mut row.winner, text(8)?.unwrap_or_default());
+    row.valid = r.get::<_, i64>(i + 9)? != 0;
+    row.sente_rating = r.get(i + 10)?;
+    row.gote_rating = r.get(i + 11)?;
+    Ok(())
 }
 
 /// The first `n` moves of a stored line (`7g7f 3c3d …`).

@@ -65,6 +65,55 @@ CREATE INDEX IF NOT EXISTS games_hit ON games(id, path, game, sente, gote, start
 ending, winner, valid, sente_rating, gote_rating);
 ";
 
+/// The `meta` entry saying whether game ids follow (path, game) order: `1` or `0`.
+pub(crate) const ID_ORDER: &str = "ids_in_path_order";
+
+/// Records in `meta` whether the games' ids follow their (path, game) order (true of a
+/// database built in one run from sorted inputs, and kept while later runs only add files
+/// that sort after the others): then the hits of a position, stored in id order, are
+/// already in the order `find` prints them, and can be streamed. One pass over `games_hit`.
+pub(crate) fn record_id_order(conn: &Connection) -> rusqlite::Result<()> {
+    let mut st = conn.prepare("SELECT path, game FROM games INDEXED BY games_hit ORDER BY id")?;
+    let mut rows = st.query([])?;
+    let mut last: Option<(String, i64)> = None;
+    let mut ordered = true;
+    while let Some(r) = rows.next()? {
+        let path = r.get_ref(0)?.as_str()?;
+        let game: i64 = r.get(1)?;
+        if let Some((p, g)) = &last {
+            if (p.as_str(), *g) >= (path, game) {
+                ordered = false;
+                break;
+            }
+        }
+        match &mut last {
+            Some((p, g)) => {
+                p.clear();
+                p.push_str(path);
+                *g = game;
+            }
+            None => last = Some((path.to_string(), game)),
+        }
+    }
+    drop(rows);
+    conn.execute(
+        "INSERT OR REPLACE INTO meta (name, value) VALUES (?1, ?2)",
+        [ID_ORDER, if ordered { "1" } else { "0" }],
+    )?;
+    Ok(())
+}
+
+/// Whether `meta` says the game ids follow (path, game) order (see [`record_id_order`]).
+pub(crate) fn ids_in_path_order(conn: &Connection) -> rusqlite::Result<bool> {
+    use rusqlite::OptionalExtension;
+    let v: Option<String> = conn
+        .query_row("SELECT value FROM meta WHERE name = ?1", [ID_ORDER], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    Ok(v.as_deref() == Some("1"))
+}
+
 /// Creates the tables (without the secondary indexes: see [`INDEX_SQL`]) in an empty
 /// database and records the format and key check.
 pub fn create(conn: &Connection) -> rusqlite::Result<()> {

@@ -135,6 +135,83 @@ fn find_agrees_with_brute_force() {
     assert_eq!(got(&found), want[..5]);
 }
 
+/// The `meta` flag saying whether game ids follow path order (the streaming `find`).
+fn ids_in_path_order(db: &Path) -> Option<String> {
+    Connection::open(db)
+        .unwrap()
+        .query_row(
+            "SELECT value FROM meta WHERE name = 'ids_in_path_order'",
+            [],
+            |r| r.get(0),
+        )
+        .ok()
+}
+
+#[test]
+fn streamed_find_agrees_with_brute_force_with_and_without_path_order() {
+    // Generated games only: a fresh index of one folder has its ids in path order, so `find`
+    // streams its hits from the index; after a file that sorts first is added they no longer
+    // are, and `find` collects and sorts. Both must give brute force's hits, in its order,
+    // with any limit.
+    let f = fixture(false);
+    let none = Selection::new();
+    let check = |all: &[Seen], label: &str| {
+        let mut rng = Rng(11);
+        let mut picks: Vec<String> = (0..60)
+            .map(|_| all[rng.below(all.len())].sfen.clone())
+            .collect();
+        picks.push("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -".into());
+        picks.extend(absent(all, 3));
+        for sfen in &picks {
+            let pos = target(sfen, None).unwrap();
+            let want = expected(all, sfen);
+            let found = find(&f.db, &pos, &none, None).unwrap();
+            assert_eq!(got(&found), want, "{label} {sfen}");
+            let games: HashSet<_> = want.iter().map(|w| (&w.0, w.1)).collect();
+            assert_eq!(
+                (found.total, found.games),
+                (want.len(), games.len()),
+                "{label}"
+            );
+            for limit in [0, 1, 3] {
+                let some = find(&f.db, &pos, &none, Some(limit)).unwrap();
+                let n = limit.min(want.len());
+                assert_eq!(got(&some), want[..n], "{label} {sfen} limit {limit}");
+                assert_eq!((some.total, some.games), (found.total, found.games));
+                // Streamed, the text output is that of the collected hits.
+                let mut streamed = Vec::new();
+                let mut w = shogi_db::FoundWriter::new("text", &mut streamed).unwrap();
+                let counts = shogi_db::find_each(&f.db, &pos, &none, Some(limit), &mut |h| {
+                    w.hit(h).unwrap();
+                    std::ops::ControlFlow::Continue(())
+                })
+                .unwrap();
+                w.finish(counts).unwrap();
+                let mut collected = Vec::new();
+                shogi_db::write_found(&some, "text", &mut collected).unwrap();
+                assert_eq!(streamed, collected, "{label} {sfen} limit {limit}");
+            }
+        }
+    };
+    let refs = [f.gen_dir.as_str()];
+    assert_eq!(ids_in_path_order(&f.db).as_deref(), Some("1"));
+    check(&brute_force(&refs), "in path order");
+    // A file that sorts before every other, added by a second run: its games get the highest
+    // ids.
+    let gdir = Path::new(&f.gen_dir);
+    let first = gdir.join("0-first");
+    write_collection(&first, 77, 4, 2);
+    // The same games again under the new name, so that the start position and early
+    // positions have hits in it.
+    for e in std::fs::read_dir(gdir.join("a")).unwrap().take(3) {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), first.join(e.file_name())).unwrap();
+    }
+    index(&f.paths, &f.db, &opts()).unwrap();
+    assert_eq!(ids_in_path_order(&f.db).as_deref(), Some("0"));
+    check(&brute_force(&refs), "after an earlier file");
+}
+
 #[test]
 fn explore_counts_equal_brute_force() {
     let f = fixture(true);
