@@ -8,7 +8,9 @@
 //! ```
 
 use shogi_batch::Selection;
-use shogi_db::{IndexOptions, explore_db, find, index, scan, target, write_explore, write_found};
+use shogi_db::{
+    FoundWriter, IndexOptions, explore_db, find_each, index, scan, target, write_explore,
+};
 use std::path::Path;
 use std::time::Instant;
 
@@ -120,10 +122,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let cpu0 = cpu();
         for _ in 0..20 {
             let ((), s) = time(|| {
-                let found = find(&db, pos, &none, None).unwrap();
-                hits = found.total;
+                // As `shogi find --format csv` prints them: streamed.
                 let mut buf = Vec::new();
-                write_found(&found, "csv", &mut buf).unwrap();
+                let mut w = FoundWriter::new("csv", &mut buf).unwrap();
+                let counts = find_each(&db, pos, &none, None, &mut |h| {
+                    w.hit(h).unwrap();
+                    std::ops::ControlFlow::Continue(())
+                })
+                .unwrap();
+                w.finish(counts).unwrap();
+                hits = counts.total;
             });
             f_times.push(s);
             let ((), s) = time(|| {

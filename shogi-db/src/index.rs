@@ -2,7 +2,8 @@
 
 use crate::error::DbError;
 use crate::key::position_key;
-use crate::load::{DEFAULT_MEMORY_ROWS, IndexProgress, LoadJob, load};
+use crate::load::{IndexProgress, LoadJob, load};
+use crate::rows::DEFAULT_MEMORY_ROWS;
 use crate::schema::{self, db_err};
 use rusqlite::{Connection, OpenFlags, params};
 use shogi_batch::{Input, Reading, expand};
@@ -169,6 +170,23 @@ fn covered(name: &str, args: &[String]) -> bool {
     })
 }
 
+/// What kind of run [`write`] does.
+struct Run {
+    /// A new database (built in a temporary file).
+    fresh: bool,
+    /// Where position rows go when more arrive than memory may hold.
+    spill_dir: PathBuf,
+}
+
+/// The folder beside `db` for this process's spilled position rows.
+fn spill_path(db: &Path) -> PathBuf {
+    let name = db
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "db".into());
+    db.with_file_name(format!(".{name}.partial-{}-rows", std::process::id()))
+}
+
 /// Where a new database is built before it is renamed into place.
 fn temp_path(db: &Path) -> PathBuf {
     let name = db
@@ -182,7 +200,10 @@ fn temp_path(db: &Path) -> PathBuf {
 fn partial_pid(db: &Path, file_name: &str) -> Option<u32> {
     let name = db.file_name()?.to_string_lossy().into_owned();
     let rest = file_name.strip_prefix(&format!(".{name}.partial-"))?;
-    let pid = rest.strip_suffix("-journal").unwrap_or(rest);
+    let pid = rest
+        .strip_suffix("-journal")
+        .or_else(|| rest.strip_suffix("-rows"))
+        .unwrap_or(rest);
     pid.parse().ok()
 }
 
@@ -193,8 +214,8 @@ fn running(pid: u32) -> bool {
     !proc.join("self").exists() || proc.join(pid.to_string()).exists()
 }
 
-/// Removes the partial databases that runs killed while building `db` left beside it (those
-/// whose process is gone).
+/// Removes the partial databases and spilled position rows that runs killed while building
+/// or updating `db` left beside it (those whose process is gone).
 fn remove_stale_partials(db: &Path) {
     let dir = match db.parent().filter(|d| !d.as_os_str().is_empty()) {
         Some(d) => d.to_path_buf(),
@@ -207,7 +228,11 @@ fn remove_stale_partials(db: &Path) {
         let name = e.file_name().to_string_lossy().into_owned();
         if let Some(pid) = partial_pid(db, &name) {
             if pid != std::process::id() && !running(pid) {
-                let _ = std::fs::remove_file(e.path());
+                if e.path().is_dir() {
+                    let _ = std::fs::remove_dir_all(e.path());
+                } else {
+                    let _ = std::fs::remove_file(e.path());
+                }
             }
         }
     }
@@ -249,6 +274,7 @@ pub fn index_with(
     let inputs = expand(&args).map_err(|e| DbError::new(&e.path, e.reason))?;
     let pool = shogi_batch::pool(options.jobs).map_err(|e| DbError::new("--jobs", e))?;
     let exists = db.exists();
+    remove_stale_partials(db);
     let (conn, temp) = if exists {
         let conn = Connection::open_with_flags(
             db,
@@ -269,7 +295,6 @@ pub fn index_with(
                 return Err(DbError::new(db, "its folder does not exist"));
             }
         }
-        remove_stale_partials(db);
         let tmp = temp_path(db);
         let _ = std::fs::remove_file(&tmp);
         let conn = Connection::open(&tmp).map_err(|e| db_err(&tmp, e))?;
@@ -288,7 +313,10 @@ pub fn index_with(
         &args,
         &pool,
         options,
-        temp.is_some(),
+        &Run {
+            fresh: temp.is_some(),
+            spill_dir: spill_path(db),
+        },
         progress,
     );
     let mut report = match result {
@@ -337,9 +365,10 @@ fn write(
     args: &[String],
     pool: &rayon::ThreadPool,
     options: &IndexOptions,
-    fresh: bool,
+    run: &Run,
     progress: &mut dyn FnMut(IndexProgress),
 ) -> rusqlite::Result<IndexReport> {
+    let fresh = run.fresh;
     let mut report = IndexReport::default();
     let stored = stored_files(conn)?;
     let plans = look(inputs, &stored, pool);
@@ -377,6 +406,7 @@ fn write(
             0
         },
         memory_rows: options.memory_rows.unwrap_or(DEFAULT_MEMORY_ROWS),
+        spill_dir: run.spill_dir.clone(),
         abort_after: options.abort_after,
     };
     let loaded = load(conn, &job, progress)?;

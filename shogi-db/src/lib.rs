@@ -37,6 +37,7 @@ pub mod key;
 mod load;
 mod output;
 mod query;
+mod rows;
 pub mod schema;
 
 pub use error::DbError;

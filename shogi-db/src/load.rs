@@ -4,6 +4,7 @@
 //! order (appending to the clustered `positions` tree instead of splitting its pages).
 
 use crate::key::{check_of, check_sum, check_sum_after, position_key};
+use crate::rows::Positions;
 use crate::schema;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -88,119 +89,6 @@ pub(crate) fn entry(input: &Input, game: ReadGame) -> Entry {
     }
 }
 
-/// One row of `positions`, held until it is written in key order.
-#[derive(Clone, Copy)]
-struct PosRow {
-    key: i64,
-    game: u32,
-    ply: u32,
-    check: i32,
-    mv: Option<Move>,
-}
-
-/// Position rows written by one statement (most of the cost of a row is the statement).
-const ROWS_PER_INSERT: usize = 32;
-/// Position rows held in memory before they are sorted and written (24 bytes each).
-pub(crate) const DEFAULT_MEMORY_ROWS: usize = 32 << 20;
-
-/// The position rows waiting to be written, split by the top byte of the key (in signed
-/// order) so that writing can start with the first part while the others are still being
-/// sorted.
-struct Positions {
-    buckets: Vec<Vec<PosRow>>,
-    len: usize,
-    cap: usize,
-}
-
-/// The bucket of a key: its top byte with the sign flipped, so buckets follow `i64` order.
-fn bucket(key: i64) -> usize {
-    (((key as u64) >> 56) ^ 0x80) as usize
-}
-
-impl Positions {
-    fn new(cap: usize) -> Positions {
-        Positions {
-            buckets: (0..256).map(|_| Vec::new()).collect(),
-            len: 0,
-            cap: cap.max(1),
-        }
-    }
-
-    fn push(&mut self, game: u32, e: &Entry) {
-        for (ply, (key, check)) in e.keys.iter().enumerate() {
-            self.buckets[bucket(*key)].push(PosRow {
-                key: *key,
-                game,
-                ply: ply as u32,
-                check: *check,
-                mv: e.moves.get(ply).copied(),
-            });
-        }
-        self.len += e.keys.len();
-    }
-
-    /// Writes the rows in (key, game, ply) order: one thread sorts the buckets in order and
-    /// hands each over, while this thread writes the ones already sorted (writing is the
-    /// slower half, so the sort costs no time).
-    fn flush(&mut self, conn: &Connection) -> rusqlite::Result<()> {
-        let many = format!(
-            "INSERT INTO positions (key, game_id, ply, move, check_key) VALUES {}",
-            vec!["(?, ?, ?, ?, ?)"; ROWS_PER_INSERT].join(", ")
-        );
-        let mut st = conn.prepare_cached(&many)?;
-        let mut one = conn.prepare_cached(
-            "INSERT INTO positions (key, game_id, ply, move, check_key) VALUES (?, ?, ?, ?, ?)",
-        )?;
-        let buckets = std::mem::take(&mut self.buckets);
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<PosRow>>(4);
-        let written: rusqlite::Result<Vec<Vec<PosRow>>> = std::thread::scope(|scope| {
-            scope.spawn(move || {
-                for mut rows in buckets {
-                    rows.sort_unstable_by_key(|r| (r.key, r.game, r.ply));
-                    if tx.send(rows).is_err() {
-                        return;
-                    }
-                }
-            });
-            let mut emptied = Vec::with_capacity(256);
-            // `rx` is consumed: an early error drops it, which stops the sorting thread.
-            for mut rows in rx {
-                let mut chunks = rows.chunks_exact(ROWS_PER_INSERT);
-                for chunk in chunks.by_ref() {
-                    let mut i = 1;
-                    for r in chunk {
-                        bind(&mut st, i, r)?;
-                        i += 5;
-                    }
-                    st.raw_execute()?;
-                }
-                for r in chunks.remainder() {
-                    bind(&mut one, 1, r)?;
-                    one.raw_execute()?;
-                }
-                rows.clear();
-                emptied.push(rows);
-            }
-            Ok(emptied)
-        });
-        // The emptied buckets keep their capacity for the next part of a large run.
-        let mut emptied = written?;
-        emptied.resize_with(256, Vec::new);
-        self.buckets = emptied;
-        self.len = 0;
-        Ok(())
-    }
-}
-
-fn bind(st: &mut rusqlite::CachedStatement<'_>, i: usize, r: &PosRow) -> rusqlite::Result<()> {
-    st.raw_bind_parameter(i, r.key)?;
-    st.raw_bind_parameter(i + 1, r.game)?;
-    st.raw_bind_parameter(i + 2, r.ply)?;
-    let usi = r.mv.map(Move::usi);
-    st.raw_bind_parameter(i + 3, usi.as_ref().map(|u| u.as_str()))?;
-    st.raw_bind_parameter(i + 4, r.check)
-}
-
 /// What [`load`] needs besides the connection.
 pub(crate) struct LoadJob<'a> {
     pub inputs: &'a [Input],
@@ -210,8 +98,10 @@ pub(crate) struct LoadJob<'a> {
     pub pool: &'a rayon::ThreadPool,
     /// Commit every this many games (a new database only; 0: one transaction).
     pub batch: u64,
-    /// Position rows held in memory at most.
+    /// Position rows held in memory at most (more are spilled to files).
     pub memory_rows: usize,
+    /// The folder for spilled position rows (created only when needed).
+    pub spill_dir: std::path::PathBuf,
     /// Test hook: abort the process after writing this many games.
     pub abort_after: Option<u64>,
 }
@@ -238,7 +128,7 @@ pub(crate) fn load(
         conn.query_row("SELECT coalesce(max(id), 0) + 1 FROM games", [], |r| {
             r.get(0)
         })?;
-    let mut positions = Positions::new(job.memory_rows);
+    let mut positions = Positions::new(job.memory_rows, job.spill_dir.clone());
     let mut loaded = Loaded::default();
     let mut state = IndexProgress {
         files_total: job.inputs.len() as u64,
@@ -280,7 +170,7 @@ pub(crate) fn load(
                         }
                         st.raw_bind_parameter(e.values.len() + 3, &e.text)?;
                         st.raw_execute()?;
-                        positions.push(game, &e);
+                        positions.push(game, &e.keys, &e.moves)?;
                         loaded.games += 1;
                         loaded.invalid += u64::from(!e.valid);
                         loaded.positions += e.keys.len() as u64;
@@ -288,9 +178,6 @@ pub(crate) fn load(
                         state.games = loaded.games;
                         if job.abort_after.is_some_and(|n| loaded.games >= n) {
                             std::process::abort();
-                        }
-                        if positions.len >= positions.cap {
-                            positions.flush(conn)?;
                         }
                         if job.batch > 0 && loaded.games % job.batch == 0 {
                             conn.execute_batch("COMMIT; BEGIN")?;
@@ -319,6 +206,6 @@ pub(crate) fn load(
     }
     state.stage = "positions";
     progress(state);
-    positions.flush(conn)?;
+    positions.write(conn)?;
     Ok(loaded)
 }

@@ -532,8 +532,9 @@ fn interrupted_index_leaves_a_usable_database() {
     assert_eq!(dump(&db), fresh_dump(&f.paths));
 }
 
-/// A build whose position rows do not fit the memory given writes them in several sorted
-/// runs: the same database.
+/// A build whose position rows do not fit the memory given spills them to files beside the
+/// database and writes them in one sorted pass at the end: the same database, and the files
+/// are gone after.
 #[test]
 fn positions_written_in_runs_equal_one_run() {
     let f = fixture(false);
@@ -543,8 +544,23 @@ fn positions_written_in_runs_equal_one_run() {
         memory_rows: Some(700),
         ..opts()
     };
+    // A spill folder left by a run that was killed (its process is gone) is removed.
+    let stale = dir.path().join(".runs.sqlite.partial-4294967295-rows");
+    std::fs::create_dir(&stale).unwrap();
+    std::fs::write(stale.join("000"), [0u8; 22]).unwrap();
     index(&f.paths, &db, &o).unwrap();
     assert_eq!(dump(&db), dump(&f.db));
+    // An update that spills too: the rows of both runs, as one fresh run writes them.
+    write_collection(&Path::new(&f.gen_dir).join("more"), 8, 12, 4);
+    index(&f.paths, &db, &o).unwrap();
+    assert_eq!(dump(&db), fresh_dump(&f.paths));
+    // Nothing is left beside the database: no partial file, no spilled rows.
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "runs.sqlite")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 /// Should the one hit replayed to confirm a key and check key not be the position (a
