@@ -101,8 +101,9 @@ pub struct Counts {
 /// the database's game ids do not follow path order (see [`schema::record_id_order`]) or
 /// the first hit, replayed, is not the position: the caller then takes the collecting path.
 ///
-/// No row is built per hit: one [`Hit`] is refilled in place, so printing a million hits
-/// costs what reading and writing them does.
+/// The hits are counted from the primary key alone; no row is built per hit (one [`Hit`] is
+/// refilled in place), and many hits are read on several threads ([`crate::stream`]), so
+/// printing a million hits costs little more than writing them.
 pub(crate) fn find_each(
     conn: &Connection,
     db: &Path,
@@ -130,27 +131,39 @@ pub(crate) fn find_each(
     if !confirm(conn, db, target, game_id, ply)? {
         return Ok(None);
     }
+    let ids = hit_ids(conn, db, keys)?;
+    let mut counts = Counts {
+        total: ids.len(),
+        games: 0,
+    };
+    let mut last = None;
+    for id in &ids {
+        counts.games += usize::from(last != Some(*id));
+        last = Some(*id);
+    }
+    let shown = limit.unwrap_or(usize::MAX).min(ids.len());
+    if shown >= crate::stream::parallel_from() {
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+        crate::stream::print(db, keys, &ids, shown, threads, each)?;
+        return Ok(Some(counts));
+    }
     let columns = HIT_COLUMNS
         .iter()
         .map(|c| format!("h.{c}"))
         .collect::<Vec<_>>()
         .join(", ");
-    let mut counts = Counts::default();
     let mut hit = Hit {
         row: GameRow::default(),
         ply: 0,
         next_move: None,
     };
-    let mut last = None;
     let mut st = conn
         .prepare_cached(&format!("{} LIMIT ?3", hits_sql(&columns)))
         .map_err(err)?;
-    let shown = i64::try_from(limit.unwrap_or(usize::MAX)).unwrap_or(i64::MAX);
     let mut rows = st
-        .query(rusqlite::params![keys[0], keys[1], shown])
+        .query(rusqlite::params![keys[0], keys[1], shown as i64])
         .map_err(err)?;
     while let Some(r) = rows.next().map_err(err)? {
-        let game_id: i64 = r.get(0).map_err(err)?;
         hit.ply = r.get(1).map_err(err)?;
         let mv = r
             .get_ref(2)
@@ -164,39 +177,29 @@ pub(crate) fn find_each(
             (_, v) => hit.next_move = v.map(str::to_string),
         }
         fill_hit_row(r, 3, &mut hit.row).map_err(err)?;
-        counts.total += 1;
-        counts.games += usize::from(last != Some(game_id));
-        last = Some(game_id);
         if each(&hit).is_break() {
-            return Ok(Some(counts));
+            break;
         }
-    }
-    drop(rows);
-    if limit.is_some_and(|l| counts.total >= l) {
-        // The rest are only counted, from the primary key alone.
-        counts = count_hits(conn, db, keys)?;
     }
     Ok(Some(counts))
 }
 
-/// The occurrences and distinct games of a key and check key.
-fn count_hits(conn: &Connection, db: &Path, keys: [i64; 2]) -> Result<Counts, DbError> {
+/// The game ids of the hits of a key and check key, in (game, ply) order: from the primary
+/// key alone.
+fn hit_ids(conn: &Connection, db: &Path, keys: [i64; 2]) -> Result<Vec<i64>, DbError> {
     let err = |e| db_err(db, e);
     let mut st = conn
         .prepare_cached(
-            "SELECT game_id FROM positions WHERE key = ?1 AND check_key = ?2 ORDER BY game_id",
+            "SELECT game_id FROM positions WHERE key = ?1 AND check_key = ?2 \
+             ORDER BY game_id, ply",
         )
         .map_err(err)?;
     let mut rows = st.query(keys).map_err(err)?;
-    let mut counts = Counts::default();
-    let mut last = None;
+    let mut ids = Vec::new();
     while let Some(r) = rows.next().map_err(err)? {
-        let id: i64 = r.get(0).map_err(err)?;
-        counts.total += 1;
-        counts.games += usize::from(last != Some(id));
-        last = Some(id);
+        ids.push(r.get(0).map_err(err)?);
     }
-    Ok(counts)
+    Ok(ids)
 }
 
 /// The counts of one move, while the rows are read.

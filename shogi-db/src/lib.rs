@@ -39,6 +39,7 @@ mod output;
 mod query;
 mod rows;
 pub mod schema;
+mod stream;
 
 pub use error::DbError;
 pub use fast::Counts;
@@ -51,3 +52,5 @@ pub use query::{
     target,
 };
 pub use schema::SCHEMA_VERSION;
+#[doc(hidden)]
+pub use stream::set_chunk as set_stream_chunk;
