@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p shogi-kif --example gen_games -- --out /tmp/g100k --games 100000 --seed 1
-//! cargo run --release -p shogi-db --example bench_db -- /tmp/g100k /tmp/bench [--jobs 1,2] [--scans 3]
+//! cargo run --release -p shogi-db --example bench_db -- /tmp/g100k /tmp/bench [--jobs 1,2] [--scans 3] [--reuse]
 //! ```
 
 use shogi_batch::Selection;
@@ -56,11 +56,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(|j| j.parse().unwrap())
         .collect();
     let scans: usize = flag("--scans").map_or(3, |s| s.parse().unwrap());
+    // Queries only, on the databases a previous run left in OUTDIR.
+    let reuse = args.iter().any(|a| a == "--reuse");
     std::fs::create_dir_all(out)?;
     let paths = [dir.as_str()];
     let mut db = None;
     for j in &jobs {
         let file = out.join(format!("bench-j{j}.sqlite"));
+        if reuse && file.exists() {
+            println!("index --jobs {j}: reusing {}", file.display());
+            db = Some(file);
+            continue;
+        }
         let _ = std::fs::remove_file(&file);
         let opts = IndexOptions {
             jobs: Some(*j),
