@@ -7,7 +7,8 @@
 use crate::error::DbError;
 use crate::key::{check_key, position_key};
 use crate::query::{
-    GameRef, HIT_COLUMNS, Hit, MoveLine, fill_hit_row, hit_row, position_after, prefix, table,
+    GameRef, HIT_COLUMNS, Hit, MoveLine, fill_hit_row, hit_row, position_after, prefix, set_opt,
+    table,
 };
 use crate::schema::{self, db_err};
 use rusqlite::{Connection, OptionalExtension};
@@ -169,13 +170,7 @@ pub(crate) fn find_each(
             .get_ref(2)
             .and_then(|v| Ok(v.as_str_or_null()?))
             .map_err(err)?;
-        match (hit.next_move.as_mut(), mv) {
-            (Some(m), Some(v)) => {
-                m.clear();
-                m.push_str(v);
-            }
-            (_, v) => hit.next_move = v.map(str::to_string),
-        }
+        set_opt(&mut hit.next_move, mv);
         fill_hit_row(r, 3, &mut hit.row).map_err(err)?;
         if each(&hit).is_break() {
             break;

@@ -357,24 +357,31 @@ pub(crate) fn hit_row(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<GameR
     })
 }
 
+/// Sets `to` to `from` (empty for `None`), reusing its allocation.
+pub(crate) fn set(to: &mut String, from: Option<&str>) {
+    to.clear();
+    to.push_str(from.unwrap_or_default());
+}
+
+/// Sets `to` to `from`, reusing its allocation where both are there.
+pub(crate) fn set_opt(to: &mut Option<String>, from: Option<&str>) {
+    match (to.as_mut(), from) {
+        (Some(t), Some(f)) => {
+            t.clear();
+            t.push_str(f);
+        }
+        (_, f) => *to = f.map(str::to_string),
+    }
+}
+
 /// [`hit_row`] into an existing row, reusing its strings (for streaming many hits).
 pub(crate) fn fill_hit_row(
     r: &rusqlite::Row<'_>,
     i: usize,
     row: &mut GameRow,
 ) -> rusqlite::Result<()> {
-    fn set(to: &mut String, from: &str) {
-        to.clear();
-        to.push_str(from);
-    }
-    fn set_opt(to: &mut Option<String>, from: Option<&str>) {
-        match (to.as_mut(), from) {
-            (Some(t), Some(f)) => set(t, f),
-            (_, f) => *to = f.map(str::to_string),
-        }
-    }
     let text = |k: usize| r.get_ref(i + k).and_then(|v| Ok(v.as_str_or_null()?));
-    set(&mut row.path, text(0)?.unwrap_or_default());
+    set(&mut row.path, text(0)?);
     row.game = r.get(i + 1)?;
     set_opt(&mut row.sente, text(2)?);
     set_opt(&mut row.gote, text(3)?);
@@ -382,7 +389,7 @@ pub(crate) fn fill_hit_row(
     set_opt(&mut row.start_iso, text(5)?);
     row.plies = r.get(i + 6)?;
     set_opt(&mut row.ending, text(7)?);
-    set(&mut row.winner, text(8)?.unwrap_or_default());
+    set(&mut row.winner, text(8)?);
     row.valid = r.get::<_, i64>(i + 9)? != 0;
     row.sente_rating = r.get(i + 10)?;
     row.gote_rating = r.get(i + 11)?;

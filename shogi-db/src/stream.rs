@@ -5,7 +5,7 @@
 //! few chunks ahead of it.
 
 use crate::error::DbError;
-use crate::query::{HIT_COLUMNS, Hit};
+use crate::query::{HIT_COLUMNS, Hit, set, set_opt};
 use crate::schema::{self, db_err};
 use rusqlite::Connection;
 use std::ops::ControlFlow;
@@ -68,21 +68,6 @@ impl Chunk {
 
     fn get(&self, s: Span) -> Option<&str> {
         s.and_then(|(at, n)| self.text.get(at as usize..(at + n) as usize))
-    }
-}
-
-fn set(to: &mut String, from: Option<&str>) {
-    to.clear();
-    to.push_str(from.unwrap_or_default());
-}
-
-fn set_opt(to: &mut Option<String>, from: Option<&str>) {
-    match (to.as_mut(), from) {
-        (Some(t), Some(f)) => {
-            t.clear();
-            t.push_str(f);
-        }
-        (_, f) => *to = f.map(str::to_string),
     }
 }
 
