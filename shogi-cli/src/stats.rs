@@ -1,7 +1,7 @@
 //! `shogi stats`: one row per game (CSV or JSON lines), or totals with `--summary`.
 
 use crate::batch::{SelectArgs, ShardArgs};
-use crate::cli::InputArgs;
+use crate::cli::{InputArgs, NotationArg};
 use crate::inputs::record_hook;
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
@@ -10,6 +10,7 @@ use shogi_batch::{
     Dedup, DedupMode, Event, GameRow, Input, ReadGame, Selection, Summary, duplicates, game_key,
     line_text,
 };
+use shogi_kif::notation::Notation;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -29,12 +30,13 @@ pub enum StatsFormat {
     after_help = "Columns: path, game, line, format, encoding, variant, handicap, sente, gote, start, \
 start_iso, event, site, time_control, sente_rating, gote_rating, sente_rank, gote_rank, plies, \
 ending, winner, valid, first_error, error_ply, error_line, warnings, repetition_ply, final_sfen, \
-start_sfen, key, duplicate_of (see the README). With --dedup every row is kept and \
+start_sfen, key, duplicate_of (see the README); with --moves NOTATION a last column, moves, holds \
+the main line in that notation (usi, japanese, western), moves separated by spaces. With --dedup every row is kept and \
 duplicate_of names the first copy. Rows come in input order (paths as given, folders walked in sorted order, \
 games as in each file) whatever --jobs is.\n\
 Exit status: 0 when every game was read, 1 when any game is invalid, 2 on usage or I/O errors.\n\n\
 Examples:\n  shogi stats samples/ > games.csv\n  shogi stats samples/ --format jsonl --min-plies 100\n  \
-shogi stats samples/ --summary\n  shogi stats samples/ --shard 2/4 -o part-2.csv"
+shogi stats samples/ --summary\n  shogi stats samples/game.kif --moves western\n  shogi stats samples/ --shard 2/4 -o part-2.csv"
 )]
 pub struct StatsArgs {
     /// Files or directories (walked recursively); `-` reads stdin.
@@ -51,6 +53,10 @@ pub struct StatsArgs {
     /// Print totals by ending, winner, format and variant (group,value,games) instead of rows.
     #[arg(long)]
     pub summary: bool,
+    /// Add a `moves` column: the main line as text in this notation, moves separated by
+    /// single spaces (for a game with an error, the moves before it).
+    #[arg(long, value_enum, value_name = "NOTATION")]
+    pub moves: Option<NotationArg>,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
@@ -104,15 +110,19 @@ fn stats_game(
     game: &ReadGame,
     selection: &Selection,
     dedup: Option<DedupMode>,
+    moves: Option<Notation>,
 ) -> Item {
     let r = game.replay(selection.position());
-    let row = GameRow::new(&input.name, game, Some(&r));
+    let mut row = GameRow::new(&input.name, game, Some(&r));
     let io = game
         .error
         .as_ref()
         .is_some_and(|e| e.kind == shogi_kif::ErrorKind::Io);
     let invalid = !row.valid;
     let keep = selection.matches(&row, Some(&r));
+    if let Some(notation) = moves.filter(|_| keep) {
+        row.set_moves(game, notation);
+    }
     let (key, line) = match &game.record {
         Some(rec) if keep && dedup.is_some() => (
             game_key(rec),
@@ -245,6 +255,7 @@ fn open_sink<'a>(args: &StatsArgs, stdout: &'a mut dyn Write) -> Result<Sink<'a>
 pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let selection = args.select.selection()?;
     let dedup = args.select.dedup()?;
+    let moves = args.moves.map(Notation::from);
     let inputs = crate::inputs::expand(&args.paths)?;
     let inputs = args.shard.apply(inputs)?;
     let pool = jobs_pool(args.jobs)?;
@@ -274,7 +285,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             if game.error.is_none() {
                 record_hook(on_record.as_ref(), input, &game);
             }
-            stats_game(input, &game, &selection, dedup)
+            stats_game(input, &game, &selection, dedup, moves)
         },
         |_, event| match event {
             Event::InputDone => {

@@ -12,7 +12,10 @@ use shogi_core::Position;
 use shogi_kif::{Record, Severity};
 
 mod columns;
+mod moves;
 mod replay;
+
+pub use moves::{main_line_text, moves_text};
 
 pub(crate) use replay::replay_main;
 pub use replay::{Replay, replay, same_position};
@@ -94,6 +97,10 @@ pub struct GameRow {
     pub key: Option<String>,
     /// With `--dedup`: the first copy of this game (`path#game`), when this is a duplicate.
     pub duplicate_of: Option<String>,
+    /// With `--moves NOTATION` only (the column is absent otherwise): the main line as text
+    /// in that notation, moves separated by single spaces (see [`moves_text`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<String>,
 }
 
 /// The column names, in order.
