@@ -15,13 +15,21 @@ fn header(record: &Record, key: &HeaderKey) -> Option<String> {
         .map(str::to_string)
 }
 
-fn header_other(record: &Record, names: &[&str]) -> Option<String> {
-    names
-        .iter()
-        .find_map(|n| header(record, &HeaderKey::Other((*n).to_string())))
+/// The first of `names` (header keys the model does not type) with a value, trimmed; found
+/// without making a key for each name.
+fn header_other<'r>(record: &'r Record, names: &[&str]) -> Option<&'r str> {
+    names.iter().find_map(|n| {
+        record
+            .header
+            .entries
+            .iter()
+            .find(|e| matches!(&e.key, HeaderKey::Other(k) if k == n))
+            .map(|e| e.value.trim())
+            .filter(|v| !v.is_empty())
+    })
 }
 
-fn rating_from(value: Option<String>) -> Option<f64> {
+fn rating_from(value: Option<&str>) -> Option<f64> {
     let v = value?;
     let digits: String = v
         .trim()

@@ -12,8 +12,11 @@ use shogi_core::Position;
 use shogi_kif::{Record, Severity};
 
 mod columns;
+mod csv_line;
 mod moves;
 mod replay;
+
+pub use csv_line::csv_header;
 
 pub use moves::{main_line_text, moves_text};
 
