@@ -51,6 +51,16 @@ impl Fields<'_> {
         self.out.push(b'"');
     }
 
+    /// A field that cannot need quotes (a name this module's caller made: a format, a
+    /// winner, a hex key, an SFEN it wrote), copied without looking.
+    fn plain(&mut self, s: &Option<String>) {
+        self.start();
+        if let Some(s) = s {
+            debug_assert!(!s.bytes().any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n')));
+            self.out.extend_from_slice(s.as_bytes());
+        }
+    }
+
     fn opt_text(&mut self, s: &Option<String>) {
         match s {
             Some(s) => self.text(s),
@@ -99,10 +109,10 @@ impl GameRow {
         f.text(&self.path);
         f.number(self.game);
         f.opt_number(self.line);
+        f.plain(&self.format);
+        f.plain(&self.encoding);
+        f.plain(&self.variant);
         for s in [
-            &self.format,
-            &self.encoding,
-            &self.variant,
             &self.handicap,
             &self.sente,
             &self.gote,
@@ -119,17 +129,19 @@ impl GameRow {
         f.opt_text(&self.sente_rank);
         f.opt_text(&self.gote_rank);
         f.number(self.plies);
-        f.opt_text(&self.ending);
+        f.plain(&self.ending);
         f.text(&self.winner);
-        f.text(if self.valid { "true" } else { "false" });
+        f.start();
+        f.out
+            .extend_from_slice(if self.valid { b"true" } else { b"false" });
         f.opt_text(&self.first_error);
         f.opt_number(self.error_ply);
         f.opt_number(self.error_line);
         f.number(self.warnings);
         f.opt_number(self.repetition_ply);
-        f.opt_text(&self.final_sfen);
+        f.plain(&self.final_sfen);
         f.opt_text(&self.start_sfen);
-        f.opt_text(&self.key);
+        f.plain(&self.key);
         f.opt_text(&self.duplicate_of);
         if let Some(moves) = &self.moves {
             f.text(moves);
