@@ -95,7 +95,10 @@ enum Handover {
 }
 
 /// One row as CSV (no header) or as a JSON line.
-fn encode(row: &GameRow, format: StatsFormat) -> Result<Vec<u8>, String> {
+fn encode<S: AsRef<str> + serde::Serialize>(
+    row: &GameRow<S>,
+    format: StatsFormat,
+) -> Result<Vec<u8>, String> {
     match format {
         StatsFormat::Csv => {
             let mut out = Vec::with_capacity(512);
@@ -170,11 +173,25 @@ fn stats_game(
     handover: Handover,
 ) -> Item {
     let r = game.replay(selection.position());
-    let mut row = GameRow::new(&input.name, game, Some(&r));
     let io = game
         .error
         .as_ref()
         .is_some_and(|e| e.kind == shogi_kif::ErrorKind::Io);
+    if let (Handover::Text(format), true) = (handover, selection.is_empty()) {
+        // Every game kept, written at once: the row borrows from the game.
+        let mut row = GameRow::borrowed(&input.name, game, Some(&r));
+        if let Some(notation) = moves {
+            row.set_moves(game, notation);
+        }
+        return Item {
+            invalid: !row.valid,
+            row: Some(Kept::Text(encode(&row, format))),
+            key: 0,
+            line: None,
+            io,
+        };
+    }
+    let mut row = GameRow::new(&input.name, game, Some(&r));
     let invalid = !row.valid;
     let keep = selection.matches(&row, Some(&r));
     if let Some(notation) = moves.filter(|_| keep) {

@@ -6,13 +6,12 @@ use crate::date::iso8601;
 use shogi_core::{Color, Position};
 use shogi_kif::{EndingKind, HeaderKey, Record};
 
-fn header(record: &Record, key: &HeaderKey) -> Option<String> {
+fn header<'r>(record: &'r Record, key: &HeaderKey) -> Option<&'r str> {
     record
         .header
         .get(key)
         .map(str::trim)
         .filter(|v| !v.is_empty())
-        .map(str::to_string)
 }
 
 /// The first of `names` (header keys the model does not type) with a value, trimmed; found
@@ -43,30 +42,40 @@ fn rating_from(value: Option<&str>) -> Option<f64> {
     digits.parse().ok().filter(|r: &f64| r.is_finite())
 }
 
-/// A dan or kyu rank at the end of a name, after a space (`name 初段`, `name 3級`).
 /// The columns of the record's header: variant, handicap, names, start (and its ISO 8601
 /// form), event, site, time control, ratings not found by the reader, ranks.
-pub(super) fn header_columns(row: &mut GameRow, record: &Record) {
-    row.variant = Some(record.start.variant.name().to_string());
-    row.handicap = record
-        .start
-        .handicap
-        .map(|h| h.japanese().to_string())
-        .or_else(|| record.start.name.clone());
-    row.sente = header(record, &HeaderKey::Black);
-    row.gote = header(record, &HeaderKey::White);
-    row.start = header(record, &HeaderKey::StartTime).or_else(|| header(record, &HeaderKey::Date));
-    row.start_iso = row.start.as_deref().and_then(iso8601);
-    row.event = header(record, &HeaderKey::Event);
-    row.site = header(record, &HeaderKey::Site);
+pub(super) fn header_columns<'a, S>(row: &mut GameRow<S>, record: &'a Record)
+where
+    S: From<&'a str> + From<String>,
+{
+    let text = |s: Option<&'a str>| s.map(S::from);
+    row.variant = Some(S::from(record.start.variant.name()));
+    row.handicap = text(
+        record
+            .start
+            .handicap
+            .map(|h| h.japanese())
+            .or(record.start.name.as_deref()),
+    );
+    let (sente, gote) = (
+        header(record, &HeaderKey::Black),
+        header(record, &HeaderKey::White),
+    );
+    let start = header(record, &HeaderKey::StartTime).or_else(|| header(record, &HeaderKey::Date));
+    row.sente = text(sente);
+    row.gote = text(gote);
+    row.start = text(start);
+    row.start_iso = start.and_then(iso8601).map(S::from);
+    row.event = text(header(record, &HeaderKey::Event));
+    row.site = text(header(record, &HeaderKey::Site));
     row.time_control = match (
         header(record, &HeaderKey::TimeLimit),
         header(record, &HeaderKey::Byoyomi),
     ) {
-        (Some(t), Some(b)) => Some(format!("{t} 秒読み{b}")),
-        (Some(t), None) => Some(t),
-        (None, Some(b)) => Some(format!("秒読み{b}")),
-        (None, None) => header(record, &HeaderKey::CsaTime),
+        (Some(t), Some(b)) => Some(S::from(format!("{t} 秒読み{b}"))),
+        (Some(t), None) => Some(S::from(t)),
+        (None, Some(b)) => Some(S::from(format!("秒読み{b}"))),
+        (None, None) => text(header(record, &HeaderKey::CsaTime)),
     };
     if row.sente_rating.is_none() {
         row.sente_rating = rating_from(header_other(
@@ -90,19 +99,19 @@ pub(super) fn header_columns(row: &mut GameRow, record: &Record) {
             ],
         ));
     }
-    row.sente_rank = row.sente.as_deref().and_then(rank);
-    row.gote_rank = row.gote.as_deref().and_then(rank);
+    row.sente_rank = text(sente.and_then(rank));
+    row.gote_rank = text(gote.and_then(rank));
 }
 
-fn rank(name: &str) -> Option<String> {
+/// A dan or kyu rank at the end of a name, after a space (`name 初段`, `name 3級`).
+fn rank(name: &str) -> Option<&str> {
     let last = name.trim().rsplit([' ', '\u{3000}']).next()?;
     if last.len() == name.trim().len() {
         return None;
     }
-    let (number, unit) = last
+    let number = last
         .strip_suffix('段')
-        .map(|n| (n, '段'))
-        .or_else(|| last.strip_suffix('級').map(|n| (n, '級')))?;
+        .or_else(|| last.strip_suffix('級'))?;
     let kanji = [
         "初", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十",
     ];
@@ -112,11 +121,14 @@ fn rank(name: &str) -> Option<String> {
             && number
                 .chars()
                 .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)));
-    ok.then(|| format!("{number}{unit}"))
+    ok.then_some(last)
 }
 
 /// The `ending` column and the winner for a record replayed as `r`.
-pub(super) fn ending_and_winner(record: &Record, r: &Replay) -> (Option<String>, String) {
+pub(super) fn ending_and_winner(
+    record: &Record,
+    r: &Replay,
+) -> (Option<&'static str>, &'static str) {
     let moves = record.moves.moves.len();
     let start_side = r.start_side.unwrap_or(Color::Black);
     // The side to move after every main-line move (a declared foul move included).
@@ -129,9 +141,9 @@ pub(super) fn ending_and_winner(record: &Record, r: &Replay) -> (Option<String>,
         Color::Black => "sente",
         Color::White => "gote",
     };
-    let win = |c: Color| side(c).to_string();
-    let draw = || "draw".to_string();
-    let none = || "none".to_string();
+    let win = side;
+    let draw = || "draw";
+    let none = || "none";
     let repetition_at_end = r
         .repetition
         .filter(|rep| rep.fourth_ply == moves && r.played == moves);
@@ -140,12 +152,12 @@ pub(super) fn ending_and_winner(record: &Record, r: &Replay) -> (Option<String>,
         // Nothing written: what the final position says.
         if let Some(rep) = repetition_at_end {
             return match rep.perpetual_checker {
-                Some(c) => (Some("perpetual-check".into()), win(!c)),
-                None => (Some("repetition".into()), draw()),
+                Some(c) => (Some("perpetual-check"), win(!c)),
+                None => (Some("repetition"), draw()),
             };
         }
         if r.played == moves && r.last.as_ref().is_some_and(Position::is_checkmate) {
-            return (Some("checkmate".into()), win(!to_move));
+            return (Some("checkmate"), win(!to_move));
         }
         return (None, none());
     };
@@ -180,7 +192,7 @@ pub(super) fn ending_and_winner(record: &Record, r: &Replay) -> (Option<String>,
             }
         }
     };
-    (Some(name.to_string()), winner)
+    (Some(name), winner)
 }
 
 pub(super) fn encoding_name(e: shogi_kif::Encoding) -> &'static str {
@@ -197,9 +209,9 @@ mod tests {
 
     #[test]
     fn ranks_from_names() {
-        assert_eq!(rank("surokiti0510 初段").as_deref(), Some("初段"));
-        assert_eq!(rank("muzudho 1級").as_deref(), Some("1級"));
-        assert_eq!(rank("foo　四段").as_deref(), Some("四段"));
+        assert_eq!(rank("surokiti0510 初段"), Some("初段"));
+        assert_eq!(rank("muzudho 1級"), Some("1級"));
+        assert_eq!(rank("foo　四段"), Some("四段"));
         assert_eq!(rank("羽生善治"), None);
         assert_eq!(rank("九段"), None);
         assert_eq!(rank("a 百段"), None);

@@ -62,10 +62,10 @@ fn line_from(record: &Record, start: Option<&Position>, notation: Notation) -> S
     out
 }
 
-impl GameRow {
+impl<S: From<String>> GameRow<S> {
     /// Fills the `moves` column (see [`moves_text`]); rows without it leave the column out.
     pub fn set_moves(&mut self, game: &ReadGame, notation: Notation) {
-        self.moves = Some(moves_text(game, notation));
+        self.moves = Some(S::from(moves_text(game, notation)));
     }
 }
 
@@ -131,7 +131,7 @@ mod tests {
         let mut none = game.clone();
         none.record = None;
         assert_eq!(moves_text(&none, Notation::Usi), "");
-        let mut row = GameRow::default();
+        let mut row: GameRow = GameRow::default();
         row.set_moves(&none, Notation::Usi);
         assert_eq!(row.moves.as_deref(), Some(""));
     }
