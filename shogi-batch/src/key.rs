@@ -62,28 +62,70 @@ pub fn start_text(sfen: &str) -> String {
 /// Example: the even start and `7g7f` hash the text
 /// `lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 7g7f`.
 pub fn game_key(record: &Record) -> u64 {
-    // `start_text`, fed word by word (no string is made for it).
-    let mut h = Fnv1a::new();
-    for (i, word) in record.start.sfen.split_whitespace().take(3).enumerate() {
-        if i > 0 {
-            h.write(b" ");
-        }
-        h.write(word.as_bytes());
-    }
-    let mut k = h.finish();
+    let mut k = start_hash(&record.start.sfen);
     for node in record.main_line() {
         k = feed_usi(k, node.mv);
     }
     k
 }
 
+/// The even start's `start_text`.
+const EVEN_START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -";
+
+/// FNV-1a of `bytes`, at compile time.
+const fn fnv_const(bytes: &[u8]) -> u64 {
+    let mut h = Fnv1a::OFFSET;
+    let mut i = 0;
+    while i < bytes.len() {
+        h = (h ^ bytes[i] as u64).wrapping_mul(Fnv1a::PRIME);
+        i += 1;
+    }
+    h
+}
+
+/// FNV-1a of the even start's text, worked out once (most games start there).
+const EVEN_START_HASH: u64 = fnv_const(EVEN_START.as_bytes());
+
+/// FNV-1a of `start_text(sfen)`, fed word by word (no string is made for it).
+fn start_hash(sfen: &str) -> u64 {
+    // The first three words are the even start's: its text, whatever follows.
+    let even = sfen
+        .strip_prefix(EVEN_START)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace));
+    if even {
+        return EVEN_START_HASH;
+    }
+    let mut h = Fnv1a::new();
+    for (i, word) in sfen.split_whitespace().take(3).enumerate() {
+        if i > 0 {
+            h.write(b" ");
+        }
+        h.write(word.as_bytes());
+    }
+    h.finish()
+}
+
+/// The USI spelling of each square, by index: file digit, rank letter.
+const SQUARE_USI: [[u8; 2]; 81] = {
+    let mut t = [[0u8; 2]; 81];
+    let mut i = 0;
+    while i < 81 {
+        // Index = (file - 1) * 9 + (rank - 1), as `Square::index` has it.
+        t[i] = [b'1' + (i / 9) as u8, b'a' + (i % 9) as u8];
+        i += 1;
+    }
+    t
+};
+
 /// FNV-1a of a space and the move in USI (what [`usi`] spells), fed to the hash `h` byte by
 /// byte in straight-line code: the key is computed for every game `shogi stats` writes.
 #[inline]
 fn feed_usi(h: u64, mv: shogi_core::Move) -> u64 {
     let step = |h: u64, b: u8| (h ^ u64::from(b)).wrapping_mul(Fnv1a::PRIME);
-    let square =
-        |h: u64, s: shogi_core::Square| step(step(h, b'0' + s.file()), b'a' + s.rank() - 1);
+    let square = |h: u64, s: shogi_core::Square| {
+        let [f, r] = SQUARE_USI[s.index()];
+        step(step(h, f), r)
+    };
     let h = step(h, b' ');
     match mv {
         shogi_core::Move::Normal { from, to, promote } => {
@@ -122,12 +164,50 @@ pub(crate) fn usi(mv: shogi_core::Move) -> ([u8; 6], usize) {
 
 /// A key as 16 lowercase hex digits.
 pub fn key_hex(key: u64) -> String {
-    format!("{key:016x}")
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(16);
+    for i in (0..16).rev() {
+        s.push(char::from(DIGITS[((key >> (i * 4)) & 0xf) as usize]));
+    }
+    s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_square_table_spells_usi() {
+        for sq in shogi_core::Square::all() {
+            let [f, r] = SQUARE_USI[sq.index()];
+            assert_eq!([f, r], [b'0' + sq.file(), b'a' + sq.rank() - 1], "{sq:?}");
+        }
+    }
+
+    #[test]
+    fn the_even_start_shortcut_hashes_its_text() {
+        let even = shogi_core::Variant::Standard.start_sfen();
+        assert_eq!(start_text(even), EVEN_START);
+        let mut h = Fnv1a::new();
+        h.write(EVEN_START.as_bytes());
+        assert_eq!(start_hash(even), h.finish());
+        assert_eq!(EVEN_START_HASH, h.finish());
+        // Another start that begins like it; the even start without a move number, with
+        // another, with more words.
+        for sfen in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -P 1",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 7",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 2",
+        ] {
+            let mut h = Fnv1a::new();
+            h.write(start_text(sfen).as_bytes());
+            assert_eq!(start_hash(sfen), h.finish(), "{sfen}");
+        }
+        assert_eq!(key_hex(0xab), "00000000000000ab");
+        assert_eq!(key_hex(u64::MAX), "ffffffffffffffff");
+        assert_eq!(key_hex(0x0123_4567_89ab_cdef), "0123456789abcdef");
+    }
 
     #[test]
     fn fnv1a_known_values() {

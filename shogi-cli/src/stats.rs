@@ -1,15 +1,16 @@
 //! `shogi stats`: one row per game (CSV or JSON lines), or totals with `--summary`.
 
 use crate::batch::{SelectArgs, ShardArgs};
-use crate::cli::InputArgs;
+use crate::cli::{InputArgs, NotationArg};
 use crate::inputs::record_hook;
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
 use shogi_batch::{
-    Dedup, DedupMode, Event, GameRow, Input, ReadGame, Selection, Summary, duplicates, game_key,
-    line_text,
+    Dedup, DedupMode, Event, GameRow, Input, ReadGame, Selection, Summary, csv_header, duplicates,
+    game_key, line_text,
 };
+use shogi_kif::notation::Notation;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -29,12 +30,13 @@ pub enum StatsFormat {
     after_help = "Columns: path, game, line, format, encoding, variant, handicap, sente, gote, start, \
 start_iso, event, site, time_control, sente_rating, gote_rating, sente_rank, gote_rank, plies, \
 ending, winner, valid, first_error, error_ply, error_line, warnings, repetition_ply, final_sfen, \
-start_sfen, key, duplicate_of (see the README). With --dedup every row is kept and \
+start_sfen, key, duplicate_of (see the README); with --moves NOTATION a last column, moves, holds \
+the main line in that notation (usi, japanese, western), moves separated by spaces. With --dedup every row is kept and \
 duplicate_of names the first copy. Rows come in input order (paths as given, folders walked in sorted order, \
 games as in each file) whatever --jobs is.\n\
 Exit status: 0 when every game was read, 1 when any game is invalid, 2 on usage or I/O errors.\n\n\
 Examples:\n  shogi stats samples/ > games.csv\n  shogi stats samples/ --format jsonl --min-plies 100\n  \
-shogi stats samples/ --summary\n  shogi stats samples/ --shard 2/4 -o part-2.csv"
+shogi stats samples/ --summary\n  shogi stats samples/game.kif --moves western\n  shogi stats samples/ --shard 2/4 -o part-2.csv"
 )]
 pub struct StatsArgs {
     /// Files or directories (walked recursively); `-` reads stdin.
@@ -51,6 +53,10 @@ pub struct StatsArgs {
     /// Print totals by ending, winner, format and variant (group,value,games) instead of rows.
     #[arg(long)]
     pub summary: bool,
+    /// Add a `moves` column: the main line as text in this notation, moves separated by
+    /// single spaces (for a game with an error, the moves before it).
+    #[arg(long, value_enum, value_name = "NOTATION")]
+    pub moves: Option<NotationArg>,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
@@ -63,7 +69,7 @@ pub struct StatsArgs {
 /// What the workers hand back for one game.
 struct Item {
     /// The row, when the selection keeps the game.
-    row: Option<GameRow>,
+    row: Option<Kept>,
     /// The game key (for --dedup).
     key: u64,
     /// The main line's text (for --dedup prefix).
@@ -72,10 +78,51 @@ struct Item {
     io: bool,
 }
 
-/// Where rows go: CSV or JSON lines.
+/// A kept game as a worker hands it over: the row itself (when the output needs all rows
+/// first: --dedup fills in `duplicate_of` in input order, --summary counts), or the row
+/// already written as CSV or JSON lines, so that the thread that writes the output only
+/// copies bytes and each row's strings are freed on the thread that made them.
+enum Kept {
+    Row(Box<GameRow>),
+    Text(Result<Vec<u8>, String>),
+}
+
+/// How workers hand rows over (see [`Kept`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Handover {
+    Row,
+    Text(StatsFormat),
+}
+
+/// One row as CSV (no header) or as a JSON line.
+fn encode<S: AsRef<str> + serde::Serialize>(
+    row: &GameRow<S>,
+    format: StatsFormat,
+) -> Result<Vec<u8>, String> {
+    match format {
+        StatsFormat::Csv => {
+            let mut out = Vec::with_capacity(512);
+            row.write_csv(&mut out);
+            Ok(out)
+        }
+        StatsFormat::Jsonl => {
+            let mut out = Vec::with_capacity(768);
+            serde_json::to_writer(&mut out, row).map_err(|e| e.to_string())?;
+            out.push(b'\n');
+            Ok(out)
+        }
+    }
+}
+
+/// Where rows go: CSV or JSON lines serialised here, or rows the workers wrote.
 enum Sink<'a> {
     Csv(Box<csv::Writer<Box<dyn Write + 'a>>>),
     Jsonl(Box<dyn Write + 'a>),
+    /// Rows written by the workers; `header` goes before the first (CSV).
+    Text {
+        out: Box<dyn Write + 'a>,
+        header: Option<String>,
+    },
 }
 
 impl Sink<'_> {
@@ -86,13 +133,31 @@ impl Sink<'_> {
                 serde_json::to_writer(&mut *w, row)?;
                 w.write_all(b"\n")
             }
+            Sink::Text { .. } => Err(std::io::Error::other(
+                "a row handed over unwritten (a bug: please report it)",
+            )),
+        }
+    }
+
+    /// A row a worker wrote.
+    fn text(&mut self, text: &[u8]) -> std::io::Result<()> {
+        match self {
+            Sink::Text { out, header } => {
+                if let Some(h) = header.take() {
+                    out.write_all(h.as_bytes())?;
+                }
+                out.write_all(text)
+            }
+            Sink::Csv(_) | Sink::Jsonl(_) => Err(std::io::Error::other(
+                "a row handed over written (a bug: please report it)",
+            )),
         }
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
         match self {
             Sink::Csv(w) => w.flush(),
-            Sink::Jsonl(w) => w.flush(),
+            Sink::Jsonl(w) | Sink::Text { out: w, .. } => w.flush(),
         }
     }
 }
@@ -104,15 +169,34 @@ fn stats_game(
     game: &ReadGame,
     selection: &Selection,
     dedup: Option<DedupMode>,
+    moves: Option<Notation>,
+    handover: Handover,
 ) -> Item {
     let r = game.replay(selection.position());
-    let row = GameRow::new(&input.name, game, Some(&r));
     let io = game
         .error
         .as_ref()
         .is_some_and(|e| e.kind == shogi_kif::ErrorKind::Io);
+    if let (Handover::Text(format), true) = (handover, selection.is_empty()) {
+        // Every game kept, written at once: the row borrows from the game.
+        let mut row = GameRow::borrowed(&input.name, game, Some(&r));
+        if let Some(notation) = moves {
+            row.set_moves(game, notation);
+        }
+        return Item {
+            invalid: !row.valid,
+            row: Some(Kept::Text(encode(&row, format))),
+            key: 0,
+            line: None,
+            io,
+        };
+    }
+    let mut row = GameRow::new(&input.name, game, Some(&r));
     let invalid = !row.valid;
     let keep = selection.matches(&row, Some(&r));
+    if let Some(notation) = moves.filter(|_| keep) {
+        row.set_moves(game, notation);
+    }
     let (key, line) = match &game.record {
         Some(rec) if keep && dedup.is_some() => (
             game_key(rec),
@@ -120,8 +204,12 @@ fn stats_game(
         ),
         _ => (0, None),
     };
+    let row = keep.then(|| match handover {
+        Handover::Row => Kept::Row(Box::new(row)),
+        Handover::Text(format) => Kept::Text(encode(&row, format)),
+    });
     Item {
-        row: keep.then_some(row),
+        row,
         key,
         line,
         invalid,
@@ -165,8 +253,21 @@ impl Rows<'_> {
         self.games += 1;
         self.invalid += u64::from(item.invalid);
         self.io_failed |= item.io;
-        let Some(mut row) = item.row else {
-            return ControlFlow::Continue(());
+        let mut row = match item.row {
+            None => return ControlFlow::Continue(()),
+            Some(Kept::Row(row)) => *row,
+            Some(Kept::Text(text)) => {
+                let written = text
+                    .map_err(std::io::Error::other)
+                    .and_then(|t| self.sink.text(&t));
+                return match written {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(e) => {
+                        self.write_error = Some(e);
+                        ControlFlow::Break(())
+                    }
+                };
+            }
         };
         match self.dedup {
             None => self.put(&row),
@@ -221,8 +322,13 @@ impl Rows<'_> {
     }
 }
 
-/// The output: `--output FILE` or stdout, as CSV or JSON lines.
-fn open_sink<'a>(args: &StatsArgs, stdout: &'a mut dyn Write) -> Result<Sink<'a>, Failure> {
+/// The output: `--output FILE` or stdout, as CSV or JSON lines (serialised here, or by the
+/// workers as `handover` says).
+fn open_sink<'a>(
+    args: &StatsArgs,
+    handover: Handover,
+    stdout: &'a mut dyn Write,
+) -> Result<Sink<'a>, Failure> {
     let out: Box<dyn Write + 'a> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| {
@@ -235,9 +341,14 @@ fn open_sink<'a>(args: &StatsArgs, stdout: &'a mut dyn Write) -> Result<Sink<'a>
         )),
         None => Box::new(std::io::BufWriter::new(stdout)),
     };
-    Ok(match args.format {
-        StatsFormat::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
-        StatsFormat::Jsonl => Sink::Jsonl(out),
+    Ok(match (handover, args.format) {
+        (Handover::Text(StatsFormat::Csv), _) => Sink::Text {
+            out,
+            header: Some(csv_header(args.moves.is_some())),
+        },
+        (Handover::Text(StatsFormat::Jsonl), _) => Sink::Text { out, header: None },
+        (Handover::Row, StatsFormat::Csv) => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
+        (Handover::Row, StatsFormat::Jsonl) => Sink::Jsonl(out),
     })
 }
 
@@ -245,12 +356,18 @@ fn open_sink<'a>(args: &StatsArgs, stdout: &'a mut dyn Write) -> Result<Sink<'a>
 pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let selection = args.select.selection()?;
     let dedup = args.select.dedup()?;
+    let moves = args.moves.map(Notation::from);
     let inputs = crate::inputs::expand(&args.paths)?;
     let inputs = args.shard.apply(inputs)?;
     let pool = jobs_pool(args.jobs)?;
+    let handover = if args.summary || dedup.is_some() {
+        Handover::Row
+    } else {
+        Handover::Text(args.format)
+    };
     let mut rows = Rows {
         summary_only: args.summary,
-        sink: open_sink(args, &mut *ctx.stdout)?,
+        sink: open_sink(args, handover, &mut *ctx.stdout)?,
         summary: Summary::default(),
         dedup,
         exact: Dedup::new(),
@@ -274,7 +391,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             if game.error.is_none() {
                 record_hook(on_record.as_ref(), input, &game);
             }
-            stats_game(input, &game, &selection, dedup)
+            stats_game(input, &game, &selection, dedup, moves, handover)
         },
         |_, event| match event {
             Event::InputDone => {

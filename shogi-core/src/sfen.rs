@@ -406,39 +406,68 @@ fn push_number(s: &mut String, n: u32) {
     }
 }
 
-/// Appends the board field to `s`.
+/// The SFEN letters of each role (by `Role as usize`), Black's: `+` before a promoted one.
+const ROLE_TEXT: [[u8; 2]; 14] = [
+    [0, b'P'],
+    [0, b'L'],
+    [0, b'N'],
+    [0, b'S'],
+    [0, b'G'],
+    [0, b'B'],
+    [0, b'R'],
+    [0, b'K'],
+    [b'+', b'P'],
+    [b'+', b'L'],
+    [b'+', b'N'],
+    [b'+', b'S'],
+    [b'+', b'B'],
+    [b'+', b'R'],
+];
+
+/// Appends the board field to `s`: built as bytes (all ASCII) with a table for the pieces,
+/// the squares taken rank by rank.
 fn write_board(s: &mut String, variant: Variant, board: &[Option<Piece>; 81]) {
-    let n = variant.size();
-    for rank in 1..=n {
-        if rank > 1 {
-            s.push('/');
+    let n = usize::from(variant.size());
+    let mut out = [0u8; 9 * 19];
+    let mut len = 0;
+    let mut put = |b: u8| {
+        if let Some(slot) = out.get_mut(len) {
+            *slot = b;
+            len += 1;
         }
-        let mut empty = 0;
-        for file in (1..=n).rev() {
-            // The square's index: (file - 1) * 9 + (rank - 1), as `Square::index` has it.
-            let index = usize::from(file - 1) * 9 + usize::from(rank - 1);
-            match board[index] {
+    };
+    for rank in 0..n {
+        if rank > 0 {
+            put(b'/');
+        }
+        let mut empty = 0u8;
+        // The square's index: (file - 1) * 9 + (rank - 1), as `Square::index` has it; files
+        // from the highest.
+        for file in (0..n).rev() {
+            match board[file * 9 + rank] {
                 None => empty += 1,
                 Some(p) => {
                     if empty > 0 {
-                        s.push((b'0' + empty) as char);
+                        put(b'0' + empty);
                         empty = 0;
                     }
-                    if p.role.is_promoted() {
-                        s.push('+');
+                    let [plus, letter] = ROLE_TEXT[p.role as usize];
+                    if plus != 0 {
+                        put(plus);
                     }
-                    let c = p.role.sfen_char();
-                    s.push(match p.color {
-                        Color::Black => c,
-                        Color::White => c.to_ascii_lowercase(),
+                    put(match p.color {
+                        Color::Black => letter,
+                        Color::White => letter.to_ascii_lowercase(),
                     });
                 }
             }
         }
         if empty > 0 {
-            s.push((b'0' + empty) as char);
+            put(b'0' + empty);
         }
     }
+    // Only ASCII was written.
+    s.push_str(std::str::from_utf8(&out[..len]).unwrap_or_default());
 }
 
 /// Appends the SFEN hands field: `-` or counts and letters, Black first, R B G S N L P order.

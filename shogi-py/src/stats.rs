@@ -9,6 +9,7 @@ use shogi_batch::{
     COLUMNS, Dedup, DedupMode, Event, GameRow, Input, Selection, Shard, duplicates, game_key,
     line_text,
 };
+use shogi_kif::notation::Notation;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -51,13 +52,18 @@ fn json_value<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py
     })
 }
 
-/// A row's values in [`COLUMNS`] order, as `shogi stats --format jsonl` writes them: the
-/// row is serialised by the same serde derive, so the bindings cannot drift from the CLI.
-fn row_values<'py>(py: Python<'py>, row: &GameRow) -> PyResult<Vec<Bound<'py, PyAny>>> {
+/// A row's values in the order of `columns` ([`COLUMNS`], and `moves` when asked for), as
+/// `shogi stats --format jsonl` writes them: the row is serialised by the same serde
+/// derive, so the bindings cannot drift from the CLI.
+fn row_values<'py>(
+    py: Python<'py>,
+    row: &GameRow,
+    columns: &[&str],
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let value = serde_json::to_value(row)
         .map_err(|e| PyValueError::new_err(format!("cannot convert a row: {e}")))?;
     let null = serde_json::Value::Null;
-    COLUMNS
+    columns
         .iter()
         .map(|c| json_value(py, value.get(*c).unwrap_or(&null)))
         .collect()
@@ -66,7 +72,7 @@ fn row_values<'py>(py: Python<'py>, row: &GameRow) -> PyResult<Vec<Bound<'py, Py
 /// A row as a dict, keyed by column.
 pub fn row_dict<'py>(py: Python<'py>, row: &GameRow) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    for (c, v) in COLUMNS.iter().zip(row_values(py, row)?) {
+    for (c, v) in COLUMNS.iter().zip(row_values(py, row, COLUMNS)?) {
         d.set_item(*c, v)?;
     }
     Ok(d)
@@ -180,6 +186,7 @@ fn rows(
     pool: &rayon::ThreadPool,
     selection: &Selection,
     dedup: Option<DedupMode>,
+    moves: Option<Notation>,
     cancel: &AtomicBool,
 ) -> Vec<GameRow> {
     let prefix = dedup == Some(DedupMode::Prefix);
@@ -193,8 +200,11 @@ fn rows(
         pool,
         |input, game| {
             let r = game.replay(selection.position());
-            let row = GameRow::new(&input.name, &game, Some(&r));
+            let mut row = GameRow::new(&input.name, &game, Some(&r));
             let keep = selection.matches(&row, Some(&r));
+            if let Some(notation) = moves.filter(|_| keep) {
+                row.set_moves(&game, notation);
+            }
             let (key, line) = match &game.record {
                 Some(rec) if keep && dedup.is_some() => {
                     (game_key(rec), prefix.then(|| line_text(rec)))
@@ -242,16 +252,23 @@ fn rows(
 /// The rows of `shogi stats` for `paths`: (columns, rows as tuples). The Python function
 /// `shogitk.stats` wraps them in a `Table`.
 #[pyfunction]
-#[pyo3(name = "_stats", signature = (paths, *, jobs = Some(1), shard = None, dedup = None, filters = None))]
+#[pyo3(name = "_stats", signature = (paths, *, jobs = Some(1), shard = None, dedup = None, moves = None, filters = None))]
 pub fn stats_rows<'py>(
     py: Python<'py>,
     paths: &Bound<'py, PyAny>,
     jobs: Option<usize>,
     shard: Option<&Bound<'py, PyAny>>,
     dedup: Option<&Bound<'py, PyAny>>,
+    moves: Option<&str>,
     filters: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<(Vec<&'static str>, Bound<'py, PyList>)> {
     let selection = selection(filters)?;
+    let moves = moves
+        .map(|m| {
+            m.parse::<Notation>()
+                .map_err(|e| PyValueError::new_err(format!("moves: {e}")))
+        })
+        .transpose()?;
     let shard = shard_arg(shard)?;
     let dedup = dedup_arg(dedup)?;
     if jobs == Some(0) {
@@ -271,7 +288,7 @@ pub fn stats_rows<'py>(
     std::thread::Builder::new()
         .name("shogitk-stats".into())
         .spawn(move || {
-            let _ = tx.send(rows(&inputs, &pool, &selection, dedup, &stop));
+            let _ = tx.send(rows(&inputs, &pool, &selection, dedup, moves, &stop));
         })
         .map_err(|e| {
             pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start a thread: {e}"))
@@ -298,9 +315,13 @@ pub fn stats_rows<'py>(
             }
         }
     };
+    let mut columns = COLUMNS.to_vec();
+    if moves.is_some() {
+        columns.push("moves");
+    }
     let list = PyList::empty(py);
     for row in &rows {
-        list.append(PyTuple::new(py, row_values(py, row)?)?)?;
+        list.append(PyTuple::new(py, row_values(py, row, &columns)?)?)?;
     }
-    Ok((COLUMNS.to_vec(), list))
+    Ok((columns, list))
 }

@@ -72,6 +72,20 @@ def test_filters_are_the_cli_flags(shogi_cli, corpus, kwargs, flags):
         assert any(r["duplicate_of"] for r in got), "the corpus holds copies"
 
 
+@pytest.mark.parametrize("notation", ["usi", "japanese", "western"])
+def test_moves_column_is_the_cli_one(shogi_cli, corpus, notation):
+    arg = _rel(corpus)
+    want = _cli_rows(shogi_cli, arg, "--jobs", "2", "--moves", notation)
+    got = shogitk.stats(arg, jobs=2, moves=notation)
+    assert list(got) == want
+    assert got.columns[-1] == "moves" and "moves" not in shogitk.stats(SAMPLES).columns
+    assert sum(len(r["moves"].split(" ")) for r in got if r["moves"]) == sum(
+        r["plies"] for r in got if r["moves"]
+    )
+    with pytest.raises(ValueError, match="moves"):
+        shogitk.stats(SAMPLES, moves="chess")
+
+
 def test_bad_filters_raise_naming_them(tmp_path):
     for kwargs, name in [
         (dict(min_plies="many"), "min_plies"),

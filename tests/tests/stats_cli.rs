@@ -34,6 +34,52 @@ fn stats_jsonl() {
     insta::assert_snapshot!("stats_jsonl", text);
 }
 
+/// `--moves` in each notation over the fixtures, a game with an error (nifu.kif: the moves
+/// before it) and Mini Shogi: each game's line in USI, Japanese and Western, one under the
+/// other (every move checked by hand against the records).
+#[test]
+fn stats_moves_in_each_notation() {
+    let (nifu, mini) = ("tests/fixtures/records/nifu.kif", "samples/mini.kif");
+    let mut games: Vec<(String, Vec<String>)> = Vec::new();
+    for notation in ["usi", "japanese", "western"] {
+        let out = shogi(&[
+            "stats", DIR, nifu, mini, "--moves", notation, "--format", "jsonl",
+        ]);
+        assert_eq!(code(&out), 1, "nifu.kif is invalid: {}", stderr(&out));
+        for (i, line) in stdout(&out).lines().enumerate() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(v.as_object().map(|o| o.len()), Some(32), "{line}");
+            let moves = v["moves"].as_str().expect("a string").to_string();
+            let plies = v["plies"].as_u64().unwrap() as usize;
+            assert_eq!(moves.split(' ').count(), plies, "{line}");
+            let name = format!(
+                "{}#{}",
+                v["path"].as_str().unwrap().rsplit('/').next().unwrap(),
+                v["game"]
+            );
+            if notation == "usi" {
+                games.push((name, vec![moves]));
+            } else {
+                assert_eq!(games[i].0, name);
+                games[i].1.push(moves);
+            }
+        }
+    }
+    let text: String = games
+        .iter()
+        .map(|(name, lines)| format!("{name}\n  {}\n", lines.join("\n  ")))
+        .collect();
+    insta::assert_snapshot!("stats_moves", text);
+    // CSV: the same last column; without --moves there is none.
+    let csv = stdout(&shogi(&["stats", DIR, "--moves", "western"]));
+    assert!(csv.lines().next().unwrap().ends_with(",duplicate_of,moves"));
+    assert!(csv.contains(",P-7f P-3d Bx2b+ Sx2b B*4e\n"), "{csv}");
+    let plain = stdout(&shogi(&["stats", DIR]));
+    assert!(plain.lines().next().unwrap().ends_with(",duplicate_of"));
+    let bad = shogi(&["stats", DIR, "--moves", "chess"]);
+    assert_eq!(code(&bad), 2);
+}
+
 #[test]
 fn stats_help_names_every_column() {
     let out = shogi(&["stats", "--help"]);

@@ -6,7 +6,7 @@
 //! files below --out-dir) and gathers each input's records and messages.
 
 use crate::batch::{SelectArgs, ShardArgs};
-use crate::cli::{EncodingArg, InputArgs};
+use crate::cli::{EncodingArg, InputArgs, NotationArg};
 use crate::inputs::{self, reading, record_hook};
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
@@ -32,6 +32,9 @@ pub enum ToFormat {
     Sfen,
     /// A USI `position … moves …` line per record.
     Usi,
+    /// The main line's moves as text, one line per record, in `--notation` (usi, japanese,
+    /// western), moves separated by single spaces.
+    Moves,
     /// Kakinoki KIF (UTF-8, or Shift_JIS with --to-encoding).
     Kif,
     /// KI2 (UTF-8, or Shift_JIS with --to-encoding).
@@ -62,13 +65,14 @@ impl ToFormat {
 `path:line:col: error: message` on stderr and the others are still converted (exit 1 at the end).\n\n\
 Nothing is dropped silently: a record holding what the output format cannot (variations in CSA or \
 USI; comments, times, bookmarks, the header or the ending in USI; times in KI2; bookmarks in CSA \
-and JKF; variations in the record a --to sfen position is taken from) is not converted and the \
+and JKF; variations in the record a --to sfen position or --to moves line is taken from) is not converted and the \
 error names what would be lost. --mainline converts the main line only (variations dropped, in \
 every format); --lossy drops whatever the format cannot hold. Either way one warning per record \
 on stderr names what was dropped.\n\n\
 Examples:\n  shogi convert samples/game.kif --to sfen           # the final position\n  \
 shogi convert samples/game.kif --to sfen --ply 30  # the position after 30 moves\n  \
-shogi convert samples/game.csa --to usi --lossy\n  shogi convert - --to kif < samples/game.ki2\n  \
+shogi convert samples/game.csa --to usi --lossy\n  \
+shogi convert samples/ --to moves --notation western  # P-7f P-8d ..., a line per record\n  shogi convert - --to kif < samples/game.ki2\n  \
 shogi convert samples/ --to csa --out-dir csa/ --lossy  # one file per record file, same layout\n  \
 shogi convert samples/game.kif --to csa --mainline  # a game with variations: its main line as CSA\n  \
 shogi convert samples/game.csa --to kif --to-encoding shift-jis -o out/  # out/game.kif in Shift_JIS\n\n\
@@ -91,6 +95,9 @@ pub struct ConvertArgs {
     /// With `--to sfen`: the position after this many main-line moves (0 = the start).
     #[arg(long)]
     pub ply: Option<usize>,
+    /// With `--to moves`: how the moves are written (default usi).
+    #[arg(long, value_enum, value_name = "NOTATION")]
+    pub notation: Option<NotationArg>,
     /// Write one file per input into this folder (the layout below a given directory is kept,
     /// the extension becomes the output format's: `.kifu` and `.ki2u` for UTF-8 KIF and KI2,
     /// `.kif` and `.ki2` for Shift_JIS) instead of printing to stdout. An input with several
@@ -250,6 +257,9 @@ fn convert_game(
 fn check_flags(args: &ConvertArgs, ctx: &mut Ctx) -> Result<bool, Failure> {
     if args.ply.is_some() && args.to != ToFormat::Sfen {
         return Err(Failure::usage("error: --ply goes with --to sfen"));
+    }
+    if args.notation.is_some() && args.to != ToFormat::Moves {
+        return Err(Failure::usage("error: --notation goes with --to moves"));
     }
     match args.to_encoding {
         None | Some(EncodingArg::Utf8) => {}

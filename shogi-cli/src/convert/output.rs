@@ -180,6 +180,7 @@ pub(crate) fn extension(to: ToFormat, encoding: Encoding) -> &'static str {
     match to {
         ToFormat::Sfen => "sfen",
         ToFormat::Usi => "usi",
+        ToFormat::Moves => "moves",
         ToFormat::Kif if utf8 => "kifu",
         ToFormat::Kif => "kif",
         ToFormat::Ki2 if utf8 => "ki2u",
@@ -261,7 +262,9 @@ fn write_outputs(
         t
     };
     let outputs: Vec<(PathBuf, Vec<u8>)> = match to {
-        ToFormat::Sfen | ToFormat::Usi => vec![(base, texts.iter().flat_map(line).collect())],
+        ToFormat::Sfen | ToFormat::Usi | ToFormat::Moves => {
+            vec![(base, texts.iter().flat_map(line).collect())]
+        }
         ToFormat::Csa => vec![(
             base,
             texts.iter().map(line).collect::<Vec<_>>().join(&b"/\n"[..]),

@@ -2,13 +2,15 @@
 //! --mainline or --lossy and named in a warning), the text, and its encoding.
 
 use super::{ConvertArgs, ToFormat};
+use shogi_kif::notation::Notation;
 use shogi_kif::{EndingKind, Format, Loss, Record, UsiForm, WriteOptions};
 
-/// The library's format for an output format (none for training data).
+/// The library's format for an output format (none for moves as text and training data).
 pub(super) fn format_of(to: ToFormat) -> Option<Format> {
     Some(match to {
         ToFormat::Sfen => Format::Sfen,
         ToFormat::Usi => Format::Usi,
+        ToFormat::Moves => return None,
         ToFormat::Kif => Format::Kif,
         ToFormat::Ki2 => Format::Ki2,
         ToFormat::Csa => Format::Csa,
@@ -21,12 +23,18 @@ pub(super) fn format_of(to: ToFormat) -> Option<Format> {
 /// is the main line's: only variations are lost there. `--to usi` writes an engine's
 /// `position` command, without the ending word the library's USI form adds.
 fn record_losses(record: &Record, to: ToFormat) -> Vec<Loss> {
-    let Some(format) = format_of(to) else {
+    // A line of moves is an extract of the main line, as an SFEN position is.
+    let as_format = if to == ToFormat::Moves {
+        Some(Format::Sfen)
+    } else {
+        format_of(to)
+    };
+    let Some(format) = as_format else {
         return Vec::new();
     };
     let mut losses = shogi_kif::losses(record, format);
     match to {
-        ToFormat::Sfen => losses.retain(Loss::is_variations),
+        ToFormat::Sfen | ToFormat::Moves => losses.retain(Loss::is_variations),
         ToFormat::Usi => {
             let fouled = record.main_line().any(|n| n.foul.is_some());
             if let Some(e) = record.ending() {
@@ -53,6 +61,7 @@ fn target_name(to: ToFormat) -> &'static str {
     match to {
         ToFormat::Sfen => "an SFEN position",
         ToFormat::Usi => "a USI position line",
+        ToFormat::Moves => "a line of moves",
         ToFormat::Kif => "KIF",
         ToFormat::Ki2 => "KI2",
         ToFormat::Csa => "CSA",
@@ -172,6 +181,10 @@ fn write_record(record: &Record, args: &ConvertArgs) -> Result<String, String> {
             let mut line = String::new();
             shogi_kif::write_usi(&mut line, record, UsiForm::Engine).map_err(|e| e.to_string())?;
             line
+        }
+        ToFormat::Moves => {
+            let notation = args.notation.map_or(Notation::Usi, Notation::from);
+            shogi_batch::main_line_text(record, notation)
         }
         to => match format_of(to) {
             Some(format) => shogi_kif::write_with(record, format, &options),

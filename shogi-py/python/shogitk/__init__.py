@@ -69,6 +69,7 @@ def stats(
     jobs: Optional[int] = 1,
     shard: Union[str, Tuple[int, int], None] = None,
     dedup: Union[bool, str, None] = None,
+    moves: Optional[str] = None,
     **filters: Any,
 ) -> Table:
     """The rows of ``shogi stats`` for ``paths``: one per game, the same columns and values
@@ -77,10 +78,12 @@ def stats(
 
     ``jobs`` threads read (None: all cores); ``shard`` ("I/N" or (I, N)) keeps the CLI's
     ``--shard`` share of the files; ``dedup`` (True or "exact", or "prefix") fills in
-    ``duplicate_of``. ``filters`` are the selection flags of ``shogi stats`` as keywords:
-    player (a name or a list of names), sente, gote, since, until (YYYY-MM-DD), min_plies,
-    max_plies, ending ("resign,checkmate" or a list), winner, variant, handicap, valid
-    (True: ``--valid``, False: ``--invalid``), min_rating, position (SFEN or "startpos").
+    ``duplicate_of``; ``moves`` ("usi", "japanese" or "western") adds the column of
+    ``--moves``: the main line as text in that notation. ``filters`` are the selection flags
+    of ``shogi stats`` as keywords: player (a name or a list of names), sente, gote, since,
+    until (YYYY-MM-DD), min_plies, max_plies, ending ("resign,checkmate" or a list), winner,
+    variant, handicap, valid (True: ``--valid``, False: ``--invalid``), min_rating, position
+    (SFEN or "startpos").
     A bad value raises ValueError naming the filter; a path that is not there,
     FileNotFoundError.
 
@@ -89,5 +92,5 @@ def stats(
     """
     if isinstance(filters.get("ending"), (list, tuple)):
         filters["ending"] = ",".join(filters["ending"])
-    columns, rows = _stats(paths, jobs=jobs, shard=shard, dedup=dedup, filters=filters)
+    columns, rows = _stats(paths, jobs=jobs, shard=shard, dedup=dedup, moves=moves, filters=filters)
     return Table(columns, rows)

@@ -285,6 +285,7 @@ def _stats(
     jobs: Optional[int] = 1,
     shard: Union[str, Tuple[int, int], None] = None,
     dedup: Union[bool, str, None] = None,
+    moves: Optional[str] = None,
     filters: Optional[Dict[str, Any]] = None,
 ) -> Tuple[List[str], List[Tuple[Any, ...]]]:
     """The columns and rows of `shogi stats` (`shogitk.stats` wraps them in a Table)."""

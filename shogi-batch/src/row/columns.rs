@@ -1,0 +1,219 @@
+//! The columns a row takes from the record's header and ending: names, dates, ratings,
+//! ranks, the ending and the winner.
+
+use super::{GameRow, Replay};
+use crate::date::iso8601;
+use shogi_core::{Color, Position};
+use shogi_kif::{EndingKind, HeaderKey, Record};
+
+fn header<'r>(record: &'r Record, key: &HeaderKey) -> Option<&'r str> {
+    record
+        .header
+        .get(key)
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+}
+
+/// The first of `names` (header keys the model does not type) with a value, trimmed; found
+/// without making a key for each name.
+fn header_other<'r>(record: &'r Record, names: &[&str]) -> Option<&'r str> {
+    names.iter().find_map(|n| {
+        record
+            .header
+            .entries
+            .iter()
+            .find(|e| matches!(&e.key, HeaderKey::Other(k) if k == n))
+            .map(|e| e.value.trim())
+            .filter(|v| !v.is_empty())
+    })
+}
+
+fn rating_from(value: Option<&str>) -> Option<f64> {
+    let v = value?;
+    let digits: String = v
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
+            _ => c,
+        })
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    digits.parse().ok().filter(|r: &f64| r.is_finite())
+}
+
+/// The columns of the record's header: variant, handicap, names, start (and its ISO 8601
+/// form), event, site, time control, ratings not found by the reader, ranks.
+pub(super) fn header_columns<'a, S>(row: &mut GameRow<S>, record: &'a Record)
+where
+    S: From<&'a str> + From<String>,
+{
+    let text = |s: Option<&'a str>| s.map(S::from);
+    row.variant = Some(S::from(record.start.variant.name()));
+    row.handicap = text(
+        record
+            .start
+            .handicap
+            .map(|h| h.japanese())
+            .or(record.start.name.as_deref()),
+    );
+    let (sente, gote) = (
+        header(record, &HeaderKey::Black),
+        header(record, &HeaderKey::White),
+    );
+    let start = header(record, &HeaderKey::StartTime).or_else(|| header(record, &HeaderKey::Date));
+    row.sente = text(sente);
+    row.gote = text(gote);
+    row.start = text(start);
+    row.start_iso = start.and_then(iso8601).map(S::from);
+    row.event = text(header(record, &HeaderKey::Event));
+    row.site = text(header(record, &HeaderKey::Site));
+    row.time_control = match (
+        header(record, &HeaderKey::TimeLimit),
+        header(record, &HeaderKey::Byoyomi),
+    ) {
+        (Some(t), Some(b)) => Some(S::from(format!("{t} 秒読み{b}"))),
+        (Some(t), None) => Some(S::from(t)),
+        (None, Some(b)) => Some(S::from(format!("秒読み{b}"))),
+        (None, None) => text(header(record, &HeaderKey::CsaTime)),
+    };
+    if row.sente_rating.is_none() {
+        row.sente_rating = rating_from(header_other(
+            record,
+            &[
+                "先手レーティング",
+                "下手レーティング",
+                "先手R",
+                "black_rate",
+            ],
+        ));
+    }
+    if row.gote_rating.is_none() {
+        row.gote_rating = rating_from(header_other(
+            record,
+            &[
+                "後手レーティング",
+                "上手レーティング",
+                "後手R",
+                "white_rate",
+            ],
+        ));
+    }
+    row.sente_rank = text(sente.and_then(rank));
+    row.gote_rank = text(gote.and_then(rank));
+}
+
+/// A dan or kyu rank at the end of a name, after a space (`name 初段`, `name 3級`).
+fn rank(name: &str) -> Option<&str> {
+    let last = name.trim().rsplit([' ', '\u{3000}']).next()?;
+    if last.len() == name.trim().len() {
+        return None;
+    }
+    let number = last
+        .strip_suffix('段')
+        .or_else(|| last.strip_suffix('級'))?;
+    let kanji = [
+        "初", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十",
+    ];
+    let ok = kanji.contains(&number)
+        || (!number.is_empty()
+            && number.len() <= 6
+            && number
+                .chars()
+                .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)));
+    ok.then_some(last)
+}
+
+/// The `ending` column and the winner for a record replayed as `r`.
+pub(super) fn ending_and_winner(
+    record: &Record,
+    r: &Replay,
+) -> (Option<&'static str>, &'static str) {
+    let moves = record.moves.moves.len();
+    let start_side = r.start_side.unwrap_or(Color::Black);
+    // The side to move after every main-line move (a declared foul move included).
+    let to_move = if moves % 2 == 0 {
+        start_side
+    } else {
+        !start_side
+    };
+    let side = |c: Color| match c {
+        Color::Black => "sente",
+        Color::White => "gote",
+    };
+    let win = side;
+    let draw = || "draw";
+    let none = || "none";
+    let repetition_at_end = r
+        .repetition
+        .filter(|rep| rep.fourth_ply == moves && r.played == moves);
+    let stated = record.ending().map(|e| (&e.kind, e.offender));
+    let Some((kind, offender)) = stated else {
+        // Nothing written: what the final position says.
+        if let Some(rep) = repetition_at_end {
+            return match rep.perpetual_checker {
+                Some(c) => (Some("perpetual-check"), win(!c)),
+                None => (Some("repetition"), draw()),
+            };
+        }
+        if r.played == moves && r.last.as_ref().is_some_and(Position::is_checkmate) {
+            return (Some("checkmate"), win(!to_move));
+        }
+        return (None, none());
+    };
+    let (name, winner) = match kind {
+        EndingKind::Resign => ("resign", win(!to_move)),
+        EndingKind::Interrupt => ("abort", none()),
+        EndingKind::Repetition => match repetition_at_end.and_then(|rep| rep.perpetual_checker) {
+            Some(c) => ("perpetual-check", win(!c)),
+            None => ("repetition", draw()),
+        },
+        EndingKind::Impasse => ("impasse", draw()),
+        EndingKind::Declaration => ("declaration", win(to_move)),
+        EndingKind::TimeUp => ("timeout", win(!to_move)),
+        EndingKind::FoulWin => match offender {
+            Some(c) => ("foul", win(!c)),
+            None => ("foul", win(to_move)),
+        },
+        EndingKind::FoulLoss => ("foul", win(!to_move)),
+        EndingKind::Mate => ("checkmate", win(!to_move)),
+        EndingKind::NoMate => ("no-mate", none()),
+        EndingKind::MaxMoves => ("max-moves", draw()),
+        EndingKind::Draw => ("draw", draw()),
+        EndingKind::SealedMove => ("sealed", none()),
+        EndingKind::WinByDefault => ("win-by-default", win(to_move)),
+        EndingKind::LossByDefault => ("loss-by-default", win(!to_move)),
+        EndingKind::Other(word) => {
+            let w = word.trim().trim_start_matches('%').to_ascii_lowercase();
+            if matches!(w.as_str(), "time-up" | "time_up" | "timeup" | "time up") {
+                ("timeout", win(!to_move))
+            } else {
+                ("other", none())
+            }
+        }
+    };
+    (Some(name), winner)
+}
+
+pub(super) fn encoding_name(e: shogi_kif::Encoding) -> &'static str {
+    match e {
+        shogi_kif::Encoding::Utf8 => "utf-8",
+        shogi_kif::Encoding::ShiftJis => "shift_jis",
+        shogi_kif::Encoding::EucJp => "euc-jp",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_from_names() {
+        assert_eq!(rank("surokiti0510 初段"), Some("初段"));
+        assert_eq!(rank("muzudho 1級"), Some("1級"));
+        assert_eq!(rank("foo　四段"), Some("四段"));
+        assert_eq!(rank("羽生善治"), None);
+        assert_eq!(rank("九段"), None);
+        assert_eq!(rank("a 百段"), None);
+    }
+}

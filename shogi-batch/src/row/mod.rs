@@ -1,0 +1,394 @@
+//! One row per game: the columns of `shogi stats`, shared by CSV, JSON lines, SQLite and Python.
+
+//!
+//! Layout: this module holds the row and its steps; `columns` the header and ending
+//! columns; `replay` what replaying the main line tells.
+
+use crate::key::{game_key, key_hex};
+use crate::read::ReadGame;
+use columns::{encoding_name, ending_and_winner};
+use serde::{Deserialize, Serialize};
+use shogi_core::Position;
+use shogi_kif::{Record, Severity};
+use std::borrow::Cow;
+
+mod columns;
+mod csv_line;
+mod moves;
+mod replay;
+
+pub use csv_line::csv_header;
+
+pub use moves::{main_line_text, moves_text};
+
+pub(crate) use replay::replay_main;
+pub use replay::{Replay, replay, same_position};
+
+/// One game, as a row of the `shogi stats` table.
+///
+/// The fields are the columns, in order; absent values are empty in CSV and `null` in JSON.
+/// A game that could not be read has `valid = false`, the reason in `first_error`, and what
+/// could be read before the error (at least `path`, `game`).
+///
+/// `S` is the text of the columns: `String` (the usual row, owned), or `Cow<str>` for a row
+/// that borrows what it can from its game while it is written out ([`GameRow::borrowed`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GameRow<S = String> {
+    /// The input the game comes from (see [`crate::Input::name`]).
+    pub path: S,
+    /// The game's number within its input, from 1 (CSA files and USI/SFEN lists hold many).
+    pub game: u32,
+    /// The line the game starts on in its input, when the reader says.
+    pub line: Option<u32>,
+    /// The record format: `kif`, `ki2`, `csa`, `usi`, `sfen`, `jkf`.
+    pub format: Option<S>,
+    /// The text encoding: `utf-8`, `shift_jis`, `euc-jp`.
+    pub encoding: Option<S>,
+    /// `standard` or `mini` (Mini Shogi).
+    pub variant: Option<S>,
+    /// The handicap (手合割) by its Japanese name (`平手`, `香落ち`, `二枚落ち`, …), or the
+    /// name a record gives a position that is no preset (`詰将棋`, `その他`).
+    pub handicap: Option<S>,
+    /// Sente's (black's, 下手's) name, as written.
+    pub sente: Option<S>,
+    /// Gote's (white's, 上手's) name, as written.
+    pub gote: Option<S>,
+    /// The start date-time, as written (`開始日時`, else `対局日`, CSA `$START_TIME`).
+    pub start: Option<S>,
+    /// `start` in ISO 8601 (`2024-01-02T10:00:00`, or `2024-01-02` for a date alone), where
+    /// it parses.
+    pub start_iso: Option<S>,
+    /// The event (`棋戦`, `$EVENT`).
+    pub event: Option<S>,
+    /// The place (`場所`, `$SITE`).
+    pub site: Option<S>,
+    /// The time control, as written (`持ち時間` with `秒読み`, CSA `$TIME_LIMIT` or `$TIME`).
+    pub time_control: Option<S>,
+    /// Sente's rating, where the record carries one (Floodgate `'black_rate:`, a
+    /// `先手レーティング` header).
+    pub sente_rating: Option<f64>,
+    /// Gote's rating, likewise (`'white_rate:`, `後手レーティング`).
+    pub gote_rating: Option<f64>,
+    /// Sente's rank where the name ends with one, as Shogi Wars exports write them
+    /// (`surokiti0510 初段` gives `初段`; also `1級`, `四段`, `5段`).
+    pub sente_rank: Option<S>,
+    /// Gote's rank, likewise.
+    pub gote_rank: Option<S>,
+    /// Main-line moves read (for an invalid game: the moves before the first error).
+    pub plies: u32,
+    /// How the game ended: `resign`, `checkmate`, `repetition`, `perpetual-check`,
+    /// `declaration`, `impasse`, `timeout`, `foul`, `abort`, `max-moves`, `draw`, `no-mate`,
+    /// `sealed`, `win-by-default`, `loss-by-default`, `other`; empty when the record states
+    /// none and the final position does not end the game.
+    pub ending: Option<S>,
+    /// `sente`, `gote`, `draw`, or `none` (unfinished, unknown).
+    pub winner: S,
+    /// Read without an error (warnings allowed).
+    pub valid: bool,
+    /// The first error: its kind and reason (`illegal-move: move 88 ５五歩打: 二歩 …`).
+    pub first_error: Option<S>,
+    /// The ply of the first error, when it is about a move.
+    pub error_ply: Option<u32>,
+    /// The line of the first error, when known.
+    pub error_line: Option<u32>,
+    /// Warnings found while reading and validating.
+    pub warnings: u32,
+    /// The ply at which a position occurred for the fourth time (千日手), if one did.
+    pub repetition_ply: Option<u32>,
+    /// The position after the main line (SFEN with move number).
+    pub final_sfen: Option<S>,
+    /// The start position (SFEN with move number).
+    pub start_sfen: Option<S>,
+    /// The game key: 16 hex digits of a stable hash of start and main line (see
+    /// [`crate::game_key`]).
+    pub key: Option<S>,
+    /// With `--dedup`: the first copy of this game (`path#game`), when this is a duplicate.
+    pub duplicate_of: Option<S>,
+    /// With `--moves NOTATION` only (the column is absent otherwise): the main line as text
+    /// in that notation, moves separated by single spaces (see [`moves_text`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<S>,
+}
+
+/// The column names, in order.
+pub const COLUMNS: &[&str] = &[
+    "path",
+    "game",
+    "line",
+    "format",
+    "encoding",
+    "variant",
+    "handicap",
+    "sente",
+    "gote",
+    "start",
+    "start_iso",
+    "event",
+    "site",
+    "time_control",
+    "sente_rating",
+    "gote_rating",
+    "sente_rank",
+    "gote_rank",
+    "plies",
+    "ending",
+    "winner",
+    "valid",
+    "first_error",
+    "error_ply",
+    "error_line",
+    "warnings",
+    "repetition_ply",
+    "final_sfen",
+    "start_sfen",
+    "key",
+    "duplicate_of",
+];
+
+impl GameRow {
+    /// The row of a game of input `path`, with the main line replayed as `r` (see
+    /// [`replay`]; pass `None` to have it replayed here).
+    pub fn new(path: &str, game: &ReadGame, r: Option<&Replay>) -> GameRow {
+        build(path, game, r)
+    }
+}
+
+impl<'a> GameRow<Cow<'a, str>> {
+    /// [`GameRow::new`] without copying what the game holds (path, names, header values,
+    /// the start SFEN): for a row written out at once (`shogi stats` makes one per game).
+    pub fn borrowed(path: &'a str, game: &'a ReadGame, r: Option<&Replay>) -> Self {
+        build(path, game, r)
+    }
+
+    /// The row with its text owned.
+    pub fn into_owned(self) -> GameRow {
+        let o = |s: Option<Cow<'a, str>>| s.map(Cow::into_owned);
+        GameRow {
+            path: self.path.into_owned(),
+            game: self.game,
+            line: self.line,
+            format: o(self.format),
+            encoding: o(self.encoding),
+            variant: o(self.variant),
+            handicap: o(self.handicap),
+            sente: o(self.sente),
+            gote: o(self.gote),
+            start: o(self.start),
+            start_iso: o(self.start_iso),
+            event: o(self.event),
+            site: o(self.site),
+            time_control: o(self.time_control),
+            sente_rating: self.sente_rating,
+            gote_rating: self.gote_rating,
+            sente_rank: o(self.sente_rank),
+            gote_rank: o(self.gote_rank),
+            plies: self.plies,
+            ending: o(self.ending),
+            winner: self.winner.into_owned(),
+            valid: self.valid,
+            first_error: o(self.first_error),
+            error_ply: self.error_ply,
+            error_line: self.error_line,
+            warnings: self.warnings,
+            repetition_ply: self.repetition_ply,
+            final_sfen: o(self.final_sfen),
+            start_sfen: o(self.start_sfen),
+            key: o(self.key),
+            duplicate_of: o(self.duplicate_of),
+            moves: o(self.moves),
+        }
+    }
+}
+
+/// The row, in three steps: what the reader said (format, errors, warnings), what the
+/// record's header says (names, dates, ratings: `columns::header_columns`), what its main
+/// line gives (plies, ending, winner, positions, key).
+fn build<'a, S>(path: &'a str, game: &'a ReadGame, r: Option<&Replay>) -> GameRow<S>
+where
+    S: From<&'a str> + From<String> + Default,
+{
+    let mut row = GameRow {
+        path: S::from(path),
+        game: game.index,
+        line: (game.line > 0).then_some(game.line),
+        format: game.format.map(|f| S::from(f.name())),
+        encoding: game.encoding.map(|e| S::from(encoding_name(e))),
+        winner: S::from("none"),
+        valid: game.is_valid(),
+        sente_rating: game.ratings[0],
+        gote_rating: game.ratings[1],
+        ..GameRow::default()
+    };
+    row.reader_columns(game);
+    let Some(record) = &game.record else {
+        return row;
+    };
+    let owned;
+    let r = match r {
+        Some(r) => r,
+        None => {
+            owned = game.replay(None);
+            &owned
+        }
+    };
+    columns::header_columns(&mut row, record);
+    row.line_columns(record, r);
+    row
+}
+
+impl<'a, S: From<&'a str> + From<String>> GameRow<S> {
+    /// The first error (its kind and reason, ply and line) and the number of warnings.
+    fn reader_columns(&mut self, game: &'a ReadGame) {
+        let first_diag_error = game
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error);
+        if let Some(e) = &game.error {
+            let kind = if game.panic.is_some() {
+                "internal"
+            } else {
+                e.kind.name()
+            };
+            self.first_error = Some(S::from(format!("{kind}: {}", e.message)));
+            self.error_ply = e.ply;
+            self.error_line = (e.location.line > 0).then_some(e.location.line);
+        } else if let Some(d) = first_diag_error {
+            self.first_error = Some(S::from(d.message.as_str()));
+            self.error_line = (d.line > 0).then_some(d.line);
+        }
+        self.warnings = game
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count() as u32;
+    }
+
+    /// What the main line replayed as `r` gives: plies, ending and winner, repetition,
+    /// final and start positions, the game key.
+    fn line_columns(&mut self, record: &'a Record, r: &Replay) {
+        self.plies = record.moves.moves.len() as u32;
+        let (ending, winner) = ending_and_winner(record, r);
+        self.ending = ending.map(S::from);
+        self.winner = S::from(winner);
+        self.repetition_ply = r.repetition.map(|rep| rep.fourth_ply as u32);
+        // After a declared foul move (which cannot be played), the arrangement with every
+        // main-line move applied, as the record shows it.
+        let final_sfen =
+            if r.played < record.moves.moves.len() && record.moves.moves[r.played].foul.is_some() {
+                record.final_setup().map(|s| s.to_sfen())
+            } else {
+                r.last.as_ref().map(Position::to_sfen)
+            };
+        self.final_sfen = final_sfen.map(S::from);
+        self.start_sfen = Some(S::from(record.start.sfen.as_str()));
+        self.key = Some(S::from(key_hex(game_key(record))));
+    }
+}
+
+impl<S: AsRef<str>> GameRow<S> {
+    /// `path#game`: how `duplicate_of` names a game.
+    pub fn id(&self) -> String {
+        format!("{}#{}", self.path.as_ref(), self.game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(super) fn read_one(text: &str) -> ReadGame {
+        let g = shogi_kif::Reader::new(text.as_bytes(), shogi_kif::ReadOptions::default())
+            .unwrap()
+            .next()
+            .unwrap();
+        assert!(g.error.is_none(), "{:?}", g.error);
+        ReadGame {
+            index: 1,
+            line: 1,
+            format: None,
+            encoding: None,
+            record: Some(g.record),
+            error: None,
+            diagnostics: g.diagnostics,
+            main: g.main,
+            ratings: [None, None],
+            panic: None,
+        }
+    }
+
+    fn row_of(text: &str) -> GameRow {
+        let game = read_one(text);
+        assert!(game.main.is_some());
+        GameRow::new("t", &game, None)
+    }
+
+    /// The borrowing row holds the same values as the owned one.
+    #[test]
+    fn a_borrowed_row_is_the_owned_row() {
+        for text in [
+            "開始日時：2024/01/02(火) 10:00\n先手：甲 初段\n後手：乙\n持ち時間：10分\n秒読み：30秒\n手合割：香落ち\n手数----指手--\n   1 ３四歩(33)\n   2 投了\n",
+            "position startpos moves 7g7f 3c3d 8h2b+\n",
+        ] {
+            let game = read_one(text);
+            let owned = GameRow::new("p", &game, None);
+            assert!(owned.sente.is_some() || owned.plies == 3, "{owned:?}");
+            assert_eq!(GameRow::borrowed("p", &game, None).into_owned(), owned);
+        }
+    }
+
+    #[test]
+    fn resign_winner_is_the_other_side() {
+        let r = row_of("   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n");
+        assert_eq!(r.plies, 2);
+        assert_eq!(r.ending.as_deref(), Some("resign"));
+        assert_eq!(r.winner, "gote");
+        assert!(r.valid);
+        let r = row_of("   1 ７六歩(77)\n   2 投了\n");
+        assert_eq!(r.winner, "sente");
+    }
+
+    #[test]
+    fn mate_found_by_replay_without_an_ending() {
+        // Fool's mate-like: a position where sente mates with G*5b (tsume start).
+        let r = row_of("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b\n");
+        assert_eq!(r.ending.as_deref(), Some("checkmate"));
+        assert_eq!(r.winner, "sente");
+        assert_eq!(
+            r.final_sfen.as_deref(),
+            Some("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 2")
+        );
+    }
+
+    #[test]
+    fn repetition_found_by_replay() {
+        let moves = "2h3h 8b7b 3h2h 7b8b ".repeat(3);
+        let r = row_of(&format!("position startpos moves {moves}\n"));
+        assert_eq!(r.repetition_ply, Some(12));
+        assert_eq!(r.ending.as_deref(), Some("repetition"));
+        assert_eq!(r.winner, "draw");
+    }
+
+    #[test]
+    fn columns_are_the_csv_header() {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(GameRow::<String>::default()).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().next().unwrap(), COLUMNS.join(","));
+    }
+
+    #[test]
+    fn headers_and_dates() {
+        let r = row_of(
+            "開始日時：2024/01/02(火) 10:00\n棋戦：テスト\n先手：甲\n後手：乙\n持ち時間：10分\n秒読み：30秒\n手合割：香落ち\n手数----指手--\n   1 ３四歩(33)\n   2 投了\n",
+        );
+        assert_eq!(r.start.as_deref(), Some("2024/01/02(火) 10:00"));
+        assert_eq!(r.start_iso.as_deref(), Some("2024-01-02T10:00:00"));
+        assert_eq!(r.event.as_deref(), Some("テスト"));
+        assert_eq!(r.sente.as_deref(), Some("甲"));
+        assert_eq!(r.gote.as_deref(), Some("乙"));
+        assert_eq!(r.time_control.as_deref(), Some("10分 秒読み30秒"));
+        assert_eq!(r.handicap.as_deref(), Some("香落ち"));
+        // Gote (上手) moved first and sente (下手) resigned.
+        assert_eq!(r.winner, "gote");
+    }
+}
