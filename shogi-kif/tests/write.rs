@@ -159,17 +159,26 @@ fn unknown_ending_words_with_spaces_and_marks_read_back() {
     }
 }
 
-/// A word that cannot be written as a KIF ending (it would read as a move) is kept as a
-/// comment, and `losses` says the ending is lost.
+/// A word that cannot be written as a KIF ending (it would read as a move) is written as
+/// 不明 with the word as the ending's first comment, and `losses` says the ending is lost.
+/// (Until the ending kept its variations, the word was a comment on the last move and the
+/// line had no ending.)
 #[test]
 fn an_unknown_ending_word_read_as_a_move_becomes_a_comment() {
+    use shogi_kif::EndingKind;
     let jkf = r#"{"header":{},"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}},{"special":"７六歩"}]}"#;
     let record = read_as(jkf, Format::Jkf);
     for f in [Format::Kif, Format::Ki2] {
         let text = shogi_kif::write(&record, f);
         assert!(text.contains("*７六歩\n"), "{text}");
         let back = read_as(&text, f);
-        assert_eq!(back.ending(), None, "{f:?}\n{text}");
+        let ending = back.ending().expect("an ending");
+        assert_eq!(
+            ending.kind,
+            EndingKind::Other("不明".into()),
+            "{f:?}\n{text}"
+        );
+        assert_eq!(ending.comments, ["７六歩"], "{f:?}\n{text}");
         assert_eq!(back.usi_moves(), ["7g7f"]);
         let lost = shogi_kif::losses(&record, f);
         assert!(

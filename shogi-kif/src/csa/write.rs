@@ -2,6 +2,7 @@
 
 use crate::encoding::Encoding;
 use crate::ending::EndingKind;
+use crate::format::Format;
 use crate::model::{Ending, HeaderKey, MoveTime, Record};
 use crate::text::{one_line, write_comments};
 use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
@@ -148,7 +149,9 @@ fn write_ending<W: Write + ?Sized>(
         EndingKind::FoulLoss if e.offender.is_some() => {
             write!(out, "%{}ILLEGAL_ACTION", stm.csa_char())?;
         }
-        EndingKind::Other(w) if w.starts_with('%') => out.write_str(w)?,
+        // A `%` word that reads back as itself; any other unknown word becomes a comment
+        // line below (a line break in it would start a statement).
+        EndingKind::Other(w) if e.kind.reads_back_in(Format::Csa) => out.write_str(w)?,
         // CSA has no sealed move: the game was interrupted there (as JKF reads it too);
         // a comment keeps what the record said.
         EndingKind::SealedMove => {
@@ -156,7 +159,7 @@ fn write_ending<W: Write + ?Sized>(
         }
         k => match k.csa() {
             Some(c) => write!(out, "%{c}")?,
-            None => write!(out, "'{}", k.japanese())?,
+            None => write!(out, "'{}", one_line(k.japanese()))?,
         },
     }
     if let Some(MoveTime {

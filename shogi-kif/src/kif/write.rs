@@ -2,6 +2,7 @@
 
 use crate::encoding::Encoding;
 use crate::ending::EndingKind;
+use crate::format::Format;
 use crate::japanese::{self, Style, side_mark};
 use crate::model::{HeaderKey, Line, MoveNode, MoveTime, Record};
 use crate::text::{one_line, write_comments};
@@ -439,24 +440,27 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
             pos.side_to_move()
         };
         let moves = ply - self.first_ply;
-        if !e.kind.reads_back_in_kif() {
-            // An unknown word that would not read back as itself (a line break in it, or
-            // text read as a move): kept as a comment, the line left without an ending.
-            let word = e.kind.japanese();
-            let notes: Vec<String> = word.lines().map(str::to_string).collect();
-            write_notes(self.out, &notes, &[])?;
-            return write_notes(self.out, &e.comments, &e.bookmarks);
+        // An unknown word that would not read back as itself (a line break in it, or text
+        // read as a move) is written as 不明 with the word as the ending's first comment: the
+        // line keeps an ending, and the ending its variations.
+        let format = if ki2 { Format::Ki2 } else { Format::Kif };
+        let kind = e.kind.as_written(format);
+        let mut comments = Cow::Borrowed(&e.comments);
+        if *kind != e.kind {
+            let mut all = vec![e.kind.japanese().to_string()];
+            all.extend(e.comments.iter().cloned());
+            comments = Cow::Owned(all);
         }
-        let result = closing_result(&e.kind, stm, self.handicap);
+        let result = closing_result(&kind, stm, self.handicap);
         if ki2 {
             // KI2 has no numbered special lines: every line's ending is its `まで…` line, as
             // Kifu for Windows writes the main line's and tsshogi every line's. An ending
             // without a usual phrase is named by its word.
-            let result = result.unwrap_or(Cow::Borrowed(e.kind.japanese()));
+            let result = result.unwrap_or(Cow::Borrowed(kind.japanese()));
             writeln!(self.out, "まで{moves}手で{result}")?;
-            return write_notes(self.out, &e.comments, &e.bookmarks);
+            return write_notes(self.out, &comments, &e.bookmarks);
         }
-        let word = e.kind.japanese();
+        let word = kind.japanese();
         write!(self.out, "{ply:>4} {word}")?;
         if let Some(t) = &e.time {
             let pad = 14usize.saturating_sub(display_width(word));
@@ -464,7 +468,7 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
             write_kif_time(self.out, t)?;
         }
         self.out.write_char('\n')?;
-        write_notes(self.out, &e.comments, &e.bookmarks)?;
+        write_notes(self.out, &comments, &e.bookmarks)?;
         match result {
             Some(r) if main => writeln!(self.out, "まで{moves}手で{r}"),
             _ => Ok(()),
