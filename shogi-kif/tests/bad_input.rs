@@ -74,6 +74,16 @@ fn error_messages_are_located() {
             "{\"header\": {}, \"moves\": [{}, {\"move\": {\"piece\": \"XX\"}}]}",
             None,
         ),
+        (
+            "JKF square",
+            "{\"moves\": [{},\n {\"move\": {\"to\": {\"x\": 0, \"y\": 5}, \"piece\": \"FU\"}}]}",
+            None,
+        ),
+        (
+            "JKF start",
+            "{\"initial\": {\"preset\": \"OTHER\",\n \"data\": {\"board\": [], \"color\": 0, \"hands\": []}},\n \"moves\": [{}]}",
+            None,
+        ),
     ];
     let mut rendered = Vec::new();
     for (name, text, hint) in cases {
