@@ -214,3 +214,23 @@ fn a_variation_stopping_at_a_foul_survives_jkf() {
         Some(shogi_kif::EndingKind::FoulWin)
     );
 }
+
+/// A line that stops at a foul declared only by a closing line the reader does not
+/// understand has no ending: KIF, KI2 and CSA wrote the move and nothing declaring it, and
+/// the text read back as an illegal move (found by the `write` fuzz target). They now state
+/// the ending the readers take it to have, a win for the other side.
+#[test]
+fn a_foul_with_no_ending_is_declared_in_every_format_with_fouls() {
+    use shogi_kif::EndingKind;
+    let kif = "手合割：平手\n手数----指手--\n   1 ５五歩(57)\nまで1手で反則あり\n";
+    let record = read_as(kif, Format::Kif);
+    assert!(record.moves.moves[0].foul.is_some());
+    assert_eq!(record.ending(), None);
+    for f in [Format::Kif, Format::Ki2, Format::Csa, Format::Jkf] {
+        let text = shogi_kif::write(&record, f);
+        let back = read_as(&text, f);
+        assert!(back.moves.moves[0].foul.is_some(), "{f:?}\n{text}");
+        let ending = back.ending().map(|e| e.kind.clone());
+        assert_eq!(ending, Some(EndingKind::FoulWin), "{f:?}\n{text}");
+    }
+}

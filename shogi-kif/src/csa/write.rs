@@ -29,6 +29,9 @@ pub(crate) fn write<W: Write + ?Sized>(
     let (pos, fouled) = write_moves(out, record, pos)?;
     match record.ending() {
         Some(e) => write_ending(out, e, &pos, fouled),
+        // A line that stops at a foul with no ending stated is won by the other side (as the
+        // readers take it when something declares the foul): `%±ILLEGAL_ACTION` says so.
+        None if fouled => write_ending(out, &Ending::new(EndingKind::FoulWin), &pos, fouled),
         None => Ok(()),
     }
 }

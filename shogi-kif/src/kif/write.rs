@@ -4,7 +4,7 @@ use crate::encoding::Encoding;
 use crate::ending::EndingKind;
 use crate::format::Format;
 use crate::japanese::{self, Style, side_mark};
-use crate::model::{HeaderKey, Line, MoveNode, MoveTime, Record};
+use crate::model::{Ending, HeaderKey, Line, MoveNode, MoveTime, Record};
 use crate::text::{one_line, write_comments};
 use shogi_core::{Color, Handicap, Position, Role, Square, Variant};
 use std::borrow::Cow;
@@ -421,10 +421,20 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
         if ki2 && ki2_row > 0 {
             self.out.write_char('\n')?;
         }
-        let Some(e) = &line.ending else {
-            return Ok(());
+        // A line that stops at a foul with no ending stated is won by the other side, as
+        // the readers take it when something declares the foul: say so, as nothing else in
+        // the text may (the record's closing line, say, was not understood).
+        let implied;
+        let e = match &line.ending {
+            Some(e) => e,
+            None if fouled => {
+                implied = Ending::new(EndingKind::FoulWin);
+                &implied
+            }
+            None => return Ok(()),
         };
-        for v in e.variations.iter().rev() {
+        let variations = line.ending.iter().flat_map(|e| &e.variations);
+        for v in variations.rev() {
             blocks.push(Branch {
                 ply,
                 line: v,
