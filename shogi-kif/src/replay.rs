@@ -206,10 +206,18 @@ impl<'a> Replayer<'a> {
     /// The ending of node `idx` (a special statement) for `stm` to move.
     fn ending(&self, idx: u32, end: &RawEnd, stm: Color, variations: Vec<Line>) -> Ending {
         let node = &self.raw.nodes[idx as usize];
-        let closing = self.raw.closing_endings.iter().find(|(n, _)| *n == idx);
+        // Pushed as the nodes were made, so in node order: a search, as a record may hold
+        // very many of them.
+        let closing = self
+            .raw
+            .closing_endings
+            .binary_search_by_key(&idx, |(n, _)| *n);
         let (kind, offender) = match closing {
-            Some((_, text)) => (ki2_closing_ending(text, stm), None),
-            None => normalise_foul(&end.kind, end.offender, stm),
+            Ok(i) => (
+                ki2_closing_ending(&self.raw.closing_endings[i].1, stm),
+                None,
+            ),
+            Err(_) => normalise_foul(&end.kind, end.offender, stm),
         };
         Ending {
             kind,
