@@ -4,6 +4,7 @@
 use crate::Format;
 use crate::ending::EndingKind;
 use crate::model::{Line, MoveTime, Record};
+use std::collections::HashSet;
 use std::fmt;
 
 /// Something a record holds that a format cannot: [`crate::write`] leaves it out, or writes
@@ -195,9 +196,13 @@ pub fn losses(record: &Record, format: Format) -> Vec<Loss> {
         }
     }
     if deep {
-        // The variations' endings too, each word once.
+        // The variations' endings too, each word once (a set: there may be very many).
+        let mut named: HashSet<&EndingKind> = HashSet::new();
+        if let Some(e) = record.ending() {
+            named.insert(&e.kind);
+        }
         for kind in variation_endings(&record.moves) {
-            if !kind.reads_back_in(format) && !out.contains(&Loss::Ending(kind.clone())) {
+            if !kind.reads_back_in(format) && named.insert(kind) {
                 out.push(Loss::Ending(kind.clone()));
             }
         }
