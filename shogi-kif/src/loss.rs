@@ -27,7 +27,8 @@ pub enum Loss {
     SubsecondTimes(usize),
     /// Bookmarks, しおり (CSA, USI, SFEN, JKF).
     Bookmarks(usize),
-    /// Header entries (USI, SFEN).
+    /// Header entries (USI, SFEN); in KIF and KI2, entries whose key would make the line
+    /// read as something else (a move, a hand, …), written as comments on the start.
     Header(usize),
     /// An ending the format has no word for: USI has `resign` and `win` only; CSA has no word
     /// for 不戦勝, 不戦敗 or an unknown word that is not a `%` word, and writes it as a comment
@@ -174,6 +175,15 @@ pub fn losses(record: &Record, format: Format) -> Vec<Loss> {
     }
     if one_line {
         add(record.header.entries.len(), Loss::Header);
+    }
+    if matches!(format, Format::Kif | Format::Ki2) {
+        let kept = |e: &&crate::HeaderEntry| {
+            crate::kif::write::header_kept(&e.key, &crate::text::one_line(&e.value))
+        };
+        add(
+            record.header.entries.iter().filter(|e| !kept(e)).count(),
+            Loss::Header,
+        );
     }
     let fouled = record.moves.moves.iter().any(|n| n.foul.is_some());
     if let Some(e) = record.ending() {

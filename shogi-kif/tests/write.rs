@@ -234,3 +234,36 @@ fn a_foul_with_no_ending_is_declared_in_every_format_with_fouls() {
         assert_eq!(ending, Some(EndingKind::FoulWin), "{f:?}\n{text}");
     }
 }
+
+/// A header key that makes its line read as something else (a KIF line `4 投了 ( 0：00/…)`
+/// read as a header entry, found by the `write` fuzz target; a hand; a line break) is
+/// written as a comment on the start, and `losses` names it: it was written as a header
+/// line, which read back as a move (refused) or changed the start.
+#[test]
+fn header_keys_that_read_as_something_else_become_start_comments() {
+    use shogi_kif::{HeaderKey, Loss};
+    let mut record = read_as(
+        "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n",
+        Format::Kif,
+    );
+    for key in ["4 投了", "後手の持駒", "a\n   1 ２六歩(27)", "*x"] {
+        record.header.push(HeaderKey::Other(key.into()), "歩");
+    }
+    record.header.push(HeaderKey::Other("備考2".into()), "kept");
+    for f in [Format::Kif, Format::Ki2] {
+        let text = shogi_kif::write(&record, f);
+        let back = read_as(&text, f);
+        assert_eq!(back.usi_moves(), ["7g7f"], "{f:?}\n{text}");
+        assert_eq!(back.start, record.start, "{f:?}\n{text}");
+        let keys: Vec<_> = back.header.entries.iter().map(|e| e.key.kif()).collect();
+        assert_eq!(keys, ["備考2"], "{f:?}\n{text}");
+        assert!(
+            back.start_comments.iter().any(|c| c == "4 投了：歩"),
+            "{f:?}\n{text}"
+        );
+        assert_eq!(shogi_kif::losses(&record, f), [Loss::Header(4)], "{f:?}");
+    }
+    // CSA keeps other keys as comment lines, each on one line.
+    let text = shogi_kif::write(&record, Format::Csa);
+    assert_eq!(read_as(&text, Format::Csa).usi_moves(), ["7g7f"], "{text}");
+}

@@ -43,9 +43,12 @@ fn write_header<W: Write + ?Sized>(out: &mut W, record: &Record) -> fmt::Result 
         match e.key.csa() {
             Some(k) if k.starts_with('N') => writeln!(out, "{k}{value}")?,
             Some(k) => writeln!(out, "{k}:{value}")?,
+            // A line break in a key would start a statement: keys go on one line too.
             None => match &e.key {
-                HeaderKey::Other(k) if k.starts_with('$') => writeln!(out, "{k}:{value}")?,
-                k => writeln!(out, "'{}：{value}", k.kif())?,
+                HeaderKey::Other(k) if k.starts_with('$') => {
+                    writeln!(out, "{}:{value}", one_line(k))?
+                }
+                k => writeln!(out, "'{}：{value}", one_line(k.kif()))?,
             },
         }
     }

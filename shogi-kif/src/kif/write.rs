@@ -310,13 +310,20 @@ fn write_head<W: Write + ?Sized>(
 ) -> Result<Option<(Position, u32)>, fmt::Error> {
     let handicap = is_handicap_game(record);
     let start = record.start_position();
+    // Entries whose line would read back as something else: comments on the start.
+    let mut as_comments = Vec::new();
     for e in &record.header.entries {
         let key = match (&e.key, handicap) {
             (HeaderKey::Black, true) => "下手",
             (HeaderKey::White, true) => "上手",
             (k, _) => k.kif(),
         };
-        writeln!(out, "{key}：{}", one_line(&e.value))?;
+        let value = one_line(&e.value);
+        if header_kept(&e.key, &value) {
+            writeln!(out, "{key}：{value}")?;
+        } else {
+            as_comments.push(format!("{key}：{value}"));
+        }
     }
     let first_number = start.as_ref().map_or(1, Position::move_number).max(1);
     match (&record.start, &start) {
@@ -346,8 +353,18 @@ fn write_head<W: Write + ?Sized>(
         }
         (_, None) => {}
     }
+    write_notes(out, &as_comments, &[])?;
     write_notes(out, &record.start_comments, &record.start_bookmarks)?;
     Ok(start.map(|pos| (pos, first_number)))
+}
+
+/// Whether the KIF and KI2 writers write a header entry as a header line (its value on one
+/// line): the usual keys always, any other key when its line reads back as itself.
+pub(crate) fn header_kept(key: &HeaderKey, value: &str) -> bool {
+    match key {
+        HeaderKey::Other(k) => crate::kif::header_reads_back(k, value),
+        _ => true,
+    }
 }
 
 /// A line of moves to write, from the position it starts at.
