@@ -267,3 +267,17 @@ fn header_keys_that_read_as_something_else_become_start_comments() {
     let text = shogi_kif::write(&record, Format::Csa);
     assert_eq!(read_as(&text, Format::Csa).usi_moves(), ["7g7f"], "{text}");
 }
+
+/// Hand counts of 20 and more were written as `十` alone (twenty lances read back as ten;
+/// found by the `write` fuzz target). Readers take at most 18 of a kind in one entry, so
+/// KIF and KI2 diagrams now write a larger count as several entries (`香十八　香二　`).
+#[test]
+fn hand_counts_past_nineteen_read_back() {
+    let sfen = "position sfen 8k/9/9/9/9/9/9/9/K8 b 20L35N99P 1\n";
+    let record = read_as(sfen, Format::Usi);
+    for f in [Format::Kif, Format::Ki2] {
+        let text = shogi_kif::write(&record, f);
+        assert!(text.contains("香十八　香二　"), "{text}");
+        assert_eq!(read_as(&text, f).start, record.start, "{f:?}\n{text}");
+    }
+}

@@ -56,7 +56,7 @@ fn kanji_numeral(n: u8) -> char {
         .unwrap_or('？')
 }
 
-/// A hand count in kanji (`十八`).
+/// A hand count in kanji, 1 to 18 (`十八`).
 fn write_kanji_count<W: Write + ?Sized>(out: &mut W, n: u8) -> fmt::Result {
     if n >= 10 {
         out.write_char('十')?;
@@ -101,11 +101,18 @@ fn write_bod_hand<W: Write + ?Sized>(out: &mut W, pos: &Position, color: Color) 
             continue;
         }
         any = true;
-        out.write_char(bod_char(role))?;
-        if n > 1 {
-            write_kanji_count(out, n)?;
+        // Readers take at most 18 of a kind in one entry (the pawns of a game): a puzzle's
+        // larger count is written as several entries, which they add up.
+        let mut left = n;
+        while left > 0 {
+            let part = left.min(18);
+            out.write_char(bod_char(role))?;
+            if part > 1 {
+                write_kanji_count(out, part)?;
+            }
+            out.write_char('　')?;
+            left -= part;
         }
-        out.write_char('　')?;
     }
     if !any {
         out.write_str("なし")?;
