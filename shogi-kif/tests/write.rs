@@ -275,9 +275,18 @@ fn header_keys_that_read_as_something_else_become_start_comments() {
 fn hand_counts_past_nineteen_read_back() {
     let sfen = "position sfen 8k/9/9/9/9/9/9/9/K8 b 20L35N99P 1\n";
     let record = read_as(sfen, Format::Usi);
-    for f in [Format::Kif, Format::Ki2] {
+    for f in [Format::Kif, Format::Ki2, Format::Jkf] {
         let text = shogi_kif::write(&record, f);
-        assert!(text.contains("香十八　香二　"), "{text}");
+        if f != Format::Jkf {
+            assert!(text.contains("香十八　香二　"), "{text}");
+        }
         assert_eq!(read_as(&text, f).start, record.start, "{f:?}\n{text}");
     }
+    // The JKF reader kept at most 18 of a kind (silently); it now keeps up to 99, and
+    // refuses more where the start is.
+    let jkf = shogi_kif::write(&record, Format::Jkf).replace("\"FU\": 99", "\"FU\": 100");
+    let e = shogi_kif::read_str(&jkf, shogi_kif::ReadOptions::with_format(Format::Jkf))
+        .expect_err("100 pawns");
+    assert!(e.message.contains("100 FU in hand"), "{e}");
+    assert!(e.location.line > 1, "{e}");
 }

@@ -118,7 +118,7 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
                         .ok_or_else(|| bad(format!("JKF: bad piece kind {k:?} in hand")))?;
                     let idx = hand_slot(kind)
                         .ok_or_else(|| bad(format!("JKF: {k} cannot be in hand")))?;
-                    b.hands[i][idx] = n.min(18);
+                    b.hands[i][idx] = n;
                 }
             }
             b.side_to_move = side_of(data.color);

@@ -317,8 +317,9 @@ pub(crate) struct Initial<'a> {
 }
 
 /// [`Initial`] as read, before its check: an `OTHER` start needs `data` with a 9x9 board of
-/// pieces (colour 0 or 1, a CSA piece name) and hands of pieces that can be in hand. A
-/// failed check is an error the JSON reader locates (at the end of `initial`).
+/// pieces (colour 0 or 1, a CSA piece name) and hands of pieces that can be in hand, at most
+/// 99 of a kind (what SFEN can write). A failed check is an error the JSON reader locates
+/// (at the end of `initial`).
 #[derive(Deserialize)]
 struct InitialAsRead<'a> {
     #[serde(default)]
@@ -345,6 +346,9 @@ impl<'a> TryFrom<InitialAsRead<'a>> for Initial<'a> {
                 }
             }
             for hand in data.hands.iter().take(2) {
+                if let Some((k, n)) = hand.iter().find(|(_, n)| **n > 99) {
+                    return Err(format!("{n} {k} in hand: at most 99 can be written"));
+                }
                 for k in hand.keys() {
                     match Role::from_csa(k) {
                         None => return Err(format!("bad piece kind {k:?} in hand")),
