@@ -4,6 +4,7 @@
 use crate::Format;
 use crate::ending::EndingKind;
 use crate::model::{Line, MoveTime, Record};
+use std::collections::HashSet;
 use std::fmt;
 
 /// Something a record holds that a format cannot: [`crate::write`] leaves it out, or writes
@@ -26,12 +27,14 @@ pub enum Loss {
     SubsecondTimes(usize),
     /// Bookmarks, しおり (CSA, USI, SFEN, JKF).
     Bookmarks(usize),
-    /// Header entries (USI, SFEN).
+    /// Header entries (USI, SFEN); in KIF and KI2, entries whose key would make the line
+    /// read as something else (a move, a hand, …), written as comments on the start.
     Header(usize),
     /// An ending the format has no word for: USI has `resign` and `win` only; CSA has no word
-    /// for 不戦勝, 不戦敗 or an unknown word, and writes it as a comment line; KIF and KI2
-    /// write an unknown word that would not read back as itself as a comment too (see
-    /// [`EndingKind::reads_back_in_kif`]).
+    /// for 不戦勝, 不戦敗 or an unknown word that is not a `%` word, and writes it as a comment
+    /// line; KIF, KI2 and JKF write an unknown word that would not read back as itself (in
+    /// the main line or a variation) as [`crate::UNKNOWN_ENDING_WORD`], with the word in a
+    /// comment (see [`EndingKind::reads_back_in`]).
     Ending(EndingKind),
     /// A sealed move (封じ手) in CSA: written as `%CHUDAN` (an interruption) after a
     /// `'封じ手` comment line.
@@ -173,6 +176,15 @@ pub fn losses(record: &Record, format: Format) -> Vec<Loss> {
     if one_line {
         add(record.header.entries.len(), Loss::Header);
     }
+    if matches!(format, Format::Kif | Format::Ki2) {
+        let kept = |e: &&crate::HeaderEntry| {
+            crate::kif::write::header_kept(&e.key, &crate::text::one_line(&e.value))
+        };
+        add(
+            record.header.entries.iter().filter(|e| !kept(e)).count(),
+            Loss::Header,
+        );
+    }
     let fouled = record.moves.moves.iter().any(|n| n.foul.is_some());
     if let Some(e) = record.ending() {
         let kept = match format {
@@ -184,18 +196,51 @@ pub fn losses(record: &Record, format: Format) -> Vec<Loss> {
                     out.push(Loss::SealedMove);
                     true
                 }
-                EndingKind::Other(w) => w.starts_with('%'),
+                k @ EndingKind::Other(_) => k.reads_back_in(format),
                 k => k.csa().is_some() || k.is_foul(),
             },
-            Format::Kif | Format::Ki2 => e.kind.reads_back_in_kif(),
-            _ => true,
+            _ => e.kind.reads_back_in(format),
         };
         if !kept {
             out.push(Loss::Ending(e.kind.clone()));
         }
     }
+    if deep {
+        // The variations' endings too, each word once (a set: there may be very many).
+        let mut named: HashSet<&EndingKind> = HashSet::new();
+        if let Some(e) = record.ending() {
+            named.insert(&e.kind);
+        }
+        for kind in variation_endings(&record.moves) {
+            if !kind.reads_back_in(format) && named.insert(kind) {
+                out.push(Loss::Ending(kind.clone()));
+            }
+        }
+    }
     if one_line && fouled {
         out.push(Loss::FoulMove);
+    }
+    out
+}
+
+/// The endings of every variation in `line` (nested ones included), in record order.
+fn variation_endings(line: &Line) -> Vec<&EndingKind> {
+    /// Put the variations of `line` on `todo`, the first to be popped first.
+    fn push_all<'r>(todo: &mut Vec<&'r Line>, line: &'r Line) {
+        let from_moves = line.moves.iter().flat_map(|n| &n.variations);
+        let from_ending = line.ending.iter().flat_map(|e| &e.variations);
+        let start = todo.len();
+        todo.extend(from_moves.chain(from_ending));
+        todo[start..].reverse();
+    }
+    let mut out = Vec::new();
+    let mut todo = Vec::new();
+    push_all(&mut todo, line);
+    while let Some(v) = todo.pop() {
+        if let Some(e) = &v.ending {
+            out.push(&e.kind);
+        }
+        push_all(&mut todo, v);
     }
     out
 }

@@ -132,6 +132,10 @@ pub(crate) struct RawRecord {
     pub start: RawStart,
     pub nodes: Vec<Node>,
     pub closing: Option<Closing>,
+    /// Endings read from a KI2 `まで…` line where the side to move was not known yet (a
+    /// line with no moves at the record's start): node index and the text after `で`,
+    /// which the replay reads for the side to move there. In node order.
+    pub closing_endings: Vec<(u32, String)>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -170,6 +174,7 @@ impl RawRecord {
                 depth: 0,
             }],
             closing: None,
+            closing_endings: Vec::new(),
             diagnostics: Vec::new(),
         }
     }

@@ -206,7 +206,19 @@ impl<'a> Replayer<'a> {
     /// The ending of node `idx` (a special statement) for `stm` to move.
     fn ending(&self, idx: u32, end: &RawEnd, stm: Color, variations: Vec<Line>) -> Ending {
         let node = &self.raw.nodes[idx as usize];
-        let (kind, offender) = normalise_foul(&end.kind, end.offender, stm);
+        // Pushed as the nodes were made, so in node order: a search, as a record may hold
+        // very many of them.
+        let closing = self
+            .raw
+            .closing_endings
+            .binary_search_by_key(&idx, |(n, _)| *n);
+        let (kind, offender) = match closing {
+            Ok(i) => (
+                ki2_closing_ending(&self.raw.closing_endings[i].1, stm),
+                None,
+            ),
+            Err(_) => normalise_foul(&end.kind, end.offender, stm),
+        };
         Ending {
             kind,
             offender,
@@ -544,6 +556,14 @@ fn resolve_jkf(
             promote: promote == Some(true),
         }),
     }
+}
+
+/// The ending a KI2 `まで…` line gives a line ending with `stm` to move: the result
+/// [`closing_kind`] reads, else a KIF ending word, else the text as an unknown word.
+pub(crate) fn ki2_closing_ending(text: &str, stm: Color) -> EndingKind {
+    closing_kind(text, stm)
+        .or_else(|| EndingKind::from_japanese(text))
+        .unwrap_or_else(|| EndingKind::Other(text.to_string()))
 }
 
 /// Read the result part of a `まで…` line, relative to the side to move at the end.

@@ -74,6 +74,16 @@ fn error_messages_are_located() {
             "{\"header\": {}, \"moves\": [{}, {\"move\": {\"piece\": \"XX\"}}]}",
             None,
         ),
+        (
+            "JKF square",
+            "{\"moves\": [{},\n {\"move\": {\"to\": {\"x\": 0, \"y\": 5}, \"piece\": \"FU\"}}]}",
+            None,
+        ),
+        (
+            "JKF start",
+            "{\"initial\": {\"preset\": \"OTHER\",\n \"data\": {\"board\": [], \"color\": 0, \"hands\": []}},\n \"moves\": [{}]}",
+            None,
+        ),
     ];
     let mut rendered = Vec::new();
     for (name, text, hint) in cases {
@@ -338,4 +348,23 @@ fn usi_moves_refused_by_syntax_or_by_rules() {
         assert_eq!(e.ply, Some(ply), "{line}");
         assert_eq!(e.written.as_deref(), Some(written), "{line}");
     }
+}
+
+/// A start with more than 99 pieces of a kind in a hand (hand lines that add up, found by
+/// the `read_ki2` fuzz target) was read as valid, though the start, kept as SFEN, could not
+/// be read again. It is refused where the hands are given.
+#[test]
+fn hands_past_99_pieces_of_a_kind() {
+    let kif = format!("後手の持駒：{}\n先手番\n", "歩十八　".repeat(6));
+    let e = err(&kif, Some(Format::Kif));
+    assert_eq!(e.kind, ErrorKind::Position, "{e}");
+    assert_eq!(e.location.line, 1, "{e}");
+    assert!(e.message.contains("108 歩 in 後手's hand"), "{e}");
+    // 99 are read.
+    let kif = format!("後手の持駒：{}歩九\n先手番\n", "歩十八　".repeat(5));
+    let r = read_str(&kif, ReadOptions::with_format(Format::Kif)).expect("read");
+    assert!(r.start.position().is_some());
+    let csa = format!("P-{}\n+\n", "00FU".repeat(100));
+    let e = err(&csa, Some(Format::Csa));
+    assert_eq!(e.kind, ErrorKind::Position, "{e}");
 }

@@ -47,6 +47,83 @@ fn plies_of_one_line() {
     assert!(e.message.contains("(the limit)"), "{e}");
 }
 
+/// JKF: the move past the limit is located at its entry (at the `:` after `"move"`, where
+/// the JSON reader stands), in the main line and in a fork that starts late in the game; comment-only
+/// entries and entries after the ending are not moves.
+#[test]
+fn plies_of_one_jkf_line() {
+    // Kings stepping back and forth, an entry a line: the rules do not matter here.
+    let steps = [
+        "{\"move\":{\"from\":{\"x\":5,\"y\":9},\"to\":{\"x\":5,\"y\":8},\"piece\":\"OU\"}}",
+        "{\"move\":{\"from\":{\"x\":5,\"y\":1},\"to\":{\"x\":5,\"y\":2},\"piece\":\"OU\"}}",
+        "{\"move\":{\"from\":{\"x\":5,\"y\":8},\"to\":{\"x\":5,\"y\":9},\"piece\":\"OU\"}}",
+        "{\"move\":{\"from\":{\"x\":5,\"y\":2},\"to\":{\"x\":5,\"y\":1},\"piece\":\"OU\"}}",
+    ];
+    let entries = |from: usize, n: usize| -> Vec<String> {
+        (from..from + n).map(|i| steps[i % 4].to_string()).collect()
+    };
+    // The column of the `:` after "move", where the JSON reader stands.
+    let column = "{\"move\":".len();
+    // The main line: line 1 is the start's entry, line 2 a comment-only entry; the move past
+    // the limit is on line 3 + MAX_PLIES.
+    let mut lines = vec![
+        "{\"moves\":[{}".to_string(),
+        "{\"comments\":[\"c\"]}".to_string(),
+    ];
+    lines.extend(entries(0, MAX_PLIES + 1));
+    let jkf = format!("{}]}}", lines.join(",\n"));
+    let e = refused(&jkf, Format::Jkf);
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
+    assert!(
+        e.message.contains("more than 100,000 moves in one line"),
+        "{e}"
+    );
+    assert!(!e.message.contains(" at line "), "{e}");
+    assert_eq!(
+        (e.location.line as usize, e.location.column as usize),
+        (3 + MAX_PLIES, column),
+        "{e}"
+    );
+    // One move fewer reads; so do moves after an ending (which counts as a move).
+    let ok = format!("{}]}}", lines[..lines.len() - 1].join(",\n"));
+    assert!(read_str(&ok, ReadOptions::with_format(Format::Jkf)).is_ok());
+    let mut ended = lines[..lines.len() - 2].to_vec();
+    ended.push("{\"special\":\"TORYO\"}".to_string());
+    ended.extend(entries(0, 4));
+    let ended = format!("{}]}}", ended.join(",\n"));
+    let read = read_str(&ended, ReadOptions::with_format(Format::Jkf)).expect("read");
+    assert_eq!(read.moves.moves.len(), MAX_PLIES - 1);
+    // A fork of the 1,000th move: its line reaches the limit after MAX_PLIES - 999 moves of
+    // its own; the main line after the fork does not count them.
+    let forked = |fork_moves: usize| {
+        let mut lines = vec!["{\"moves\":[{}".to_string()];
+        lines.extend(entries(0, 999));
+        let mut fork = entries(999, fork_moves);
+        fork[0] = format!("{{\"forks\":[[\n{}", fork[0]);
+        if let Some(last) = fork.last_mut() {
+            last.push_str(&format!("\n]],{}", &steps[3][1..]));
+        }
+        lines.extend(fork);
+        lines.extend(entries(0, 10));
+        format!("{}]}}", lines.join(",\n"))
+    };
+    // At the limit it reads, and the forked entry's own move (after its forks) counts from
+    // the main line again.
+    let read = read_str(
+        &forked(MAX_PLIES - 999),
+        ReadOptions::with_format(Format::Jkf),
+    );
+    assert_eq!(read.expect("read").moves.moves.len(), 1010);
+    let e = refused(&forked(MAX_PLIES - 999 + 1), Format::Jkf);
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
+    // (Line 1001 opens the fork, whose first move is on line 1002.)
+    assert_eq!(
+        (e.location.line as usize, e.location.column as usize),
+        (3 + MAX_PLIES, column),
+        "{e}"
+    );
+}
+
 #[test]
 fn header_entries() {
     let mut kif = String::new();

@@ -159,17 +159,26 @@ fn unknown_ending_words_with_spaces_and_marks_read_back() {
     }
 }
 
-/// A word that cannot be written as a KIF ending (it would read as a move) is kept as a
-/// comment, and `losses` says the ending is lost.
+/// A word that cannot be written as a KIF ending (it would read as a move) is written as
+/// 不明 with the word as the ending's first comment, and `losses` says the ending is lost.
+/// (Until the ending kept its variations, the word was a comment on the last move and the
+/// line had no ending.)
 #[test]
 fn an_unknown_ending_word_read_as_a_move_becomes_a_comment() {
+    use shogi_kif::EndingKind;
     let jkf = r#"{"header":{},"moves":[{},{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}},{"special":"７六歩"}]}"#;
     let record = read_as(jkf, Format::Jkf);
     for f in [Format::Kif, Format::Ki2] {
         let text = shogi_kif::write(&record, f);
         assert!(text.contains("*７六歩\n"), "{text}");
         let back = read_as(&text, f);
-        assert_eq!(back.ending(), None, "{f:?}\n{text}");
+        let ending = back.ending().expect("an ending");
+        assert_eq!(
+            ending.kind,
+            EndingKind::Other("不明".into()),
+            "{f:?}\n{text}"
+        );
+        assert_eq!(ending.comments, ["７六歩"], "{f:?}\n{text}");
         assert_eq!(back.usi_moves(), ["7g7f"]);
         let lost = shogi_kif::losses(&record, f);
         assert!(
@@ -204,4 +213,80 @@ fn a_variation_stopping_at_a_foul_survives_jkf() {
         variation[0].ending.as_ref().map(|e| e.kind.clone()),
         Some(shogi_kif::EndingKind::FoulWin)
     );
+}
+
+/// A line that stops at a foul declared only by a closing line the reader does not
+/// understand has no ending: KIF, KI2 and CSA wrote the move and nothing declaring it, and
+/// the text read back as an illegal move (found by the `write` fuzz target). They now state
+/// the ending the readers take it to have, a win for the other side.
+#[test]
+fn a_foul_with_no_ending_is_declared_in_every_format_with_fouls() {
+    use shogi_kif::EndingKind;
+    let kif = "手合割：平手\n手数----指手--\n   1 ５五歩(57)\nまで1手で反則あり\n";
+    let record = read_as(kif, Format::Kif);
+    assert!(record.moves.moves[0].foul.is_some());
+    assert_eq!(record.ending(), None);
+    for f in [Format::Kif, Format::Ki2, Format::Csa, Format::Jkf] {
+        let text = shogi_kif::write(&record, f);
+        let back = read_as(&text, f);
+        assert!(back.moves.moves[0].foul.is_some(), "{f:?}\n{text}");
+        let ending = back.ending().map(|e| e.kind.clone());
+        assert_eq!(ending, Some(EndingKind::FoulWin), "{f:?}\n{text}");
+    }
+}
+
+/// A header key that makes its line read as something else (a KIF line `4 投了 ( 0：00/…)`
+/// read as a header entry, found by the `write` fuzz target; a hand; a line break) is
+/// written as a comment on the start, and `losses` names it: it was written as a header
+/// line, which read back as a move (refused) or changed the start.
+#[test]
+fn header_keys_that_read_as_something_else_become_start_comments() {
+    use shogi_kif::{HeaderKey, Loss};
+    let mut record = read_as(
+        "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n",
+        Format::Kif,
+    );
+    for key in ["4 投了", "後手の持駒", "a\n   1 ２六歩(27)", "*x"] {
+        record.header.push(HeaderKey::Other(key.into()), "歩");
+    }
+    record.header.push(HeaderKey::Other("備考2".into()), "kept");
+    for f in [Format::Kif, Format::Ki2] {
+        let text = shogi_kif::write(&record, f);
+        let back = read_as(&text, f);
+        assert_eq!(back.usi_moves(), ["7g7f"], "{f:?}\n{text}");
+        assert_eq!(back.start, record.start, "{f:?}\n{text}");
+        let keys: Vec<_> = back.header.entries.iter().map(|e| e.key.kif()).collect();
+        assert_eq!(keys, ["備考2"], "{f:?}\n{text}");
+        assert!(
+            back.start_comments.iter().any(|c| c == "4 投了：歩"),
+            "{f:?}\n{text}"
+        );
+        assert_eq!(shogi_kif::losses(&record, f), [Loss::Header(4)], "{f:?}");
+    }
+    // CSA keeps other keys as comment lines, each on one line.
+    let text = shogi_kif::write(&record, Format::Csa);
+    assert_eq!(read_as(&text, Format::Csa).usi_moves(), ["7g7f"], "{text}");
+}
+
+/// Hand counts of 20 and more were written as `十` alone (twenty lances read back as ten;
+/// found by the `write` fuzz target). Readers take at most 18 of a kind in one entry, so
+/// KIF and KI2 diagrams now write a larger count as several entries (`香十八　香二　`).
+#[test]
+fn hand_counts_past_nineteen_read_back() {
+    let sfen = "position sfen 8k/9/9/9/9/9/9/9/K8 b 20L35N99P 1\n";
+    let record = read_as(sfen, Format::Usi);
+    for f in [Format::Kif, Format::Ki2, Format::Jkf] {
+        let text = shogi_kif::write(&record, f);
+        if f != Format::Jkf {
+            assert!(text.contains("香十八　香二　"), "{text}");
+        }
+        assert_eq!(read_as(&text, f).start, record.start, "{f:?}\n{text}");
+    }
+    // The JKF reader kept at most 18 of a kind (silently); it now keeps up to 99, and
+    // refuses more where the start is.
+    let jkf = shogi_kif::write(&record, Format::Jkf).replace("\"FU\": 99", "\"FU\": 100");
+    let e = shogi_kif::read_str(&jkf, shogi_kif::ReadOptions::with_format(Format::Jkf))
+        .expect_err("100 pawns");
+    assert!(e.message.contains("100 FU in hand"), "{e}");
+    assert!(e.location.line > 1, "{e}");
 }

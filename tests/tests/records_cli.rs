@@ -473,3 +473,53 @@ fn kif_times_from_csa_get_running_totals() {
         "{kif}"
     );
 }
+
+/// A JKF record past a limit: `check` names the file, line and column of the entry where
+/// the limit is passed (the limits are checked as the JSON is read), not 1:1.
+#[test]
+fn check_locates_jkf_limit_errors() {
+    let dir = common::scratch("jkf-limits");
+    let step = |i: usize| {
+        let (from, to) = [(9, 8), (1, 2), (8, 9), (2, 1)][i % 4];
+        format!(
+            "{{\"move\":{{\"from\":{{\"x\":5,\"y\":{from}}},\"to\":{{\"x\":5,\"y\":{to}}},\"piece\":\"OU\"}}}}"
+        )
+    };
+    // 100,001 moves, one a line after the start's entry on line 1.
+    let moves: Vec<String> = (0..=shogi_kif::limits::MAX_PLIES).map(step).collect();
+    let plies = dir.join("plies.jkf");
+    let text = format!("{{\"moves\":[{{}},\n{}]}}\n", moves.join(",\n"));
+    std::fs::write(&plies, text).expect("written");
+    // Forks nested 50 deep, each level on a line of its own (line k opens the k-th level's
+    // entry, 3k levels of JSON deep: the entry, its forks, the fork's line). The JSON
+    // nesting limit (128 levels) is reached on line 42 at column 28, the `{` of that
+    // entry's `"from"` (3 * 42 + 2 = 128).
+    let mut nested = step(0);
+    for _ in 0..50 {
+        nested = format!(
+            "{}\n,\"forks\":[[{nested}]]}}",
+            &step(0)[..step(0).len() - 1]
+        );
+    }
+    let deep = dir.join("deep.jkf");
+    std::fs::write(&deep, format!("{{\"moves\":[{{}},{nested}]}}\n")).expect("written");
+    let out = shogi(&[
+        "check",
+        plies.to_str().unwrap(),
+        deep.to_str().unwrap(),
+        "--jobs",
+        "1",
+    ]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let text = stdout(&out);
+    let want = format!(
+        "{}:100002:8: error: JKF: more than 100,000 moves in one line of play (the limit)",
+        plies.display()
+    );
+    assert!(text.contains(&want), "{text}");
+    let want = format!(
+        "{}:42:28: error: JKF: JSON nested 128 levels deep (the limit)",
+        deep.display()
+    );
+    assert!(text.contains(&want), "{text}");
+}

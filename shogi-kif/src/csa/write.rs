@@ -2,6 +2,7 @@
 
 use crate::encoding::Encoding;
 use crate::ending::EndingKind;
+use crate::format::Format;
 use crate::model::{Ending, HeaderKey, MoveTime, Record};
 use crate::text::{one_line, write_comments};
 use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
@@ -28,6 +29,9 @@ pub(crate) fn write<W: Write + ?Sized>(
     let (pos, fouled) = write_moves(out, record, pos)?;
     match record.ending() {
         Some(e) => write_ending(out, e, &pos, fouled),
+        // A line that stops at a foul with no ending stated is won by the other side (as the
+        // readers take it when something declares the foul): `%±ILLEGAL_ACTION` says so.
+        None if fouled => write_ending(out, &Ending::new(EndingKind::FoulWin), &pos, fouled),
         None => Ok(()),
     }
 }
@@ -39,9 +43,12 @@ fn write_header<W: Write + ?Sized>(out: &mut W, record: &Record) -> fmt::Result 
         match e.key.csa() {
             Some(k) if k.starts_with('N') => writeln!(out, "{k}{value}")?,
             Some(k) => writeln!(out, "{k}:{value}")?,
+            // A line break in a key would start a statement: keys go on one line too.
             None => match &e.key {
-                HeaderKey::Other(k) if k.starts_with('$') => writeln!(out, "{k}:{value}")?,
-                k => writeln!(out, "'{}：{value}", k.kif())?,
+                HeaderKey::Other(k) if k.starts_with('$') => {
+                    writeln!(out, "{}:{value}", one_line(k))?
+                }
+                k => writeln!(out, "'{}：{value}", one_line(k.kif()))?,
             },
         }
     }
@@ -148,7 +155,9 @@ fn write_ending<W: Write + ?Sized>(
         EndingKind::FoulLoss if e.offender.is_some() => {
             write!(out, "%{}ILLEGAL_ACTION", stm.csa_char())?;
         }
-        EndingKind::Other(w) if w.starts_with('%') => out.write_str(w)?,
+        // A `%` word that reads back as itself; any other unknown word becomes a comment
+        // line below (a line break in it would start a statement).
+        EndingKind::Other(w) if e.kind.reads_back_in(Format::Csa) => out.write_str(w)?,
         // CSA has no sealed move: the game was interrupted there (as JKF reads it too);
         // a comment keeps what the record said.
         EndingKind::SealedMove => {
@@ -156,7 +165,7 @@ fn write_ending<W: Write + ?Sized>(
         }
         k => match k.csa() {
             Some(c) => write!(out, "%{c}")?,
-            None => write!(out, "'{}", k.japanese())?,
+            None => write!(out, "'{}", one_line(k.japanese()))?,
         },
     }
     if let Some(MoveTime {

@@ -35,18 +35,25 @@ fn json_err(src: &str, e: serde_json::Error) -> ReadError {
         start: at,
         end,
     };
-    // The schema's limits and the JSON reader's nesting limit are limits too.
+    // serde_json ends its message with the place, which the error's location gives.
     let message = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    let mut message = message.strip_suffix(&place).unwrap_or(&message).to_string();
+    // The schema's limits and the JSON reader's nesting limit are limits too.
     let kind = if e.is_eof() {
         ErrorKind::Truncated
     } else if message.contains("(the limit)") {
         ErrorKind::TooLarge
     } else if message.starts_with("recursion limit exceeded") {
+        message = format!(
+            "JSON nested {} levels deep (the limit)",
+            crate::limits::MAX_JSON_DEPTH
+        );
         ErrorKind::TooDeep
     } else {
         ErrorKind::Json
     };
-    ReadError::at(kind, format!("JKF: {e}"), src, loc)
+    ReadError::at(kind, format!("JKF: {message}"), src, loc)
 }
 
 /// JKF's side number: 0 is Black (sente), 1 is White (gote).
@@ -69,6 +76,8 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
         start: 0,
         end: 0,
     };
+    // The schema checks the start as it is read, where the JSON reader locates its errors;
+    // these are guards it leaves unreached.
     let bad = |msg: String| ReadError::at(ErrorKind::Json, msg, src, whole);
     // 手合割 goes into the start (a Mini Shogi name makes the board a 5x5 one).
     let handicap_name = jkf
@@ -109,7 +118,7 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
                         .ok_or_else(|| bad(format!("JKF: bad piece kind {k:?} in hand")))?;
                     let idx = hand_slot(kind)
                         .ok_or_else(|| bad(format!("JKF: {k} cannot be in hand")))?;
-                    b.hands[i][idx] = n.min(18);
+                    b.hands[i][idx] = n;
                 }
             }
             b.side_to_move = side_of(data.color);
@@ -141,8 +150,11 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
 /// Add the entries of a move list below node `parent`; each fork hangs from the same parent
 /// as the entry it replaces. `at` is the forks' nesting depth and the ply of `parent`.
 ///
-/// The errors of limits are located at the start of the document: the JSON reader keeps no
-/// places for the values it reads.
+/// The limits are checked while the JSON is read, where its reader locates their errors
+/// (see `schema`): forks nest at most 42 deep within the JSON nesting limit, a line of play's
+/// moves are counted as they are read, and a record holds fewer moves than items. The
+/// checks here are guards that those leave unreached; their errors are located at the start
+/// of the document, as the JSON reader keeps no places for the values it reads.
 fn add_line(
     rec: &mut RawRecord,
     src: &str,
@@ -169,10 +181,7 @@ fn add_line(
             })?;
             let sq = |p: PlaceFormat| -> Result<Square, ReadError> {
                 Square::new(p.x, p.y).ok_or_else(|| {
-                    ReadError::new(
-                        ErrorKind::Json,
-                        format!("JKF: square {{x:{},y:{}}} is off the board", p.x, p.y),
-                    )
+                    ReadError::new(ErrorKind::Json, format!("JKF: {}", p.off_board()))
                 })
             };
             let from = mv.from.map(sq).transpose()?;

@@ -4,7 +4,8 @@ use super::schema::{
     Header, Hms, Initial, Jkf, MoveFormat, MoveMoveFormat, PieceFormat, PlaceFormat, StateFormat,
     TimeFormat,
 };
-use crate::ending::EndingKind;
+use crate::ending::{EndingKind, UNKNOWN_ENDING_WORD};
+use crate::format::Format;
 use crate::model::{Ending, Line, MoveNode, MoveTime, Record};
 use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
 use std::borrow::Cow;
@@ -205,8 +206,17 @@ fn line<'r>(
         });
     }
     if let Some(e) = &line.ending {
+        // An unknown word JKF would read back as another ending (a CSA or KIF word) is
+        // written as 不明, the word kept as the ending's first comment.
+        let comments = if e.kind.reads_back_in(Format::Jkf) {
+            comments(&e.comments)
+        } else {
+            let mut all = vec![e.kind.japanese().to_string()];
+            all.extend(e.comments.iter().cloned());
+            Some(Cow::Owned(all))
+        };
         out.push(MoveFormat {
-            comments: comments(&e.comments),
+            comments,
             forks: forks(&e.variations, &pos, prev),
             mv: None,
             special: Some(special(e, stm)),
@@ -225,7 +235,8 @@ fn special(e: &Ending, stm: Color) -> Cow<'_, str> {
         EndingKind::FoulLoss if e.offender.is_some() => {
             Cow::Owned(format!("{}ILLEGAL_ACTION", stm.csa_char()))
         }
-        EndingKind::Other(w) => Cow::Borrowed(w),
+        EndingKind::Other(w) if e.kind.reads_back_in(Format::Jkf) => Cow::Borrowed(w),
+        EndingKind::Other(_) => Cow::Borrowed(UNKNOWN_ENDING_WORD),
         k => Cow::Borrowed(k.csa().unwrap_or_else(|| k.japanese())),
     }
 }

@@ -15,6 +15,16 @@ fn label_side(s: &str) -> Option<Color> {
         _ => None,
     }
 }
+/// What a `まで…` line follows: see [`Parser::ki2_before_ending`].
+enum Before {
+    /// A move by this side, written with a side mark.
+    Mover(Color),
+    /// The record's start.
+    Start,
+    /// Anything else: an unmarked move, an ending, or a ply the line does not reach.
+    Other,
+}
+
 impl<'a> Parser<'a> {
     /// A `まで…` closing line (`rest` follows まで). In the main line it is the record's
     /// closing line. After a KI2 move (one with a side mark) it is also the ending of the
@@ -33,19 +43,37 @@ impl<'a> Parser<'a> {
         let after = after.strip_prefix('で').unwrap_or(after);
         let text = trim(after);
         let loc = line.loc_of(tt);
+        // Whether the closing line reader knows the text (whose kind, not whether it reads
+        // at all, depends on the side).
+        let known = crate::replay::closing_kind(text, Color::Black).is_some()
+            || EndingKind::from_japanese(text).is_some();
         let mut understood = true;
-        if let Some(mover) = self.ki2_mover_before_ending() {
-            if !text.is_empty() {
-                let kind = crate::replay::closing_kind(text, !mover)
-                    .or_else(|| EndingKind::from_japanese(text));
-                understood = kind.is_some();
-                let kind = kind.unwrap_or_else(|| EndingKind::Other(text.to_string()));
-                let end = Item::End(RawEnd {
-                    kind,
-                    offender: None,
-                });
-                self.place(line, None, end, loc, (loc.start, loc.end))?;
+        let end = |kind| {
+            Item::End(RawEnd {
+                kind,
+                offender: None,
+            })
+        };
+        match self.ki2_before_ending() {
+            _ if text.is_empty() => {}
+            Before::Mover(mover) => {
+                let kind = crate::replay::ki2_closing_ending(text, !mover);
+                understood = known;
+                self.place(line, None, end(kind), loc, (loc.start, loc.end))?;
             }
+            // A line with no moves at the record's start (KI2 writes the ending of a line
+            // with no moves this way too; in the main line it is also the closing line): the
+            // replay reads the text for the side to move there. Without it the line's
+            // variations would have no ending to hang from.
+            Before::Start => {
+                understood = known;
+                let kind = EndingKind::Other(text.to_string());
+                let placed = self.place(line, None, end(kind), loc, (loc.start, loc.end))?;
+                if let Some(idx) = placed {
+                    self.rec.closing_endings.push((idx, text.to_string()));
+                }
+            }
+            Before::Other => {}
         }
         // A word the closing line reader does not know was kept as the line's ending above;
         // it is not a closing line to check the ending against.
@@ -59,19 +87,25 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// The side that made the move a `まで…` line would follow, when that move was written
-    /// with a side mark (KI2) and the line has no ending yet.
-    fn ki2_mover_before_ending(&self) -> Option<Color> {
+    /// What a `まで…` line would follow in the line being read: a move written with a side
+    /// mark (KI2), or the record's start (the line has no moves yet); the line has no
+    /// ending yet.
+    fn ki2_before_ending(&self) -> Before {
         let tip = match self.pending {
-            Some((n, _)) => {
-                let idx = n.checked_sub(self.offset.unwrap_or(0))? as usize;
-                *self.path.get(idx.checked_sub(1)?)?
-            }
-            None => *self.path.last()?,
+            Some((n, _)) => n
+                .checked_sub(self.offset.unwrap_or(0))
+                .and_then(|idx| self.path.get((idx as usize).checked_sub(1)?)),
+            None => self.path.last(),
+        };
+        let Some(&tip) = tip else {
+            return Before::Other;
         };
         match &self.rec.nodes[tip as usize].item {
-            Item::Move(RawMove::Ja(m)) => m.side,
-            _ => None,
+            Item::Move(RawMove::Ja(m)) => m.side.map_or(Before::Other, Before::Mover),
+            Item::Root if self.rec.nodes[0].children.is_empty() || self.pending.is_some() => {
+                Before::Start
+            }
+            _ => Before::Other,
         }
     }
 

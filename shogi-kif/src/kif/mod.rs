@@ -42,6 +42,25 @@ pub(crate) fn parse(src: &str) -> Parsed {
     parse_with(src, true)
 }
 
+/// Whether the header line `key：value` reads back as a header entry with that key and
+/// nothing else: a key that starts like a move, a comment, a variation or a closing line, or
+/// that names a hand, the handicap or a diagram field, does not (the KIF and KI2 writers
+/// keep such an entry as a comment on the start, and `losses` names it).
+pub(crate) fn header_reads_back(key: &str, value: &str) -> bool {
+    let line = format!("{key}：{value}\n");
+    match parse_with(&line, false) {
+        Ok(rec) => {
+            rec.nodes.len() == 1
+                && matches!(rec.start, RawStart::Default)
+                && rec.closing.is_none()
+                && rec.diagnostics.is_empty()
+                && rec.header.len() == 1
+                && rec.header[0].0 == key
+        }
+        Err(_) => false,
+    }
+}
+
 /// [`parse`], with or without [`Parser::fast_move_line`] (the tests compare the two).
 fn parse_with(src: &str, fast: bool) -> Parsed {
     let mut p = Parser {

@@ -2,8 +2,9 @@
 
 use crate::encoding::Encoding;
 use crate::ending::EndingKind;
+use crate::format::Format;
 use crate::japanese::{self, Style, side_mark};
-use crate::model::{HeaderKey, Line, MoveNode, MoveTime, Record};
+use crate::model::{Ending, HeaderKey, Line, MoveNode, MoveTime, Record};
 use crate::text::{one_line, write_comments};
 use shogi_core::{Color, Handicap, Position, Role, Square, Variant};
 use std::borrow::Cow;
@@ -55,7 +56,7 @@ fn kanji_numeral(n: u8) -> char {
         .unwrap_or('？')
 }
 
-/// A hand count in kanji (`十八`).
+/// A hand count in kanji, 1 to 18 (`十八`).
 fn write_kanji_count<W: Write + ?Sized>(out: &mut W, n: u8) -> fmt::Result {
     if n >= 10 {
         out.write_char('十')?;
@@ -100,11 +101,18 @@ fn write_bod_hand<W: Write + ?Sized>(out: &mut W, pos: &Position, color: Color) 
             continue;
         }
         any = true;
-        out.write_char(bod_char(role))?;
-        if n > 1 {
-            write_kanji_count(out, n)?;
+        // Readers take at most 18 of a kind in one entry (the pawns of a game): a puzzle's
+        // larger count is written as several entries, which they add up.
+        let mut left = n;
+        while left > 0 {
+            let part = left.min(18);
+            out.write_char(bod_char(role))?;
+            if part > 1 {
+                write_kanji_count(out, part)?;
+            }
+            out.write_char('　')?;
+            left -= part;
         }
-        out.write_char('　')?;
     }
     if !any {
         out.write_str("なし")?;
@@ -309,13 +317,20 @@ fn write_head<W: Write + ?Sized>(
 ) -> Result<Option<(Position, u32)>, fmt::Error> {
     let handicap = is_handicap_game(record);
     let start = record.start_position();
+    // Entries whose line would read back as something else: comments on the start.
+    let mut as_comments = Vec::new();
     for e in &record.header.entries {
         let key = match (&e.key, handicap) {
             (HeaderKey::Black, true) => "下手",
             (HeaderKey::White, true) => "上手",
             (k, _) => k.kif(),
         };
-        writeln!(out, "{key}：{}", one_line(&e.value))?;
+        let value = one_line(&e.value);
+        if header_kept(&e.key, &value) {
+            writeln!(out, "{key}：{value}")?;
+        } else {
+            as_comments.push(format!("{key}：{value}"));
+        }
     }
     let first_number = start.as_ref().map_or(1, Position::move_number).max(1);
     match (&record.start, &start) {
@@ -345,8 +360,18 @@ fn write_head<W: Write + ?Sized>(
         }
         (_, None) => {}
     }
+    write_notes(out, &as_comments, &[])?;
     write_notes(out, &record.start_comments, &record.start_bookmarks)?;
     Ok(start.map(|pos| (pos, first_number)))
+}
+
+/// Whether the KIF and KI2 writers write a header entry as a header line (its value on one
+/// line): the usual keys always, any other key when its line reads back as itself.
+pub(crate) fn header_kept(key: &HeaderKey, value: &str) -> bool {
+    match key {
+        HeaderKey::Other(k) => crate::kif::header_reads_back(k, value),
+        _ => true,
+    }
 }
 
 /// A line of moves to write, from the position it starts at.
@@ -420,10 +445,20 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
         if ki2 && ki2_row > 0 {
             self.out.write_char('\n')?;
         }
-        let Some(e) = &line.ending else {
-            return Ok(());
+        // A line that stops at a foul with no ending stated is won by the other side, as
+        // the readers take it when something declares the foul: say so, as nothing else in
+        // the text may (the record's closing line, say, was not understood).
+        let implied;
+        let e = match &line.ending {
+            Some(e) => e,
+            None if fouled => {
+                implied = Ending::new(EndingKind::FoulWin);
+                &implied
+            }
+            None => return Ok(()),
         };
-        for v in e.variations.iter().rev() {
+        let variations = line.ending.iter().flat_map(|e| &e.variations);
+        for v in variations.rev() {
             blocks.push(Branch {
                 ply,
                 line: v,
@@ -439,24 +474,27 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
             pos.side_to_move()
         };
         let moves = ply - self.first_ply;
-        if !e.kind.reads_back_in_kif() {
-            // An unknown word that would not read back as itself (a line break in it, or
-            // text read as a move): kept as a comment, the line left without an ending.
-            let word = e.kind.japanese();
-            let notes: Vec<String> = word.lines().map(str::to_string).collect();
-            write_notes(self.out, &notes, &[])?;
-            return write_notes(self.out, &e.comments, &e.bookmarks);
+        // An unknown word that would not read back as itself (a line break in it, or text
+        // read as a move) is written as 不明 with the word as the ending's first comment: the
+        // line keeps an ending, and the ending its variations.
+        let format = if ki2 { Format::Ki2 } else { Format::Kif };
+        let kind = e.kind.as_written(format);
+        let mut comments = Cow::Borrowed(&e.comments);
+        if *kind != e.kind {
+            let mut all = vec![e.kind.japanese().to_string()];
+            all.extend(e.comments.iter().cloned());
+            comments = Cow::Owned(all);
         }
-        let result = closing_result(&e.kind, stm, self.handicap);
+        let result = closing_result(&kind, stm, self.handicap);
         if ki2 {
             // KI2 has no numbered special lines: every line's ending is its `まで…` line, as
             // Kifu for Windows writes the main line's and tsshogi every line's. An ending
             // without a usual phrase is named by its word.
-            let result = result.unwrap_or(Cow::Borrowed(e.kind.japanese()));
+            let result = result.unwrap_or(Cow::Borrowed(kind.japanese()));
             writeln!(self.out, "まで{moves}手で{result}")?;
-            return write_notes(self.out, &e.comments, &e.bookmarks);
+            return write_notes(self.out, &comments, &e.bookmarks);
         }
-        let word = e.kind.japanese();
+        let word = kind.japanese();
         write!(self.out, "{ply:>4} {word}")?;
         if let Some(t) = &e.time {
             let pad = 14usize.saturating_sub(display_width(word));
@@ -464,7 +502,7 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
             write_kif_time(self.out, t)?;
         }
         self.out.write_char('\n')?;
-        write_notes(self.out, &e.comments, &e.bookmarks)?;
+        write_notes(self.out, &comments, &e.bookmarks)?;
         match result {
             Some(r) if main => writeln!(self.out, "まで{moves}手で{r}"),
             _ => Ok(()),

@@ -59,6 +59,18 @@ fn build_position(
     loc: Location,
     notes: &mut Vec<Diagnostic>,
 ) -> Result<Position, ReadError> {
+    // The rules for puzzle diagrams allow any number of pieces in hand, but the record's
+    // start is kept as SFEN, which writes at most 99 of a kind.
+    for (color, hand) in Color::ALL.into_iter().zip(&setup.hands) {
+        if let Some((role, n)) = hand.iter().find(|&(_, n)| n > 99) {
+            let msg = format!(
+                "the start position is not playable: {n} {} in {}'s hand (at most 99 can be written)",
+                role.kanji_short(),
+                color.japanese()
+            );
+            return Err(position_error(src, loc, msg));
+        }
+    }
     let (pos, broken) = Position::from_setup_relaxed(setup).map_err(|e| {
         position_error(src, loc, format!("the start position is not playable: {e}"))
     })?;

@@ -31,32 +31,7 @@ fn has_foul(line: &Line) -> bool {
     line.moves.iter().any(|n| n.foul.is_some())
 }
 
-/// Whether a line (or a variation in it) ends in an unknown word (`EndingKind::Other`) that
-/// `f` may not give back: in KIF one that does not read back as itself (written as a
-/// comment, its variations then read as other lines); in KI2 any, as its `まで` line is an
-/// ending only after a move with a side mark. Known faults, left open: these are skipped.
-fn has_unknown_ending(line: &Line, f: Format) -> bool {
-    let mut todo = vec![line];
-    while let Some(line) = todo.pop() {
-        if let Some(e) = &line.ending {
-            if matches!(e.kind, EndingKind::Other(_))
-                && (f == Format::Ki2 || !e.kind.reads_back_in_kif())
-            {
-                return true;
-            }
-            todo.extend(&e.variations);
-        }
-        for n in &line.moves {
-            todo.extend(&n.variations);
-        }
-    }
-    false
-}
-
 fn check_write_as(record: &Record, f: Format) {
-    if matches!(f, Format::Kif | Format::Ki2) && has_unknown_ending(&record.moves, f) {
-        return;
-    }
     if matches!(f, Format::Usi | Format::Sfen) && has_foul(&record.moves) {
         return;
     }
@@ -102,15 +77,16 @@ fn held(kind: Option<EndingKind>, f: Format) -> Option<Option<EndingKind>> {
         Format::Csa => match kind {
             // CSA has no sealed move: the game was interrupted there.
             EndingKind::SealedMove => Some(Some(EndingKind::Interrupt)),
-            EndingKind::FoulWin | EndingKind::FoulLoss | EndingKind::Other(_) => None,
+            EndingKind::FoulWin | EndingKind::FoulLoss => None,
+            // A `%` word that reads back as itself; any other is a comment line.
+            k @ EndingKind::Other(_) => Some(Some(k).filter(|k| k.reads_back_in(f))),
             k if k.csa().is_some() => Some(Some(k)),
             // Written as a comment.
             _ => Some(None),
         },
-        // An unknown word is written as it was read when it reads back as itself; else it
-        // is kept in a comment and the line has no ending.
-        Format::Kif | Format::Ki2 => Some(Some(kind).filter(EndingKind::reads_back_in_kif)),
-        _ => Some(Some(kind)),
+        // An unknown word is written as it was read when it reads back as itself; else as
+        // 不明, the word kept in a comment.
+        _ => Some(Some(kind.as_written(f).into_owned())),
     }
 }
 
