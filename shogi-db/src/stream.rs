@@ -126,11 +126,11 @@ fn read(
     st: &mut rusqlite::CachedStatement<'_>,
     keys: [i64; 2],
     r: Range,
+    mut chunk: Chunk,
 ) -> rusqlite::Result<Chunk> {
-    let mut chunk = Chunk {
-        text: String::with_capacity(r.n * 96),
-        hits: Vec::with_capacity(r.n),
-    };
+    chunk.text.clear();
+    chunk.hits.clear();
+    chunk.hits.reserve(r.n);
     let mut rows = st.query(rusqlite::params![keys[0], keys[1], r.lo, r.hi, r.n as i64])?;
     while let Some(row) = rows.next()? {
         let text = |i: usize| row.get_ref(i).and_then(|v| Ok(v.as_str_or_null()?));
@@ -179,18 +179,24 @@ pub(crate) fn print(
          ORDER BY p.game_id, p.ply LIMIT ?5"
     );
     std::thread::scope(|scope| {
-        // Worker w reads ranges w, w + threads, …, in order, into its own bounded channel.
+        // Worker w reads ranges w, w + threads, …, in order, into its own bounded channel,
+        // and takes the chunks printed back to fill again (large buffers are not allocated,
+        // and their pages faulted in, chunk after chunk).
         let mut queues = Vec::with_capacity(threads);
+        let mut returns = Vec::with_capacity(threads);
         for w in 0..threads {
             let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Chunk, DbError>>(2);
+            let (back, used) = std::sync::mpsc::channel::<Chunk>();
             queues.push(rx);
+            returns.push(back);
             let (sql, ranges) = (&sql, &ranges);
             scope.spawn(move || {
                 let work = || -> Result<(), DbError> {
                     let conn: Connection = schema::open_for_query(db)?;
                     let mut st = conn.prepare_cached(sql).map_err(|e| db_err(db, e))?;
                     for r in ranges.iter().skip(w).step_by(threads) {
-                        let chunk = read(&mut st, keys, *r).map_err(|e| db_err(db, e));
+                        let empty = used.try_recv().unwrap_or_default();
+                        let chunk = read(&mut st, keys, *r, empty).map_err(|e| db_err(db, e));
                         let failed = chunk.is_err();
                         if tx.send(chunk).is_err() || failed {
                             break;
@@ -220,6 +226,7 @@ pub(crate) fn print(
                     return Ok(());
                 }
             }
+            let _ = returns[i % threads].send(chunk);
         }
         Ok(())
     })
