@@ -180,20 +180,21 @@ struct Run {
 
 /// The folder beside `db` for this process's spilled position rows.
 fn spill_path(db: &Path) -> PathBuf {
-    let name = db
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "db".into());
-    db.with_file_name(format!(".{name}.partial-{}-rows", std::process::id()))
+    partial_path(db, "-rows")
 }
 
 /// Where a new database is built before it is renamed into place.
 fn temp_path(db: &Path) -> PathBuf {
+    partial_path(db, "")
+}
+
+/// `.NAME.partial-PID` beside `db`, followed by `suffix` (see [`partial_pid`]).
+fn partial_path(db: &Path, suffix: &str) -> PathBuf {
     let name = db
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "db".into());
-    db.with_file_name(format!(".{name}.partial-{}", std::process::id()))
+    db.with_file_name(format!(".{name}.partial-{}{suffix}", std::process::id()))
 }
 
 /// The process id in the name of a partial database left next to `db` (see [`temp_path`]).

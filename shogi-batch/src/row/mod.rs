@@ -296,19 +296,26 @@ impl<S: AsRef<str>> GameRow<S> {
 mod tests {
     use super::*;
 
+    /// The first game of `text`, which must have no error.
     pub(super) fn read_one(text: &str) -> ReadGame {
+        let game = read_any(text);
+        assert!(game.error.is_none(), "{:?}", game.error);
+        game
+    }
+
+    /// The first game of `text`, error and all.
+    pub(super) fn read_any(text: &str) -> ReadGame {
         let g = shogi_kif::Reader::new(text.as_bytes(), shogi_kif::ReadOptions::default())
             .unwrap()
             .next()
             .unwrap();
-        assert!(g.error.is_none(), "{:?}", g.error);
         ReadGame {
             index: 1,
             line: 1,
             format: None,
             encoding: None,
             record: Some(g.record),
-            error: None,
+            error: g.error,
             diagnostics: g.diagnostics,
             main: g.main,
             ratings: [None, None],

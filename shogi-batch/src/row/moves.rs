@@ -72,26 +72,7 @@ impl<S: From<String>> GameRow<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::row::tests::read_one;
-
-    fn read_any(text: &str) -> ReadGame {
-        let g = shogi_kif::Reader::new(text.as_bytes(), shogi_kif::ReadOptions::default())
-            .unwrap()
-            .next()
-            .unwrap();
-        ReadGame {
-            index: 1,
-            line: 1,
-            format: None,
-            encoding: None,
-            record: Some(g.record),
-            error: g.error,
-            diagnostics: g.diagnostics,
-            main: g.main,
-            ratings: [None, None],
-            panic: None,
-        }
-    }
+    use crate::row::tests::{read_any, read_one};
 
     #[test]
     fn each_notation_of_a_short_game() {
