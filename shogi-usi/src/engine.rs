@@ -1185,8 +1185,9 @@ impl Engine {
         )?;
         fresh.handshake()?;
         for (name, value) in self.applied.clone() {
-            if name == "Threads" && fresh.applied.iter().any(|(n, _)| n == "Threads") {
-                fresh.applied.retain(|(n, _)| n != "Threads");
+            // `Threads` was set again by the handshake.
+            if fresh.applied.iter().any(|(n, v)| *n == name && *v == value) {
+                continue;
             }
             fresh.write_option(&name, value)?;
         }
