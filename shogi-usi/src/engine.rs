@@ -1,6 +1,6 @@
 //! One USI engine as a child process: a reader thread per pipe, channels, a timeout on every wait.
 
-use crate::error::{EngineError, EngineErrorKind, OutputLine, Stream};
+use crate::error::{EngineError, EngineErrorKind, ErrorContext, OutputLine, Stream};
 use crate::limit::Limit;
 use crate::options::{OptionKind, OptionSpec, find_option};
 use crate::protocol::{BestMoveText, CheckmateText, EngineLine, Info, parse_line};
@@ -582,9 +582,11 @@ impl Engine {
     fn error(&self, kind: EngineErrorKind) -> EngineError {
         EngineError {
             kind,
-            engine: self.name(),
-            last_lines: self.last_lines(),
-            last_command: self.last_command.clone(),
+            context: Box::new(ErrorContext {
+                engine: self.name(),
+                last_lines: self.last_lines(),
+                last_command: self.last_command.clone(),
+            }),
         }
     }
 

@@ -93,15 +93,15 @@ fn crash_is_a_typed_error_with_status_and_last_lines() {
         other => panic!("{other:?}"),
     }
     assert!(err.needs_restart());
-    assert_eq!(err.last_command.as_deref(), Some("go nodes 1"));
+    assert_eq!(err.last_command(), Some("go nodes 1"));
     assert!(
-        err.last_lines
+        err.last_lines()
             .iter()
             .any(|l| l.stream == Stream::Stderr && l.text == "fake is about to crash"),
         "{err}"
     );
     assert!(
-        err.last_lines
+        err.last_lines()
             .iter()
             .any(|l| l.stream == Stream::Stdout && l.text == "usiok")
     );
@@ -710,7 +710,7 @@ fn pool_restarts_crashed_engines_and_can_stop_early() {
     let mut pool = Pool::start(2, fake_engine_path(), &["--crash-at-go", "3"], &opts).unwrap();
     let mut ok = 0;
     let mut retried = 0;
-    pool.run(
+    let flow = pool.run(
         positions(12),
         |engine, (s, m)| engine.search_with_retry(&s, &m, &Limit::nodes(1)),
         |_, r| {
@@ -720,6 +720,7 @@ fn pool_restarts_crashed_engines_and_can_stop_early() {
             ControlFlow::Continue(())
         },
     );
+    assert!(flow.is_continue());
     assert_eq!(ok, 12);
     assert!(retried >= 2, "{retried}");
     let mut seen = 0;
