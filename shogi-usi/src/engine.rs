@@ -388,7 +388,8 @@ pub struct Engine {
     start_options: StartOptions,
     child: Option<Child>,
     stdin: Option<ChildStdin>,
-    rx: Receiver<Msg>,
+    /// In a Mutex only so that Engine is Sync (always reached through `&mut self`: no locking).
+    rx: Mutex<Receiver<Msg>>,
     tail: Tail,
     name: Option<String>,
     author: Option<String>,
@@ -451,7 +452,7 @@ impl Engine {
             start_options,
             child: None,
             stdin: None,
-            rx,
+            rx: Mutex::new(rx),
             tail: tail.clone(),
             name: None,
             author: None,
@@ -669,7 +670,8 @@ impl Engine {
     ) -> Result<(EngineLine, Instant), EngineError> {
         let now = Instant::now();
         let wait = deadline.saturating_duration_since(now);
-        match self.rx.recv_timeout(wait) {
+        let rx = self.rx.get_mut().unwrap_or_else(|p| p.into_inner());
+        match rx.recv_timeout(wait) {
             Ok(Msg::Line(l, at)) => Ok((l, at)),
             Ok(Msg::Eof) | Err(RecvTimeoutError::Disconnected) => {
                 let status = self.exit_status();
@@ -695,7 +697,8 @@ impl Engine {
     /// Drops lines already read (stale output between commands); reports a crash.
     fn drain(&mut self) -> Result<(), EngineError> {
         loop {
-            match self.rx.try_recv() {
+            let rx = self.rx.get_mut().unwrap_or_else(|p| p.into_inner());
+            match rx.try_recv() {
                 Ok(Msg::Line(..)) => {}
                 Err(TryRecvError::Empty) => return Ok(()),
                 Ok(Msg::Eof) | Err(TryRecvError::Disconnected) => {

@@ -739,3 +739,18 @@ fn pool_restarts_crashed_engines_and_can_stop_early() {
     assert!(flow.is_break());
     assert_eq!(seen, 5);
 }
+
+#[test]
+fn engines_and_pools_move_between_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Engine>();
+    send_sync::<Pool>();
+    send_sync::<shogi_usi::EngineError>();
+    // The fake engine documents itself.
+    let out = std::process::Command::new(fake_engine_path())
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--crash-at-go N"));
+}
