@@ -947,7 +947,24 @@ impl Engine {
                 "go infinite: call stop".into(),
             )));
         }
-        self.collect(None)
+        self.collect(None, &mut |_| {})
+    }
+
+    /// As [`Engine::wait`], handing every `info` line to `on_info` as it arrives (raw, not
+    /// checked: the checked final lines are in the result), e.g. to show progress.
+    pub fn wait_with(&mut self, on_info: &mut dyn FnMut(&Info)) -> Result<Search, EngineError> {
+        self.check_alive()?;
+        match &self.state {
+            State::Searching {
+                deadline: Some(_), ..
+            } => self.collect(None, on_info),
+            State::Searching { .. } => Err(self.error(EngineErrorKind::InvalidRequest(
+                "go infinite: call stop".into(),
+            ))),
+            _ => Err(self.error(EngineErrorKind::InvalidRequest(
+                "no search is running".into(),
+            ))),
+        }
     }
 
     /// Sends `stop` and waits for the `bestmove` ([`Timeouts::stop`]).
@@ -960,10 +977,14 @@ impl Engine {
         }
         self.send("stop")?;
         let d = Instant::now() + self.start_options.timeouts.stop;
-        self.collect(Some(d))
+        self.collect(Some(d), &mut |_| {})
     }
 
-    fn collect(&mut self, deadline_override: Option<Instant>) -> Result<Search, EngineError> {
+    fn collect(
+        &mut self,
+        deadline_override: Option<Instant>,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Result<Search, EngineError> {
         let (position, deadline, started) = match &self.state {
             State::Searching {
                 position,
@@ -987,6 +1008,7 @@ impl Engine {
         let (text, at) = loop {
             match self.recv_until(deadline, "bestmove")? {
                 (EngineLine::Info(info), _) => {
+                    on_info(&info);
                     if let Some(n) = info.nodes {
                         nodes = Some(nodes.map_or(n, |m: u64| m.max(n)));
                     }

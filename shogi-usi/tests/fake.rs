@@ -754,3 +754,23 @@ fn engines_and_pools_move_between_threads() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("--crash-at-go N"));
 }
+
+#[test]
+fn infos_can_be_watched_as_they_come() {
+    let mut e = fake(&["--score", "cp 7"]);
+    e.set_multipv(2).unwrap();
+    e.start_search(&start(), &[], &Limit::nodes(3)).unwrap();
+    let mut seen = Vec::new();
+    let s = e
+        .wait_with(&mut |i| seen.push((i.multipv, i.nodes, i.score)))
+        .unwrap();
+    assert_eq!(
+        seen,
+        [
+            (Some(1), Some(3), Some(Score::Cp(7))),
+            (Some(2), Some(3), Some(Score::Cp(-3)))
+        ]
+    );
+    assert_eq!(s.lines.len(), 2);
+    assert_eq!(s.nodes, Some(3));
+}

@@ -102,6 +102,16 @@ fn fairy_standard_search_mates_and_options() {
     );
     e.set_multipv(1).unwrap();
 
+    // fairy 11.1 reads the clocks swapped; the layer swaps them back. Sente to move with 2 s
+    // left (gote 300 s): fairy must think briefly (measured: 0.10 s when it reads 2 s, 5.6 s
+    // when it reads 300 s).
+    let clock = Limit {
+        btime: Some(std::time::Duration::from_secs(2)),
+        wtime: Some(std::time::Duration::from_secs(300)),
+        ..Limit::default()
+    };
+    let s = e.search(&start, &[], &clock).unwrap();
+    assert!(s.elapsed < std::time::Duration::from_secs(2), "{:?}", s.elapsed);
     // fairy reads `go mate` as UCI's (mate in N moves) and answers bestmove.
     match e.go_mate(&pos(M1), &[], Some(std::time::Duration::from_millis(300))) {
         Err(err) => assert!(matches!(err.kind, EngineErrorKind::Unsupported(_)), "{err}"),
