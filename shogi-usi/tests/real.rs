@@ -111,7 +111,11 @@ fn fairy_standard_search_mates_and_options() {
         ..Limit::default()
     };
     let s = e.search(&start, &[], &clock).unwrap();
-    assert!(s.elapsed < std::time::Duration::from_secs(2), "{:?}", s.elapsed);
+    assert!(
+        s.elapsed < std::time::Duration::from_secs(2),
+        "{:?}",
+        s.elapsed
+    );
     // fairy reads `go mate` as UCI's (mate in N moves) and answers bestmove.
     match e.go_mate(&pos(M1), &[], Some(std::time::Duration::from_millis(300))) {
         Err(err) => assert!(matches!(err.kind, EngineErrorKind::Unsupported(_)), "{err}"),
