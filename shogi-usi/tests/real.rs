@@ -238,3 +238,40 @@ fn gpsusi_go_mate() {
     }
     e.quit();
 }
+
+#[test]
+fn fairy_pool_of_two_equals_pool_of_one_with_fresh_state() {
+    let Some(path) = fairy_stockfish() else {
+        return;
+    };
+    let opts = StartOptions {
+        fresh_state: true,
+        ..StartOptions::default()
+    };
+    let start = Position::startpos(Variant::Standard);
+    let line = [
+        "7g7f", "3c3d", "2g2f", "4c4d", "2f2e", "2b3c", "3i4h", "8b4b",
+    ];
+    let jobs: Vec<Vec<Move>> = (0..line.len())
+        .map(|i| line[..i].iter().map(|s| mv(s)).collect())
+        .collect();
+    let run = |n: usize| {
+        let mut pool = shogi_usi::Pool::start(n, &path, &[] as &[&str], &opts).unwrap();
+        let mut out = Vec::new();
+        let _ = pool.run(
+            jobs.clone(),
+            |e, moves| {
+                e.search(&start, &moves, &Limit::nodes(3_000))
+                    .map(|s| (s.bestmove, s.score(), s.best_line().map(|l| l.pv.clone())))
+            },
+            |_, r| {
+                out.push(r.unwrap());
+                std::ops::ControlFlow::Continue(())
+            },
+        );
+        out
+    };
+    let one = run(1);
+    assert_eq!(one.len(), line.len());
+    assert_eq!(one, run(2));
+}
