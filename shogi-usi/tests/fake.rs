@@ -774,3 +774,43 @@ fn infos_can_be_watched_as_they_come() {
     assert_eq!(s.lines.len(), 2);
     assert_eq!(s.nodes, Some(3));
 }
+
+#[test]
+fn programs_that_are_not_engines() {
+    // Exits at once: a crash while waiting for usiok, with its status.
+    let (k, _) = kind(Engine::start("/bin/false", &[] as &[&str], quick()));
+    assert_eq!(
+        k,
+        EngineErrorKind::Crashed {
+            waiting_for: "usiok",
+            status: Some("exit status: 1".into())
+        }
+    );
+    // Echoes what it is sent and never says usiok: a timeout, its output in the last lines.
+    let mut opts = quick();
+    opts.timeouts.usiok = Duration::from_millis(500);
+    let (k, err) = kind(Engine::start("/bin/cat", &[] as &[&str], opts));
+    assert!(
+        matches!(
+            k,
+            EngineErrorKind::Timeout {
+                waiting_for: "usiok",
+                ..
+            }
+        ),
+        "{k:?}"
+    );
+    assert_eq!(
+        err.last_lines().last().map(|l| l.text.as_str()),
+        Some("usi")
+    );
+    // Not executable.
+    let file = temp_file("not-exec");
+    std::fs::write(&file, "not a program").unwrap();
+    let (k, _) = kind(Engine::start(&file, &[] as &[&str], quick()));
+    assert!(
+        matches!(k, EngineErrorKind::Spawn(ref m) if m.contains("ermission")),
+        "{k:?}"
+    );
+    let _ = std::fs::remove_file(file);
+}
