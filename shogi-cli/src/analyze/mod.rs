@@ -107,7 +107,7 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub summary: bool,
     /// Write each record again into DIR (same path below it, same format) with the engine's
-    /// judgement as comments, and an SVG evaluation graph beside it.
+    /// judgement as comments, and an SVG evaluation graph beside it (NAME.svg: `game.kif.svg`).
     #[arg(long, value_name = "DIR")]
     pub annotate_dir: Option<PathBuf>,
     /// Output format.
@@ -488,6 +488,14 @@ fn annotated_path(dir: &Path, g: &GameIn) -> (PathBuf, shogi_kif::Format) {
     (p, format)
 }
 
+/// The graph beside an annotated record: its name with `.svg` added (`game.kif.svg`), so
+/// that `game.kif` and `game.csa` get a graph each.
+pub(crate) fn svg_path(record: &Path) -> PathBuf {
+    let mut s = record.as_os_str().to_os_string();
+    s.push(".svg");
+    PathBuf::from(s)
+}
+
 /// The canonical paths of the inputs (to refuse overwriting one).
 fn canonical_inputs(inputs: &[Input]) -> HashSet<PathBuf> {
     inputs
@@ -561,7 +569,7 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
                 from_comments: Vec::new(),
             };
             let (p, _) = annotated_path(dir, &probe);
-            if overwrites(&p, &input_set) || overwrites(&p.with_extension("svg"), &input_set) {
+            if overwrites(&p, &input_set) || overwrites(&svg_path(&p), &input_set) {
                 return Err(Failure::usage(format!(
                     "error: --annotate-dir {}: writing {} would overwrite the input {}",
                     dir.display(),

@@ -500,7 +500,7 @@ impl GameRows {
             )
         };
         let (bytes, _) = shogi_kif::encode_lossy(&text, encoding);
-        let svg_path = path.with_extension("svg");
+        let svg_path = super::svg_path(&path);
         let title = format!("{} #{}", g.path, g.index);
         let svg = super::graph::svg(&title, &graph, 2000);
         for (p, data) in [(&path, bytes.as_ref()), (&svg_path, svg.as_bytes())] {
