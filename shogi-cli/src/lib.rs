@@ -28,6 +28,8 @@ mod show;
 mod stats;
 mod training;
 
+/// The columns of `shogi analyze`'s per-ply table and of its `--summary`, in order.
+pub use analyze::{COLUMNS as ANALYZE_COLUMNS, SUMMARY_COLUMNS as ANALYZE_SUMMARY_COLUMNS};
 use clap::Parser;
 use cli::{Cli, Command};
 use std::ffi::OsString;

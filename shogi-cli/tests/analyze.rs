@@ -120,11 +120,26 @@ fn csv_header_and_summary() {
     let out = text(&o.stdout);
     assert!(out.starts_with("path,game,ply,side,move_usi,move,best_usi,best,best_cp,best_mate,played_cp,played_mate,best_cp_sente,best_mate_sente,played_cp_sente,played_mate_sente,win_before,win_after,loss,class,pv,depth,nodes,engine,error\n"), "{out}");
     assert_eq!(out.lines().count(), PLIES + 1);
+    assert_eq!(
+        out.lines().next(),
+        Some(shogi_cli::ANALYZE_COLUMNS.join(",").as_str())
+    );
     let o = run(&args(
         &f,
         &[GAME, "--nodes", "1", "--summary", "--format", "jsonl"],
     ));
     let s = rows(&o);
+    let keys: Vec<&str> = shogi_cli::ANALYZE_SUMMARY_COLUMNS.to_vec();
+    let mut got: Vec<&str> = s[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut want = keys.clone();
+    got.sort_unstable();
+    want.sort_unstable();
+    assert_eq!(got, want);
     // Two sides of one game, then the two players.
     assert_eq!(s.len(), 4, "{s:?}");
     assert_eq!(

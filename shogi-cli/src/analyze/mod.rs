@@ -34,6 +34,56 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// The columns of the per-ply table, in order (the CSV header).
+pub const COLUMNS: &[&str] = &[
+    "path",
+    "game",
+    "ply",
+    "side",
+    "move_usi",
+    "move",
+    "best_usi",
+    "best",
+    "best_cp",
+    "best_mate",
+    "played_cp",
+    "played_mate",
+    "best_cp_sente",
+    "best_mate_sente",
+    "played_cp_sente",
+    "played_mate_sente",
+    "win_before",
+    "win_after",
+    "loss",
+    "class",
+    "pv",
+    "depth",
+    "nodes",
+    "engine",
+    "error",
+];
+
+/// The columns of `--summary`, in order.
+pub const SUMMARY_COLUMNS: &[&str] = &[
+    "scope",
+    "path",
+    "game",
+    "side",
+    "player",
+    "games",
+    "moves",
+    "judged",
+    "average_loss",
+    "best",
+    "good",
+    "inaccuracy",
+    "dubious",
+    "mistake",
+    "blunder",
+    "max_loss",
+    "max_loss_ply",
+];
+
 /// Output formats of `shogi analyze`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum AnalyzeFormat {
