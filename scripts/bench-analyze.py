@@ -86,8 +86,11 @@ def run_shogi(shogi, args):
     return wall, own_cpu, max(total - own_cpu, 0.0), out, err
 
 
-def games(shogi, limit):
-    corpus = os.path.join(ROOT, "..", "shared", "corpus")
+def games(shogi, limit, corpus=None):
+    if corpus is None:
+        # ../shared beside the project, or one level up for a git worktree in a folder of them.
+        near = os.path.join(ROOT, "..", "shared", "corpus")
+        corpus = near if os.path.isdir(near) else os.path.join(ROOT, "..", "..", "shared", "corpus")
     out = subprocess.run(
         [shogi, "stats", corpus, "--variant", "standard", "--valid", "--min-plies", "30"],
         capture_output=True, text=True,
@@ -189,11 +192,13 @@ def main():
     ap.add_argument("--nodes", type=int, default=10000)
     ap.add_argument("--shogi", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "shogi"))
     ap.add_argument("--fake", default=None)
+    ap.add_argument("--corpus", default=None, help="the corpus folder (default ../shared/corpus)")
     a = ap.parse_args()
     shogi = a.shogi
     fake = a.fake or os.path.join(os.path.dirname(shogi), "fake-usi")
     print("load before:", uptime())
-    all_games = games(shogi, a.games)
+    print("engine:", FAIRY, "; shogi:", shogi)
+    all_games = games(shogi, a.games, a.corpus)
     subset = all_games[: a.subset]
     every = positions(shogi, all_games)
     sub_pos = positions(shogi, subset)

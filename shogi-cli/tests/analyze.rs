@@ -573,6 +573,9 @@ fn gpsusi_standard_with_byoyomi_and_refused_for_mini() {
         "200",
         "--format",
         "jsonl",
+        // gpsusi needs ~2 s to start on an idle machine; far more on a loaded one.
+        "--start-timeout",
+        "60",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let r = rows(&o);
@@ -582,11 +585,53 @@ fn gpsusi_standard_with_byoyomi_and_refused_for_mini() {
         assert!(row["best_usi"].is_string(), "{row}");
         assert!(row["engine"].as_str().unwrap().starts_with("gpsshogi"));
     }
-    let o = run(&["samples/mini.kif", "--engine", g, "--byoyomi", "200"]);
+    let o = run(&[
+        "samples/mini.kif",
+        "--engine",
+        g,
+        "--byoyomi",
+        "200",
+        "--start-timeout",
+        "60",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         text(&o.stderr).contains("cannot play Mini Shogi"),
         "{}",
         text(&o.stderr)
     );
+}
+
+/// Two corpus games (203 positions) where fairy-stockfish 11.1 once gave another score to one
+/// position depending on what the same process had searched before: `usinewgame` alone does
+/// not reset its per-thread evaluation caches; setting `Threads` again before each search
+/// does, and the tables are equal.
+#[test]
+fn fairy_stockfish_corpus_games_jobs_1_equals_jobs_2() {
+    let Some(fairy) = shogi_usi::testing::fairy_stockfish() else {
+        return;
+    };
+    let here = root();
+    let corpus = [
+        here.join("../shared/corpus"),
+        here.join("../../shared/corpus"),
+    ]
+    .into_iter()
+    .find(|p| p.is_dir());
+    let Some(corpus) = corpus else {
+        eprintln!("note: ../shared/corpus not found; skipped");
+        return;
+    };
+    let a = corpus.join("ShogiBoardQ/tests/fixtures/test_kiou_comments.kif");
+    let b = corpus.join("bioshogi/spec/files/gekisashi_clipboard.ki2");
+    let (a, b, e) = (
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        fairy.to_str().unwrap(),
+    );
+    let one = run(&[a, b, "--engine", e, "--nodes", "1000", "--jobs", "1"]);
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one.stderr));
+    let two = run(&[a, b, "--engine", e, "--nodes", "1000", "--jobs", "2"]);
+    assert_eq!(text(&one.stdout), text(&two.stdout));
+    assert!(text(&one.stdout).lines().count() > 200);
 }

@@ -124,6 +124,10 @@ pub struct AnalyzeArgs {
     /// or in all for --nodes and --depth (default 120).
     #[arg(long, value_name = "SECS")]
     pub search_timeout: Option<f64>,
+    /// How long the engine may take to start (`usiok`, then `readyok`), in seconds (default
+    /// 10 and 30).
+    #[arg(long, value_name = "SECS")]
+    pub start_timeout: Option<f64>,
     /// An engine option, checked against the ones it offers (repeatable): `--option Hash=64`.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
@@ -441,6 +445,22 @@ fn option_key(engine: &Engine) -> String {
     lines.join("\n")
 }
 
+/// The `Threads` value to set again before every search, when the engine offers `Threads`.
+///
+/// `usinewgame` does not give fairy-stockfish 11.1 a fresh state: it clears the hash and the
+/// histories, but not the per-thread pawn and material tables, whose cached entries change
+/// later evaluations (measured: 100 of 101 positions of two corpus games equal to a fresh
+/// process after `usinewgame` alone, 101 of 101 when `Threads` is set again first, which
+/// makes the engine build its search threads anew). gpsusi (`Thread`, saved as its default
+/// when set) is left alone.
+fn reset_threads(engine: &Engine, threads: u32) -> Option<String> {
+    engine
+        .options()
+        .iter()
+        .any(|o| o.name == "Threads")
+        .then(|| threads.to_string())
+}
+
 /// Whether the engine can play Mini Shogi (a `UCI_Variant` combo offering `minishogi`).
 fn plays_mini(engine: &Engine) -> bool {
     engine.options().iter().any(|o| {
@@ -455,8 +475,18 @@ fn short(e: &EngineError) -> String {
     e.to_string().lines().next().unwrap_or("").to_string()
 }
 
-/// One search, as a result.
-fn analyse(engine: &mut Engine, pos: &Position, limit: &Limit) -> (PosResult, Option<String>) {
+/// One search, as a result. `threads`: the `Threads` value to set again before it (see
+/// [`reset_threads`]).
+fn analyse(
+    engine: &mut Engine,
+    pos: &Position,
+    limit: &Limit,
+    threads: Option<&str>,
+) -> (PosResult, Option<String>) {
+    if let Some(t) = threads {
+        // An error here leaves the engine dead or refused: the search reports it.
+        let _ = engine.set_option("Threads", t);
+    }
     match engine.search_with_retry(pos, &[], limit) {
         Ok(s) => {
             let best = match s.bestmove {
@@ -728,6 +758,7 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let mut engine_name = String::new();
     let mut cache = None;
     let mut mini_refused = None;
+    let mut threads_reset = None;
     if let (Some(path), Some(limit)) = (&args.engine, &limit) {
         let mut start = StartOptions {
             options: options(args),
@@ -735,6 +766,15 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             fresh_state: true,
             ..StartOptions::default()
         };
+        if let Some(t) = args.start_timeout {
+            if !(t.is_finite() && t > 0.0) {
+                return Err(Failure::usage(
+                    "error: --start-timeout must be a positive number of seconds",
+                ));
+            }
+            start.timeouts.usiok = Duration::from_secs_f64(t);
+            start.timeouts.readyok = Duration::from_secs_f64(t);
+        }
         if let Some(t) = args.search_timeout {
             if !(t.is_finite() && t > 0.0) {
                 return Err(Failure::usage(
@@ -768,6 +808,7 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         }
         let first = &p.engines()[0];
         engine_name = first.name();
+        threads_reset = reset_threads(first, args.threads);
         if !plays_mini(first) {
             mini_refused = Some(format!(
                 "the engine {engine_name} cannot play Mini Shogi (it offers no UCI_Variant option with minishogi)"
@@ -775,7 +816,7 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         }
         if let Some(file) = &args.cache {
             let lim = format!(
-                "{} multipv {} fresh-state",
+                "{} multipv {} fresh-state threads-reset",
                 limit.go_command(false),
                 args.multipv
             );
@@ -902,7 +943,7 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         let _ = pool.run(
             jobs_iter,
             |engine, (i, pos)| {
-                let (r, full) = analyse(engine, &pos, limit);
+                let (r, full) = analyse(engine, &pos, limit, threads_reset.as_deref());
                 (i, r, full)
             },
             |_, (i, r, full)| {
