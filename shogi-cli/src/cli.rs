@@ -1,6 +1,6 @@
 //! The command line: the top-level parser, and the value types shared by several commands.
 
-use crate::{check, completions, convert, db, moves, perft, show, stats};
+use crate::{analyze, check, completions, convert, db, moves, perft, show, stats};
 use shogi_core::{Position, Variant};
 use shogi_kif::notation::Notation;
 use shogi_kif::{Encoding, Format};
@@ -42,6 +42,9 @@ shogi moves startpos --notation western\n  shogi moves 'lnsgkgsnl/1r5b1/pppppppp
     /// Show a position of a record (or an SFEN): the board, hands, side to move, check, the
     /// SFEN and the moves so far in Japanese, Western or USI notation.
     Show(show::ShowArgs),
+    /// A USI engine's judgement of every move: a per-ply table, summaries, annotated records
+    /// and evaluation graphs, with a cache; or the table from the evaluations records carry.
+    Analyze(analyze::AnalyzeArgs),
     /// Print the shell completion script for bash, zsh, fish or PowerShell.
     Completions(completions::CompletionsArgs),
 }

@@ -12,6 +12,7 @@
 //! and `batch` (the flags they share), `pool` (the worker threads) and `progress` (the terminal's
 //! progress bar).
 
+mod analyze;
 mod batch;
 mod check;
 mod cli;
@@ -27,6 +28,8 @@ mod show;
 mod stats;
 mod training;
 
+/// The columns of `shogi analyze`'s per-ply table and of its `--summary`, in order.
+pub use analyze::{COLUMNS as ANALYZE_COLUMNS, SUMMARY_COLUMNS as ANALYZE_SUMMARY_COLUMNS};
 use clap::Parser;
 use cli::{Cli, Command};
 use std::ffi::OsString;
@@ -95,6 +98,7 @@ pub fn run_with(
         Command::Find(a) => db::find(a, &mut ctx),
         Command::Explore(a) => db::explore(a, &mut ctx),
         Command::Show(a) => show::run(a, &mut ctx),
+        Command::Analyze(a) => analyze::run(a, &mut ctx),
         Command::Completions(a) => completions::run(a, &mut ctx),
     };
     let code = match result {

@@ -45,6 +45,7 @@ mod encode;
 mod encoding;
 mod ending;
 mod error;
+pub mod eval;
 mod format;
 mod japanese;
 mod jkf;

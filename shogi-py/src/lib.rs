@@ -11,6 +11,7 @@
 // pyo3's macros expand to unsafe FFI glue; this crate writes no unsafe code of its own.
 #![allow(unsafe_code)]
 
+mod analyze;
 mod diagnostic;
 mod engine;
 mod errors;
@@ -57,6 +58,7 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(io::files, m)?)?;
     m.add_function(wrap_pyfunction!(io::write, m)?)?;
     m.add_function(wrap_pyfunction!(stats::stats_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze::analyze_rows, m)?)?;
     m.add_function(wrap_pyfunction!(record::record_from_state, m)?)?;
     Ok(())
 }

@@ -26,9 +26,10 @@ def test_stubs_match_the_module():
             top.update(t.id for t in node.targets if isinstance(t, ast.Name))
     runtime = {n for n in dir(_shogitk) if not n.startswith("__") or n == "__version__"}
     assert top - aliases == runtime
-    # The package adds `stats` and its `Table` (in Python) and keeps the helpers private.
-    private = {"_stats", "_record_from_state"}
-    assert set(shogitk.__all__) == (runtime - private) | {"Table", "stats"}
+    # The package adds `stats`, `analyze` and their `Table` (in Python) and keeps the helpers
+    # private.
+    private = {"_stats", "_analyze", "_record_from_state"}
+    assert set(shogitk.__all__) == (runtime - private) | {"Table", "stats", "analyze"}
     for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
         runtime_cls = getattr(_shogitk, cls.name)
         for member in cls.body:

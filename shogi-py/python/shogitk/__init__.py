@@ -15,10 +15,10 @@ file, line, column and reason that the ``shogi`` command prints.
 """
 
 import os
-from typing import Any, Iterable, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, Optional, Tuple, Union
 
 from ._table import Table
-from ._shogitk import _record_from_state, _stats  # noqa: F401 (pickle finds it here)
+from ._shogitk import _analyze, _record_from_state, _stats  # noqa: F401 (pickle finds it here)
 from ._shogitk import (
     Diagnostic,
     Engine,
@@ -62,6 +62,7 @@ __all__ = [
     "ShogiError",
     "Table",
     "__version__",
+    "analyze",
     "files",
     "read",
     "read_many",
@@ -101,4 +102,57 @@ def stats(
     if isinstance(filters.get("ending"), (list, tuple)):
         filters["ending"] = ",".join(filters["ending"])
     columns, rows = _stats(paths, jobs=jobs, shard=shard, dedup=dedup, moves=moves, filters=filters)
+    return Table(columns, rows)
+
+
+def analyze(
+    paths: Union[_Path, Iterable[_Path]],
+    engine: Optional[_Path] = None,
+    *,
+    nodes: Optional[int] = None,
+    depth: Optional[int] = None,
+    movetime: Optional[int] = None,
+    byoyomi: Optional[int] = None,
+    options: Optional[Dict[str, Any]] = None,
+    multipv: int = 1,
+    jobs: int = 1,
+    cache: Optional[_Path] = None,
+    summary: bool = False,
+    from_comments: bool = False,
+    notation: str = "japanese",
+    annotate_dir: Optional[_Path] = None,
+    **flags: Any,
+) -> Table:
+    """The per-ply table of ``shogi analyze`` for ``paths`` (the same columns and values as
+    ``shogi analyze --format jsonl``: path, game, ply, side, move_usi, move, best_usi, best,
+    best_cp, ..., loss, class, pv, depth, nodes, engine, error), or with ``summary=True`` the
+    rows of ``--summary``.
+
+    ``engine`` is the USI program; one limit of ``nodes``, ``depth``, ``movetime`` (ms) or
+    ``byoyomi`` (ms, the one gpsusi accepts); ``options`` engine options as a dict;
+    ``jobs`` engines in parallel; ``cache`` an SQLite file reused across runs;
+    ``from_comments=True`` reads the evaluations the records carry, with no engine.
+    Other ``shogi analyze`` flags are keywords (``min_plies=40``, ``search_timeout=10``,
+    ``mistake=25``, ``engine_arg=[...]``). A usage error (a missing engine, a refused option)
+    raises ValueError. The GIL is released while the engines think.
+
+    >>> t = analyze(["games"], "/usr/games/fairy-stockfish", nodes=10000)  # doctest: +SKIP
+    >>> t.to_pandas().groupby("class").size()                              # doctest: +SKIP
+    """
+    limits = [(k, v) for k, v in (("nodes", nodes), ("depth", depth), ("movetime", movetime), ("byoyomi", byoyomi)) if v is not None]
+    if len(limits) > 1:
+        raise ValueError("give one limit: nodes, depth, movetime or byoyomi")
+    limit = (limits[0][0], str(limits[0][1])) if limits else None
+    opts = [f"{k}={v}" for k, v in (options or {}).items()]
+    flags.update(multipv=multipv, jobs=jobs, cache=cache, notation=notation, annotate_dir=annotate_dir)
+    flags = {k: (os.fspath(v) if isinstance(v, os.PathLike) else v) for k, v in flags.items()}
+    columns, rows = _analyze(
+        paths,
+        engine=os.fspath(engine) if engine is not None else None,
+        limit=limit,
+        options=opts,
+        summary=summary,
+        from_comments=from_comments,
+        filters=flags,
+    )
     return Table(columns, rows)

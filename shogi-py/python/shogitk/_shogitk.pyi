@@ -368,5 +368,16 @@ def _stats(
     filters: Optional[Dict[str, Any]] = None,
 ) -> Tuple[List[str], List[Tuple[Any, ...]]]:
     """The columns and rows of `shogi stats` (`shogitk.stats` wraps them in a Table)."""
+def _analyze(
+    paths: Union[StrPath, Iterable[StrPath]],
+    *,
+    engine: Optional[str] = None,
+    limit: Optional[Tuple[str, str]] = None,
+    options: List[str] = ...,
+    summary: bool = False,
+    from_comments: bool = False,
+    filters: Optional[Dict[str, Any]] = None,
+) -> Tuple[List[str], List[Tuple[Any, ...]]]:
+    """The columns and rows of `shogi analyze` (`shogitk.analyze` wraps them in a Table)."""
 def _record_from_state(state: bytes) -> Record:
     """A Record from its pickled form (what `Record.__reduce__` gives)."""

@@ -1,0 +1,637 @@
+//! `shogi analyze` end to end, as a user runs it (the `shogi` binary as a child process):
+//! the scripted fake engine for exact tables and every failure (crash, hang, garbage, illegal
+//! answers, refused options), the cache across runs and across a SIGKILL, and the two real
+//! Debian engines (skipped with a note when missing, failing when CI is set).
+
+use shogi_kif::eval::{Score as KifScore, evaluations};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+const SHOGI: &str = env!("CARGO_BIN_EXE_shogi");
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A fresh scratch folder under the target folder.
+fn scratch(name: &str) -> PathBuf {
+    let base = Path::new(SHOGI)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(std::env::temp_dir)
+        .join("analyze-scratch")
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).unwrap();
+    base
+}
+
+fn fake() -> String {
+    shogi_usi::testing::fake_engine_path()
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(SHOGI)
+        .current_dir(root())
+        .arg("analyze")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The JSON lines of stdout.
+fn rows(o: &Output) -> Vec<serde_json::Value> {
+    text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// `--engine FAKE --engine-arg A ...` for fake-usi arguments.
+fn fake_args(extra: &[&str]) -> Vec<String> {
+    let mut v = vec!["--engine".to_string(), fake()];
+    for a in extra {
+        v.push(format!("--engine-arg={a}"));
+    }
+    v
+}
+
+fn args<'a>(v: &'a [String], more: &[&'a str]) -> Vec<&'a str> {
+    v.iter()
+        .map(String::as_str)
+        .chain(more.iter().copied())
+        .collect()
+}
+
+const GAME: &str = "samples/game.kif";
+/// Its number of moves (the main line of samples/game.kif).
+const PLIES: usize = 30;
+
+#[test]
+fn fixed_scores_give_an_exact_table() {
+    let f = fake_args(&["--score", "cp 30", "--moves", "7g7f"]);
+    let o = run(&args(&f, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let rows = rows(&o);
+    assert_eq!(rows.len(), PLIES);
+    for (i, r) in rows.iter().enumerate() {
+        let ply = i as u64 + 1;
+        let sente = ply % 2 == 1;
+        assert_eq!(r["ply"], ply);
+        assert_eq!(r["side"], if sente { "sente" } else { "gote" });
+        // Every position is +30 for the side to move: the mover's best is +30, and the
+        // position after the move is +30 for the opponent, -30 for the mover.
+        assert_eq!(r["best_cp"], 30, "{r}");
+        assert_eq!(r["played_cp"], -30, "{r}");
+        assert_eq!(r["best_cp_sente"], if sente { 30 } else { -30 });
+        assert_eq!(r["played_cp_sente"], if sente { -30 } else { 30 });
+        // 100/(1+e^-0.05) - 100/(1+e^0.05) = 2.4995: rounded 2.5.
+        assert_eq!(r["loss"], 2.5, "{r}");
+        assert_eq!(r["win_before"], 51.25);
+        assert_eq!(r["engine"], "fake-usi");
+        assert!(r["error"].is_null(), "{r}");
+        let class = if r["move_usi"] == r["best_usi"] {
+            "best"
+        } else {
+            "good"
+        };
+        assert_eq!(r["class"], class, "{r}");
+    }
+    // The fake plays 7g7f where it is legal: the first move is the engine's best.
+    assert_eq!(rows[0]["best_usi"], "7g7f");
+    assert_eq!(rows[0]["class"], "best");
+    assert_eq!(rows[0]["move"], "▲７六歩");
+    let err = text(&o.stderr);
+    assert!(err.contains("analysed 1 game(s) in 1 file(s): 1 complete, 0 with a failure; 31 distinct positions: 31 searched"), "{err}");
+}
+
+#[test]
+fn csv_header_and_summary() {
+    let f = fake_args(&["--score", "cp 30"]);
+    let o = run(&args(&f, &[GAME, "--nodes", "1"]));
+    assert_eq!(o.status.code(), Some(0));
+    let out = text(&o.stdout);
+    assert!(out.starts_with("path,game,ply,side,move_usi,move,best_usi,best,best_cp,best_mate,played_cp,played_mate,best_cp_sente,best_mate_sente,played_cp_sente,played_mate_sente,win_before,win_after,loss,class,pv,depth,nodes,engine,error\n"), "{out}");
+    assert_eq!(out.lines().count(), PLIES + 1);
+    assert_eq!(
+        out.lines().next(),
+        Some(shogi_cli::ANALYZE_COLUMNS.join(",").as_str())
+    );
+    let o = run(&args(
+        &f,
+        &[GAME, "--nodes", "1", "--summary", "--format", "jsonl"],
+    ));
+    let s = rows(&o);
+    let keys: Vec<&str> = shogi_cli::ANALYZE_SUMMARY_COLUMNS.to_vec();
+    let mut got: Vec<&str> = s[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut want = keys.clone();
+    got.sort_unstable();
+    want.sort_unstable();
+    assert_eq!(got, want);
+    // Two sides of one game, then the two players.
+    assert_eq!(s.len(), 4, "{s:?}");
+    assert_eq!(
+        (s[0]["scope"].as_str(), s[0]["side"].as_str()),
+        (Some("game"), Some("sente"))
+    );
+    assert_eq!(s[0]["player"], "Sente");
+    assert_eq!(s[0]["moves"], 15);
+    assert_eq!(s[0]["judged"], 15);
+    assert_eq!(
+        s[0]["average_loss"].as_f64().map(|v| (v * 100.0).round()),
+        Some(250.0)
+    );
+    let counts = [
+        "best",
+        "good",
+        "inaccuracy",
+        "dubious",
+        "mistake",
+        "blunder",
+    ]
+    .map(|c| s[0][c].as_u64().unwrap());
+    assert_eq!(counts.iter().sum::<u64>(), 15);
+    assert_eq!(s[2]["scope"], "player");
+    assert_eq!(s[2]["games"], 1);
+}
+
+#[test]
+fn mates_have_their_own_columns() {
+    let f = fake_args(&["--score", "mate 3"]);
+    let o = run(&args(
+        &f,
+        &[
+            GAME,
+            "--nodes",
+            "1",
+            "--format",
+            "jsonl",
+            "--max-plies",
+            "40",
+        ],
+    ));
+    let r = &rows(&o)[0];
+    assert!(r["best_cp"].is_null());
+    assert_eq!(r["best_mate"], "3");
+    assert_eq!(r["played_mate"], "-3");
+    assert_eq!(r["best_mate_sente"], "3");
+    // Sente played a move after which gote mates: a blunder unless it was the best move.
+    assert!(r["loss"].as_f64().unwrap() > 99.0, "{r}");
+}
+
+#[test]
+fn a_crash_restarts_the_engine_and_the_game_keeps_its_rows() {
+    let dir = scratch("crash");
+    let counter = dir.join("count");
+    let f = fake_args(&["--crash-at-go", "5", "--counter", counter.to_str().unwrap()]);
+    let o = run(&args(&f, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let rows = rows(&o);
+    assert_eq!(rows.len(), PLIES);
+    let notes: Vec<&serde_json::Value> = rows.iter().filter(|r| !r["error"].is_null()).collect();
+    // Position 4 (after 4 moves) crashed once: the rows of plies 4 and 5 say so.
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("restarted after: engine fake-usi: engine exited")
+    );
+    assert!(rows.iter().all(|r| r["best_cp"].is_number()));
+
+    // Crashing at every search: each position fails (after one retry), every row says why.
+    let f = fake_args(&["--crash-at-go", "1"]);
+    let o = run(&args(&f, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    assert_eq!(o.status.code(), Some(1));
+    let rows = self::rows(&o);
+    assert_eq!(rows.len(), PLIES);
+    assert!(
+        rows.iter()
+            .all(|r| r["error"].as_str().is_some_and(|e| e.contains("exited")))
+    );
+    assert!(text(&o.stderr).contains("1 with a failure"));
+}
+
+#[test]
+fn a_hang_times_out_and_is_retried() {
+    let dir = scratch("hang");
+    let counter = dir.join("count");
+    let f = fake_args(&["--hang-at-go", "2", "--counter", counter.to_str().unwrap()]);
+    let start = std::time::Instant::now();
+    let o = run(&args(
+        &f,
+        &[
+            GAME,
+            "--nodes",
+            "1",
+            "--format",
+            "jsonl",
+            "--search-timeout",
+            "1",
+        ],
+    ));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(start.elapsed() < Duration::from_secs(20));
+    let rows = rows(&o);
+    assert_eq!(rows.len(), PLIES);
+    assert!(
+        rows[0]["error"].as_str().unwrap().contains("engine hangs"),
+        "{}",
+        rows[0]
+    );
+}
+
+#[test]
+fn garbage_illegal_answers_and_refused_options() {
+    // Garbage lines around the answers: ignored, the table is complete.
+    let f = fake_args(&["--garbage", "--score", "cp 5"]);
+    let o = run(&args(&f, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        rows(&o)
+            .iter()
+            .all(|r| r["best_cp"] == 5 && r["error"].is_null())
+    );
+
+    // An illegal bestmove: each position's error says so; exit 1.
+    let f = fake_args(&["--bestmove", "9a9b"]);
+    let o = run(&args(&f, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    assert_eq!(o.status.code(), Some(1));
+    let r = rows(&o);
+    assert_eq!(r.len(), PLIES);
+    assert!(r[0]["error"].as_str().unwrap().contains("9a9b"), "{}", r[0]);
+
+    // An illegal PV is cut and noted; the score stands.
+    let f = fake_args(&["--pv", "7g7f 7g7f", "--score", "cp 1"]);
+    let o = run(&args(&f, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    let r = &rows(&o)[0];
+    assert_eq!(r["pv"], "7g7f");
+    assert!(
+        r["error"].as_str().unwrap().contains("pv cut at move 2"),
+        "{r}"
+    );
+
+    // An option the engine does not have: usage error naming what it has.
+    let f = fake_args(&[]);
+    let o = run(&args(&f, &[GAME, "--nodes", "1", "--option", "NoSuch=1"]));
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.contains("NoSuch") && err.contains("MultiPV"), "{err}");
+    // A missing engine, no limit.
+    let o = run(&[GAME, "--engine", "/nonexistent/engine", "--nodes", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("/nonexistent/engine"));
+    let o = run(&[GAME, "--engine", &fake()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--nodes"));
+    // An unreadable record: its row says so, the batch goes on.
+    let dir = scratch("bad");
+    std::fs::write(dir.join("bad.kif"), "手数----指手--\n   1 ７五歩(77)\n").unwrap();
+    let d = dir.to_str().unwrap();
+    let o = run(&args(
+        &fake_args(&[]),
+        &[d, GAME, "--nodes", "1", "--format", "jsonl"],
+    ));
+    assert_eq!(o.status.code(), Some(1));
+    let r = rows(&o);
+    assert_eq!(r.len(), PLIES + 1);
+    assert!(
+        r[0]["error"].as_str().unwrap().contains("move 1"),
+        "{}",
+        r[0]
+    );
+}
+
+#[test]
+fn annotate_dir_refuses_to_overwrite_inputs_and_writes_readable_comments() {
+    let dir = scratch("annotate");
+    std::fs::copy(root().join(GAME), dir.join("game.kif")).unwrap();
+    std::fs::copy(root().join("samples/game.csa"), dir.join("game.csa")).unwrap();
+    let d = dir.to_str().unwrap();
+    let f = fake_args(&[]);
+    let o = run(&args(&f, &[d, "--nodes", "1", "--annotate-dir", d]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("would overwrite the input"),
+        "{}",
+        text(&o.stderr)
+    );
+
+    let out = dir.join("out");
+    let o = run(&args(
+        &f,
+        &[
+            d,
+            "--nodes",
+            "1",
+            "--format",
+            "jsonl",
+            "--annotate-dir",
+            out.to_str().unwrap(),
+        ],
+    ));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let table = rows(&o);
+    for name in ["game.kif", "game.csa"] {
+        let rec = shogi_kif::read_path(out.join(name), Default::default()).unwrap();
+        let original = shogi_kif::read_path(dir.join(name), Default::default()).unwrap();
+        assert_eq!(
+            rec.usi_moves(),
+            original.usi_moves(),
+            "{name}: nothing else changed"
+        );
+        let evals = evaluations(&rec);
+        let mine: Vec<&serde_json::Value> = table
+            .iter()
+            .filter(|r| r["path"].as_str().unwrap().ends_with(name))
+            .collect();
+        assert_eq!(evals.len(), mine.len(), "{name}: one evaluation per move");
+        for (e, r) in evals.iter().zip(&mine) {
+            assert_eq!(u64::from(e.ply), r["ply"].as_u64().unwrap());
+            let want = r["played_cp_sente"].as_i64().unwrap() as i32;
+            assert_eq!(e.score, Some(KifScore::Cp(want)), "{name} ply {}", e.ply);
+        }
+        let svg = std::fs::read_to_string(out.join(format!("{name}.svg"))).unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.contains("<polyline"),
+            "{svg}"
+        );
+    }
+    let kif = std::fs::read_to_string(out.join("game.kif")).unwrap();
+    assert!(kif.contains("\n*#評価値="), "{kif}");
+    assert!(kif.contains("\n*#エンジン=fake-usi\n"));
+}
+
+#[test]
+fn from_comments_needs_no_engine() {
+    let fixture = root().join("shogi-kif/tests/fixtures/eval/shogihome.kif");
+    let o = run(&[
+        fixture.to_str().unwrap(),
+        "--from-comments",
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let r = rows(&o);
+    assert_eq!(r.len(), 5);
+    // Ply 2 is judged by the evaluations after plies 1 (+35 sente) and 2 (+210 sente): gote
+    // went from -35 to -210 in its own view.
+    assert_eq!(r[1]["best_cp"], -35);
+    assert_eq!(r[1]["played_cp"], -210);
+    assert_eq!(r[1]["best_usi"], "3c3d");
+    assert_eq!(r[1]["class"], "best");
+    assert_eq!(r[0]["engine"].as_str(), None);
+    assert_eq!(r[1]["engine"], "Fairy-Stockfish 11.1 LB 64");
+    // Ply 4: gote mates in 7 after it.
+    assert_eq!(r[3]["played_mate"], "7");
+}
+
+/// The go commands an engine logged (fake-usi --log).
+fn gos(log: &Path) -> usize {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.starts_with("go "))
+        .count()
+}
+
+#[test]
+fn cache_second_run_costs_no_search_and_kill_9_resumes() {
+    let dir = scratch("cache");
+    let log = dir.join("log");
+    let cache = dir.join("cache.sqlite");
+    let f = fake_args(&["--log", log.to_str().unwrap(), "--think", "40"]);
+    let c = cache.to_str().unwrap();
+    // The reference: one uninterrupted run without the cache.
+    let fr = fake_args(&[]);
+    let reference = run(&args(&fr, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    assert_eq!(reference.status.code(), Some(0));
+
+    // A run killed with SIGKILL part way.
+    let mut child = Command::new(SHOGI)
+        .current_dir(root())
+        .arg("analyze")
+        .args(args(
+            &f,
+            &[GAME, "--nodes", "1", "--format", "jsonl", "--cache", c],
+        ))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(600));
+    child.kill().unwrap();
+    let _ = child.wait();
+    let first = gos(&log);
+    assert!(first > 0 && first < 31, "killed after {first} searches");
+    // Run again: it finishes, and the table is the uninterrupted one.
+    let again = run(&args(
+        &f,
+        &[GAME, "--nodes", "1", "--format", "jsonl", "--cache", c],
+    ));
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert_eq!(text(&again.stdout), text(&reference.stdout));
+    let err = text(&again.stderr);
+    assert!(err.contains("each searched at most 1 time(s)"), "{err}");
+    // No position analysed twice: one go per distinct position over both runs, give or take
+    // the one in flight when the kill came.
+    let total = gos(&log);
+    assert!(
+        (31..=32).contains(&total),
+        "{total} searches for 31 positions"
+    );
+    // A third run: everything from the cache, no search at all.
+    let third = run(&args(
+        &f,
+        &[GAME, "--nodes", "1", "--format", "jsonl", "--cache", c],
+    ));
+    assert_eq!(text(&third.stdout), text(&reference.stdout));
+    assert_eq!(gos(&log), total);
+    assert!(
+        text(&third.stderr).contains("0 searched, 31 from the cache"),
+        "{}",
+        text(&third.stderr)
+    );
+    // Another limit is another configuration: searched again.
+    let other = run(&args(
+        &f,
+        &[GAME, "--nodes", "2", "--format", "jsonl", "--cache", c],
+    ));
+    assert!(text(&other.stderr).contains("31 searched, 0 from the cache"));
+}
+
+#[test]
+fn jobs_1_and_2_give_the_same_table_with_the_fake() {
+    let f = fake_args(&[]);
+    let one = run(&args(
+        &f,
+        &[GAME, "samples/game.csa", "--nodes", "1", "--jobs", "1"],
+    ));
+    let two = run(&args(
+        &f,
+        &[GAME, "samples/game.csa", "--nodes", "1", "--jobs", "2"],
+    ));
+    assert_eq!(one.status.code(), Some(0));
+    assert_eq!(text(&one.stdout), text(&two.stdout));
+}
+
+// ---- real engines (short: a few games, low nodes) ----
+
+#[test]
+fn fairy_stockfish_standard_jobs_1_equals_jobs_2() {
+    let Some(fairy) = shogi_usi::testing::fairy_stockfish() else {
+        return;
+    };
+    let e = fairy.to_str().unwrap();
+    let one = run(&[
+        GAME, "--engine", e, "--nodes", "3000", "--jobs", "1", "--format", "jsonl",
+    ]);
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one.stderr));
+    let two = run(&[
+        GAME, "--engine", e, "--nodes", "3000", "--jobs", "2", "--format", "jsonl",
+    ]);
+    assert_eq!(text(&one.stdout), text(&two.stdout));
+    let r = rows(&one);
+    assert_eq!(r.len(), PLIES);
+    for row in &r {
+        assert!(row["error"].is_null(), "{row}");
+        assert!(
+            row["best_cp"].is_number() || row["best_mate"].is_string(),
+            "{row}"
+        );
+        assert!(row["nodes"].as_u64().unwrap() >= 3000, "{row}");
+        assert!(
+            row["engine"]
+                .as_str()
+                .unwrap()
+                .starts_with("Fairy-Stockfish")
+        );
+    }
+}
+
+#[test]
+fn fairy_stockfish_mini_shogi() {
+    let Some(fairy) = shogi_usi::testing::fairy_stockfish() else {
+        return;
+    };
+    let o = run(&[
+        "samples/mini.kif",
+        "--engine",
+        fairy.to_str().unwrap(),
+        "--nodes",
+        "2000",
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let r = rows(&o);
+    assert!(!r.is_empty());
+    for row in &r {
+        assert!(row["error"].is_null(), "{row}");
+        // Best moves are Mini Shogi moves (files 1-5, ranks a-e).
+        let b = row["best_usi"].as_str().unwrap();
+        assert!(
+            b.bytes()
+                .all(|c| !(b'6'..=b'9').contains(&c) && !(b'f'..=b'i').contains(&c)),
+            "{b}"
+        );
+    }
+}
+
+#[test]
+fn gpsusi_standard_with_byoyomi_and_refused_for_mini() {
+    let Some(gps) = shogi_usi::testing::gpsusi() else {
+        return;
+    };
+    // gpsusi aborts on go nodes/depth/movetime: byoyomi only. No option is set (gpsusi saves
+    // every option set as its new default).
+    let dir = scratch("gps");
+    let short = dir.join("short.kif");
+    std::fs::write(
+        &short,
+        "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 ８四歩(83)\n",
+    )
+    .unwrap();
+    let g = gps.to_str().unwrap();
+    let o = run(&[
+        short.to_str().unwrap(),
+        "--engine",
+        g,
+        "--byoyomi",
+        "200",
+        "--format",
+        "jsonl",
+        // gpsusi needs ~2 s to start on an idle machine; far more on a loaded one.
+        "--start-timeout",
+        "60",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let r = rows(&o);
+    assert_eq!(r.len(), 4);
+    for row in &r {
+        assert!(row["error"].is_null(), "{row}");
+        assert!(row["best_usi"].is_string(), "{row}");
+        assert!(row["engine"].as_str().unwrap().starts_with("gpsshogi"));
+    }
+    let o = run(&[
+        "samples/mini.kif",
+        "--engine",
+        g,
+        "--byoyomi",
+        "200",
+        "--start-timeout",
+        "60",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("cannot play Mini Shogi"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+/// Two corpus games (203 positions) where fairy-stockfish 11.1 once gave another score to one
+/// position depending on what the same process had searched before: `usinewgame` alone does
+/// not reset its per-thread evaluation caches; setting `Threads` again before each search
+/// does, and the tables are equal.
+#[test]
+fn fairy_stockfish_corpus_games_jobs_1_equals_jobs_2() {
+    let Some(fairy) = shogi_usi::testing::fairy_stockfish() else {
+        return;
+    };
+    let here = root();
+    let corpus = [
+        here.join("../shared/corpus"),
+        here.join("../../shared/corpus"),
+    ]
+    .into_iter()
+    .find(|p| p.is_dir());
+    let Some(corpus) = corpus else {
+        eprintln!("note: ../shared/corpus not found; skipped");
+        return;
+    };
+    let a = corpus.join("ShogiBoardQ/tests/fixtures/test_kiou_comments.kif");
+    let b = corpus.join("bioshogi/spec/files/gekisashi_clipboard.ki2");
+    let (a, b, e) = (
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        fairy.to_str().unwrap(),
+    );
+    let one = run(&[a, b, "--engine", e, "--nodes", "1000", "--jobs", "1"]);
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one.stderr));
+    let two = run(&[a, b, "--engine", e, "--nodes", "1000", "--jobs", "2"]);
+    assert_eq!(text(&one.stdout), text(&two.stdout));
+    assert!(text(&one.stdout).lines().count() > 200);
+}

@@ -1,0 +1,63 @@
+"""analyze(): the per-ply table of `shogi analyze`, the same columns and values as its JSON
+lines, with the fake engine and (when installed) fairy-stockfish."""
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+import shogitk
+
+from conftest import ROOT, SAMPLES
+
+FAIRY = "/usr/games/fairy-stockfish"
+
+
+@pytest.fixture(autouse=True)
+def _at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+@pytest.fixture(scope="module")
+def fake():
+    """The workspace's fake USI engine (built here when missing)."""
+    path = os.environ.get("SHOGI_FAKE_USI")
+    if path:
+        return path
+    subprocess.run(["cargo", "build", "--quiet", "-p", "shogi-usi", "--bin", "fake-usi"], cwd=ROOT, check=True)
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    return os.path.join(target, "debug", "fake-usi")
+
+
+def _cli_rows(shogi_cli, *args):
+    code, out, err = shogi_cli("analyze", *args, "--format", "jsonl", cwd=ROOT)
+    assert code in (0, 1), err
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_analyze_equals_the_cli_with_the_fake_engine(shogi_cli, fake):
+    game = os.path.relpath(os.path.join(SAMPLES, "game.kif"), ROOT)
+    want = _cli_rows(shogi_cli, game, "--engine", fake, "--nodes", "1")
+    table = shogitk.analyze([game], fake, nodes=1)
+    assert len(table) == len(want) == 30
+    assert list(table) == want
+    assert table.columns[:4] == ["path", "game", "ply", "side"]
+    assert all(r["engine"] == "fake-usi" for r in table)
+    summary = shogitk.analyze([game], fake, nodes=1, summary=True)
+    assert [r["scope"] for r in summary] == ["game", "game", "player", "player"]
+
+
+def test_analyze_errors(fake):
+    with pytest.raises(ValueError, match="NoSuch"):
+        shogitk.analyze([os.path.join(SAMPLES, "game.kif")], fake, nodes=1, options={"NoSuch": 1})
+    with pytest.raises(ValueError, match="one limit"):
+        shogitk.analyze([os.path.join(SAMPLES, "game.kif")], fake, nodes=1, depth=2)
+
+
+@pytest.mark.skipif(not os.path.exists(FAIRY) and not os.environ.get("CI"), reason="fairy-stockfish missing")
+def test_analyze_with_fairy_stockfish():
+    table = shogitk.analyze([os.path.join(SAMPLES, "mini.kif")], FAIRY, nodes=1000, jobs=2)
+    assert len(table) > 0
+    assert all(r["error"] is None for r in table)
