@@ -1,4 +1,5 @@
 //! Engine matches: our rules as the referee, clocks kept from our side of the pipe, openings,
 //! records written as games end, and the statistics (Elo, LOS, SPRT) of the results.
 
+pub mod referee;
 pub mod stats;
