@@ -1,5 +1,6 @@
 //! Engine matches: our rules as the referee, clocks kept from our side of the pipe, openings,
 //! records written as games end, and the statistics (Elo, LOS, SPRT) of the results.
 
+pub mod clock;
 pub mod referee;
 pub mod stats;
