@@ -2,5 +2,6 @@
 //! records written as games end, and the statistics (Elo, LOS, SPRT) of the results.
 
 pub mod clock;
+pub mod openings;
 pub mod referee;
 pub mod stats;
