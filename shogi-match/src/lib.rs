@@ -3,5 +3,6 @@
 
 pub mod clock;
 pub mod openings;
+pub mod record;
 pub mod referee;
 pub mod stats;
