@@ -33,7 +33,8 @@ use std::fmt;
 pub enum Eval {
     /// Centipawns.
     Cp(i32),
-    /// Mate in this many plies; positive when the engine mates, negative when it is mated.
+    /// Mate in this many plies: positive when the engine mates, negative (or 0, mated now)
+    /// when it is mated.
     Mate(i32),
 }
 
@@ -42,7 +43,7 @@ impl Eval {
     pub fn centipawns(self) -> i32 {
         match self {
             Eval::Cp(v) => v,
-            Eval::Mate(n) if n >= 0 => 100_000,
+            Eval::Mate(n) if n > 0 => 100_000,
             Eval::Mate(_) => -100_000,
         }
     }
