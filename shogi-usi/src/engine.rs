@@ -1,0 +1,1233 @@
+//! One USI engine as a child process: a reader thread per pipe, channels, a timeout on every wait.
+
+use crate::error::{EngineError, EngineErrorKind, OutputLine, Stream};
+use crate::limit::Limit;
+use crate::options::{OptionKind, OptionSpec, find_option};
+use crate::protocol::{BestMoveText, CheckmateText, EngineLine, Info, parse_line};
+use crate::score::PovScore;
+use shogi_core::{Declaration, ImpasseRule, Move, Position, Variant};
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long each wait may take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    /// From spawning to `usiok` (default 10 s, ShogiHome's default).
+    pub usiok: Duration,
+    /// From `isready` to `readyok` (default 30 s: some engines load tables then).
+    pub readyok: Duration,
+    /// Added to a limit's time budget (movetime, clock + byoyomi) before a search is called
+    /// hung (default 5 s).
+    pub search_margin: Duration,
+    /// The wait for `bestmove` when the limit has no clock (nodes, depth; default 120 s).
+    pub search_unbounded: Duration,
+    /// From `stop` to `bestmove` (default 5 s).
+    pub stop: Duration,
+    /// From `quit` to the process's exit before it is killed (default 2 s).
+    pub quit_grace: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            usiok: Duration::from_secs(10),
+            readyok: Duration::from_secs(30),
+            search_margin: Duration::from_secs(5),
+            search_unbounded: Duration::from_secs(120),
+            stop: Duration::from_secs(5),
+            quit_grace: Duration::from_secs(2),
+        }
+    }
+}
+
+/// How to start an engine.
+#[derive(Clone, Debug)]
+pub struct StartOptions {
+    /// Every wait's limit.
+    pub timeouts: Timeouts,
+    /// `setoption`s sent after `usiok` (checked against what the engine offers), in order.
+    /// A button takes an empty value.
+    pub options: Vec<(String, String)>,
+    /// `Threads` is set to this when the engine offers an option of that name (default 1).
+    /// gpsusi's `Thread` is left alone: gpsusi saves every set option as its new default.
+    pub threads: Option<u32>,
+    /// Fresh state per position: `usinewgame` + `isready` before every search, which for
+    /// fairy-stockfish clears the hash and histories, so a result depends on the position, the
+    /// engine, its options and the limit alone (ENGINE-FACTS §2.6).
+    pub fresh_state: bool,
+    /// The rule `bestmove win` is judged by (default the CSA 27-point rule).
+    pub impasse_rule: ImpasseRule,
+    /// Swap the clocks in `go` (`btime`↔`wtime`, `binc`↔`winc`); `None` (default) swaps for
+    /// fairy-stockfish 11 (`id name Fairy-Stockfish 11.…`), which reads them swapped in USI.
+    pub swap_clocks: Option<bool>,
+    /// The variant to set up at start ([`Engine::set_variant`]); searches of a position of the
+    /// other variant switch it again.
+    pub variant: Variant,
+    /// How many of the engine's last output lines errors carry (default 32).
+    pub last_lines: usize,
+}
+
+impl Default for StartOptions {
+    fn default() -> Self {
+        StartOptions {
+            timeouts: Timeouts::default(),
+            options: Vec::new(),
+            threads: Some(1),
+            fresh_state: false,
+            impasse_rule: ImpasseRule::Points27,
+            swap_clocks: None,
+            variant: Variant::Standard,
+            last_lines: 32,
+        }
+    }
+}
+
+impl StartOptions {
+    /// Adds a `setoption` to send at start.
+    pub fn option(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.options.push((name.into(), value.into()));
+        self
+    }
+}
+
+/// The engine's chosen move, checked on our position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BestMove {
+    /// A legal move.
+    Move(Move),
+    /// `bestmove resign`.
+    Resign,
+    /// `bestmove win`: a declaration, judged by our rule (the verdict is in
+    /// [`Declaration::result`]; a false claim is `Lose`).
+    Win(Declaration),
+}
+
+/// Where a PV stopped being legal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvCut {
+    /// Index in the engine's PV of the first move dropped (0-based).
+    pub index: usize,
+    /// That move as written.
+    pub text: String,
+    /// Why it is not legal there.
+    pub reason: String,
+}
+
+/// The final `info` of one multipv line, checked on our position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchLine {
+    /// 1 = the best line.
+    pub multipv: u32,
+    /// The score with both views, if the engine gave one.
+    pub score: Option<PovScore>,
+    /// The PV up to its first illegal move.
+    pub pv: Vec<Move>,
+    /// Where and why the PV was cut, if it was.
+    pub pv_cut: Option<PvCut>,
+    /// `depth`.
+    pub depth: Option<u32>,
+    /// `seldepth`.
+    pub seldepth: Option<u32>,
+    /// `nodes`.
+    pub nodes: Option<u64>,
+    /// `nps`.
+    pub nps: Option<u64>,
+    /// `time` in ms.
+    pub time_ms: Option<u64>,
+    /// `hashfull` (per mille).
+    pub hashfull: Option<u32>,
+}
+
+/// The result of one search.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// The position searched (after the moves given).
+    pub position: Position,
+    /// The engine's answer.
+    pub bestmove: BestMove,
+    /// The ponder move, when given and legal after the best move.
+    pub ponder: Option<Move>,
+    /// The final info of each multipv line, best first (empty when the engine sent none).
+    pub lines: Vec<SearchLine>,
+    /// The largest `nodes` any info of this search reported.
+    pub nodes: Option<u64>,
+    /// Wall time from writing `go` to reading `bestmove`, measured by us.
+    pub elapsed: Duration,
+    /// When the reader thread read the `bestmove` line (to measure our own overhead).
+    pub bestmove_read_at: Instant,
+    /// `info string` texts of this search (the last 16).
+    pub strings: Vec<String>,
+    /// Things noticed but not fatal (an illegal ponder move, malformed info fields).
+    pub warnings: Vec<String>,
+    /// When [`Engine::search_with_retry`] restarted the engine, the error of the first try.
+    pub retried: Option<Box<EngineError>>,
+}
+
+impl Search {
+    /// The best line (multipv 1), if the engine sent an info.
+    pub fn best_line(&self) -> Option<&SearchLine> {
+        self.lines.first()
+    }
+
+    /// The score of the best line, if any.
+    pub fn score(&self) -> Option<PovScore> {
+        self.best_line().and_then(|l| l.score)
+    }
+}
+
+/// The answer to `go mate`, checked on our position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateAnswer {
+    /// A mating line, every move legal.
+    Mate(Vec<Move>),
+    /// `checkmate nomate`.
+    NoMate,
+    /// `checkmate timeout`.
+    Timeout,
+    /// `checkmate notimplemented`.
+    NotImplemented,
+}
+
+/// The result word of `gameover`, from the engine's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// `gameover win`.
+    Win,
+    /// `gameover lose`.
+    Lose,
+    /// `gameover draw`.
+    Draw,
+}
+
+// Lines are the common message; boxing them would cost an allocation per line.
+#[allow(clippy::large_enum_variant)]
+enum Msg {
+    Line(EngineLine, Instant),
+    Eof,
+}
+
+type Tail = Arc<Mutex<VecDeque<OutputLine>>>;
+
+/// The longest line kept whole; the rest of a longer line is dropped (bounded memory).
+const MAX_LINE: usize = 64 * 1024;
+/// Messages buffered between the reader thread and us (the engine blocks when it is full).
+const CHANNEL: usize = 4096;
+/// The most multipv lines kept.
+const MAX_MULTIPV: u32 = 1000;
+
+fn push_tail(tail: &Tail, cap: usize, stream: Stream, text: String) {
+    if let Ok(mut t) = tail.lock() {
+        if t.len() >= cap.max(1) {
+            t.pop_front();
+        }
+        t.push_back(OutputLine { stream, text });
+    }
+}
+
+/// Reads one line of at most MAX_LINE bytes (the rest of a longer line is skipped).
+/// Returns None at end of file.
+fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<()> {
+    buf.clear();
+    let n = r
+        .by_ref()
+        .take(MAX_LINE as u64)
+        .read_until(b'\n', buf)
+        .ok()?;
+    if n == 0 {
+        return None;
+    }
+    if buf.last() != Some(&b'\n') && n == MAX_LINE {
+        // Skip to the end of the overlong line.
+        let mut skip = Vec::new();
+        loop {
+            skip.clear();
+            let m = r
+                .by_ref()
+                .take(MAX_LINE as u64)
+                .read_until(b'\n', &mut skip)
+                .ok()?;
+            if m == 0 || skip.last() == Some(&b'\n') {
+                break;
+            }
+        }
+    }
+    Some(())
+}
+
+fn spawn_stdout_reader(
+    out: impl Read + Send + 'static,
+    tx: SyncSender<Msg>,
+    tail: Tail,
+    cap: usize,
+) {
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(out);
+        let mut buf = Vec::new();
+        while read_line_bounded(&mut r, &mut buf).is_some() {
+            let text = String::from_utf8_lossy(&buf);
+            let text = text.trim_end_matches(['\n', '\r']);
+            let at = Instant::now();
+            let parsed = parse_line(text);
+            push_tail(&tail, cap, Stream::Stdout, text.to_owned());
+            if tx.send(Msg::Line(parsed, at)).is_err() {
+                return;
+            }
+        }
+        let _ = tx.send(Msg::Eof);
+    });
+}
+
+fn spawn_stderr_reader(err: impl Read + Send + 'static, tail: Tail, cap: usize) {
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(err);
+        let mut buf = Vec::new();
+        while read_line_bounded(&mut r, &mut buf).is_some() {
+            let text = String::from_utf8_lossy(&buf);
+            push_tail(
+                &tail,
+                cap,
+                Stream::Stderr,
+                text.trim_end_matches(['\n', '\r']).to_owned(),
+            );
+        }
+    });
+}
+
+/// The `position` command for `start` + `moves`: `startpos` when `start` is the standard
+/// start position (move number 1 included), `sfen …` otherwise.
+///
+/// ```
+/// use shogi_core::{Move, Position, Variant};
+/// use shogi_usi::position_command;
+///
+/// let start = Position::startpos(Variant::Standard);
+/// let moves = [Move::from_usi("7g7f")?];
+/// assert_eq!(position_command(&start, &moves), "position startpos moves 7g7f");
+/// let mini = Position::startpos(Variant::Mini);
+/// assert_eq!(position_command(&mini, &[]), "position sfen rbsgk/4p/5/P4/KGSBR b - 1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn position_command(start: &Position, moves: &[Move]) -> String {
+    let sfen = start.to_sfen();
+    let mut s = if start.variant() == Variant::Standard && sfen == Variant::Standard.start_sfen() {
+        String::from("position startpos")
+    } else {
+        format!("position sfen {sfen}")
+    };
+    if !moves.is_empty() {
+        s.push_str(" moves");
+        for m in moves {
+            s.push(' ');
+            s.push_str(m.usi().as_str());
+        }
+    }
+    s
+}
+
+/// Checks a PV on `pos`: the legal prefix and where it was cut. A final `resign` or `win`
+/// (gpsusi writes `pv resign` on a mated side) ends the PV without a cut.
+pub fn check_pv(pos: &Position, pv: &[String]) -> (Vec<Move>, Option<PvCut>) {
+    let mut p = pos.clone();
+    let mut moves = Vec::with_capacity(pv.len());
+    for (i, t) in pv.iter().enumerate() {
+        if i + 1 == pv.len() && (t == "resign" || t == "win") {
+            break;
+        }
+        let cut = |reason: String| PvCut {
+            index: i,
+            text: t.clone(),
+            reason,
+        };
+        match Move::from_usi(t) {
+            Err(e) => return (moves, Some(cut(e.message.to_owned()))),
+            Ok(m) => match p.play(m) {
+                Ok(()) => moves.push(m),
+                Err(e) => return (moves, Some(cut(e.to_string()))),
+            },
+        }
+    }
+    (moves, None)
+}
+
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+enum State {
+    Idle,
+    Searching {
+        position: Position,
+        deadline: Option<Instant>,
+        started: Instant,
+        mate: bool,
+    },
+    Dead(String),
+}
+
+/// One USI engine process.
+///
+/// ```no_run
+/// use shogi_core::{Position, Variant};
+/// use shogi_usi::{Engine, Limit, StartOptions};
+///
+/// let mut engine = Engine::start("/usr/games/fairy-stockfish", &[] as &[&str], StartOptions::default())?;
+/// engine.set_option("Hash", "32")?;
+/// let start = Position::startpos(Variant::Standard);
+/// let search = engine.search(&start, &[], &Limit::nodes(10_000))?;
+/// println!("{:?} {:?}", search.bestmove, search.score().map(|s| s.sente()));
+/// engine.quit();
+/// # Ok::<(), shogi_usi::EngineError>(())
+/// ```
+pub struct Engine {
+    path: PathBuf,
+    args: Vec<OsString>,
+    start_options: StartOptions,
+    child: Option<Child>,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<Msg>,
+    tail: Tail,
+    name: Option<String>,
+    author: Option<String>,
+    options: Vec<OptionSpec>,
+    /// Options set so far, replayed after a restart.
+    applied: Vec<(String, Option<String>)>,
+    variant: Variant,
+    swap_clocks: bool,
+    state: State,
+    last_command: Option<String>,
+    /// Malformed lines seen during `usi` (an option we could not read).
+    start_warnings: Vec<String>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("path", &self.path)
+            .field("name", &self.name)
+            .field("state", &self.state)
+            .finish()
+    }
+}
+
+impl Engine {
+    /// Spawns `path` with `args`, sends `usi`, reads `id`/`option` lines until `usiok`, applies
+    /// `Threads`, the start options and the variant, and waits for `readyok`.
+    pub fn start<S: AsRef<std::ffi::OsStr>>(
+        path: impl AsRef<Path>,
+        args: &[S],
+        options: StartOptions,
+    ) -> Result<Engine, EngineError> {
+        let path = path.as_ref().to_path_buf();
+        let args: Vec<OsString> = args.iter().map(|a| a.as_ref().to_owned()).collect();
+        let mut engine = Engine::spawn(path, args, options)?;
+        engine.handshake()?;
+        let opts = engine.start_options.options.clone();
+        for (name, value) in &opts {
+            engine.set_option(name, value)?;
+        }
+        let variant = engine.start_options.variant;
+        if variant != Variant::Standard {
+            engine.set_variant(variant)?;
+        }
+        engine.is_ready()?;
+        Ok(engine)
+    }
+
+    fn spawn(
+        path: PathBuf,
+        args: Vec<OsString>,
+        start_options: StartOptions,
+    ) -> Result<Engine, EngineError> {
+        let cap = start_options.last_lines;
+        let tail: Tail = Arc::new(Mutex::new(VecDeque::new()));
+        let (tx, rx) = sync_channel(CHANNEL);
+        let mut engine = Engine {
+            path,
+            args,
+            start_options,
+            child: None,
+            stdin: None,
+            rx,
+            tail: tail.clone(),
+            name: None,
+            author: None,
+            options: Vec::new(),
+            applied: Vec::new(),
+            variant: Variant::Standard,
+            swap_clocks: false,
+            state: State::Idle,
+            last_command: None,
+            start_warnings: Vec::new(),
+        };
+        let mut child = match Command::new(&engine.path)
+            .args(&engine.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+        {
+            Ok(c) => c,
+            Err(e) => {
+                let what = format!("{}: {e}", engine.path.display());
+                engine.state = State::Dead(what.clone());
+                return Err(engine.error(EngineErrorKind::Spawn(what)));
+            }
+        };
+        engine.stdin = child.stdin.take();
+        if let Some(out) = child.stdout.take() {
+            spawn_stdout_reader(out, tx, tail.clone(), cap);
+        }
+        if let Some(err) = child.stderr.take() {
+            spawn_stderr_reader(err, tail, cap);
+        }
+        engine.child = Some(child);
+        Ok(engine)
+    }
+
+    fn handshake(&mut self) -> Result<(), EngineError> {
+        self.send("usi")?;
+        let deadline = Instant::now() + self.start_options.timeouts.usiok;
+        loop {
+            match self.recv_until(deadline, "usiok")? {
+                (EngineLine::IdName(n), _) => self.name = Some(n),
+                (EngineLine::IdAuthor(a), _) => self.author = Some(a),
+                (EngineLine::Option(o), _) => {
+                    if let Some(i) = self.options.iter().position(|x| x.name == o.name) {
+                        self.options[i] = o;
+                    } else {
+                        self.options.push(o);
+                    }
+                }
+                (EngineLine::Malformed { line, reason }, _) => {
+                    self.start_warnings.push(format!("{reason}: {line}"));
+                }
+                (EngineLine::UsiOk, _) => break,
+                _ => {}
+            }
+        }
+        self.swap_clocks = match self.start_options.swap_clocks {
+            Some(b) => b,
+            None => self
+                .name
+                .as_deref()
+                .is_some_and(|n| n.starts_with("Fairy-Stockfish 11.")),
+        };
+        if let Some(t) = self.start_options.threads {
+            if self.options.iter().any(|o| o.name == "Threads") {
+                self.set_option("Threads", &t.to_string())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The engine's `id name` (or the program path when it sent none).
+    pub fn name(&self) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| self.path.display().to_string())
+    }
+
+    /// The engine's `id author`, if it sent one.
+    pub fn author(&self) -> Option<&str> {
+        self.author.as_deref()
+    }
+
+    /// The options the engine offered, in its order.
+    pub fn options(&self) -> &[OptionSpec] {
+        &self.options
+    }
+
+    /// The options set so far (name as the engine spells it, value sent; `None` for buttons).
+    pub fn applied_options(&self) -> &[(String, Option<String>)] {
+        &self.applied
+    }
+
+    /// The program's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The variant the engine is set up for.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Whether `go` clocks are swapped for this engine (see [`StartOptions::swap_clocks`]).
+    pub fn swaps_clocks(&self) -> bool {
+        self.swap_clocks
+    }
+
+    /// Lines during start-up that could not be read (malformed `option` lines).
+    pub fn start_warnings(&self) -> &[String] {
+        &self.start_warnings
+    }
+
+    /// Whether an earlier error left the engine unusable ([`Engine::restart`] it).
+    pub fn is_dead(&self) -> bool {
+        matches!(self.state, State::Dead(_))
+    }
+
+    /// The engine's last output lines (stdout and stderr), oldest first.
+    pub fn last_lines(&self) -> Vec<OutputLine> {
+        self.tail
+            .lock()
+            .map(|t| t.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    fn error(&self, kind: EngineErrorKind) -> EngineError {
+        EngineError {
+            kind,
+            engine: self.name(),
+            last_lines: self.last_lines(),
+            last_command: self.last_command.clone(),
+        }
+    }
+
+    /// Builds the error, and when it is fatal marks the engine dead and kills the process.
+    fn fail(&mut self, kind: EngineErrorKind) -> EngineError {
+        // Let the stderr reader catch up with a dying process's last words.
+        if matches!(kind, EngineErrorKind::Crashed { .. }) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let err = self.error(kind);
+        if err.needs_restart() {
+            self.state = State::Dead(err.kind.to_string());
+            self.kill();
+        }
+        err
+    }
+
+    fn kill(&mut self) {
+        self.stdin = None;
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    fn exit_status(&mut self) -> Option<String> {
+        let c = self.child.as_mut()?;
+        // The pipe closes just before the process is reaped: give it a moment.
+        let until = Instant::now() + Duration::from_millis(500);
+        loop {
+            match c.try_wait() {
+                Ok(Some(s)) => return Some(s.to_string()),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                _ => return None,
+            }
+        }
+    }
+
+    fn check_alive(&self) -> Result<(), EngineError> {
+        match &self.state {
+            State::Dead(why) => Err(self.error(EngineErrorKind::Dead(why.clone()))),
+            _ => Ok(()),
+        }
+    }
+
+    fn check_idle(&self) -> Result<(), EngineError> {
+        self.check_alive()?;
+        match self.state {
+            State::Searching { .. } => Err(self.error(EngineErrorKind::InvalidRequest(
+                "the engine is searching (wait or stop first)".into(),
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes one command line.
+    fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        self.last_command = Some(line.to_owned());
+        let res = match self.stdin.as_mut() {
+            Some(w) => w
+                .write_all(line.as_bytes())
+                .and_then(|()| w.write_all(b"\n"))
+                .and_then(|()| w.flush()),
+            None => Err(std::io::Error::new(
+                std::io::ErrorKind::BrokenPipe,
+                "no input pipe",
+            )),
+        };
+        match res {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.fail(EngineErrorKind::PipeClosed(e.to_string()))),
+        }
+    }
+
+    /// The next line before `deadline`, or a timeout / crash error.
+    fn recv_until(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &'static str,
+    ) -> Result<(EngineLine, Instant), EngineError> {
+        let now = Instant::now();
+        let wait = deadline.saturating_duration_since(now);
+        match self.rx.recv_timeout(wait) {
+            Ok(Msg::Line(l, at)) => Ok((l, at)),
+            Ok(Msg::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                let status = self.exit_status();
+                Err(self.fail(EngineErrorKind::Crashed {
+                    waiting_for,
+                    status,
+                }))
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                let after = self.timeout_base(deadline);
+                Err(self.fail(EngineErrorKind::Timeout { waiting_for, after }))
+            }
+        }
+    }
+
+    fn timeout_base(&self, deadline: Instant) -> Duration {
+        match &self.state {
+            State::Searching { started, .. } => deadline.saturating_duration_since(*started),
+            _ => Duration::ZERO,
+        }
+    }
+
+    /// Drops lines already read (stale output between commands); reports a crash.
+    fn drain(&mut self) -> Result<(), EngineError> {
+        loop {
+            match self.rx.try_recv() {
+                Ok(Msg::Line(..)) => {}
+                Err(TryRecvError::Empty) => return Ok(()),
+                Ok(Msg::Eof) | Err(TryRecvError::Disconnected) => {
+                    let status = self.exit_status();
+                    return Err(self.fail(EngineErrorKind::Crashed {
+                        waiting_for: "the next command",
+                        status,
+                    }));
+                }
+            }
+        }
+    }
+
+    /// `isready`, waiting for `readyok`.
+    pub fn is_ready(&mut self) -> Result<(), EngineError> {
+        self.check_idle()?;
+        self.drain()?;
+        self.send("isready")?;
+        let deadline = Instant::now() + self.start_options.timeouts.readyok;
+        loop {
+            if let (EngineLine::ReadyOk, _) = self.recv_until(deadline, "readyok")? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// `setoption`, checked against the options the engine offered: an unknown name or a
+    /// value of the wrong type or range is an error listing what the engine has.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        self.check_idle()?;
+        let Some(spec) = find_option(&self.options, name).cloned() else {
+            let available = self.options.iter().map(|o| o.to_string()).collect();
+            return Err(self.error(EngineErrorKind::UnknownOption {
+                name: name.to_owned(),
+                available,
+            }));
+        };
+        let v = spec.check_value(value).map_err(|reason| {
+            self.error(EngineErrorKind::BadOptionValue {
+                name: spec.name.clone(),
+                value: value.to_owned(),
+                reason,
+            })
+        })?;
+        self.write_option(&spec.name, v)
+    }
+
+    /// `setoption` without checking the name or value (for options an engine accepts without
+    /// advertising them, such as gpsusi's `USI_Hash`).
+    pub fn set_option_unchecked(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), EngineError> {
+        self.check_idle()?;
+        if name.contains(['\n', '\r']) || value.is_some_and(|v| v.contains(['\n', '\r'])) {
+            return Err(self.error(EngineErrorKind::InvalidRequest(
+                "an option name or value cannot hold a line break".into(),
+            )));
+        }
+        self.write_option(name, value.map(str::to_owned))
+    }
+
+    fn write_option(&mut self, name: &str, value: Option<String>) -> Result<(), EngineError> {
+        let line = match &value {
+            Some(v) => format!("setoption name {name} value {v}"),
+            None => format!("setoption name {name}"),
+        };
+        self.send(&line)?;
+        if let Some(i) = self.applied.iter().position(|(n, _)| n == name) {
+            self.applied.remove(i);
+        }
+        self.applied.push((name.to_owned(), value));
+        Ok(())
+    }
+
+    /// Sets the engine up for `variant`. Mini Shogi needs a `UCI_Variant` combo offering
+    /// `minishogi` (fairy-stockfish); any other engine is refused with a message. Standard
+    /// shogi sets `UCI_Variant` back to `shogi` where the engine has that option.
+    pub fn set_variant(&mut self, variant: Variant) -> Result<(), EngineError> {
+        self.check_idle()?;
+        let want = match variant {
+            Variant::Standard => "shogi",
+            Variant::Mini => "minishogi",
+        };
+        let offered = find_option(&self.options, "UCI_Variant").and_then(|o| match &o.kind {
+            OptionKind::Combo { vars, .. } => Some(vars.iter().any(|v| v == want)),
+            _ => None,
+        });
+        match (variant, offered) {
+            (_, Some(true)) => {
+                self.set_option("UCI_Variant", want)?;
+                self.variant = variant;
+                self.is_ready()
+            }
+            (Variant::Standard, _) => {
+                self.variant = variant;
+                Ok(())
+            }
+            (Variant::Mini, _) => Err(self.error(EngineErrorKind::Unsupported(format!(
+                "{} cannot play Mini Shogi: it offers no UCI_Variant option with the value minishogi",
+                self.name()
+            )))),
+        }
+    }
+
+    /// Sets the number of lines searched (`MultiPV` or `USI_MultiPV`, whichever the engine
+    /// offers). `1` is accepted by engines with neither.
+    pub fn set_multipv(&mut self, k: u32) -> Result<(), EngineError> {
+        let name = ["MultiPV", "USI_MultiPV"]
+            .into_iter()
+            .find(|n| find_option(&self.options, n).is_some());
+        match name {
+            Some(n) => self.set_option(n, &k.to_string()),
+            None if k == 1 => Ok(()),
+            None => Err(self.error(EngineErrorKind::Unsupported(format!(
+                "multipv {k}: {} has no MultiPV option",
+                self.name()
+            )))),
+        }
+    }
+
+    /// `usinewgame` then `isready`.
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        self.check_idle()?;
+        self.send("usinewgame")?;
+        self.is_ready()
+    }
+
+    fn replay(&self, start: &Position, moves: &[Move]) -> Result<Position, EngineError> {
+        let mut pos = start.clone();
+        for (i, &m) in moves.iter().enumerate() {
+            if let Err(e) = pos.play(m) {
+                return Err(self.error(EngineErrorKind::InvalidRequest(format!(
+                    "move {} ({}) is illegal in {}: {e}",
+                    i + 1,
+                    m.usi(),
+                    pos.to_sfen()
+                ))));
+            }
+        }
+        Ok(pos)
+    }
+
+    fn begin(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        go: String,
+        mate: bool,
+        budget: Option<Duration>,
+    ) -> Result<(), EngineError> {
+        self.check_idle()?;
+        let position = self.replay(start, moves)?;
+        if position.variant() != self.variant {
+            self.set_variant(position.variant())?;
+        }
+        if self.start_options.fresh_state {
+            self.new_game()?;
+        }
+        self.drain()?;
+        self.send(&position_command(start, moves))?;
+        self.send(&go)?;
+        let started = Instant::now();
+        let t = &self.start_options.timeouts;
+        let deadline = Some(started + budget.map_or(t.search_unbounded, |b| b + t.search_margin));
+        self.state = State::Searching {
+            position,
+            deadline,
+            started,
+            mate,
+        };
+        Ok(())
+    }
+
+    /// Sends `position` and `go` and returns at once; finish with [`Engine::wait`] or
+    /// [`Engine::stop`] (`go infinite` needs `stop`).
+    pub fn start_search(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        limit: &Limit,
+    ) -> Result<(), EngineError> {
+        let pos = self.replay(start, moves)?;
+        let black = pos.side_to_move() == shogi_core::Color::Black;
+        let budget = limit.time_budget(black);
+        let go = limit.go_command(self.swap_clocks);
+        self.begin(start, moves, go, false, budget)?;
+        if limit.infinite {
+            if let State::Searching { deadline, .. } = &mut self.state {
+                *deadline = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// Searches the position after `moves` from `start` and waits for `bestmove` (the time
+    /// budget of `limit` plus [`Timeouts::search_margin`], or [`Timeouts::search_unbounded`]).
+    /// `infinite` is refused here: use [`Engine::start_search`] and [`Engine::stop`].
+    pub fn search(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        limit: &Limit,
+    ) -> Result<Search, EngineError> {
+        if limit.infinite {
+            return Err(self.error(EngineErrorKind::InvalidRequest(
+                "go infinite never ends by itself: use start_search and stop".into(),
+            )));
+        }
+        self.start_search(start, moves, limit)?;
+        self.wait()
+    }
+
+    /// As [`Engine::search`]; when the engine crashed, hung or broke the protocol (or was
+    /// already dead), restarts it and tries once more. The retried result carries the first
+    /// error in [`Search::retried`].
+    pub fn search_with_retry(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        limit: &Limit,
+    ) -> Result<Search, EngineError> {
+        match self.search(start, moves, limit) {
+            Ok(s) => Ok(s),
+            Err(first) if first.needs_restart() => {
+                self.restart()?;
+                let mut s = self.search(start, moves, limit)?;
+                s.retried = Some(Box::new(first));
+                Ok(s)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Waits for the `bestmove` of the running search.
+    pub fn wait(&mut self) -> Result<Search, EngineError> {
+        self.check_alive()?;
+        let State::Searching { deadline, .. } = &self.state else {
+            return Err(self.error(EngineErrorKind::InvalidRequest(
+                "no search is running".into(),
+            )));
+        };
+        if deadline.is_none() {
+            return Err(self.error(EngineErrorKind::InvalidRequest(
+                "go infinite: call stop".into(),
+            )));
+        }
+        self.collect(None)
+    }
+
+    /// Sends `stop` and waits for the `bestmove` ([`Timeouts::stop`]).
+    pub fn stop(&mut self) -> Result<Search, EngineError> {
+        self.check_alive()?;
+        if !matches!(self.state, State::Searching { .. }) {
+            return Err(self.error(EngineErrorKind::InvalidRequest(
+                "no search is running".into(),
+            )));
+        }
+        self.send("stop")?;
+        let d = Instant::now() + self.start_options.timeouts.stop;
+        self.collect(Some(d))
+    }
+
+    fn collect(&mut self, deadline_override: Option<Instant>) -> Result<Search, EngineError> {
+        let (position, deadline, started) = match &self.state {
+            State::Searching {
+                position,
+                deadline,
+                started,
+                ..
+            } => (position.clone(), *deadline, *started),
+            _ => {
+                return Err(self.error(EngineErrorKind::InvalidRequest(
+                    "no search is running".into(),
+                )));
+            }
+        };
+        let deadline = deadline_override
+            .or(deadline)
+            .unwrap_or_else(|| Instant::now() + self.start_options.timeouts.search_unbounded);
+        let mut finals: Vec<Option<Info>> = Vec::new();
+        let mut nodes: Option<u64> = None;
+        let mut strings: VecDeque<String> = VecDeque::new();
+        let mut warnings: Vec<String> = Vec::new();
+        let (text, at) = loop {
+            match self.recv_until(deadline, "bestmove")? {
+                (EngineLine::Info(info), _) => {
+                    if let Some(n) = info.nodes {
+                        nodes = Some(nodes.map_or(n, |m: u64| m.max(n)));
+                    }
+                    if let Some(s) = &info.string {
+                        if strings.len() == 16 {
+                            strings.pop_front();
+                        }
+                        strings.push_back(s.clone());
+                    }
+                    if info.score.is_none() && info.pv.is_empty() {
+                        continue;
+                    }
+                    let k = info.multipv.unwrap_or(1).max(1);
+                    if k > MAX_MULTIPV {
+                        continue;
+                    }
+                    let k = k as usize;
+                    if finals.len() < k {
+                        finals.resize(k, None);
+                    }
+                    finals[k - 1] = Some(info);
+                }
+                (EngineLine::BestMove(b), at) => break (b, at),
+                (EngineLine::Malformed { line, reason }, _) if line.starts_with("bestmove") => {
+                    return Err(self.fail(EngineErrorKind::Protocol(format!("{reason}: `{line}`"))));
+                }
+                _ => {}
+            }
+        };
+        self.state = State::Idle;
+        let elapsed = at.saturating_duration_since(started);
+        let bestmove = match text {
+            BestMoveText::Resign => BestMove::Resign,
+            BestMoveText::Win => {
+                BestMove::Win(position.declaration(self.start_options.impasse_rule))
+            }
+            BestMoveText::Move { ref mv, .. } => match Move::from_usi(mv) {
+                Err(e) => {
+                    return Err(self.error(EngineErrorKind::IllegalMove {
+                        text: mv.clone(),
+                        reason: format!(
+                            "not a USI move ({}), in {}",
+                            e.message,
+                            position.to_sfen()
+                        ),
+                    }));
+                }
+                Ok(m) => match position.check_move(m) {
+                    Ok(()) => BestMove::Move(m),
+                    Err(e) => {
+                        return Err(self.error(EngineErrorKind::IllegalMove {
+                            text: mv.clone(),
+                            reason: format!("{e}, in {}", position.to_sfen()),
+                        }));
+                    }
+                },
+            },
+        };
+        let ponder = match (&text, bestmove) {
+            (
+                BestMoveText::Move {
+                    ponder: Some(p), ..
+                },
+                BestMove::Move(m),
+            ) => {
+                let mut after = position.clone();
+                after.play_unchecked(m);
+                match Move::from_usi(p) {
+                    Ok(pm) if after.is_legal(pm) => Some(pm),
+                    _ => {
+                        warnings.push(format!("ponder move `{p}` is not legal after {}", m.usi()));
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
+        let turn = position.side_to_move();
+        let mut lines = Vec::new();
+        for (i, info) in finals.into_iter().enumerate() {
+            let Some(info) = info else { continue };
+            let (pv, pv_cut) = check_pv(&position, &info.pv);
+            for p in &info.problems {
+                warnings.push(format!("info (multipv {}): {p}", i + 1));
+            }
+            lines.push(SearchLine {
+                multipv: i as u32 + 1,
+                score: info.score.map(|score| PovScore {
+                    score,
+                    bound: info.bound,
+                    turn,
+                }),
+                pv,
+                pv_cut,
+                depth: info.depth,
+                seldepth: info.seldepth,
+                nodes: info.nodes,
+                nps: info.nps,
+                time_ms: info.time_ms,
+                hashfull: info.hashfull,
+            });
+        }
+        Ok(Search {
+            position,
+            bestmove,
+            ponder,
+            lines,
+            nodes,
+            elapsed,
+            bestmove_read_at: at,
+            strings: strings.into_iter().collect(),
+            warnings,
+            retried: None,
+        })
+    }
+
+    /// `go mate <ms>` (`go mate infinite` for `None`) and the `checkmate` answer, every move of
+    /// a mating line checked legal. The wait is the time plus [`Timeouts::search_margin`]
+    /// ([`Timeouts::search_unbounded`] for infinite). An engine that answers with `bestmove`
+    /// (fairy-stockfish reads `go mate` as UCI's) is [`EngineErrorKind::Unsupported`].
+    pub fn go_mate(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        time: Option<Duration>,
+    ) -> Result<MateAnswer, EngineError> {
+        let go = match time {
+            Some(t) => format!("go mate {}", t.as_millis()),
+            None => "go mate infinite".to_owned(),
+        };
+        self.begin(start, moves, go, true, time)?;
+        let State::Searching {
+            position, deadline, ..
+        } = &self.state
+        else {
+            return Err(self.error(EngineErrorKind::InvalidRequest(
+                "no search is running".into(),
+            )));
+        };
+        let position = position.clone();
+        let deadline = deadline
+            .unwrap_or_else(|| Instant::now() + self.start_options.timeouts.search_unbounded);
+        loop {
+            match self.recv_until(deadline, "checkmate")? {
+                (EngineLine::Checkmate(c), _) => {
+                    self.state = State::Idle;
+                    return match c {
+                        CheckmateText::NoMate => Ok(MateAnswer::NoMate),
+                        CheckmateText::Timeout => Ok(MateAnswer::Timeout),
+                        CheckmateText::NotImplemented => Ok(MateAnswer::NotImplemented),
+                        CheckmateText::Mate(line) => {
+                            let (pv, cut) = check_pv(&position, &line);
+                            match cut {
+                                None => Ok(MateAnswer::Mate(pv)),
+                                Some(c) => Err(self.error(EngineErrorKind::IllegalMove {
+                                    text: c.text,
+                                    reason: format!(
+                                        "move {} of the checkmate line: {}, from {}",
+                                        c.index + 1,
+                                        c.reason,
+                                        position.to_sfen()
+                                    ),
+                                })),
+                            }
+                        }
+                    };
+                }
+                (EngineLine::BestMove(_), _) => {
+                    self.state = State::Idle;
+                    return Err(self.error(EngineErrorKind::Unsupported(
+                        "go mate answered with bestmove (the engine reads it as UCI's mate in N moves)".into(),
+                    )));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `gameover win|lose|draw` (a running search is stopped first and its result dropped).
+    pub fn gameover(&mut self, result: GameResult) -> Result<(), EngineError> {
+        self.check_alive()?;
+        if matches!(self.state, State::Searching { mate: false, .. }) {
+            let _ = self.stop()?;
+        }
+        let word = match result {
+            GameResult::Win => "win",
+            GameResult::Lose => "lose",
+            GameResult::Draw => "draw",
+        };
+        self.send(&format!("gameover {word}"))
+    }
+
+    /// Kills the process (whatever its state) and starts it again with the same program,
+    /// arguments and start options, then sets again every option set so far and the variant.
+    pub fn restart(&mut self) -> Result<(), EngineError> {
+        self.shutdown();
+        let mut fresh = Engine::spawn(
+            self.path.clone(),
+            self.args.clone(),
+            self.start_options.clone(),
+        )?;
+        fresh.handshake()?;
+        for (name, value) in self.applied.clone() {
+            if name == "Threads" && fresh.applied.iter().any(|(n, _)| n == "Threads") {
+                fresh.applied.retain(|(n, _)| n != "Threads");
+            }
+            fresh.write_option(&name, value)?;
+        }
+        fresh.variant = self.variant;
+        fresh.is_ready()?;
+        std::mem::swap(self, &mut fresh);
+        // `fresh` now holds the old, already shut down process.
+        Ok(())
+    }
+
+    fn shutdown(&mut self) {
+        if self.child.is_none() {
+            return;
+        }
+        if !self.is_dead() {
+            let _ = self.send("quit");
+        }
+        self.stdin = None;
+        let grace = self.start_options.timeouts.quit_grace;
+        if let Some(c) = self.child.as_mut() {
+            let until = Instant::now() + grace;
+            while Instant::now() < until {
+                match c.try_wait() {
+                    Ok(Some(_)) | Err(_) => break,
+                    Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                }
+            }
+        }
+        self.kill();
+        self.state = State::Dead("the engine was shut down".into());
+    }
+
+    /// `quit`, then a kill after [`Timeouts::quit_grace`] if the process has not exited.
+    pub fn quit(mut self) {
+        self.shutdown();
+    }
+}
+
+impl Drop for Engine {
+    /// Quits and kills after the grace period; never waits longer than that.
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}

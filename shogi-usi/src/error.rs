@@ -1,0 +1,180 @@
+//! The engine layer's typed errors, each carrying the engine's last output lines.
+
+use std::fmt;
+use std::time::Duration;
+
+/// Which pipe an output line came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    /// The engine's standard output (the protocol).
+    Stdout,
+    /// The engine's standard error.
+    Stderr,
+}
+
+/// One line of the engine's output, kept for error reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputLine {
+    /// Where it came from.
+    pub stream: Stream,
+    /// The text (lossily decoded, truncated when very long).
+    pub text: String,
+}
+
+/// What went wrong with an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineErrorKind {
+    /// The program could not be started (missing, not executable, …).
+    Spawn(String),
+    /// No expected answer within the time: `waiting_for` names it (`usiok`, `readyok`,
+    /// `bestmove`, `checkmate`).
+    Timeout {
+        /// The answer awaited.
+        waiting_for: &'static str,
+        /// How long we waited.
+        after: Duration,
+    },
+    /// The engine closed its output or exited (a crash); `status` is its exit status if known.
+    Crashed {
+        /// The answer awaited when it died.
+        waiting_for: &'static str,
+        /// The exit status (`exit status: 134`, `signal: 11`), when it could be read.
+        status: Option<String>,
+    },
+    /// Writing a command failed: the engine's input pipe is closed.
+    PipeClosed(String),
+    /// The engine answered something that breaks the protocol (e.g. a `bestmove` that is not a
+    /// move, `usiok` never preceded by a usable option list, `readyok` missing).
+    Protocol(String),
+    /// The engine's `bestmove` (or `checkmate` line) is not a legal move in the position.
+    IllegalMove {
+        /// The move as the engine wrote it.
+        text: String,
+        /// Why it is not legal, and the position.
+        reason: String,
+    },
+    /// `setoption` with a name the engine did not offer.
+    UnknownOption {
+        /// The name asked for.
+        name: String,
+        /// What the engine offers (`Name (type range, default)` each).
+        available: Vec<String>,
+    },
+    /// `setoption` with a value the option does not accept.
+    BadOptionValue {
+        /// The option.
+        name: String,
+        /// The value asked for.
+        value: String,
+        /// Why not (with the allowed values).
+        reason: String,
+    },
+    /// The engine cannot do what was asked (e.g. play Mini Shogi, MultiPV).
+    Unsupported(String),
+    /// The caller's request is invalid (an illegal move in the given line, `infinite` without
+    /// `stop`, a search while another runs).
+    InvalidRequest(String),
+    /// The engine was already found dead or unusable by an earlier error; restart it.
+    Dead(String),
+}
+
+/// An engine error: what happened, which engine, the last lines it wrote (stdout and stderr)
+/// and the last command we sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineError {
+    /// What went wrong.
+    pub kind: EngineErrorKind,
+    /// The engine: its `id name`, or the program path before `id name` was read.
+    pub engine: String,
+    /// The engine's last output lines, oldest first.
+    pub last_lines: Vec<OutputLine>,
+    /// The last command written to the engine, if any.
+    pub last_command: Option<String>,
+}
+
+impl EngineError {
+    /// Whether the process must be restarted before it can be used again (crash, hang, closed
+    /// pipe, broken protocol); `false` for errors that leave the engine usable (an option
+    /// refused, an illegal request, an illegal move answered in time).
+    pub fn needs_restart(&self) -> bool {
+        matches!(
+            self.kind,
+            EngineErrorKind::Timeout { .. }
+                | EngineErrorKind::Crashed { .. }
+                | EngineErrorKind::PipeClosed(_)
+                | EngineErrorKind::Protocol(_)
+                | EngineErrorKind::Spawn(_)
+                | EngineErrorKind::Dead(_)
+        )
+    }
+}
+
+impl fmt::Display for EngineErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineErrorKind::Spawn(e) => write!(f, "cannot start: {e}"),
+            EngineErrorKind::Timeout { waiting_for, after } => {
+                write!(
+                    f,
+                    "no `{waiting_for}` within {:.1} s (engine hangs)",
+                    after.as_secs_f64()
+                )
+            }
+            EngineErrorKind::Crashed {
+                waiting_for,
+                status,
+            } => {
+                write!(f, "engine exited while we waited for `{waiting_for}`")?;
+                if let Some(s) = status {
+                    write!(f, " ({s})")?;
+                }
+                Ok(())
+            }
+            EngineErrorKind::PipeClosed(e) => write!(f, "cannot write to the engine: {e}"),
+            EngineErrorKind::Protocol(e) => write!(f, "protocol error: {e}"),
+            EngineErrorKind::IllegalMove { text, reason } => {
+                write!(f, "illegal move `{text}` from the engine: {reason}")
+            }
+            EngineErrorKind::UnknownOption { name, available } => write!(
+                f,
+                "the engine has no option `{name}`; it has: {}",
+                if available.is_empty() {
+                    "none".to_owned()
+                } else {
+                    available.join(", ")
+                }
+            ),
+            EngineErrorKind::BadOptionValue {
+                name,
+                value,
+                reason,
+            } => write!(f, "option `{name}` cannot be `{value}`: {reason}"),
+            EngineErrorKind::Unsupported(e) => write!(f, "not supported by the engine: {e}"),
+            EngineErrorKind::InvalidRequest(e) => write!(f, "invalid request: {e}"),
+            EngineErrorKind::Dead(e) => write!(f, "engine unusable after an earlier error: {e}"),
+        }
+    }
+}
+
+impl fmt::Display for EngineError {
+    /// `engine NAME: what happened`, then the last command and the last lines, one per line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "engine {}: {}", self.engine, self.kind)?;
+        if let Some(c) = &self.last_command {
+            write!(f, "\n  last command: {c}")?;
+        }
+        if !self.last_lines.is_empty() {
+            write!(f, "\n  last lines:")?;
+            for l in &self.last_lines {
+                let tag = match l.stream {
+                    Stream::Stdout => "out",
+                    Stream::Stderr => "err",
+                };
+                write!(f, "\n    {tag}| {}", l.text)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for EngineError {}
