@@ -3,6 +3,8 @@
 
 pub mod clock;
 pub mod openings;
+pub mod output;
 pub mod record;
 pub mod referee;
+pub mod runner;
 pub mod stats;
