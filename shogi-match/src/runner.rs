@@ -32,6 +32,9 @@ use std::time::{Duration, Instant, SystemTime};
 /// `--resume` knows which games are written.
 pub const GAME_KEY: &str = "$MATCH_GAME";
 
+/// How long an engine may take to answer `usi` with `usiok`.
+const USIOK_SECS: u64 = 30;
+
 /// One engine of the match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
@@ -206,6 +209,10 @@ impl std::error::Error for SetupError {}
 fn start_options(settings: &Settings, spec: &EngineSpec) -> StartOptions {
     StartOptions {
         timeouts: Timeouts {
+            // gpsusi needs 1-2 s to `usiok` and as long again to the first `readyok` on an idle
+            // machine, five times that on a loaded one.
+            usiok: Duration::from_secs(USIOK_SECS),
+            readyok: Duration::from_secs(60),
             search_margin: Duration::from_millis(settings.time_margin_ms),
             search_unbounded: Duration::from_millis(settings.move_timeout_ms),
             ..Timeouts::default()
@@ -258,18 +265,22 @@ pub fn check(settings: &Settings) -> Result<Vec<String>, SetupError> {
                 spec.path.display()
             ));
         }
-        let mut opts = start_options(settings, spec);
-        opts.timeouts.usiok = Duration::from_secs(10);
+        let opts = start_options(settings, spec);
         let engine = match Engine::start(&spec.path, &spec.args, opts) {
             Ok(e) => e,
             Err(e) => {
                 let why = match &e.kind {
-                    EngineErrorKind::Timeout { waiting_for, .. }
-                    | EngineErrorKind::Crashed { waiting_for, .. }
-                        if *waiting_for == "usiok" =>
-                    {
-                        format!("is not a USI engine ({})", e.kind)
-                    }
+                    EngineErrorKind::Timeout {
+                        waiting_for: "usiok",
+                        ..
+                    } => format!("is not a USI engine: no `usiok` within {USIOK_SECS} s"),
+                    EngineErrorKind::Crashed {
+                        waiting_for: "usiok",
+                        status,
+                    } => format!(
+                        "is not a USI engine: it exited before `usiok` ({})",
+                        status.as_deref().unwrap_or("exit status unknown")
+                    ),
                     k => format!("cannot be used: {k}"),
                 };
                 return err(format!(
