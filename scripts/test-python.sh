@@ -21,9 +21,10 @@ echo "== virtualenv $venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2" pytest "dask[distributed]" cshogi pandas pyarrow
 export SHOGI_PY_REQUIRE_DASK=1 SHOGI_PY_REQUIRE_CSHOGI=1 SHOGI_PY_REQUIRE_PANDAS=1 SHOGI_PY_REQUIRE_PYARROW=1
 
-echo "== shogi CLI (to compare against)"
-cargo build --locked --quiet -p shogi-cli
-export SHOGI_BIN="$root/target/debug/shogi"
+echo "== shogi CLI (to compare against) and the fake USI engine (tests/test_engine.py)"
+cargo build --locked --quiet -p shogi-cli -p shogi-usi
+target="${CARGO_TARGET_DIR:-$root/target}"
+export SHOGI_BIN="$target/debug/shogi" SHOGI_FAKE_USI="$target/debug/fake-usi"
 
 echo "== wheel"
 rm -rf "$root/target/wheels"

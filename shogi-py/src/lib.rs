@@ -12,6 +12,7 @@
 #![allow(unsafe_code)]
 
 mod diagnostic;
+mod engine;
 mod errors;
 mod io;
 mod position;
@@ -40,6 +41,10 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<errors::IllegalMoveError>(),
     )?;
     m.add("ReadError", py.get_type::<errors::ReadError>())?;
+    m.add("EngineError", py.get_type::<engine::EngineError>())?;
+    m.add_class::<engine::PyEngine>()?;
+    m.add_class::<engine::PyScore>()?;
+    m.add_class::<engine::PyPovScore>()?;
     m.add_class::<position::PyMove>()?;
     m.add_class::<position::PyMoveList>()?;
     m.add_class::<position::MoveIter>()?;

@@ -286,6 +286,15 @@ impl PyPosition {
             history: Vec::new(),
         }
     }
+
+    /// The position before the first pushed move and the moves pushed since (for engines,
+    /// which want the game's moves).
+    pub fn start_and_moves(&self) -> (Position, Vec<Move>) {
+        match self.history.first() {
+            Some((start, _)) => (start.clone(), self.history.iter().map(|h| h.1).collect()),
+            None => (self.pos.clone(), Vec::new()),
+        }
+    }
 }
 
 pub fn parse_variant(name: &str) -> PyResult<Variant> {

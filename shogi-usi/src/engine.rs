@@ -1,6 +1,6 @@
 //! One USI engine as a child process: a reader thread per pipe, channels, a timeout on every wait.
 
-use crate::error::{EngineError, EngineErrorKind, OutputLine, Stream};
+use crate::error::{EngineError, EngineErrorKind, ErrorContext, OutputLine, Stream};
 use crate::limit::Limit;
 use crate::options::{OptionKind, OptionSpec, find_option};
 use crate::protocol::{BestMoveText, CheckmateText, EngineLine, Info, parse_line};
@@ -388,7 +388,8 @@ pub struct Engine {
     start_options: StartOptions,
     child: Option<Child>,
     stdin: Option<ChildStdin>,
-    rx: Receiver<Msg>,
+    /// In a Mutex only so that Engine is Sync (always reached through `&mut self`: no locking).
+    rx: Mutex<Receiver<Msg>>,
     tail: Tail,
     name: Option<String>,
     author: Option<String>,
@@ -451,7 +452,7 @@ impl Engine {
             start_options,
             child: None,
             stdin: None,
-            rx,
+            rx: Mutex::new(rx),
             tail: tail.clone(),
             name: None,
             author: None,
@@ -582,9 +583,11 @@ impl Engine {
     fn error(&self, kind: EngineErrorKind) -> EngineError {
         EngineError {
             kind,
-            engine: self.name(),
-            last_lines: self.last_lines(),
-            last_command: self.last_command.clone(),
+            context: Box::new(ErrorContext {
+                engine: self.name(),
+                last_lines: self.last_lines(),
+                last_command: self.last_command.clone(),
+            }),
         }
     }
 
@@ -667,7 +670,8 @@ impl Engine {
     ) -> Result<(EngineLine, Instant), EngineError> {
         let now = Instant::now();
         let wait = deadline.saturating_duration_since(now);
-        match self.rx.recv_timeout(wait) {
+        let rx = self.rx.get_mut().unwrap_or_else(|p| p.into_inner());
+        match rx.recv_timeout(wait) {
             Ok(Msg::Line(l, at)) => Ok((l, at)),
             Ok(Msg::Eof) | Err(RecvTimeoutError::Disconnected) => {
                 let status = self.exit_status();
@@ -693,7 +697,8 @@ impl Engine {
     /// Drops lines already read (stale output between commands); reports a crash.
     fn drain(&mut self) -> Result<(), EngineError> {
         loop {
-            match self.rx.try_recv() {
+            let rx = self.rx.get_mut().unwrap_or_else(|p| p.into_inner());
+            match rx.try_recv() {
                 Ok(Msg::Line(..)) => {}
                 Err(TryRecvError::Empty) => return Ok(()),
                 Ok(Msg::Eof) | Err(TryRecvError::Disconnected) => {
@@ -1185,8 +1190,9 @@ impl Engine {
         )?;
         fresh.handshake()?;
         for (name, value) in self.applied.clone() {
-            if name == "Threads" && fresh.applied.iter().any(|(n, _)| n == "Threads") {
-                fresh.applied.retain(|(n, _)| n != "Threads");
+            // `Threads` was set again by the handshake.
+            if fresh.applied.iter().any(|(n, v)| *n == name && *v == value) {
+                continue;
             }
             fresh.write_option(&name, value)?;
         }

@@ -78,12 +78,19 @@ pub enum EngineErrorKind {
     Dead(String),
 }
 
-/// An engine error: what happened, which engine, the last lines it wrote (stdout and stderr)
-/// and the last command we sent.
+/// An engine error: what happened, and (boxed, to keep `Result`s small) which engine, the
+/// last lines it wrote (stdout and stderr) and the last command we sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineError {
     /// What went wrong.
     pub kind: EngineErrorKind,
+    /// Where: the engine and its last words.
+    pub context: Box<ErrorContext>,
+}
+
+/// The engine an error is about and what it last said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorContext {
     /// The engine: its `id name`, or the program path before `id name` was read.
     pub engine: String,
     /// The engine's last output lines, oldest first.
@@ -93,6 +100,21 @@ pub struct EngineError {
 }
 
 impl EngineError {
+    /// The engine: its `id name`, or the program path before `id name` was read.
+    pub fn engine(&self) -> &str {
+        &self.context.engine
+    }
+
+    /// The engine's last output lines (stdout and stderr), oldest first.
+    pub fn last_lines(&self) -> &[OutputLine] {
+        &self.context.last_lines
+    }
+
+    /// The last command written to the engine, if any.
+    pub fn last_command(&self) -> Option<&str> {
+        self.context.last_command.as_deref()
+    }
+
     /// Whether the process must be restarted before it can be used again (crash, hang, closed
     /// pipe, broken protocol); `false` for errors that leave the engine usable (an option
     /// refused, an illegal request, an illegal move answered in time).
@@ -159,13 +181,13 @@ impl fmt::Display for EngineErrorKind {
 impl fmt::Display for EngineError {
     /// `engine NAME: what happened`, then the last command and the last lines, one per line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "engine {}: {}", self.engine, self.kind)?;
-        if let Some(c) = &self.last_command {
+        write!(f, "engine {}: {}", self.context.engine, self.kind)?;
+        if let Some(c) = &self.context.last_command {
             write!(f, "\n  last command: {c}")?;
         }
-        if !self.last_lines.is_empty() {
+        if !self.context.last_lines.is_empty() {
             write!(f, "\n  last lines:")?;
-            for l in &self.last_lines {
+            for l in &self.context.last_lines {
                 let tag = match l.stream {
                     Stream::Stdout => "out",
                     Stream::Stderr => "err",

@@ -27,10 +27,6 @@
 //! # Ok::<(), shogi_usi::EngineError>(())
 //! ```
 
-// An `EngineError` carries the engine's last lines and last command (144 bytes): errors are
-// the rare path next to a process round trip, so they are not boxed.
-#![allow(clippy::result_large_err)]
-
 mod engine;
 mod error;
 mod limit;
@@ -44,7 +40,7 @@ pub use engine::{
     BestMove, Engine, GameResult, MateAnswer, PvCut, Search, SearchLine, StartOptions, Timeouts,
     check_pv, position_command,
 };
-pub use error::{EngineError, EngineErrorKind, OutputLine, Stream};
+pub use error::{EngineError, EngineErrorKind, ErrorContext, OutputLine, Stream};
 pub use limit::Limit;
 pub use options::{OptionKind, OptionSpec, find_option};
 pub use pool::Pool;

@@ -40,22 +40,34 @@ const AHEAD_PER_ENGINE: usize = 4;
 type Done<T> = Result<(usize, T), Box<dyn std::any::Any + Send>>;
 
 impl Pool {
-    /// Starts `n` engines (one process each) with the same program, arguments and options
-    /// (`Threads` 1 by default: [`StartOptions::threads`]).
+    /// Starts `n` engines (one process each, `n` ≥ 1) with the same program, arguments and
+    /// options (`Threads` 1 by default: [`StartOptions::threads`]).
     pub fn start<S: AsRef<OsStr>>(
         n: usize,
         path: impl AsRef<Path>,
         args: &[S],
         options: &StartOptions,
     ) -> Result<Pool, EngineError> {
+        if n == 0 {
+            return Err(EngineError {
+                kind: crate::error::EngineErrorKind::InvalidRequest(
+                    "a pool needs at least one engine".into(),
+                ),
+                context: Box::new(crate::error::ErrorContext {
+                    engine: path.as_ref().display().to_string(),
+                    last_lines: Vec::new(),
+                    last_command: None,
+                }),
+            });
+        }
         let mut engines = Vec::with_capacity(n);
-        for _ in 0..n.max(1) {
+        for _ in 0..n {
             engines.push(Engine::start(path.as_ref(), args, options.clone())?);
         }
         Ok(Pool { engines })
     }
 
-    /// A pool of engines started elsewhere.
+    /// A pool of engines started elsewhere (an empty pool runs no job).
     pub fn from_engines(engines: Vec<Engine>) -> Pool {
         Pool { engines }
     }

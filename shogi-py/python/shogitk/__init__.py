@@ -21,6 +21,8 @@ from ._table import Table
 from ._shogitk import _record_from_state, _stats  # noqa: F401 (pickle finds it here)
 from ._shogitk import (
     Diagnostic,
+    Engine,
+    EngineError,
     GameIterator,
     IllegalMoveError,
     InvalidMoveError,
@@ -28,8 +30,10 @@ from ._shogitk import (
     MoveIterator,
     MoveList,
     Position,
+    PovScore,
     ReadError,
     Record,
+    Score,
     SfenError,
     ShogiError,
     __version__,
@@ -41,6 +45,8 @@ from ._shogitk import (
 
 __all__ = [
     "Diagnostic",
+    "Engine",
+    "EngineError",
     "GameIterator",
     "IllegalMoveError",
     "InvalidMoveError",
@@ -48,8 +54,10 @@ __all__ = [
     "MoveIterator",
     "MoveList",
     "Position",
+    "PovScore",
     "ReadError",
     "Record",
+    "Score",
     "SfenError",
     "ShogiError",
     "Table",

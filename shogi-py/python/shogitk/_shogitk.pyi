@@ -263,6 +263,85 @@ class GameIterator(Iterator[Record]):
     def __iter__(self) -> "GameIterator": ...
     def __next__(self) -> Record: ...
 
+class EngineError(RuntimeError):
+    """An engine failed: it could not start, crashed, hung, broke the protocol, refused an
+    option or answered an illegal move."""
+
+    kind: str
+    engine: str
+    last_lines: List[str]
+    last_command: Optional[str]
+
+class Score:
+    """An evaluation from one side's view: centipawns or mate (its own kind)."""
+
+    @property
+    def kind(self) -> Literal["cp", "mate", "mate_unknown", "mate_given"]: ...
+    @property
+    def cp(self) -> Optional[int]: ...
+    @property
+    def mate(self) -> Optional[int]: ...
+    @property
+    def winning(self) -> Optional[bool]: ...
+
+class PovScore:
+    """A score as the engine sent it (side to move's view) with both sides' views."""
+
+    @property
+    def relative(self) -> Score: ...
+    @property
+    def sente(self) -> Score: ...
+    @property
+    def gote(self) -> Score: ...
+    @property
+    def turn(self) -> Color: ...
+    @property
+    def bound(self) -> Literal["exact", "lower", "upper"]: ...
+    @property
+    def sente_bound(self) -> Literal["exact", "lower", "upper"]: ...
+
+class Engine:
+    """A USI engine process; a context manager."""
+
+    def __init__(
+        self,
+        path: StrPath,
+        options: Optional[Dict[str, Union[bool, int, str, None]]] = None,
+        *,
+        args: Optional[List[str]] = None,
+        threads: Optional[int] = 1,
+        fresh: bool = False,
+        timeout: Optional[float] = None,
+    ) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def options(self) -> List[Dict[str, Any]]: ...
+    def set_option(self, name: str, value: Union[bool, int, str, None]) -> None: ...
+    def analyse(
+        self,
+        position: Union[Position, str],
+        *,
+        nodes: Optional[int] = None,
+        depth: Optional[int] = None,
+        movetime: Optional[int] = None,
+        byoyomi: Optional[int] = None,
+        multipv: int = 1,
+    ) -> List[Dict[str, Any]]: ...
+    def play(
+        self,
+        position: Union[Position, str],
+        *,
+        nodes: Optional[int] = None,
+        depth: Optional[int] = None,
+        movetime: Optional[int] = None,
+        byoyomi: Optional[int] = None,
+    ) -> Union[Move, Literal["resign", "win"]]: ...
+    def new_game(self) -> None: ...
+    def quit(self) -> None: ...
+    def __enter__(self) -> "Engine": ...
+    def __exit__(self, *exc: Any) -> bool: ...
+
 def read(
     source: Union[StrPath, bytes],
     *,

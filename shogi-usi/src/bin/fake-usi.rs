@@ -1,35 +1,7 @@
 //! `fake-usi`: a scripted USI engine for tests. It knows the rules through shogi-core, so its
-//! moves are legal unless told otherwise, and its behaviour is set by arguments:
+//! moves are legal unless told otherwise, and its behaviour is set by arguments.
 //!
-//! ```text
-//! --name TEXT          `id name` (default fake-usi)
-//! --no-options         offer no options (default: Threads, MultiPV, USI_Hash, Flag, Style,
-//!                      Clear Hash, Book File; see `DEFAULT_OPTIONS`)
-//! --option TEXT        offer one more option: the text after `option ` (repeatable)
-//! --mini               offer UCI_Variant (combo shogi|minishogi), so Mini Shogi can be played
-//! --score LIST         scores sent, comma-separated, one per go in turn, cycling ("cp 42",
-//!                      "mate 3", "mate -"); default: cp (position key mod 201) - 100
-//! --pv TEXT            the PV sent, as written (default: the chosen move)
-//! --bestmove TEXT      the bestmove text, as written (`resign`, `win`, `9a9b`)
-//! --ponder TEXT        append `ponder TEXT` to the bestmove
-//! --play first|last    move choice: the first / last legal move in USI text order (default first)
-//! --moves LIST         comma-separated USI moves: at a position k moves after its start, play
-//!                      item k when it is legal there (else the --play rule)
-//! --crash-at-go N      exit with status 3 at the N-th go, writing nothing
-//! --hang-at-go N       stop answering at the N-th go
-//! --counter FILE       count go's across processes in FILE, so --crash-at-go / --hang-at-go
-//!                      happen once (a restarted engine then works)
-//! --hang-on CMD        stop answering when the command word CMD arrives (usi, isready, go, …)
-//! --hang-after-lines K stop answering after writing K lines
-//! --garbage            write garbage lines (non-UTF-8, unknown words, a 100 kB line) before answers
-//! --slow-start MS      wait MS before answering `usi`
-//! --think MS           wait MS before every bestmove (`stop` ends the wait)
-//! --stderr TEXT        write TEXT to stderr at start
-//! --ignore-quit        do not exit on `quit` (the caller must kill)
-//! --log FILE           append every line received to FILE
-//! --checkmate TEXT     the answer to `go mate` (after `checkmate `); default: a mate in 1 when
-//!                      there is one, else `nomate`
-//! ```
+//! The arguments are in [`HELP`] (`fake-usi --help` prints them).
 //!
 //! A side with no legal move gets `info depth 0 score mate 0` and `bestmove resign`.
 
@@ -37,6 +9,38 @@ use shogi_core::{Move, Position, Variant, parse_usi_position};
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
+
+/// The arguments, printed by `--help`.
+const HELP: &str = "\
+usage: fake-usi [ARGS]   a scripted USI engine for tests
+--name TEXT          `id name` (default fake-usi)
+--no-options         offer no options (default: Threads, MultiPV, USI_Hash, Flag, Style,
+                     Clear Hash, Book File; see `DEFAULT_OPTIONS`)
+--option TEXT        offer one more option: the text after `option ` (repeatable)
+--mini               offer UCI_Variant (combo shogi|minishogi), so Mini Shogi can be played
+--score LIST         scores sent, comma-separated, one per go in turn, cycling (\"cp 42\",
+                     \"mate 3\", \"mate -\"); default: cp (position key mod 201) - 100
+--pv TEXT            the PV sent, as written (default: the chosen move)
+--bestmove TEXT      the bestmove text, as written (`resign`, `win`, `9a9b`)
+--ponder TEXT        append `ponder TEXT` to the bestmove
+--play first|last    move choice: the first / last legal move in USI text order (default first)
+--moves LIST         comma-separated USI moves: at a position k moves after its start, play
+                     item k when it is legal there (else the --play rule)
+--crash-at-go N      exit with status 3 at the N-th go, writing nothing
+--hang-at-go N       stop answering at the N-th go
+--counter FILE       count go's across processes in FILE, so --crash-at-go / --hang-at-go
+                     happen once (a restarted engine then works)
+--hang-on CMD        stop answering when the command word CMD arrives (usi, isready, go, …)
+--hang-after-lines K stop answering after writing K lines
+--garbage            write garbage lines (non-UTF-8, unknown words, a 100 kB line) before answers
+--slow-start MS      wait MS before answering `usi`
+--think MS           wait MS before every bestmove (`stop` ends the wait)
+--stderr TEXT        write TEXT to stderr at start
+--ignore-quit        do not exit on `quit` (the caller must kill)
+--log FILE           append every line received to FILE
+--checkmate TEXT     the answer to `go mate` (after `checkmate `); default: a mate in 1 when
+                     there is one, else `nomate`
+";
 
 const DEFAULT_OPTIONS: &[&str] = &[
     "name Threads type spin default 1 min 1 max 8",
@@ -121,7 +125,10 @@ fn parse_args() -> Config {
             "--ignore-quit" => c.ignore_quit = true,
             "--log" => c.log = Some(val()),
             "--checkmate" => c.checkmate = Some(val()),
-            "--help" | "-h" => usage("usage"),
+            "--help" | "-h" => {
+                print!("{HELP}");
+                std::process::exit(0)
+            }
             other => usage(&format!("unknown argument {other}")),
         }
     }

@@ -1,0 +1,226 @@
+//! The engine layer against the two Debian engines (fairy-stockfish 11.1 and gpsusi). Each test
+//! skips with a note when its engine is missing, and fails instead when `CI` is set.
+//!
+//! gpsusi aborts on `go nodes/depth/movetime`, so it is only given byoyomi; and it saves every
+//! advertised option it is sent into its gpsusi.conf, so these tests send it no `setoption` at
+//! all (`StartOptions::threads` only sets an option named `Threads`; gpsusi's is `Thread`).
+
+use shogi_core::{DeclarationResult, Move, Position, Variant};
+use shogi_usi::testing::{fairy_stockfish, gpsusi};
+use shogi_usi::{
+    BestMove, Engine, EngineErrorKind, Limit, MateAnswer, OptionKind, Score, Search, StartOptions,
+};
+
+const M1: &str = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+const P3K: &str =
+    "3+P+P+P+P+L1/1g7/1n2pppp1/2+Psg+p3/+b+nL4S1/1PP3+P1L/9/4+PsPSk/K5G1g b 2rb2nl3p 1";
+const NY28: &str = "4K4/RBGGSS3/PPPP5/9/9/9/9/9/4k4 b 10P2g2s4n4l4p 1";
+
+fn pos(sfen: &str) -> Position {
+    Position::from_sfen(sfen).unwrap()
+}
+
+fn mv(s: &str) -> Move {
+    Move::from_usi(s).unwrap()
+}
+
+/// Every PV legal and uncut, and the bestmove legal.
+fn assert_legal(s: &Search) {
+    if let BestMove::Move(m) = s.bestmove {
+        assert!(s.position.is_legal(m), "{m:?}");
+    }
+    for l in &s.lines {
+        assert_eq!(l.pv_cut, None, "line {}", l.multipv);
+    }
+}
+
+#[test]
+fn fairy_standard_search_mates_and_options() {
+    let Some(path) = fairy_stockfish() else {
+        return;
+    };
+    let mut e = Engine::start(&path, &[] as &[&str], StartOptions::default()).unwrap();
+    assert!(e.name().starts_with("Fairy-Stockfish 11"), "{}", e.name());
+    assert!(e.swaps_clocks());
+    let skill = e
+        .options()
+        .iter()
+        .find(|o| o.name == "Skill Level")
+        .unwrap();
+    assert_eq!(
+        skill.kind,
+        OptionKind::Spin {
+            default: Some(20),
+            min: Some(-20),
+            max: Some(20)
+        }
+    );
+    match &e
+        .options()
+        .iter()
+        .find(|o| o.name == "UCI_Variant")
+        .unwrap()
+        .kind
+    {
+        OptionKind::Combo { vars, .. } => assert!(vars.iter().any(|v| v == "minishogi")),
+        other => panic!("{other:?}"),
+    }
+    // Names with spaces, set by name.
+    e.set_option("Skill Level", "20").unwrap();
+    let (k, _) = match e.set_option("USI_Hash", "16") {
+        Err(err) => (err.kind.clone(), err),
+        Ok(()) => panic!("fairy 11.1 has no USI_Hash"),
+    };
+    assert!(matches!(k, EngineErrorKind::UnknownOption { .. }));
+
+    let start = Position::startpos(Variant::Standard);
+    let s = e
+        .search(&start, &[mv("7g7f"), mv("3c3d")], &Limit::nodes(20_000))
+        .unwrap();
+    assert_legal(&s);
+    let line = s.best_line().unwrap();
+    assert!(line.depth.unwrap() >= 3, "{line:?}");
+    assert!(line.pv.len() >= 2, "{line:?}");
+    assert!(matches!(line.score.unwrap().relative(), Score::Cp(_)));
+    assert!(s.nodes.unwrap() >= 20_000);
+
+    let s = e.search(&pos(M1), &[], &Limit::depth(5)).unwrap();
+    assert_eq!(s.bestmove, BestMove::Move(mv("G*5b")));
+    assert_eq!(s.score().unwrap().relative(), Score::Mate { plies: 1 });
+    let s = e.search(&pos(P3K), &[], &Limit::depth(8)).unwrap();
+    assert_legal(&s);
+    assert_eq!(s.score().unwrap().relative(), Score::Mate { plies: 3 });
+    assert_eq!(s.score().unwrap().gote(), Score::Mate { plies: -3 });
+    assert_eq!(s.best_line().unwrap().pv.len(), 3);
+
+    e.set_multipv(3).unwrap();
+    let s = e.search(&start, &[], &Limit::nodes(5_000)).unwrap();
+    assert_legal(&s);
+    assert_eq!(
+        s.lines.iter().map(|l| l.multipv).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    e.set_multipv(1).unwrap();
+
+    // fairy reads `go mate` as UCI's (mate in N moves) and answers bestmove.
+    match e.go_mate(&pos(M1), &[], Some(std::time::Duration::from_millis(300))) {
+        Err(err) => assert!(matches!(err.kind, EngineErrorKind::Unsupported(_)), "{err}"),
+        Ok(a) => panic!("{a:?}"),
+    }
+    // Infinite + stop.
+    e.start_search(&start, &[], &Limit::infinite()).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let s = e.stop().unwrap();
+    assert_legal(&s);
+    e.quit();
+}
+
+#[test]
+fn fairy_fresh_state_is_reproducible_and_plays_mini_shogi() {
+    let Some(path) = fairy_stockfish() else {
+        return;
+    };
+    let opts = StartOptions {
+        fresh_state: true,
+        ..StartOptions::default()
+    };
+    let mut e = Engine::start(&path, &[] as &[&str], opts).unwrap();
+    let start = Position::startpos(Variant::Standard);
+    let line = [mv("2g2f"), mv("8c8d"), mv("2f2e")];
+    let a = e.search(&start, &line, &Limit::nodes(5_000)).unwrap();
+    let _other = e
+        .search(&start, &[mv("7g7f")], &Limit::nodes(5_000))
+        .unwrap();
+    let b = e.search(&start, &line, &Limit::nodes(5_000)).unwrap();
+    assert_eq!(a.bestmove, b.bestmove);
+    assert_eq!(a.score(), b.score());
+    assert_eq!(a.best_line().unwrap().pv, b.best_line().unwrap().pv);
+
+    let mini = Position::startpos(Variant::Mini);
+    let s = e.search(&mini, &[], &Limit::depth(6)).unwrap();
+    assert_eq!(e.variant(), Variant::Mini);
+    assert_legal(&s);
+    assert!(!s.best_line().unwrap().pv.is_empty());
+    let s = e.search(&mini, &[mv("5d5c")], &Limit::depth(4)).unwrap();
+    assert_legal(&s);
+    let s = e.search(&start, &[], &Limit::nodes(2_000)).unwrap();
+    assert_eq!(e.variant(), Variant::Standard);
+    assert_legal(&s);
+    e.quit();
+}
+
+/// gpsusi's start takes 1 s on an idle machine and 7 s on a loaded one (measured here with a
+/// load average of 13 on 2 cores): generous start timeouts.
+fn gps_options() -> StartOptions {
+    let mut o = StartOptions::default();
+    o.timeouts.usiok = std::time::Duration::from_secs(60);
+    o.timeouts.readyok = std::time::Duration::from_secs(60);
+    o.timeouts.search_margin = std::time::Duration::from_secs(10);
+    o
+}
+
+#[test]
+fn gpsusi_byoyomi_and_declaration() {
+    let Some(path) = gpsusi() else { return };
+    let mut e = Engine::start(&path, &[] as &[&str], gps_options()).unwrap();
+    assert!(e.name().starts_with("gpsshogi"), "{}", e.name());
+    let names: Vec<&str> = e.options().iter().map(|o| o.name.as_str()).collect();
+    for n in ["LimitDepth", "BookDepth", "MultiPVWidth", "Thread"] {
+        assert!(names.contains(&n), "{names:?}");
+    }
+    assert!(!e.applied_options().iter().any(|(n, _)| n == "Thread"));
+    let start = Position::startpos(Variant::Standard);
+    // A book move: answered at once, with no info.
+    let s = e
+        .search(&start, &[mv("7g7f")], &Limit::byoyomi(500))
+        .unwrap();
+    assert_legal(&s);
+    // Given as an SFEN the same position is searched (infos with PVs).
+    let after = pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
+    let s = e.search(&after, &[], &Limit::byoyomi(500)).unwrap();
+    assert_legal(&s);
+    assert!(
+        s.best_line().is_some_and(|l| l.pv.len() >= 2),
+        "{:?}",
+        s.lines
+    );
+    // Entering-king declaration, judged by our 27-point rule.
+    match e
+        .search(&pos(NY28), &[], &Limit::byoyomi(1000))
+        .unwrap()
+        .bestmove
+    {
+        BestMove::Win(d) => assert_eq!((d.result, d.points), (DeclarationResult::Win, 28)),
+        other => panic!("{other:?}"),
+    }
+    // A mate in 1 is found with the right move (gpsusi scores it in cp). Last: after finding
+    // a mate gpsusi answers no further `go` (measured: `position startpos moves ...` + `go`
+    // after a search of M1 got no reply within 8 s, not even to `isready`).
+    let s = e.search(&pos(M1), &[], &Limit::byoyomi(500)).unwrap();
+    assert_legal(&s);
+    assert_eq!(s.bestmove, BestMove::Move(mv("G*5b")));
+    assert!(matches!(s.score().unwrap().relative(), Score::Cp(cp) if cp > 100_000));
+    e.quit();
+}
+
+#[test]
+fn gpsusi_go_mate() {
+    let Some(path) = gpsusi() else { return };
+    let mut e = Engine::start(&path, &[] as &[&str], gps_options()).unwrap();
+    // One per process: gpsusi stops answering a second one after a found mate.
+    match e
+        .go_mate(&pos(P3K), &[], Some(std::time::Duration::from_millis(3000)))
+        .unwrap()
+    {
+        MateAnswer::Mate(line) => {
+            assert_eq!(line.len(), 3);
+            let mut p = pos(P3K);
+            for m in line {
+                p.play(m).unwrap();
+            }
+            assert!(p.is_checkmate());
+        }
+        other => panic!("{other:?}"),
+    }
+    e.quit();
+}
