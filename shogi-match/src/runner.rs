@@ -217,11 +217,37 @@ fn start_options(settings: &Settings, spec: &EngineSpec) -> StartOptions {
             search_unbounded: Duration::from_millis(settings.move_timeout_ms),
             ..Timeouts::default()
         },
-        options: spec.options.clone(),
+        options: spec
+            .options
+            .iter()
+            .filter(|(k, _)| !is_usi_reserved(k))
+            .cloned()
+            .collect(),
         impasse_rule: settings.rules.declaration,
         variant: settings.variant,
         ..StartOptions::default()
     }
+}
+
+/// `USI_Hash` and `USI_Ponder`: options a GUI sends whether or not the engine lists them
+/// (gpsusi accepts both unlisted; an unlisted option is also one gpsusi does not save to its
+/// configuration file).
+fn is_usi_reserved(name: &str) -> bool {
+    matches!(name, "USI_Hash" | "USI_Ponder")
+}
+
+/// Starts an engine with its options: the listed ones checked, `USI_Hash`/`USI_Ponder` sent
+/// as they are when the engine does not list them.
+fn start_engine(settings: &Settings, spec: &EngineSpec) -> Result<Engine, shogi_usi::EngineError> {
+    let mut e = Engine::start(&spec.path, &spec.args, start_options(settings, spec))?;
+    for (k, v) in spec.options.iter().filter(|(k, _)| is_usi_reserved(k)) {
+        if shogi_usi::find_option(e.options(), k).is_some() {
+            e.set_option(k, v)?;
+        } else {
+            e.set_option_unchecked(k, Some(v))?;
+        }
+    }
+    Ok(e)
 }
 
 /// Checks the settings and every engine before the first game: names unique, each program
@@ -265,8 +291,7 @@ pub fn check(settings: &Settings) -> Result<Vec<String>, SetupError> {
                 spec.path.display()
             ));
         }
-        let opts = start_options(settings, spec);
-        let engine = match Engine::start(&spec.path, &spec.args, opts) {
+        let engine = match start_engine(settings, spec) {
             Ok(e) => e,
             Err(e) => {
                 let why = match &e.kind {
@@ -723,8 +748,7 @@ impl Stable {
                 return Ok(e);
             }
         }
-        let mut e = Engine::start(&spec.path, &spec.args, start_options(settings, spec))
-            .map_err(|e| format!("cannot start: {e}"))?;
+        let mut e = start_engine(settings, spec).map_err(|e| format!("cannot start: {e}"))?;
         e.new_game().map_err(|e| format!("usinewgame: {e}"))?;
         Ok(e)
     }
@@ -882,7 +906,7 @@ fn play(
                     }
                     _ => {
                         let mut detail = e.kind.to_string();
-                        if let Some(l) = e.last_lines.last() {
+                        if let Some(l) = e.last_lines().last() {
                             detail.push_str(&format!("; last line: {}", l.text));
                         }
                         referee.fail(Termination::EngineFailure { detail });
