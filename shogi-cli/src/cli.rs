@@ -47,6 +47,9 @@ shogi moves startpos --notation western\n  shogi moves 'lnsgkgsnl/1r5b1/pppppppp
     Analyze(analyze::AnalyzeArgs),
     /// Print the shell completion script for bash, zsh, fish or PowerShell.
     Completions(completions::CompletionsArgs),
+    /// Play games between USI engines with our rules as referee: time controls, openings,
+    /// records as games end, Elo, LOS and SPRT.
+    Match(crate::match_cmd::MatchArgs),
 }
 
 /// Variant names on the command line.

@@ -20,6 +20,7 @@ mod completions;
 mod convert;
 mod db;
 mod inputs;
+mod match_cmd;
 mod moves;
 mod perft;
 mod pool;
@@ -100,6 +101,7 @@ pub fn run_with(
         Command::Show(a) => show::run(a, &mut ctx),
         Command::Analyze(a) => analyze::run(a, &mut ctx),
         Command::Completions(a) => completions::run(a, &mut ctx),
+        Command::Match(a) => match_cmd::run(a, &mut ctx),
     };
     let code = match result {
         Ok(()) => 0,

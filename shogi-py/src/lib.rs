@@ -16,6 +16,7 @@ mod diagnostic;
 mod engine;
 mod errors;
 mod io;
+mod match_py;
 mod position;
 mod reading;
 mod record;
@@ -60,5 +61,6 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stats::stats_rows, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze_rows, m)?)?;
     m.add_function(wrap_pyfunction!(record::record_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(match_py::play_match, m)?)?;
     Ok(())
 }

@@ -381,3 +381,29 @@ def _analyze(
     """The columns and rows of `shogi analyze` (`shogitk.analyze` wraps them in a Table)."""
 def _record_from_state(state: bytes) -> Record:
     """A Record from its pickled form (what `Record.__reduce__` gives)."""
+def match(
+    engines: List[str],
+    *,
+    games: int = 2,
+    jobs: int = 1,
+    pairing: Literal["head_to_head", "gauntlet", "round_robin"] = "head_to_head",
+    byoyomi: Optional[int] = None,
+    time: Optional[int] = None,
+    inc: Optional[int] = None,
+    movetime: Optional[int] = None,
+    nodes: Optional[int] = None,
+    time_margin: int = 100,
+    move_timeout: int = 60000,
+    variant: Literal["standard", "mini"] = "standard",
+    openings: Optional[str] = None,
+    opening_plies: Optional[int] = None,
+    seed: Optional[int] = None,
+    max_plies: int = 320,
+    declaration: int = 27,
+    resign: Optional[Tuple[int, int]] = None,
+    draw: Optional[Tuple[int, int]] = None,
+    sprt: Optional[Sequence[float]] = None,
+    event: str = "shogi match",
+) -> Tuple[Dict[str, Any], List[Record]]:
+    """An engine match as `shogi match` plays it: engines as "NAME=PATH[,opt=val...]"; returns
+    the summary (the dict `--format json` prints) and the games as Records, in game order."""

@@ -1,0 +1,520 @@
+//! Time controls and the clocks we keep from our side of the pipe.
+//!
+//! The time of a move is measured by us from writing `go` to reading `bestmove`. A side loses
+//! on time when a move takes longer than what it had plus the margin (`--time-margin`, the
+//! allowance for pipes and process scheduling). What a side has for one move:
+//!
+//! * byoyomi (`--byoyomi B`, optionally after `--time T`): its remaining main time plus B;
+//!   the main time is used first and never goes below 0 (byoyomi is not banked), as on
+//!   shogi-server;
+//! * Fischer (`--time T --inc I`): remaining + I, the USI convention that the increment for
+//!   the current move is already granted (ENGINE-FACTS §1.3): the engine is sent the remaining
+//!   time *before* the increment with `binc`/`winc`, and afterwards remaining = remaining + I −
+//!   used;
+//! * sudden death (`--time T`): the remaining time;
+//! * `--movetime M`: M for every move (`go movetime M`);
+//! * `--nodes N`: no clock (`go nodes N`); a move that takes longer than the hang timeout
+//!   (`nodes_timeout_ms`) is treated as a hang.
+//!
+//! Engines with known quirks are told their real clock (ENGINE-FACTS §2.3): Fairy-Stockfish
+//! 11 reads sente's time from `wtime` and gote's from `btime` in USI mode, so for an engine
+//! whose `id name` starts with `Fairy-Stockfish 11` the two fields (and `binc`/`winc`) are
+//! swapped when written; gpsusi aborts on `binc`/`winc`, `nodes` and `movetime`, so those
+//! controls are refused for an engine named `gpsshogi` before the match starts.
+
+use serde::Serialize;
+use shogi_core::Color;
+use std::fmt;
+
+/// A time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TimeControl {
+    /// Main time then byoyomi per move (either may be 0, not both).
+    Byoyomi {
+        /// Main time, ms.
+        main_ms: u64,
+        /// Byoyomi, ms.
+        byoyomi_ms: u64,
+    },
+    /// Main time plus an increment per move.
+    Fischer {
+        /// Main time, ms.
+        main_ms: u64,
+        /// Increment, ms.
+        inc_ms: u64,
+    },
+    /// Main time only.
+    SuddenDeath {
+        /// Main time, ms.
+        main_ms: u64,
+    },
+    /// A fixed time per move.
+    MoveTime {
+        /// Time per move, ms.
+        ms: u64,
+    },
+    /// A node count per move, no clock.
+    Nodes {
+        /// Nodes per move.
+        nodes: u64,
+    },
+}
+
+/// Why a time control was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimeControlError(pub String);
+
+impl fmt::Display for TimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TimeControlError {}
+
+impl TimeControl {
+    /// The control the flags `--time`, `--byoyomi`, `--inc`, `--movetime`, `--nodes` describe,
+    /// or why they do not describe one that can be met.
+    pub fn from_flags(
+        time: Option<u64>,
+        byoyomi: Option<u64>,
+        inc: Option<u64>,
+        movetime: Option<u64>,
+        nodes: Option<u64>,
+    ) -> Result<TimeControl, TimeControlError> {
+        let err = |s: &str| Err(TimeControlError(s.to_string()));
+        let clocked = time.is_some() || byoyomi.is_some() || inc.is_some();
+        match (movetime, nodes) {
+            (Some(_), Some(_)) => return err("--movetime and --nodes exclude each other"),
+            (Some(ms), None) => {
+                if clocked {
+                    return err("--movetime excludes --time, --byoyomi and --inc");
+                }
+                if ms == 0 {
+                    return err("--movetime 0 cannot be met: give at least 1 ms");
+                }
+                return Ok(TimeControl::MoveTime { ms });
+            }
+            (None, Some(n)) => {
+                if clocked {
+                    return err("--nodes excludes --time, --byoyomi and --inc");
+                }
+                if n == 0 {
+                    return err("--nodes 0 cannot be searched: give at least 1");
+                }
+                return Ok(TimeControl::Nodes { nodes: n });
+            }
+            (None, None) => {}
+        }
+        match (time, byoyomi, inc) {
+            (_, Some(_), Some(_)) => {
+                err("--byoyomi and --inc exclude each other (USI sends one or the other)")
+            }
+            (None, None, None) => err(
+                "no time control: give --byoyomi MS, --time MS [--inc MS], --movetime MS or --nodes N",
+            ),
+            (None, None, Some(_)) => err("--inc needs --time"),
+            (t, Some(b), None) => {
+                let main_ms = t.unwrap_or(0);
+                if main_ms == 0 && b == 0 {
+                    return err("no time at all (--time 0 and --byoyomi 0) cannot be met");
+                }
+                Ok(TimeControl::Byoyomi {
+                    main_ms,
+                    byoyomi_ms: b,
+                })
+            }
+            (Some(t), None, Some(i)) => {
+                if t == 0 && i == 0 {
+                    return err("no time at all (--time 0 --inc 0) cannot be met");
+                }
+                Ok(TimeControl::Fischer {
+                    main_ms: t,
+                    inc_ms: i,
+                })
+            }
+            (Some(t), None, None) => {
+                if t == 0 {
+                    return err("--time 0 with no byoyomi or increment cannot be met");
+                }
+                Ok(TimeControl::SuddenDeath { main_ms: t })
+            }
+        }
+    }
+
+    /// Why an engine with this `id name` cannot play this control, if it cannot.
+    pub fn refused_by(&self, engine_id: &str) -> Option<String> {
+        if !is_gpsusi(engine_id) {
+            return None;
+        }
+        let what = match self {
+            TimeControl::Fischer { .. } => "an increment (go binc/winc)",
+            TimeControl::MoveTime { .. } => "go movetime",
+            TimeControl::Nodes { .. } => "go nodes",
+            _ => return None,
+        };
+        Some(format!(
+            "{engine_id:?} (gpsusi) aborts on {what}: use --byoyomi or --time (ENGINE-FACTS §2.3)"
+        ))
+    }
+
+    /// The CSA V3 `$TIME` value: main+byoyomi+increment, in seconds.
+    pub fn csa_time(&self) -> Option<String> {
+        let s = |ms: u64| {
+            if ms % 1000 == 0 {
+                format!("{}", ms / 1000)
+            } else {
+                format!("{}.{:03}", ms / 1000, ms % 1000)
+            }
+        };
+        match *self {
+            TimeControl::Byoyomi {
+                main_ms,
+                byoyomi_ms,
+            } => Some(format!("{}+{}+0", s(main_ms), s(byoyomi_ms))),
+            TimeControl::Fischer { main_ms, inc_ms } => {
+                Some(format!("{}+0+{}", s(main_ms), s(inc_ms)))
+            }
+            TimeControl::SuddenDeath { main_ms } => Some(format!("{}+0+0", s(main_ms))),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            TimeControl::Byoyomi {
+                main_ms,
+                byoyomi_ms,
+            } => write!(f, "{main_ms} ms + byoyomi {byoyomi_ms} ms"),
+            TimeControl::Fischer { main_ms, inc_ms } => {
+                write!(f, "{main_ms} ms + {inc_ms} ms per move")
+            }
+            TimeControl::SuddenDeath { main_ms } => write!(f, "{main_ms} ms sudden death"),
+            TimeControl::MoveTime { ms } => write!(f, "{ms} ms per move"),
+            TimeControl::Nodes { nodes } => write!(f, "{nodes} nodes per move"),
+        }
+    }
+}
+
+/// Whether an `id name` is gpsusi's (`gpsshogi (smp) host r3033 …`).
+pub fn is_gpsusi(engine_id: &str) -> bool {
+    engine_id.starts_with("gpsshogi")
+}
+
+/// Whether an `id name` is Fairy-Stockfish 11's, which reads btime/wtime swapped in USI mode.
+pub fn swaps_clocks(engine_id: &str) -> bool {
+    engine_id.starts_with("Fairy-Stockfish 11")
+}
+
+/// The time fields of one `go` command.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GoTime {
+    /// `btime`, ms.
+    pub btime: Option<u64>,
+    /// `wtime`, ms.
+    pub wtime: Option<u64>,
+    /// `byoyomi`, ms.
+    pub byoyomi: Option<u64>,
+    /// `binc`, ms.
+    pub binc: Option<u64>,
+    /// `winc`, ms.
+    pub winc: Option<u64>,
+    /// `movetime`, ms.
+    pub movetime: Option<u64>,
+    /// `nodes`.
+    pub nodes: Option<u64>,
+}
+
+impl GoTime {
+    /// The `go` command's words (`go btime 0 wtime 0 byoyomi 100`).
+    pub fn command(&self) -> String {
+        let mut s = String::from("go");
+        let fields = [
+            ("btime", self.btime),
+            ("wtime", self.wtime),
+            ("byoyomi", self.byoyomi),
+            ("binc", self.binc),
+            ("winc", self.winc),
+            ("movetime", self.movetime),
+            ("nodes", self.nodes),
+        ];
+        for (k, v) in fields {
+            if let Some(v) = v {
+                s.push_str(&format!(" {k} {v}"));
+            }
+        }
+        s
+    }
+}
+
+/// The result of a move on the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flagged {
+    /// Time used, ms.
+    pub elapsed_ms: u64,
+    /// Time it had, ms (margin excluded).
+    pub allowed_ms: u64,
+}
+
+/// Both sides' clocks under a time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    control: TimeControl,
+    margin_ms: u64,
+    nodes_timeout_ms: u64,
+    remaining: [u64; 2],
+}
+
+impl Clock {
+    /// Fresh clocks.
+    pub fn new(control: TimeControl, margin_ms: u64, nodes_timeout_ms: u64) -> Clock {
+        let main = match control {
+            TimeControl::Byoyomi { main_ms, .. }
+            | TimeControl::Fischer { main_ms, .. }
+            | TimeControl::SuddenDeath { main_ms } => main_ms,
+            _ => 0,
+        };
+        Clock {
+            control,
+            margin_ms,
+            nodes_timeout_ms,
+            remaining: [main; 2],
+        }
+    }
+
+    /// The remaining main time of a side, ms.
+    pub fn remaining(&self, side: Color) -> u64 {
+        self.remaining[side.index()]
+    }
+
+    /// What `side` may use on this move, ms (for `--nodes`: the hang timeout).
+    pub fn allowed(&self, side: Color) -> u64 {
+        let r = self.remaining[side.index()];
+        match self.control {
+            TimeControl::Byoyomi { byoyomi_ms, .. } => r + byoyomi_ms,
+            TimeControl::Fischer { inc_ms, .. } => r + inc_ms,
+            TimeControl::SuddenDeath { .. } => r,
+            TimeControl::MoveTime { ms } => ms,
+            TimeControl::Nodes { .. } => self.nodes_timeout_ms,
+        }
+    }
+
+    /// How long to wait for `bestmove` before calling the move lost on time, ms.
+    pub fn deadline(&self, side: Color) -> u64 {
+        self.allowed(side) + self.margin_ms
+    }
+
+    /// The `go` fields (both clocks); `swap` writes them for an engine that reads them swapped.
+    pub fn go(&self, swap: bool) -> GoTime {
+        let (b, w) = (self.remaining[0], self.remaining[1]);
+        let mut g = match self.control {
+            TimeControl::Byoyomi { byoyomi_ms, .. } => GoTime {
+                btime: Some(b),
+                wtime: Some(w),
+                byoyomi: Some(byoyomi_ms),
+                ..GoTime::default()
+            },
+            TimeControl::Fischer { inc_ms, .. } => GoTime {
+                btime: Some(b),
+                wtime: Some(w),
+                binc: Some(inc_ms),
+                winc: Some(inc_ms),
+                ..GoTime::default()
+            },
+            TimeControl::SuddenDeath { .. } => GoTime {
+                btime: Some(b),
+                wtime: Some(w),
+                ..GoTime::default()
+            },
+            TimeControl::MoveTime { ms } => GoTime {
+                movetime: Some(ms),
+                ..GoTime::default()
+            },
+            TimeControl::Nodes { nodes } => GoTime {
+                nodes: Some(nodes),
+                ..GoTime::default()
+            },
+        };
+        if swap {
+            std::mem::swap(&mut g.btime, &mut g.wtime);
+            std::mem::swap(&mut g.binc, &mut g.winc);
+        }
+        g
+    }
+
+    /// Charges `elapsed_ms` to `side`: an error when that is more than it had plus the margin.
+    pub fn spend(&mut self, side: Color, elapsed_ms: u64) -> Result<(), Flagged> {
+        let allowed = self.allowed(side);
+        if elapsed_ms > allowed + self.margin_ms {
+            return Err(Flagged {
+                elapsed_ms,
+                allowed_ms: allowed,
+            });
+        }
+        let r = &mut self.remaining[side.index()];
+        *r = match self.control {
+            TimeControl::Byoyomi { .. } | TimeControl::SuddenDeath { .. } => {
+                r.saturating_sub(elapsed_ms)
+            }
+            TimeControl::Fischer { inc_ms, .. } => (*r + inc_ms).saturating_sub(elapsed_ms),
+            _ => 0,
+        };
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_make_controls_or_clear_errors() {
+        let tc = |t, b, i, m, n| TimeControl::from_flags(t, b, i, m, n);
+        assert_eq!(
+            tc(None, Some(100), None, None, None),
+            Ok(TimeControl::Byoyomi {
+                main_ms: 0,
+                byoyomi_ms: 100
+            })
+        );
+        assert_eq!(
+            tc(Some(60000), None, Some(1000), None, None),
+            Ok(TimeControl::Fischer {
+                main_ms: 60000,
+                inc_ms: 1000
+            })
+        );
+        assert_eq!(
+            tc(Some(1000), None, None, None, None),
+            Ok(TimeControl::SuddenDeath { main_ms: 1000 })
+        );
+        for bad in [
+            tc(None, None, None, None, None),
+            tc(None, Some(0), None, None, None),
+            tc(Some(0), None, None, None, None),
+            tc(None, Some(100), Some(100), None, None),
+            tc(None, None, Some(100), None, None),
+            tc(Some(100), None, None, Some(100), None),
+            tc(None, None, None, Some(0), None),
+            tc(None, None, None, Some(10), Some(10)),
+        ] {
+            assert!(bad.is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn gpsusi_refuses_what_it_aborts_on() {
+        let gps = "gpsshogi (smp) vm r3033 wordsize 64 gcc 12.2.0";
+        assert!(
+            TimeControl::Nodes { nodes: 1 }
+                .refused_by(gps)
+                .unwrap()
+                .contains("go nodes")
+        );
+        assert!(TimeControl::MoveTime { ms: 1 }.refused_by(gps).is_some());
+        assert!(
+            TimeControl::Fischer {
+                main_ms: 1,
+                inc_ms: 1
+            }
+            .refused_by(gps)
+            .is_some()
+        );
+        let byo = TimeControl::Byoyomi {
+            main_ms: 0,
+            byoyomi_ms: 100,
+        };
+        assert!(byo.refused_by(gps).is_none());
+        assert!(
+            TimeControl::Nodes { nodes: 1 }
+                .refused_by("Fairy-Stockfish 11.1 LB 64")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn byoyomi_is_not_banked_and_main_time_is_used_first() {
+        let tc = TimeControl::Byoyomi {
+            main_ms: 1000,
+            byoyomi_ms: 500,
+        };
+        let mut c = Clock::new(tc, 50, 0);
+        assert_eq!(c.allowed(Color::Black), 1500);
+        assert_eq!(
+            c.go(false).command(),
+            "go btime 1000 wtime 1000 byoyomi 500"
+        );
+        c.spend(Color::Black, 1200).unwrap();
+        assert_eq!(c.remaining(Color::Black), 0);
+        assert_eq!(c.allowed(Color::Black), 500);
+        // 550 ms is inside the margin, 551 is not.
+        c.spend(Color::Black, 550).unwrap();
+        assert_eq!(
+            c.spend(Color::Black, 551),
+            Err(Flagged {
+                elapsed_ms: 551,
+                allowed_ms: 500
+            })
+        );
+        assert_eq!(c.remaining(Color::White), 1000);
+    }
+
+    #[test]
+    fn fischer_grants_the_increment_of_the_current_move() {
+        let tc = TimeControl::Fischer {
+            main_ms: 40000,
+            inc_ms: 10000,
+        };
+        let mut c = Clock::new(tc, 0, 0);
+        assert_eq!(c.allowed(Color::Black), 50000);
+        c.spend(Color::Black, 45000).unwrap();
+        assert_eq!(c.remaining(Color::Black), 5000);
+        c.spend(Color::White, 1000).unwrap();
+        assert_eq!(c.remaining(Color::White), 49000);
+        assert_eq!(
+            c.go(false).command(),
+            "go btime 5000 wtime 49000 binc 10000 winc 10000"
+        );
+        assert!(c.spend(Color::Black, 15001).is_err());
+    }
+
+    #[test]
+    fn fairy_11_gets_its_clock_swapped() {
+        assert!(swaps_clocks("Fairy-Stockfish 11.1 LB 64"));
+        assert!(!swaps_clocks("Fairy-Stockfish 14.0.1 LB"));
+        let tc = TimeControl::SuddenDeath { main_ms: 3000 };
+        let mut c = Clock::new(tc, 0, 0);
+        c.spend(Color::Black, 1000).unwrap();
+        assert_eq!(c.go(false).command(), "go btime 2000 wtime 3000");
+        assert_eq!(c.go(true).command(), "go btime 3000 wtime 2000");
+    }
+
+    #[test]
+    fn movetime_and_nodes() {
+        let mut c = Clock::new(TimeControl::MoveTime { ms: 100 }, 20, 0);
+        assert_eq!(c.go(false).command(), "go movetime 100");
+        assert_eq!(c.deadline(Color::White), 120);
+        assert!(c.spend(Color::White, 120).is_ok());
+        assert!(c.spend(Color::White, 121).is_err());
+        let c = Clock::new(TimeControl::Nodes { nodes: 5000 }, 20, 30000);
+        assert_eq!(c.go(false).command(), "go nodes 5000");
+        assert_eq!(c.deadline(Color::Black), 30020);
+    }
+
+    #[test]
+    fn csa_time_field() {
+        let tc = TimeControl::Byoyomi {
+            main_ms: 0,
+            byoyomi_ms: 100,
+        };
+        assert_eq!(tc.csa_time().as_deref(), Some("0+0.100+0"));
+        let tc = TimeControl::Fischer {
+            main_ms: 900_000,
+            inc_ms: 5000,
+        };
+        assert_eq!(tc.csa_time().as_deref(), Some("900+0+5"));
+    }
+}

@@ -1,0 +1,792 @@
+//! The referee: a [`Game`] under our rules that takes each engine answer and decides when and
+//! how the game ends.
+//!
+//! The rules, in the order they are checked after every move:
+//!
+//! 1. four-fold repetition (the same board, hands and side to move for the fourth time; the
+//!    start position counts): a draw, or a loss for the side that gave check with every one
+//!    of its moves since the first occurrence (perpetual check);
+//! 2. no legal move for the side to move: it loses (checkmate, or no move at all);
+//! 3. the move limit: when `max_plies` moves have been played (opening moves included) and
+//!    the game has not ended by 1 or 2, it is a draw; the move after that is never asked for,
+//!    and a mate given by the last allowed move counts (ENGINE-FACTS §5.1: cshogi's
+//!    `--draw`, WCSC's rule). The default is 320 (WCSC29, CSA V3 `$MAX_MOVES:320`);
+//!    Floodgate uses 256;
+//! 4. adjudication by score, when asked for: the side to move loses when its own last K
+//!    scores were all ≤ −CP and its opponent's last K scores all ≥ CP (both engines agree;
+//!    `resign`); the game is drawn when both engines' last K scores were all within ±CP
+//!    (`draw`). A mate score counts as beyond any CP; a move without score breaks the run.
+//!
+//! An engine answer ends the game when it is `resign`, `win` (an entering-king declaration,
+//! judged by the 27-point rule or the 24-point rule: a false declaration loses, the 24-point
+//! rule's 24–30 band draws), or a move that is not legal by our rules (not a USI move, nifu,
+//! pawn-drop mate, leaving the king in check, a dead piece, …): the mover loses, 反則負け.
+//! Time-up, a crash and a hang are reported by the caller ([`Referee::fail`]).
+
+use serde::Serialize;
+use shogi_core::{Color, DeclarationResult, Game, ImpasseRule, Move, PlayError, Position};
+use std::fmt;
+
+/// An engine's score of its own move, from its own point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Eval {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many plies: positive when the engine mates, negative (or 0, mated now)
+    /// when it is mated.
+    Mate(i32),
+}
+
+impl Eval {
+    /// The score in centipawns with mates as ±100000 (as cshogi's `cli` writes them).
+    pub fn centipawns(self) -> i32 {
+        match self {
+            Eval::Cp(v) => v,
+            Eval::Mate(n) if n > 0 => 100_000,
+            Eval::Mate(_) => -100_000,
+        }
+    }
+}
+
+/// What the engine to move answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// `bestmove <text>`: a move, still to be checked.
+    Move(String),
+    /// `bestmove resign`.
+    Resign,
+    /// `bestmove win`: an entering-king declaration.
+    Win,
+}
+
+/// What came with a move: its time and the engine's last score and PV.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveInfo {
+    /// Time used, in milliseconds, as measured by us.
+    pub time_ms: u64,
+    /// The engine's last score (`multipv 1`), its own view.
+    pub eval: Option<Eval>,
+    /// The PV of that score, USI moves (the first one usually the move played).
+    pub pv: Vec<String>,
+}
+
+/// Score adjudication: K moves of each engine at a score threshold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Adjudication {
+    /// The threshold in centipawns.
+    pub score: i32,
+    /// How many consecutive moves of each engine.
+    pub moves: u32,
+}
+
+/// The rules of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// The move limit (plies, opening moves included); 0 = none.
+    pub max_plies: u32,
+    /// The declaration rule.
+    pub declaration: ImpasseRule,
+    /// Resign adjudication.
+    pub resign: Option<Adjudication>,
+    /// Draw adjudication.
+    pub draw: Option<Adjudication>,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            max_plies: 320,
+            declaration: ImpasseRule::Points27,
+            resign: None,
+            draw: None,
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Termination {
+    /// The side to move resigned.
+    Resign,
+    /// The side to move is mated.
+    Checkmate,
+    /// The side to move has no legal move but is not in check: it loses.
+    NoLegalMoves,
+    /// The side to move answered an illegal move.
+    IllegalMove {
+        /// The move as the engine wrote it.
+        text: String,
+        /// The rule it breaks.
+        reason: String,
+    },
+    /// Four-fold repetition: a draw.
+    Repetition,
+    /// Four-fold repetition with perpetual check: the checker loses.
+    PerpetualCheck {
+        /// The side that checked throughout.
+        checker: ColorName,
+    },
+    /// An entering-king declaration, judged.
+    Declaration {
+        /// The declarer's points.
+        points: u32,
+        /// Its pieces in the camp (king excluded).
+        pieces_in_zone: u32,
+        /// Whether its king stood in the camp.
+        king_in_zone: bool,
+        /// Whether it was in check.
+        in_check: bool,
+        /// The rule (27 or 24).
+        rule: u32,
+        /// The verdict for the declarer.
+        verdict: String,
+    },
+    /// The move limit was reached: a draw.
+    MaxPlies {
+        /// The limit.
+        limit: u32,
+    },
+    /// The side to move ran out of time.
+    TimeUp {
+        /// Time used, ms.
+        elapsed_ms: u64,
+        /// Time it had, ms (the margin not included).
+        allowed_ms: u64,
+        /// Whether it did not answer at all (hung), rather than answering late.
+        no_answer: bool,
+    },
+    /// The engine to move crashed or broke the protocol.
+    EngineFailure {
+        /// What happened.
+        detail: String,
+    },
+    /// Adjudicated as a loss for the side to move.
+    AdjudicatedLoss {
+        /// Threshold.
+        score: i32,
+        /// Moves.
+        moves: u32,
+    },
+    /// Adjudicated as a draw.
+    AdjudicatedDraw {
+        /// Threshold.
+        score: i32,
+        /// Moves.
+        moves: u32,
+    },
+}
+
+/// A colour, serialized as `black` / `white`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColorName(pub Color);
+
+impl Serialize for ColorName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(color_name(self.0))
+    }
+}
+
+/// `black` or `white`.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// The end of a game: who won and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// The winner; `None` for a draw.
+    #[serde(serialize_with = "ser_winner")]
+    pub winner: Option<Color>,
+    /// The side to move when it ended.
+    #[serde(serialize_with = "ser_color")]
+    pub side_to_move: Color,
+    /// Why.
+    pub termination: Termination,
+}
+
+fn ser_winner<S: serde::Serializer>(w: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+    match w {
+        Some(c) => s.serialize_str(color_name(*c)),
+        None => s.serialize_str("draw"),
+    }
+}
+
+fn ser_color<S: serde::Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(color_name(*c))
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stm = color_name(self.side_to_move);
+        match &self.termination {
+            Termination::Resign => write!(f, "{stm} resigned"),
+            Termination::Checkmate => write!(f, "{stm} is checkmated"),
+            Termination::NoLegalMoves => write!(f, "{stm} has no legal move"),
+            Termination::IllegalMove { text, reason } => {
+                write!(f, "{stm} played an illegal move {text}: {reason}")
+            }
+            Termination::Repetition => write!(f, "four-fold repetition (sennichite): draw"),
+            Termination::PerpetualCheck { checker } => write!(
+                f,
+                "four-fold repetition with perpetual check by {}: {} loses",
+                color_name(checker.0),
+                color_name(checker.0)
+            ),
+            Termination::Declaration {
+                points,
+                pieces_in_zone,
+                king_in_zone,
+                in_check,
+                rule,
+                verdict,
+            } => write!(
+                f,
+                "{stm} declared (entering king, {rule}-point rule): {points} points, \
+                 {pieces_in_zone} pieces in the camp, king in the camp {king_in_zone}, \
+                 in check {in_check}: {verdict}"
+            ),
+            Termination::MaxPlies { limit } => {
+                write!(f, "the move limit of {limit} plies was reached: draw")
+            }
+            Termination::TimeUp {
+                elapsed_ms,
+                allowed_ms,
+                no_answer,
+            } => {
+                if *no_answer {
+                    write!(
+                        f,
+                        "{stm} lost on time: no answer after {elapsed_ms} ms (it had {allowed_ms} ms)"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{stm} lost on time: {elapsed_ms} ms used, {allowed_ms} ms allowed"
+                    )
+                }
+            }
+            Termination::EngineFailure { detail } => write!(f, "{stm}'s engine failed: {detail}"),
+            Termination::AdjudicatedLoss { score, moves } => write!(
+                f,
+                "adjudicated: {stm} loses (scores beyond {score} cp for {moves} moves of each engine)"
+            ),
+            Termination::AdjudicatedDraw { score, moves } => write!(
+                f,
+                "adjudicated: draw (scores within {score} cp for {moves} moves of each engine)"
+            ),
+        }
+    }
+}
+
+/// One move played in the game (not the opening's), with what came with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The move.
+    pub mv: Move,
+    /// Its time and the engine's score.
+    pub info: MoveInfo,
+}
+
+/// Why an opening cannot start a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningProblem {
+    /// A move is illegal (1-based index).
+    Illegal(usize, PlayError),
+    /// The game is already over after the opening.
+    Over(String),
+}
+
+impl fmt::Display for OpeningProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningProblem::Illegal(i, e) => write!(f, "opening move {i} is illegal: {e}"),
+            OpeningProblem::Over(why) => write!(f, "the game is over after the opening: {why}"),
+        }
+    }
+}
+
+/// A game in progress under our rules.
+#[derive(Clone, Debug)]
+pub struct Referee {
+    game: Game,
+    rules: Rules,
+    opening_plies: usize,
+    played: Vec<Played>,
+    /// Each colour's scores of its own moves, in order (`None` = no score).
+    evals: [Vec<Option<Eval>>; 2],
+    outcome: Option<Outcome>,
+}
+
+impl Referee {
+    /// A game from `start` after the opening moves `opening`.
+    pub fn new(start: Position, opening: &[Move], rules: Rules) -> Result<Referee, OpeningProblem> {
+        let mut game = Game::new(start);
+        for (i, &m) in opening.iter().enumerate() {
+            game.play(m)
+                .map_err(|e| OpeningProblem::Illegal(i + 1, e))?;
+        }
+        let mut r = Referee {
+            game,
+            rules,
+            opening_plies: opening.len(),
+            played: Vec::new(),
+            evals: [Vec::new(), Vec::new()],
+            outcome: None,
+        };
+        r.judge_position();
+        if let Some(o) = &r.outcome {
+            return Err(OpeningProblem::Over(o.to_string()));
+        }
+        Ok(r)
+    }
+
+    /// The game so far (opening moves included).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        self.game.position().side_to_move()
+    }
+
+    /// How many of the moves are the opening's.
+    pub fn opening_plies(&self) -> usize {
+        self.opening_plies
+    }
+
+    /// The moves played after the opening.
+    pub fn played(&self) -> &[Played] {
+        &self.played
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The outcome, once the game is over.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// Takes the answer of the engine to move. Returns the outcome when the game is over
+    /// (by this answer or by the position it leads to), `None` when play goes on.
+    pub fn answer(&mut self, answer: &Answer, info: MoveInfo) -> Option<&Outcome> {
+        if self.outcome.is_some() {
+            return self.outcome.as_ref();
+        }
+        let us = self.side_to_move();
+        match answer {
+            Answer::Resign => self.end(Some(!us), Termination::Resign),
+            Answer::Win => {
+                let d = self.position().declaration(self.rules.declaration);
+                let (winner, verdict) = match d.result {
+                    DeclarationResult::Win => (Some(us), "the declarer wins"),
+                    DeclarationResult::Draw => (None, "draw (持将棋)"),
+                    DeclarationResult::Lose => (Some(!us), "false declaration: the declarer loses"),
+                };
+                let rule = match self.rules.declaration {
+                    ImpasseRule::Points27 => 27,
+                    ImpasseRule::Points24 => 24,
+                };
+                self.end(
+                    winner,
+                    Termination::Declaration {
+                        points: d.points,
+                        pieces_in_zone: d.pieces_in_zone,
+                        king_in_zone: d.king_in_zone,
+                        in_check: d.in_check,
+                        rule,
+                        verdict: verdict.to_string(),
+                    },
+                )
+            }
+            Answer::Move(text) => {
+                let checked = Move::from_usi(text)
+                    .map_err(|e| e.to_string())
+                    .and_then(|m| {
+                        self.position()
+                            .check_move(m)
+                            .map(|()| m)
+                            .map_err(|e| e.to_string())
+                    });
+                match checked {
+                    Err(reason) => self.end(
+                        Some(!us),
+                        Termination::IllegalMove {
+                            text: text.clone(),
+                            reason,
+                        },
+                    ),
+                    Ok(m) => {
+                        self.game.play_unchecked(m);
+                        self.evals[us.index()].push(info.eval);
+                        self.played.push(Played { mv: m, info });
+                        self.judge_position();
+                    }
+                }
+            }
+        }
+        self.outcome.as_ref()
+    }
+
+    /// Ends the game against the side to move (time-up, crash, hang): it loses.
+    pub fn fail(&mut self, termination: Termination) -> &Outcome {
+        if self.outcome.is_none() {
+            let us = self.side_to_move();
+            self.end(Some(!us), termination);
+        }
+        self.outcome.as_ref().expect("set just above")
+    }
+
+    fn end(&mut self, winner: Option<Color>, termination: Termination) {
+        self.outcome = Some(Outcome {
+            winner,
+            side_to_move: self.side_to_move(),
+            termination,
+        });
+    }
+
+    fn judge_position(&mut self) {
+        if let Some(r) = self.game.repetition() {
+            match r.perpetual_checker {
+                Some(c) => self.end(
+                    Some(!c),
+                    Termination::PerpetualCheck {
+                        checker: ColorName(c),
+                    },
+                ),
+                None => self.end(None, Termination::Repetition),
+            }
+            return;
+        }
+        let us = self.side_to_move();
+        if !self.position().has_legal_moves() {
+            let t = if self.position().is_check() {
+                Termination::Checkmate
+            } else {
+                Termination::NoLegalMoves
+            };
+            self.end(Some(!us), t);
+            return;
+        }
+        let plies = self.game.moves().len();
+        if self.rules.max_plies > 0 && plies >= self.rules.max_plies as usize {
+            self.end(
+                None,
+                Termination::MaxPlies {
+                    limit: self.rules.max_plies,
+                },
+            );
+            return;
+        }
+        if let Some(a) = self.rules.resign {
+            let k = a.moves as usize;
+            let ours = last_k(&self.evals[us.index()], k);
+            let theirs = last_k(&self.evals[(!us).index()], k);
+            if let (Some(ours), Some(theirs)) = (ours, theirs) {
+                if ours.iter().all(|e| e.centipawns() <= -a.score)
+                    && theirs.iter().all(|e| e.centipawns() >= a.score)
+                {
+                    self.end(
+                        Some(!us),
+                        Termination::AdjudicatedLoss {
+                            score: a.score,
+                            moves: a.moves,
+                        },
+                    );
+                    return;
+                }
+            }
+        }
+        if let Some(a) = self.rules.draw {
+            let k = a.moves as usize;
+            let within = |v: Option<Vec<Eval>>| {
+                v.is_some_and(|v| {
+                    v.iter()
+                        .all(|e| matches!(e, Eval::Cp(c) if c.abs() <= a.score))
+                })
+            };
+            if within(last_k(&self.evals[0], k)) && within(last_k(&self.evals[1], k)) {
+                self.end(
+                    None,
+                    Termination::AdjudicatedDraw {
+                        score: a.score,
+                        moves: a.moves,
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// The last `k` scores when there are `k` and all are known.
+fn last_k(v: &[Option<Eval>], k: usize) -> Option<Vec<Eval>> {
+    if k == 0 || v.len() < k {
+        return None;
+    }
+    v[v.len() - k..].iter().copied().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shogi_core::Variant;
+
+    fn referee(sfen: &str, rules: Rules) -> Referee {
+        let pos = if sfen == "startpos" {
+            Position::startpos(Variant::Standard)
+        } else {
+            Position::from_sfen(sfen).unwrap()
+        };
+        Referee::new(pos, &[], rules).unwrap()
+    }
+
+    fn mv(r: &mut Referee, m: &str) -> Option<Outcome> {
+        r.answer(&Answer::Move(m.into()), MoveInfo::default())
+            .cloned()
+    }
+
+    fn scored(r: &mut Referee, m: &str, cp: i32) -> Option<Outcome> {
+        let info = MoveInfo {
+            eval: Some(Eval::Cp(cp)),
+            ..MoveInfo::default()
+        };
+        r.answer(&Answer::Move(m.into()), info).cloned()
+    }
+
+    #[test]
+    fn legal_moves_go_on_and_resign_ends() {
+        let mut r = referee("startpos", Rules::default());
+        assert_eq!(mv(&mut r, "7g7f"), None);
+        assert_eq!(mv(&mut r, "3c3d"), None);
+        let o = r.answer(&Answer::Resign, MoveInfo::default()).unwrap();
+        assert_eq!(o.winner, Some(Color::White));
+        assert_eq!(o.termination, Termination::Resign);
+        assert_eq!(o.to_string(), "black resigned");
+        assert_eq!(r.played().len(), 2);
+    }
+
+    #[test]
+    fn illegal_moves_lose() {
+        // Not a move at all, a piece that cannot move so, and garbage.
+        for (m, why) in [
+            ("7g7e", "the piece does not move that way"),
+            ("xyz", ""),
+            ("5a5b", ""),
+        ] {
+            let mut r = referee("startpos", Rules::default());
+            let o = mv(&mut r, m).unwrap();
+            assert_eq!(o.winner, Some(Color::White), "{m}");
+            let Termination::IllegalMove { text, reason } = &o.termination else {
+                panic!("{o:?}")
+            };
+            assert_eq!(text, m);
+            assert!(reason.contains(why), "{reason}");
+        }
+        // Nifu: sente has a pawn on every file but 5; P*7e is a second pawn on file 7.
+        let mut r = referee("4k4/9/9/9/9/9/PPPP1PPPP/9/4K4 b P 1", Rules::default());
+        let o = mv(&mut r, "P*7e").unwrap();
+        assert!(
+            matches!(&o.termination, Termination::IllegalMove { reason, .. } if reason.contains("pawn")),
+            "{o:?}"
+        );
+        // Pawn-drop mate: gote's king on 1a boxed by its own pieces, sente's gold guards 1b.
+        let mut r = referee("7nk/7s1/8G/9/9/9/9/9/4K4 b P 1", Rules::default());
+        let o = mv(&mut r, "P*1b").unwrap();
+        assert_eq!(o.winner, Some(Color::White));
+        assert!(
+            matches!(&o.termination, Termination::IllegalMove { reason, .. } if reason.contains("mate")),
+            "{o:?}"
+        );
+        // Leaving the king in check: the pinned silver may not move off the file.
+        let mut r = referee("k3r4/9/9/9/9/9/9/4S4/4K4 b - 1", Rules::default());
+        let o = mv(&mut r, "5h4g").unwrap();
+        assert!(
+            matches!(&o.termination, Termination::IllegalMove { reason, .. } if reason.contains("check")),
+            "{o:?}"
+        );
+    }
+
+    #[test]
+    fn checkmate_ends_and_mate_on_the_last_allowed_ply_counts() {
+        // Sente mates with G*5b on its first move; with a limit of 1 ply the mate still wins.
+        let rules = Rules {
+            max_plies: 1,
+            ..Rules::default()
+        };
+        let mut r = referee("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", rules);
+        let o = mv(&mut r, "G*5b").unwrap();
+        assert_eq!(o.winner, Some(Color::Black));
+        assert_eq!(o.termination, Termination::Checkmate);
+        // Without a mate the limit draws after exactly max_plies moves.
+        let rules = Rules {
+            max_plies: 3,
+            ..Rules::default()
+        };
+        let mut r = referee("startpos", rules);
+        assert_eq!(mv(&mut r, "7g7f"), None);
+        assert_eq!(mv(&mut r, "3c3d"), None);
+        let o = mv(&mut r, "2g2f").unwrap();
+        assert_eq!(o.winner, None);
+        assert_eq!(o.termination, Termination::MaxPlies { limit: 3 });
+    }
+
+    #[test]
+    fn repetition_draws_and_perpetual_check_loses() {
+        let mut r = referee("startpos", Rules::default());
+        let cycle = ["5i5h", "5a5b", "5h5i", "5b5a"];
+        let mut end = None;
+        for i in 0..12 {
+            end = mv(&mut r, cycle[i % 4]);
+            if i < 11 {
+                assert_eq!(end, None, "ply {i}");
+            }
+        }
+        let o = end.unwrap();
+        assert_eq!(o.winner, None);
+        assert_eq!(o.termination, Termination::Repetition);
+        // Sente's rook checks along rank a, then rank b, as gote's king shuttles 5a/5b.
+        let mut r = referee("4k4/9/9/9/9/9/9/9/R3K4 b - 1", Rules::default());
+        assert_eq!(mv(&mut r, "9i9a"), None);
+        let cycle = ["5a5b", "9a9b", "5b5a", "9b9a"];
+        let mut end = None;
+        for i in 0..16 {
+            end = mv(&mut r, cycle[i % 4]);
+            if end.is_some() {
+                break;
+            }
+        }
+        let o = end.unwrap();
+        assert_eq!(
+            o.termination,
+            Termination::PerpetualCheck {
+                checker: ColorName(Color::Black)
+            }
+        );
+        assert_eq!(o.winner, Some(Color::White));
+    }
+
+    #[test]
+    fn declarations_are_judged() {
+        // NY28: sente may declare (28 points); S27: 27 points, a false declaration.
+        let ny28 = "4K4/RBGGSS3/PPPP5/9/9/9/9/9/4k4 b 10P2g2s4n4l4p 1";
+        let mut r = referee(ny28, Rules::default());
+        let o = r.answer(&Answer::Win, MoveInfo::default()).unwrap();
+        assert_eq!(o.winner, Some(Color::Black), "{o}");
+        let s27 = "4K4/RBGGSS3/PPPP5/9/9/9/9/9/4k4 b 9P2g2s4n4l5p 1";
+        let mut r = referee(s27, Rules::default());
+        let o = r.answer(&Answer::Win, MoveInfo::default()).unwrap();
+        assert_eq!(o.winner, Some(Color::White), "{o}");
+        assert!(o.to_string().contains("false declaration"), "{o}");
+        // 24-point rule: 27 points is in the draw band.
+        let rules = Rules {
+            declaration: ImpasseRule::Points24,
+            ..Rules::default()
+        };
+        let mut r = referee(s27, rules);
+        let o = r.answer(&Answer::Win, MoveInfo::default()).unwrap();
+        assert_eq!(o.winner, None, "{o}");
+        // From the start: a false declaration.
+        let mut r = referee("startpos", Rules::default());
+        assert_eq!(
+            r.answer(&Answer::Win, MoveInfo::default()).unwrap().winner,
+            Some(Color::White)
+        );
+    }
+
+    #[test]
+    fn failures_lose_for_the_side_to_move() {
+        let mut r = referee("startpos", Rules::default());
+        mv(&mut r, "7g7f");
+        let o = r.fail(Termination::TimeUp {
+            elapsed_ms: 1200,
+            allowed_ms: 1000,
+            no_answer: false,
+        });
+        assert_eq!(o.winner, Some(Color::Black));
+        assert_eq!(
+            o.to_string(),
+            "white lost on time: 1200 ms used, 1000 ms allowed"
+        );
+    }
+
+    #[test]
+    fn adjudication_by_score() {
+        let resign = Rules {
+            resign: Some(Adjudication {
+                score: 500,
+                moves: 2,
+            }),
+            ..Rules::default()
+        };
+        let mut r = referee("startpos", resign);
+        // Sente thinks it wins, gote agrees: after two moves of each, gote (to move) loses.
+        assert_eq!(scored(&mut r, "7g7f", 600), None);
+        assert_eq!(scored(&mut r, "3c3d", -600), None);
+        assert_eq!(scored(&mut r, "2g2f", 700), None);
+        let o = scored(&mut r, "4c4d", -700);
+        // Now sente is to move and it is gote who is lost: not adjudicated yet.
+        assert_eq!(o, None);
+        let o = scored(&mut r, "2f2e", 800).unwrap();
+        assert_eq!(o.winner, Some(Color::Black));
+        assert_eq!(
+            o.termination,
+            Termination::AdjudicatedLoss {
+                score: 500,
+                moves: 2
+            }
+        );
+        // A disagreement (gote thinks it is fine) never adjudicates.
+        let mut r = referee("startpos", resign);
+        for (m, cp) in [
+            ("7g7f", 600),
+            ("3c3d", 0),
+            ("2g2f", 700),
+            ("4c4d", 0),
+            ("2f2e", 800),
+        ] {
+            assert_eq!(scored(&mut r, m, cp), None);
+        }
+        let draw = Rules {
+            draw: Some(Adjudication {
+                score: 10,
+                moves: 2,
+            }),
+            ..Rules::default()
+        };
+        let mut r = referee("startpos", draw);
+        assert_eq!(scored(&mut r, "7g7f", 50), None);
+        assert_eq!(scored(&mut r, "3c3d", -5), None);
+        assert_eq!(scored(&mut r, "2g2f", 5), None);
+        assert_eq!(scored(&mut r, "4c4d", 0), None);
+        let o = scored(&mut r, "2f2e", 0).unwrap();
+        assert_eq!(o.winner, None);
+        assert!(matches!(o.termination, Termination::AdjudicatedDraw { .. }));
+    }
+
+    #[test]
+    fn openings_are_checked() {
+        let start = Position::startpos(Variant::Standard);
+        let bad = [Move::from_usi("7g7e").unwrap()];
+        assert!(matches!(
+            Referee::new(start.clone(), &bad, Rules::default()),
+            Err(OpeningProblem::Illegal(1, _))
+        ));
+        let ok = [Move::from_usi("7g7f").unwrap()];
+        let r = Referee::new(start, &ok, Rules::default()).unwrap();
+        assert_eq!(r.side_to_move(), Color::White);
+        assert_eq!(r.opening_plies(), 1);
+    }
+}

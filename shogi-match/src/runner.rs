@@ -1,0 +1,971 @@
+//! The scheduler: games between USI engines ([`shogi_usi::Engine`]) on worker threads, each
+//! game refereed by [`Referee`] on our rules with our [`Clock`], the results tallied as they
+//! come (W-L-D per engine and per colour, Elo, LOS, the pentanomial view of game pairs, SPRT).
+//!
+//! Every worker keeps its own engine processes and reuses them from game to game
+//! (`usinewgame` + `isready` before each game, `gameover` after it). An engine that crashes,
+//! hangs (no `bestmove` by its time plus the margin) or breaks the protocol loses the game it
+//! is playing (the record says why) and is restarted; the match goes on. Engines that cannot
+//! even be restarted lose their games until a restart works.
+//!
+//! Pairings: head to head (two engines), gauntlet (the first against each other one), round
+//! robin (every pair). Each pairing plays `games` games: game 2k and 2k+1 share an opening with
+//! colours swapped (a pair). With `sprt`, the match stops when the test decides (head to head
+//! only); games already running finish and are counted.
+
+use crate::clock::{Clock, TimeControl};
+use crate::openings::Opening;
+use crate::record::{self, GameInfo};
+use crate::referee::{Answer, Eval, MoveInfo, Outcome, Referee, Rules, Termination};
+use crate::stats::{Decision, Pentanomial, Sprt, Trinomial};
+use serde::Serialize;
+use shogi_core::{Color, Move, Variant};
+use shogi_kif::{HeaderKey, Record};
+use shogi_usi::{BestMove, Engine, EngineErrorKind, Limit, Score, StartOptions, Timeouts};
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime};
+
+/// The header key that numbers a game of the match (`$MATCH_GAME:12` in CSA), so that
+/// `--resume` knows which games are written.
+pub const GAME_KEY: &str = "$MATCH_GAME";
+
+/// How long an engine may take to answer `usi` with `usiok`.
+const USIOK_SECS: u64 = 30;
+
+/// One engine of the match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The name used in results and records (unique in the match).
+    pub name: String,
+    /// The program.
+    pub path: PathBuf,
+    /// Its command-line arguments.
+    pub args: Vec<String>,
+    /// `setoption`s sent at start, checked against the options the engine offers.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// Reads `NAME=PATH[,option=value...]`; `arg=X` (repeatable) passes X on the engine's
+    /// command line instead of setting an option.
+    ///
+    /// ```
+    /// let e = shogi_match::runner::EngineSpec::parse("fs=/usr/games/fairy-stockfish,Hash=64,arg=-v")?;
+    /// assert_eq!(e.name, "fs");
+    /// assert_eq!(e.options, [("Hash".to_string(), "64".to_string())]);
+    /// assert_eq!(e.args, ["-v"]);
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let Some((name, rest)) = text.split_once('=') else {
+            return Err(format!(
+                "--engine {text:?}: write NAME=PATH[,option=value...]"
+            ));
+        };
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(format!("--engine {text:?}: the name is empty"));
+        }
+        let mut parts = rest.split(',');
+        let path = parts.next().unwrap_or("").trim();
+        if path.is_empty() {
+            return Err(format!("--engine {text:?}: the path is empty"));
+        }
+        let mut spec = EngineSpec {
+            name: name.to_string(),
+            path: PathBuf::from(path),
+            args: Vec::new(),
+            options: Vec::new(),
+        };
+        for p in parts {
+            let Some((k, v)) = p.split_once('=') else {
+                return Err(format!(
+                    "--engine {text:?}: option {p:?} has no value (write option=value)"
+                ));
+            };
+            let k = k.trim();
+            if k.is_empty() {
+                return Err(format!("--engine {text:?}: an option name is empty"));
+            }
+            if k == "arg" {
+                spec.args.push(v.to_string());
+            } else {
+                spec.options.push((k.to_string(), v.trim().to_string()));
+            }
+        }
+        Ok(spec)
+    }
+}
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pairing {
+    /// Exactly two engines.
+    HeadToHead,
+    /// The first engine against each of the others.
+    Gauntlet,
+    /// Every pair of engines.
+    RoundRobin,
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The engines.
+    pub engines: Vec<EngineSpec>,
+    /// Who plays whom.
+    pub pairing: Pairing,
+    /// Games per pairing.
+    pub games: u32,
+    /// Games at once.
+    pub jobs: usize,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// Allowance beyond a side's time before it loses on time, ms.
+    pub time_margin_ms: u64,
+    /// With `--nodes`: how long a move may take before the engine is called hung, ms.
+    pub move_timeout_ms: u64,
+    /// The rules.
+    pub rules: Rules,
+    /// The variant.
+    pub variant: Variant,
+    /// The openings (at least one).
+    pub openings: Vec<Opening>,
+    /// The order of the openings (indices into `openings`).
+    pub order: Vec<usize>,
+    /// The SPRT, head to head only.
+    pub sprt: Option<Sprt>,
+    /// The event name written in records.
+    pub event: String,
+}
+
+/// One game of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSpec {
+    /// Its number in the match, from 0.
+    pub index: usize,
+    /// The pairing it belongs to (index into [`Tally::pairings`]).
+    pub pairing: usize,
+    /// Its pair (the two games of one opening with colours swapped), unique in the match.
+    pub pair: usize,
+    /// Sente's engine.
+    pub black: usize,
+    /// Gote's engine.
+    pub white: usize,
+    /// The opening (index into [`Settings::openings`]).
+    pub opening: usize,
+}
+
+/// The pairings of a match: (first, second) engine indices.
+pub fn pairings(settings: &Settings) -> Vec<(usize, usize)> {
+    let n = settings.engines.len();
+    match settings.pairing {
+        Pairing::HeadToHead => vec![(0, 1)],
+        Pairing::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+        Pairing::RoundRobin => (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect(),
+    }
+}
+
+/// Every game of the match, in order.
+pub fn schedule(settings: &Settings) -> Vec<GameSpec> {
+    let mut out = Vec::new();
+    let n = settings.order.len().max(1);
+    let mut pair_base = 0;
+    for (p, &(a, b)) in pairings(settings).iter().enumerate() {
+        for g in 0..settings.games as usize {
+            let (black, white) = if g % 2 == 0 { (a, b) } else { (b, a) };
+            out.push(GameSpec {
+                index: out.len(),
+                pairing: p,
+                pair: pair_base + g / 2,
+                black,
+                white,
+                opening: settings.order.get((g / 2) % n).copied().unwrap_or(0),
+            });
+        }
+        pair_base += (settings.games as usize).div_ceil(2);
+    }
+    out
+}
+
+/// Why a match cannot start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+fn start_options(settings: &Settings, spec: &EngineSpec) -> StartOptions {
+    StartOptions {
+        timeouts: Timeouts {
+            // gpsusi needs 1-2 s to `usiok` and as long again to the first `readyok` on an idle
+            // machine, five times that on a loaded one.
+            usiok: Duration::from_secs(USIOK_SECS),
+            readyok: Duration::from_secs(60),
+            search_margin: Duration::from_millis(settings.time_margin_ms),
+            search_unbounded: Duration::from_millis(settings.move_timeout_ms),
+            ..Timeouts::default()
+        },
+        options: spec
+            .options
+            .iter()
+            .filter(|(k, _)| !is_usi_reserved(k))
+            .cloned()
+            .collect(),
+        impasse_rule: settings.rules.declaration,
+        variant: settings.variant,
+        ..StartOptions::default()
+    }
+}
+
+/// `USI_Hash` and `USI_Ponder`: options a GUI sends whether or not the engine lists them
+/// (gpsusi accepts both unlisted; an unlisted option is also one gpsusi does not save to its
+/// configuration file).
+fn is_usi_reserved(name: &str) -> bool {
+    matches!(name, "USI_Hash" | "USI_Ponder")
+}
+
+/// Starts an engine with its options: the listed ones checked, `USI_Hash`/`USI_Ponder` sent
+/// as they are when the engine does not list them.
+fn start_engine(settings: &Settings, spec: &EngineSpec) -> Result<Engine, shogi_usi::EngineError> {
+    let mut e = Engine::start(&spec.path, &spec.args, start_options(settings, spec))?;
+    for (k, v) in spec.options.iter().filter(|(k, _)| is_usi_reserved(k)) {
+        if shogi_usi::find_option(e.options(), k).is_some() {
+            e.set_option(k, v)?;
+        } else {
+            e.set_option_unchecked(k, Some(v))?;
+        }
+    }
+    Ok(e)
+}
+
+/// Checks the settings and every engine before the first game: names unique, each program
+/// starts and speaks USI (`usiok`), accepts its options and the variant, and can play the time
+/// control (gpsusi cannot play increments, movetime or nodes). Returns the engines' `id name`s.
+pub fn check(settings: &Settings) -> Result<Vec<String>, SetupError> {
+    let err = |s: String| Err(SetupError(s));
+    let n = settings.engines.len();
+    match settings.pairing {
+        Pairing::HeadToHead if n != 2 => {
+            return err(format!(
+                "{n} engines given: a head-to-head match needs exactly 2 (or --gauntlet, --round-robin)"
+            ));
+        }
+        _ if n < 2 => return err(format!("{n} engine given: a match needs at least 2")),
+        _ => {}
+    }
+    if settings.sprt.is_some() && n != 2 {
+        return err("--sprt needs exactly two engines".into());
+    }
+    for (i, e) in settings.engines.iter().enumerate() {
+        if settings.engines[..i].iter().any(|o| o.name == e.name) {
+            return err(format!(
+                "two engines are named {:?}: names must differ",
+                e.name
+            ));
+        }
+    }
+    if settings.games == 0 {
+        return err("--games 0: nothing to play".into());
+    }
+    if settings.openings.is_empty() {
+        return err("no opening".into());
+    }
+    let mut names = Vec::new();
+    for spec in &settings.engines {
+        if !spec.path.is_file() {
+            return err(format!(
+                "engine {}: {} does not exist or is not a file",
+                spec.name,
+                spec.path.display()
+            ));
+        }
+        let engine = match start_engine(settings, spec) {
+            Ok(e) => e,
+            Err(e) => {
+                let why = match &e.kind {
+                    EngineErrorKind::Timeout {
+                        waiting_for: "usiok",
+                        ..
+                    } => format!("is not a USI engine: no `usiok` within {USIOK_SECS} s"),
+                    EngineErrorKind::Crashed {
+                        waiting_for: "usiok",
+                        status,
+                    } => format!(
+                        "is not a USI engine: it exited before `usiok` ({})",
+                        status.as_deref().unwrap_or("exit status unknown")
+                    ),
+                    k => format!("cannot be used: {k}"),
+                };
+                return err(format!(
+                    "engine {} ({}) {why}",
+                    spec.name,
+                    spec.path.display()
+                ));
+            }
+        };
+        let id = engine.name();
+        if let Some(why) = settings.time_control.refused_by(&id) {
+            return err(format!("engine {}: {why}", spec.name));
+        }
+        engine.quit();
+        names.push(id);
+    }
+    Ok(names)
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// Which game.
+    pub spec: GameSpec,
+    /// Its record.
+    pub record: Record,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Our overhead per move: from reading a `bestmove` to having written the next `go`, µs.
+    pub overheads_us: Vec<u64>,
+}
+
+/// A game already played (read back by `--resume`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Done {
+    /// Which game.
+    pub index: usize,
+    /// Its winner (`None`: draw).
+    pub winner: Option<Color>,
+}
+
+/// Results per engine.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct EngineTally {
+    /// The engine's name.
+    pub name: String,
+    /// As sente.
+    pub as_black: Trinomial,
+    /// As gote.
+    pub as_white: Trinomial,
+}
+
+impl EngineTally {
+    /// Both colours.
+    pub fn total(&self) -> Trinomial {
+        Trinomial {
+            wins: self.as_black.wins + self.as_white.wins,
+            losses: self.as_black.losses + self.as_white.losses,
+            draws: self.as_black.draws + self.as_white.draws,
+        }
+    }
+}
+
+/// Results of one pairing, from the first engine's point of view.
+#[derive(Clone, Debug, Default)]
+pub struct PairTally {
+    /// The first engine.
+    pub a: usize,
+    /// The second engine.
+    pub b: usize,
+    /// Games.
+    pub games: Trinomial,
+    /// Complete pairs.
+    pub pairs: Pentanomial,
+    /// Pairs with one game in: pair id → the first engine's half points.
+    pending: HashMap<usize, u8>,
+}
+
+/// The running results of a match.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Per engine.
+    pub engines: Vec<EngineTally>,
+    /// Per pairing.
+    pub pairings: Vec<PairTally>,
+    /// How games ended: termination kind → count.
+    pub terminations: BTreeMap<String, u64>,
+    /// Overheads per move, µs.
+    pub overheads_us: Vec<u64>,
+    /// Games counted.
+    pub games: u64,
+}
+
+fn termination_kind(t: &Termination) -> String {
+    serde_json::to_value(t)
+        .ok()
+        .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_string))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+impl Tally {
+    /// An empty tally for `settings`.
+    pub fn new(settings: &Settings) -> Tally {
+        Tally {
+            engines: settings
+                .engines
+                .iter()
+                .map(|e| EngineTally {
+                    name: e.name.clone(),
+                    ..EngineTally::default()
+                })
+                .collect(),
+            pairings: pairings(settings)
+                .into_iter()
+                .map(|(a, b)| PairTally {
+                    a,
+                    b,
+                    ..PairTally::default()
+                })
+                .collect(),
+            ..Tally::default()
+        }
+    }
+
+    /// Counts a game.
+    pub fn add(&mut self, spec: &GameSpec, winner: Option<Color>, kind: &str) {
+        self.games += 1;
+        *self.terminations.entry(kind.to_string()).or_default() += 1;
+        let add = |t: &mut Trinomial, won: Option<bool>| match won {
+            Some(true) => t.wins += 1,
+            Some(false) => t.losses += 1,
+            None => t.draws += 1,
+        };
+        let black_won = winner.map(|c| c == Color::Black);
+        add(&mut self.engines[spec.black].as_black, black_won);
+        add(
+            &mut self.engines[spec.white].as_white,
+            black_won.map(|b| !b),
+        );
+        let Some(p) = self.pairings.get_mut(spec.pairing) else {
+            return;
+        };
+        let a_black = spec.black == p.a;
+        let a_won = black_won.map(|b| b == a_black);
+        add(&mut p.games, a_won);
+        let half = match a_won {
+            Some(true) => 2,
+            Some(false) => 0,
+            None => 1,
+        };
+        match p.pending.remove(&spec.pair) {
+            Some(first) => p.pairs.add_pair(first, half),
+            None => {
+                p.pending.insert(spec.pair, half);
+            }
+        }
+    }
+
+    /// The SPRT's log-likelihood ratio and decision (pentanomial over the complete pairs of
+    /// the first pairing).
+    pub fn sprt(&self, sprt: &Sprt) -> (f64, Decision) {
+        let llr = self
+            .pairings
+            .first()
+            .map_or(0.0, |p| sprt.llr_pentanomial(&p.pairs));
+        (llr, sprt.decide(llr))
+    }
+
+    /// The summary (what `--format json` prints).
+    pub fn summary(&self, settings: &Settings, stopped_by_sprt: bool) -> Summary {
+        let mut sorted = self.overheads_us.clone();
+        sorted.sort_unstable();
+        let pct = |q: f64| -> Option<u64> {
+            if sorted.is_empty() {
+                return None;
+            }
+            let i = ((sorted.len() as f64 - 1.0) * q).round() as usize;
+            sorted.get(i).copied()
+        };
+        Summary {
+            games: self.games,
+            engines: self
+                .engines
+                .iter()
+                .map(|e| {
+                    let t = e.total();
+                    EngineSummary {
+                        name: e.name.clone(),
+                        games: t.games(),
+                        wins: t.wins,
+                        losses: t.losses,
+                        draws: t.draws,
+                        score: t.score(),
+                        as_black: e.as_black,
+                        as_white: e.as_white,
+                    }
+                })
+                .collect(),
+            pairings: self
+                .pairings
+                .iter()
+                .map(|p| {
+                    let t = p.games;
+                    let (lo, hi) = t.elo_interval();
+                    PairSummary {
+                        first: self.engines[p.a].name.clone(),
+                        second: self.engines[p.b].name.clone(),
+                        games: t.games(),
+                        wins: t.wins,
+                        losses: t.losses,
+                        draws: t.draws,
+                        score: t.score(),
+                        elo: finite(t.elo()),
+                        elo_low: finite(lo),
+                        elo_high: finite(hi),
+                        elo_margin: finite(t.elo_margin()),
+                        los: t.los(),
+                        draw_rate: t.draw_rate(),
+                        normalized_elo: finite(t.normalized_elo()),
+                        pairs: p.pairs.pairs(),
+                        pentanomial: p.pairs.counts,
+                        pair_elo: finite(p.pairs.elo()),
+                        pair_elo_margin: finite(p.pairs.elo_margin()),
+                    }
+                })
+                .collect(),
+            sprt: settings.sprt.map(|s| {
+                let (llr, decision) = self.sprt(&s);
+                SprtSummary {
+                    elo0: s.elo0,
+                    elo1: s.elo1,
+                    alpha: s.alpha,
+                    beta: s.beta,
+                    model: "normalized, pentanomial over game pairs (fastchess)",
+                    llr,
+                    lower_bound: s.lower_bound(),
+                    upper_bound: s.upper_bound(),
+                    decision,
+                }
+            }),
+            stopped_by_sprt,
+            terminations: self.terminations.clone(),
+            overhead_us_median: pct(0.5),
+            overhead_us_p99: pct(0.99),
+            overhead_samples: sorted.len(),
+        }
+    }
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+/// One engine's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineSummary {
+    /// Name.
+    pub name: String,
+    /// Games played.
+    pub games: u64,
+    /// Won.
+    pub wins: u64,
+    /// Lost.
+    pub losses: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Score per game.
+    pub score: f64,
+    /// As sente.
+    pub as_black: Trinomial,
+    /// As gote.
+    pub as_white: Trinomial,
+}
+
+/// One pairing's results, the first engine's view.
+#[derive(Clone, Debug, Serialize)]
+pub struct PairSummary {
+    /// First engine.
+    pub first: String,
+    /// Second engine.
+    pub second: String,
+    /// Games.
+    pub games: u64,
+    /// First's wins.
+    pub wins: u64,
+    /// First's losses.
+    pub losses: u64,
+    /// Draws.
+    pub draws: u64,
+    /// First's score.
+    pub score: f64,
+    /// Elo difference (`null` when infinite).
+    pub elo: Option<f64>,
+    /// 95 % interval, low end.
+    pub elo_low: Option<f64>,
+    /// 95 % interval, high end.
+    pub elo_high: Option<f64>,
+    /// Half the interval.
+    pub elo_margin: Option<f64>,
+    /// Likelihood of superiority (fastchess's formula).
+    pub los: f64,
+    /// Share of draws.
+    pub draw_rate: f64,
+    /// Normalized Elo.
+    pub normalized_elo: Option<f64>,
+    /// Complete pairs.
+    pub pairs: u64,
+    /// Pairs by score: LL, LD, WL+DD, WD, WW.
+    pub pentanomial: [u64; 5],
+    /// Elo over pairs.
+    pub pair_elo: Option<f64>,
+    /// Its margin.
+    pub pair_elo_margin: Option<f64>,
+}
+
+/// The SPRT state.
+#[derive(Clone, Debug, Serialize)]
+pub struct SprtSummary {
+    /// H0, normalized Elo.
+    pub elo0: f64,
+    /// H1, normalized Elo.
+    pub elo1: f64,
+    /// Alpha.
+    pub alpha: f64,
+    /// Beta.
+    pub beta: f64,
+    /// The model.
+    pub model: &'static str,
+    /// Log-likelihood ratio.
+    pub llr: f64,
+    /// Lower bound.
+    pub lower_bound: f64,
+    /// Upper bound.
+    pub upper_bound: f64,
+    /// The decision.
+    pub decision: Decision,
+}
+
+/// The match's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// Games counted.
+    pub games: u64,
+    /// Per engine.
+    pub engines: Vec<EngineSummary>,
+    /// Per pairing.
+    pub pairings: Vec<PairSummary>,
+    /// The SPRT, when asked for.
+    pub sprt: Option<SprtSummary>,
+    /// Whether the SPRT ended the match.
+    pub stopped_by_sprt: bool,
+    /// How games ended.
+    pub terminations: BTreeMap<String, u64>,
+    /// Median overhead per move (bestmove read → next go written), µs.
+    pub overhead_us_median: Option<u64>,
+    /// Its 99th percentile.
+    pub overhead_us_p99: Option<u64>,
+    /// Moves measured.
+    pub overhead_samples: usize,
+}
+
+/// Plays the match: every game of [`schedule`] not in `done`, `settings.jobs` at once.
+/// `on_game` is called on this thread as each game ends (write its record there); an error
+/// from it stops the match (games running finish) and is returned.
+pub fn run(
+    settings: &Settings,
+    done: &[Done],
+    mut on_game: impl FnMut(&Finished, &Tally) -> Result<(), String>,
+) -> Result<(Tally, bool), String> {
+    let all = schedule(settings);
+    let mut tally = Tally::new(settings);
+    for d in done {
+        if let Some(spec) = all.get(d.index) {
+            tally.add(spec, d.winner, "resumed");
+        }
+    }
+    let skip: std::collections::HashSet<usize> = done.iter().map(|d| d.index).collect();
+    let queue: Vec<GameSpec> = all
+        .into_iter()
+        .filter(|g| !skip.contains(&g.index))
+        .collect();
+    let stop = AtomicBool::new(false);
+    let mut stopped_by_sprt = false;
+    if let Some(s) = &settings.sprt {
+        if tally.sprt(s).1 != Decision::Continue {
+            return Ok((tally, true));
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<Finished>();
+        for _ in 0..settings.jobs.max(1).min(queue.len().max(1)) {
+            let tx = tx.clone();
+            let (queue, next, stop) = (&queue, &next, &stop);
+            scope.spawn(move || worker(settings, queue, next, stop, tx));
+        }
+        drop(tx);
+        for f in rx {
+            tally.add(
+                &f.spec,
+                f.outcome.winner,
+                &termination_kind(&f.outcome.termination),
+            );
+            tally.overheads_us.extend(&f.overheads_us);
+            if failure.is_none() {
+                if let Err(e) = on_game(&f, &tally) {
+                    failure = Some(e);
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            if let Some(s) = &settings.sprt {
+                if !stopped_by_sprt && tally.sprt(s).1 != Decision::Continue {
+                    stopped_by_sprt = true;
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok((tally, stopped_by_sprt)),
+    }
+}
+
+/// A worker's engines: idle processes per engine index.
+struct Stable {
+    idle: Vec<Vec<Engine>>,
+}
+
+impl Stable {
+    /// An engine of index `i` ready for a new game, or why there is none.
+    fn take(&mut self, settings: &Settings, i: usize) -> Result<Engine, String> {
+        let spec = &settings.engines[i];
+        if let Some(mut e) = self.idle[i].pop() {
+            if e.new_game().is_ok() {
+                return Ok(e);
+            }
+            if e.restart().is_ok() && e.new_game().is_ok() {
+                return Ok(e);
+            }
+        }
+        let mut e = start_engine(settings, spec).map_err(|e| format!("cannot start: {e}"))?;
+        e.new_game().map_err(|e| format!("usinewgame: {e}"))?;
+        Ok(e)
+    }
+}
+
+fn worker(
+    settings: &Settings,
+    queue: &[GameSpec],
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    tx: mpsc::Sender<Finished>,
+) {
+    let mut stable = Stable {
+        idle: settings.engines.iter().map(|_| Vec::new()).collect(),
+    };
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        let Some(spec) = queue.get(i) else { break };
+        let mut black = stable.take(settings, spec.black);
+        let mut white = stable.take(settings, spec.white);
+        let finished = play(settings, spec, &mut black, &mut white);
+        for (slot, idx) in [(black, spec.black), (white, spec.white)] {
+            if let Ok(e) = slot {
+                stable.idle[idx].push(e);
+            }
+        }
+        if tx.send(finished).is_err() {
+            break;
+        }
+    }
+    for e in stable.idle.into_iter().flatten() {
+        e.quit();
+    }
+}
+
+fn to_limit(clock: &Clock) -> Limit {
+    let g = clock.go(false);
+    let d = |v: Option<u64>| v.map(Duration::from_millis);
+    Limit {
+        btime: d(g.btime),
+        wtime: d(g.wtime),
+        byoyomi: d(g.byoyomi),
+        binc: d(g.binc),
+        winc: d(g.winc),
+        movetime: d(g.movetime),
+        nodes: g.nodes,
+        ..Limit::default()
+    }
+}
+
+fn to_eval(s: Score) -> Eval {
+    match s {
+        Score::Cp(v) => Eval::Cp(v),
+        Score::Mate { plies } => Eval::Mate(plies),
+        Score::MateUnknown { winning } => Eval::Mate(if winning { 999 } else { -999 }),
+        Score::MateGiven => Eval::Mate(1),
+    }
+}
+
+/// Plays one game between two engines (either may have failed to start).
+fn play(
+    settings: &Settings,
+    spec: &GameSpec,
+    black: &mut Result<Engine, String>,
+    white: &mut Result<Engine, String>,
+) -> Finished {
+    let opening = &settings.openings[spec.opening];
+    let started_at = SystemTime::now();
+    let mut referee = match Referee::new(opening.start.clone(), &opening.moves, settings.rules) {
+        Ok(r) => r,
+        // Openings are checked when read; this cannot fail for them.
+        Err(_) => Referee::new(opening.start.clone(), &[], settings.rules)
+            .unwrap_or_else(|_| unreachable_referee(settings)),
+    };
+    let mut clock = Clock::new(
+        settings.time_control,
+        settings.time_margin_ms,
+        settings.move_timeout_ms,
+    );
+    let mut overheads = Vec::new();
+    let mut last_read: Option<Instant> = None;
+    let start = referee.game().start().clone();
+    while referee.outcome().is_none() {
+        let side = referee.side_to_move();
+        let slot = if side == Color::Black {
+            &mut *black
+        } else {
+            &mut *white
+        };
+        let engine = match slot {
+            Ok(e) => e,
+            Err(detail) => {
+                referee.fail(Termination::EngineFailure {
+                    detail: detail.clone(),
+                });
+                break;
+            }
+        };
+        let limit = to_limit(&clock);
+        let moves: Vec<Move> = referee.game().moves().to_vec();
+        let begun = engine.start_search(&start, &moves, &limit);
+        if let (Some(t), Ok(())) = (last_read.take(), &begun) {
+            overheads.push(t.elapsed().as_micros() as u64);
+        }
+        let searched = match begun {
+            Ok(()) => engine.wait(),
+            Err(e) => Err(e),
+        };
+        match searched {
+            Ok(search) => {
+                last_read = Some(search.bestmove_read_at);
+                let ms = search.elapsed.as_millis() as u64;
+                if let Err(f) = clock.spend(side, ms) {
+                    referee.fail(Termination::TimeUp {
+                        elapsed_ms: f.elapsed_ms,
+                        allowed_ms: f.allowed_ms,
+                        no_answer: false,
+                    });
+                    break;
+                }
+                let answer = match search.bestmove {
+                    BestMove::Move(m) => Answer::Move(m.to_usi()),
+                    BestMove::Resign => Answer::Resign,
+                    BestMove::Win(_) => Answer::Win,
+                };
+                let best = search.best_line();
+                let info = MoveInfo {
+                    time_ms: ms,
+                    eval: search.score().map(|s| to_eval(s.relative())),
+                    pv: best.map_or_else(Vec::new, |l| l.pv.iter().map(|m| m.to_usi()).collect()),
+                };
+                referee.answer(&answer, info);
+            }
+            Err(e) => {
+                match &e.kind {
+                    EngineErrorKind::IllegalMove { text, .. } => {
+                        // Our referee judges it (and names the rule) the same way.
+                        let info = MoveInfo::default();
+                        if referee.answer(&Answer::Move(text.clone()), info).is_none() {
+                            continue;
+                        }
+                    }
+                    EngineErrorKind::Timeout {
+                        waiting_for: "bestmove",
+                        after,
+                    } => {
+                        referee.fail(Termination::TimeUp {
+                            elapsed_ms: after.as_millis() as u64,
+                            allowed_ms: clock.allowed(side),
+                            no_answer: true,
+                        });
+                    }
+                    _ => {
+                        let mut detail = e.kind.to_string();
+                        if let Some(l) = e.last_lines().last() {
+                            detail.push_str(&format!("; last line: {}", l.text));
+                        }
+                        referee.fail(Termination::EngineFailure { detail });
+                    }
+                }
+                if e.needs_restart() {
+                    if let Err(r) = engine.restart() {
+                        *slot = Err(format!("restart failed: {r}"));
+                    }
+                }
+            }
+        }
+    }
+    let outcome = referee
+        .outcome()
+        .cloned()
+        .unwrap_or_else(|| referee.fail(Termination::Resign).clone());
+    for (slot, color) in [(&mut *black, Color::Black), (&mut *white, Color::White)] {
+        if let Ok(e) = slot {
+            let word = match outcome.winner {
+                None => shogi_usi::GameResult::Draw,
+                Some(c) if c == color => shogi_usi::GameResult::Win,
+                Some(_) => shogi_usi::GameResult::Lose,
+            };
+            if e.gameover(word).is_err() {
+                let _ = e.restart();
+            }
+        }
+    }
+    let info = GameInfo {
+        black: settings.engines[spec.black].name.clone(),
+        white: settings.engines[spec.white].name.clone(),
+        event: settings.event.clone(),
+        time_control: Some(settings.time_control),
+        start_time: Some(started_at),
+        end_time: Some(SystemTime::now()),
+        opening_source: Some(opening.source.clone()),
+    };
+    let mut rec = record::build(&referee, &outcome, &info);
+    rec.header.push(
+        HeaderKey::Other(GAME_KEY.into()),
+        (spec.index + 1).to_string(),
+    );
+    Finished {
+        spec: *spec,
+        record: rec,
+        outcome,
+        overheads_us: overheads,
+    }
+}
+
+fn unreachable_referee(settings: &Settings) -> Referee {
+    // The start position of the variant always has moves.
+    match Referee::new(
+        shogi_core::Position::startpos(settings.variant),
+        &[],
+        settings.rules,
+    ) {
+        Ok(r) => r,
+        Err(e) => panic!("the start position is playable: {e}"),
+    }
+}

@@ -1,0 +1,634 @@
+//! Match statistics: score, Elo with its 95 % interval, LOS, draw rate, normalized Elo, the
+//! pentanomial view over game pairs, and the SPRT log-likelihood ratio.
+//!
+//! Formulas (ENGINE-FACTS §5.5–5.6, from fastchess and cutechess):
+//!
+//! * score s = (W + D/2)/N, Elo(s) = −400·log10(1/s − 1);
+//! * per-game variance σ² = (W/N)(1−s)² + (L/N)s² + (D/N)(½−s)²; the 95 % interval is
+//!   [Elo(s − z·σ/√N), Elo(s + z·σ/√N)] with z = 1.959963984540054 (fastchess); cutechess's
+//!   margin with its approximate z is [`Trinomial::cutechess_margin`];
+//! * LOS: fastchess ½(1 − erf(−(s−½)/√(2σ²/N))), cutechess 0.5 + 0.5·erf((W−L)/√(2(W+L)));
+//! * normalized Elo (s−½)/σ·800/ln 10, per game (trinomial) or (s−½)/√(2σ²) per pair;
+//! * pentanomial: pairs scored LL 0, LD ¼, WL and DD ½, WD ¾, WW 1, the same formulas over
+//!   pairs with N the number of pairs.
+//!
+//! The SPRT model is fastchess's default, `normalized`: a generalized likelihood ratio with
+//! the distributions constrained to (μ−½)/σ = t, t = nElo·ln 10/800 per game (trinomial) or
+//! √2·nElo·ln 10/800 per pair (pentanomial, used whenever games are played in pairs). So the
+//! SPRT bounds `elo0, elo1` are **normalized** Elo, as in fastchess. The `logistic` variant
+//! (constraint on the mean score) and cutechess's trinomial BayesElo model are given too.
+//!
+//! ```
+//! use shogi_match::stats::{Sprt, Trinomial};
+//! let t = Trinomial { wins: 120, losses: 80, draws: 100 };
+//! assert_eq!(format!("{:.2}", t.elo()), "46.60");
+//! let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
+//! assert_eq!(format!("{:.3}", sprt.llr_trinomial(&t)), "0.674");
+//! ```
+
+use serde::Serialize;
+use std::f64::consts::{LN_10, PI};
+
+/// z for a two-sided 95 % interval (the normal distribution's 0.975 quantile).
+pub const Z95: f64 = 1.959963984540054;
+
+/// Elo difference for an expected score `s` (0 < s < 1; ±infinity at the ends).
+pub fn elo_from_score(s: f64) -> f64 {
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// Expected score for an Elo difference (the logistic curve).
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The error function, to about 1e-15 (series below 2.5, continued fraction above).
+pub fn erf(x: f64) -> f64 {
+    if x < 0.0 {
+        return -erf(-x);
+    }
+    if x < 2.5 {
+        // erf x = 2/√π · Σ (−1)ⁿ x^(2n+1) / (n! (2n+1))
+        let mut term = x;
+        let mut sum = x;
+        let x2 = x * x;
+        let mut n = 0.0;
+        while term.abs() > 1e-17 * sum.abs() {
+            n += 1.0;
+            term *= -x2 / n;
+            sum += term / (2.0 * n + 1.0);
+        }
+        2.0 / PI.sqrt() * sum
+    } else {
+        // erfc x = e^(−x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))), evaluated
+        // from the tail.
+        let mut f = x;
+        for k in (1..60).rev() {
+            f = x + (k as f64 / 2.0) / f;
+        }
+        1.0 - (-x * x).exp() / PI.sqrt() / f
+    }
+}
+
+/// cutechess's approximate inverse error function (Winitzki's formula, a = 8(π−3)/(3π(4−π))).
+fn erf_inv_approx(x: f64) -> f64 {
+    let a = 8.0 * (PI - 3.0) / (3.0 * PI * (4.0 - PI));
+    let y = (1.0 - x * x).ln();
+    let z = 2.0 / (PI * a) + y / 2.0;
+    let r = ((z * z - y / a).sqrt() - z).sqrt();
+    if x < 0.0 { -r } else { r }
+}
+
+/// cutechess's and cshogi's approximate normal quantile (1.957162 at 0.975).
+pub fn phi_inv_approx(p: f64) -> f64 {
+    std::f64::consts::SQRT_2 * erf_inv_approx(2.0 * p - 1.0)
+}
+
+/// Win, loss and draw counts, from one engine's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Trinomial {
+    /// Games won.
+    pub wins: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// Games drawn.
+    pub draws: u64,
+}
+
+impl Trinomial {
+    /// Number of games.
+    pub fn games(&self) -> u64 {
+        self.wins + self.losses + self.draws
+    }
+
+    /// Score per game, (W + D/2)/N (0.5 with no game).
+    pub fn score(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.5;
+        }
+        (self.wins as f64 + self.draws as f64 / 2.0) / n as f64
+    }
+
+    /// Per-game variance of the score.
+    pub fn variance(&self) -> f64 {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let s = self.score();
+        let (w, l, d) = (
+            self.wins as f64 / n,
+            self.losses as f64 / n,
+            self.draws as f64 / n,
+        );
+        w * (1.0 - s).powi(2) + l * s.powi(2) + d * (0.5 - s).powi(2)
+    }
+
+    /// Elo difference.
+    pub fn elo(&self) -> f64 {
+        elo_from_score(self.score())
+    }
+
+    /// The 95 % interval of the Elo difference (fastchess's z).
+    pub fn elo_interval(&self) -> (f64, f64) {
+        interval(self.score(), self.variance(), self.games() as f64, Z95)
+    }
+
+    /// Half the width of [`Trinomial::elo_interval`] (the printed "±").
+    pub fn elo_margin(&self) -> f64 {
+        let (lo, hi) = self.elo_interval();
+        (hi - lo) / 2.0
+    }
+
+    /// The margin cutechess and cshogi print (their approximate z, 1.957162).
+    pub fn cutechess_margin(&self) -> f64 {
+        let (lo, hi) = interval(
+            self.score(),
+            self.variance(),
+            self.games() as f64,
+            phi_inv_approx(0.975),
+        );
+        (hi - lo) / 2.0
+    }
+
+    /// Likelihood of superiority as fastchess computes it (draws count through σ).
+    pub fn los(&self) -> f64 {
+        los(self.score(), self.variance(), self.games() as f64)
+    }
+
+    /// Likelihood of superiority as cutechess and cshogi compute it (draws ignored).
+    pub fn los_cutechess(&self) -> f64 {
+        let (w, l) = (self.wins as f64, self.losses as f64);
+        if w + l == 0.0 {
+            return 0.5;
+        }
+        0.5 + 0.5 * erf((w - l) / (2.0 * (w + l)).sqrt())
+    }
+
+    /// Share of draws.
+    pub fn draw_rate(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.0;
+        }
+        self.draws as f64 / n as f64
+    }
+
+    /// Normalized Elo, (s−½)/σ·800/ln 10.
+    pub fn normalized_elo(&self) -> f64 {
+        normalized(self.score(), self.variance().sqrt())
+    }
+
+    /// The 95 % margin of the normalized Elo, z/√N·800/ln 10.
+    pub fn normalized_elo_margin(&self) -> f64 {
+        Z95 / (self.games() as f64).sqrt() * 800.0 / LN_10
+    }
+
+    /// The same counts seen from the other engine.
+    pub fn flipped(&self) -> Trinomial {
+        Trinomial {
+            wins: self.losses,
+            losses: self.wins,
+            draws: self.draws,
+        }
+    }
+}
+
+/// Game pairs (the same opening with colours swapped) by their total: LL, LD, WL+DD, WD, WW.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Pentanomial {
+    /// Counts of pair scores 0, ¼, ½ (WL and DD), ¾, 1.
+    pub counts: [u64; 5],
+}
+
+impl Pentanomial {
+    /// Number of pairs.
+    pub fn pairs(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Adds a pair from the two games' scores (1, ½, 0 each, as 2, 1, 0 half points).
+    pub fn add_pair(&mut self, first_half_points: u8, second_half_points: u8) {
+        let i = usize::from(first_half_points.min(2) + second_half_points.min(2));
+        self.counts[i] += 1;
+    }
+
+    fn probs(&self) -> [f64; 5] {
+        let n = self.pairs() as f64;
+        self.counts
+            .map(|c| if n == 0.0 { 0.0 } else { c as f64 / n })
+    }
+
+    /// Score per pair (per game, as both games count).
+    pub fn score(&self) -> f64 {
+        if self.pairs() == 0 {
+            return 0.5;
+        }
+        self.probs()
+            .iter()
+            .zip(PENTA_SCORES)
+            .map(|(p, a)| p * a)
+            .sum()
+    }
+
+    /// Variance of the pair score.
+    pub fn variance(&self) -> f64 {
+        let s = self.score();
+        self.probs()
+            .iter()
+            .zip(PENTA_SCORES)
+            .map(|(p, a)| p * (a - s).powi(2))
+            .sum()
+    }
+
+    /// Elo difference.
+    pub fn elo(&self) -> f64 {
+        elo_from_score(self.score())
+    }
+
+    /// The 95 % interval over pairs.
+    pub fn elo_interval(&self) -> (f64, f64) {
+        interval(self.score(), self.variance(), self.pairs() as f64, Z95)
+    }
+
+    /// Half the width of [`Pentanomial::elo_interval`].
+    pub fn elo_margin(&self) -> f64 {
+        let (lo, hi) = self.elo_interval();
+        (hi - lo) / 2.0
+    }
+
+    /// LOS over pairs (fastchess).
+    pub fn los(&self) -> f64 {
+        los(self.score(), self.variance(), self.pairs() as f64)
+    }
+
+    /// Normalized Elo over pairs, (s−½)/√(2σ²)·800/ln 10.
+    pub fn normalized_elo(&self) -> f64 {
+        normalized(self.score(), (2.0 * self.variance()).sqrt())
+    }
+
+    /// The 95 % margin of the normalized Elo, z/√(2N)·800/ln 10.
+    pub fn normalized_elo_margin(&self) -> f64 {
+        Z95 / (2.0 * self.pairs() as f64).sqrt() * 800.0 / LN_10
+    }
+
+    /// The games of the pairs as W/L/D (WL and DD cannot be told apart: counts must be given
+    /// separately for that; here the middle class is taken as `wl` pairs WL, the rest DD).
+    pub fn to_trinomial(&self, wl: u64) -> Trinomial {
+        let [ll, ld, mid, wd, ww] = self.counts;
+        let dd = mid.saturating_sub(wl);
+        Trinomial {
+            wins: wl + wd + 2 * ww,
+            losses: 2 * ll + ld + wl,
+            draws: ld + 2 * dd + wd,
+        }
+    }
+}
+
+const PENTA_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+const TRI_SCORES: [f64; 3] = [0.0, 0.5, 1.0];
+
+fn interval(s: f64, var: f64, n: f64, z: f64) -> (f64, f64) {
+    if n == 0.0 {
+        return (f64::NEG_INFINITY, f64::INFINITY);
+    }
+    let d = z * (var / n).sqrt();
+    (elo_from_score(s - d), elo_from_score(s + d))
+}
+
+fn los(s: f64, var: f64, n: f64) -> f64 {
+    if n == 0.0 || var == 0.0 {
+        return 0.5;
+    }
+    0.5 * (1.0 - erf(-(s - 0.5) / (2.0 * var / n).sqrt()))
+}
+
+fn normalized(s: f64, sigma: f64) -> f64 {
+    if sigma == 0.0 {
+        return 0.0;
+    }
+    (s - 0.5) / sigma * 800.0 / LN_10
+}
+
+/// What the SPRT says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// Not decided yet.
+    Continue,
+    /// H0 accepted (the change is not better by elo1).
+    H0,
+    /// H1 accepted (the change is better by elo0).
+    H1,
+}
+
+/// A sequential probability ratio test of elo0 against elo1 (normalized Elo, fastchess's
+/// default model), with error rates alpha and beta.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Sprt {
+    /// Normalized Elo of H0.
+    pub elo0: f64,
+    /// Normalized Elo of H1.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+}
+
+impl Sprt {
+    /// A test; `None` unless 0 < alpha, beta < 1, alpha + beta < 1 and elo0 < elo1.
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Option<Sprt> {
+        let ok = |p: f64| p > 0.0 && p < 1.0;
+        (ok(alpha)
+            && ok(beta)
+            && alpha + beta < 1.0
+            && elo0 < elo1
+            && elo0.is_finite()
+            && elo1.is_finite())
+        .then_some(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
+    /// Lower bound ln(β/(1−α)): H0 is accepted at or below it.
+    pub fn lower_bound(&self) -> f64 {
+        (self.beta / (1.0 - self.alpha)).ln()
+    }
+
+    /// Upper bound ln((1−β)/α): H1 is accepted at or above it.
+    pub fn upper_bound(&self) -> f64 {
+        ((1.0 - self.beta) / self.alpha).ln()
+    }
+
+    /// The decision for a log-likelihood ratio.
+    pub fn decide(&self, llr: f64) -> Decision {
+        if llr >= self.upper_bound() {
+            Decision::H1
+        } else if llr <= self.lower_bound() {
+            Decision::H0
+        } else {
+            Decision::Continue
+        }
+    }
+
+    /// LLR of single games (trinomial), normalized model.
+    pub fn llr_trinomial(&self, t: &Trinomial) -> f64 {
+        let counts = [t.losses, t.draws, t.wins];
+        let t_of = |elo: f64| elo * LN_10 / 800.0;
+        llr_normalized(&counts, &TRI_SCORES, t_of(self.elo0), t_of(self.elo1))
+    }
+
+    /// LLR of game pairs (pentanomial), normalized model.
+    pub fn llr_pentanomial(&self, p: &Pentanomial) -> f64 {
+        let t_of = |elo: f64| std::f64::consts::SQRT_2 * elo * LN_10 / 800.0;
+        llr_normalized(&p.counts, &PENTA_SCORES, t_of(self.elo0), t_of(self.elo1))
+    }
+
+    /// LLR of single games, fastchess's `logistic` model (elo0, elo1 as logistic Elo).
+    pub fn llr_trinomial_logistic(&self, t: &Trinomial) -> f64 {
+        let counts = [t.losses, t.draws, t.wins];
+        llr_logistic(&counts, &TRI_SCORES, self.elo0, self.elo1)
+    }
+
+    /// LLR of game pairs, fastchess's `logistic` model.
+    pub fn llr_pentanomial_logistic(&self, p: &Pentanomial) -> f64 {
+        llr_logistic(&p.counts, &PENTA_SCORES, self.elo0, self.elo1)
+    }
+
+    /// LLR of cutechess's trinomial BayesElo model (elo0, elo1 as BayesElo scaled by the
+    /// draw rate measured).
+    pub fn llr_cutechess(&self, t: &Trinomial) -> f64 {
+        if t.games() == 0 {
+            return 0.0;
+        }
+        let (w, l, d) = (
+            t.wins as f64 + 0.5,
+            t.losses as f64 + 0.5,
+            t.draws as f64 + 0.5,
+        );
+        let n = w + l + d;
+        let (pw, pl) = (w / n, l / n);
+        let draw_elo = 200.0 * (((1.0 - pl) / pl) * ((1.0 - pw) / pw)).log10();
+        let x = 10f64.powf(-draw_elo / 400.0);
+        let scale = 4.0 * x / (1.0 + x).powi(2);
+        let probs = |elo: f64| {
+            let b = elo / scale;
+            let pw = 1.0 / (1.0 + 10f64.powf((draw_elo - b) / 400.0));
+            let pl = 1.0 / (1.0 + 10f64.powf((draw_elo + b) / 400.0));
+            (pw, pl, 1.0 - pw - pl)
+        };
+        let (w0, l0, d0) = probs(self.elo0);
+        let (w1, l1, d1) = probs(self.elo1);
+        w * (w1 / w0).ln() + l * (l1 / l0).ln() + d * (d1 / d0).ln()
+    }
+}
+
+/// Empirical distribution with zero counts replaced by 0.001 (fastchess), and its size.
+fn regularized(counts: &[u64]) -> (f64, Vec<f64>) {
+    let c: Vec<f64> = counts.iter().map(|&c| (c as f64).max(1e-3)).collect();
+    let n: f64 = c.iter().sum();
+    (n, c.iter().map(|x| x / n).collect())
+}
+
+fn mean_var(p: &[f64], a: &[f64]) -> (f64, f64) {
+    let mu: f64 = p.iter().zip(a).map(|(p, a)| p * a).sum();
+    let var = p.iter().zip(a).map(|(p, a)| p * (a - mu).powi(2)).sum();
+    (mu, var)
+}
+
+/// Solves Σ pᵢ·cᵢ/(1 + x·cᵢ) = 0 for x in (−1/max c, −1/min c) by bisection (the left side
+/// decreases in x). Needs min c < 0 < max c.
+fn secular(p: &[f64], c: &[f64]) -> f64 {
+    let lo_c = c.iter().cloned().fold(f64::INFINITY, f64::min);
+    let hi_c = c.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    if !(lo_c < 0.0 && hi_c > 0.0) {
+        return 0.0;
+    }
+    let eps = 1e-9;
+    let (mut lo, mut hi) = (-1.0 / hi_c + eps, -1.0 / lo_c - eps);
+    let f = |x: f64| -> f64 { p.iter().zip(c).map(|(p, c)| p * c / (1.0 + x * c)).sum() };
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The maximum-likelihood distribution with mean `s`.
+fn mle_mean(p: &[f64], a: &[f64], s: f64) -> Vec<f64> {
+    let c: Vec<f64> = a.iter().map(|a| a - s).collect();
+    let x = secular(p, &c);
+    p.iter().zip(&c).map(|(p, c)| p / (1.0 + x * c)).collect()
+}
+
+/// The maximum-likelihood distribution with (μ − ½)/σ = t (Van den Bergh's iteration, at most
+/// 10 rounds, as fastchess).
+fn mle_t(p: &[f64], a: &[f64], t: f64) -> Vec<f64> {
+    let n = p.len();
+    let mut q = vec![1.0 / n as f64; n];
+    for _ in 0..10 {
+        let prev = q.clone();
+        let (mu, var) = mean_var(&q, a);
+        let sigma = var.sqrt();
+        let c: Vec<f64> = a
+            .iter()
+            .map(|&ai| ai - 0.5 - t * sigma * (1.0 + ((mu - ai) / sigma).powi(2)) / 2.0)
+            .collect();
+        let x = secular(p, &c);
+        q = p.iter().zip(&c).map(|(p, c)| p / (1.0 + x * c)).collect();
+        if q.iter().zip(&prev).all(|(a, b)| (a - b).abs() < 1e-9) {
+            break;
+        }
+    }
+    q
+}
+
+fn llr_of(n: f64, p: &[f64], p0: &[f64], p1: &[f64]) -> f64 {
+    n * p
+        .iter()
+        .zip(p0.iter().zip(p1))
+        .map(|(p, (q0, q1))| p * (q1 / q0).ln())
+        .sum::<f64>()
+}
+
+fn llr_normalized(counts: &[u64], a: &[f64], t0: f64, t1: f64) -> f64 {
+    if counts.iter().sum::<u64>() == 0 {
+        return 0.0;
+    }
+    let (n, p) = regularized(counts);
+    let p0 = mle_t(&p, a, t0);
+    let p1 = mle_t(&p, a, t1);
+    llr_of(n, &p, &p0, &p1)
+}
+
+fn llr_logistic(counts: &[u64], a: &[f64], elo0: f64, elo1: f64) -> f64 {
+    if counts.iter().sum::<u64>() == 0 {
+        return 0.0;
+    }
+    let (n, p) = regularized(counts);
+    let p0 = mle_mean(&p, a, score_from_elo(elo0));
+    let p1 = mle_mean(&p, a, score_from_elo(elo1));
+    llr_of(n, &p, &p0, &p1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(x: f64, digits: usize) -> String {
+        format!("{x:.digits$}")
+    }
+
+    // ENGINE-FACTS §5.7, example 1: W 120, L 80, D 100; SPRT elo0 0, elo1 5, α = β = 0.05.
+    #[test]
+    fn worked_example_trinomial() {
+        let t = Trinomial {
+            wins: 120,
+            losses: 80,
+            draws: 100,
+        };
+        assert_eq!(f(t.score(), 6), "0.566667");
+        assert_eq!(f(t.variance(), 6), "0.162222");
+        assert_eq!(f(t.elo(), 2), "46.60");
+        let (lo, hi) = t.elo_interval();
+        assert_eq!((f(lo, 2), f(hi, 2)), ("14.66".into(), "79.35".into()));
+        assert_eq!(f(t.elo_margin(), 2), "32.34");
+        assert_eq!(f(t.cutechess_margin(), 2), "32.29");
+        assert_eq!(f(100.0 * t.los_cutechess(), 2), "99.77");
+        assert_eq!(f(100.0 * t.los(), 2), "99.79");
+        assert_eq!(f(t.normalized_elo(), 2), "57.51");
+        assert_eq!(f(t.normalized_elo_margin(), 2), "39.32");
+        assert_eq!(f(t.draw_rate(), 4), "0.3333");
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
+        assert_eq!(f(sprt.llr_trinomial(&t), 3), "0.674");
+        assert_eq!(f(sprt.llr_trinomial_logistic(&t), 3), "0.817");
+        assert_eq!(f(sprt.llr_cutechess(&t), 3), "0.825");
+        assert_eq!(f(sprt.lower_bound(), 4), "-2.9444");
+        assert_eq!(f(sprt.upper_bound(), 4), "2.9444");
+        assert_eq!(sprt.decide(sprt.llr_trinomial(&t)), Decision::Continue);
+        assert_eq!(f(phi_inv_approx(0.975), 6), "1.957162");
+    }
+
+    // ENGINE-FACTS §5.7, example 2: 150 pairs LL 5, LD 25, WL 20, DD 40, WD 40, WW 20.
+    #[test]
+    fn worked_example_pentanomial() {
+        let p = Pentanomial {
+            counts: [5, 25, 60, 40, 20],
+        };
+        assert_eq!(p.pairs(), 150);
+        assert_eq!(f(p.score(), 3), "0.575");
+        assert_eq!(f(p.variance(), 6), "0.063125");
+        assert_eq!(f(p.elo(), 2), "52.51");
+        let (lo, hi) = p.elo_interval();
+        assert_eq!((f(lo, 2), f(hi, 2)), ("24.22".into(), "81.52".into()));
+        assert_eq!(f(p.elo_margin(), 2), "28.65");
+        assert_eq!(f(100.0 * p.los(), 2), "99.99");
+        assert_eq!(f(p.normalized_elo(), 2), "73.34");
+        let t = p.to_trinomial(20);
+        assert_eq!(
+            t,
+            Trinomial {
+                wins: 100,
+                losses: 55,
+                draws: 145
+            }
+        );
+        assert_eq!(f(t.elo_margin(), 2), "28.34");
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
+        assert_eq!(f(sprt.llr_pentanomial(&p), 3), "0.851");
+        assert_eq!(f(sprt.llr_pentanomial_logistic(&p), 3), "1.147");
+        assert_eq!(f(sprt.llr_trinomial(&t), 3), "0.870");
+        assert_eq!(f(sprt.llr_trinomial_logistic(&t), 3), "1.196");
+        assert_eq!(sprt.decide(sprt.llr_pentanomial(&p)), Decision::Continue);
+    }
+
+    #[test]
+    fn bounds_and_decisions() {
+        let s = Sprt::new(0.0, 5.0, 0.01, 0.01).unwrap();
+        assert_eq!(f(s.upper_bound(), 4), "4.5951");
+        assert_eq!(s.decide(4.6), Decision::H1);
+        assert_eq!(s.decide(-4.6), Decision::H0);
+        assert!(Sprt::new(5.0, 0.0, 0.05, 0.05).is_none());
+        assert!(Sprt::new(0.0, 5.0, 0.0, 0.05).is_none());
+        // A clear superiority decides H1; a clear inferiority H0.
+        let strong = Trinomial {
+            wins: 600,
+            losses: 200,
+            draws: 200,
+        };
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
+        assert_eq!(sprt.decide(sprt.llr_trinomial(&strong)), Decision::H1);
+        assert_eq!(
+            sprt.decide(sprt.llr_trinomial(&strong.flipped())),
+            Decision::H0
+        );
+    }
+
+    #[test]
+    fn erf_values() {
+        // erf(0.5) = 0.5204998778130465, erf(1) = 0.8427007929497149, erf(3) = 0.9999779095030014
+        assert!((erf(0.5) - 0.5204998778130465).abs() < 1e-14);
+        assert!((erf(1.0) - 0.8427007929497149).abs() < 1e-14);
+        assert!((erf(3.0) - 0.9999779095030014).abs() < 1e-14);
+        assert!((erf(-1.0) + 0.8427007929497149).abs() < 1e-14);
+    }
+
+    #[test]
+    fn empty_counts_do_not_divide_by_zero() {
+        let t = Trinomial::default();
+        assert_eq!(t.score(), 0.5);
+        assert_eq!(t.los(), 0.5);
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
+        assert_eq!(sprt.llr_trinomial(&t), 0.0);
+        assert_eq!(sprt.llr_pentanomial(&Pentanomial::default()), 0.0);
+    }
+}
