@@ -312,3 +312,40 @@ fn a_kif_larger_than_the_head_splits_every_kind_of_line_end() {
         }
     }
 }
+
+#[test]
+fn a_refused_long_line_ends_at_its_cr_or_crlf() {
+    // A USI line longer than a line may be (4 MiB) is refused and skipped to its end; the
+    // games after it keep their lines, whatever ends the long one.
+    for end in ["\n", "\r\n", "\r"] {
+        let mut s = String::new();
+        for part in [
+            "position startpos moves 7g7f".to_string(),
+            format!("position startpos moves {}", "7g7f ".repeat(900_000)),
+            "position startpos moves 2g2f".to_string(),
+            "position startpos moves 2g2f 8c8d".to_string(),
+        ] {
+            s.push_str(&part);
+            s.push_str(end);
+        }
+        // Capacity 1: the CR of a CRLF is always the last byte of what the reader holds.
+        for capacity in [1, 4096] {
+            let input = BufReader::with_capacity(capacity, s.as_bytes());
+            let all: Vec<Game> = Reader::new(input, ReadOptions::default())
+                .expect("reader")
+                .collect();
+            let lines: Vec<u32> = all.iter().map(|g| g.line).collect();
+            assert_eq!(lines, [1, 2, 3, 4], "{end:?} {capacity}");
+            assert_eq!(
+                all[1].error.as_ref().map(|e| e.kind),
+                Some(shogi_kif::ErrorKind::TooLarge)
+            );
+            assert_eq!(all[2].record.usi_moves(), ["2g2f"], "{end:?} {capacity}");
+            assert_eq!(
+                all[3].record.usi_moves(),
+                ["2g2f", "8c8d"],
+                "{end:?} {capacity}"
+            );
+        }
+    }
+}
