@@ -132,7 +132,8 @@ impl Game {
 /// SFEN lines, are split into games as they are read, a chunk of the input at a time, so
 /// memory does not grow with the number of games; KIF, KI2 and JKF hold one game and are
 /// read whole. Every input is read within the [`crate::limits`]. Line numbers and byte offsets in errors count from the start
-/// of the input, in the decoded (UTF-8) text.
+/// of the input, in the decoded (UTF-8) text; LF, CRLF and a bare CR each end a line, in
+/// every format.
 ///
 /// ```
 /// use shogi_kif::{ReadOptions, Reader};
