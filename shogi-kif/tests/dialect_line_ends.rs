@@ -349,3 +349,32 @@ fn a_refused_long_line_ends_at_its_cr_or_crlf() {
         }
     }
 }
+
+#[test]
+fn a_long_line_whose_cr_is_the_last_byte_read_is_skipped_to_that_cr() {
+    // Fills of 64 KiB: the long line's CR is the last byte of the fill that makes the line
+    // too long, so the line's end is already read when it is refused.
+    let first = "position startpos moves 7g7f\r";
+    let cr_at = 65 * 65_536 - 1;
+    let mut long = String::from("position startpos moves ");
+    while long.len() + 5 <= cr_at - first.len() {
+        long.push_str("7g7f ");
+    }
+    while long.len() < cr_at - first.len() {
+        long.push(' ');
+    }
+    for end in ["\r", "\r\n"] {
+        let text = format!("{first}{long}{end}position startpos moves 2g2f{end}");
+        assert_eq!(text.as_bytes()[cr_at], b'\r');
+        let input = BufReader::with_capacity(65_536, text.as_bytes());
+        let all: Vec<Game> = Reader::new(input, ReadOptions::default())
+            .expect("reader")
+            .collect();
+        assert_eq!(all.iter().map(|g| g.line).collect::<Vec<_>>(), [1, 2, 3]);
+        assert_eq!(
+            all[1].error.as_ref().map(|e| e.kind),
+            Some(shogi_kif::ErrorKind::TooLarge)
+        );
+        assert_eq!(all[2].record.usi_moves(), ["2g2f"], "{end:?}");
+    }
+}

@@ -126,6 +126,9 @@ pub(crate) struct Window {
     bad: VecDeque<(u32, ReadError)>,
     /// The rest of a line too long to read is still to be skipped.
     skipping: bool,
+    /// The line being skipped ended in the last byte read, a CR (bare, or the first half of
+    /// a CRLF): only its LF, if one follows, is left to skip.
+    skip_after_cr: bool,
 }
 
 impl Window {
@@ -143,6 +146,7 @@ impl Window {
             chunk: 0,
             bad: VecDeque::new(),
             skipping: false,
+            skip_after_cr: false,
         }
     }
 
@@ -199,6 +203,7 @@ impl Window {
             chunk,
             bad: VecDeque::new(),
             skipping: false,
+            skip_after_cr: false,
         };
         Ok((format, window))
     }
@@ -431,9 +436,12 @@ impl Window {
             {
                 line_start = old.saturating_sub(1) + i + 1;
             }
-            if bytes.len() - line_start > MAX_LINE {
+            // A CR held last ends the line (its LF, if any, is still to come).
+            let cr = bytes.last() == Some(&b'\r');
+            if bytes.len() - usize::from(cr) - line_start > MAX_LINE {
                 self.append(&bytes[..line_start]);
                 self.refuse_long_line();
+                self.skip_after_cr = cr;
                 return drained;
             }
         }
@@ -457,7 +465,7 @@ impl Window {
     /// Skips the input to the end of the line being refused (LF, CRLF or CR).
     fn skip_line<R: BufRead>(&mut self, input: &mut R) {
         self.skipping = false;
-        let mut after_cr = false;
+        let mut after_cr = std::mem::take(&mut self.skip_after_cr);
         loop {
             let (n, done) = match input.fill_buf() {
                 Ok([]) | Err(_) => {
