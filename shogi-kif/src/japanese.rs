@@ -264,7 +264,10 @@ pub(crate) fn resolve(
                 format!("there is no piece on {}", from.csa()),
             ));
         };
-        if p.role != r {
+        // The unpromoted name for the promoted piece on the square (`７五角(53)` for a 馬 on
+        // 53, as one web app writes it) is read as that piece's move, as Kifu for Windows,
+        // cshogi and tsshogi read it (the replay warns); any other kind is an error.
+        if p.role != r && !names_promoted(r, p.role) {
             return Err((
                 ErrorKind::NoSuchMove,
                 format!(
@@ -285,6 +288,12 @@ pub(crate) fn resolve(
         return Ok(Move::Drop { role: r, to });
     }
     find_piece(m, pos, to)
+}
+
+/// Whether the piece name `written` is the unpromoted name of the promoted piece `on_board`
+/// (角 for 馬, 飛 for 龍, 銀 for 成銀, 桂 for 成桂, 香 for 成香, 歩 for と).
+pub(crate) fn names_promoted(written: Role, on_board: Role) -> bool {
+    on_board != written && on_board.unpromote() == written
 }
 
 /// KI2: the move of a piece of `m`'s role to `to` among the legal moves, told apart by the
@@ -327,10 +336,26 @@ fn find_piece(m: &JaMove, pos: &Position, to: Square) -> Result<Move, (ErrorKind
                 // Let the rules name the reason (nifu, pawn-drop mate, …).
                 Ok(Move::Drop { role: r, to })
             } else {
+                // KI2 has no source square: a promoted piece written by its unpromoted name
+                // cannot be told from a wrong move, so it stays an error; say which could.
+                let promoted = pos.legal_moves_to(to).iter().find_map(|mv| match *mv {
+                    Move::Normal { from, .. } => pos
+                        .piece_at(from)
+                        .filter(|p| names_promoted(r, p.role))
+                        .map(|p| (p.role, from)),
+                    Move::Drop { .. } => None,
+                });
+                let hint = promoted.map_or(String::new(), |(role, from)| {
+                    format!(
+                        " (the {} on {} can: KI2 names a promoted piece as promoted)",
+                        role.kanji(),
+                        from.csa()
+                    )
+                });
                 Err((
                     ErrorKind::NoSuchMove,
                     format!(
-                        "no {} of {} can move to {}",
+                        "no {} of {} can move to {}{hint}",
                         r.kanji(),
                         stm.japanese_en(),
                         to.japanese()

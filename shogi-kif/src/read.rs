@@ -13,6 +13,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use window::{Span, Window};
 
+mod unread;
 mod window;
 
 /// How much of the input is looked at to choose the encoding and the format.
@@ -131,7 +132,8 @@ impl Game {
 /// SFEN lines, are split into games as they are read, a chunk of the input at a time, so
 /// memory does not grow with the number of games; KIF, KI2 and JKF hold one game and are
 /// read whole. Every input is read within the [`crate::limits`]. Line numbers and byte offsets in errors count from the start
-/// of the input, in the decoded (UTF-8) text.
+/// of the input, in the decoded (UTF-8) text; LF, CRLF and a bare CR each end a line, in
+/// every format.
 ///
 /// ```
 /// use shogi_kif::{ReadOptions, Reader};
@@ -177,7 +179,11 @@ impl<R: BufRead> Reader<R> {
     pub fn new(mut input: R, opts: ReadOptions) -> Result<Reader<R>, ReadError> {
         let chunk = opts.chunk_size.clamp(1, MAX_TEXT);
         let limit = chunk.max(SAMPLE);
-        let head = read_head(&mut input, limit)?;
+        let mut head = read_head(&mut input, limit)?;
+        // LF, CRLF and a bare CR are all line ends: bare CRs become LFs before anything
+        // looks at lines (a CR that ends the head waits for the byte after it).
+        let complete = head.len() < limit;
+        text::bare_cr_to_lf(&mut head, 0, complete);
         let (format, window) = if head.len() < limit {
             whole_window(head, opts)?
         } else {
@@ -249,11 +255,19 @@ impl<R: BufRead> Reader<R> {
         };
         let facts = self.validate && syntax_error.is_none();
         let Replayed {
-            record,
+            mut record,
             main,
             error,
         } = replay::replay(raw, text, facts);
         let error = syntax_error.or(error);
+        if error.is_none()
+            && !unread::has_moves(&record.moves)
+            && matches!(self.format, Format::Kif | Format::Ki2 | Format::Csa)
+        {
+            record
+                .diagnostics
+                .extend(unread::unread_moves(text, span.line));
+        }
         let (diagnostics, main) = match (&error, main) {
             (None, Some(mut main)) => (validate::diagnose(&record, &mut main), Some(main)),
             _ => (record.diagnostics.clone(), None),

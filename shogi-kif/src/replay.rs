@@ -4,7 +4,7 @@ use crate::ending::EndingKind;
 use crate::error::{Diagnostic, ErrorKind, ReadError, Severity};
 mod start;
 
-use crate::japanese::{self, on_board};
+use crate::japanese::{self, JaMove, on_board};
 use crate::model::*;
 use crate::raw::{self, Item, RawEnd, RawMove, RawRecord};
 use shogi_core::{Color, Move, Position, Repetition, Role, Square};
@@ -24,6 +24,11 @@ struct Replayer<'a> {
     src: &'a str,
     raw: &'a RawRecord,
     diagnostics: Vec<Diagnostic>,
+    /// The warning on the first KIF move that names a promoted piece by its unpromoted name
+    /// (its index in `diagnostics`), and how many moves do.
+    misnamed: Option<(usize, u32)>,
+    /// The declared foul the main line stops at: its node and ply.
+    main_foul: Option<(u32, u32)>,
 }
 
 /// What the reader learned of a game's main line while replaying it, kept so that neither
@@ -107,6 +112,8 @@ pub(crate) fn replay(raw: RawRecord, src: &str, facts: bool) -> Replayed {
         src,
         raw: &raw,
         diagnostics: Vec::new(),
+        misnamed: None,
+        main_foul: None,
     };
     let reserve = main_line_len(&raw);
     let mut main = facts.then(|| MainLine {
@@ -126,6 +133,7 @@ pub(crate) fn replay(raw: RawRecord, src: &str, facts: bool) -> Replayed {
     if error.is_none() {
         r.apply_closing(&mut line, &pos);
     }
+    r.count_misnamed();
     let mut diagnostics = raw.diagnostics.clone();
     diagnostics.append(&mut start_notes);
     diagnostics.append(&mut r.diagnostics);
@@ -232,17 +240,39 @@ impl<'a> Replayer<'a> {
 
     /// Whether the record declares the move of node `idx` a foul (a foul ending after it,
     /// or words saying so), so that an illegal move there is kept rather than an error.
-    fn declared_foul(&self, idx: u32) -> bool {
+    fn declared_foul(&self, idx: u32, ply: u32, mover: Color) -> bool {
         let node = &self.raw.nodes[idx as usize];
         let next = node
             .children
             .first()
             .map(|&n| &self.raw.nodes[n as usize].item);
         match next {
-            Some(Item::End(end)) => end.kind.is_foul(),
+            Some(Item::End(end)) => end.kind.is_foul() || self.closing_leaves_out(node, ply, mover),
             Some(Item::Move(_)) => false,
-            _ => node.comments.iter().any(|c| c.contains("反則")) || self.closing_says_foul(),
+            _ => {
+                node.comments.iter().any(|c| c.contains("反則"))
+                    || self.closing_says_foul()
+                    || self.closing_leaves_out(node, ply, mover)
+            }
         }
+    }
+
+    /// Whether the closing line leaves the last move of the main line, `node` at `ply` by
+    /// `mover`, out of its count and names the other side the winner (`▲２九歩`, a nifu,
+    /// then `まで108手で後手の勝ち`): the record then says that move lost the game.
+    fn closing_leaves_out(&self, node: &raw::Node, ply: u32, mover: Color) -> bool {
+        // Nothing follows but the closing line (which KI2 makes the line's ending).
+        let last = match node.children.first() {
+            None => true,
+            Some(&n) => node.children.alternatives().is_empty() && self.is_closing_end(n),
+        };
+        node.depth == 0
+            && last
+            && self.raw.closing.as_ref().is_some_and(|cl| {
+                cl.count == Some(ply - 1)
+                    && cl.text.contains("勝ち")
+                    && closing_winner(&cl.text) == Some(!mover)
+            })
     }
 
     /// Walk from child `at.child` of `at.parent`. Returns the line read and, if it stopped
@@ -285,11 +315,23 @@ impl<'a> Replayer<'a> {
                 Ok(m) => m,
                 Err((kind, msg)) => return (line, Some(self.move_error(c, at.ply, kind, msg))),
             };
+            if let RawMove::Ja(JaMove {
+                from: Some(from),
+                kind: written,
+                ..
+            }) = rm
+            {
+                self.check_name(c, at.ply, &at.pos, *from, *written);
+            }
             let mut foul = None;
+            let mover = at.pos.side_to_move();
             if let Err(e) = at.pos.play(mv) {
-                if !self.declared_foul(c) {
+                if !self.declared_foul(c, at.ply, mover) {
                     let kind = ErrorKind::IllegalMove;
                     return (line, Some(self.move_error(c, at.ply, kind, e.to_string())));
+                }
+                if node.depth == 0 {
+                    self.main_foul = Some((c, at.ply));
                 }
                 foul = Some(e.to_string());
             }
@@ -322,6 +364,46 @@ impl<'a> Replayer<'a> {
         (line, None)
     }
 
+    /// A KIF move from `from` naming the piece `written`, read (see [`japanese::resolve`])
+    /// as the move of the promoted piece there: warn at the first, count the others.
+    fn check_name(&mut self, idx: u32, ply: u32, pos: &Position, from: Square, written: Role) {
+        let Some(p) = pos.piece_at(from) else { return };
+        if !japanese::names_promoted(written, p.role) {
+            return;
+        }
+        if let Some((_, n)) = &mut self.misnamed {
+            *n += 1;
+            return;
+        }
+        let node = &self.raw.nodes[idx as usize];
+        let message = format!(
+            "move {ply} {}: the piece on {} is {}, written {}: read as the {}'s move",
+            self.written(node),
+            from.csa(),
+            p.role.kanji(),
+            written.kanji(),
+            p.role.kanji()
+        );
+        self.misnamed = Some((self.diagnostics.len(), 1));
+        self.diagnostics.push(Diagnostic::at(
+            Severity::Warning,
+            message,
+            self.src,
+            node.loc,
+        ));
+    }
+
+    /// Adds to the first misnamed-piece warning how many moves of the record are written so.
+    fn count_misnamed(&mut self) {
+        if let Some((i, n)) = self.misnamed.filter(|&(_, n)| n > 1) {
+            if let Some(d) = self.diagnostics.get_mut(i) {
+                d.message.push_str(&format!(
+                    " ({n} moves of the record name a promoted piece so)"
+                ));
+            }
+        }
+    }
+
     /// The ending of a line stopped by the declared foul of node `idx` (played in `pos`
     /// by the side not to move there).
     fn end_after_foul(&self, idx: u32, line: &mut Line, pos: &Position) {
@@ -333,6 +415,17 @@ impl<'a> Replayer<'a> {
         if line.ending.is_none() && self.raw.closing.is_none() {
             line.ending = Some(Ending::new(EndingKind::FoulWin));
         }
+    }
+
+    /// Whether node `n` is the ending the KI2 closing line made.
+    fn is_closing_end(&self, n: u32) -> bool {
+        let node = &self.raw.nodes[n as usize];
+        matches!(node.item, Item::End(_))
+            && self
+                .raw
+                .closing
+                .as_ref()
+                .is_some_and(|cl| cl.loc == node.loc)
     }
 
     fn closing_says_foul(&self) -> bool {
@@ -351,8 +444,41 @@ impl<'a> Replayer<'a> {
         } else {
             !start.side_to_move()
         };
-        let kind = closing_kind(&cl.text, stm);
-        if let Some(count) = cl.count {
+        let mut kind = closing_kind(&cl.text, stm);
+        // The main line ends at a declared foul that the closing line leaves out of its
+        // count (`まで108手で後手の反則勝ち`, or `…後手の勝ち` with a `*二歩` comment, after a
+        // 109th move that is a nifu): the count is right, and a plain win of the side not
+        // fouling is the foul's.
+        let left_out = line.moves.last().is_some_and(|m| m.foul.is_some())
+            && cl.count == Some(n.saturating_sub(1));
+        if left_out {
+            if let Some((idx, ply)) = self.main_foul {
+                let node = &self.raw.nodes[idx as usize];
+                let foul = line
+                    .moves
+                    .last()
+                    .and_then(|m| m.foul.as_deref())
+                    .unwrap_or("");
+                let message = format!(
+                    "move {ply} {} is the foul the game ended on ({foul}); the closing line \
+                     counts the {} moves before it",
+                    self.written(node),
+                    ply - 1
+                );
+                self.diagnostics
+                    .push(Diagnostic::at(Severity::Note, message, self.src, node.loc));
+            }
+            if matches!(kind, Some(EndingKind::Other(_))) && closing_winner(&cl.text) == Some(stm) {
+                kind = Some(EndingKind::FoulWin);
+                // KI2 made the closing line the ending, as a word it did not know.
+                if let Some(e) = line.ending.as_mut() {
+                    if e.source_line == cl.loc.line && matches!(e.kind, EndingKind::Other(_)) {
+                        e.kind = EndingKind::FoulWin;
+                    }
+                }
+            }
+        }
+        if let Some(count) = cl.count.filter(|_| !left_out) {
             if count != n {
                 self.diagnostics.push(Diagnostic::at(
                     Severity::Warning,
@@ -566,9 +692,9 @@ pub(crate) fn ki2_closing_ending(text: &str, stm: Color) -> EndingKind {
         .unwrap_or_else(|| EndingKind::Other(text.to_string()))
 }
 
-/// Read the result part of a `まで…` line, relative to the side to move at the end.
-pub(crate) fn closing_kind(text: &str, stm: Color) -> Option<EndingKind> {
-    let winner = if text.starts_with("先手") || text.starts_with("下手") {
+/// The side the result part of a `まで…` line names first (`先手の勝ち`, `時間切れにより後手の勝ち`).
+fn closing_winner(text: &str) -> Option<Color> {
+    if text.starts_with("先手") || text.starts_with("下手") {
         Some(Color::Black)
     } else if text.starts_with("後手") || text.starts_with("上手") {
         Some(Color::White)
@@ -578,7 +704,12 @@ pub(crate) fn closing_kind(text: &str, stm: Color) -> Option<EndingKind> {
         Some(Color::White)
     } else {
         None
-    };
+    }
+}
+
+/// Read the result part of a `まで…` line, relative to the side to move at the end.
+pub(crate) fn closing_kind(text: &str, stm: Color) -> Option<EndingKind> {
+    let winner = closing_winner(text);
     let t = text;
     Some(if t.contains("反則勝ち") {
         if winner == Some(stm) {

@@ -141,15 +141,52 @@ impl<'a> Iterator for Lines<'a> {
 
 /// The offset of the first `\n` in `b`, eight bytes at a time (lines are short: this
 /// beats both a byte loop and a general search).
+///
+/// The readers only ever see `\n` and `\r\n` line ends: a bare `\r` is made a `\n` before
+/// the text is decoded (see [`bare_cr_to_lf`]).
 #[inline]
 pub(crate) fn find_newline(b: &[u8]) -> Option<usize> {
+    find_byte(b, b'\n')
+}
+
+/// Turns every bare CR in `bytes[from..]` (a `\r` not followed by `\n`: the line end of
+/// classic Mac OS, and of Kifu for Macintosh) into `\n`, in place, so that LF, CRLF and CR
+/// are all line ends, mixed too, and a CRLF stays one. A `\r` that is the last byte is left
+/// for the caller to judge unless the bytes are `complete` (the end of the input): the next
+/// chunk may start with its `\n`.
+///
+/// Byte for byte, so every offset stays; and safe before decoding, as no byte of a multi-byte
+/// character is `\r` or `\n` in UTF-8, Shift_JIS (CP932) or EUC-JP.
+pub(crate) fn bare_cr_to_lf(bytes: &mut [u8], from: usize, complete: bool) {
+    let mut i = from;
+    while let Some(p) = bytes.get(i..).and_then(|rest| find_byte(rest, b'\r')) {
+        let at = i + p;
+        match bytes.get(at + 1) {
+            Some(b'\n') => i = at + 2,
+            Some(_) => {
+                bytes[at] = b'\n';
+                i = at + 1;
+            }
+            None => {
+                if complete {
+                    bytes[at] = b'\n';
+                }
+                return;
+            }
+        }
+    }
+}
+
+/// The offset of the first `needle` in `b`, eight bytes at a time.
+#[inline]
+fn find_byte(b: &[u8], needle: u8) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let mut i = 0;
     while let Some(chunk) = b.get(i..i + 8) {
         let mut w = [0u8; 8];
         w.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(w) ^ (ONES * u64::from(b'\n'));
+        let x = u64::from_le_bytes(w) ^ (ONES * u64::from(needle));
         // The lowest byte flagged here is the first zero byte of `x` (flags above it may
         // be false ones, never the lowest).
         let zero = x.wrapping_sub(ONES) & !x & HIGHS;
@@ -158,7 +195,7 @@ pub(crate) fn find_newline(b: &[u8]) -> Option<usize> {
         }
         i += 8;
     }
-    b[i..].iter().position(|&c| c == b'\n').map(|p| i + p)
+    b[i..].iter().position(|&c| c == needle).map(|p| i + p)
 }
 
 /// Trim ASCII and ideographic whitespace at both ends.
@@ -285,6 +322,33 @@ mod newline_tests {
                 assert_eq!(find_newline(&b), want, "{b:?}");
             }
         }
+    }
+
+    #[test]
+    fn bare_crs_become_line_feeds_and_crlf_stays() {
+        let cases: [(&[u8], bool, &[u8]); 8] = [
+            (b"a\rb\rc", true, b"a\nb\nc"),
+            (b"a\r\nb\r\n", true, b"a\r\nb\r\n"),
+            (b"a\rb\r\nc\nd\r", true, b"a\nb\r\nc\nd\n"),
+            (b"a\r", false, b"a\r"),
+            (b"a\r\r\n\r", false, b"a\n\r\n\r"),
+            (b"\r\r\r", true, b"\n\n\n"),
+            (
+                b"0123456789abcdef\r0123456789\r",
+                true,
+                b"0123456789abcdef\n0123456789\n",
+            ),
+            (b"", true, b""),
+        ];
+        for (input, complete, want) in cases {
+            let mut b = input.to_vec();
+            bare_cr_to_lf(&mut b, 0, complete);
+            assert_eq!(b, want, "{input:?}");
+        }
+        // From an offset: a CR before it is not looked at.
+        let mut b = b"a\rb\rc".to_vec();
+        bare_cr_to_lf(&mut b, 2, true);
+        assert_eq!(b, b"a\rb\nc");
     }
 
     #[test]

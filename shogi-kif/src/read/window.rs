@@ -65,7 +65,9 @@ fn read_record<R: BufRead>(
             line_start = scanned;
             no = no.saturating_add(1);
         }
-        scanned = all.len();
+        // A CR that ends the bytes may be the first half of a CRLF: it is looked at again
+        // once the next byte is here.
+        scanned = all.len() - usize::from(all.last() == Some(&b'\r'));
         if lines && scanned - line_start > MAX_LINE {
             return Err(long_line(no, line_start));
         }
@@ -83,11 +85,15 @@ fn read_record<R: BufRead>(
             Err(e) => return Err(io_error(e)),
         };
         if buf.is_empty() {
+            text::bare_cr_to_lf(&mut all, scanned, true);
             return Ok(all);
         }
         let n = buf.len();
         all.extend_from_slice(buf);
         input.consume(n);
+        // Bare CRs become LFs, a CR that ended the bytes before too now that the byte after
+        // it is known.
+        text::bare_cr_to_lf(&mut all, scanned, false);
     }
 }
 
@@ -120,6 +126,9 @@ pub(crate) struct Window {
     bad: VecDeque<(u32, ReadError)>,
     /// The rest of a line too long to read is still to be skipped.
     skipping: bool,
+    /// The line being skipped ended in the last byte read, a CR (bare, or the first half of
+    /// a CRLF): only its LF, if one follows, is left to skip.
+    skip_after_cr: bool,
 }
 
 impl Window {
@@ -137,6 +146,7 @@ impl Window {
             chunk: 0,
             bad: VecDeque::new(),
             skipping: false,
+            skip_after_cr: false,
         }
     }
 
@@ -193,6 +203,7 @@ impl Window {
             chunk,
             bad: VecDeque::new(),
             skipping: false,
+            skip_after_cr: false,
         };
         Ok((format, window))
     }
@@ -408,18 +419,29 @@ impl Window {
             };
             if buf.is_empty() {
                 self.eof = true;
+                // A CR that ends the input is a line end.
+                text::bare_cr_to_lf(&mut bytes, line_start, true);
                 break;
             }
             let n = buf.len();
             let old = bytes.len();
             bytes.extend_from_slice(buf);
             input.consume(n);
-            if let Some(i) = bytes[old..].iter().rposition(|&b| b == b'\n') {
-                line_start = old + i + 1;
+            // Bare CRs become LFs; a CR that ended the bytes before (maybe the first half of
+            // a CRLF cut by the chunk) is judged now that the byte after it is here.
+            text::bare_cr_to_lf(&mut bytes, old.saturating_sub(1), false);
+            if let Some(i) = bytes[old.saturating_sub(1)..]
+                .iter()
+                .rposition(|&b| b == b'\n')
+            {
+                line_start = old.saturating_sub(1) + i + 1;
             }
-            if bytes.len() - line_start > MAX_LINE {
+            // A CR held last ends the line (its LF, if any, is still to come).
+            let cr = bytes.last() == Some(&b'\r');
+            if bytes.len() - usize::from(cr) - line_start > MAX_LINE {
                 self.append(&bytes[..line_start]);
                 self.refuse_long_line();
+                self.skip_after_cr = cr;
                 return drained;
             }
         }
@@ -440,22 +462,34 @@ impl Window {
         self.text.push('\n');
     }
 
-    /// Skips the input to the end of the line being refused.
+    /// Skips the input to the end of the line being refused (LF, CRLF or CR).
     fn skip_line<R: BufRead>(&mut self, input: &mut R) {
         self.skipping = false;
+        let mut after_cr = std::mem::take(&mut self.skip_after_cr);
         loop {
-            let (n, found) = match input.fill_buf() {
+            let (n, done) = match input.fill_buf() {
                 Ok([]) | Err(_) => {
                     self.eof = true;
                     break;
                 }
-                Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                // The LF of a CRLF whose CR ended the bytes before.
+                Ok([b'\n', ..]) if after_cr => (1, true),
+                Ok(_) if after_cr => (0, true),
+                Ok(buf) => match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+                    Some(i) if buf[i] == b'\r' => match buf.get(i + 1) {
+                        Some(b'\n') => (i + 2, true),
+                        Some(_) => (i + 1, true),
+                        None => {
+                            after_cr = true;
+                            (i + 1, false)
+                        }
+                    },
                     Some(i) => (i + 1, true),
                     None => (buf.len(), false),
                 },
             };
             input.consume(n);
-            if found {
+            if done {
                 break;
             }
         }

@@ -61,7 +61,10 @@ fn check_error_location(e: &ReadError, text: &str) {
     if loc.line == 0 {
         return;
     }
-    let lines = text.split('\n').count();
+    // LF, CRLF and a bare CR each end a line (the reader's rule).
+    let line_ends =
+        |t: &str| t.matches('\n').count() + t.matches('\r').count() - t.matches("\r\n").count();
+    let lines = line_ends(text) + 1;
     assert!(
         (loc.line as usize) <= lines + 1,
         "error on line {} of {lines}: {e}",
@@ -83,8 +86,8 @@ fn check_error_location(e: &ReadError, text: &str) {
     assert!(loc.column >= 1, "column 0 on line {}: {e}", loc.line);
     // The line and column (in characters) are those of the span's start.
     let before = &text[..loc.start];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let line = line_ends(before) + 1;
     let column = before[line_start..].chars().count() + 1;
     assert_eq!(
         (loc.line as usize, loc.column as usize),
