@@ -658,7 +658,17 @@ impl Engine {
         };
         match res {
             Ok(()) => Ok(()),
-            Err(e) => Err(self.fail(EngineErrorKind::PipeClosed(e.to_string()))),
+            Err(e) => {
+                // An engine that exited has crashed; one that closed its input is a closed pipe.
+                let kind = match self.exit_status() {
+                    Some(status) => EngineErrorKind::Crashed {
+                        waiting_for: "its next command to be read",
+                        status: Some(status),
+                    },
+                    None => EngineErrorKind::PipeClosed(e.to_string()),
+                };
+                Err(self.fail(kind))
+            }
         }
     }
 
