@@ -103,9 +103,9 @@ engine, error. Mate columns hold signed plies: 5 = mates in 5, -4 = mated in 4, 
 +0 = has mated, + / - = mate at an unknown distance.\n\
 Exit status: 0 when every game was analysed, 1 when any game or position could not be, 2 on usage \
 or I/O errors (a missing engine, an engine that does not start, a refused option).\n\n\
-Examples:\n  shogi analyze games/ --engine /usr/games/fairy-stockfish --nodes 100000 -o moves.csv\n  \
-shogi analyze games/ --engine /usr/games/fairy-stockfish --nodes 10000 --jobs 2 --cache analysis.sqlite --annotate-dir annotated/\n  \
-shogi analyze games/ --engine /usr/games/gpsusi --byoyomi 1000\n  shogi analyze floodgate/ --from-comments --summary"
+Examples:\n  shogi analyze samples/game.kif --engine /usr/games/fairy-stockfish --nodes 1000 -o moves.csv\n  \
+shogi analyze samples/ --engine /usr/games/fairy-stockfish --nodes 1000 --jobs 2 --cache analysis.sqlite --annotate-dir annotated/\n  \
+shogi analyze samples/game.kif --engine /usr/games/fairy-stockfish --nodes 1000 --summary\n  shogi analyze samples/ --from-comments"
 )]
 pub struct AnalyzeArgs {
     /// Files or directories (walked recursively); `-` reads stdin.
