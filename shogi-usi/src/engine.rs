@@ -658,7 +658,17 @@ impl Engine {
         };
         match res {
             Ok(()) => Ok(()),
-            Err(e) => Err(self.fail(EngineErrorKind::PipeClosed(e.to_string()))),
+            Err(e) => {
+                // An engine that exited has crashed; one that closed its input is a closed pipe.
+                let kind = match self.exit_status() {
+                    Some(status) => EngineErrorKind::Crashed {
+                        waiting_for: "its next command to be read",
+                        status: Some(status),
+                    },
+                    None => EngineErrorKind::PipeClosed(e.to_string()),
+                };
+                Err(self.fail(kind))
+            }
         }
     }
 
@@ -947,7 +957,24 @@ impl Engine {
                 "go infinite: call stop".into(),
             )));
         }
-        self.collect(None)
+        self.collect(None, &mut |_| {})
+    }
+
+    /// As [`Engine::wait`], handing every `info` line to `on_info` as it arrives (raw, not
+    /// checked: the checked final lines are in the result), e.g. to show progress.
+    pub fn wait_with(&mut self, on_info: &mut dyn FnMut(&Info)) -> Result<Search, EngineError> {
+        self.check_alive()?;
+        match &self.state {
+            State::Searching {
+                deadline: Some(_), ..
+            } => self.collect(None, on_info),
+            State::Searching { .. } => Err(self.error(EngineErrorKind::InvalidRequest(
+                "go infinite: call stop".into(),
+            ))),
+            _ => Err(self.error(EngineErrorKind::InvalidRequest(
+                "no search is running".into(),
+            ))),
+        }
     }
 
     /// Sends `stop` and waits for the `bestmove` ([`Timeouts::stop`]).
@@ -960,10 +987,14 @@ impl Engine {
         }
         self.send("stop")?;
         let d = Instant::now() + self.start_options.timeouts.stop;
-        self.collect(Some(d))
+        self.collect(Some(d), &mut |_| {})
     }
 
-    fn collect(&mut self, deadline_override: Option<Instant>) -> Result<Search, EngineError> {
+    fn collect(
+        &mut self,
+        deadline_override: Option<Instant>,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Result<Search, EngineError> {
         let (position, deadline, started) = match &self.state {
             State::Searching {
                 position,
@@ -987,6 +1018,7 @@ impl Engine {
         let (text, at) = loop {
             match self.recv_until(deadline, "bestmove")? {
                 (EngineLine::Info(info), _) => {
+                    on_info(&info);
                     if let Some(n) = info.nodes {
                         nodes = Some(nodes.map_or(n, |m: u64| m.max(n)));
                     }

@@ -512,15 +512,13 @@ fn think_time_is_waited_for_and_stop_cuts_it() {
     let mut e = fake(&["--think", "150"]);
     let s = e.search(&start(), &[], &Limit::movetime(150)).unwrap();
     assert!(s.elapsed >= Duration::from_millis(140), "{:?}", s.elapsed);
-    e.start_search(&start(), &[], &Limit::movetime(10_000))
+    // The fake thinks 5 s unless stopped.
+    let mut e = fake(&["--think", "5000"]);
+    e.start_search(&start(), &[], &Limit::movetime(5_000))
         .unwrap();
     let t = Instant::now();
     e.stop().unwrap();
-    assert!(
-        t.elapsed() < Duration::from_millis(140),
-        "{:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
 }
 
 #[test]
@@ -753,4 +751,85 @@ fn engines_and_pools_move_between_threads() {
         .unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("--crash-at-go N"));
+}
+
+#[test]
+fn infos_can_be_watched_as_they_come() {
+    let mut e = fake(&["--score", "cp 7"]);
+    e.set_multipv(2).unwrap();
+    e.start_search(&start(), &[], &Limit::nodes(3)).unwrap();
+    let mut seen = Vec::new();
+    let s = e
+        .wait_with(&mut |i| seen.push((i.multipv, i.nodes, i.score)))
+        .unwrap();
+    assert_eq!(
+        seen,
+        [
+            (Some(1), Some(3), Some(Score::Cp(7))),
+            (Some(2), Some(3), Some(Score::Cp(-3)))
+        ]
+    );
+    assert_eq!(s.lines.len(), 2);
+    assert_eq!(s.nodes, Some(3));
+}
+
+#[test]
+fn programs_that_are_not_engines() {
+    // Exits at once: a crash while waiting for usiok, with its status.
+    // (Whether it is gone before `usi` is written or after, it is a crash.)
+    let (k, _) = kind(Engine::start("/bin/false", &[] as &[&str], quick()));
+    assert!(
+        matches!(k, EngineErrorKind::Crashed { ref status, .. } if status.as_deref() == Some("exit status: 1")),
+        "{k:?}"
+    );
+    // Echoes what it is sent and never says usiok: a timeout, its output in the last lines.
+    let mut opts = quick();
+    opts.timeouts.usiok = Duration::from_millis(500);
+    let (k, err) = kind(Engine::start("/bin/cat", &[] as &[&str], opts));
+    assert!(
+        matches!(
+            k,
+            EngineErrorKind::Timeout {
+                waiting_for: "usiok",
+                ..
+            }
+        ),
+        "{k:?}"
+    );
+    assert_eq!(
+        err.last_lines().last().map(|l| l.text.as_str()),
+        Some("usi")
+    );
+    // Not executable.
+    let file = temp_file("not-exec");
+    std::fs::write(&file, "not a program").unwrap();
+    let (k, _) = kind(Engine::start(&file, &[] as &[&str], quick()));
+    assert!(
+        matches!(k, EngineErrorKind::Spawn(ref m) if m.contains("ermission")),
+        "{k:?}"
+    );
+    let _ = std::fs::remove_file(file);
+}
+
+#[test]
+fn an_engine_gone_between_commands_or_deaf_is_reported() {
+    let mut e = fake(&["--exit-on", "gameover"]);
+    // The write reaches the engine, which exits on it; the next write finds it gone.
+    e.gameover(shogi_usi::GameResult::Draw).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let (k, err) = kind(e.set_option("Flag", "false"));
+    assert!(
+        matches!(k, EngineErrorKind::Crashed { ref status, .. } if status.as_deref() == Some("exit status: 4")),
+        "{k:?}"
+    );
+    assert!(err.needs_restart());
+    assert_eq!(err.last_command(), Some("setoption name Flag value false"));
+    assert!(e.is_dead());
+    // A process that closes its input but keeps running: a closed pipe.
+    let script = "read l; echo usiok; read l; echo readyok; exec 0<&-; sleep 10";
+    let mut e = Engine::start("/bin/sh", &["-c", script], quick()).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let (k, _) = kind(e.set_option_unchecked("X", Some("1")));
+    assert!(matches!(k, EngineErrorKind::PipeClosed(_)), "{k:?}");
+    assert!(e.is_dead());
 }

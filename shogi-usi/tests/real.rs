@@ -102,6 +102,20 @@ fn fairy_standard_search_mates_and_options() {
     );
     e.set_multipv(1).unwrap();
 
+    // fairy 11.1 reads the clocks swapped; the layer swaps them back. Sente to move with 2 s
+    // left (gote 300 s): fairy must think briefly (measured: 0.10 s when it reads 2 s, 5.6 s
+    // when it reads 300 s).
+    let clock = Limit {
+        btime: Some(std::time::Duration::from_secs(2)),
+        wtime: Some(std::time::Duration::from_secs(300)),
+        ..Limit::default()
+    };
+    let s = e.search(&start, &[], &clock).unwrap();
+    assert!(
+        s.elapsed < std::time::Duration::from_secs(2),
+        "{:?}",
+        s.elapsed
+    );
     // fairy reads `go mate` as UCI's (mate in N moves) and answers bestmove.
     match e.go_mate(&pos(M1), &[], Some(std::time::Duration::from_millis(300))) {
         Err(err) => assert!(matches!(err.kind, EngineErrorKind::Unsupported(_)), "{err}"),
@@ -223,4 +237,41 @@ fn gpsusi_go_mate() {
         other => panic!("{other:?}"),
     }
     e.quit();
+}
+
+#[test]
+fn fairy_pool_of_two_equals_pool_of_one_with_fresh_state() {
+    let Some(path) = fairy_stockfish() else {
+        return;
+    };
+    let opts = StartOptions {
+        fresh_state: true,
+        ..StartOptions::default()
+    };
+    let start = Position::startpos(Variant::Standard);
+    let line = [
+        "7g7f", "3c3d", "2g2f", "4c4d", "2f2e", "2b3c", "3i4h", "8b4b",
+    ];
+    let jobs: Vec<Vec<Move>> = (0..line.len())
+        .map(|i| line[..i].iter().map(|s| mv(s)).collect())
+        .collect();
+    let run = |n: usize| {
+        let mut pool = shogi_usi::Pool::start(n, &path, &[] as &[&str], &opts).unwrap();
+        let mut out = Vec::new();
+        let _ = pool.run(
+            jobs.clone(),
+            |e, moves| {
+                e.search(&start, &moves, &Limit::nodes(3_000))
+                    .map(|s| (s.bestmove, s.score(), s.best_line().map(|l| l.pv.clone())))
+            },
+            |_, r| {
+                out.push(r.unwrap());
+                std::ops::ControlFlow::Continue(())
+            },
+        );
+        out
+    };
+    let one = run(1);
+    assert_eq!(one.len(), line.len());
+    assert_eq!(one, run(2));
 }

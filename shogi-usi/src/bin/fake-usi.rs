@@ -32,6 +32,7 @@ usage: fake-usi [ARGS]   a scripted USI engine for tests
                      happen once (a restarted engine then works)
 --hang-on CMD        stop answering when the command word CMD arrives (usi, isready, go, …)
 --hang-after-lines K stop answering after writing K lines
+--exit-on CMD        exit with status 4 when the command word CMD arrives
 --garbage            write garbage lines (non-UTF-8, unknown words, a 100 kB line) before answers
 --slow-start MS      wait MS before answering `usi`
 --think MS           wait MS before every bestmove (`stop` ends the wait)
@@ -68,6 +69,7 @@ struct Config {
     counter: Option<String>,
     hang_on: Option<String>,
     hang_after_lines: Option<u64>,
+    exit_on: Option<String>,
     garbage: bool,
     slow_start: u64,
     think: u64,
@@ -118,6 +120,7 @@ fn parse_args() -> Config {
             "--counter" => c.counter = Some(val()),
             "--hang-on" => c.hang_on = Some(val()),
             "--hang-after-lines" => c.hang_after_lines = Some(num(val())),
+            "--exit-on" => c.exit_on = Some(val()),
             "--garbage" => c.garbage = true,
             "--slow-start" => c.slow_start = num(val()),
             "--think" => c.think = num(val()),
@@ -240,6 +243,9 @@ fn main() {
         let word = line.split_whitespace().next().unwrap_or("");
         if config.hang_on.as_deref() == Some(word) {
             hang();
+        }
+        if config.exit_on.as_deref() == Some(word) {
+            std::process::exit(4);
         }
         match word {
             "usi" => {
