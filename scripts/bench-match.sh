@@ -18,8 +18,11 @@ FAIRY=${FAIRY:-/usr/games/fairy-stockfish}
 VENV=${VENV:-/tmp/cshogi-venv}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
-(cd "$ROOT" && cargo build --release -q -p shogi-cli)
-SHOGI=$TARGET/release/shogi
+# SHOGI=path/to/shogi runs that binary instead of building the release one.
+if [ -z "${SHOGI:-}" ]; then
+    (cd "$ROOT" && cargo build --release -q -p shogi-cli)
+    SHOGI=$TARGET/release/shogi
+fi
 if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
     "$VENV/bin/pip" install -q cshogi

@@ -1,5 +1,26 @@
 //! Engine matches: our rules as the referee, clocks kept from our side of the pipe, openings,
 //! records written as games end, and the statistics (Elo, LOS, SPRT) of the results.
+//!
+//! - [`referee`]: a game under our rules that takes each engine answer and decides the end;
+//! - [`clock`]: time controls and the clocks we keep;
+//! - [`openings`]: start positions from SFEN/USI lines or records;
+//! - [`record`]: a finished game as a CSA or KIF record;
+//! - [`runner`]: the scheduler over shogi-usi engines, the tally and its summary;
+//! - [`output`]: where records go, and `--resume`;
+//! - [`stats`]: Elo, interval, LOS, pentanomial, SPRT.
+//!
+//! ```
+//! use shogi_core::{Color, Position, Variant};
+//! use shogi_match::referee::{Answer, MoveInfo, Referee, Rules, Termination};
+//!
+//! let mut game = Referee::new(Position::startpos(Variant::Standard), &[], Rules::default())
+//!     .expect("the start position is playable");
+//! assert!(game.answer(&Answer::Move("7g7f".into()), MoveInfo::default()).is_none());
+//! // Gote answers a move its pawn cannot make: it loses (反則負け).
+//! let end = game.answer(&Answer::Move("3c3e".into()), MoveInfo::default()).unwrap();
+//! assert_eq!(end.winner, Some(Color::Black));
+//! assert!(matches!(end.termination, Termination::IllegalMove { .. }));
+//! ```
 
 pub mod clock;
 pub mod openings;
