@@ -7,9 +7,7 @@ use crate::index::stored_start;
 use crate::key::position_key;
 use crate::schema::{self, db_err};
 use serde::Serialize;
-use shogi_batch::{
-    Event, GameRow, Input, Reading, Replay, Selection, expand, read_input, same_position,
-};
+use shogi_batch::{Event, GameRow, Input, Reading, Replay, Selection, expand, read_input};
 use shogi_core::{Color, Position, SetupOptions};
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
@@ -148,7 +146,7 @@ fn reaches(start: &str, moves: &str, want: &Position) -> bool {
         return false;
     };
     let k = want.key();
-    if pos.key() == k && same_position(&pos, want) {
+    if pos.key() == k && pos.same_position(want) {
         return true;
     }
     for m in moves.split_whitespace() {
@@ -156,7 +154,7 @@ fn reaches(start: &str, moves: &str, want: &Position) -> bool {
             return false;
         };
         pos.play_unchecked(mv);
-        if pos.key() == k && same_position(&pos, want) {
+        if pos.key() == k && pos.same_position(want) {
             return true;
         }
     }
@@ -286,7 +284,7 @@ fn find_exact(
         let ok = match known {
             Some(ok) => ok,
             None => {
-                let ok = position_after(start, prefix).is_some_and(|p| same_position(&p, target));
+                let ok = position_after(start, prefix).is_some_and(|p| p.same_position(target));
                 confirmed
                     .entry(start.to_string())
                     .or_default()
@@ -447,7 +445,7 @@ pub fn scan(
             let mut ply = 0usize;
             loop {
                 let next = moves.get(ply).filter(|m| m.foul.is_none());
-                if pos.key() == key && same_position(&pos, target) {
+                if pos.key() == key && pos.same_position(target) {
                     found.push((ply as u32, next.map(|m| m.mv.to_usi())));
                 }
                 let Some(node) = next else { break };
