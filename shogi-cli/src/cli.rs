@@ -1,7 +1,7 @@
 //! The command line: the top-level parser, and the value types shared by several commands.
 
 use crate::{check, completions, convert, db, moves, perft, show, stats};
-use shogi_core::{Position, Variant};
+use shogi_core::{Position, UsiError, UsiPosition, Variant};
 use shogi_kif::notation::Notation;
 use shogi_kif::{Encoding, Format};
 
@@ -73,20 +73,23 @@ pub enum OutputFormat {
     Json,
 }
 
-/// Reads `startpos` (of `variant`, standard when not given) or an SFEN into a position; a
+/// Reads a position argument (`startpos` of `variant`, standard when not given, or an SFEN,
+/// either maybe followed by `moves …`; see [`UsiPosition`]) into the position it names; a
 /// variant given with an SFEN must be the SFEN's.
 pub(crate) fn parse_position(
     text: &str,
     variant: Option<VariantArg>,
 ) -> Result<Position, crate::Failure> {
-    let text = text.trim();
-    if text == "startpos" {
-        return Ok(Position::startpos(
-            variant.unwrap_or(VariantArg::Standard).into(),
-        ));
-    }
-    let pos =
-        Position::from_sfen(text).map_err(|e| crate::Failure::usage(format!("error: {e}")))?;
+    let v = Variant::from(variant.unwrap_or(VariantArg::Standard));
+    let pos = UsiPosition::parse(text, v)
+        .map_err(|e| {
+            let why = match e {
+                UsiError::Sfen { error, .. } => error.to_string(),
+                other => other.to_string(),
+            };
+            crate::Failure::usage(format!("error: {why}"))
+        })?
+        .end;
     if let Some(v) = variant {
         if pos.variant() != Variant::from(v) {
             return Err(crate::Failure::usage(format!(
