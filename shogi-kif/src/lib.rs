@@ -74,4 +74,6 @@ pub use read::{Game, ReadOptions, Reader, read_bytes, read_path, read_str};
 pub use replay::MainLine;
 pub use usi::write::UsiForm;
 pub use validate::validate;
-pub use write::{WriteOptions, write, write_to, write_to_with, write_usi, write_with};
+pub use write::{
+    WriteOptions, Written, write, write_reporting, write_to, write_to_with, write_usi, write_with,
+};

@@ -50,6 +50,22 @@ impl Loss {
     pub fn is_variations(&self) -> bool {
         matches!(self, Loss::Variations(_))
     }
+
+    /// What kind of thing is lost, in the plural, without a count (`times`, `endings`): the
+    /// name under which a batch totals the records that lost one.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Loss::Variations(_) => "variations",
+            Loss::Comments(_) => "comments",
+            Loss::Times(_) => "times",
+            Loss::SubsecondTimes(_) => "fractions of a second",
+            Loss::Bookmarks(_) => "bookmarks",
+            Loss::Header(_) => "header entries",
+            Loss::Ending(_) => "endings",
+            Loss::SealedMove => "sealed moves",
+            Loss::FoulMove => "illegal last moves",
+        }
+    }
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {

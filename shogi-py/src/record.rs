@@ -499,6 +499,13 @@ impl PyRecord {
         crate::io::write_game(py, &self.game, format)
     }
 
+    /// What writing the record in `format` does not keep, one phrase each ("3 times",
+    /// "1 variation"): the same list `shogi convert` warns with. Empty when the written text
+    /// reads back as the same record.
+    fn losses(&self, py: Python<'_>, format: &str) -> PyResult<Vec<String>> {
+        crate::io::game_losses(py, &self.game, format)
+    }
+
     /// Pickling (Dask, multiprocessing): the record with everything it holds, as bytes.
     fn __reduce__<'py>(
         &self,
