@@ -23,25 +23,7 @@ impl fmt::Display for SelectionError {
 impl std::error::Error for SelectionError {}
 
 /// The endings a `--ending` value may name (the values of the `ending` column).
-pub const ENDINGS: &[&str] = &[
-    "resign",
-    "checkmate",
-    "repetition",
-    "perpetual-check",
-    "declaration",
-    "impasse",
-    "timeout",
-    "foul",
-    "abort",
-    "max-moves",
-    "draw",
-    "no-mate",
-    "sealed",
-    "win-by-default",
-    "loss-by-default",
-    "other",
-    "none",
-];
+pub const ENDINGS: &[&str] = shogi_kif::ENDING_NAMES;
 
 /// Which games to keep. Every filter set must hold (AND); an empty selection keeps all.
 ///

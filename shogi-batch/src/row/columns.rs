@@ -3,8 +3,8 @@
 
 use super::{GameRow, Replay};
 use crate::date::iso8601;
-use shogi_core::{Color, Position};
-use shogi_kif::{EndingKind, HeaderKey, Record};
+use shogi_core::Color;
+use shogi_kif::{HeaderKey, LineEnd, Record};
 
 fn header<'r>(record: &'r Record, key: &HeaderKey) -> Option<&'r str> {
     record
@@ -124,7 +124,8 @@ fn rank(name: &str) -> Option<&str> {
     ok.then_some(last)
 }
 
-/// The `ending` column and the winner for a record replayed as `r`.
+/// The `ending` column and the winner for a record replayed as `r`: shogi-kif's one
+/// [`shogi_kif::outcome`], fed from this replay (no second one).
 pub(super) fn ending_and_winner(
     record: &Record,
     r: &Replay,
@@ -137,62 +138,16 @@ pub(super) fn ending_and_winner(
     } else {
         !start_side
     };
-    let side = |c: Color| match c {
-        Color::Black => "sente",
-        Color::White => "gote",
+    let all_played = r.played == moves;
+    let end = LineEnd {
+        to_move,
+        repetition: r
+            .repetition
+            .filter(|rep| rep.fourth_ply == moves && all_played),
+        last: r.last.as_ref().filter(|_| all_played),
     };
-    let win = side;
-    let draw = || "draw";
-    let none = || "none";
-    let repetition_at_end = r
-        .repetition
-        .filter(|rep| rep.fourth_ply == moves && r.played == moves);
-    let stated = record.ending().map(|e| (&e.kind, e.offender));
-    let Some((kind, offender)) = stated else {
-        // Nothing written: what the final position says.
-        if let Some(rep) = repetition_at_end {
-            return match rep.perpetual_checker {
-                Some(c) => (Some("perpetual-check"), win(!c)),
-                None => (Some("repetition"), draw()),
-            };
-        }
-        if r.played == moves && r.last.as_ref().is_some_and(Position::is_checkmate) {
-            return (Some("checkmate"), win(!to_move));
-        }
-        return (None, none());
-    };
-    let (name, winner) = match kind {
-        EndingKind::Resign => ("resign", win(!to_move)),
-        EndingKind::Interrupt => ("abort", none()),
-        EndingKind::Repetition => match repetition_at_end.and_then(|rep| rep.perpetual_checker) {
-            Some(c) => ("perpetual-check", win(!c)),
-            None => ("repetition", draw()),
-        },
-        EndingKind::Impasse => ("impasse", draw()),
-        EndingKind::Declaration => ("declaration", win(to_move)),
-        EndingKind::TimeUp => ("timeout", win(!to_move)),
-        EndingKind::FoulWin => match offender {
-            Some(c) => ("foul", win(!c)),
-            None => ("foul", win(to_move)),
-        },
-        EndingKind::FoulLoss => ("foul", win(!to_move)),
-        EndingKind::Mate => ("checkmate", win(!to_move)),
-        EndingKind::NoMate => ("no-mate", none()),
-        EndingKind::MaxMoves => ("max-moves", draw()),
-        EndingKind::Draw => ("draw", draw()),
-        EndingKind::SealedMove => ("sealed", none()),
-        EndingKind::WinByDefault => ("win-by-default", win(to_move)),
-        EndingKind::LossByDefault => ("loss-by-default", win(!to_move)),
-        EndingKind::Other(word) => {
-            let w = word.trim().trim_start_matches('%').to_ascii_lowercase();
-            if matches!(w.as_str(), "time-up" | "time_up" | "timeup" | "time up") {
-                ("timeout", win(!to_move))
-            } else {
-                ("other", none())
-            }
-        }
-    };
-    (Some(name), winner)
+    let (ending, winner) = shogi_kif::outcome(record, &end);
+    (ending, winner.name())
 }
 
 pub(super) fn encoding_name(e: shogi_kif::Encoding) -> &'static str {
