@@ -28,8 +28,11 @@ fn header_other<'r>(record: &'r Record, names: &[&str]) -> Option<&'r str> {
     })
 }
 
+/// A rating: the number a header value starts with, or, for Floodgate's `NAME:RATING`
+/// (`black_rate`), the one after the last `:`.
 fn rating_from(value: Option<&str>) -> Option<f64> {
     let v = value?;
+    let v = v.rsplit(':').next().unwrap_or(v);
     let digits: String = v
         .trim()
         .chars()
