@@ -46,6 +46,7 @@ mod encoding;
 mod ending;
 mod error;
 mod format;
+mod holds;
 mod japanese;
 mod jkf;
 mod kif;

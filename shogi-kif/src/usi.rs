@@ -4,6 +4,7 @@ pub(crate) mod write;
 
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, ReadError};
+use crate::holds::{EndingHolds, HeaderHolds, Holds};
 use crate::raw::*;
 use crate::text::{Columns, Line};
 use shogi_core::{Move, UsiError, UsiMoveError, UsiMoveErrorKind, UsiStart, UsiWords};
@@ -96,3 +97,19 @@ fn usi_move(tok: &str) -> Option<Move> {
         Err(_) => None,
     }
 }
+
+/// What a USI line holds ([`crate::losses`] asks): the start, the main line's moves and
+/// `resign`/`win`.
+pub(crate) const USI_HOLDS: Holds = Holds {
+    variations: false,
+    comments: false,
+    times: false,
+    subsecond_times: false,
+    bookmarks: false,
+    header: HeaderHolds::None,
+    endings: EndingHolds::Usi,
+    foul_moves: false,
+};
+
+/// What an SFEN line holds: as a USI line (a position is no more).
+pub(crate) const SFEN_HOLDS: Holds = USI_HOLDS;

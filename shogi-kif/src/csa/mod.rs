@@ -1,6 +1,8 @@
 //! CSA standard record format V2.2 / V3.0: reading (one game at a time; the reader splits
 //! games at `/`) and writing.
 
+use crate::holds::{EndingHolds, HeaderHolds, Holds};
+
 mod read;
 pub(crate) mod write;
 
@@ -20,6 +22,19 @@ pub(crate) fn comment_entry(line: &str) -> Option<(&'static str, &str)> {
         Some((k, v))
     })
 }
+
+/// What CSA holds ([`crate::losses`] asks): one line of play, no bookmarks, the endings
+/// it has words for.
+pub(crate) const HOLDS: Holds = Holds {
+    variations: false,
+    comments: true,
+    times: true,
+    subsecond_times: true,
+    bookmarks: false,
+    header: HeaderHolds::All,
+    endings: EndingHolds::Csa,
+    foul_moves: true,
+};
 
 #[cfg(test)]
 mod tests {
