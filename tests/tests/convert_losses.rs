@@ -45,16 +45,11 @@ fn record_formats_convert_and_name_what_they_cannot_hold() {
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     // A USI position line is an extract of the main line: nothing to say, even after
     // --mainline.
-    for extra in [None, Some("--mainline")] {
-        let mut args = vec!["convert", PLAIN, "--to", "usi"];
-        args.extend(extra);
-        let out = shogi(&args);
-        assert_eq!(
-            (code(&out), stdout(&out).as_str(), stderr(&out).as_str()),
-            (0, "position startpos moves 7g7f 3c3d 2g2f\n", ""),
-            "{extra:?}"
-        );
-    }
+    common::assert_runs_alike(
+        &["convert", PLAIN, "--to", "usi"],
+        &[None, Some("--mainline")],
+        (0, "position startpos moves 7g7f 3c3d 2g2f\n", ""),
+    );
 }
 
 #[test]
@@ -82,16 +77,11 @@ fn mainline_drops_the_variations_with_a_warning() {
 
 #[test]
 fn extracts_lose_nothing_and_record_formats_warn() {
-    for extra in [None, Some("--lossy"), Some("--strict")] {
-        let mut args = vec!["convert", RICH, "--to", "usi"];
-        args.extend(extra);
-        let out = shogi(&args);
-        assert_eq!(
-            (code(&out), stdout(&out).as_str(), stderr(&out).as_str()),
-            (0, "position startpos moves 7g7f 3c3d 2g2f 8c8d\n", ""),
-            "{extra:?}"
-        );
-    }
+    common::assert_runs_alike(
+        &["convert", RICH, "--to", "usi"],
+        &[None, Some("--lossy"), Some("--strict")],
+        (0, "position startpos moves 7g7f 3c3d 2g2f 8c8d\n", ""),
+    );
     let out = shogi(&["convert", RICH, "--to", "sfen"]);
     assert_eq!((code(&out), stderr(&out).as_str()), (0, ""));
     // KI2 has no times; CSA no bookmarks or variations.

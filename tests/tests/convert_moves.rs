@@ -89,16 +89,11 @@ fn out_dir_variations_and_flag_errors() {
     // A line of moves is the main line's: a record's variations are not in question, with
     // or without --mainline.
     let plain = "tests/fixtures/convert/plain.kifu";
-    for extra in [None, Some("--mainline")] {
-        let mut args = vec!["convert", plain, "--to", "moves"];
-        args.extend(extra);
-        let out = shogi(&args);
-        assert_eq!(
-            (code(&out), stdout(&out).as_str(), stderr(&out).as_str()),
-            (0, "7g7f 3c3d 2g2f\n", ""),
-            "{extra:?}"
-        );
-    }
+    common::assert_runs_alike(
+        &["convert", plain, "--to", "moves"],
+        &[None, Some("--mainline")],
+        (0, "7g7f 3c3d 2g2f\n", ""),
+    );
     let out = shogi(&["convert", MINI, "--to", "sfen", "--notation", "western"]);
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("--notation goes with --to moves"));

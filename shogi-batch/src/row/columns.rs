@@ -80,27 +80,28 @@ where
         (None, Some(b)) => Some(S::from(format!("秒読み{b}"))),
         (None, None) => text(header(record, &HeaderKey::CsaTime)),
     };
-    if row.sente_rating.is_none() {
-        row.sente_rating = rating_from(header_other(
-            record,
-            &[
-                "先手レーティング",
-                "下手レーティング",
-                "先手R",
-                "black_rate",
-            ],
-        ));
-    }
-    if row.gote_rating.is_none() {
-        row.gote_rating = rating_from(header_other(
-            record,
-            &[
-                "後手レーティング",
-                "上手レーティング",
-                "後手R",
-                "white_rate",
-            ],
-        ));
+    // The header keys of each side's rating, sente's then gote's.
+    const RATING_KEYS: [[&str; 4]; 2] = [
+        [
+            "先手レーティング",
+            "下手レーティング",
+            "先手R",
+            "black_rate",
+        ],
+        [
+            "後手レーティング",
+            "上手レーティング",
+            "後手R",
+            "white_rate",
+        ],
+    ];
+    for (rating, keys) in [&mut row.sente_rating, &mut row.gote_rating]
+        .into_iter()
+        .zip(&RATING_KEYS)
+    {
+        if rating.is_none() {
+            *rating = rating_from(header_other(record, keys));
+        }
     }
     row.sente_rank = text(sente.and_then(rank));
     row.gote_rank = text(gote.and_then(rank));
