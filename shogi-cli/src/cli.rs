@@ -81,15 +81,21 @@ pub(crate) fn parse_position(
     variant: Option<VariantArg>,
 ) -> Result<Position, crate::Failure> {
     let v = Variant::from(variant.unwrap_or(VariantArg::Standard));
-    let pos = UsiPosition::parse(text, v)
-        .map_err(|e| {
-            let why = match e {
-                UsiError::Sfen { error, .. } => error.to_string(),
-                other => other.to_string(),
+    let pos = match UsiPosition::parse(text, v) {
+        Ok(p) => p.end,
+        Err(e) => {
+            // Without moves the text was meant as an SFEN: say what is wrong with it as
+            // Position::from_sfen (and Python's Position) say it.
+            let why = match Position::from_sfen(text) {
+                Err(sfen) if !text.split_whitespace().any(|w| w == "moves") => sfen.to_string(),
+                _ => match e {
+                    UsiError::Sfen { error, .. } => error.to_string(),
+                    other => other.to_string(),
+                },
             };
-            crate::Failure::usage(format!("error: {why}"))
-        })?
-        .end;
+            return Err(crate::Failure::usage(format!("error: {why}")));
+        }
+    };
     if let Some(v) = variant {
         if pos.variant() != Variant::from(v) {
             return Err(crate::Failure::usage(format!(
