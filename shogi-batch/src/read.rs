@@ -29,7 +29,9 @@ pub struct ReadGame {
     /// What the reader's replay learned of the main line (see [`shogi_kif::Game::main`]):
     /// with it, [`ReadGame::replay`] does not play the moves again.
     pub main: Option<MainLine>,
-    /// Ratings found in lines the record model does not keep (Floodgate `'black_rate:`).
+    /// Ratings the reader found outside the record model. Always `None` now: the CSA reader
+    /// keeps Floodgate's `'black_rate:`/`'white_rate:` lines as header entries, from which
+    /// the row takes them. Kept for callers that read the field.
     pub ratings: [Option<f64>; 2],
     /// When reading or handling this game panicked (a bug): the panic's message and place,
     /// for a note; `error` then says [`INTERNAL_ERROR`].
@@ -173,37 +175,29 @@ pub fn read_input(
             Some(stdin) => {
                 let mut result = Ok(());
                 stdin.with_reader(&mut |reader| {
-                    result = read_games(reader, opts, true, each);
+                    result = read_games(reader, opts, each);
                 });
                 result
             }
             None => {
                 let reader = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
-                read_games(reader, opts, true, each)
+                read_games(reader, opts, each)
             }
         };
     };
     let f = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
     let size = regular_size(&f);
     if size >= STREAM_FROM {
-        return read_games(
-            std::io::BufReader::with_capacity(1 << 16, f),
-            opts,
-            true,
-            each,
-        );
+        return read_games(std::io::BufReader::with_capacity(1 << 16, f), opts, each);
     }
     let bytes = read_file(f, size)?;
-    // Only Floodgate-style records carry rating lines: the others skip the watch.
-    let ratings = memchr::memmem::find(&bytes, b"_rate:").is_some();
-    read_games(&bytes[..], opts, ratings, each)
+    read_games(&bytes[..], opts, each)
 }
 
 /// Reads the games of a reader with shogi-kif's [`Reader`].
 fn read_games(
     mut reader: impl BufRead,
     opts: ReadOptions,
-    ratings: bool,
     each: &mut dyn FnMut(ReadGame),
 ) -> Result<(), String> {
     // An input of nothing but white space holds no game (a KIF reader alone would give an
@@ -226,18 +220,12 @@ fn read_games(
         each(ReadGame::failed(1, empty_error()));
         return Ok(());
     }
-    if !ratings {
-        return games_of(Reader::new(reader, opts), None, each);
-    }
-    let tee = RatingTee::new(reader);
-    let scan = tee.ratings.clone();
-    games_of(Reader::new(tee, opts), Some(&scan), each)
+    games_of(Reader::new(reader, opts), each)
 }
 
-/// Hands over the games of a reader, with the ratings `scan` found for them.
+/// Hands over the games of a reader.
 fn games_of<R: BufRead>(
     games: Result<Reader<R>, ReadError>,
-    scan: Option<&std::rc::Rc<std::cell::RefCell<RatingScan>>>,
     each: &mut dyn FnMut(ReadGame),
 ) -> Result<(), String> {
     let mut games = match games {
@@ -247,8 +235,6 @@ fn games_of<R: BufRead>(
             return Ok(());
         }
     };
-    let format = games.format();
-    let csa = format == Format::Csa;
     let mut index = 0;
     // A panic inside the reader (a bug) stops this input: the game being read is reported
     // as an internal error at the line where it starts. (One guard for the whole input: a
@@ -256,7 +242,7 @@ fn games_of<R: BufRead>(
     let read = isolated(|| {
         while let Some(g) = games.next() {
             index = g.index as u32;
-            each(read_game(g, &games, index, csa.then_some(scan).flatten()));
+            each(read_game(g, &games, index));
         }
     });
     if let Err(message) = read {
@@ -265,19 +251,14 @@ fn games_of<R: BufRead>(
     Ok(())
 }
 
-/// The [`ReadGame`] of a game the reader gave, with the ratings `scan` found for it.
-fn read_game<R: BufRead>(
-    g: shogi_kif::Game,
-    games: &Reader<R>,
-    index: u32,
-    scan: Option<&std::rc::Rc<std::cell::RefCell<RatingScan>>>,
-) -> ReadGame {
+/// The [`ReadGame`] of a game the reader gave.
+fn read_game<R: BufRead>(g: shogi_kif::Game, games: &Reader<R>, index: u32) -> ReadGame {
     // After an error before anything was read the record is an empty default: no game to
     // describe.
     let readable = g.error.as_ref().is_none_or(|e| e.ply.is_some())
         || !g.record.moves.moves.is_empty()
         || !g.record.header.entries.is_empty();
-    let mut game = ReadGame {
+    ReadGame {
         index,
         line: g.line,
         format: Some(games.format()),
@@ -288,11 +269,7 @@ fn read_game<R: BufRead>(
         main: g.main,
         ratings: [None, None],
         panic: None,
-    };
-    if let Some(scan) = scan {
-        game.ratings = scan.borrow_mut().take(index as usize);
     }
-    game
 }
 
 fn empty_error() -> ReadError {
@@ -352,185 +329,9 @@ fn regular_size(f: &std::fs::File) -> u64 {
         .map_or(0, |m| m.len())
 }
 
-// ---------------------------------------------------------------------------------------------
-// Floodgate ratings: `'black_rate:NAME:RATING` and `'white_rate:NAME:RATING` comment lines,
-// which the record model does not keep. Games are counted as the CSA reader counts them: text
-// between `/` lines, skipping parts holding nothing but comments and blank lines.
-
-/// Collects ratings line by line, game by game.
-#[derive(Default)]
-struct RatingScan {
-    /// Ratings of the games completed so far (games with content only).
-    games: Vec<[Option<f64>; 2]>,
-    current: [Option<f64>; 2],
-    content: bool,
-    /// Games already handed out (their entries are dropped to keep memory flat).
-    taken: usize,
-}
-
-impl RatingScan {
-    fn line(&mut self, line: &[u8]) {
-        let t = line.trim_ascii();
-        if t == b"/" {
-            self.end_game();
-            return;
-        }
-        if let Some(c) = t.strip_prefix(b"'") {
-            for (i, key) in [&b"black_rate:"[..], &b"white_rate:"[..]]
-                .iter()
-                .enumerate()
-            {
-                if let Some(v) = c.strip_prefix(*key) {
-                    // NAME may hold ':' (never in Floodgate, but cheap to allow): the rating
-                    // is after the last one.
-                    let r = v.rsplit(|&b| b == b':').next().unwrap_or_default();
-                    let r: Option<f64> = std::str::from_utf8(r.trim_ascii())
-                        .ok()
-                        .and_then(|r| r.parse().ok())
-                        .filter(|r: &f64| r.is_finite());
-                    if r.is_some() {
-                        self.current[i] = r;
-                    }
-                }
-            }
-        } else if !t.is_empty() {
-            self.content = true;
-        }
-    }
-
-    fn end_game(&mut self) {
-        if self.content {
-            self.games.push(self.current);
-        }
-        self.current = [None, None];
-        self.content = false;
-    }
-
-    /// The ratings of game `index` (from 1), once its text has been scanned.
-    fn take(&mut self, index: usize) -> [Option<f64>; 2] {
-        // The game being read may still be the open one.
-        let i = index - 1;
-        let pos = i.checked_sub(self.taken);
-        let found = match pos {
-            Some(p) if p < self.games.len() => self.games[p],
-            Some(p) if p == self.games.len() && self.content => self.current,
-            _ => [None, None],
-        };
-        if let Some(p) = pos {
-            let drop = p.min(self.games.len());
-            self.games.drain(..drop);
-            self.taken += drop;
-        }
-        found
-    }
-}
-
-/// A reader that watches the lines going through it for ratings (see [`RatingScan`]).
-struct RatingTee<R> {
-    inner: R,
-    ratings: std::rc::Rc<std::cell::RefCell<RatingScan>>,
-    partial: Vec<u8>,
-}
-
-impl<R: BufRead> RatingTee<R> {
-    fn new(inner: R) -> RatingTee<R> {
-        RatingTee {
-            inner,
-            ratings: Default::default(),
-            partial: Vec::new(),
-        }
-    }
-
-    fn observe(&mut self, mut bytes: &[u8]) {
-        while let Some(i) = memchr::memchr(b'\n', bytes) {
-            self.push(&bytes[..i]);
-            self.flush_line();
-            bytes = &bytes[i + 1..];
-        }
-        self.push(bytes);
-    }
-
-    /// Keeps the start of the current line (a rating line is short; the rest of a long line
-    /// does not matter).
-    fn push(&mut self, bytes: &[u8]) {
-        let room = 4096usize.saturating_sub(self.partial.len());
-        self.partial
-            .extend_from_slice(&bytes[..bytes.len().min(room)]);
-    }
-
-    fn flush_line(&mut self) {
-        self.ratings.borrow_mut().line(&self.partial);
-        self.partial.clear();
-    }
-}
-
-impl<R: BufRead> Read for RatingTee<R> {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(out)?;
-        if n == 0 && !self.partial.is_empty() {
-            self.flush_line();
-        }
-        self.observe(&out[..n]);
-        Ok(n)
-    }
-}
-
-impl<R: BufRead> BufRead for RatingTee<R> {
-    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        self.inner.fill_buf()
-    }
-
-    fn consume(&mut self, amt: usize) {
-        let seen = match self.inner.fill_buf() {
-            Ok(buf) => buf[..amt.min(buf.len())].to_vec(),
-            Err(_) => Vec::new(),
-        };
-        if seen.is_empty() && !self.partial.is_empty() {
-            self.flush_line();
-        }
-        self.observe(&seen);
-        self.inner.consume(amt);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const FLOODGATE: &str = "V2\nN+a\nN-b\n'black_rate:a+1:3382.0\n'white_rate:b+2:3613.5\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\n'only a comment\n/\nN+c\nN-d\nPI\n+\n+2726FU\n%TORYO\n";
-
-    #[test]
-    fn ratings_by_game() {
-        let mut scan = RatingScan::default();
-        for line in FLOODGATE.lines() {
-            scan.line(line.as_bytes());
-        }
-        scan.end_game();
-        assert_eq!(scan.games, vec![[Some(3382.0), Some(3613.5)], [None, None]]);
-    }
-
-    #[test]
-    fn ratings_through_a_stream() {
-        // Whole, and a few bytes at a time (the reader then runs ahead of the games it gives).
-        for chunk in [1 << 20, 16] {
-            let tee = RatingTee::new(FLOODGATE.as_bytes());
-            let ratings = tee.ratings.clone();
-            let opts = ReadOptions {
-                chunk_size: chunk,
-                ..ReadOptions::default()
-            };
-            let mut got = Vec::new();
-            for game in Reader::new(tee, opts).unwrap() {
-                assert!(game.error.is_none());
-                got.push(ratings.borrow_mut().take(game.index));
-            }
-            assert_eq!(
-                got,
-                vec![[Some(3382.0), Some(3613.5)], [None, None]],
-                "{chunk}"
-            );
-        }
-    }
 
     /// USI lines, then a panic where the input is read past `len` bytes.
     struct Panicky {
@@ -559,11 +360,9 @@ mod tests {
         };
         let reader = std::io::BufReader::with_capacity(1 << 16, input);
         let mut games = Vec::new();
-        games_of(
-            Reader::new(reader, ReadOptions::default()),
-            None,
-            &mut |g| games.push(g),
-        )
+        games_of(Reader::new(reader, ReadOptions::default()), &mut |g| {
+            games.push(g)
+        })
         .unwrap();
         let last = games.pop().unwrap();
         assert_eq!(games.len(), n, "every game before the panic");

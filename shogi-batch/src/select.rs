@@ -2,7 +2,7 @@
 
 use crate::date::iso8601;
 use crate::row::{GameRow, Replay};
-use shogi_core::{Position, SetupOptions};
+use shogi_core::{Position, UsiError, UsiPosition};
 use std::fmt;
 
 /// A filter value that cannot be used, naming the flag (`--since: …`).
@@ -23,25 +23,7 @@ impl fmt::Display for SelectionError {
 impl std::error::Error for SelectionError {}
 
 /// The endings a `--ending` value may name (the values of the `ending` column).
-pub const ENDINGS: &[&str] = &[
-    "resign",
-    "checkmate",
-    "repetition",
-    "perpetual-check",
-    "declaration",
-    "impasse",
-    "timeout",
-    "foul",
-    "abort",
-    "max-moves",
-    "draw",
-    "no-mate",
-    "sealed",
-    "win-by-default",
-    "loss-by-default",
-    "other",
-    "none",
-];
+pub const ENDINGS: &[&str] = shogi_kif::ENDING_NAMES;
 
 /// Which games to keep. Every filter set must hold (AND); an empty selection keeps all.
 ///
@@ -163,22 +145,18 @@ fn rating(flag: &str, value: &str) -> Result<f64, SelectionError> {
         .ok_or_else(|| err(flag, format!("'{value}' is not a rating")))
 }
 
-/// `--position`: `startpos` or an SFEN (`sfen ` prefix and move number optional).
+/// `--position`: `startpos` or an SFEN (`sfen ` prefix and move number optional), or either
+/// followed by `moves …`.
 fn position(flag: &str, value: &str) -> Result<Position, SelectionError> {
-    let v = value.trim();
-    let pos = if v == "startpos" {
-        Ok(Position::startpos(shogi_core::Variant::Standard))
-    } else {
-        let sfen = v.strip_prefix("sfen ").unwrap_or(v);
-        // The move number is optional here.
-        let sfen = if sfen.split_whitespace().count() == 3 {
-            format!("{sfen} 1")
-        } else {
-            sfen.to_string()
-        };
-        Position::from_sfen_with(&sfen, SetupOptions::default()).map_err(|e| e.to_string())
-    };
-    pos.map_err(|e| err(flag, format!("'{value}': {e}")))
+    UsiPosition::parse(value, shogi_core::Variant::Standard)
+        .map(|p| p.end)
+        .map_err(|e| {
+            let why = match e {
+                UsiError::Sfen { error, .. } => error.to_string(),
+                other => other.to_string(),
+            };
+            err(flag, format!("'{value}': {why}"))
+        })
 }
 
 impl Selection {

@@ -1,7 +1,7 @@
 //! The command line: the top-level parser, and the value types shared by several commands.
 
 use crate::{analyze, check, completions, convert, db, moves, perft, show, stats};
-use shogi_core::{Position, Variant};
+use shogi_core::{Position, UsiError, UsiPosition, Variant};
 use shogi_kif::notation::Notation;
 use shogi_kif::{Encoding, Format};
 
@@ -79,20 +79,29 @@ pub enum OutputFormat {
     Json,
 }
 
-/// Reads `startpos` (of `variant`, standard when not given) or an SFEN into a position; a
+/// Reads a position argument (`startpos` of `variant`, standard when not given, or an SFEN,
+/// either maybe followed by `moves …`; see [`UsiPosition`]) into the position it names; a
 /// variant given with an SFEN must be the SFEN's.
 pub(crate) fn parse_position(
     text: &str,
     variant: Option<VariantArg>,
 ) -> Result<Position, crate::Failure> {
-    let text = text.trim();
-    if text == "startpos" {
-        return Ok(Position::startpos(
-            variant.unwrap_or(VariantArg::Standard).into(),
-        ));
-    }
-    let pos =
-        Position::from_sfen(text).map_err(|e| crate::Failure::usage(format!("error: {e}")))?;
+    let v = Variant::from(variant.unwrap_or(VariantArg::Standard));
+    let pos = match UsiPosition::parse(text, v) {
+        Ok(p) => p.end,
+        Err(e) => {
+            // Without moves the text was meant as an SFEN: say what is wrong with it as
+            // Position::from_sfen (and Python's Position) say it.
+            let why = match Position::from_sfen(text) {
+                Err(sfen) if !text.split_whitespace().any(|w| w == "moves") => sfen.to_string(),
+                _ => match e {
+                    UsiError::Sfen { error, .. } => error.to_string(),
+                    other => other.to_string(),
+                },
+            };
+            return Err(crate::Failure::usage(format!("error: {why}")));
+        }
+    };
     if let Some(v) = variant {
         if pos.variant() != Variant::from(v) {
             return Err(crate::Failure::usage(format!(

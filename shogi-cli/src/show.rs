@@ -3,7 +3,7 @@
 
 use crate::cli::{InputArgs, NotationArg, VariantArg, parse_position};
 use crate::{Ctx, Failure, emit};
-use shogi_core::{Color, Handicap, Move, Position, Square, Variant};
+use shogi_core::{Color, Handicap, Move, Position, Square, UsiWords, Variant};
 use shogi_kif::notation::move_text;
 use shogi_kif::{Format, ReadError, ReadOptions, Reader, Record};
 use std::fmt::Write as _;
@@ -106,16 +106,15 @@ fn load(args: &ShowArgs, ctx: &mut Ctx) -> Result<Shown, Failure> {
             .map_err(|e| Failure::usage(e.with_path(args.input.clone()).render()))?;
         return from_games(reader, &args.input, args);
     }
-    let usi = if input.starts_with("position ") {
-        Some(input.to_string())
-    } else if input.starts_with("startpos ") || input.starts_with("sfen ") {
-        Some(format!("position {input}"))
-    } else {
-        None
-    };
-    if let Some(line) = usi {
+    // A USI line (and an SFEN with moves) is read as a record, so that it is shown up to a
+    // bad move; `startpos` or an SFEN alone is a position argument.
+    let usi_line = ["position ", "startpos ", "sfen "]
+        .iter()
+        .any(|p| input.starts_with(p))
+        || UsiWords::split(input).is_ok_and(|w| !w.moves.is_empty());
+    if usi_line {
         let opts = ReadOptions::with_format(Format::Usi);
-        return from_reader(&mut line.as_bytes(), opts, "<input>", args);
+        return from_reader(&mut input.as_bytes(), opts, "<input>", args);
     }
     if input != "startpos" && !input.contains(' ') {
         return Err(Failure::usage(format!(

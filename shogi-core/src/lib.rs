@@ -23,6 +23,24 @@
 //! assert_eq!(mini.legal_moves().len(), 14);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! Text: every vocabulary type prints and parses (`Display`, `FromStr`) in USI/SFEN
+//! spelling: a [`Move`] as `7g7f`/`8h2b+`/`P*5e`, a [`Square`] as `7g`, a [`Color`] as `b`/`w`,
+//! a [`Role`] as `P`/`+R`, a [`Piece`] as `+r`/`k`, a [`Position`] as its SFEN. Squares have
+//! constants named by that spelling (`Square::SQ_7G`). For a position argument of a command or
+//! a USI `position` line (`startpos`, an SFEN, `… moves …`) see [`UsiPosition`].
+//!
+//! ```
+//! use shogi_core::{Move, Piece, Position, Role, Square};
+//!
+//! let m: Move = "7g7f".parse()?;
+//! assert_eq!(m.from(), Some(Square::SQ_7G));
+//! assert_eq!(m.to().to_string(), "7f");
+//! assert_eq!("+r".parse::<Piece>()?.role, Role::Dragon);
+//! let p: Position = "4k/5/5/5/K4 b G".parse()?; // hands and move number may be left out
+//! assert_eq!(p.to_string(), "4k/5/5/5/K4 b G 1");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod bitboard;
 mod game;
@@ -33,6 +51,7 @@ mod packed;
 mod position;
 mod setup;
 mod sfen;
+mod text;
 mod types;
 mod usi;
 mod zobrist;
@@ -49,5 +68,6 @@ pub use packed::{
 pub use position::{Outcome, PlayError, Position};
 pub use setup::{Setup, SetupError, SetupOptions, SetupProblem};
 pub use sfen::{SfenError, SfenField};
+pub use text::NameError;
 pub use types::{Color, Piece, Role, Square, Variant};
-pub use usi::{UsiError, UsiPosition, parse_usi_position};
+pub use usi::{UsiError, UsiPosition, UsiStart, UsiWords, parse_usi_position};

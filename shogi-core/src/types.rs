@@ -212,6 +212,33 @@ impl Square {
     }
 }
 
+/// Writes one `Square::SQ_<file><RANK>` constant per square, named by its USI spelling.
+macro_rules! square_constants {
+    ($($name:ident = $file:literal $rank:literal),* $(,)?) => {
+        /// One constant per square, named by its USI spelling in upper case: `Square::SQ_7G`
+        /// is `7g` (file 7, rank 7, ７七); `Square::SQ_5A` is gote's king square.
+        impl Square {
+            $(
+                #[doc = concat!("File ", stringify!($file), ", rank ", stringify!($rank), ".")]
+                pub const $name: Square = Square(SQS[($file - 1) * 9 + ($rank - 1)]);
+            )*
+        }
+    };
+}
+
+#[rustfmt::skip]
+square_constants! {
+    SQ_1A = 1 1, SQ_1B = 1 2, SQ_1C = 1 3, SQ_1D = 1 4, SQ_1E = 1 5, SQ_1F = 1 6, SQ_1G = 1 7, SQ_1H = 1 8, SQ_1I = 1 9,
+    SQ_2A = 2 1, SQ_2B = 2 2, SQ_2C = 2 3, SQ_2D = 2 4, SQ_2E = 2 5, SQ_2F = 2 6, SQ_2G = 2 7, SQ_2H = 2 8, SQ_2I = 2 9,
+    SQ_3A = 3 1, SQ_3B = 3 2, SQ_3C = 3 3, SQ_3D = 3 4, SQ_3E = 3 5, SQ_3F = 3 6, SQ_3G = 3 7, SQ_3H = 3 8, SQ_3I = 3 9,
+    SQ_4A = 4 1, SQ_4B = 4 2, SQ_4C = 4 3, SQ_4D = 4 4, SQ_4E = 4 5, SQ_4F = 4 6, SQ_4G = 4 7, SQ_4H = 4 8, SQ_4I = 4 9,
+    SQ_5A = 5 1, SQ_5B = 5 2, SQ_5C = 5 3, SQ_5D = 5 4, SQ_5E = 5 5, SQ_5F = 5 6, SQ_5G = 5 7, SQ_5H = 5 8, SQ_5I = 5 9,
+    SQ_6A = 6 1, SQ_6B = 6 2, SQ_6C = 6 3, SQ_6D = 6 4, SQ_6E = 6 5, SQ_6F = 6 6, SQ_6G = 6 7, SQ_6H = 6 8, SQ_6I = 6 9,
+    SQ_7A = 7 1, SQ_7B = 7 2, SQ_7C = 7 3, SQ_7D = 7 4, SQ_7E = 7 5, SQ_7F = 7 6, SQ_7G = 7 7, SQ_7H = 7 8, SQ_7I = 7 9,
+    SQ_8A = 8 1, SQ_8B = 8 2, SQ_8C = 8 3, SQ_8D = 8 4, SQ_8E = 8 5, SQ_8F = 8 6, SQ_8G = 8 7, SQ_8H = 8 8, SQ_8I = 8 9,
+    SQ_9A = 9 1, SQ_9B = 9 2, SQ_9C = 9 3, SQ_9D = 9 4, SQ_9E = 9 5, SQ_9F = 9 6, SQ_9G = 9 7, SQ_9H = 9 8, SQ_9I = 9 9,
+}
+
 impl fmt::Debug for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.usi())

@@ -13,7 +13,6 @@ use crate::query::{
 use crate::schema::{self, db_err};
 use rusqlite::{Connection, OptionalExtension};
 use shogi_batch::GameRow;
-use shogi_batch::same_position;
 use shogi_core::Position;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -38,7 +37,7 @@ fn confirm(
         return Ok(false);
     };
     let line = prefix(&moves, ply as usize);
-    Ok(position_after(&start, line).is_some_and(|p| same_position(&p, target)))
+    Ok(position_after(&start, line).is_some_and(|p| p.same_position(target)))
 }
 
 /// The rows of the key and check key of `target`, joined with `games_hit`.

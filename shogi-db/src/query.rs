@@ -7,10 +7,8 @@ use crate::index::stored_start;
 use crate::key::position_key;
 use crate::schema::{self, db_err};
 use serde::Serialize;
-use shogi_batch::{
-    Event, GameRow, Input, Reading, Replay, Selection, expand, read_input, same_position,
-};
-use shogi_core::{Color, Position, SetupOptions};
+use shogi_batch::{Event, GameRow, Input, Reading, Replay, Selection, expand, read_input};
+use shogi_core::{Color, Position, SetupOptions, UsiError, UsiPosition, Variant};
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -87,36 +85,25 @@ pub fn target(spec: &str, ply: Option<u32>) -> Result<Position, DbError> {
             "--ply needs a record file (no such file; for a position give its SFEN alone)",
         ));
     }
-    let v = spec.trim();
-    let v = v.strip_prefix("position ").unwrap_or(v).trim();
-    let (base, moves) = match v.split_once(" moves") {
-        Some((b, m)) => (b.trim(), Some(m)),
-        None => (v, None),
-    };
-    let mut pos = if base == "startpos" {
-        Position::startpos(shogi_core::Variant::Standard)
-    } else {
-        let sfen = base.strip_prefix("sfen ").unwrap_or(base).trim();
-        let sfen = if sfen.split_whitespace().count() == 3 {
-            format!("{sfen} 1")
-        } else {
-            sfen.to_string()
-        };
-        Position::from_sfen_with(&sfen, SetupOptions::PERMISSIVE).map_err(|e| {
-            if v.contains('/') && v.split_whitespace().count() == 1 || v.contains('.') {
-                DbError::new(spec, "no such file, and not an SFEN")
-            } else {
-                DbError::new(spec, format!("not a position: {e}"))
+    // Tsume diagrams are looked up too: their setups need not be legal game positions.
+    UsiPosition::parse_with(spec, Variant::Standard, SetupOptions::PERMISSIVE)
+        .map(|p| p.end)
+        .map_err(|e| match e {
+            UsiError::Move { text, message, .. } => {
+                DbError::new(spec, format!("move '{text}': {message}"))
             }
-        })?
-    };
-    for m in moves.unwrap_or("").split_whitespace() {
-        let mv = shogi_core::Move::from_usi(m)
-            .map_err(|e| DbError::new(spec, format!("move '{m}': {e}")))?;
-        pos.play(mv)
-            .map_err(|e| DbError::new(spec, format!("move '{m}': {e}")))?;
-    }
-    Ok(pos)
+            // A lone word with a `/`, or any `.`, was more likely meant as a file name.
+            UsiError::Sfen { .. }
+                if spec.contains('/') && spec.split_whitespace().count() == 1
+                    || spec.contains('.') =>
+            {
+                DbError::new(spec, "no such file, and not an SFEN")
+            }
+            UsiError::Sfen { error, .. } => DbError::new(spec, format!("not a position: {error}")),
+            UsiError::Syntax { message, .. } => {
+                DbError::new(spec, format!("not a position: {message}"))
+            }
+        })
 }
 
 fn finish(mut hits: Vec<Hit>, limit: Option<usize>) -> Found {
@@ -148,7 +135,7 @@ fn reaches(start: &str, moves: &str, want: &Position) -> bool {
         return false;
     };
     let k = want.key();
-    if pos.key() == k && same_position(&pos, want) {
+    if pos.key() == k && pos.same_position(want) {
         return true;
     }
     for m in moves.split_whitespace() {
@@ -156,7 +143,7 @@ fn reaches(start: &str, moves: &str, want: &Position) -> bool {
             return false;
         };
         pos.play_unchecked(mv);
-        if pos.key() == k && same_position(&pos, want) {
+        if pos.key() == k && pos.same_position(want) {
             return true;
         }
     }
@@ -286,7 +273,7 @@ fn find_exact(
         let ok = match known {
             Some(ok) => ok,
             None => {
-                let ok = position_after(start, prefix).is_some_and(|p| same_position(&p, target));
+                let ok = position_after(start, prefix).is_some_and(|p| p.same_position(target));
                 confirmed
                     .entry(start.to_string())
                     .or_default()
@@ -447,7 +434,7 @@ pub fn scan(
             let mut ply = 0usize;
             loop {
                 let next = moves.get(ply).filter(|m| m.foul.is_none());
-                if pos.key() == key && same_position(&pos, target) {
+                if pos.key() == key && pos.same_position(target) {
                     found.push((ply as u32, next.map(|m| m.mv.to_usi())));
                 }
                 let Some(node) = next else { break };

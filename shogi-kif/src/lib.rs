@@ -33,6 +33,38 @@
 //! # Ok::<(), shogi_kif::ReadError>(())
 //! ```
 //!
+//! A whole program: read a file, walk its main line in Japanese notation, print who won
+//! (the README's "Architecture" section points here):
+//!
+//! ```
+//! use shogi_kif::notation::{Notation, move_text};
+//! use shogi_kif::{LineEnd, ReadOptions, outcome, read_path};
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     # let dir = std::env::temp_dir().join(format!("shogi-kif-doc-{}", std::process::id()));
+//!     # std::fs::create_dir_all(&dir)?;
+//!     # let path = dir.join("game.kif");
+//!     # std::fs::write(&path, "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 投了\n")?;
+//!     let record = read_path(&path, ReadOptions::default())?;
+//!     let mut pos = record.start_position().ok_or("no playable start")?;
+//!     let mut last = None;
+//!     let mut line = Vec::new();
+//!     for node in record.main_line() {
+//!         line.push(move_text(&pos, node.mv, last, Notation::Japanese));
+//!         pos.play(node.mv)?;
+//!         last = Some(node.mv.to());
+//!     }
+//!     println!("{}", line.join(" "));
+//!     let replayed = LineEnd::replay(&record).ok_or("no playable start")?;
+//!     let (ending, winner) = outcome(&record, &replayed.line_end());
+//!     println!("{} ({})", winner.name(), ending.unwrap_or("no ending"));
+//!     assert_eq!(line.join(" "), "▲７六歩 △３四歩 ▲２二角成");
+//!     assert_eq!((ending, winner.name()), (Some("resign"), "sente"));
+//!     # std::fs::remove_dir_all(&dir)?;
+//!     Ok(())
+//! }
+//! ```
+//!
 //! Errors render like a compiler's:
 //!
 //! ```
@@ -47,6 +79,7 @@ mod ending;
 mod error;
 pub mod eval;
 mod format;
+mod holds;
 mod japanese;
 mod jkf;
 mod kif;
@@ -54,6 +87,7 @@ pub mod limits;
 mod loss;
 mod model;
 pub mod notation;
+mod outcome;
 mod raw;
 mod read;
 mod replay;
@@ -71,8 +105,11 @@ pub use format::Format;
 pub use kif::write::write_bod as write_diagram;
 pub use loss::{Loss, losses};
 pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
+pub use outcome::{ENDING_NAMES, LineEnd, Replayed, Winner, ending_name, outcome};
 pub use read::{Game, ReadOptions, Reader, read_bytes, read_path, read_str};
 pub use replay::MainLine;
 pub use usi::write::UsiForm;
 pub use validate::validate;
-pub use write::{WriteOptions, write, write_to, write_to_with, write_usi, write_with};
+pub use write::{
+    WriteOptions, Written, write, write_reporting, write_to, write_to_with, write_usi, write_with,
+};

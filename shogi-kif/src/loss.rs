@@ -3,6 +3,7 @@
 
 use crate::Format;
 use crate::ending::EndingKind;
+use crate::holds::{EndingHolds, HeaderHolds, Holds};
 use crate::model::{Line, MoveTime, Record};
 use std::collections::HashSet;
 use std::fmt;
@@ -49,6 +50,22 @@ impl Loss {
     /// Whether this is [`Loss::Variations`], which `shogi convert --mainline` accepts.
     pub fn is_variations(&self) -> bool {
         matches!(self, Loss::Variations(_))
+    }
+
+    /// What kind of thing is lost, in the plural, without a count (`times`, `endings`): the
+    /// name under which a batch totals the records that lost one.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Loss::Variations(_) => "variations",
+            Loss::Comments(_) => "comments",
+            Loss::Times(_) => "times",
+            Loss::SubsecondTimes(_) => "fractions of a second",
+            Loss::Bookmarks(_) => "bookmarks",
+            Loss::Header(_) => "header entries",
+            Loss::Ending(_) => "endings",
+            Loss::SealedMove => "sealed moves",
+            Loss::FoulMove => "illegal last moves",
+        }
     }
 }
 
@@ -142,9 +159,10 @@ impl Tally {
 /// # Ok::<(), shogi_kif::ReadError>(())
 /// ```
 pub fn losses(record: &Record, format: Format) -> Vec<Loss> {
+    let holds = holds(format);
     // Formats with variations count what is inside them too; the others lose a variation
     // with everything in it, so only the main line's notes are counted.
-    let deep = matches!(format, Format::Kif | Format::Ki2 | Format::Jkf);
+    let deep = holds.variations;
     let mut t = Tally {
         comments: record.start_comments.len(),
         bookmarks: record.start_bookmarks.len(),
@@ -157,41 +175,38 @@ pub fn losses(record: &Record, format: Format) -> Vec<Loss> {
             out.push(loss(n));
         }
     };
-    let one_line = matches!(format, Format::Usi | Format::Sfen);
-    if matches!(format, Format::Csa | Format::Usi | Format::Sfen) {
+    if !holds.variations {
         add(t.variations, Loss::Variations);
     }
-    if one_line {
+    if !holds.comments {
         add(t.comments, Loss::Comments);
     }
-    if one_line || format == Format::Ki2 {
+    if !holds.times {
         add(t.times, Loss::Times);
-    }
-    if matches!(format, Format::Kif | Format::Jkf) {
+    } else if !holds.subsecond_times {
         add(t.subsecond, Loss::SubsecondTimes);
     }
-    if format != Format::Kif && format != Format::Ki2 {
+    if !holds.bookmarks {
         add(t.bookmarks, Loss::Bookmarks);
     }
-    if one_line {
-        add(record.header.entries.len(), Loss::Header);
-    }
-    if matches!(format, Format::Kif | Format::Ki2) {
-        let kept = |e: &&crate::HeaderEntry| {
-            crate::kif::write::header_kept(&e.key, &crate::text::one_line(&e.value))
-        };
-        add(
-            record.header.entries.iter().filter(|e| !kept(e)).count(),
-            Loss::Header,
-        );
-    }
+    let header_lost = match holds.header {
+        HeaderHolds::All => 0,
+        HeaderHolds::None => record.header.entries.len(),
+        HeaderHolds::KifLines => {
+            let kept = |e: &&crate::HeaderEntry| {
+                crate::kif::write::header_kept(&e.key, &crate::text::one_line(&e.value))
+            };
+            record.header.entries.iter().filter(|e| !kept(e)).count()
+        }
+    };
+    add(header_lost, Loss::Header);
     let fouled = record.moves.moves.iter().any(|n| n.foul.is_some());
     if let Some(e) = record.ending() {
-        let kept = match format {
-            Format::Usi | Format::Sfen => {
+        let kept = match holds.endings {
+            EndingHolds::Usi => {
                 matches!(e.kind, EndingKind::Resign | EndingKind::Declaration) && !fouled
             }
-            Format::Csa => match &e.kind {
+            EndingHolds::Csa => match &e.kind {
                 EndingKind::SealedMove => {
                     out.push(Loss::SealedMove);
                     true
@@ -199,7 +214,7 @@ pub fn losses(record: &Record, format: Format) -> Vec<Loss> {
                 k @ EndingKind::Other(_) => k.reads_back_in(format),
                 k => k.csa().is_some() || k.is_foul(),
             },
-            _ => e.kind.reads_back_in(format),
+            EndingHolds::ReadsBack => e.kind.reads_back_in(format),
         };
         if !kept {
             out.push(Loss::Ending(e.kind.clone()));
@@ -217,10 +232,22 @@ pub fn losses(record: &Record, format: Format) -> Vec<Loss> {
             }
         }
     }
-    if one_line && fouled {
+    if !holds.foul_moves && fouled {
         out.push(Loss::FoulMove);
     }
     out
+}
+
+/// The format module's declaration of what it holds.
+fn holds(format: Format) -> Holds {
+    match format {
+        Format::Kif => crate::kif::KIF_HOLDS,
+        Format::Ki2 => crate::kif::KI2_HOLDS,
+        Format::Csa => crate::csa::HOLDS,
+        Format::Jkf => crate::jkf::HOLDS,
+        Format::Usi => crate::usi::USI_HOLDS,
+        Format::Sfen => crate::usi::SFEN_HOLDS,
+    }
 }
 
 /// The endings of every variation in `line` (nested ones included), in record order.

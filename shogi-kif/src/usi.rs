@@ -4,65 +4,46 @@ pub(crate) mod write;
 
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, ReadError};
+use crate::holds::{EndingHolds, HeaderHolds, Holds};
 use crate::raw::*;
 use crate::text::{Columns, Line};
-use shogi_core::{Move, UsiMoveError, UsiMoveErrorKind};
+use shogi_core::{Move, UsiError, UsiMoveError, UsiMoveErrorKind, UsiStart, UsiWords};
 
 /// Parse one USI/SFEN line into a raw record.
 pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadError> {
     let mut rec = RawRecord::new();
     let t = line.text.trim_start_matches('\u{feff}').trim();
-    let mut toks = t.split_ascii_whitespace().peekable();
-    if toks.peek() == Some(&"position") {
-        toks.next();
+    let words = UsiWords::split(t).map_err(|e| {
+        let (at, message) = match e {
+            UsiError::Syntax { position, message } => (position, message),
+            other => (0, other.to_string()),
+        };
+        // The word the problem is at (the line's end when it is missing).
+        let rest = &t[at.min(t.len())..];
+        let word = rest.split_ascii_whitespace().next().unwrap_or(rest);
+        ReadError::at(ErrorKind::Syntax, message, src, line.loc_of(word))
+    })?;
+    if let UsiStart::Sfen { text, .. } = words.start {
+        let fields: Vec<&str> = text.split_ascii_whitespace().collect();
+        let (board, last) = match (fields.first(), fields.last()) {
+            (Some(b), Some(l)) => (*b, *l),
+            _ => (text, text),
+        };
+        let start = line.loc_of(board);
+        let end = line.loc_of(last);
+        rec.start = RawStart::Sfen {
+            sfen: fields.join(" "),
+            loc: crate::error::Location {
+                end: end.end,
+                ..start
+            },
+        };
     }
-    let first = toks.next().unwrap_or("");
     let err =
         |msg: String, part: &str| ReadError::at(ErrorKind::Syntax, msg, src, line.loc_of(part));
-    match first {
-        "startpos" => {}
-        _ if first == "sfen" || first.contains('/') => {
-            let mut fields: Vec<&str> = Vec::with_capacity(4);
-            if first != "sfen" {
-                fields.push(first);
-            }
-            while let Some(&tok) = toks.peek() {
-                if tok == "moves" || fields.len() == 4 {
-                    break;
-                }
-                fields.push(tok);
-                toks.next();
-            }
-            let Some(&board) = fields.first() else {
-                return Err(err("sfen needs a position".into(), t));
-            };
-            let start = line.loc_of(board);
-            let last = fields.last().copied().unwrap_or(board);
-            let end = line.loc_of(last);
-            let sfen = fields.join(" ");
-            rec.start = RawStart::Sfen {
-                sfen,
-                loc: crate::error::Location {
-                    end: end.end,
-                    ..start
-                },
-            };
-        }
-        _ => {
-            return Err(err(
-                format!("expected startpos, sfen or an SFEN board, found {first:?}"),
-                first,
-            ));
-        }
-    }
-    match toks.next() {
-        None => return Ok(rec),
-        Some("moves") => {}
-        Some(other) => return Err(err(format!("expected `moves`, found {other:?}"), other)),
-    }
     let mut parent = 0;
     let mut columns = Columns::new(line);
-    for tok in toks {
+    for &(_, tok) in &words.moves {
         let loc = columns.loc_of(tok);
         if matches!(rec.nodes[parent as usize].item, Item::End(_)) {
             rec.warn(src, loc, "move after the end of the game ignored");
@@ -116,3 +97,19 @@ fn usi_move(tok: &str) -> Option<Move> {
         Err(_) => None,
     }
 }
+
+/// What a USI line holds ([`crate::losses`] asks): the start, the main line's moves and
+/// `resign`/`win`.
+pub(crate) const USI_HOLDS: Holds = Holds {
+    variations: false,
+    comments: false,
+    times: false,
+    subsecond_times: false,
+    bookmarks: false,
+    header: HeaderHolds::None,
+    endings: EndingHolds::Usi,
+    foul_moves: false,
+};
+
+/// What an SFEN line holds: as a USI line (a position is no more).
+pub(crate) const SFEN_HOLDS: Holds = USI_HOLDS;

@@ -9,6 +9,7 @@ use crate::encoding::Encoding;
 use crate::format::Format;
 use crate::jkf::write as jkf;
 use crate::kif::write::{self as kif, Notation};
+use crate::loss::Loss;
 use crate::model::Record;
 use crate::usi::write::{self as usi, UsiForm};
 use std::fmt;
@@ -47,6 +48,35 @@ pub fn write_with(record: &Record, format: Format, options: &WriteOptions) -> St
         unreachable!("writing into a String cannot fail");
     }
     out
+}
+
+/// A record written, with what the format could not hold of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Written {
+    /// The text, as [`write_with`] writes it.
+    pub text: String,
+    /// What the text does not keep of the record ([`crate::losses`]), empty when it reads
+    /// back as the same record.
+    pub losses: Vec<Loss>,
+}
+
+/// [`write_with`], saying also what was not kept: the same answer `shogi convert` reports,
+/// for programs that convert records themselves.
+///
+/// ```
+/// use shogi_kif::{Format, Loss, WriteOptions};
+/// let record = shogi_kif::read_str("手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:03/00:00:03)\n", Default::default())?;
+/// let ki2 = shogi_kif::write_reporting(&record, Format::Ki2, &WriteOptions::default());
+/// assert!(ki2.text.contains("▲７六歩"));
+/// assert_eq!(ki2.losses, [Loss::Times(1)]);
+/// # Ok::<(), shogi_kif::ReadError>(())
+/// ```
+pub fn write_reporting(record: &Record, format: Format, options: &WriteOptions) -> Written {
+    Written {
+        text: write_with(record, format, options),
+        losses: crate::loss::losses(record, format),
+    }
 }
 
 /// Write a record in a format into `out` (a `String`, a `fmt::Formatter`, or an adapter over

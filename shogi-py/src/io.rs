@@ -53,6 +53,19 @@ pub fn write_game(py: Python<'_>, game: &GameData, format: &str) -> PyResult<Str
     Ok(py.detach(|| shogi_kif::write(record, format)))
 }
 
+/// What writing the game in `format` would not keep (see `Record.losses`).
+pub fn game_losses(py: Python<'_>, game: &GameData, format: &str) -> PyResult<Vec<String>> {
+    let format = parse_format(format)?;
+    let Some(record) = &game.record else {
+        return Err(match &game.error {
+            Some(e) => errors::read_error(py, e),
+            None => PyValueError::new_err("the game holds no record"),
+        });
+    };
+    let losses = shogi_kif::losses(record, format);
+    Ok(losses.iter().map(ToString::to_string).collect())
+}
+
 /// Write a record in `format`: "kif", "ki2", "csa", "usi", "sfen" or "jkf" (CSA, USI and
 /// SFEN hold the main line only). Raises the record's ReadError when it could not be read.
 #[pyfunction]

@@ -401,7 +401,7 @@ impl PyPosition {
     #[staticmethod]
     #[pyo3(signature = (line, variant = "standard"))]
     fn from_usi(py: Python<'_>, line: &str, variant: &str) -> PyResult<PyPosition> {
-        let parsed = shogi_core::parse_usi_position(line, parse_variant(variant)?)
+        let parsed = shogi_core::UsiPosition::parse(line, parse_variant(variant)?)
             .map_err(|e| errors::with_attrs::<errors::ShogiError>(py, e.to_string(), &[]))?;
         let mut p = PyPosition::wrap(parsed.start);
         for m in parsed.moves {

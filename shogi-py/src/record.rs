@@ -9,7 +9,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use shogi_batch::{GameRow, ReadGame};
-use shogi_kif::{Encoding, EndingKind, Format, Record, Severity};
+use shogi_kif::{Encoding, Format, Record, Severity};
 use std::sync::{Arc, OnceLock};
 
 /// A Record from its pickled form (`Record.__reduce__`); ValueError for bytes that are not
@@ -309,34 +309,15 @@ impl PyRecord {
             .map_or_else(Vec::new, |r| r.start_comments.clone())
     }
 
-    /// How the main line ends: "resign", "interrupt", "repetition", "impasse",
-    /// "declaration", "time_up", "foul_win", "foul_loss", "mate", "no_mate", "max_moves",
-    /// "draw", "sealed_move", "win_by_default", "loss_by_default", another word as written,
-    /// or None when the record states no ending.
+    /// How the main line ends, by the one name `shogi stats` and its `--ending` filter use:
+    /// "resign", "checkmate", "repetition", "declaration", "impasse", "timeout", "foul",
+    /// "abort", "max-moves", "draw", "no-mate", "sealed", "win-by-default",
+    /// "loss-by-default", "other" (the word itself is `ending_ja`), or None when the record
+    /// states no ending.
     #[getter]
     fn ending(&self) -> Option<String> {
         let kind = &self.record()?.ending()?.kind;
-        Some(
-            match kind {
-                EndingKind::Resign => "resign",
-                EndingKind::Interrupt => "interrupt",
-                EndingKind::Repetition => "repetition",
-                EndingKind::Impasse => "impasse",
-                EndingKind::Declaration => "declaration",
-                EndingKind::TimeUp => "time_up",
-                EndingKind::FoulWin => "foul_win",
-                EndingKind::FoulLoss => "foul_loss",
-                EndingKind::Mate => "mate",
-                EndingKind::NoMate => "no_mate",
-                EndingKind::MaxMoves => "max_moves",
-                EndingKind::Draw => "draw",
-                EndingKind::SealedMove => "sealed_move",
-                EndingKind::WinByDefault => "win_by_default",
-                EndingKind::LossByDefault => "loss_by_default",
-                EndingKind::Other(w) => w.as_str(),
-            }
-            .to_string(),
-        )
+        Some(shogi_kif::ending_name(kind).to_string())
     }
 
     /// The ending as the KIF word (`投了`, `千日手`, …).
@@ -360,8 +341,10 @@ impl PyRecord {
         crate::stats::row_dict(py, self.row())
     }
 
-    /// The game's result as the training data judges it: "black", "white", "draw", or None
-    /// when the game has none (interrupted, unterminated, a problem).
+    /// Deprecated: use `winner`. The game's result as the training data takes it: "black",
+    /// "white", "draw", or None when the record states no result (interrupted, unterminated,
+    /// a problem). Judged by the same rules as `winner` (shogi-kif's `outcome`); kept only
+    /// because existing scripts read it.
     #[getter]
     fn result(&self) -> Option<&'static str> {
         Some(match shogi_kif::training::game_result(self.record()?)? {
@@ -497,6 +480,13 @@ impl PyRecord {
     /// The record written in `format` (see `shogitk.write`).
     fn write(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         crate::io::write_game(py, &self.game, format)
+    }
+
+    /// What writing the record in `format` does not keep, one phrase each ("3 times",
+    /// "1 variation"): the same list `shogi convert` warns with. Empty when the written text
+    /// reads back as the same record.
+    fn losses(&self, py: Python<'_>, format: &str) -> PyResult<Vec<String>> {
+        crate::io::game_losses(py, &self.game, format)
     }
 
     /// Pickling (Dask, multiprocessing): the record with everything it holds, as bytes.

@@ -198,6 +198,16 @@ def test_write_round_trips():
         shogitk.write(r, "pgn")
 
 
+def test_losses_name_what_a_format_cannot_hold():
+    text = "手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:03/00:00:03)\n*a note\n"
+    [r] = shogitk.read(text, format="kif")
+    assert r.losses("kif") == []
+    assert r.losses("ki2") == ["1 time"]
+    assert r.losses("usi") == ["1 comment", "1 time"]
+    with pytest.raises(ValueError, match="unknown format"):
+        r.losses("pgn")
+
+
 def test_input_errors_raise(tmp_path):
     with pytest.raises(FileNotFoundError) as e:
         shogitk.read(tmp_path / "missing.kif")

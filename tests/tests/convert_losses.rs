@@ -1,6 +1,8 @@
-//! `shogi convert` never drops data silently: a record holding what the output cannot is
-//! refused with what would be lost named; --mainline and --lossy drop it with one warning per
-//! record. And --to-encoding shift-jis writes CP932 with its declaration, `.kif` files with
+//! `shogi convert` never drops data silently: a record format converts every record and
+//! names, once per record and in a closing total, what it could not hold (an error with
+//! --strict, silent with --lossy); the extracts (sfen, usi, moves) take the main line and
+//! lose nothing they could hold. --mainline drops variations with one warning per record.
+//! And --to-encoding shift-jis writes CP932 with its declaration, `.kif` files with
 //! --out-dir, a character CP932 lacks being an error or, with --lossy, a named substitute.
 
 mod common;
@@ -14,16 +16,40 @@ const RICH: &str = "tests/fixtures/convert/variations.kifu";
 const PLAIN: &str = "tests/fixtures/convert/plain.kifu";
 
 #[test]
-fn variations_are_not_dropped_without_mainline() {
+fn record_formats_convert_and_name_what_they_cannot_hold() {
     let out = shogi(&["convert", PLAIN, "--to", "csa"]);
-    assert_eq!(code(&out), 1);
-    assert_eq!(stdout(&out), "");
-    insta::assert_snapshot!("refused_csa_variations", stderr(&out));
-    // USI loses more than the variation: --mainline is not enough.
-    let out = shogi(&["convert", PLAIN, "--to", "usi", "--mainline"]);
-    assert_eq!(code(&out), 1);
-    assert_eq!(stdout(&out), "");
-    insta::assert_snapshot!("refused_usi_after_mainline", stderr(&out));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).ends_with("+7776FU\n-3334FU\n+2726FU\n"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "{PLAIN}: warning: CSA cannot hold 1 variation: not kept\n\
+             converted 1 record; not kept: variations in 1\n"
+        )
+    );
+    // --strict: an error for the record, nothing written.
+    let out = shogi(&["convert", PLAIN, "--to", "csa", "--strict"]);
+    assert_eq!((code(&out), stdout(&out).as_str()), (1, ""));
+    assert_eq!(
+        stderr(&out),
+        format!("{PLAIN}: error: CSA cannot hold 1 variation: not converted (--strict)\n")
+    );
+    // --lossy: silent.
+    let out = shogi(&["convert", PLAIN, "--to", "csa", "--lossy"]);
+    assert_eq!((code(&out), stderr(&out).as_str()), (0, ""));
+    let out = shogi(&["convert", PLAIN, "--to", "csa", "--lossy", "--strict"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    // A USI position line is an extract of the main line: nothing to say, even after
+    // --mainline.
+    common::assert_runs_alike(
+        &["convert", PLAIN, "--to", "usi"],
+        &[None, Some("--mainline")],
+        (0, "position startpos moves 7g7f 3c3d 2g2f\n", ""),
+    );
 }
 
 #[test]
@@ -50,35 +76,37 @@ fn mainline_drops_the_variations_with_a_warning() {
 }
 
 #[test]
-fn lossy_names_everything_dropped() {
-    let out = shogi(&["convert", RICH, "--to", "usi"]);
-    assert_eq!(code(&out), 1);
-    insta::assert_snapshot!("refused_usi", stderr(&out));
-    let out = shogi(&["convert", RICH, "--to", "usi", "--lossy"]);
-    assert_eq!(code(&out), 0);
-    assert_eq!(
-        stdout(&out),
-        "position startpos moves 7g7f 3c3d 2g2f 8c8d\n"
+fn extracts_lose_nothing_and_record_formats_warn() {
+    common::assert_runs_alike(
+        &["convert", RICH, "--to", "usi"],
+        &[None, Some("--lossy"), Some("--strict")],
+        (0, "position startpos moves 7g7f 3c3d 2g2f 8c8d\n", ""),
     );
-    insta::assert_snapshot!("lossy_usi_warning", stderr(&out));
+    let out = shogi(&["convert", RICH, "--to", "sfen"]);
+    assert_eq!((code(&out), stderr(&out).as_str()), (0, ""));
     // KI2 has no times; CSA no bookmarks or variations.
-    for (to, what) in [
-        (
-            "ki2",
-            "KI2 cannot hold 7 times: not converted (--lossy drops them)",
-        ),
+    for (to, what, total) in [
+        ("ki2", "KI2 cannot hold 7 times", "times in 1"),
         (
             "csa",
-            "CSA cannot hold 1 variation, 1 bookmark: not converted (--mainline drops the variations, --lossy all of it)",
+            "CSA cannot hold 1 variation, 1 bookmark",
+            "variations in 1, bookmarks in 1",
         ),
     ] {
         let out = shogi(&["convert", RICH, "--to", to]);
-        assert_eq!(code(&out), 1);
-        assert_eq!(stderr(&out), format!("{RICH}: error: {what}\n"));
+        assert_eq!(code(&out), 0);
+        assert!(!stdout(&out).is_empty());
+        assert_eq!(
+            stderr(&out),
+            format!("{RICH}: warning: {what}: not kept\nconverted 1 record; not kept: {total}\n")
+        );
+        let out = shogi(&["convert", RICH, "--to", to, "--strict"]);
+        assert_eq!((code(&out), stdout(&out).as_str()), (1, ""));
+        assert_eq!(
+            stderr(&out),
+            format!("{RICH}: error: {what}: not converted (--strict)\n")
+        );
     }
-    // The position of --to sfen is the main line's: only variations are in question.
-    let out = shogi(&["convert", RICH, "--to", "sfen", "--mainline"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
 }
 
 #[test]
@@ -89,12 +117,13 @@ fn several_records_are_named_by_number() {
     // The second game of that file is broken; the first converts, and nothing was lost.
     assert!(!err.contains("warning"), "{err}");
     let out = shogi(&["convert", RICH, PLAIN, "--to", "csa", "--mainline"]);
-    assert_eq!(code(&out), 1);
+    assert_eq!(code(&out), 0);
     assert_eq!(
         stderr(&out),
         format!(
-            "{RICH}: error: CSA cannot hold 1 bookmark: not converted (--lossy drops them)\n\
-             {PLAIN}: warning: dropped 1 variation\n"
+            "{RICH}: warning: dropped 1 variation; CSA cannot hold 1 bookmark: not kept\n\
+             {PLAIN}: warning: dropped 1 variation\n\
+             converted 2 records; not kept: bookmarks in 1\n"
         )
     );
 }

@@ -86,15 +86,14 @@ fn out_dir_variations_and_flag_errors() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let written = std::fs::read_to_string(dir.join("mini.moves")).unwrap();
     assert_eq!(written, "B-3d B-3b R-1d K-2b B-2c Kx2c Rx1b B-4c R-1a+\n");
-    // A variation is not dropped silently: refused, or dropped with --mainline and a warning.
+    // A line of moves is the main line's: a record's variations are not in question, with
+    // or without --mainline.
     let plain = "tests/fixtures/convert/plain.kifu";
-    let out = shogi(&["convert", plain, "--to", "moves"]);
-    assert_eq!((code(&out), stdout(&out).as_str()), (1, ""));
-    assert!(stderr(&out).contains("a line of moves cannot hold 1 variation"));
-    let out = shogi(&["convert", plain, "--to", "moves", "--mainline"]);
-    assert_eq!(code(&out), 0);
-    assert_eq!(stdout(&out), "7g7f 3c3d 2g2f\n");
-    assert!(stderr(&out).contains("warning: dropped 1 variation"));
+    common::assert_runs_alike(
+        &["convert", plain, "--to", "moves"],
+        &[None, Some("--mainline")],
+        (0, "7g7f 3c3d 2g2f\n", ""),
+    );
     let out = shogi(&["convert", MINI, "--to", "sfen", "--notation", "western"]);
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("--notation goes with --to moves"));

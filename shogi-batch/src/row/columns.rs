@@ -3,8 +3,8 @@
 
 use super::{GameRow, Replay};
 use crate::date::iso8601;
-use shogi_core::{Color, Position};
-use shogi_kif::{EndingKind, HeaderKey, Record};
+use shogi_core::Color;
+use shogi_kif::{HeaderKey, LineEnd, Record};
 
 fn header<'r>(record: &'r Record, key: &HeaderKey) -> Option<&'r str> {
     record
@@ -28,8 +28,11 @@ fn header_other<'r>(record: &'r Record, names: &[&str]) -> Option<&'r str> {
     })
 }
 
+/// A rating: the number a header value starts with, or, for Floodgate's `NAME:RATING`
+/// (`black_rate`), the one after the last `:`.
 fn rating_from(value: Option<&str>) -> Option<f64> {
     let v = value?;
+    let v = v.rsplit(':').next().unwrap_or(v);
     let digits: String = v
         .trim()
         .chars()
@@ -77,27 +80,28 @@ where
         (None, Some(b)) => Some(S::from(format!("秒読み{b}"))),
         (None, None) => text(header(record, &HeaderKey::CsaTime)),
     };
-    if row.sente_rating.is_none() {
-        row.sente_rating = rating_from(header_other(
-            record,
-            &[
-                "先手レーティング",
-                "下手レーティング",
-                "先手R",
-                "black_rate",
-            ],
-        ));
-    }
-    if row.gote_rating.is_none() {
-        row.gote_rating = rating_from(header_other(
-            record,
-            &[
-                "後手レーティング",
-                "上手レーティング",
-                "後手R",
-                "white_rate",
-            ],
-        ));
+    // The header keys of each side's rating, sente's then gote's.
+    const RATING_KEYS: [[&str; 4]; 2] = [
+        [
+            "先手レーティング",
+            "下手レーティング",
+            "先手R",
+            "black_rate",
+        ],
+        [
+            "後手レーティング",
+            "上手レーティング",
+            "後手R",
+            "white_rate",
+        ],
+    ];
+    for (rating, keys) in [&mut row.sente_rating, &mut row.gote_rating]
+        .into_iter()
+        .zip(&RATING_KEYS)
+    {
+        if rating.is_none() {
+            *rating = rating_from(header_other(record, keys));
+        }
     }
     row.sente_rank = text(sente.and_then(rank));
     row.gote_rank = text(gote.and_then(rank));
@@ -124,7 +128,8 @@ fn rank(name: &str) -> Option<&str> {
     ok.then_some(last)
 }
 
-/// The `ending` column and the winner for a record replayed as `r`.
+/// The `ending` column and the winner for a record replayed as `r`: shogi-kif's one
+/// [`shogi_kif::outcome`], fed from this replay (no second one).
 pub(super) fn ending_and_winner(
     record: &Record,
     r: &Replay,
@@ -137,62 +142,16 @@ pub(super) fn ending_and_winner(
     } else {
         !start_side
     };
-    let side = |c: Color| match c {
-        Color::Black => "sente",
-        Color::White => "gote",
+    let all_played = r.played == moves;
+    let end = LineEnd {
+        to_move,
+        repetition: r
+            .repetition
+            .filter(|rep| rep.fourth_ply == moves && all_played),
+        last: r.last.as_ref().filter(|_| all_played),
     };
-    let win = side;
-    let draw = || "draw";
-    let none = || "none";
-    let repetition_at_end = r
-        .repetition
-        .filter(|rep| rep.fourth_ply == moves && r.played == moves);
-    let stated = record.ending().map(|e| (&e.kind, e.offender));
-    let Some((kind, offender)) = stated else {
-        // Nothing written: what the final position says.
-        if let Some(rep) = repetition_at_end {
-            return match rep.perpetual_checker {
-                Some(c) => (Some("perpetual-check"), win(!c)),
-                None => (Some("repetition"), draw()),
-            };
-        }
-        if r.played == moves && r.last.as_ref().is_some_and(Position::is_checkmate) {
-            return (Some("checkmate"), win(!to_move));
-        }
-        return (None, none());
-    };
-    let (name, winner) = match kind {
-        EndingKind::Resign => ("resign", win(!to_move)),
-        EndingKind::Interrupt => ("abort", none()),
-        EndingKind::Repetition => match repetition_at_end.and_then(|rep| rep.perpetual_checker) {
-            Some(c) => ("perpetual-check", win(!c)),
-            None => ("repetition", draw()),
-        },
-        EndingKind::Impasse => ("impasse", draw()),
-        EndingKind::Declaration => ("declaration", win(to_move)),
-        EndingKind::TimeUp => ("timeout", win(!to_move)),
-        EndingKind::FoulWin => match offender {
-            Some(c) => ("foul", win(!c)),
-            None => ("foul", win(to_move)),
-        },
-        EndingKind::FoulLoss => ("foul", win(!to_move)),
-        EndingKind::Mate => ("checkmate", win(!to_move)),
-        EndingKind::NoMate => ("no-mate", none()),
-        EndingKind::MaxMoves => ("max-moves", draw()),
-        EndingKind::Draw => ("draw", draw()),
-        EndingKind::SealedMove => ("sealed", none()),
-        EndingKind::WinByDefault => ("win-by-default", win(to_move)),
-        EndingKind::LossByDefault => ("loss-by-default", win(!to_move)),
-        EndingKind::Other(word) => {
-            let w = word.trim().trim_start_matches('%').to_ascii_lowercase();
-            if matches!(w.as_str(), "time-up" | "time_up" | "timeup" | "time up") {
-                ("timeout", win(!to_move))
-            } else {
-                ("other", none())
-            }
-        }
-    };
-    (Some(name), winner)
+    let (ending, winner) = shogi_kif::outcome(record, &end);
+    (ending, winner.name())
 }
 
 pub(super) fn encoding_name(e: shogi_kif::Encoding) -> &'static str {

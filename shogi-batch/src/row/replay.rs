@@ -34,7 +34,7 @@ pub fn replay(record: &Record, want: Option<&Position>) -> Replay {
     let mut pos = start.clone();
     let want_key = want.map(Position::key);
     let hit = |p: &Position| match (want, want_key) {
-        (Some(w), Some(k)) => p.key() == k && same_position(p, w),
+        (Some(w), Some(k)) => p.key() == k && p.same_position(w),
         _ => false,
     };
     let mut out = Replay {
@@ -82,7 +82,7 @@ pub fn replay_main(record: &Record, main: &MainLine, want: Option<&Position>) ->
         return out;
     };
     let want_key = want.key();
-    if main.start.key() == want_key && same_position(&main.start, want) {
+    if main.start.key() == want_key && main.start.same_position(want) {
         out.reached = true;
         return out;
     }
@@ -102,7 +102,7 @@ pub fn replay_main(record: &Record, main: &MainLine, want: Option<&Position>) ->
             pos.play_unchecked(node.mv);
         }
         played = ply + 1;
-        if same_position(&pos, want) {
+        if pos.same_position(want) {
             out.reached = true;
             break;
         }
@@ -184,10 +184,10 @@ fn fourth_occurrence(keys: &[u64]) -> Option<usize> {
     })
 }
 
-/// Same board, hands and side to move (the move number aside).
+/// Same board, hands and side to move (the move number aside). Kept for callers; it is
+/// [`Position::same_position`], which new code calls directly.
 pub fn same_position(a: &Position, b: &Position) -> bool {
-    let strip = |p: &Position| crate::key::start_text(&p.to_sfen());
-    strip(a) == strip(b)
+    a.same_position(b)
 }
 #[cfg(test)]
 mod tests {

@@ -52,6 +52,15 @@ pub enum ToFormat {
 }
 
 impl ToFormat {
+    /// The record formats (KIF, KI2, CSA, JKF), which convert a whole record and say what
+    /// they cannot hold; the others extract a position or a line from it.
+    pub fn is_record(self) -> bool {
+        matches!(
+            self,
+            ToFormat::Kif | ToFormat::Ki2 | ToFormat::Csa | ToFormat::Jkf
+        )
+    }
+
     /// The training-data targets (one entry per position; see `shogi_kif::training`).
     pub fn is_training(self) -> bool {
         matches!(self, ToFormat::Hcpe | ToFormat::Psv | ToFormat::Positions)
@@ -63,17 +72,17 @@ impl ToFormat {
 #[command(
     after_help = "Each record of each input is converted; a record that cannot be read is reported as \
 `path:line:col: error: message` on stderr and the others are still converted (exit 1 at the end).\n\n\
-Nothing is dropped silently: a record holding what the output format cannot (variations in CSA or \
-USI; comments, times, bookmarks, the header or the ending in USI; times in KI2; bookmarks in CSA \
-and JKF; variations in the record a --to sfen position or --to moves line is taken from) is not converted and the \
-error names what would be lost. --mainline converts the main line only (variations dropped, in \
-every format); --lossy drops whatever the format cannot hold. Either way one warning per record \
-on stderr names what was dropped.\n\n\
+--to sfen, usi and moves take the main line (its final position, or --ply N) and lose nothing \
+a position or a line could hold. The record formats convert every record and say on stderr, once \
+per record, what the format cannot hold (variations, bookmarks and some endings in CSA; times in \
+KI2; bookmarks in JKF; see the README), with a closing total; --strict makes any of it an error \
+for that record (nothing written for it, exit 1), --lossy silences the warnings. --mainline \
+converts the main line only (variations dropped, with a warning).\n\n\
 Examples:\n  shogi convert samples/game.kif --to sfen           # the final position\n  \
 shogi convert samples/game.kif --to sfen --ply 30  # the position after 30 moves\n  \
-shogi convert samples/game.csa --to usi --lossy\n  \
+shogi convert samples/game.csa --to usi\n  \
 shogi convert samples/ --to moves --notation western  # P-7f P-8d ..., a line per record\n  shogi convert - --to kif < samples/game.ki2\n  \
-shogi convert samples/ --to csa --out-dir csa/ --lossy  # one file per record file, same layout\n  \
+shogi convert samples/ --to csa --out-dir csa/  # one file per record file, same layout\n  \
 shogi convert samples/game.kif --to csa --mainline  # a game with variations: its main line as CSA\n  \
 shogi convert samples/game.csa --to kif --to-encoding shift-jis -o out/  # out/game.kif in Shift_JIS\n\n\
 Training data (--to hcpe|psv|positions): one entry per position of each game's main line, before \
@@ -112,11 +121,14 @@ pub struct ConvertArgs {
     /// says how many.
     #[arg(long)]
     pub mainline: bool,
-    /// Drop whatever the output format cannot hold (see below) and name it in a warning; in
-    /// Shift_JIS output, write ▲ for ☗, △ for ☖ and `U+XXXX` for any other character
-    /// Shift_JIS lacks.
-    #[arg(long)]
+    /// Do not warn about what the output format cannot hold (see below); in Shift_JIS
+    /// output, write ▲ for ☗, △ for ☖ and `U+XXXX` for any other character Shift_JIS lacks.
+    #[arg(long, conflicts_with = "strict")]
     pub lossy: bool,
+    /// Make anything the output format cannot hold an error for that record: nothing is
+    /// written for it, and the exit code is 1.
+    #[arg(long)]
+    pub strict: bool,
     /// The text encoding of KIF, KI2 and CSA output (default utf8); its declaration line says
     /// which. A character Shift_JIS lacks is an error naming it, unless --lossy.
     #[arg(long, value_enum, value_name = "ENCODING")]
@@ -180,6 +192,8 @@ struct ConvertedGame {
     selected: bool,
     key: Option<u64>,
     line: Option<String>,
+    /// The kinds of what the output did not keep of the record.
+    lost: Vec<&'static str>,
 }
 
 /// Converts one game (when the selection keeps it).
@@ -197,6 +211,7 @@ fn convert_game(
         selected: true,
         key: None,
         line: None,
+        lost: Vec::new(),
     };
     if let Some(message) = &game.panic {
         // Located where the record that failed starts.
@@ -230,15 +245,16 @@ fn convert_game(
                 done.line = (mode == DedupMode::Prefix).then(|| line_text(record));
             }
             let index = game.index as usize;
-            let (result, warning) = convert_record(record, args);
-            if let Some(text) = warning {
+            let converted = convert_record(record, args);
+            done.lost = converted.lost;
+            if let Some(text) = converted.warning {
                 done.errors.push(Message::Record {
                     index,
                     text,
                     error: false,
                 });
             }
-            match result {
+            match converted.result {
                 Ok(text) => done.text = Some(text),
                 Err(text) => done.errors.push(Message::Record {
                     index,
@@ -335,6 +351,7 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         io_failed: false,
         written: 0,
         files: 0,
+        totals: Default::default(),
     };
     let mut gather = Gather {
         dedup,

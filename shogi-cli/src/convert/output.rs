@@ -27,6 +27,68 @@ pub(super) struct Writer<'a> {
     pub(super) written: usize,
     /// Files written below --out-dir so far.
     pub(super) files: usize,
+    /// Records converted and what they did not keep, for the closing total.
+    pub(super) totals: Totals,
+}
+
+/// Records converted, and for each kind of thing not kept (in the order first met) how many
+/// of them lost one.
+#[derive(Default)]
+pub(super) struct Totals {
+    converted: usize,
+    lost: Vec<(&'static str, usize)>,
+}
+
+impl Totals {
+    /// Counts a converted record's losses.
+    pub(super) fn add(&mut self, g: &ConvertedGame) {
+        if g.text.is_none() {
+            return;
+        }
+        self.converted += 1;
+        for &kind in &g.lost {
+            match self.lost.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, n)) => *n += 1,
+                None => self.lost.push((kind, 1)),
+            }
+        }
+    }
+
+    /// `converted 10,000 records; not kept: times in 10,000, comments in 52`, when anything
+    /// was not kept.
+    pub(super) fn line(&self) -> Option<String> {
+        if self.lost.is_empty() {
+            return None;
+        }
+        let kinds: Vec<String> = self
+            .lost
+            .iter()
+            .map(|(k, n)| format!("{k} in {}", thousands(*n)))
+            .collect();
+        let records = if self.converted == 1 {
+            "record"
+        } else {
+            "records"
+        };
+        Some(format!(
+            "converted {} {records}; not kept: {}",
+            thousands(self.converted),
+            kinds.join(", ")
+        ))
+    }
+}
+
+/// `10000` as `10,000`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 impl Writer<'_> {
@@ -73,6 +135,9 @@ impl Writer<'_> {
     /// The closing line on stderr: the files written, or a note on records that were written
     /// one after another where no reader takes them as one input.
     pub(super) fn closing_note(&mut self) {
+        if let Some(line) = self.totals.line().filter(|_| !self.args.lossy) {
+            let _ = writeln!(self.stderr, "{line}");
+        }
         if let Some(dir) = &self.args.out_dir {
             let _ = writeln!(
                 self.stderr,
@@ -129,7 +194,10 @@ impl Gather {
             (Some(DedupMode::Prefix), Some(_)) => self.held.push((self.inputs_done, g)),
             (Some(DedupMode::Exact), Some(key)) if self.exact.check(key, &input.name).is_some() => {
             }
-            _ => self.texts.extend(g.text),
+            _ => {
+                w.totals.add(&g);
+                self.texts.extend(g.text);
+            }
         }
     }
 
@@ -162,6 +230,7 @@ impl Gather {
         let mut by_input: Vec<Vec<Vec<u8>>> = vec![Vec::new(); w.inputs.len()];
         for ((i, g), d) in self.held.into_iter().zip(dups) {
             if d.is_none() {
+                w.totals.add(&g);
                 by_input[i].extend(g.text);
             }
         }

@@ -1,9 +1,9 @@
-//! One record in the output format: what the format cannot hold (refused, or dropped with
-//! --mainline or --lossy and named in a warning), the text, and its encoding.
+//! One record in the output format: the text, its encoding, and what the format could not
+//! keep of the record (named in a warning, an error with --strict, silent with --lossy).
 
 use super::{ConvertArgs, ToFormat};
 use shogi_kif::notation::Notation;
-use shogi_kif::{EndingKind, Format, Loss, Record, UsiForm, WriteOptions};
+use shogi_kif::{Format, Loss, Record, UsiForm, WriteOptions};
 
 /// The library's format for an output format (none for moves as text and training data).
 pub(super) fn format_of(to: ToFormat) -> Option<Format> {
@@ -19,33 +19,14 @@ pub(super) fn format_of(to: ToFormat) -> Option<Format> {
     })
 }
 
-/// What the output of `args.to` cannot hold of `record`. `--to sfen` writes a position, which
-/// is the main line's: only variations are lost there. `--to usi` writes an engine's
-/// `position` command, without the ending word the library's USI form adds.
+/// What the output of `args.to` does not keep of `record`. The extracts (a position, a USI
+/// `position` line, a line of moves) are the main line's by what they are, and lose nothing;
+/// the record formats lose what [`shogi_kif::losses`] names.
 fn record_losses(record: &Record, to: ToFormat) -> Vec<Loss> {
-    // A line of moves is an extract of the main line, as an SFEN position is.
-    let as_format = if to == ToFormat::Moves {
-        Some(Format::Sfen)
-    } else {
-        format_of(to)
-    };
-    let Some(format) = as_format else {
-        return Vec::new();
-    };
-    let mut losses = shogi_kif::losses(record, format);
-    match to {
-        ToFormat::Sfen | ToFormat::Moves => losses.retain(Loss::is_variations),
-        ToFormat::Usi => {
-            let fouled = record.main_line().any(|n| n.foul.is_some());
-            if let Some(e) = record.ending() {
-                if !fouled && matches!(e.kind, EndingKind::Resign | EndingKind::Declaration) {
-                    losses.push(Loss::Ending(e.kind.clone()));
-                }
-            }
-        }
-        _ => {}
+    match format_of(to) {
+        Some(format) if to.is_record() => shogi_kif::losses(record, format),
+        _ => Vec::new(),
     }
-    losses
 }
 
 fn list(losses: &[Loss]) -> String {
@@ -70,16 +51,28 @@ fn target_name(to: ToFormat) -> &'static str {
     }
 }
 
-/// Convert one record: the bytes written or an error message, and the warning naming what
-/// was dropped (with --mainline or --lossy).
-pub(super) fn convert_record(
-    record: &Record,
-    args: &ConvertArgs,
-) -> (Result<Vec<u8>, String>, Option<String>) {
+/// One record converted: the bytes written or an error message, the warning (what was not
+/// kept, what --mainline dropped, characters --lossy replaced), and the kinds of what the
+/// output did not keep, for the closing total.
+pub(super) struct Converted {
+    pub(super) result: Result<Vec<u8>, String>,
+    pub(super) warning: Option<String>,
+    pub(super) lost: Vec<&'static str>,
+}
+
+/// Convert one record (see [`Converted`]). A loss is named in a warning, an error with
+/// `--strict` (nothing is written for the record); `--lossy` silences the warning.
+pub(super) fn convert_record(record: &Record, args: &ConvertArgs) -> Converted {
+    let failed = |error: String| Converted {
+        result: Err(error),
+        warning: None,
+        lost: Vec::new(),
+    };
     let mut dropped = Vec::new();
-    // Only --mainline needs a copy of the record (without its variations).
+    // Only --mainline on a record format needs a copy of the record (without its
+    // variations); the extracts take the main line anyway.
     let stripped;
-    let record = if args.mainline {
+    let record = if args.mainline && args.to.is_record() {
         let mut copy = record.clone();
         let n = copy.drop_variations();
         if n > 0 {
@@ -91,25 +84,17 @@ pub(super) fn convert_record(
         record
     };
     let losses = record_losses(record, args.to);
-    if !losses.is_empty() && !args.lossy {
-        let what = list(&losses);
-        let hint = if losses.iter().all(Loss::is_variations) {
-            "--mainline or --lossy drops them"
-        } else if losses.iter().any(Loss::is_variations) {
-            "--mainline drops the variations, --lossy all of it"
-        } else {
-            "--lossy drops them"
-        };
+    if !losses.is_empty() && args.strict {
         let error = format!(
-            "{} cannot hold {what}: not converted ({hint})",
-            target_name(args.to)
+            "{} cannot hold {}: not converted (--strict)",
+            target_name(args.to),
+            list(&losses)
         );
-        return (Err(error), None);
+        return failed(error);
     }
-    dropped.extend(losses);
     let text = match write_record(record, args) {
         Ok(t) => t,
-        Err(e) => return (Err(e), None),
+        Err(e) => return failed(e),
     };
     let encoding = args.encoding();
     let (bytes, replaced) = if args.lossy {
@@ -131,19 +116,37 @@ pub(super) fn convert_record(
                     target_name(args.to),
                     e.line_text
                 );
-                return (Err(error), None);
+                return failed(error);
             }
         }
     };
-    (Ok(bytes), warning(&dropped, &replaced))
+    let lost = losses.iter().map(Loss::kind_name).collect();
+    let (dropped, losses) = if args.lossy {
+        (&[][..], &[][..])
+    } else {
+        (&dropped[..], &losses[..])
+    };
+    let not_kept = (!losses.is_empty()).then(|| {
+        format!(
+            "{} cannot hold {}: not kept",
+            target_name(args.to),
+            list(losses)
+        )
+    });
+    Converted {
+        result: Ok(bytes),
+        warning: warning(dropped, not_kept, &replaced),
+        lost,
+    }
 }
 
 /// The one warning of a record: what was dropped and which characters were replaced.
-fn warning(dropped: &[Loss], replaced: &[char]) -> Option<String> {
+fn warning(dropped: &[Loss], not_kept: Option<String>, replaced: &[char]) -> Option<String> {
     let mut parts = Vec::new();
     if !dropped.is_empty() {
         parts.push(format!("dropped {}", list(dropped)));
     }
+    parts.extend(not_kept);
     if !replaced.is_empty() {
         let subs: Vec<String> = replaced
             .iter()

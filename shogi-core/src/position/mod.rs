@@ -121,6 +121,29 @@ impl Outcome {
 }
 
 /// A legal shogi or Mini Shogi position.
+///
+/// Comparing positions: `==` is structural (variant, board, hands, side to move **and** the
+/// move number); [`Position::same_position`] is repetition-equivalence (the move number
+/// aside), the comparison of sennichite and of a position search. `Hash` hashes the Zobrist
+/// [`Position::key`] only (board, hands, side to move), so it agrees with both: a `HashSet` of
+/// positions holds structurally different ones, and a map keyed by `key()` whose entries are
+/// confirmed with `same_position` finds repetitions. Compare positions this way, never by
+/// their SFEN text.
+///
+/// `Display` prints the SFEN and `FromStr` reads one (as [`Position::from_sfen`]).
+///
+/// ```
+/// use shogi_core::{Move, Position, Variant};
+///
+/// let start = Position::startpos(Variant::Standard);
+/// let mut pos = start.clone();
+/// for m in ["5i5h", "5a5b", "5h5i", "5b5a"] {
+///     pos.play(m.parse::<Move>()?)?;
+/// }
+/// assert!(pos.same_position(&start)); // the same position again ...
+/// assert_ne!(pos, start); // ... four moves later
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     board: [Option<Piece>; 81],
@@ -354,6 +377,17 @@ impl Position {
     #[inline]
     pub fn key(&self) -> u64 {
         self.key
+    }
+
+    /// Whether `other` is the same position for repetition: the same variant, board, hands
+    /// and side to move, whatever the move numbers (see the type's docs).
+    #[inline]
+    pub fn same_position(&self, other: &Position) -> bool {
+        self.key == other.key
+            && self.variant == other.variant
+            && self.side == other.side
+            && self.hands == other.hands
+            && self.board == other.board
     }
 
     /// The key computed from scratch (equal to [`Position::key`]; for tests).

@@ -119,7 +119,10 @@ impl<'a> Parser<'a> {
     fn statement(&mut self, line: Line<'a>, s: &'a str) -> Result<(), ReadError> {
         let loc = line.loc_of(s);
         let first = s.as_bytes()[0];
-        if matches!(first, b'V' | b'N' | b'$') && self.rec.header.len() >= MAX_HEADER_ENTRIES {
+        let entry = super::comment_entry(s);
+        if (matches!(first, b'V' | b'N' | b'$') || entry.is_some())
+            && self.rec.header.len() >= MAX_HEADER_ENTRIES
+        {
             let message = format!(
                 "more than {} header lines (the limit)",
                 crate::limits::count(MAX_HEADER_ENTRIES)
@@ -132,6 +135,10 @@ impl<'a> Parser<'a> {
                     self.rec.nodes[self.last as usize]
                         .comments
                         .push(c.to_string());
+                } else if let Some((key, value)) = entry {
+                    self.rec
+                        .header
+                        .push((key.to_string(), value.trim_end().to_string()));
                 }
                 Ok(())
             }

@@ -48,6 +48,10 @@ fn write_header<W: Write + ?Sized>(out: &mut W, record: &Record) -> fmt::Result 
                 HeaderKey::Other(k) if k.starts_with('$') => {
                     writeln!(out, "{}:{value}", one_line(k))?
                 }
+                // Floodgate's rating lines, which the reader takes back as these entries.
+                HeaderKey::Other(k) if super::COMMENT_KEYS.contains(&k.as_str()) => {
+                    writeln!(out, "'{k}:{value}")?
+                }
                 k => writeln!(out, "'{}：{value}", one_line(k.kif()))?,
             },
         }

@@ -15,6 +15,7 @@ pub(crate) mod write;
 pub(crate) use read::kif_word_reads_back as word_reads_back;
 
 use crate::error::{ErrorKind, Location, ReadError};
+use crate::holds::{EndingHolds, HeaderHolds, Holds};
 use crate::japanese::MARKS;
 use crate::raw::*;
 use crate::text::{Line, Lines, trim};
@@ -184,6 +185,25 @@ impl<'a> Parser<'a> {
         Ok(self.rec)
     }
 }
+
+/// What KIF holds ([`crate::losses`] asks): everything but fractions of a second, header
+/// entries whose line would read as something else, and endings that would not read back.
+pub(crate) const KIF_HOLDS: Holds = Holds {
+    variations: true,
+    comments: true,
+    times: true,
+    subsecond_times: false,
+    bookmarks: true,
+    header: HeaderHolds::KifLines,
+    endings: EndingHolds::ReadsBack,
+    foul_moves: true,
+};
+
+/// What KI2 holds: as KIF, without times.
+pub(crate) const KI2_HOLDS: Holds = Holds {
+    times: false,
+    ..KIF_HOLDS
+};
 
 #[cfg(test)]
 mod tests {

@@ -62,6 +62,22 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The exit code, stdout and stderr of `shogi args`, for comparing all three at once.
+pub fn run_all(args: &[&str]) -> (i32, String, String) {
+    let out = shogi(args);
+    (code(&out), stdout(&out), stderr(&out))
+}
+
+/// `shogi base…` with each of `extras` added (`None`: nothing added) gives `want` (exit code,
+/// stdout, stderr) every time.
+pub fn assert_runs_alike(base: &[&str], extras: &[Option<&str>], want: (i32, &str, &str)) {
+    for extra in extras {
+        let args: Vec<&str> = base.iter().copied().chain(*extra).collect();
+        let (code, out, err) = run_all(&args);
+        assert_eq!((code, out.as_str(), err.as_str()), want, "{args:?}");
+    }
+}
+
 /// The exit code.
 pub fn code(o: &Output) -> i32 {
     o.code
