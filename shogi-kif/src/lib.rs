@@ -57,7 +57,6 @@ mod raw;
 mod read;
 mod replay;
 mod text;
-pub mod training;
 mod usi;
 mod validate;
 mod write;
@@ -73,5 +72,5 @@ pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime
 pub use read::{Game, ReadOptions, Reader, read_bytes, read_path, read_str};
 pub use replay::MainLine;
 pub use usi::write::UsiForm;
-pub use validate::validate;
+pub use validate::{impasse_rule, validate};
 pub use write::{WriteOptions, write, write_to, write_to_with, write_usi, write_with};
