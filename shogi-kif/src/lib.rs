@@ -40,6 +40,7 @@
 //! assert_eq!(err.to_string(), "<input>:2:3: error: move 2 ３五歩(33): the piece does not move that way");
 //! ```
 
+pub mod board;
 mod csa;
 mod encode;
 mod encoding;

@@ -678,14 +678,14 @@ impl PyPosition {
 
     /// An SVG board for Jupyter: kanji pieces, gote's turned 180°, both hands.
     fn _repr_svg_(&self) -> String {
-        crate::svg::svg(&self.pos)
+        shogi_kif::board::svg(&self.pos)
     }
 
     /// The SVG board and the SFEN, for Jupyter.
     fn _repr_html_(&self) -> String {
         format!(
             "<div class=\"shogitk-position\">{}<div><code>{}</code></div></div>",
-            crate::svg::svg(&self.pos),
+            shogi_kif::board::svg(&self.pos),
             self.pos.to_sfen()
         )
     }
