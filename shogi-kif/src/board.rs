@@ -91,21 +91,32 @@ const MARGIN: u32 = 12;
 const HAND_ROW: u32 = 30;
 const LABEL: u32 = 20;
 
-/// A hand in kanji (`飛 角 歩3`), `なし` when empty.
-fn hand_kanji(pos: &Position, color: Color) -> String {
+/// The hand of `color` as words, in SFEN order: each role held by `name`, its count after it
+/// when more than one (`飛 角 歩3`, `R B2 P3`); `empty` when the hand is empty.
+pub fn hand_words<D: fmt::Display>(
+    pos: &Position,
+    color: Color,
+    name: impl Fn(Role) -> D,
+    empty: &str,
+) -> String {
     let hand = pos.hand(color);
     let parts: Vec<String> = hand_roles(pos.variant())
         .filter(|r| hand.count(*r) > 0)
         .map(|r| match hand.count(r) {
-            1 => r.kanji().to_string(),
-            n => format!("{}{n}", r.kanji()),
+            1 => name(r).to_string(),
+            n => format!("{}{n}", name(r)),
         })
         .collect();
     if parts.is_empty() {
-        "なし".to_string()
+        empty.to_string()
     } else {
         parts.join(" ")
     }
+}
+
+/// A hand in kanji (`飛 角 歩3`), `なし` when empty.
+fn hand_kanji(pos: &Position, color: Color) -> String {
+    hand_words(pos, color, Role::kanji, "なし")
 }
 
 /// An SVG board: file numbers above, rank kanji to the right, kanji pieces (gote's turned

@@ -1,24 +1,12 @@
 //! The text diagram of `repr()`; the SVG board of Jupyter is `shogi_kif::board::svg`.
 
-use crate::position::{color_name, hand_roles, rows};
-use shogi_core::{Color, Position};
+use crate::position::{color_name, rows};
+use shogi_core::{Color, Position, Role};
 use std::fmt::Write as _;
 
 /// The hand of `color` as `R B2 P3` (`-` when empty).
 fn hand_text(pos: &Position, color: Color) -> String {
-    let hand = pos.hand(color);
-    let parts: Vec<String> = hand_roles(pos.variant())
-        .filter(|r| hand.count(*r) > 0)
-        .map(|r| match hand.count(r) {
-            1 => r.sfen(),
-            n => format!("{}{n}", r.sfen()),
-        })
-        .collect();
-    if parts.is_empty() {
-        "-".to_string()
-    } else {
-        parts.join(" ")
-    }
+    shogi_kif::board::hand_words(pos, color, Role::sfen, "-")
 }
 
 /// `Position('<sfen>')` followed by the board and the hands.
