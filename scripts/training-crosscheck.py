@@ -9,7 +9,7 @@ Installs cshogi 1.1.0 (and numpy) from PyPI into a scratch virtualenv under
 1. plays random games with cshogi (even and handicap starts, either side to move, captures
    preferred half of the time so hands fill up) until N positions are collected;
 2. ours -> cshogi: feeds SFEN, move played, score and result to
-   `cargo run --release -p shogi-core --example pack -- encode hcpe|psv`, and checks every
+   `cargo run --release -p shogi-train --example pack -- encode hcpe|psv`, and checks every
    entry against cshogi: the bytes equal `to_hcp`/`to_psfen`, `set_hcp`/`set_psfen` give the
    SFEN, `move_from_move16`/`move_from_psv` give the move, and score, ply and result fields
    follow each format's convention;

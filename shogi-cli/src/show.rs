@@ -21,7 +21,8 @@ Exit status: 0, 1 when the record has an error, 2 on usage or input errors.\n\n\
 Examples:\n  shogi show samples/game.kif\n  shogi show samples/game.kif --ply 10 --notation western\n  \
 shogi show samples/game.csa --ascii --notation usi\n  shogi show samples/mini.kif\n  \
 shogi show 'position startpos moves 7g7f 3c3d 8h2b+'\n  shogi show startpos --variant mini --ascii\n  \
-shogi show 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1'"
+shogi show 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1'\n  \
+shogi show samples/game.kif --ply 30 --format svg > board.svg"
 )]
 pub struct ShowArgs {
     /// A record file (`-` reads stdin), an SFEN, `startpos`, or `position ... [moves ...]`.
@@ -33,8 +34,12 @@ pub struct ShowArgs {
     #[arg(long, value_enum, default_value_t = NotationArg::Japanese)]
     pub notation: NotationArg,
     /// An ASCII board with USI letters (sente uppercase, `+` for promoted) instead of kanji.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     pub ascii: bool,
+    /// What is printed: the text (board, state, SFEN, moves) or an SVG picture of the board
+    /// alone.
+    #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
+    pub format: ShowFormat,
     /// Which game of a multi-game input (CSA with `/`, several USI lines), from 1.
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..))]
@@ -44,6 +49,15 @@ pub struct ShowArgs {
     pub variant: Option<VariantArg>,
     #[command(flatten)]
     pub read: InputArgs,
+}
+
+/// Output formats of `shogi show`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ShowFormat {
+    /// The board diagram (kanji, or ASCII with --ascii), side to move, check, SFEN, moves.
+    Text,
+    /// An SVG picture of the board and hands (one document on stdout).
+    Svg,
 }
 
 /// What is shown: the start, the moves played from it, and where it came from.
@@ -74,7 +88,12 @@ pub fn run(args: &ShowArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             shown.name
         )));
     }
-    let text = render(&shown, ply, args).map_err(|_| Failure::usage("error: cannot format"))?;
+    let text = match args.format {
+        ShowFormat::Text => {
+            render(&shown, ply, args).map_err(|_| Failure::usage("error: cannot format"))?
+        }
+        ShowFormat::Svg => format!("{}\n", shogi_kif::board::svg(&position_at(&shown, ply))),
+    };
     emit(ctx.stdout, &text)?;
     match &shown.error {
         Some(e) => {
@@ -194,6 +213,15 @@ fn is_handicap(record: &Record) -> bool {
         && matches!(record.start.handicap, Some(h) if h != Handicap::Even)
 }
 
+/// The position after `ply` moves.
+fn position_at(shown: &Shown, ply: usize) -> Position {
+    let mut pos = shown.start.clone();
+    for &mv in &shown.moves[..ply] {
+        pos.play_unchecked(mv);
+    }
+    pos
+}
+
 /// The whole text: diagram, state, SFEN and the moves so far.
 fn render(shown: &Shown, ply: usize, args: &ShowArgs) -> Result<String, std::fmt::Error> {
     let mut pos = shown.start.clone();
@@ -206,9 +234,9 @@ fn render(shown: &Shown, ply: usize, args: &ShowArgs) -> Result<String, std::fmt
     }
     let mut out = String::new();
     if args.ascii {
-        write_ascii(&mut out, &pos)?;
+        shogi_kif::board::write_ascii(&mut out, &pos)?;
     } else {
-        shogi_kif::write_diagram(&mut out, &pos, shown.handicap)?;
+        shogi_kif::board::write_kanji(&mut out, &pos, shown.handicap)?;
     }
     out.push('\n');
     let side = side_name(pos.side_to_move(), shown.handicap);
@@ -242,53 +270,5 @@ fn side_name(color: Color, handicap: bool) -> &'static str {
         (Color::White, false) => "gote (white, △)",
         (Color::Black, true) => "shitate (sente, ▲)",
         (Color::White, true) => "uwate (gote, △)",
-    }
-}
-
-/// An ASCII board: gote's hand, files, ranks as letters, USI piece letters (sente upper case,
-/// `+` before a promoted piece, `.` for an empty square), sente's hand.
-fn write_ascii(out: &mut String, pos: &Position) -> std::fmt::Result {
-    let size = pos.variant().size();
-    writeln!(out, "gote hand: {}", ascii_hand(pos, Color::White))?;
-    out.push_str("  ");
-    for file in (1..=size).rev() {
-        write!(out, "{file:>3}")?;
-    }
-    out.push('\n');
-    let border = format!(" +{}+\n", "-".repeat(usize::from(size) * 3));
-    out.push_str(&border);
-    for rank in 1..=size {
-        out.push_str(" |");
-        for file in (1..=size).rev() {
-            match Square::new(file, rank).and_then(|sq| pos.piece_at(sq)) {
-                Some(p) => write!(out, "{:>3}", p.sfen())?,
-                None => out.push_str("  ."),
-            }
-        }
-        writeln!(out, "| {}", char::from(b'a' + rank - 1))?;
-    }
-    out.push_str(&border);
-    writeln!(out, "sente hand: {}", ascii_hand(pos, Color::Black))
-}
-
-/// A hand as SFEN writes it (`R 2P`, counts before letters), `-` when empty.
-fn ascii_hand(pos: &Position, color: Color) -> String {
-    let hand = pos.hand(color);
-    let parts: Vec<String> = shogi_core::Role::HAND_SFEN_ORDER
-        .iter()
-        .filter_map(|&role| {
-            let n = hand.count(role);
-            let letter = shogi_core::Piece::new(color, role).sfen();
-            match n {
-                0 => None,
-                1 => Some(letter),
-                n => Some(format!("{n}{letter}")),
-            }
-        })
-        .collect();
-    if parts.is_empty() {
-        "-".into()
-    } else {
-        parts.join(" ")
     }
 }

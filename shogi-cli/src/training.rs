@@ -1,5 +1,5 @@
 //! `shogi convert --to hcpe|psv|positions`: training data, one entry per position of every
-//! selected game's main line (the entries themselves come from `shogi_kif::training`).
+//! selected game's main line (the entries themselves come from `shogi_train`).
 //!
 //! Inputs are read in parallel by shogi-batch (the reading path, ratings and selection of every
 //! batch command), and their entries written in input order:
@@ -13,8 +13,8 @@ use crate::inputs::{self, io_reason, reading, record_hook};
 use crate::pool::jobs_pool;
 use crate::{Ctx, Failure};
 use shogi_batch::{Event, GameRow, INTERNAL_ERROR, ReadGame, Selection};
-use shogi_kif::training::{self, Skip, TrainingOptions};
 use shogi_kif::{Encoding, ErrorKind};
+use shogi_train::{self as training, Skip, TrainingOptions};
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};

@@ -47,7 +47,6 @@ mod game;
 mod hand;
 mod handicap;
 mod moves;
-mod packed;
 mod position;
 mod setup;
 mod sfen;
@@ -61,10 +60,6 @@ pub use game::{Declaration, DeclarationResult, Game, ImpasseRule, Repetition};
 pub use hand::Hand;
 pub use handicap::Handicap;
 pub use moves::{MAX_MOVES, Move, MoveList, UsiMoveError, UsiMoveErrorKind, UsiText};
-pub use packed::{
-    DecodeError, EncodeError, GameResult, Hcpe, Move16Format, PACKED_POSITION_BYTES,
-    PackedSfenValue, PositionFormat, RelativeResult,
-};
 pub use position::{Outcome, PlayError, Position};
 pub use setup::{Setup, SetupError, SetupOptions, SetupProblem};
 pub use sfen::{SfenError, SfenField};

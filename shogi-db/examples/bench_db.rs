@@ -8,11 +8,47 @@
 //! ```
 
 use shogi_batch::Selection;
-use shogi_db::{
-    FoundWriter, IndexOptions, explore_db, find_each, index, scan, target, write_explore,
-};
+use shogi_core::{Position, Variant};
+use shogi_db::{Db, Hit, IndexOptions, index, scan};
 use std::path::Path;
 use std::time::Instant;
+
+/// The fields `shogi find --format csv` prints of a hit, in its order.
+type Line<'a> = (
+    &'a str,
+    u32,
+    u32,
+    Option<&'a str>,
+    &'a str,
+    Option<&'a str>,
+    Option<&'a str>,
+    Option<&'a str>,
+    Option<f64>,
+    Option<f64>,
+    Option<&'a str>,
+    u32,
+    bool,
+);
+
+fn line(h: &Hit) -> Line<'_> {
+    let r = &h.row;
+    let start = r.start_iso.as_deref().or(r.start.as_deref());
+    (
+        &r.path,
+        r.game,
+        h.ply,
+        h.next_move.as_deref(),
+        &r.winner,
+        r.ending.as_deref(),
+        r.sente.as_deref(),
+        r.gote.as_deref(),
+        r.sente_rating,
+        r.gote_rating,
+        start,
+        r.plies,
+        r.valid,
+    )
+}
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -98,15 +134,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let db = db.ok_or("no --jobs")?;
     let none = Selection::new();
-    let start = target("startpos", None)?;
-    let table = explore_db(&db, &start, &none)?;
+    let start = Position::startpos(Variant::Standard);
+    let table = Db::open(&db)?.explore(&start, &none)?;
     let first = table.moves.first().ok_or("no games")?;
-    let common = target(&format!("position startpos moves {}", first.usi), None).or_else(|_| {
-        let mut p = start.clone();
-        p.play(shogi_core::Move::from_usi(&first.usi).unwrap())
-            .unwrap();
-        Ok::<_, shogi_db::DbError>(p)
-    })?;
+    let mut common = start.clone();
+    common.play(shogi_core::Move::from_usi(&first.usi)?)?;
     // A rare position: ply 40 of the first game's line.
     let conn = rusqlite::Connection::open(&db)?;
     let moves: String = conn.query_row(
@@ -129,22 +161,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let cpu0 = cpu();
         for _ in 0..20 {
             let ((), s) = time(|| {
-                // As `shogi find --format csv` prints them: streamed.
+                // As `shogi find --format csv` prints them: the database opened, the hits
+                // streamed.
                 let mut buf = Vec::new();
-                let mut w = FoundWriter::new("csv", &mut buf).unwrap();
-                let counts = find_each(&db, pos, &none, None, &mut |h| {
-                    w.hit(h).unwrap();
-                    std::ops::ControlFlow::Continue(())
-                })
-                .unwrap();
-                w.finish(counts).unwrap();
+                // (The header row, written once, is left out.)
+                let mut w = csv::Writer::from_writer(&mut buf);
+                let db = Db::open(&db).unwrap();
+                let counts = db
+                    .find_each(pos, &none, None, &mut |h| {
+                        w.serialize(line(h)).unwrap();
+                        std::ops::ControlFlow::Continue(())
+                    })
+                    .unwrap();
+                w.flush().unwrap();
                 hits = counts.total;
             });
             f_times.push(s);
             let ((), s) = time(|| {
-                let table = explore_db(&db, pos, &none).unwrap();
+                let table = Db::open(&db).unwrap().explore(pos, &none).unwrap();
                 let mut buf = Vec::new();
-                write_explore(&table, "json", &mut buf).unwrap();
+                serde_json::to_writer_pretty(&mut buf, &table).unwrap();
             });
             e_times.push(s);
         }

@@ -5,16 +5,16 @@
 //! to the exact path, which replays every hit.
 
 use crate::error::DbError;
-use crate::key::{check_key, position_key};
-use crate::query::{
-    GameRef, HIT_COLUMNS, Hit, MoveLine, fill_hit_row, hit_row, position_after, prefix, set_opt,
-    table,
+use crate::hit::{
+    Counts, Hit, fill_hit_row, hit_columns, hit_row, position_after, prefix, set_opt,
 };
+use crate::key::{check_key, position_key};
 use crate::schema::{self, db_err};
+use crate::stream::{self, Chunking};
+use crate::tally::{Explore, GameRef, Tally};
 use rusqlite::{Connection, OptionalExtension};
-use shogi_batch::GameRow;
+use shogi_batch::same_position;
 use shogi_core::Position;
-use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -37,7 +37,7 @@ fn confirm(
         return Ok(false);
     };
     let line = prefix(&moves, ply as usize);
-    Ok(position_after(&start, line).is_some_and(|p| p.same_position(target)))
+    Ok(position_after(&start, line).is_some_and(|p| same_position(&p, target)))
 }
 
 /// The rows of the key and check key of `target`, joined with `games_hit`.
@@ -55,13 +55,8 @@ pub(crate) fn find(
     db: &Path,
     target: &Position,
 ) -> Result<Option<Vec<Hit>>, DbError> {
-    let columns = HIT_COLUMNS
-        .iter()
-        .map(|c| format!("h.{c}"))
-        .collect::<Vec<_>>()
-        .join(", ");
     let mut st = conn
-        .prepare_cached(&hits_sql(&columns))
+        .prepare_cached(&hits_sql(&hit_columns("h")))
         .map_err(|e| db_err(db, e))?;
     let mut rows = st
         .query([position_key(target), check_key(target)])
@@ -87,15 +82,6 @@ pub(crate) fn find(
     Ok(Some(hits))
 }
 
-/// How many occurrences a search found, and in how many games.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Occurrences (game and ply).
-    pub total: usize,
-    /// Distinct games.
-    pub games: usize,
-}
-
 /// The hits of `target` passed to `each` as they are read, in (path, game, ply) order, at
 /// most `limit` of them, and the counts of all. `None` (with nothing passed to `each`) when
 /// the database's game ids do not follow path order (see [`schema::record_id_order`]) or
@@ -103,12 +89,14 @@ pub struct Counts {
 ///
 /// The hits are counted from the primary key alone; no row is built per hit (one [`Hit`] is
 /// refilled in place), and many hits are read on several threads ([`crate::stream`]), so
-/// printing a million hits costs little more than writing them.
+/// printing a million hits costs little more than writing them; `chunk` is the hits per
+/// chunk there, and from four chunks on the threaded path is taken.
 pub(crate) fn find_each(
     conn: &Connection,
     db: &Path,
     target: &Position,
     limit: Option<usize>,
+    chunk: usize,
     each: &mut dyn FnMut(&Hit) -> ControlFlow<()>,
 ) -> Result<Option<Counts>, DbError> {
     let err = |e| db_err(db, e);
@@ -142,23 +130,18 @@ pub(crate) fn find_each(
         last = Some(*id);
     }
     let shown = limit.unwrap_or(usize::MAX).min(ids.len());
-    if shown >= crate::stream::parallel_from() {
+    if shown >= stream::parallel_from(chunk) {
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
-        crate::stream::print(db, keys, &ids, shown, threads, each)?;
+        let how = Chunking {
+            hits: chunk,
+            threads,
+        };
+        stream::print(db, keys, &ids, shown, how, each)?;
         return Ok(Some(counts));
     }
-    let columns = HIT_COLUMNS
-        .iter()
-        .map(|c| format!("h.{c}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let mut hit = Hit {
-        row: GameRow::default(),
-        ply: 0,
-        next_move: None,
-    };
+    let mut hit = Hit::empty();
     let mut st = conn
-        .prepare_cached(&format!("{} LIMIT ?3", hits_sql(&columns)))
+        .prepare_cached(&format!("{} LIMIT ?3", hits_sql(&hit_columns("h"))))
         .map_err(err)?;
     let mut rows = st
         .query(rusqlite::params![keys[0], keys[1], shown as i64])
@@ -196,55 +179,33 @@ fn hit_ids(conn: &Connection, db: &Path, keys: [i64; 2]) -> Result<Vec<i64>, DbE
     Ok(ids)
 }
 
-/// The counts of one move, while the rows are read.
-struct Tally {
-    line: MoveLine,
-    ratings: (f64, u32),
-    /// The newest date so far and the games of that date (by id).
-    newest: Option<(String, Vec<i64>)>,
-}
-
 /// The explorer table of `target`, or `None` when the replayed hit is not the position.
 pub(crate) fn explore(
     conn: &Connection,
     db: &Path,
     target: &Position,
-) -> Result<Option<crate::query::Explore>, DbError> {
+) -> Result<Option<Explore>, DbError> {
     let sql = hits_sql("h.winner, h.sente_rating, h.gote_rating, h.start_iso");
     let mut st = conn.prepare_cached(&sql).map_err(|e| db_err(db, e))?;
     let mut rows = st
         .query([position_key(target), check_key(target)])
         .map_err(|e| db_err(db, e))?;
-    let mut by_move: HashMap<String, Tally> = HashMap::new();
-    let (mut games, mut ended) = (0u32, 0u32);
+    let mut tally: Tally<i64> = Tally::new();
     let mut first = None;
-    // The game being read (rows come by game) and the moves it has counted.
-    let mut current: Option<i64> = None;
-    let mut counted: Vec<String> = Vec::new();
-    let mut ended_current = false;
     while let Some(r) = rows.next().map_err(|e| db_err(db, e))? {
         let get = |e| db_err(db, e);
         let game_id: i64 = r.get(0).map_err(get)?;
         first.get_or_insert((game_id, r.get::<_, i64>(1).map_err(get)?));
-        if current != Some(game_id) {
-            current = Some(game_id);
-            counted.clear();
-            ended_current = false;
-            games += 1;
-        }
-        let mv = r.get_ref(2).map_err(get)?;
-        let Ok(Some(mv)) = mv.as_str_or_null() else {
-            if !ended_current {
-                ended_current = true;
-                ended += 1;
-            }
-            continue;
-        };
-        if counted.iter().any(|m| m == mv) {
+        let mv = r.get_ref(2).map_err(get)?.as_str_or_null().ok().flatten();
+        if !tally.hit(&game_id, mv) {
             continue;
         }
-        counted.push(mv.to_string());
-        count_row(&mut by_move, mv, game_id, r).map_err(|e| db_err(db, e))?;
+        let Some(mv) = mv else { continue };
+        // Winner, ratings, date: columns 3 to 6.
+        let winner = r.get_ref(3).map_err(get)?.as_str().unwrap_or("");
+        let ratings = [r.get(4).map_err(get)?, r.get(5).map_err(get)?];
+        let date = r.get_ref(6).map_err(get)?.as_str_or_null().ok().flatten();
+        tally.count(game_id, mv, winner, ratings, date);
     }
     drop(rows);
     if let Some((game_id, ply)) = first {
@@ -252,63 +213,8 @@ pub(crate) fn explore(
             return Ok(None);
         }
     }
-    let mut lines = Vec::with_capacity(by_move.len());
-    for (_, mut t) in by_move {
-        if let Some((date, ids)) = t.newest {
-            t.line.recent = Some(newest_game(conn, db, date, &ids)?);
-        }
-        lines.push((t.line, t.ratings));
-    }
-    Ok(Some(table(target, lines, games, ended)))
-}
-
-/// Counts row `r` (winner, ratings, date: columns 3 to 6) of game `game_id` for move `mv`.
-fn count_row(
-    by_move: &mut HashMap<String, Tally>,
-    mv: &str,
-    game_id: i64,
-    r: &rusqlite::Row<'_>,
-) -> rusqlite::Result<()> {
-    let tally = match by_move.get_mut(mv) {
-        Some(t) => t,
-        None => by_move.entry(mv.to_string()).or_insert_with(|| Tally {
-            line: MoveLine {
-                usi: mv.to_string(),
-                text: mv.to_string(),
-                games: 0,
-                sente_wins: 0,
-                gote_wins: 0,
-                draws: 0,
-                unfinished: 0,
-                win_rate: 0.0,
-                avg_rating: None,
-                recent: None,
-            },
-            ratings: (0.0, 0),
-            newest: None,
-        }),
-    };
-    tally.line.games += 1;
-    match r.get_ref(3)?.as_str().unwrap_or("") {
-        "sente" => tally.line.sente_wins += 1,
-        "gote" => tally.line.gote_wins += 1,
-        "draw" => tally.line.draws += 1,
-        _ => tally.line.unfinished += 1,
-    }
-    for i in [4, 5] {
-        if let Some(x) = r.get::<_, Option<f64>>(i)? {
-            tally.ratings.0 += x;
-            tally.ratings.1 += 1;
-        }
-    }
-    if let Ok(Some(date)) = r.get_ref(6)?.as_str_or_null() {
-        match &mut tally.newest {
-            Some((d, ids)) if date == d.as_str() => ids.push(game_id),
-            Some((d, _)) if date < d.as_str() => {}
-            _ => tally.newest = Some((date.to_string(), vec![game_id])),
-        }
-    }
-    Ok(())
+    let table = tally.table(target, |date, ids| newest_game(conn, db, date, ids))?;
+    Ok(Some(table))
 }
 
 /// The last by path and number of the games `ids` (all of date `date`).

@@ -1,13 +1,13 @@
 //! `shogi index`: reading collections into the database, incrementally.
 
 use crate::error::DbError;
+use crate::hit::stored_start;
 use crate::key::position_key;
 use crate::load::{IndexProgress, LoadJob, load};
 use crate::rows::DEFAULT_MEMORY_ROWS;
 use crate::schema::{self, db_err};
 use rusqlite::{Connection, OpenFlags, params};
 use shogi_batch::{Input, Reading, expand};
-use shogi_core::{Position, SetupOptions};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -47,11 +47,6 @@ pub struct IndexReport {
     pub games_removed: u64,
     /// Positions written.
     pub positions_added: u64,
-}
-
-/// The start position of a stored game (`games.start_sfen`).
-pub(crate) fn stored_start(sfen: &str) -> Option<Position> {
-    Position::from_sfen_with(sfen, SetupOptions::PERMISSIVE).ok()
 }
 
 /// A file as found on disk now.

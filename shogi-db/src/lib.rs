@@ -18,39 +18,49 @@
 //! played from it. A game with an error is indexed up to the error (`games.valid = 0`); a
 //! declared foul move is not played, so its line ends before it.
 //!
+//! Build a database with [`index`], open it with [`Db::open`], then search it; [`scan`]
+//! answers the same questions from the record files, without a database. How the answers
+//! are printed is the caller's (the `shogi` command's) business.
+//!
 //! ```no_run
-//! use shogi_db::{IndexOptions, explore, find, index, target};
+//! use shogi_db::{Db, IndexOptions, index};
+//! use shogi_core::{Position, Variant};
 //! use std::path::Path;
 //!
-//! let db = Path::new("games.sqlite");
-//! index(&["records/"], db, &IndexOptions::default())?;
-//! let pos = target("startpos", None)?;
-//! let found = find(db, &pos, &shogi_batch::Selection::new(), Some(10))?;
-//! let table = explore(&pos, &find(db, &pos, &shogi_batch::Selection::new(), None)?);
+//! index(&["records/"], Path::new("games.sqlite"), &IndexOptions::default())?;
+//! let db = Db::open("games.sqlite")?;
+//! let start = Position::startpos(Variant::Standard);
+//! let all = shogi_batch::Selection::new();
+//! let found = db.find(&start, &all, Some(10))?;
+//! let table = db.explore(&start, &all)?;
 //! # Ok::<(), shogi_db::DbError>(())
 //! ```
+//!
+//! Layout (each module uses only those above it): `error`, `key`, `schema`, `rows`, `hit`
+//! (hits and counts), `tally` (the explorer's counting), `stream` (many hits read on several
+//! threads), `fast` (queries without filters), `exact` (every hit replayed), `scan` (no
+//! database), `load` and `index` (building), `db` (the handle).
 
+mod db;
 mod error;
+mod exact;
 mod fast;
+mod hit;
 mod index;
 pub mod key;
 mod load;
-mod output;
-mod query;
 mod rows;
+mod scan;
 pub mod schema;
 mod stream;
+mod tally;
 
+pub use db::Db;
 pub use error::DbError;
-pub use fast::Counts;
+pub use hit::{Counts, Found, Hit};
 pub use index::{IndexOptions, IndexReport, index, index_with};
 pub use key::position_key;
 pub use load::IndexProgress;
-pub use output::{FIND_COLUMNS, FoundWriter, write_explore, write_found};
-pub use query::{
-    Explore, Found, GameRef, Hit, MoveLine, explore, explore_db, find, find_each, name_moves, scan,
-    target,
-};
+pub use scan::scan;
 pub use schema::SCHEMA_VERSION;
-#[doc(hidden)]
-pub use stream::set_chunk as set_stream_chunk;
+pub use tally::{Explore, GameRef, MoveLine, explore_hits, name_moves};

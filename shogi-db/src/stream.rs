@@ -5,28 +5,19 @@
 //! few chunks ahead of it.
 
 use crate::error::DbError;
-use crate::query::{HIT_COLUMNS, Hit, set, set_opt};
+use crate::hit::{Hit, hit_columns, set, set_opt};
 use crate::schema::{self, db_err};
 use rusqlite::Connection;
 use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Hits per chunk (about 1.5 MB of strings for generated games).
-const CHUNK: usize = 16_384;
-/// The chunk size in use: [`CHUNK`] except in tests (see [`set_chunk`]).
-static CHUNK_HITS: AtomicUsize = AtomicUsize::new(CHUNK);
+/// Hits per chunk by default (about 1.5 MB of strings for generated games).
+pub(crate) const CHUNK: usize = 16_384;
 
-/// Sets the hits per chunk (tests use a few, so that small databases take the threaded
-/// path; the output is the same whatever it is).
-#[doc(hidden)]
-pub fn set_chunk(hits: usize) {
-    CHUNK_HITS.store(hits.max(1), Ordering::Relaxed);
-}
-
-/// From this many hits to print on, they are read on several threads (four chunks).
-pub(crate) fn parallel_from() -> usize {
-    4 * CHUNK_HITS.load(Ordering::Relaxed)
+/// From this many hits to print on, they are read on several threads (four chunks of
+/// `chunk` hits).
+pub(crate) fn parallel_from(chunk: usize) -> usize {
+    4 * chunk.max(1)
 }
 
 /// A string of a chunk: start and length in its buffer (`None`: NULL).
@@ -155,23 +146,29 @@ fn read(
     Ok(chunk)
 }
 
-/// Hands the first `shown` hits of the key and check key `keys` to `each`, in order, read on
-/// `threads` threads; `ids` are the game ids of all hits, in order. Stops when `each` says so.
+/// How [`print`] reads: the hits per chunk and the reading threads.
+#[derive(Clone, Copy)]
+pub(crate) struct Chunking {
+    /// Hits per chunk (a chunk never splits a game's hits).
+    pub(crate) hits: usize,
+    /// Reading threads.
+    pub(crate) threads: usize,
+}
+
+/// Hands the first `shown` hits of the key and check key `keys` to `each`, in order, read in
+/// chunks on several threads (`how`); `ids` are the game ids of all hits, in order. Stops
+/// when `each` says so.
 pub(crate) fn print(
     db: &Path,
     keys: [i64; 2],
     ids: &[i64],
     shown: usize,
-    threads: usize,
+    how: Chunking,
     each: &mut dyn FnMut(&Hit) -> ControlFlow<()>,
 ) -> Result<(), DbError> {
-    let ranges = ranges(ids, shown, CHUNK_HITS.load(Ordering::Relaxed));
-    let threads = threads.clamp(1, ranges.len().max(1));
-    let columns = HIT_COLUMNS
-        .iter()
-        .map(|c| format!("h.{c}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let ranges = ranges(ids, shown, how.hits.max(1));
+    let threads = how.threads.clamp(1, ranges.len().max(1));
+    let columns = hit_columns("h");
     let sql = format!(
         "SELECT p.ply, p.move, {columns} FROM positions p \
          JOIN games h INDEXED BY games_hit ON h.id = p.game_id \
@@ -209,11 +206,7 @@ pub(crate) fn print(
                 }
             });
         }
-        let mut hit = Hit {
-            row: shogi_batch::GameRow::default(),
-            ply: 0,
-            next_move: None,
-        };
+        let mut hit = Hit::empty();
         for i in 0..ranges.len() {
             let Ok(chunk) = queues[i % threads].recv() else {
                 return Err(DbError::new(db, "a reading thread stopped"));

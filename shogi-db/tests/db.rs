@@ -7,11 +7,68 @@ mod common;
 use common::{Rng, Seen, brute_force, write_collection};
 use rusqlite::Connection;
 use shogi_batch::Selection;
-use shogi_db::{IndexOptions, explore, explore_db, find, index, scan, target};
+use shogi_db::{Db, DbError, Found, Hit, IndexOptions, explore_hits as explore, index, scan};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
+
+/// `find` on the database `db`, opened for the one query.
+fn find(
+    db: &Path,
+    pos: &shogi_core::Position,
+    sel: &Selection,
+    limit: Option<usize>,
+) -> Result<Found, DbError> {
+    Db::open(db)?.find(pos, sel, limit)
+}
+
+/// `explore` on the database `db`, opened for the one query.
+fn explore_db(
+    db: &Path,
+    pos: &shogi_core::Position,
+    sel: &Selection,
+) -> Result<shogi_db::Explore, DbError> {
+    Db::open(db)?.explore(pos, sel)
+}
+
+/// The position of an SFEN (its move number may be left out) or `startpos`.
+fn target(spec: &str) -> shogi_core::Position {
+    if spec == "startpos" {
+        return shogi_core::Position::startpos(shogi_core::Variant::Standard);
+    }
+    let sfen = if spec.split_whitespace().count() == 3 {
+        format!("{spec} 1")
+    } else {
+        spec.to_string()
+    };
+    shogi_core::Position::from_sfen_with(&sfen, shogi_core::SetupOptions::PERMISSIVE).unwrap()
+}
+
+/// A hit with only the columns a query without filters reads (what find and explore
+/// print).
+fn narrow(h: &Hit) -> Hit {
+    let r = &h.row;
+    Hit {
+        row: shogi_batch::GameRow {
+            path: r.path.clone(),
+            game: r.game,
+            sente: r.sente.clone(),
+            gote: r.gote.clone(),
+            start: r.start.clone(),
+            start_iso: r.start_iso.clone(),
+            plies: r.plies,
+            ending: r.ending.clone(),
+            winner: r.winner.clone(),
+            valid: r.valid,
+            sente_rating: r.sente_rating,
+            gote_rating: r.gote_rating,
+            ..Default::default()
+        },
+        ply: h.ply,
+        next_move: h.next_move.clone(),
+    }
+}
 
 fn opts() -> IndexOptions {
     IndexOptions {
@@ -99,7 +156,7 @@ fn find_agrees_with_brute_force() {
     let mut multi = 0;
     for i in 0..300 {
         let s = &all[rng.below(all.len())];
-        let pos = target(&s.sfen, None).unwrap();
+        let pos = target(&s.sfen);
         let want = expected(&all, &s.sfen);
         let found = find(&f.db, &pos, &none, None).unwrap();
         assert_eq!(got(&found), want, "{}", s.sfen);
@@ -110,22 +167,19 @@ fn find_agrees_with_brute_force() {
         if i % 10 == 0 {
             let scanned = scan(&refs, &pos, &none, None, Some(2)).unwrap();
             assert_eq!(got(&scanned), want, "scan {}", s.sfen);
-            // What is printed of each hit is the same.
-            let print = |f: &shogi_db::Found| {
-                let mut out = Vec::new();
-                shogi_db::write_found(f, "jsonl", &mut out).unwrap();
-                String::from_utf8(out).unwrap()
-            };
-            assert_eq!(print(&scanned), print(&found), "scan rows {}", s.sfen);
+            // What is printed of each hit is the same: the scan's rows cut to the columns
+            // the database reads.
+            let narrowed: Vec<Hit> = scanned.hits.iter().map(narrow).collect();
+            assert_eq!(narrowed, found.hits, "scan rows {}", s.sfen);
         }
     }
     assert!(multi > 30, "too few shared positions to test: {multi}");
     for sfen in absent(&all, 30) {
-        let pos = target(&sfen, None).unwrap();
+        let pos = target(&sfen);
         assert!(find(&f.db, &pos, &none, None).unwrap().hits.is_empty());
     }
     // The start position: every game from it, at ply 0.
-    let start = target("startpos", None).unwrap();
+    let start = target("startpos");
     let want = expected(
         &all,
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -",
@@ -155,7 +209,8 @@ fn streamed_find_agrees_with_brute_force_with_and_without_path_order() {
     // with any limit.
     let f = fixture(false);
     let none = Selection::new();
-    let check = |all: &[Seen], label: &str| {
+    let check = |all: &[Seen], label: &str, chunk: usize| {
+        let db = Db::open(&f.db).unwrap().with_stream_chunk(chunk);
         let mut rng = Rng(11);
         let mut picks: Vec<String> = (0..60)
             .map(|_| all[rng.below(all.len())].sfen.clone())
@@ -163,9 +218,9 @@ fn streamed_find_agrees_with_brute_force_with_and_without_path_order() {
         picks.push("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -".into());
         picks.extend(absent(all, 3));
         for sfen in &picks {
-            let pos = target(sfen, None).unwrap();
+            let pos = target(sfen);
             let want = expected(all, sfen);
-            let found = find(&f.db, &pos, &none, None).unwrap();
+            let found = db.find(&pos, &none, None).unwrap();
             assert_eq!(got(&found), want, "{label} {sfen}");
             let games: HashSet<_> = want.iter().map(|w| (&w.0, w.1)).collect();
             assert_eq!(
@@ -174,34 +229,30 @@ fn streamed_find_agrees_with_brute_force_with_and_without_path_order() {
                 "{label}"
             );
             for limit in [0, 1, 3] {
-                let some = find(&f.db, &pos, &none, Some(limit)).unwrap();
+                let some = db.find(&pos, &none, Some(limit)).unwrap();
                 let n = limit.min(want.len());
                 assert_eq!(got(&some), want[..n], "{label} {sfen} limit {limit}");
                 assert_eq!((some.total, some.games), (found.total, found.games));
-                // Streamed, the text output is that of the collected hits.
+                // Streamed, the hits and counts are those collected.
                 let mut streamed = Vec::new();
-                let mut w = shogi_db::FoundWriter::new("text", &mut streamed).unwrap();
-                let counts = shogi_db::find_each(&f.db, &pos, &none, Some(limit), &mut |h| {
-                    w.hit(h).unwrap();
-                    std::ops::ControlFlow::Continue(())
-                })
-                .unwrap();
-                w.finish(counts).unwrap();
-                let mut collected = Vec::new();
-                shogi_db::write_found(&some, "text", &mut collected).unwrap();
-                assert_eq!(streamed, collected, "{label} {sfen} limit {limit}");
+                let counts = db
+                    .find_each(&pos, &none, Some(limit), &mut |h| {
+                        streamed.push(h.clone());
+                        std::ops::ControlFlow::Continue(())
+                    })
+                    .unwrap();
+                assert_eq!(streamed, some.hits, "{label} {sfen} limit {limit}");
+                assert_eq!(counts, some.counts(), "{label} {sfen} limit {limit}");
             }
         }
     };
     let refs = [f.gen_dir.as_str()];
     assert_eq!(ids_in_path_order(&f.db).as_deref(), Some("1"));
     let all = brute_force(&refs);
-    check(&all, "in path order");
+    check(&all, "in path order", 16_384);
     // Many hits are read on several threads, in chunks of games: made small here so that
     // this database's common positions take that path.
-    shogi_db::set_stream_chunk(3);
-    check(&all, "threaded");
-    shogi_db::set_stream_chunk(16_384);
+    check(&all, "threaded", 3);
     // A file that sorts before every other, added by a second run: its games get the highest
     // ids.
     let gdir = Path::new(&f.gen_dir);
@@ -215,7 +266,7 @@ fn streamed_find_agrees_with_brute_force_with_and_without_path_order() {
     }
     index(&f.paths, &f.db, &opts()).unwrap();
     assert_eq!(ids_in_path_order(&f.db).as_deref(), Some("0"));
-    check(&brute_force(&refs), "after an earlier file");
+    check(&brute_force(&refs), "after an earlier file", 16_384);
 }
 
 #[test]
@@ -238,7 +289,7 @@ fn explore_counts_equal_brute_force() {
         samples.push(early.sfen.clone());
     }
     for sfen in samples {
-        let pos = target(&sfen, None).unwrap();
+        let pos = target(&sfen);
         let table = explore_db(&f.db, &pos, &none).unwrap();
         // Counted in one pass over the rows: the same table as from the hits.
         assert_eq!(
@@ -311,7 +362,7 @@ fn invalid_games_are_indexed_and_marked() {
 fn selection_filters_apply_to_find_and_explore() {
     let f = fixture(false);
     let all = brute_force(&[f.gen_dir.as_str()]);
-    let start = target("startpos", None).unwrap();
+    let start = target("startpos");
     let second = all.iter().find(|s| s.ply == 2).unwrap().sfen.clone();
     let filters: &[&[(&str, &str)]] = &[
         &[("--player", "tanaka")],
@@ -504,7 +555,7 @@ fn interrupted_index_leaves_a_usable_database() {
     // Killed in the middle of an update: the previous database, as it was.
     index_killed(&f.paths, &f.db, 10);
     assert_eq!(dump(&f.db), before);
-    let start = target("startpos", None).unwrap();
+    let start = target("startpos");
     assert!(find(&f.db, &start, &Selection::new(), None).unwrap().total > 0);
     // And the next run completes it.
     let r = index(&f.paths, &f.db, &opts()).unwrap();
@@ -593,7 +644,7 @@ fn a_hash_collision_falls_back_to_replaying_every_hit() {
                 && !all.iter().any(|t| t.path == first_path && t.sfen == s.sfen)
         })
         .unwrap();
-    let pos = target(&s.sfen, None).unwrap();
+    let pos = target(&s.sfen);
     let want = expected(&all, &s.sfen);
     // The first game's position at ply 5 now claims the keys of `pos`.
     let changed = conn
@@ -618,7 +669,7 @@ fn a_hash_collision_falls_back_to_replaying_every_hit() {
 fn bad_databases_are_refused_and_left_untouched() {
     let f = fixture(false);
     let bytes = std::fs::read(&f.db).unwrap();
-    let start = target("startpos", None).unwrap();
+    let start = target("startpos");
     let none = Selection::new();
     let dir = tempfile::tempdir().unwrap();
     let name = |e: &shogi_db::DbError, p: &Path| assert_eq!(e.path, p.display().to_string());

@@ -1,11 +1,11 @@
 //! Character encodings: BOM, declared encoding, strict UTF-8, CP932, EUC-JP.
 
 use crate::error::{ErrorKind, Location, ReadError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 /// A text encoding of a record file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Encoding {
     /// UTF-8 (with or without a byte-order mark).
     Utf8,

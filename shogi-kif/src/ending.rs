@@ -1,7 +1,7 @@
 //! How a game (or a line of play) ends.
 
 use crate::Format;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shogi_core::Color;
 use std::borrow::Cow;
 
@@ -11,7 +11,7 @@ use std::borrow::Cow;
 pub const UNKNOWN_ENDING_WORD: &str = "不明";
 
 /// The terminal statement of a line of play, relative to the side to move at that point.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndingKind {
     /// 投了 / `%TORYO`: the side to move resigns.

@@ -1,10 +1,10 @@
 //! Errors and diagnostics, each located in the source text.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Where something is in the decoded source text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Location {
     /// 1-based line number (0 when the problem is not tied to a line).
     pub line: u32,
@@ -17,7 +17,7 @@ pub struct Location {
 }
 
 /// What went wrong while reading a record.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// The bytes are not text in any supported encoding.
@@ -73,7 +73,7 @@ impl ErrorKind {
 const MAX_LINE_TEXT: usize = 200;
 
 /// A record that could not be read, with the place and the reason.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReadError {
     /// The class of problem.
     pub kind: ErrorKind,
@@ -160,7 +160,7 @@ impl fmt::Display for ReadError {
 impl std::error::Error for ReadError {}
 
 /// How serious a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Worth knowing; the record was read as its author most likely meant.
@@ -182,7 +182,7 @@ impl Severity {
 }
 
 /// A located remark about a record (unknown lines, contradicted endings, …).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// How serious.
     pub severity: Severity,

@@ -1,11 +1,11 @@
 //! Record formats: their names, detection from the content, hints from file extensions.
 
 use crate::japanese;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// A record format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Format {
     /// Kakinoki KIF (numbered move lines with source squares).
     Kif,

@@ -72,6 +72,7 @@
 //! assert_eq!(err.to_string(), "<input>:2:3: error: move 2 ３五歩(33): the piece does not move that way");
 //! ```
 
+pub mod board;
 mod csa;
 mod encode;
 mod encoding;
@@ -92,7 +93,6 @@ mod raw;
 mod read;
 mod replay;
 mod text;
-pub mod training;
 mod usi;
 mod validate;
 mod write;
@@ -109,7 +109,7 @@ pub use outcome::{ENDING_NAMES, LineEnd, Replayed, Winner, ending_name, outcome}
 pub use read::{Game, ReadOptions, Reader, read_bytes, read_path, read_str};
 pub use replay::MainLine;
 pub use usi::write::UsiForm;
-pub use validate::validate;
+pub use validate::{impasse_rule, validate};
 pub use write::{
     WriteOptions, Written, write, write_reporting, write_to, write_to_with, write_usi, write_with,
 };

@@ -2,7 +2,7 @@
 
 use crate::ending::EndingKind;
 use crate::error::Diagnostic;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use shogi_core::{Color, Handicap, Move, Piece, Position, Setup, Variant};
 
 /// A header key: the usual ones typed, any other kept verbatim.
@@ -122,8 +122,17 @@ impl Serialize for HeaderKey {
     }
 }
 
+/// The inverse of the serialised form: a KIF name (an unknown name is kept as
+/// [`HeaderKey::Other`]).
+impl<'de> Deserialize<'de> for HeaderKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<HeaderKey, D::Error> {
+        let name = String::deserialize(d)?;
+        Ok(HeaderKey::from_kif(&name))
+    }
+}
+
 /// One header line.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeaderEntry {
     /// The key.
     pub key: HeaderKey,
@@ -132,7 +141,7 @@ pub struct HeaderEntry {
 }
 
 /// The header: ordered entries, duplicates allowed.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Header {
     /// Entries in file order.
@@ -178,21 +187,56 @@ fn ser_handicap<S: Serializer>(h: &Option<Handicap>, s: S) -> Result<S::Ok, S::E
     }
 }
 
+fn de_variant<'de, D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+    let name = String::deserialize(d)?;
+    [Variant::Standard, Variant::Mini]
+        .into_iter()
+        .find(|v| v.name() == name)
+        .ok_or_else(|| serde::de::Error::custom(format!("unknown variant {name:?}")))
+}
+
+fn de_handicap<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Handicap>, D::Error> {
+    let Some(name) = Option::<String>::deserialize(d)? else {
+        return Ok(None);
+    };
+    Handicap::ALL
+        .into_iter()
+        .find(|h| h.japanese() == name)
+        .map(Some)
+        .ok_or_else(|| serde::de::Error::custom(format!("unknown handicap {name:?}")))
+}
+
+fn de_move<'de, D: Deserializer<'de>>(d: D) -> Result<Move, D::Error> {
+    let usi = String::deserialize(d)?;
+    Move::from_usi(&usi).map_err(|e| serde::de::Error::custom(format!("move {usi:?}: {e}")))
+}
+
+fn de_opt_color<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Color>, D::Error> {
+    match Option::<String>::deserialize(d)?.as_deref() {
+        None => Ok(None),
+        Some("black") => Ok(Some(Color::Black)),
+        Some("white") => Ok(Some(Color::White)),
+        Some(other) => Err(serde::de::Error::custom(format!(
+            "unknown colour {other:?}"
+        ))),
+    }
+}
+
 fn ser_move<S: Serializer>(m: &Move, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&m.to_usi())
 }
 
 /// The start of a record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Start {
     /// Standard shogi or Mini Shogi.
-    #[serde(serialize_with = "ser_variant")]
+    #[serde(serialize_with = "ser_variant", deserialize_with = "de_variant")]
     pub variant: Variant,
     /// The handicap preset whose position this is (平手 for the usual start), if any.
-    #[serde(serialize_with = "ser_handicap")]
+    #[serde(serialize_with = "ser_handicap", deserialize_with = "de_handicap")]
     pub handicap: Option<Handicap>,
     /// A 手合割 name that is not one of the presets (詰将棋, その他, …), as written.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The start position as SFEN (hands in R B G S N L P order).
     pub sfen: String,
@@ -217,7 +261,7 @@ impl Start {
 }
 
 /// Time spent on a move, and the mover's running total, in milliseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveTime {
     /// Time spent on this move.
     pub spent_ms: Option<u64>,
@@ -226,28 +270,33 @@ pub struct MoveTime {
 }
 
 /// A move of the tree, with what is attached to it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveNode {
     /// The move (serialised as USI).
-    #[serde(serialize_with = "ser_move", rename = "move")]
+    #[serde(
+        serialize_with = "ser_move",
+        deserialize_with = "de_move",
+        rename = "move"
+    )]
     pub mv: Move,
     /// Time, when recorded.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<MoveTime>,
     /// Comment lines after the move.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub comments: Vec<String>,
     /// Bookmarks (しおり) on the move.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bookmarks: Vec<String>,
     /// Alternatives to this move: each line's first move replaces this one.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variations: Vec<Line>,
     /// For a recorded illegal move that the record declares as a foul: the rule it breaks.
     /// The position is not advanced past it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub foul: Option<String>,
-    /// Source line (1-based; 0 when the record was built in code).
+    /// Source line (1-based; 0 when the record was built in code). Not serialised (0 when
+    /// deserialised; see [`Record::source_lines`]).
     #[serde(skip)]
     pub source_line: u32,
 }
@@ -268,29 +317,31 @@ impl MoveNode {
 }
 
 /// The terminal statement of a line, with what is attached to it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ending {
     /// What happened.
     pub kind: EndingKind,
     /// For CSA `%±ILLEGAL_ACTION`: the side that acted illegally, when written.
     #[serde(
+        default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "ser_opt_color"
+        serialize_with = "ser_opt_color",
+        deserialize_with = "de_opt_color"
     )]
     pub offender: Option<Color>,
     /// Time, when recorded.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<MoveTime>,
     /// Comment lines after it.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub comments: Vec<String>,
     /// Bookmarks on it.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bookmarks: Vec<String>,
     /// Alternatives to the ending (lines that continue instead).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variations: Vec<Line>,
-    /// Source line (0 when unknown).
+    /// Source line (0 when unknown). Not serialised, like [`MoveNode::source_line`].
     #[serde(skip)]
     pub source_line: u32,
 }
@@ -319,32 +370,37 @@ impl Ending {
 }
 
 /// A line of play: moves and how it ends.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Line {
     /// The moves.
     pub moves: Vec<MoveNode>,
     /// The ending, if the line states one.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ending: Option<Ending>,
 }
 
 /// A game record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+///
+/// It serialises (serde) to a tree of its header, start, moves, endings, times, comments and
+/// diagnostics, and deserialises from that form back to an equal record, except for what the
+/// form leaves out: source lines (see [`Record::source_lines`]) and a header key kept as
+/// [`HeaderKey::Other`] under a known key's name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
     /// Header entries in order.
     pub header: Header,
     /// Start position.
     pub start: Start,
     /// Comments on the start position.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub start_comments: Vec<String>,
     /// Bookmarks on the start position.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub start_bookmarks: Vec<String>,
     /// The main line, with variations inside.
     pub moves: Line,
     /// Warnings found while reading (unknown lines kept out, contradictions, …).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -410,6 +466,50 @@ impl Record {
             apply_mechanically(&mut setup, node.mv);
         }
         Some(setup)
+    }
+
+    /// The source line of every move and ending of the tree, in order (each move, then its
+    /// variations, and a line's ending after its moves): what the serialised form leaves
+    /// out, for [`Record::set_source_lines`] to put back.
+    pub fn source_lines(&self) -> Vec<u32> {
+        fn walk(line: &Line, out: &mut Vec<u32>) {
+            for node in &line.moves {
+                out.push(node.source_line);
+                node.variations.iter().for_each(|v| walk(v, out));
+            }
+            if let Some(e) = &line.ending {
+                out.push(e.source_line);
+                e.variations.iter().for_each(|v| walk(v, out));
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.moves, &mut out);
+        out
+    }
+
+    /// Puts back the source lines of [`Record::source_lines`]; `false` (and the lines left
+    /// as they were from the first one missing) when there are fewer or more than the tree
+    /// has places for.
+    pub fn set_source_lines(&mut self, lines: &[u32]) -> bool {
+        fn walk(line: &mut Line, it: &mut std::slice::Iter<'_, u32>) -> bool {
+            for node in &mut line.moves {
+                let Some(&n) = it.next() else { return false };
+                node.source_line = n;
+                if !node.variations.iter_mut().all(|v| walk(v, it)) {
+                    return false;
+                }
+            }
+            if let Some(e) = &mut line.ending {
+                let Some(&n) = it.next() else { return false };
+                e.source_line = n;
+                if !e.variations.iter_mut().all(|v| walk(v, it)) {
+                    return false;
+                }
+            }
+            true
+        }
+        let mut it = lines.iter();
+        walk(&mut self.moves, &mut it) && it.next().is_none()
     }
 
     /// The main line as USI move strings.

@@ -39,7 +39,7 @@ fn warn(line: u32, message: String) -> Diagnostic {
 
 /// The declaration rule the record names (`$JISHOGI:24`, `持将棋：24点法`, …); the CSA and
 /// Floodgate 27-point rule otherwise.
-pub(crate) fn impasse_rule(record: &Record) -> ImpasseRule {
+pub fn impasse_rule(record: &Record) -> ImpasseRule {
     let named = record
         .header
         .get(&HeaderKey::JishogiRule)

@@ -11,8 +11,7 @@
 
 use crate::record::{self, OutFormat};
 use crate::runner::{Done, Finished, GAME_KEY, GameSpec, Settings};
-use shogi_core::GameResult;
-use shogi_kif::training::game_result;
+use shogi_kif::{LineEnd, Winner, outcome};
 use shogi_kif::{HeaderKey, ReadOptions, Reader, Record};
 use std::fs::{self, OpenOptions};
 use std::io::Write;
@@ -198,11 +197,12 @@ fn check_done(
             record.header.white().unwrap_or("")
         ));
     }
-    let winner = match game_result(record) {
-        Some(GameResult::BlackWin) => Some(shogi_core::Color::Black),
-        Some(GameResult::WhiteWin) => Some(shogi_core::Color::White),
-        Some(GameResult::Draw) => None,
-        None => return bad(format!("game {n} has no result")),
+    // The workspace's one winner function decides, as for every other record.
+    let judged = LineEnd::replay(record).map(|r| outcome(record, &r.line_end()).1);
+    let winner = match judged {
+        Some(Winner::Draw) => None,
+        Some(w @ (Winner::Sente | Winner::Gote)) => w.color(),
+        _ => return bad(format!("game {n} has no result")),
     };
     Ok(Done {
         index: spec.index,

@@ -1,8 +1,9 @@
 //! Matches between scripted fake engines (shogi-usi's `fake-usi`): each way a game can end
 //! gives the right result and record, and the match goes on after it.
 
-use shogi_core::{Color, GameResult, Position, Variant};
-use shogi_kif::training::game_result;
+use shogi_core::{Color, Position, Variant};
+use shogi_train::GameResult;
+use shogi_train::game_result;
 use shogi_kif::{ReadOptions, read_str};
 use shogi_match::clock::TimeControl;
 use shogi_match::openings::Opening;

@@ -132,20 +132,20 @@ impl PyMove {
     }
 }
 
-fn move16_format(name: &str) -> PyResult<shogi_core::Move16Format> {
+fn move16_format(name: &str) -> PyResult<shogi_train::Move16Format> {
     match name {
-        "cshogi" => Ok(shogi_core::Move16Format::Cshogi),
-        "yaneuraou" => Ok(shogi_core::Move16Format::YaneuraOu),
+        "cshogi" => Ok(shogi_train::Move16Format::Cshogi),
+        "yaneuraou" => Ok(shogi_train::Move16Format::YaneuraOu),
         _ => Err(PyValueError::new_err(format!(
             "unknown move16 format {name:?}: expected 'cshogi' or 'yaneuraou'"
         ))),
     }
 }
 
-fn packed_format(name: &str) -> PyResult<shogi_core::PositionFormat> {
+fn packed_format(name: &str) -> PyResult<shogi_train::PositionFormat> {
     match name {
-        "hcp" => Ok(shogi_core::PositionFormat::Hcp),
-        "psfen" => Ok(shogi_core::PositionFormat::PackedSfen),
+        "hcp" => Ok(shogi_train::PositionFormat::Hcp),
+        "psfen" => Ok(shogi_train::PositionFormat::PackedSfen),
         _ => Err(PyValueError::new_err(format!(
             "unknown packed format {name:?}: expected 'hcp' or 'psfen'"
         ))),
@@ -687,14 +687,14 @@ impl PyPosition {
 
     /// An SVG board for Jupyter: kanji pieces, gote's turned 180°, both hands.
     fn _repr_svg_(&self) -> String {
-        crate::svg::svg(&self.pos)
+        shogi_kif::board::svg(&self.pos)
     }
 
     /// The SVG board and the SFEN, for Jupyter.
     fn _repr_html_(&self) -> String {
         format!(
             "<div class=\"shogitk-position\">{}<div><code>{}</code></div></div>",
-            crate::svg::svg(&self.pos),
+            shogi_kif::board::svg(&self.pos),
             self.pos.to_sfen()
         )
     }

@@ -347,10 +347,10 @@ impl PyRecord {
     /// because existing scripts read it.
     #[getter]
     fn result(&self) -> Option<&'static str> {
-        Some(match shogi_kif::training::game_result(self.record()?)? {
-            shogi_core::GameResult::BlackWin => "black",
-            shogi_core::GameResult::WhiteWin => "white",
-            shogi_core::GameResult::Draw => "draw",
+        Some(match shogi_train::game_result(self.record()?)? {
+            shogi_train::GameResult::BlackWin => "black",
+            shogi_train::GameResult::WhiteWin => "white",
+            shogi_train::GameResult::Draw => "draw",
         })
     }
 
@@ -369,7 +369,7 @@ impl PyRecord {
         skip_declarations: bool,
         keep_unfinished: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let options = shogi_kif::training::TrainingOptions {
+        let options = shogi_train::TrainingOptions {
             skip_first,
             skip_draws,
             skip_declarations,
@@ -377,11 +377,11 @@ impl PyRecord {
         };
         let entries = match self.record() {
             Some(r) => py
-                .detach(|| shogi_kif::training::entries(r, &options))
+                .detach(|| shogi_train::entries(r, &options))
                 .unwrap_or_default(),
             None => Vec::new(),
         };
-        let encode_error = |e: shogi_core::EncodeError| {
+        let encode_error = |e: shogi_train::EncodeError| {
             errors::with_attrs::<errors::ShogiError>(py, e.to_string(), &[])
         };
         match format {

@@ -196,3 +196,29 @@ fn moves_in_every_notation() {
     ]);
     assert!(stdout(&gote).contains("△３四歩\n"), "{}", stdout(&gote));
 }
+
+#[test]
+fn svg_format_draws_the_position_shown() {
+    // The SVG of `--format svg` is the library's picture of the position the text shows.
+    let text = shogi(&["show", "samples/game.kif", "--ply", "12"]);
+    let sfen = stdout(&text)
+        .lines()
+        .find_map(|l| l.strip_prefix("SFEN: "))
+        .expect("an SFEN line")
+        .to_string();
+    let pos = shogi_core::Position::from_sfen(&sfen).expect("the SFEN shown");
+    let svg = shogi(&["show", "samples/game.kif", "--ply", "12", "--format", "svg"]);
+    assert_eq!(svg.code, 0, "{}", stderr(&svg));
+    assert_eq!(stdout(&svg), format!("{}\n", shogi_kif::board::svg(&pos)));
+    // One glyph per piece on the board.
+    let on_board = (1..=9u8)
+        .flat_map(|f| (1..=9u8).filter_map(move |r| shogi_core::Square::new(f, r)))
+        .filter(|sq| pos.piece_at(*sq).is_some())
+        .count();
+    let glyphs = stdout(&svg).matches("font-size=\"28\"").count();
+    assert!(on_board > 30, "{on_board}");
+    assert_eq!(glyphs, on_board, "{}", stdout(&svg));
+    // An ASCII board is text: not with an SVG.
+    let both = shogi(&["show", "samples/game.kif", "--ascii", "--format", "svg"]);
+    assert_eq!(both.code, 2, "{}", stderr(&both));
+}

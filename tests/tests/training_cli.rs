@@ -1,14 +1,13 @@
 //! `shogi convert --to hcpe|psv|positions` end to end: the binary entries decoded with
-//! shogi-core's own decoders and checked against a replay of each game's main line (taken from
+//! shogi-train's own decoders and checked against a replay of each game's main line (taken from
 //! `shogi convert --to usi`, so the reference does not share the training code), on the
 //! samples, the fixtures and, when present, every record of ../shared/corpus.
 
 mod common;
 
 use common::{code, scratch, shogi, shogi_with, stderr, stdout, workspace_root};
-use shogi_core::{
-    GameResult, Hcpe, Move, PackedSfenValue, Position, PositionFormat, Variant, parse_usi_position,
-};
+use shogi_core::{Move, Position, Variant, parse_usi_position};
+use shogi_train::{GameResult, Hcpe, PackedSfenValue, PositionFormat};
 use std::path::{Path, PathBuf};
 
 /// The main lines of every readable record of `path`, from `--to usi`.

@@ -61,7 +61,7 @@ impl ToFormat {
         )
     }
 
-    /// The training-data targets (one entry per position; see `shogi_kif::training`).
+    /// The training-data targets (one entry per position; see `shogi_train`).
     pub fn is_training(self) -> bool {
         matches!(self, ToFormat::Hcpe | ToFormat::Psv | ToFormat::Positions)
     }

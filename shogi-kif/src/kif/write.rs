@@ -50,7 +50,7 @@ fn file_label(file: u8) -> char {
 }
 
 /// The kanji numeral 1-9, as in square names' ranks (`九`); diagrams and hand counts use it.
-fn kanji_numeral(n: u8) -> char {
+pub(crate) fn kanji_numeral(n: u8) -> char {
     Square::new(1, n)
         .and_then(|sq| sq.japanese().chars().nth(1))
         .unwrap_or('？')
@@ -68,7 +68,7 @@ fn write_kanji_count<W: Write + ?Sized>(out: &mut W, n: u8) -> fmt::Result {
 }
 
 /// The one-character name of a role in a board diagram (全, 圭, 杏 for the promoted minors).
-fn bod_char(role: Role) -> char {
+pub(crate) fn bod_char(role: Role) -> char {
     role.kanji_short().chars().next().unwrap_or('？')
 }
 

@@ -1,6 +1,6 @@
 //! Game results: absolute (hcpe) and from the side to move (psv).
 
-use super::*;
+use shogi_core::Color;
 // ---------------------------------------------------------------------------------------------
 // Results
 

@@ -1,10 +1,10 @@
 //! Training-data codecs: the test vectors of `shared/TRAINING-FORMATS.md` (cshogi 1.1.0 output)
 //! byte for byte, error cases, and round trips over random games.
 
-use shogi_core::{
-    Color, DecodeError, EncodeError, GameResult, Handicap, Hcpe, Move, Move16Format,
-    PackedSfenValue, Position, PositionFormat, RelativeResult, Role, Setup, SetupOptions, Square,
-    Variant,
+use shogi_core::{Color, Handicap, Move, Position, Role, Setup, SetupOptions, Square, Variant};
+use shogi_train::{
+    DecodeError, EncodeError, GameResult, Hcpe, Move16Format, PackedSfenValue, PositionFormat,
+    RelativeResult,
 };
 
 fn hex(s: &str) -> Vec<u8> {

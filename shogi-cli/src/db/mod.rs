@@ -1,11 +1,16 @@
 //! `shogi index`, `shogi find`, `shogi explore`: the game database (see the shogi-db crate).
 
+mod output;
+mod target;
+
 use crate::batch::SelectArgs;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
-use shogi_db::{DbError, IndexOptions};
+use output::{FoundWriter, write_explore, write_found};
+use shogi_db::{Db, DbError, IndexOptions};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use target::target;
 
 fn fail(e: DbError) -> Failure {
     Failure::usage(format!("error: {e}"))
@@ -140,13 +145,15 @@ impl Where {
         if let Some(db) = self.db.as_ref().filter(|_| self.paths.is_empty()) {
             let selection = self.select.selection()?;
             if self.select.dedup.is_none() {
-                let target = shogi_db::target(&self.target, self.ply).map_err(fail)?;
-                let table = shogi_db::explore_db(db, &target, &selection).map_err(fail)?;
+                let target = target(&self.target, self.ply).map_err(fail)?;
+                let table = Db::open(db)
+                    .and_then(|db| db.explore(&target, &selection))
+                    .map_err(fail)?;
                 return Ok((target, table));
             }
         }
         let (target, found) = self.found(None)?;
-        let table = shogi_db::explore(&target, &found);
+        let table = shogi_db::explore_hits(&target, &found);
         Ok((target, table))
     }
 
@@ -158,7 +165,7 @@ impl Where {
                 "error: --dedup: not for find or explore (every game counts)",
             ));
         }
-        let target = shogi_db::target(&self.target, self.ply).map_err(fail)?;
+        let target = target(&self.target, self.ply).map_err(fail)?;
         match &self.db {
             Some(_) if !self.paths.is_empty() => Err(Failure::usage(format!(
                 "error: {}: with --db the database is searched; give record paths without --db to scan them",
@@ -177,7 +184,9 @@ impl Where {
     ) -> Result<(shogi_core::Position, shogi_db::Found), Failure> {
         let (selection, target) = self.search()?;
         let found = match &self.db {
-            Some(db) => shogi_db::find(db, &target, &selection, limit).map_err(fail)?,
+            Some(db) => Db::open(db)
+                .and_then(|db| db.find(&target, &selection, limit))
+                .map_err(fail)?,
             None => {
                 shogi_db::scan(&self.paths, &target, &selection, limit, self.jobs).map_err(fail)?
             }
@@ -212,34 +221,27 @@ pub struct FindArgs {
 
 /// `shogi find`.
 pub fn find(args: &FindArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
-    let format = match args.format {
-        FindFormat::Text => "text",
-        FindFormat::Csv => "csv",
-        FindFormat::Jsonl => "jsonl",
-    };
+    let format = args.format;
     let Some(db) = &args.at.db else {
         let (_, found) = args.at.found(args.limit)?;
-        shogi_db::write_found(&found, format, ctx.stdout).map_err(out_err)?;
+        write_found(&found, format, ctx.stdout).map_err(out_err)?;
         return ctx.stdout.flush().map_err(out_err);
     };
     // From a database the hits are printed as they are read, not collected first.
     let (selection, target) = args.at.search()?;
-    let mut w = shogi_db::FoundWriter::new(format, ctx.stdout).map_err(out_err)?;
+    let mut w = FoundWriter::new(format, ctx.stdout).map_err(out_err)?;
+    // Opened after the CSV header is written, as before the handle existed.
+    let db = Db::open(db).map_err(fail)?;
     let mut failed = None;
-    let counts = shogi_db::find_each(
-        db,
-        &target,
-        &selection,
-        args.limit,
-        &mut |h| match w.hit(h) {
+    let counts = db
+        .find_each(&target, &selection, args.limit, &mut |h| match w.hit(h) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
                 failed = Some(e);
                 ControlFlow::Break(())
             }
-        },
-    )
-    .map_err(fail)?;
+        })
+        .map_err(fail)?;
     if let Some(e) = failed {
         return Err(out_err(e));
     }
@@ -291,11 +293,6 @@ pub fn explore(args: &ExploreArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
         NotationArg::Western => shogi_kif::notation::Notation::Western,
     };
     shogi_db::name_moves(&mut table, &target, notation);
-    let format = match args.format {
-        ExploreFormat::Text => "text",
-        ExploreFormat::Json => "json",
-        ExploreFormat::Csv => "csv",
-    };
-    shogi_db::write_explore(&table, format, ctx.stdout).map_err(out_err)?;
+    write_explore(&table, args.format, ctx.stdout).map_err(out_err)?;
     ctx.stdout.flush().map_err(out_err)
 }

@@ -1,8 +1,8 @@
 //! How `find` and `explore` print their answers.
 
-use crate::fast::Counts;
-use crate::query::{Explore, Found, Hit};
+use super::{ExploreFormat, FindFormat};
 use serde::Serialize;
+use shogi_db::{Counts, Explore, Found, Hit};
 use std::io::{self, Write};
 
 /// The columns of `find --format csv` and the fields of `--format jsonl`, in order.
@@ -61,20 +61,17 @@ fn io_err(e: impl std::fmt::Display) -> io::Error {
     io::Error::other(e.to_string())
 }
 
-/// Writes the hits of `find` as `csv` (header row first), `jsonl` (one object per hit) or
-/// `text` (one line per hit and a count).
-pub fn write_found(found: &Found, format: &str, out: &mut dyn Write) -> io::Result<()> {
+/// Writes the hits of `find` as CSV (header row first), JSON lines (one object per hit) or
+/// text (one line per hit and a count).
+pub fn write_found(found: &Found, format: FindFormat, out: &mut dyn Write) -> io::Result<()> {
     let mut w = FoundWriter::new(format, out)?;
     for h in &found.hits {
         w.hit(h)?;
     }
-    w.finish(Counts {
-        total: found.total,
-        games: found.games,
-    })
+    w.finish(found.counts())
 }
 
-/// Writes the hits of `find` one at a time as they come (see [`crate::find_each`]), in the
+/// Writes the hits of `find` one at a time as they come (see [`shogi_db::Db::find_each`]), in the
 /// formats of [`write_found`].
 pub struct FoundWriter<'a> {
     sink: Sink<'a>,
@@ -88,19 +85,18 @@ enum Sink<'a> {
 }
 
 impl<'a> FoundWriter<'a> {
-    /// A writer of `format` (`csv`, `jsonl`, anything else: `text`); the CSV header is
-    /// written at once.
-    pub fn new(format: &str, out: &'a mut dyn Write) -> io::Result<FoundWriter<'a>> {
+    /// A writer of `format`; the CSV header is written at once.
+    pub fn new(format: FindFormat, out: &'a mut dyn Write) -> io::Result<FoundWriter<'a>> {
         let sink = match format {
-            "csv" => {
+            FindFormat::Csv => {
                 let mut w = csv::WriterBuilder::new()
                     .has_headers(false)
                     .from_writer(out);
                 w.write_record(FIND_COLUMNS).map_err(io_err)?;
                 Sink::Csv(Box::new(w))
             }
-            "jsonl" => Sink::Jsonl(out),
-            _ => Sink::Text(out),
+            FindFormat::Jsonl => Sink::Jsonl(out),
+            FindFormat::Text => Sink::Text(out),
         };
         Ok(FoundWriter { sink, shown: 0 })
     }
@@ -168,14 +164,14 @@ fn text_line(out: &mut dyn Write, h: &Hit) -> io::Result<()> {
     writeln!(out)
 }
 
-/// Writes the explorer table as `json` (one object), `csv` (one row per move) or `text`.
-pub fn write_explore(e: &Explore, format: &str, out: &mut dyn Write) -> io::Result<()> {
+/// Writes the explorer table as JSON (one object), CSV (one row per move) or text.
+pub fn write_explore(e: &Explore, format: ExploreFormat, out: &mut dyn Write) -> io::Result<()> {
     match format {
-        "json" => {
+        ExploreFormat::Json => {
             serde_json::to_writer_pretty(&mut *out, e).map_err(io_err)?;
             out.write_all(b"\n")
         }
-        "csv" => {
+        ExploreFormat::Csv => {
             let mut w = csv::Writer::from_writer(out);
             w.write_record([
                 "usi",
@@ -212,7 +208,7 @@ pub fn write_explore(e: &Explore, format: &str, out: &mut dyn Write) -> io::Resu
             }
             w.flush()
         }
-        _ => {
+        ExploreFormat::Text => {
             writeln!(out, "position: {} ({} to move)", e.sfen, e.side_to_move)?;
             writeln!(
                 out,

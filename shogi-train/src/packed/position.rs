@@ -1,6 +1,8 @@
 //! hcp and PackedSfen positions: encoding and decoding.
 
-use super::*;
+use super::code::{BOX, BitWriter, EMPTY, HCP_TABLES, PSFEN_TABLES, Tables, peek};
+use super::kinds::{DecodeError, EncodeError, Move16Format, PositionFormat};
+use shogi_core::{Color, Piece, Position, Role, Setup, SetupOptions, Square, Variant};
 // ---------------------------------------------------------------------------------------------
 // Positions
 
@@ -54,7 +56,7 @@ impl PositionFormat {
         self,
         variant: Variant,
         piece_at: impl Fn(Square) -> Option<Piece>,
-        hands: [crate::Hand; 2],
+        hands: [shogi_core::Hand; 2],
         side: Color,
         out: &mut [u8; 32],
     ) -> Result<(), EncodeError> {

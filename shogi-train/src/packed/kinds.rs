@@ -1,45 +1,6 @@
-//! Training-data binary formats: the 256-bit packed positions of cshogi (`HuffmanCodedPos`,
-//! "hcp") and YaneuraOu (`PackedSfen`), their 16-bit move encodings, and the fixed-size entries
-//! built on them (cshogi/DLShogi `hcpe`, 38 bytes; YaneuraOu `PackedSfenValue`, 40 bytes).
-//!
-//! The layouts follow `shared/TRAINING-FORMATS.md`, and the output is byte-identical to cshogi
-//! 1.1.0 (`Board.to_hcp`, `Board.to_psfen`, `move16`, `move16_to_psv`). Only standard shogi with
-//! one king per side and at most one set of pieces can be encoded; decoding validates the bytes
-//! and the position they describe.
-//!
-//! ```
-//! use shogi_core::{GameResult, Hcpe, Move, Position, PositionFormat, Variant};
-//!
-//! let pos = Position::startpos(Variant::Standard);
-//! let mut hcp = [0u8; 32];
-//! PositionFormat::Hcp.encode(&pos, &mut hcp)?;
-//! assert_eq!(&hcp[..4], &[0x58, 0xa4, 0x49, 0x21]);
-//! assert_eq!(PositionFormat::Hcp.decode(&hcp)?, pos);
-//!
-//! // One hcpe entry: the position, its evaluation, the move played and the game's result.
-//! let entry = Hcpe::new(&pos, 35, Some(Move::from_usi("7g7f")?), GameResult::BlackWin)?;
-//! let bytes: [u8; Hcpe::SIZE] = entry.to_bytes();
-//! assert_eq!(&bytes[32..], &[35, 0, 0x3b, 0x1e, 1, 0]);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! The two position encodings, the two move encodings, and why encoding or decoding fails.
 
-//! Layout: `code` (the Huffman code tables of both encodings and the bit streams), `position`
-//! (hcp and PackedSfen positions), `move16` (the 16-bit moves), `result` (game results, absolute
-//! and relative) and `entry` (the hcpe and psv entries).
-
-mod code;
-mod entry;
-mod move16;
-mod position;
-mod result;
-
-pub use entry::{Hcpe, PackedSfenValue};
-pub use result::{GameResult, RelativeResult};
-
-use crate::{
-    Color, Move, Piece, PlayError, Position, Role, Setup, SetupError, SetupOptions, Square, Variant,
-};
-use code::{BOX, BitWriter, EMPTY, HCP_TABLES, PSFEN_TABLES, Tables, peek};
+use shogi_core::{Color, Move, PlayError, Role, SetupError, Square, Variant};
 use std::fmt;
 
 /// Size in bytes of a packed position (hcp or PackedSfen): 256 bits.

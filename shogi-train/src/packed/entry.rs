@@ -1,6 +1,8 @@
 //! The fixed-size entries: cshogi/DLShogi hcpe and YaneuraOu PackedSfenValue.
 
-use super::*;
+use super::kinds::{DecodeError, EncodeError, Move16Format, PositionFormat};
+use super::result::{GameResult, RelativeResult};
+use shogi_core::{Color, Move, Position};
 // ---------------------------------------------------------------------------------------------
 // Entries
 

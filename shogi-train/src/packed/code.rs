@@ -1,7 +1,7 @@
 //! The Huffman code tables of hcp and PackedSfen, built at compile time, and the 256-bit
 //! streams they are written to and read from.
 
-use super::*;
+use shogi_core::{Color, Piece, Role};
 // ---------------------------------------------------------------------------------------------
 // Code tables
 

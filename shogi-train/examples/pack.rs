@@ -1,5 +1,5 @@
 //! Training-data codecs from the command line, for `scripts/training-crosscheck.py` and timing:
-//! `cargo run --release -p shogi-core --example pack -- MODE ...`.
+//! `cargo run --release -p shogi-train --example pack -- MODE ...`.
 //!
 //! - `encode hcpe|psv`: reads lines `SFEN<TAB>MOVE<TAB>SCORE<TAB>RESULT` (MOVE a USI move or
 //!   `-`, RESULT the absolute 0 draw / 1 sente won / 2 gote won) and writes one entry per line
@@ -13,7 +13,8 @@
 //!   from positions parsed beforehand (a large working set), and once replaying the games the
 //!   lines come from (consecutive lines where the move leads to the next position), the way a
 //!   converter writes one entry per position: replay with encoding minus replay alone.
-use shogi_core::{GameResult, Hcpe, Move, Move16Format, PackedSfenValue, Position, PositionFormat};
+use shogi_core::{Move, Position};
+use shogi_train::{GameResult, Hcpe, Move16Format, PackedSfenValue, PositionFormat};
 use std::io::{BufRead, BufWriter, Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -55,7 +56,7 @@ fn encode(format: &str) -> Result<(), String> {
     let entries = read_entries(std::io::stdin().lock())?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     for (i, (pos, mv, score, result)) in entries.iter().enumerate() {
-        let err = |e: shogi_core::EncodeError| format!("line {}: {e}", i + 1);
+        let err = |e: shogi_train::EncodeError| format!("line {}: {e}", i + 1);
         match format {
             "hcpe" => out.write_all(
                 &Hcpe::new(pos, *score, *mv, *result)
@@ -89,7 +90,7 @@ fn decode(format: &str) -> Result<(), String> {
     }
     let mut out = BufWriter::new(std::io::stdout().lock());
     for (i, chunk) in bytes.chunks_exact(size).enumerate() {
-        let err = |e: shogi_core::DecodeError| format!("entry {i}: {e}");
+        let err = |e: shogi_train::DecodeError| format!("entry {i}: {e}");
         let (pos, mv, score, result) = if format == "hcpe" {
             let e = Hcpe::from_bytes(chunk.try_into().unwrap_or(&[0; 38])).map_err(err)?;
             let pos = e.position().map_err(err)?;

@@ -1,6 +1,7 @@
 //! The 16-bit move encodings of hcpe and psv.
 
-use super::*;
+use super::kinds::{DecodeError, EncodeError, Move16Format};
+use shogi_core::{Move, Position, Role, Square};
 // ---------------------------------------------------------------------------------------------
 // Moves
 

@@ -1,0 +1,152 @@
+//! The handle on a game database: opened once, then searched (`find`, streaming of hits,
+//! `explore`) and updated (`index`).
+
+use crate::error::DbError;
+use crate::exact::find_exact;
+use crate::fast;
+use crate::hit::{Counts, Found, Hit};
+use crate::index::{IndexOptions, IndexReport, index_with};
+use crate::load::IndexProgress;
+use crate::schema;
+use crate::stream;
+use crate::tally::{Explore, explore_hits};
+use rusqlite::Connection;
+use shogi_batch::Selection;
+use shogi_core::Position;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+/// An open game database (built by [`crate::index`]): one connection, kept for every query.
+///
+/// ```no_run
+/// use shogi_db::Db;
+/// use shogi_core::{Position, Variant};
+///
+/// let db = Db::open("games.sqlite")?;
+/// let start = Position::startpos(Variant::Standard);
+/// let found = db.find(&start, &shogi_batch::Selection::new(), Some(10))?;
+/// println!("{} occurrences in {} games", found.total, found.games);
+/// # Ok::<(), shogi_db::DbError>(())
+/// ```
+pub struct Db {
+    path: PathBuf,
+    conn: Connection,
+    /// Hits per chunk when many hits are read on several threads.
+    chunk: usize,
+}
+
+impl Db {
+    /// Opens the existing database at `path` for queries. Errors name the file: no such
+    /// file, not a game database, another schema version, other position keys.
+    pub fn open(path: impl AsRef<Path>) -> Result<Db, DbError> {
+        let path = path.as_ref().to_path_buf();
+        let conn = schema::open_for_query(&path)?;
+        Ok(Db {
+            path,
+            conn,
+            chunk: stream::CHUNK,
+        })
+    }
+
+    /// The same handle reading many hits in chunks of `hits` hits (at least 1; 16,384 by
+    /// default) on several threads once there are four chunks to print. The hits and their
+    /// order do not depend on it: tests make it small so that small databases take the
+    /// threaded path.
+    pub fn with_stream_chunk(mut self, hits: usize) -> Db {
+        self.chunk = hits.max(1);
+        self
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Reads the records under `paths` into this database (see [`crate::index`]: new and
+    /// changed files are read, gone files removed), telling `progress` where it is, and
+    /// opens it again for queries.
+    pub fn index(
+        &mut self,
+        paths: &[impl AsRef<str>],
+        options: &IndexOptions,
+        progress: &mut dyn FnMut(IndexProgress),
+    ) -> Result<IndexReport, DbError> {
+        let report = index_with(paths, &self.path, options, progress)?;
+        self.conn = schema::open_for_query(&self.path)?;
+        Ok(report)
+    }
+
+    /// The games that reach `target`, confirmed against the position (the key only selects
+    /// candidates), kept by `selection`, in (path, game, ply) order, at most `limit` of them
+    /// (the counts are of all).
+    ///
+    /// Without filters the hits are those of the key and the check key (see
+    /// [`crate::key::check_key`]), one of them replayed and compared with the position;
+    /// should that one not be the position, or with filters, every hit is replayed.
+    pub fn find(
+        &self,
+        target: &Position,
+        selection: &Selection,
+        limit: Option<usize>,
+    ) -> Result<Found, DbError> {
+        let mut hits = Vec::new();
+        let counts = self.find_each(target, selection, limit, &mut |h| {
+            hits.push(h.clone());
+            ControlFlow::Continue(())
+        })?;
+        Ok(Found {
+            hits,
+            total: counts.total,
+            games: counts.games,
+        })
+    }
+
+    /// [`Db::find`] with each hit passed to `each` as it comes (in the same order, at most
+    /// `limit`) instead of collected: what prints a million hits without holding them.
+    /// Returns the counts of all hits; `each` stops the search by returning `Break` (the
+    /// counts are then partial).
+    ///
+    /// The hits stream straight from the index when there are no filters, the first hit
+    /// confirms the position and the database's game ids follow path order (true of a
+    /// database built in one run); otherwise they are collected and sorted first.
+    pub fn find_each(
+        &self,
+        target: &Position,
+        selection: &Selection,
+        limit: Option<usize>,
+        each: &mut dyn FnMut(&Hit) -> ControlFlow<()>,
+    ) -> Result<Counts, DbError> {
+        let (conn, db) = (&self.conn, self.path.as_path());
+        let mut found = None;
+        if selection.is_empty() {
+            if let Some(counts) = fast::find_each(conn, db, target, limit, self.chunk, each)? {
+                return Ok(counts);
+            }
+            if let Some(hits) = fast::find(conn, db, target)? {
+                found = Some(Found::sorted(hits, limit));
+            }
+        }
+        let found = match found {
+            Some(f) => f,
+            None => find_exact(conn, db, target, selection, limit)?,
+        };
+        for h in &found.hits {
+            if each(h).is_break() {
+                break;
+            }
+        }
+        Ok(found.counts())
+    }
+
+    /// The opening explorer for `target` over the games kept by `selection`: the
+    /// [`explore_hits`] of [`Db::find`], counted in one pass over the index's rows when there
+    /// are no filters.
+    pub fn explore(&self, target: &Position, selection: &Selection) -> Result<Explore, DbError> {
+        if selection.is_empty() {
+            if let Some(table) = fast::explore(&self.conn, &self.path, target)? {
+                return Ok(table);
+            }
+        }
+        Ok(explore_hits(target, &self.find(target, selection, None)?))
+    }
+}

@@ -1,0 +1,65 @@
+//! `find` and `explore` without a database: every game of the records replayed.
+
+use crate::error::DbError;
+use crate::hit::{Found, Hit};
+use shogi_batch::{Event, GameRow, Reading, Selection, expand, same_position};
+use shogi_core::Position;
+use std::ops::ControlFlow;
+
+/// The same search without a database: every game under `paths` replayed, every position
+/// compared (by key, confirmed by board, hands and side to move).
+pub fn scan(
+    paths: &[impl AsRef<str>],
+    target: &Position,
+    selection: &Selection,
+    limit: Option<usize>,
+    jobs: Option<usize>,
+) -> Result<Found, DbError> {
+    let inputs = expand(paths).map_err(|e| DbError::new(&e.path, e.reason))?;
+    let pool = shogi_batch::pool(jobs).map_err(|e| DbError::new("--jobs", e))?;
+    let key = target.key();
+    let mut hits = Vec::new();
+    let _ = shogi_batch::run(
+        &inputs,
+        &Reading::default(),
+        &pool,
+        |input, game| {
+            let rec = game.record.as_ref()?;
+            let mut pos = rec.start_position()?;
+            let mut found: Vec<(u32, Option<String>)> = Vec::new();
+            let moves = &rec.moves.moves;
+            let mut ply = 0usize;
+            loop {
+                let next = moves.get(ply).filter(|m| m.foul.is_none());
+                if pos.key() == key && same_position(&pos, target) {
+                    found.push((ply as u32, next.map(|m| m.mv.to_usi())));
+                }
+                let Some(node) = next else { break };
+                pos.play_unchecked(node.mv);
+                ply += 1;
+            }
+            if found.is_empty() {
+                return None;
+            }
+            let r = game.replay(selection.position());
+            let row = GameRow::new(&input.name, &game, Some(&r));
+            if !selection.matches(&row, Some(&r)) {
+                return None;
+            }
+            Some((row, found))
+        },
+        |_, event| {
+            if let Event::Game(Some((row, found))) = event {
+                for (ply, next_move) in found {
+                    hits.push(Hit {
+                        row: row.clone(),
+                        ply,
+                        next_move,
+                    });
+                }
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    Ok(Found::sorted(hits, limit))
+}
