@@ -36,6 +36,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # no __pycache__ in scripts/ from importing interop
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from interop import ensure_tsshogi, log  # noqa: E402  (same folder; one tsshogi install)
 
