@@ -1,6 +1,6 @@
 //! The command line: the top-level parser, and the value types shared by several commands.
 
-use crate::{check, completions, convert, db, moves, perft, show, stats};
+use crate::{check, completions, convert, db, mate, moves, perft, show, stats};
 use shogi_core::{Position, Variant};
 use shogi_kif::notation::Notation;
 use shogi_kif::{Encoding, Format};
@@ -44,6 +44,8 @@ shogi moves startpos --notation western\n  shogi moves 'lnsgkgsnl/1r5b1/pppppppp
     Show(show::ShowArgs),
     /// Print the shell completion script for bash, zsh, fish or PowerShell.
     Completions(completions::CompletionsArgs),
+    /// Solve mate problems (df-pn): SFENs or tsume records; a record's stated answer checked.
+    Mate(mate::MateArgs),
 }
 
 /// Variant names on the command line.

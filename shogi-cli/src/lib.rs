@@ -19,6 +19,7 @@ mod completions;
 mod convert;
 mod db;
 mod inputs;
+mod mate;
 mod moves;
 mod perft;
 mod pool;
@@ -96,6 +97,7 @@ pub fn run_with(
         Command::Explore(a) => db::explore(a, &mut ctx),
         Command::Show(a) => show::run(a, &mut ctx),
         Command::Completions(a) => completions::run(a, &mut ctx),
+        Command::Mate(a) => mate::run(a, &mut ctx),
     };
     let code = match result {
         Ok(()) => 0,
