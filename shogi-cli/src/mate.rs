@@ -275,7 +275,7 @@ fn gather(args: &MateArgs, ctx: &mut Ctx) -> Result<Vec<Problem>, Failure> {
             }
         };
         for game in games {
-            let label = (game.index + 1).to_string();
+            let label = game.index.to_string();
             let record = &game.record;
             let start = record.start_position().ok_or_else(|| match &game.error {
                 Some(e) => e

@@ -198,17 +198,12 @@ impl Search<'_> {
                 return v;
             }
             let mut mate_in_one = None;
-            pos.for_each_legal_move(|m| {
+            pos.for_each_check(|m| {
                 if mate_in_one.is_some() {
                     return;
                 }
-                let mut p = pos.clone();
-                p.play_unchecked(m);
-                if !p.is_check() {
-                    return;
-                }
                 let ckey = board_key_after(pos, key, m);
-                let chand = self.hand_of(&p);
+                let chand = hand_after(hand, pos, m);
                 let mut c = Child {
                     mv: m,
                     key: ckey,
@@ -226,6 +221,8 @@ impl Search<'_> {
                 {
                     (c.pn, c.dn, c.len, c.rep) = (f.pn, f.dn, f.len, f.rep);
                 } else {
+                    let mut p = pos.clone();
+                    p.play_unchecked(m);
                     let n = p.count_legal_moves();
                     if n == 0 {
                         mate_in_one = Some(m);
@@ -342,6 +339,20 @@ impl Search<'_> {
             self.nodes - start_nodes,
         );
         values
+    }
+}
+
+/// The attacker's hand after its move `m` in `pos`.
+#[inline(always)]
+fn hand_after(hand: PackedHand, pos: &Position, m: Move) -> PackedHand {
+    match m {
+        Move::Drop { role, .. } => PackedHand(hand.0 - (1u64 << (8 * role.index()))),
+        Move::Normal { to, .. } => match pos.piece_at(to) {
+            Some(captured) => {
+                PackedHand(hand.0 + (1u64 << (8 * captured.role.unpromote().index())))
+            }
+            None => hand,
+        },
     }
 }
 

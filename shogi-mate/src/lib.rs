@@ -130,7 +130,7 @@ pub enum ProblemError {
     NoDefenderKing,
     /// The defender is in check with the attacker to move.
     DefenderInCheck,
-    /// A hand holds more than 127 pieces of a kind.
+    /// More than 127 pieces of a kind (on the board and in hands together).
     HandTooLarge,
     /// A found line failed its replay (a bug in the solver: please report). Never reported as
     /// a mate.
@@ -222,8 +222,16 @@ fn validate(pos: &Position) -> Result<(), ProblemError> {
     if p.is_check() {
         return Err(ProblemError::DefenderInCheck);
     }
-    for c in Color::ALL {
-        if PackedHand::new(pos.hand(c)).is_none() {
+    // Every piece of a kind may end in the attacker's hand: the total must fit a hand's count.
+    for role in shogi_core::Role::HAND {
+        let on_board = shogi_core::Square::all()
+            .filter_map(|sq| pos.piece_at(sq))
+            .filter(|p| p.role.unpromote() == role)
+            .count();
+        let total = on_board
+            + usize::from(pos.hand(Color::Black).count(role))
+            + usize::from(pos.hand(Color::White).count(role));
+        if total > 127 {
             return Err(ProblemError::HandTooLarge);
         }
     }
