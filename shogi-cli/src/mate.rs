@@ -244,7 +244,7 @@ fn gather(args: &MateArgs, ctx: &mut Ctx) -> Result<Vec<Problem>, Failure> {
     };
     for input in crate::inputs::expand(&paths)? {
         let games: Vec<shogi_kif::Game> = match &input.path {
-            Some(path) => match Reader::open(path, opts.clone()) {
+            Some(path) => match Reader::open(path, opts) {
                 Ok(r) => r.collect(),
                 Err(e) => {
                     return Err(Failure::usage(
@@ -261,7 +261,7 @@ fn gather(args: &MateArgs, ctx: &mut Ctx) -> Result<Vec<Problem>, Failure> {
                 guard
                     .read_to_end(&mut bytes)
                     .map_err(|e| Failure::usage(format!("error: cannot read stdin: {e}")))?;
-                match Reader::new(&bytes[..], opts.clone()) {
+                match Reader::new(&bytes[..], opts) {
                     Ok(r) => r.collect(),
                     Err(e) => {
                         return Err(Failure::usage(
