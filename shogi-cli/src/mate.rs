@@ -391,6 +391,10 @@ fn solve_one(solver: &mut Solver, p: &Problem, options: &Options) -> Row {
     } else if !p.answer.is_empty() {
         let n = p.answer.len();
         match verify_mate(start, &p.answer) {
+            Err(why) if only_drops_left(start, &p.answer) => notes.push(format!(
+                "stated answer ({n} plies) ends in check with only interposing drops left \
+                 (a mate if they are futile; {why})"
+            )),
             Err(why) => {
                 notes.push(format!("stated answer ({n} plies) does not mate: {why}"));
                 row.bad = true;
@@ -471,4 +475,17 @@ pub(crate) fn missed_mate(
         }
     }
     None
+}
+
+/// Whether `moves` (legal from `start`, an odd number, all checks) end in check with only
+/// drops left for the defender: composed answers stop there when the drops are futile
+/// interpositions (無駄合).
+fn only_drops_left(start: &Position, moves: &[Move]) -> bool {
+    let mut p = start.clone();
+    for (i, m) in moves.iter().enumerate() {
+        if p.play(*m).is_err() || (i % 2 == 0 && !p.is_check()) {
+            return false;
+        }
+    }
+    moves.len() % 2 == 1 && p.is_check() && p.legal_moves().iter().all(|m| m.is_drop())
 }
