@@ -49,6 +49,18 @@ pub struct CheckArgs {
     pub shard: ShardArgs,
     #[command(flatten)]
     pub select: SelectArgs,
+    /// For a game lost by resignation or time: a warning at the first of the last
+    /// --mate-plies positions where the loser, to move, had a mate in at most --mate-length
+    /// plies (df-pn, 200000 nodes a position).
+    #[arg(long)]
+    pub mate: bool,
+    /// How many plies before the end --mate looks at.
+    #[arg(long, value_name = "K", default_value_t = 10, requires = "mate")]
+    pub mate_plies: usize,
+    /// The longest mate --mate reports, in plies.
+    #[arg(long, value_name = "M", default_value_t = 7, requires = "mate",
+          value_parser = clap::value_parser!(u16).range(1..=99))]
+    pub mate_length: u16,
 }
 
 /// Output formats of `shogi check`.
@@ -153,6 +165,31 @@ fn check_game(
             invalid = true;
         }
         problems.push(problem_from_diagnostic(d, path, args.context));
+    }
+    if args.mate && game.error.is_none() && game.panic.is_none() {
+        if let Some(record) = &game.record {
+            if let Some((ply, length, pv)) =
+                crate::mate::missed_mate(record, args.mate_plies, args.mate_length)
+            {
+                let message = format!(
+                    "the loser had a forced mate in {length} at ply {ply} (move {}): {pv}",
+                    ply + 1
+                );
+                let line = game.line.max(1);
+                problems.push(Problem {
+                    severity: Severity::Warning,
+                    line,
+                    column: 1,
+                    kind: Some("missed-mate"),
+                    ply: Some(ply as u32),
+                    rendered: format!("{path}:{line}:1: warning: {message}"),
+                    message,
+                });
+                if args.strict {
+                    invalid = true;
+                }
+            }
+        }
     }
     let io = game.error.as_ref().is_some_and(|e| e.kind == ErrorKind::Io);
     let selected = selection.is_empty() || {

@@ -1,6 +1,6 @@
 //! The command line: the top-level parser, and the value types shared by several commands.
 
-use crate::{analyze, check, completions, convert, db, moves, perft, show, stats};
+use crate::{analyze, check, completions, convert, db, mate, moves, perft, show, stats};
 use shogi_core::{Position, UsiError, UsiPosition, Variant};
 use shogi_kif::notation::Notation;
 use shogi_kif::{Encoding, Format};
@@ -50,6 +50,8 @@ shogi moves startpos --notation western\n  shogi moves 'lnsgkgsnl/1r5b1/pppppppp
     /// Play games between USI engines with our rules as referee: time controls, openings,
     /// records as games end, Elo, LOS and SPRT.
     Match(crate::match_cmd::MatchArgs),
+    /// Solve mate problems (df-pn): SFENs or tsume records; a record's stated answer checked.
+    Mate(mate::MateArgs),
 }
 
 /// Variant names on the command line.

@@ -21,6 +21,7 @@ mod convert;
 mod db;
 mod inputs;
 mod match_cmd;
+mod mate;
 mod moves;
 mod perft;
 mod pool;
@@ -102,6 +103,7 @@ pub fn run_with(
         Command::Analyze(a) => analyze::run(a, &mut ctx),
         Command::Completions(a) => completions::run(a, &mut ctx),
         Command::Match(a) => match_cmd::run(a, &mut ctx),
+        Command::Mate(a) => mate::run(a, &mut ctx),
     };
     let code = match result {
         Ok(()) => 0,

@@ -607,6 +607,59 @@ impl PyPosition {
         Ok(py.detach(move || shogi_perft::perft(&pos, depth)))
     }
 
+    /// Solves the position for a mate by the side to move (df-pn; the GIL is released):
+    /// `(result, length, pv)` with result `"mate"`, `"nomate"` (proven; with `depth`, none
+    /// within it) or `"unknown:nodes"` / `"unknown:time"` / `"unknown:depth"` /
+    /// `"unknown:memory"`, the mate's length in plies (None unless a mate) and its line as USI
+    /// moves. `shortest` proves the minimal length under the composed-tsume conventions.
+    /// The table takes `memory_mb` MiB and never grows.
+    #[pyo3(signature = (nodes = 1_000_000, shortest = false, depth = None, time = None, memory_mb = 64))]
+    fn mate(
+        &self,
+        py: Python<'_>,
+        nodes: u64,
+        shortest: bool,
+        depth: Option<u16>,
+        time: Option<f64>,
+        memory_mb: usize,
+    ) -> PyResult<(String, Option<u16>, Vec<String>)> {
+        let time = match time {
+            Some(t) if !(t.is_finite() && t > 0.0) => {
+                return Err(PyValueError::new_err(
+                    "time must be a positive number of seconds",
+                ));
+            }
+            t => t.map(std::time::Duration::from_secs_f64),
+        };
+        if memory_mb == 0 || memory_mb > 65536 {
+            return Err(PyValueError::new_err(
+                "memory_mb must be between 1 and 65536",
+            ));
+        }
+        let options = shogi_mate::Options {
+            nodes,
+            time,
+            max_depth: depth,
+            shortest,
+            tsume: shortest,
+        };
+        let pos = self.pos.clone();
+        let answer =
+            py.detach(move || shogi_mate::Solver::new(memory_mb << 20).solve(&pos, &options));
+        let answer = answer.map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(match answer.result {
+            shogi_mate::MateResult::Mate { pv } => (
+                "mate".to_string(),
+                answer.length,
+                pv.iter().map(|m| m.to_usi()).collect(),
+            ),
+            shogi_mate::MateResult::NoMate { .. } => ("nomate".to_string(), None, Vec::new()),
+            shogi_mate::MateResult::Unknown { limit } => {
+                (format!("unknown:{}", limit.name()), None, Vec::new())
+            }
+        })
+    }
+
     /// The piece on a USI square (`"5i"`) as SFEN text (`"K"`, `"+p"`), None when empty.
     fn piece_at(&self, square: &str) -> PyResult<Option<String>> {
         let sq = square_arg(&self.pos, square)?;

@@ -13,6 +13,7 @@ use crate::types::{Color, Piece, Role, Square, Variant};
 use crate::zobrist;
 use std::fmt;
 
+mod checks;
 mod masks;
 mod movegen;
 mod sink;

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Benchmark `shogi mate` against cshogi's DfPn on the same tsume set, same machine, same run.
+
+The set (shogi-mate/bench/tsume.sfen, one SFEN per line) is made by `--make-set`: random games
+played with cshogi (seeded), and from their last 40 positions every one where `shogi mate`
+(unbounded, 2,000,000 nodes) finds a mate of 3 to 15 plies with the side to move not in check.
+
+For each problem both solvers get the same node budget (--nodes; our nodes are positions
+expanded, cshogi's are its searched_node: comparable in kind, not identical) and we report
+problems solved, total nodes and time, and nodes per second. Ours runs as one `shogi mate`
+process on one job (its own per-problem times and nodes are used); cshogi's DfPn is timed
+per search in Python (the call overhead is negligible next to a search).
+
+Usage: python3 scripts/bench-mate.py --shogi target/release/shogi [--nodes 100000]
+       python3 scripts/bench-mate.py --shogi target/release/shogi --make-set --games 2000
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+SET = os.path.join(os.path.dirname(__file__), "..", "shogi-mate", "bench", "tsume.sfen")
+
+
+def ensure_cshogi(venv):
+    try:
+        import cshogi  # noqa: F401
+        return
+    except ImportError:
+        pass
+    py = os.path.join(venv, "bin", "python")
+    if not os.path.exists(py):
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([py, "-m", "pip", "install", "-q", "cshogi"], check=True)
+    os.execv(py, [py] + sys.argv)
+
+
+def ours(shogi, sfens, nodes, extra=()):
+    with tempfile.NamedTemporaryFile("w", suffix=".sfen", delete=False) as f:
+        f.write("\n".join(sfens) + "\n")
+        path = f.name
+    try:
+        t = time.time()
+        r = subprocess.run([shogi, "mate", path, "--format", "json", "--jobs", "1",
+                            "--nodes", str(nodes), *extra], capture_output=True)
+        wall = time.time() - t
+    finally:
+        os.unlink(path)
+    rows = [json.loads(l) for l in r.stdout.decode().splitlines()]
+    rows.sort(key=lambda o: int(o["problem"]))
+    return rows, wall
+
+
+def make_set(shogi, games, seed):
+    import cshogi
+    rng = random.Random(seed)
+    cands = []
+    for _ in range(games):
+        b = cshogi.Board()
+        seen = []
+        for _ in range(400):
+            moves = list(b.legal_moves)
+            if not moves:
+                break
+            b.push(rng.choice(moves))
+            if not b.is_check():
+                seen.append(b.sfen())
+        cands.extend(seen[-40:])
+    cands = list(dict.fromkeys(cands))
+    rows, _ = ours(shogi, cands, 2_000_000)
+    chosen = [cands[i] for i, o in enumerate(rows)
+              if o["result"] == "mate" and 3 <= o["length"] <= 15]
+    os.makedirs(os.path.dirname(SET), exist_ok=True)
+    with open(SET, "w") as f:
+        f.write("\n".join(chosen) + "\n")
+    print(f"{len(chosen)} problems of {len(cands)} candidates written to {SET}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shogi", default="target/release/shogi")
+    ap.add_argument("--nodes", type=int, default=100_000)
+    ap.add_argument("--make-set", action="store_true")
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--venv", default=os.path.join(tempfile.gettempdir(), "shogi-mate-venv"))
+    args = ap.parse_args()
+    ensure_cshogi(args.venv)
+    import cshogi
+    if args.make_set:
+        make_set(args.shogi, args.games, args.seed)
+        return
+    sfens = [l.strip() for l in open(SET) if l.strip()]
+    print(f"{len(sfens)} problems, node budget {args.nodes} each; load: {os.getloadavg()}")
+    rows, wall = ours(args.shogi, sfens, args.nodes)
+    o_solved = sum(1 for o in rows if o["result"] == "mate")
+    o_nodes = sum(o["nodes"] for o in rows)
+    o_time = sum(o["time_s"] for o in rows)
+    c_solved = c_nodes = 0
+    c_time = 0.0
+    only_ours, only_theirs = [], []
+    for s, o in zip(sfens, rows):
+        b = cshogi.Board(s)
+        d = cshogi.DfPn(depth=255, nodes=args.nodes)
+        t = time.perf_counter()
+        found = d.search(b)
+        c_time += time.perf_counter() - t
+        c_nodes += d.searched_node
+        c_solved += bool(found)
+        if found and o["result"] != "mate":
+            only_theirs.append(s)
+        if o["result"] == "mate" and not found:
+            only_ours.append(s)
+    print(f"ours:   {o_solved} solved, {o_nodes} nodes, {o_time:.2f} s in the solver "
+          f"({wall:.2f} s wall for the process), {o_nodes / max(o_time, 1e-9):,.0f} nodes/s")
+    print(f"cshogi: {c_solved} solved, {c_nodes} nodes, {c_time:.2f} s, "
+          f"{c_nodes / max(c_time, 1e-9):,.0f} nodes/s")
+    print(f"time ratio (cshogi / ours): {c_time / max(o_time, 1e-9):.2f}; "
+          f"solved only by us {len(only_ours)}, only by cshogi {len(only_theirs)}")
+    for s in only_theirs[:20]:
+        print(f"  only cshogi: {s}")
+
+
+if __name__ == "__main__":
+    main()

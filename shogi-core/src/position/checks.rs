@@ -1,0 +1,211 @@
+//! Checks found without making moves: for mate solvers, which look at the checks of a
+//! position far more often than at its other moves.
+
+use super::Position;
+use super::sink::Sink;
+use crate::bitboard::{Bitboard, attacks};
+use crate::moves::Move;
+use crate::types::{Color, Role, Square};
+
+/// The sink of [`Position::for_each_check`]: board moves tested one by one, drops masked.
+struct Checks<'a, F> {
+    pos: &'a Position,
+    k: Square,
+    drop_masks: [Bitboard; 7],
+    f: F,
+}
+
+impl<F: FnMut(Move)> Checks<'_, F> {
+    #[inline(always)]
+    fn try_move(&mut self, m: Move) {
+        if self.pos.gives_check_to(self.k, m) {
+            (self.f)(m);
+        }
+    }
+}
+
+impl<F: FnMut(Move)> Sink for Checks<'_, F> {
+    #[inline(always)]
+    fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard) {
+        for to in plain {
+            self.try_move(Move::Normal {
+                from,
+                to,
+                promote: false,
+            });
+        }
+        for to in promo {
+            self.try_move(Move::Normal {
+                from,
+                to,
+                promote: true,
+            });
+        }
+    }
+    #[inline(always)]
+    fn drops(&mut self, role: Role, targets: Bitboard) {
+        for to in targets & self.drop_masks[role.index()] {
+            (self.f)(Move::Drop { role, to });
+        }
+    }
+    #[inline(always)]
+    fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard) {
+        let back = |to: Square| {
+            Square::from_index_unchecked(match color {
+                Color::Black => to.index() + 1,
+                Color::White => to.index() - 1,
+            })
+        };
+        for to in plain {
+            self.try_move(Move::Normal {
+                from: back(to),
+                to,
+                promote: false,
+            });
+        }
+        for to in promo {
+            self.try_move(Move::Normal {
+                from: back(to),
+                to,
+                promote: true,
+            });
+        }
+    }
+}
+
+impl Position {
+    /// Whether `m`, a legal move here, gives check: the same answer as
+    /// [`Position::gives_check`], found without making the move (no copy of the position).
+    /// For an illegal move the answer means nothing.
+    #[inline]
+    pub fn gives_check_fast(&self, m: Move) -> bool {
+        match self.king_square(!self.side) {
+            Some(k) => self.gives_check_to(k, m),
+            None => false,
+        }
+    }
+
+    /// Calls `f` for every legal move that gives check, in the order of
+    /// [`Position::for_each_legal_move`] (the legal moves filtered by
+    /// [`Position::gives_check_fast`]); drops are tried only where they check.
+    #[inline]
+    pub fn for_each_check<F: FnMut(Move)>(&self, f: F) {
+        let Some(k) = self.king_square(!self.side) else {
+            return;
+        };
+        let us = self.side;
+        let occ_s = self.occupied() | self.variant.masks().offboard;
+        let hand = self.hands[us.index()];
+        // A piece of ours on `to` attacks `k` exactly when the opponent's piece of the same
+        // kind on `k` would attack `to`; a drop does not block its own line.
+        let mut drop_masks = [Bitboard::EMPTY; 7];
+        for role in Role::HAND {
+            if hand.count(role) > 0 {
+                drop_masks[role.index()] = attacks(!us, role, k, occ_s);
+            }
+        }
+        let mut sink = Checks {
+            pos: self,
+            k,
+            drop_masks,
+            f,
+        };
+        self.generate(&mut sink);
+    }
+
+    /// [`Position::gives_check_fast`] with the opponent's king on `k`.
+    #[inline(always)]
+    fn gives_check_to(&self, k: Square, m: Move) -> bool {
+        let us = self.side;
+        let occ = self.occupied();
+        let offboard = self.variant.masks().offboard;
+        match m {
+            Move::Drop { role, to } => {
+                let after = occ | Bitboard::from_square(to);
+                attacks(us, role, to, after | offboard).contains(k)
+            }
+            Move::Normal { from, to, promote } => {
+                let Some(piece) = self.board[from.index()] else {
+                    return false;
+                };
+                let role = if promote {
+                    piece.role.promote().unwrap_or(piece.role)
+                } else {
+                    piece.role
+                };
+                let after = (occ & !Bitboard::from_square(from)) | Bitboard::from_square(to);
+                // The moved piece itself, from its new square.
+                if attacks(us, role, to, after | offboard).contains(k) {
+                    return true;
+                }
+                // A discovered check: one of our other pieces reaches the king once `from` is
+                // empty. (Our pieces are where they were, except the moved one, which is not
+                // on `from` any more; a captured piece on `to` was the opponent's.)
+                self.attackers_to(k, us, after).any()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Move, Position};
+
+    /// The legal moves filtered by `gives_check` (made and tested) against the fast test, on
+    /// positions with drops, promotions, discovered checks and Mini Shogi.
+    #[test]
+    fn fast_checks_equal_made_checks() {
+        let sfens = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "4k4/9/4G4/4p4/9/4R4/9/1B7/4K4 b GSNLP2p 1",
+            "3+P+P+P+P+L1/1g7/1n2pppp1/2+Psg+p3/+b+nL4S1/1PP3+P1L/9/4+PsPSk/6G1g b 2rb2nl3p 1523",
+            "ln1g3nl/1r1s1kg2/p1pppp1pp/6p2/1p5P1/2P6/PPBPPPP1P/2G4R1/LNS1KGSNL b BSp 1",
+            "8k/9/6B2/9/4R1L2/9/9/9/K8 b RGSNLP 1",
+            "k8/1P7/2B6/9/9/9/9/9/4K3R b GN2L 1",
+            "rbsgk/4p/5/P4/KGSBR b - 1",
+            "2k2/5/2R2/5/K4 b BGSP 1",
+            "4k4/9/9/9/4L4/4r4/9/4B4/4K4 w GS 1",
+        ];
+        let mut total = 0;
+        let mut valid = 0;
+        for sfen in sfens {
+            let Ok(start) = Position::from_sfen_with(sfen, crate::SetupOptions::TSUME) else {
+                continue;
+            };
+            valid += 1;
+            // The position and the positions two plies on.
+            let mut positions = vec![start.clone()];
+            for m in start.legal_moves().iter().take(40) {
+                let mut p = start.clone();
+                p.play_unchecked(*m);
+                for r in p.legal_moves().iter().take(10) {
+                    let mut q = p.clone();
+                    q.play_unchecked(*r);
+                    positions.push(q);
+                }
+            }
+            for p in positions {
+                let slow: Vec<Move> = p
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .filter(|m| p.gives_check(*m))
+                    .collect();
+                let mut fast = Vec::new();
+                p.for_each_check(|m| fast.push(m));
+                assert_eq!(slow, fast, "{}", p.to_sfen());
+                for m in p.legal_moves().iter() {
+                    assert_eq!(
+                        p.gives_check(*m),
+                        p.gives_check_fast(*m),
+                        "{} {m:?}",
+                        p.to_sfen()
+                    );
+                }
+                total += slow.len();
+            }
+        }
+        assert!(valid >= 7, "only {valid} valid positions");
+        assert!(total > 1000, "only {total} checks seen");
+    }
+}

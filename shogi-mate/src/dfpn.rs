@@ -1,0 +1,483 @@
+//! The df-pn search (Nagai's depth-first proof-number search with the "+1" thresholds),
+//! over shogi-core's legal moves: checks for the attacker (OR nodes), every legal reply for
+//! the defender (AND nodes; the attacker checks each time, so these are the evasions).
+
+use crate::key::{PackedHand, board_key_after};
+use crate::tt::{BIG, INF, NO_DEPTH_LIMIT, Table};
+use shogi_core::{Color, Move, Position};
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::{Duration, Instant};
+
+/// Why a search stopped before an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The node budget was spent.
+    Nodes,
+    /// The time budget was spent.
+    Time,
+    /// Every line left unproven reached the depth cap (plies from the root).
+    Depth,
+    /// The table was too small to keep the proof (its proof was written over and could not be
+    /// found again for the principal variation).
+    Memory,
+}
+
+impl Limit {
+    /// A lower-case name: `nodes`, `time`, `depth`, `memory`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::Nodes => "nodes",
+            Limit::Time => "time",
+            Limit::Depth => "depth",
+            Limit::Memory => "memory",
+        }
+    }
+}
+
+/// Keys already on a set are random: an identity hasher is enough.
+#[derive(Default)]
+pub(crate) struct IdHasher(u64);
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8) | u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+pub(crate) type KeySet = HashSet<u64, BuildHasherDefault<IdHasher>>;
+
+/// What a node's search returns.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Values {
+    pub(crate) pn: u32,
+    pub(crate) dn: u32,
+    /// Proof length, or disproof depth (see [`crate::tt::Entry::len`]).
+    pub(crate) len: u16,
+    pub(crate) rep: bool,
+}
+
+struct Child {
+    mv: Move,
+    key: u64,
+    hand: PackedHand,
+    pn: u32,
+    dn: u32,
+    len: u16,
+    rep: bool,
+    /// Plies left for the child.
+    rem: u16,
+    /// A futile interposition (counted as no plies under the tsume conventions).
+    futile: bool,
+}
+
+/// The search state of one problem.
+pub(crate) struct Search<'a> {
+    pub(crate) tt: &'a mut Table,
+    pub(crate) attacker: Color,
+    pub(crate) nodes: u64,
+    pub(crate) node_limit: u64,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) stopped: Option<Limit>,
+    /// Full keys (board and attacker's hand) of the positions on the current path.
+    pub(crate) path: KeySet,
+    /// Whether futile interpositions are left out of lengths (the tsume conventions).
+    pub(crate) futile: bool,
+}
+
+#[inline(always)]
+pub(crate) fn full_key(key: u64, hand: PackedHand) -> u64 {
+    key ^ hand.hash()
+}
+
+#[inline(always)]
+pub(crate) fn path_step(path: u64, full: u64) -> u64 {
+    (path ^ full)
+        .rotate_left(17)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+#[inline(always)]
+fn sat_add(a: u32, b: u32) -> u32 {
+    a.saturating_add(b).min(BIG)
+}
+
+#[inline(always)]
+fn depth_plus_one(d: u16) -> u16 {
+    if d == NO_DEPTH_LIMIT {
+        d
+    } else {
+        d.saturating_add(1).min(NO_DEPTH_LIMIT - 1)
+    }
+}
+
+impl Search<'_> {
+    /// A new search over `tt` for `attacker`.
+    pub(crate) fn new(
+        tt: &mut Table,
+        attacker: Color,
+        node_limit: u64,
+        time: Option<Duration>,
+    ) -> Search<'_> {
+        Search {
+            tt,
+            attacker,
+            nodes: 0,
+            node_limit,
+            deadline: time.map(|t| Instant::now() + t),
+            stopped: None,
+            path: KeySet::default(),
+            futile: false,
+        }
+    }
+
+    /// The attacker's hand, packed (counts were checked when the problem was set up).
+    #[inline(always)]
+    pub(crate) fn hand_of(&self, pos: &Position) -> PackedHand {
+        PackedHand::new(pos.hand(self.attacker)).unwrap_or(PackedHand(u64::MAX >> 8))
+    }
+
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.stopped = Some(Limit::Nodes);
+            return false;
+        }
+        if self.nodes & 1023 == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.stopped = Some(Limit::Time);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Searches `pos` (key `key`, attacker's hand `hand`) until its proof number reaches
+    /// `th_pn` or its disproof number `th_dn`, with `rem` plies left, on the path `path`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn mid(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        hand: PackedHand,
+        or: bool,
+        th_pn: u32,
+        th_dn: u32,
+        rem: u16,
+        path: u64,
+    ) -> Values {
+        let start_nodes = self.nodes;
+        if !self.tick() {
+            return Values {
+                pn: 1,
+                dn: 1,
+                len: 0,
+                rep: false,
+            };
+        }
+        let full = full_key(key, hand);
+        let mut children: Vec<Child> = Vec::new();
+        if or {
+            if rem == 0 {
+                let v = Values {
+                    pn: INF,
+                    dn: 0,
+                    len: 0,
+                    rep: false,
+                };
+                self.tt
+                    .store(key, hand, v.pn, v.dn, v.len, false, path, rem, 1);
+                return v;
+            }
+            let mut mate_in_one = None;
+            pos.for_each_check(|m| {
+                if mate_in_one.is_some() {
+                    return;
+                }
+                let ckey = board_key_after(pos, key, m);
+                let chand = hand_after(hand, pos, m);
+                let mut c = Child {
+                    mv: m,
+                    key: ckey,
+                    hand: chand,
+                    pn: 1,
+                    dn: 1,
+                    len: 0,
+                    rep: false,
+                    rem: rem - 1,
+                    futile: false,
+                };
+                if self.path.contains(&full_key(ckey, chand)) {
+                    (c.pn, c.dn, c.len, c.rep) = (INF, 0, NO_DEPTH_LIMIT, true);
+                } else if let Some(f) = self.tt.lookup(ckey, chand, rem - 1, path_step(path, full))
+                {
+                    (c.pn, c.dn, c.len, c.rep) = (f.pn, f.dn, f.len, f.rep);
+                } else {
+                    let mut p = pos.clone();
+                    p.play_unchecked(m);
+                    let n = p.count_legal_moves();
+                    if n == 0 {
+                        mate_in_one = Some(m);
+                        (c.pn, c.dn) = (0, INF);
+                    } else if rem - 1 == 0 {
+                        (c.pn, c.dn) = (INF, 0);
+                    } else {
+                        c.pn = (n as u32).min(BIG);
+                    }
+                }
+                if c.pn == 0 && mate_in_one.is_none() && c.len == 0 {
+                    mate_in_one = Some(m);
+                }
+                children.push(c);
+            });
+            if mate_in_one.is_some() {
+                let v = Values {
+                    pn: 0,
+                    dn: INF,
+                    len: 1,
+                    rep: false,
+                };
+                self.tt.store(
+                    key,
+                    hand,
+                    0,
+                    INF,
+                    1,
+                    false,
+                    path,
+                    rem,
+                    self.nodes - start_nodes + 1,
+                );
+                return v;
+            }
+        } else {
+            let cpath = path_step(path, full);
+            let futile_rule = self.futile;
+            pos.for_each_legal_move(|m| {
+                let ckey = board_key_after(pos, key, m);
+                // Under the tsume conventions a futile interposition and its capture count no
+                // plies: the position after the drop gets two plies more than the others.
+                let futile = futile_rule && crate::futile::is_futile(pos, m);
+                let crem = if futile {
+                    rem.saturating_add(1)
+                } else {
+                    rem.saturating_sub(1)
+                };
+                // The defender's moves never change the attacker's hand.
+                let mut c = Child {
+                    mv: m,
+                    key: ckey,
+                    hand,
+                    pn: 1,
+                    dn: 1,
+                    len: 0,
+                    rep: false,
+                    rem: crem,
+                    futile,
+                };
+                if self.path.contains(&full_key(ckey, hand)) {
+                    (c.pn, c.dn, c.len, c.rep) = (INF, 0, NO_DEPTH_LIMIT, true);
+                } else if crem == 0 {
+                    (c.pn, c.dn) = (INF, 0);
+                } else if let Some(f) = self.tt.lookup(ckey, hand, crem, cpath) {
+                    (c.pn, c.dn, c.len, c.rep) = (f.pn, f.dn, f.len, f.rep);
+                }
+                children.push(c);
+            });
+        }
+        self.path.insert(full);
+        let cpath = path_step(path, full);
+        let mut values;
+        loop {
+            values = summarize(&children, or);
+            if values.pn == 0 || values.dn == 0 || values.pn >= th_pn || values.dn >= th_dn {
+                break;
+            }
+            // The best child and the second-best number.
+            let (best, second) = select(&children, or);
+            let c = &children[best];
+            let (cth_pn, cth_dn) = if or {
+                (
+                    th_pn.min(second.saturating_add(1)),
+                    child_threshold(th_dn, values.dn, c.dn),
+                )
+            } else {
+                (
+                    child_threshold(th_pn, values.pn, c.pn),
+                    th_dn.min(second.saturating_add(1)),
+                )
+            };
+            let mut p = pos.clone();
+            p.play_unchecked(c.mv);
+            let (ckey, chand, crem) = (c.key, c.hand, c.rem);
+            let v = self.mid(&p, ckey, chand, !or, cth_pn, cth_dn, crem, cpath);
+            if self.stopped.is_some() {
+                self.path.remove(&full);
+                return values;
+            }
+            let c = &mut children[best];
+            (c.pn, c.dn, c.len, c.rep) = (v.pn, v.dn, v.len, v.rep);
+        }
+        self.path.remove(&full);
+        self.tt.store(
+            key,
+            hand,
+            values.pn,
+            values.dn,
+            values.len,
+            values.rep,
+            path,
+            rem,
+            self.nodes - start_nodes,
+        );
+        values
+    }
+}
+
+/// The attacker's hand after its move `m` in `pos`.
+#[inline(always)]
+fn hand_after(hand: PackedHand, pos: &Position, m: Move) -> PackedHand {
+    match m {
+        Move::Drop { role, .. } => PackedHand(hand.0 - (1u64 << (8 * role.index()))),
+        Move::Normal { to, .. } => match pos.piece_at(to) {
+            Some(captured) => {
+                PackedHand(hand.0 + (1u64 << (8 * captured.role.unpromote().index())))
+            }
+            None => hand,
+        },
+    }
+}
+
+#[inline]
+fn child_threshold(th: u32, total: u32, child: u32) -> u32 {
+    let t = u64::from(th) + u64::from(child);
+    t.saturating_sub(u64::from(total)).min(u64::from(BIG)) as u32
+}
+
+/// The node's numbers from its children's, with the proof length or disproof depth.
+fn summarize(children: &[Child], or: bool) -> Values {
+    if or {
+        let mut pn = INF;
+        let mut dn = 0u32;
+        let mut len = u16::MAX;
+        let mut dis = NO_DEPTH_LIMIT;
+        let mut rep = false;
+        for c in children {
+            if c.pn == 0 {
+                len = len.min(c.len);
+            }
+            pn = pn.min(c.pn);
+            dn = sat_add(dn, c.dn);
+            if c.dn == 0 {
+                dis = dis.min(c.len);
+                rep |= c.rep;
+            }
+        }
+        if pn == 0 {
+            Values {
+                pn: 0,
+                dn: INF,
+                len: len.saturating_add(1),
+                rep: false,
+            }
+        } else if dn == 0 {
+            // Every check is refuted (or there is none): no mate within one more ply than the
+            // shallowest refutation holds for.
+            Values {
+                pn: INF,
+                dn: 0,
+                len: depth_plus_one(dis),
+                rep,
+            }
+        } else {
+            Values {
+                pn,
+                dn,
+                len: 0,
+                rep: false,
+            }
+        }
+    } else {
+        let mut pn = 0u32;
+        let mut dn = INF;
+        let mut len = 0u16;
+        let mut refutation: Option<(bool, u16)> = None;
+        for c in children {
+            pn = sat_add(pn, c.pn);
+            dn = dn.min(c.dn);
+            if c.pn == 0 {
+                // A futile interposition and its capture count no plies.
+                let l = if c.futile {
+                    c.len.saturating_sub(1)
+                } else {
+                    c.len.saturating_add(1)
+                };
+                len = len.max(l);
+            }
+            if c.dn == 0 {
+                let d = if c.futile {
+                    if c.len == NO_DEPTH_LIMIT {
+                        c.len
+                    } else {
+                        c.len.saturating_sub(1)
+                    }
+                } else {
+                    depth_plus_one(c.len)
+                };
+                // Prefer a refutation that holds on every path, then the deepest.
+                let cand = (!c.rep, d);
+                if refutation.is_none_or(|r| cand > r) {
+                    refutation = Some(cand);
+                }
+            }
+        }
+        if let Some((clean, d)) = refutation {
+            Values {
+                pn: INF,
+                dn: 0,
+                len: d,
+                rep: !clean,
+            }
+        } else if pn == 0 {
+            Values {
+                pn: 0,
+                dn: INF,
+                len,
+                rep: false,
+            }
+        } else {
+            Values {
+                pn,
+                dn,
+                len: 0,
+                rep: false,
+            }
+        }
+    }
+}
+
+/// The child to search and the second-best number (pn at OR nodes, dn at AND nodes).
+fn select(children: &[Child], or: bool) -> (usize, u32) {
+    let mut best = 0;
+    let mut best_v = INF;
+    let mut second = INF;
+    for (i, c) in children.iter().enumerate() {
+        let v = if or { c.pn } else { c.dn };
+        if v < best_v {
+            second = best_v;
+            best_v = v;
+            best = i;
+        } else if v < second {
+            second = v;
+        }
+    }
+    (best, second)
+}
