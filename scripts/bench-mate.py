@@ -3,7 +3,7 @@
 
 The set (shogi-mate/bench/tsume.sfen, one SFEN per line) is made by `--make-set`: random games
 played with cshogi (seeded), and from their last 40 positions every one where `shogi mate`
-(unbounded, 2,000,000 nodes) finds a mate of 3 to 15 plies with the side to move not in check.
+(unbounded, --set-nodes, default 2,000,000) finds a mate of 3 to 15 plies with the side to move not in check.
 
 For each problem both solvers get the same node budget (--nodes; our nodes are positions
 expanded, cshogi's are its searched_node: comparable in kind, not identical) and we report
@@ -55,7 +55,7 @@ def ours(shogi, sfens, nodes, extra=()):
     return rows, wall
 
 
-def make_set(shogi, games, seed):
+def make_set(shogi, games, seed, set_nodes):
     import cshogi
     rng = random.Random(seed)
     cands = []
@@ -71,7 +71,7 @@ def make_set(shogi, games, seed):
                 seen.append(b.sfen())
         cands.extend(seen[-40:])
     cands = list(dict.fromkeys(cands))
-    rows, _ = ours(shogi, cands, 2_000_000)
+    rows, _ = ours(shogi, cands, set_nodes)
     chosen = [cands[i] for i, o in enumerate(rows)
               if o["result"] == "mate" and 3 <= o["length"] <= 15]
     os.makedirs(os.path.dirname(SET), exist_ok=True)
@@ -86,13 +86,14 @@ def main():
     ap.add_argument("--nodes", type=int, default=100_000)
     ap.add_argument("--make-set", action="store_true")
     ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--set-nodes", type=int, default=2_000_000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--venv", default=os.path.join(tempfile.gettempdir(), "shogi-mate-venv"))
     args = ap.parse_args()
     ensure_cshogi(args.venv)
     import cshogi
     if args.make_set:
-        make_set(args.shogi, args.games, args.seed)
+        make_set(args.shogi, args.games, args.seed, args.set_nodes)
         return
     sfens = [l.strip() for l in open(SET) if l.strip()]
     print(f"{len(sfens)} problems, node budget {args.nodes} each; load: {os.getloadavg()}")
