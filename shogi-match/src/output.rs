@@ -11,8 +11,8 @@
 
 use crate::record::{self, OutFormat};
 use crate::runner::{Done, Finished, GAME_KEY, GameSpec, Settings};
-use shogi_kif::{LineEnd, Winner, outcome};
 use shogi_kif::{HeaderKey, ReadOptions, Reader, Record};
+use shogi_kif::{LineEnd, Winner, outcome};
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};

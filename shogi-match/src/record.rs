@@ -266,9 +266,9 @@ fn to_v22(v3: &str) -> String {
 mod tests {
     use super::*;
     use crate::referee::{Answer, Eval, MoveInfo, Rules};
+    use shogi_kif::{ReadOptions, read_str};
     use shogi_train::GameResult;
     use shogi_train::game_result;
-    use shogi_kif::{ReadOptions, read_str};
 
     fn play(sfen: &str, moves: &[&str], last: Answer, rules: Rules) -> (Referee, Outcome) {
         let start = if sfen == "startpos" {

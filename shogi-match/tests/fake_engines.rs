@@ -2,8 +2,6 @@
 //! gives the right result and record, and the match goes on after it.
 
 use shogi_core::{Color, Position, Variant};
-use shogi_train::GameResult;
-use shogi_train::game_result;
 use shogi_kif::{ReadOptions, read_str};
 use shogi_match::clock::TimeControl;
 use shogi_match::openings::Opening;
@@ -12,6 +10,8 @@ use shogi_match::record::{self, OutFormat};
 use shogi_match::referee::{Rules, Termination};
 use shogi_match::runner::{self, EngineSpec, Finished, Pairing, Settings};
 use shogi_match::stats::Sprt;
+use shogi_train::GameResult;
+use shogi_train::game_result;
 use shogi_usi::testing::fake_engine_path;
 use std::path::PathBuf;
 

@@ -6,9 +6,9 @@
 mod common;
 
 use common::{code, scratch, shogi, stderr, stdout};
+use shogi_kif::{ReadOptions, read_path};
 use shogi_train::GameResult;
 use shogi_train::game_result;
-use shogi_kif::{ReadOptions, read_path};
 use shogi_usi::testing::{fairy_stockfish, fake_engine_path, gpsusi};
 use std::path::Path;
 
