@@ -33,7 +33,7 @@ Each job's table takes --memory MiB (default 64) and never grows.\n\
 Exit status: 0, 1 when a problem is not a problem or a stated answer is wrong, 2 on usage or \
 input errors.\n\n\
 Examples:\n  shogi mate '4k4/9/4P4/9/9/9/9/9/4K4 b G 1'\n  shogi mate samples/ --shortest\n  \
-shogi mate problems/ --nodes 1000000 --format csv --jobs 2\n  \
+shogi mate samples/game.kif --nodes 100000 --format csv --jobs 2\n  \
 shogi mate '5/1k3/+b1R2/+S4/4K b RP 1' --depth 7 --format json";
 
 /// Arguments of `shogi mate`.

@@ -299,13 +299,20 @@ pub fn check(settings: &Settings) -> Result<Vec<String>, SetupError> {
                         waiting_for: "usiok",
                         ..
                     } => format!("is not a USI engine: no `usiok` within {USIOK_SECS} s"),
+                    // A program that exits at once may do so before or while `usi` is written:
+                    // either way it ended the handshake, which is what the user needs to know.
                     EngineErrorKind::Crashed {
-                        waiting_for: "usiok",
+                        waiting_for,
                         status,
                     } => format!(
-                        "is not a USI engine: it exited before `usiok` ({})",
+                        "is not a USI engine: it exited during the handshake, waiting for {waiting_for} ({})",
                         status.as_deref().unwrap_or("exit status unknown")
                     ),
+                    EngineErrorKind::PipeClosed(why) => {
+                        format!(
+                            "is not a USI engine: it closed its input during the handshake ({why})"
+                        )
+                    }
                     k => format!("cannot be used: {k}"),
                 };
                 return err(format!(
