@@ -25,19 +25,14 @@ Needs cshogi (PyPI) in the Python given by --python, or in a venv that this scri
 import argparse
 import os
 import re
-import resource
-import statistics
-import subprocess
 import sys
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CACHE = os.path.join(
-    os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "shogi-kif-bench"
-)
-TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-SHOGI = os.path.join(TARGET, "release", "shogi")
-GEN = os.path.join(TARGET, "release", "examples", "gen_games")
+import benchkit
+import scratch_venv
+
+CACHE = benchkit.cache("shogi-kif-bench")
+SHOGI, GEN = benchkit.SHOGI, benchkit.GEN
+sh, timed, ensure_built = benchkit.sh, benchkit.timed, benchkit.ensure_built
 
 # Run by the cshogi interpreter: read every file with cshogi's KIF reader, replay with
 # legality checks, and report counts so that both sides can be seen to read the same moves.
@@ -60,28 +55,9 @@ print(games, plies, illegal)
 """
 
 
-def sh(cmd, **kw):
-    print("+", " ".join(cmd), file=sys.stderr)
-    subprocess.run(cmd, check=True, **kw)
-
-
 def ensure_python(py):
-    if py:
-        return py
-    venv = os.path.join(CACHE, "venv")
-    exe = os.path.join(venv, "bin", "python")
-    if not os.path.exists(exe):
-        os.makedirs(CACHE, exist_ok=True)
-        sh([sys.executable, "-m", "venv", venv])
-        sh([exe, "-m", "pip", "install", "-q", "cshogi==1.1.0"])
-    return exe
-
-
-def ensure_built():
-    env = dict(os.environ, CARGO_TARGET_DIR=TARGET)
-    sh(["cargo", "build", "--release", "-q", "-p", "shogi-cli"], cwd=ROOT, env=env)
-    sh(["cargo", "build", "--release", "-q", "-p", "shogi-kif", "--example", "gen_games"],
-       cwd=ROOT, env=env)
+    """`py`, or the python of a scratch venv with cshogi 1.1.0 (bench-stats.py uses it too)."""
+    return py or scratch_venv.python_in(os.path.join(CACHE, "venv"), ["cshogi==1.1.0"])
 
 
 def ensure_corpus(d, games, encoding):
@@ -103,17 +79,6 @@ def ensure_corpus(d, games, encoding):
                 os.rename(os.path.join(d, name), os.path.join(d, name + "u"))
     with open(stamp, "w") as f:
         f.write(want + "\n")
-
-
-def timed(cmd):
-    """Run cmd; return (wall seconds, cpu seconds, stdout, stderr)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, p.returncode, p.stdout, p.stderr
 
 
 def main():
@@ -161,16 +126,10 @@ def main():
 
     print(f"{games} KIF games of random play, {mb:.1f} MB ({a.encoding}), median of {a.runs} runs")
     print(f"{'reader':26s} {'wall s':>8s} {'games/s':>9s} {'MB/s':>7s} {'cpu s':>8s} {'games/cpu-s':>12s}")
-    med = {}
-    for name, _ in subjects:
-        wall = statistics.median(r[0] for r in results[name])
-        cpu = statistics.median(r[1] for r in results[name])
-        med[name] = (wall, cpu)
+    med = benchkit.medians(results)
+    for name, (wall, cpu) in med.items():
         print(f"{name:26s} {wall:8.3f} {games / wall:9.0f} {mb / wall:7.1f} {cpu:8.3f} {games / cpu:12.0f}")
-    cs = med["cshogi 1.1.0 KIF reader"]
-    for name in ("shogi check --jobs 1", "shogi check --jobs 2"):
-        w, c = med[name]
-        print(f"ratio {name} / cshogi: {cs[0] / w:5.1f}x wall, {cs[1] / c:5.1f}x cpu")
+    benchkit.print_ratios(med, "cshogi 1.1.0 KIF reader", [n for n, _ in subjects[:2]])
 
 
 if __name__ == "__main__":

@@ -19,24 +19,20 @@ import json
 import os
 import random
 import subprocess
-import sys
 import tempfile
 import time
+
+import scratch_venv
 
 SET = os.path.join(os.path.dirname(__file__), "..", "shogi-mate", "bench", "tsume.sfen")
 
 
 def ensure_cshogi(venv):
+    """cshogi as the running Python has it, else from a scratch venv (this script re-runs there)."""
     try:
         import cshogi  # noqa: F401
-        return
     except ImportError:
-        pass
-    py = os.path.join(venv, "bin", "python")
-    if not os.path.exists(py):
-        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-        subprocess.run([py, "-m", "pip", "install", "-q", "cshogi"], check=True)
-    os.execv(py, [py] + sys.argv)
+        scratch_venv.rerun_in(venv, ["cshogi"])
 
 
 def ours(shogi, sfens, nodes, extra=()):

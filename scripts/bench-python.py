@@ -10,7 +10,7 @@
    game with `Board.is_legal` (the same work as scripts/bench-kif.py, without process start).
 3. With --hcpe DIR: writing hcpe training data for a folder of UTF-8 KIF games with
    `read_many(jobs=1|2)` and `Record.training("hcpe", keep_unfinished=True)` against the
-   cshogi `csa_to_hcpe`-style writer of scripts/bench-training.py (parse, `is_legal`,
+   cshogi `csa_to_hcpe`-style writer scripts/cshogi_hcpe.py (bench-training.py runs it too: parse, `is_legal`,
    `to_hcp`, `move16`, `push`, a numpy `HuffmanCodedPosAndEval` array), both in this process;
    the outputs must be byte-identical. The folder is the one bench-training.py generates
    (`~/.cache/shogi-training-bench/games-10000-seed1`: gen_games, 10,000 games, seed 1, UTF-8).
@@ -35,6 +35,7 @@ import cshogi
 import cshogi.KIF
 
 import shogitk
+from cshogi_hcpe import hcpe_bytes
 
 POSITIONS = {
     "startpos": "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
@@ -96,54 +97,37 @@ def ours_read(files, jobs):
     return games, plies
 
 
+def interleaved(subjects, runs):
+    """Runs each (name, fn) of `subjects` in turn, `runs` times over; returns each one's last
+    result and its (wall s, CPU s) per run, both by name."""
+    last, times = {}, {name: [] for name, _ in subjects}
+    for _ in range(runs):
+        for name, fn in subjects:
+            w0, c0 = time.perf_counter(), time.process_time()
+            last[name] = fn()
+            times[name].append((time.perf_counter() - w0, time.process_time() - c0))
+    return last, times
+
+
+def report(times, note):
+    """One line per subject: median wall and CPU seconds, `note(name)`, the speed-up on cshogi."""
+    base = statistics.median(w for w, _ in times["cshogi"])
+    base_cpu = statistics.median(c for _, c in times["cshogi"])
+    for name, rs in times.items():
+        w = statistics.median(x for x, _ in rs)
+        c = statistics.median(x for _, x in rs)
+        print(f"  {name:15} {w:7.3f} s {c:7.3f} s CPU  {note(name)}speed-up {base / w:5.1f}x "
+              f"wall, {base_cpu / c:5.1f}x CPU")
+
+
 def reading(folder, runs):
     files = sorted(os.path.join(folder, f) for f in os.listdir(folder)
                    if f.endswith((".kif", ".kifu")))
     print(f"reading {len(files)} files (median of {runs}; wall s / CPU s)")
-    results = {"shogitk jobs=1": [], "shogitk jobs=2": [], "cshogi": []}
-    counts = {}
-    for _ in range(runs):
-        for name, fn in [("shogitk jobs=1", lambda: ours_read(files, 1)),
-                         ("shogitk jobs=2", lambda: ours_read(files, 2)),
-                         ("cshogi", lambda: cshogi_read(files))]:
-            w0, c0 = time.perf_counter(), time.process_time()
-            counts[name] = fn()
-            results[name].append((time.perf_counter() - w0, time.process_time() - c0))
-    base = statistics.median(w for w, _ in results["cshogi"])
-    base_cpu = statistics.median(c for _, c in results["cshogi"])
-    for name, rs in results.items():
-        w = statistics.median(x for x, _ in rs)
-        c = statistics.median(x for _, x in rs)
-        print(f"  {name:15} {w:7.3f} s {c:7.3f} s CPU  games, plies = {counts[name]}  "
-              f"speed-up {base / w:5.1f}x wall, {base_cpu / c:5.1f}x CPU")
-
-
-def cshogi_hcpe(files):
-    """The csa_to_hcpe-style writer of scripts/bench-training.py, in this process."""
-    import numpy as np
-
-    chunks = []
-    for f in files:
-        with open(f, encoding="utf-8") as t:
-            kif = cshogi.KIF.Parser.parse_str(t.read())
-        board = cshogi.Board(kif.sfen)
-        win = kif.win
-        if win is None:
-            # cshogi's KIF parser gives no result for 詰み: the side to move at the end is mated.
-            end = cshogi.Board(kif.sfen)
-            for m in kif.moves:
-                end.push(m)
-            win = (2 - end.turn) if end.is_game_over() else 0
-        hcpes = np.zeros(len(kif.moves), cshogi.HuffmanCodedPosAndEval)
-        for i, move in enumerate(kif.moves):
-            if not board.is_legal(move):
-                sys.exit(f"{f}: illegal move {i + 1}")
-            board.to_hcp(hcpes[i]["hcp"])
-            hcpes[i]["bestMove16"] = cshogi.move16(move)
-            hcpes[i]["gameResult"] = win
-            board.push(move)
-        chunks.append(hcpes)
-    return np.concatenate(chunks).tobytes()
+    counts, results = interleaved([("shogitk jobs=1", lambda: ours_read(files, 1)),
+                                   ("shogitk jobs=2", lambda: ours_read(files, 2)),
+                                   ("cshogi", lambda: cshogi_read(files))], runs)
+    report(results, lambda name: f"games, plies = {counts[name]}  ")
 
 
 def ours_hcpe(files, jobs):
@@ -159,14 +143,8 @@ def hcpe(folder, runs):
           "process, all threads)")
     subjects = [("shogitk jobs=1", lambda: ours_hcpe(files, 1)),
                 ("shogitk jobs=2", lambda: ours_hcpe(files, 2)),
-                ("cshogi", lambda: cshogi_hcpe(files))]
-    results = {name: [] for name, _ in subjects}
-    outputs = {}
-    for _ in range(runs):
-        for name, fn in subjects:
-            w0, c0 = time.perf_counter(), time.process_time()
-            outputs[name] = fn()
-            results[name].append((time.perf_counter() - w0, time.process_time() - c0))
+                ("cshogi", lambda: hcpe_bytes(files))]
+    outputs, results = interleaved(subjects, runs)
     want = outputs["cshogi"]
     for name, got in outputs.items():
         if got != want:
@@ -174,13 +152,7 @@ def hcpe(folder, runs):
             sys.exit(f"{name}: {len(got)} bytes differ from cshogi's {len(want)} (first at "
                      f"byte {first})")
     print(f"  {len(want) // 38} entries, byte-identical to cshogi's")
-    base = statistics.median(w for w, _ in results["cshogi"])
-    base_cpu = statistics.median(c for _, c in results["cshogi"])
-    for name, rs in results.items():
-        w = statistics.median(x for x, _ in rs)
-        c = statistics.median(x for _, x in rs)
-        print(f"  {name:15} {w:7.3f} s {c:7.3f} s CPU  speed-up {base / w:5.1f}x wall, "
-              f"{base_cpu / c:5.1f}x CPU")
+    report(results, lambda _: "")
 
 
 def main():

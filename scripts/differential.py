@@ -46,6 +46,8 @@ import subprocess
 import sys
 import time
 
+import scratch_venv
+
 VENV = os.path.expanduser("~/.cache/shogi-differential/venv")
 PACKAGES = ["cshogi==1.1.0", "minishogilib==0.6.17", "pyffish==0.0.90"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -53,17 +55,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def ensure_venv():
     """Re-runs this script inside the scratch venv, creating it first if needed."""
-    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
-        return
-    python = os.path.join(VENV, "bin", "python")
-    if not os.path.exists(python):
-        print(f"creating {VENV}", file=sys.stderr)
-        subprocess.check_call([sys.executable, "-m", "venv", VENV])
-    probe = [python, "-c", "import cshogi, minishogilib, pyffish"]
-    if subprocess.run(probe, stderr=subprocess.DEVNULL).returncode != 0:
-        print(f"installing {' '.join(PACKAGES)} into {VENV}", file=sys.stderr)
-        subprocess.check_call([python, "-m", "pip", "install", "--quiet", *PACKAGES])
-    os.execv(python, [python, os.path.abspath(__file__), *sys.argv[1:]])
+    scratch_venv.rerun_in(VENV, PACKAGES)
 
 
 # --- shogi-core ------------------------------------------------------------------------------

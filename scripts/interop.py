@@ -32,6 +32,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import scratch_venv
+
 CSHOGI_VERSION = "1.1.0"
 TSSHOGI_VERSION = "2.2.0"
 FORMATS = ["kif", "ki2", "csa", "jkf"]
@@ -105,20 +107,7 @@ def log(*args):
 
 def ensure_cshogi(cache: Path) -> Path:
     """A venv under the cache with cshogi==CSHOGI_VERSION; returns its python."""
-    venv = cache / "venv"
-    py = venv / "bin" / "python"
-    probe = [str(py), "-c", "import importlib.metadata as m; print(m.version('cshogi'))"]
-    if py.exists():
-        r = subprocess.run(probe, capture_output=True, text=True)
-        if r.returncode == 0 and r.stdout.strip() == CSHOGI_VERSION:
-            return py
-    log(f"installing cshogi=={CSHOGI_VERSION} into {venv}")
-    if not py.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run(
-        [str(py), "-m", "pip", "install", "-q", f"cshogi=={CSHOGI_VERSION}"], check=True
-    )
-    return py
+    return Path(scratch_venv.python_in(cache / "venv", [f"cshogi=={CSHOGI_VERSION}"]))
 
 
 def ensure_tsshogi(cache: Path) -> Path:

@@ -23,19 +23,15 @@ import sys
 import tempfile
 import time
 
+import scratch_venv
+
 
 def ensure_cshogi(venv):
+    """cshogi as the running Python has it, else from a scratch venv (this script re-runs there)."""
     try:
         import cshogi  # noqa: F401
-        return
     except ImportError:
-        pass
-    py = os.path.join(venv, "bin", "python")
-    if not os.path.exists(py):
-        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-        subprocess.run([py, "-m", "pip", "install", "-q", "cshogi"], check=True)
-    # Run again inside the venv.
-    os.execv(py, [py] + sys.argv)
+        scratch_venv.rerun_in(venv, ["cshogi"])
 
 
 def corpus_positions(shogi, corpus):

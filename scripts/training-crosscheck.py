@@ -30,23 +30,11 @@ import sys
 import tempfile
 import time
 
+import scratch_venv
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV = os.path.expanduser("~/.cache/shogi-training-crosscheck/venv")
-VENV_PY = os.path.join(VENV, "bin", "python")
-
-
-def ensure_venv():
-    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
-        return
-    if not os.path.exists(VENV_PY):
-        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-        subprocess.run(
-            [VENV_PY, "-m", "pip", "install", "-q", "cshogi==1.1.0", "numpy"], check=True
-        )
-    os.execv(VENV_PY, [VENV_PY, os.path.abspath(__file__)] + sys.argv[1:])
-
-
-ensure_venv()
+scratch_venv.rerun_in(VENV, ["cshogi==1.1.0", "numpy"])
 
 import cshogi  # noqa: E402
 import numpy as np  # noqa: E402
