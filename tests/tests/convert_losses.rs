@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{code, shogi, stderr, stdout};
+use common::{code, shogi, shogi_ok, stderr, stdout};
 
 /// A game with a bit of everything: a player name with ☗, a start comment, times, a
 /// bookmark, a variation ending in 中断, a resignation.
@@ -17,8 +17,7 @@ const PLAIN: &str = "tests/fixtures/convert/plain.kifu";
 
 #[test]
 fn record_formats_convert_and_name_what_they_cannot_hold() {
-    let out = shogi(&["convert", PLAIN, "--to", "csa"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = shogi_ok(&["convert", PLAIN, "--to", "csa"]);
     assert!(
         stdout(&out).ends_with("+7776FU\n-3334FU\n+2726FU\n"),
         "{}",
@@ -54,7 +53,7 @@ fn record_formats_convert_and_name_what_they_cannot_hold() {
 
 #[test]
 fn mainline_drops_the_variations_with_a_warning() {
-    let out = shogi(&["convert", PLAIN, "--to", "csa", "--mainline"]);
+    let out = convert_plain("csa", &[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     insta::assert_snapshot!("mainline_warning", stderr(&out));
     assert!(
@@ -63,7 +62,7 @@ fn mainline_drops_the_variations_with_a_warning() {
         stdout(&out)
     );
     // In a format that holds variations too: the main line only, said once.
-    let out = shogi(&["convert", PLAIN, "--to", "kif", "--mainline"]);
+    let out = convert_plain("kif", &[]);
     assert_eq!(code(&out), 0);
     assert!(!stdout(&out).contains("変化"), "{}", stdout(&out));
     assert_eq!(
@@ -128,6 +127,11 @@ fn several_records_are_named_by_number() {
     );
 }
 
+/// `shogi convert PLAIN --to TO --mainline extra…`.
+fn convert_plain(to: &str, extra: &[&str]) -> common::Output {
+    shogi(&[&["convert", PLAIN, "--to", to, "--mainline"][..], extra].concat())
+}
+
 /// Shift_JIS output, decoded again, is the UTF-8 output but for the declaration line.
 #[test]
 fn shift_jis_output_decodes_to_the_utf8_output() {
@@ -136,16 +140,8 @@ fn shift_jis_output_decodes_to_the_utf8_output() {
         ("ki2", "#KI2 version=2.0 encoding=Shift_JIS"),
         ("csa", "'CSA encoding=SHIFT_JIS"),
     ] {
-        let utf8 = shogi(&["convert", PLAIN, "--to", to, "--mainline"]);
-        let sjis = shogi(&[
-            "convert",
-            PLAIN,
-            "--to",
-            to,
-            "--mainline",
-            "--to-encoding",
-            "shift-jis",
-        ]);
+        let utf8 = convert_plain(to, &[]);
+        let sjis = convert_plain(to, &["--to-encoding", "shift-jis"]);
         assert_eq!(code(&sjis), 0, "{}", stderr(&sjis));
         if to != "csa" {
             // Japanese text in CP932 is not UTF-8 (this CSA record is ASCII but for its
@@ -197,17 +193,7 @@ fn out_dir_names_shift_jis_kif_kif_and_utf8_kif_kifu() {
         ("csa", "shift-jis", "plain.csa"),
     ] {
         let sub = format!("{d}/{to}-{enc}");
-        let out = shogi(&[
-            "convert",
-            PLAIN,
-            "--to",
-            to,
-            "--mainline",
-            "--to-encoding",
-            enc,
-            "-o",
-            &sub,
-        ]);
+        let out = convert_plain(to, &["--to-encoding", enc, "-o", &sub]);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
         let bytes = std::fs::read(format!("{sub}/{name}")).expect("written under that name");
         let (_, got) = shogi_kif::decode(&bytes, None).expect("decodes");

@@ -3,14 +3,13 @@
 
 mod common;
 
-use common::{code, scratch, shogi, stderr, stdout};
+use common::{assert_contains, assert_starts_with, code, scratch, shogi, shogi_ok, stderr, stdout};
 
 /// A database of samples/ in a scratch folder.
 fn samples_db(name: &str) -> String {
     let dir = scratch(name);
     let db = dir.join("samples.sqlite").display().to_string();
-    let out = shogi(&["index", "samples/", "--db", &db]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = shogi_ok(&["index", "samples/", "--db", &db]);
     assert!(
         stdout(&out)
             .contains("created; 6 files read, 0 unchanged, 0 removed; 6 games added (0 invalid)"),
@@ -23,8 +22,7 @@ fn samples_db(name: &str) -> String {
 #[test]
 fn find_and_explore_the_samples() {
     let db = samples_db("db-find");
-    let out = shogi(&["find", "startpos", "--db", &db]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = shogi_ok(&["find", "startpos", "--db", &db]);
     insta::assert_snapshot!("find_startpos_text", stdout(&out));
     // The position after 3 plies of samples/game.kif, as CSV; the scan gives the same.
     let args = ["find", "samples/game.kif", "--ply", "3", "--format", "csv"];
@@ -37,49 +35,33 @@ fn find_and_explore_the_samples() {
         "find", "startpos", "--db", &db, "--format", "jsonl", "--limit", "1",
     ]);
     insta::assert_snapshot!("find_startpos_jsonl_limit", stdout(&out));
-    let out = shogi(&["explore", "startpos", "--db", &db]);
+    let explore = |position: &str, extra: &[&str]| {
+        shogi(&[&["explore", position, "--db", &db][..], extra].concat())
+    };
+    let out = explore("startpos", &[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     insta::assert_snapshot!("explore_startpos_text", stdout(&out));
-    let out = shogi(&[
-        "explore",
-        "startpos moves 7g7f",
-        "--db",
-        &db,
-        "--format",
-        "json",
-    ]);
+    let out = explore("startpos moves 7g7f", &["--format", "json"]);
     insta::assert_snapshot!("explore_7g7f_json", stdout(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["moves"][0]["usi"], "8c8d");
     assert_eq!(json["moves"][0]["move"], "8c8d");
     assert_eq!(json["moves"][0]["games"], 5);
     // Moves named in Japanese and Western notation; JSON keeps `usi`.
-    let out = shogi(&["explore", "startpos", "--db", &db, "--notation", "japanese"]);
+    let out = explore("startpos", &["--notation", "japanese"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     insta::assert_snapshot!("explore_startpos_japanese", stdout(&out));
-    let out = shogi(&[
-        "explore",
+    let out = explore(
         "startpos moves 7g7f",
-        "--db",
-        &db,
-        "--format",
-        "json",
-        "--notation",
-        "western",
-    ]);
+        &["--format", "json", "--notation", "western"],
+    );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["moves"][0]["usi"], "8c8d");
     assert_eq!(json["moves"][0]["move"], "P-8d");
-    let out = shogi(&[
-        "explore",
+    let out = explore(
         "startpos moves 7g7f",
-        "--db",
-        &db,
-        "--format",
-        "csv",
-        "--notation",
-        "ja",
-    ]);
+        &["--format", "csv", "--notation", "ja"],
+    );
     assert!(
         stdout(&out).starts_with("usi,move,games,") && stdout(&out).contains("\n8c8d,△８四歩,5,"),
         "{}",
@@ -92,10 +74,10 @@ fn find_and_explore_the_samples() {
     assert_eq!(stdout(&out).lines().count(), 1 + 4, "{}", stdout(&out));
     // Mini Shogi's start, found only in samples/mini.kif, and not among standard games.
     let mini = "rbsgk/4p/5/P4/KGSBR b -";
-    let out = shogi(&["explore", mini, "--db", &db]);
+    let out = explore(mini, &[]);
     insta::assert_snapshot!("explore_mini_text", stdout(&out));
-    let out = shogi(&["explore", mini, "--db", &db, "--variant", "standard"]);
-    assert!(stdout(&out).contains("games: 0\n"), "{}", stdout(&out));
+    let out = explore(mini, &["--variant", "standard"]);
+    assert_contains(&stdout(&out), "games: 0\n");
     // A position in no game.
     let out = shogi(&["find", "startpos moves 1g1f", "--db", &db]);
     assert_eq!(stdout(&out), "0 occurrences in 0 games\n");
@@ -107,46 +89,27 @@ fn find_and_explore_the_samples() {
 #[test]
 fn index_reads_with_from_and_encoding() {
     let dir = scratch("db-from");
-    let db = dir.join("a.sqlite").display().to_string();
-    let out = shogi(&["index", "samples/game.kif", "--db", &db, "--from", "csa"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains("1 game added (0 invalid), 0 removed; 1 positions;"),
-        "{}",
-        stdout(&out)
-    );
-    let db = dir.join("sjis.sqlite").display().to_string();
-    let out = shogi(&[
-        "index",
-        "samples/game.kif",
-        "--db",
-        &db,
-        "--encoding",
-        "sjis",
-    ]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains("1 game added (1 invalid), 0 removed; 0 positions;"),
-        "{}",
-        stdout(&out)
-    );
-    let db = dir.join("b.sqlite").display().to_string();
-    let out = shogi(&[
-        "index",
-        "samples/game.kif",
-        "--db",
-        &db,
-        "--from",
-        "kif",
-        "--encoding",
-        "utf8",
-    ]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains("1 game added (0 invalid), 0 removed; 31 positions;"),
-        "{}",
-        stdout(&out)
-    );
+    for (name, flags, want) in [
+        (
+            "a",
+            &["--from", "csa"][..],
+            "1 game added (0 invalid), 0 removed; 1 positions;",
+        ),
+        (
+            "sjis",
+            &["--encoding", "sjis"],
+            "1 game added (1 invalid), 0 removed; 0 positions;",
+        ),
+        (
+            "b",
+            &["--from", "kif", "--encoding", "utf8"],
+            "1 game added (0 invalid), 0 removed; 31 positions;",
+        ),
+    ] {
+        let db = dir.join(format!("{name}.sqlite")).display().to_string();
+        let args = [&["index", "samples/game.kif", "--db", &db][..], flags].concat();
+        assert_contains(&stdout(&shogi_ok(&args)), want);
+    }
 }
 
 #[test]
@@ -162,10 +125,9 @@ fn bad_databases_and_arguments_exit_2_naming_the_file() {
     ] {
         let out = shogi(&args);
         assert_eq!(code(&out), 2, "{args:?}");
-        assert!(
-            stderr(&out).starts_with(&format!("error: {junk}: not a SQLite database")),
-            "{}",
-            stderr(&out)
+        assert_starts_with(
+            &stderr(&out),
+            &format!("error: {junk}: not a SQLite database"),
         );
     }
     assert_eq!(
@@ -182,15 +144,11 @@ fn bad_databases_and_arguments_exit_2_naming_the_file() {
     assert!(!std::path::Path::new(&db).exists());
     let out = shogi(&["find", "startpos"]);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("--db"), "{}", stderr(&out));
+    assert_contains(&stderr(&out), "--db");
     let out = shogi(&["find", "lnsgkgsnl/9/9 b - 1", "samples/"]);
     assert_eq!(code(&out), 2);
-    assert!(
-        stderr(&out).starts_with("error: lnsgkgsnl/9/9 b - 1: not a position"),
-        "{}",
-        stderr(&out)
-    );
+    assert_starts_with(&stderr(&out), "error: lnsgkgsnl/9/9 b - 1: not a position");
     let out = shogi(&["find", "startpos", "samples/", "--since", "yesterday"]);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("--since"), "{}", stderr(&out));
+    assert_contains(&stderr(&out), "--since");
 }

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{code, shogi, shogi_with, stderr, stdout};
+use common::{assert_contains, code, shogi, shogi_with, stderr, stdout};
 use std::sync::Arc;
 
 const DIR: &str = "tests/fixtures/records";
@@ -64,10 +64,9 @@ fn check_keeps_the_records_read_before_the_panic() {
     let out = shogi_with(&["check", &path], &panic_on("two-games.csa", 2));
     assert_eq!(code(&out), 1);
     assert_eq!(stdout(&out), format!("{path}:13:1: {INTERNAL}\n"));
-    assert!(
-        stderr(&out).contains("checked 2 record(s) in 1 file(s): 1 valid, 1 invalid"),
-        "{}",
-        stderr(&out)
+    assert_contains(
+        &stderr(&out),
+        "checked 2 record(s) in 1 file(s): 1 valid, 1 invalid",
     );
     let json = shogi_with(
         &["check", &path, "--format", "json"],

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{code, scratch, shogi, stderr, stdout};
+use common::{Output, assert_contains, code, scratch, shogi, stderr, stdout};
 use shogi_kif::{ReadOptions, read_path};
 use shogi_train::GameResult;
 use shogi_train::game_result;
@@ -16,116 +16,35 @@ fn fake() -> String {
     fake_engine_path().display().to_string()
 }
 
+/// `shogi match` with one `--engine` for each of `engines`, then `extra`.
+fn run_match(engines: &[&str], extra: &[&str]) -> Output {
+    let mut argv = vec!["match"];
+    for e in engines {
+        argv.extend(["--engine", e]);
+    }
+    argv.extend_from_slice(extra);
+    shogi(&argv)
+}
+
+/// `run_match` that must exit 0 with a JSON summary of `games` games, none lost on time.
+#[track_caller]
+fn json_match(engines: &[&str], extra: &[&str], games: u64) -> (serde_json::Value, String) {
+    let o = run_match(engines, &[extra, &["--format", "json"]].concat());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(summary["games"], games, "{}", stdout(&o));
+    assert_no_time_loss(&summary, &stderr(&o));
+    (summary, stderr(&o))
+}
+
 #[test]
 fn bad_input_is_refused_with_exit_2() {
     let f = fake();
     let dir = scratch("match-bad");
-    let e = |s: &str| format!("{s}={f}");
-    let cases: Vec<(Vec<String>, &str)> = vec![
-        (
-            vec![
-                "--engine".into(),
-                "a=/no/such/engine".into(),
-                "--engine".into(),
-                e("b"),
-                "--byoyomi".into(),
-                "100".into(),
-            ],
-            "does not exist",
-        ),
-        (
-            vec![
-                "--engine".into(),
-                e("a"),
-                "--engine".into(),
-                e("a"),
-                "--byoyomi".into(),
-                "100".into(),
-            ],
-            "two engines are named \"a\"",
-        ),
-        (
-            vec!["--engine".into(), e("a"), "--engine".into(), e("b")],
-            "no time control",
-        ),
-        (
-            vec![
-                "--engine".into(),
-                e("a"),
-                "--engine".into(),
-                e("b"),
-                "--byoyomi".into(),
-                "100".into(),
-                "--inc".into(),
-                "100".into(),
-            ],
-            "exclude each other",
-        ),
-        (
-            vec!["--engine".into(), e("a"), "--byoyomi".into(), "100".into()],
-            "needs exactly 2",
-        ),
-        (
-            vec![
-                "--engine".into(),
-                e("a"),
-                "--engine".into(),
-                format!("b={f},NoSuchOption=1"),
-                "--byoyomi".into(),
-                "100".into(),
-            ],
-            "engine b",
-        ),
-        (
-            vec![
-                "--engine".into(),
-                e("a"),
-                "--engine".into(),
-                e("b"),
-                "--byoyomi".into(),
-                "100".into(),
-                "--sprt".into(),
-                "5,0".into(),
-            ],
-            "--sprt",
-        ),
-        (
-            vec![
-                "--engine".into(),
-                e("a"),
-                "--engine".into(),
-                e("b"),
-                "--byoyomi".into(),
-                "100".into(),
-                "--out".into(),
-                dir.join("x.kif").display().to_string(),
-                "--out-format".into(),
-                "kif".into(),
-            ],
-            "--out-dir for KIF",
-        ),
-    ];
-    for (args, want) in cases {
-        let mut argv = vec!["match"];
-        argv.extend(args.iter().map(String::as_str));
-        let o = shogi(&argv);
-        assert_eq!(code(&o), 2, "{argv:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains(want), "{argv:?}: {}", stderr(&o));
-    }
-    // Not a USI engine: a program that exits at once.
-    if Path::new("/bin/true").exists() {
-        let o = shogi(&[
-            "match",
-            "--engine",
-            "a=/bin/true",
-            "--engine",
-            &e("b"),
-            "--byoyomi",
-            "100",
-        ]);
-        assert_eq!(code(&o), 2);
-        assert!(stderr(&o).contains("is not a USI engine"), "{}", stderr(&o));
-    }
+    let (a, b) = (format!("a={f}"), format!("b={f}"));
+    let (a, b) = (a.as_str(), b.as_str());
+    let bad_option = format!("b={f},NoSuchOption=1");
+    let kif_out = dir.join("x.kif").display().to_string();
     // An opening file with a bad line: located.
     let openings = dir.join("o.txt");
     std::fs::write(
@@ -133,50 +52,55 @@ fn bad_input_is_refused_with_exit_2() {
         "position startpos moves 7g7f\nposition startpos moves 7g7f 8c8e\n",
     )
     .unwrap();
-    let o = shogi(&[
-        "match",
-        "--engine",
-        &e("a"),
-        "--engine",
-        &e("b"),
-        "--byoyomi",
-        "100",
-        "--openings",
-        openings.to_str().unwrap(),
-    ]);
-    assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("o.txt:2:"), "{}", stderr(&o));
+    let openings = openings.display().to_string();
     // An output that exists, without --resume: refused, untouched.
     let out = dir.join("games.csa");
     std::fs::write(&out, "keep me\n").unwrap();
-    let o = shogi(&[
-        "match",
-        "--engine",
-        &e("a"),
-        "--engine",
-        &e("b"),
-        "--byoyomi",
-        "100",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("exists"), "{}", stderr(&o));
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me\n");
-    // gpsusi aborts on go nodes: refused up front.
-    if let Some(gps) = gpsusi() {
-        let o = shogi(&[
-            "match",
-            "--engine",
-            &format!("g={}", gps.display()),
-            "--engine",
-            &e("b"),
-            "--nodes",
-            "1000",
-        ]);
-        assert_eq!(code(&o), 2);
-        assert!(stderr(&o).contains("aborts on go nodes"), "{}", stderr(&o));
+    let out_arg = out.display().to_string();
+    let by = ["--byoyomi", "100"];
+    let mut cases: Vec<(Vec<&str>, Vec<&str>, &str)> = vec![
+        (vec!["a=/no/such/engine", b], by.to_vec(), "does not exist"),
+        (vec![a, a], by.to_vec(), "two engines are named \"a\""),
+        (vec![a, b], vec![], "no time control"),
+        (
+            vec![a, b],
+            [&by[..], &["--inc", "100"]].concat(),
+            "exclude each other",
+        ),
+        (vec![a], by.to_vec(), "needs exactly 2"),
+        (vec![a, &bad_option], by.to_vec(), "engine b"),
+        (vec![a, b], [&by[..], &["--sprt", "5,0"]].concat(), "--sprt"),
+        (
+            vec![a, b],
+            [&by[..], &["--out", &kif_out, "--out-format", "kif"]].concat(),
+            "--out-dir for KIF",
+        ),
+        (
+            vec![a, b],
+            [&by[..], &["--openings", &openings]].concat(),
+            "o.txt:2:",
+        ),
+        (
+            vec![a, b],
+            [&by[..], &["--out", &out_arg]].concat(),
+            "exists",
+        ),
+    ];
+    // Not a USI engine: a program that exits at once.
+    if Path::new("/bin/true").exists() {
+        cases.push((vec!["a=/bin/true", b], by.to_vec(), "is not a USI engine"));
     }
+    // gpsusi aborts on go nodes: refused up front.
+    let gps = gpsusi().map(|g| format!("g={}", g.display()));
+    if let Some(g) = &gps {
+        cases.push((vec![g, b], vec!["--nodes", "1000"], "aborts on go nodes"));
+    }
+    for (engines, extra, want) in cases {
+        let o = run_match(&engines, &extra);
+        assert_eq!(code(&o), 2, "{engines:?} {extra:?}: {}", stderr(&o));
+        assert_contains(&stderr(&o), want);
+    }
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me\n");
 }
 
 #[test]
@@ -184,44 +108,10 @@ fn a_fake_match_writes_records_and_a_json_summary() {
     let f = fake();
     let dir = scratch("match-fake");
     let out = dir.join("games");
-    let o = shogi(&[
-        "match",
-        "--engine",
-        &format!("a={f}"),
-        "--engine",
-        &format!("b={f},arg=--play,arg=last"),
-        "--games",
-        "4",
-        "--jobs",
-        "2",
-        "--byoyomi",
-        "200",
-        "--max-plies",
-        "30",
-        "--out-dir",
-        out.to_str().unwrap(),
-        "--out-format",
-        "csa,kif",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(summary["games"], 4);
-    assert_eq!(summary["pairings"][0]["pairs"], 2);
-    assert_eq!(stderr(&o).lines().filter(|l| l.starts_with('[')).count(), 4);
-    check_records(&out, 4, &stderr(&o));
-    for i in 1..=4 {
-        assert!(out.join(format!("game-{i:04}.kifu")).is_file());
-    }
-    // Run again: refused; with --resume: nothing left to play.
-    let again = |resume: bool| {
+    let engines = [format!("a={f}"), format!("b={f},arg=--play,arg=last")];
+    let engines = [engines[0].as_str(), engines[1].as_str()];
+    let args = |more: &[&'static str]| {
         let mut a = vec![
-            "match",
-            "--engine",
-            "a=X",
-            "--engine",
-            "b=X",
             "--games",
             "4",
             "--jobs",
@@ -237,31 +127,23 @@ fn a_fake_match_writes_records_and_a_json_summary() {
             "--format",
             "json",
         ];
-        if resume {
-            a.push("--resume");
-        }
-        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+        a.extend_from_slice(more);
+        a
     };
-    let fa = format!("a={f}");
-    let fb = format!("b={f},arg=--play,arg=last");
-    let fix = |v: Vec<String>| -> Vec<String> {
-        v.into_iter()
-            .map(|s| {
-                if s == "a=X" {
-                    fa.clone()
-                } else if s == "b=X" {
-                    fb.clone()
-                } else {
-                    s
-                }
-            })
-            .collect()
-    };
-    let args = fix(again(false));
-    let o = shogi(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = run_match(&engines, &args(&[]));
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(summary["games"], 4);
+    assert_eq!(summary["pairings"][0]["pairs"], 2);
+    assert_eq!(stderr(&o).lines().filter(|l| l.starts_with('[')).count(), 4);
+    check_records(&out, 4, &stderr(&o));
+    for i in 1..=4 {
+        assert!(out.join(format!("game-{i:04}.kifu")).is_file());
+    }
+    // Run again: refused; with --resume: nothing left to play.
+    let o = run_match(&engines, &args(&[]));
     assert_eq!(code(&o), 2, "{}", stderr(&o));
-    let args = fix(again(true));
-    let o = shogi(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = run_match(&engines, &args(&["--resume"]));
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(summary["games"], 4);
@@ -320,32 +202,29 @@ fn fairy_stockfish_against_gpsusi_two_games_at_once() {
     // gpsusi: no setoption at all (it would save an advertised option as its new default).
     // gpsusi took 0.9-1.2 s for `go byoyomi 200` on a loaded machine (load 12 on 2 cores), so
     // it gets a byoyomi of 1 s; 24 plies keep the games short (its opening book answers at once).
-    let o = shogi(&[
-        "match",
-        "--engine",
-        &format!("fairy={}", fairy.display()),
-        "--engine",
-        &format!("gps={}", gps.display()),
-        "--games",
-        "2",
-        "--jobs",
-        "2",
-        "--byoyomi",
-        "1000",
-        "--max-plies",
-        "24",
-        "--time-margin",
-        "500",
-        "--out-dir",
-        out.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(summary["games"], 2, "{}", stdout(&o));
-    check_records(&out, 2, &stderr(&o));
-    assert_no_time_loss(&summary, &stderr(&o));
+    let engines = [
+        format!("fairy={}", fairy.display()),
+        format!("gps={}", gps.display()),
+    ];
+    let (_, live) = json_match(
+        &[&engines[0], &engines[1]],
+        &[
+            "--games",
+            "2",
+            "--jobs",
+            "2",
+            "--byoyomi",
+            "1000",
+            "--max-plies",
+            "24",
+            "--time-margin",
+            "500",
+            "--out-dir",
+            out.to_str().unwrap(),
+        ],
+        2,
+    );
+    check_records(&out, 2, &live);
 }
 
 #[test]
@@ -355,33 +234,30 @@ fn fairy_stockfish_against_itself_in_mini_shogi() {
     };
     let dir = scratch("match-mini");
     let out = dir.join("mini.csa");
-    let o = shogi(&[
-        "match",
-        "--engine",
-        &format!("a={}", fairy.display()),
-        "--engine",
-        &format!("b={}", fairy.display()),
-        "--variant",
-        "mini",
-        "--games",
-        "2",
-        "--jobs",
-        "2",
-        "--byoyomi",
-        "100",
-        "--max-plies",
-        "80",
-        "--time-margin",
-        "300",
-        "--out",
-        out.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(summary["games"], 2);
-    assert_no_time_loss(&summary, &stderr(&o));
+    let engines = [
+        format!("a={}", fairy.display()),
+        format!("b={}", fairy.display()),
+    ];
+    json_match(
+        &[&engines[0], &engines[1]],
+        &[
+            "--variant",
+            "mini",
+            "--games",
+            "2",
+            "--jobs",
+            "2",
+            "--byoyomi",
+            "100",
+            "--max-plies",
+            "80",
+            "--time-margin",
+            "300",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        2,
+    );
     let text = std::fs::read_to_string(&out).unwrap();
     let games: Vec<_> = shogi_kif::Reader::new(text.as_bytes(), ReadOptions::default())
         .unwrap()

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{code, scratch, shogi, shogi_stdin, stdout};
+use common::{assert_contains, code, scratch, shogi, shogi_stdin, stdout};
 
 #[test]
 fn sfens_are_solved_one_line_each() {
@@ -78,11 +78,7 @@ P7 *  *  *  *  *  *  *  *  * \nP8 *  *  *  *  *  *  *  *  * \nP9 *  *  *  *  +OU
     );
     // The same from stdin.
     let out = shogi_stdin(&["mate", "-"], &bad);
-    assert!(
-        stdout(&out).contains("<stdin>:1: mate 1"),
-        "{}",
-        stdout(&out)
-    );
+    assert_contains(&stdout(&out), "<stdin>:1: mate 1");
 }
 
 #[test]
@@ -90,7 +86,7 @@ fn bad_problems_are_errors_not_panics() {
     // No gote king.
     let out = shogi(&["mate", "9/9/9/9/9/9/9/9/4K4 b G 1"]);
     assert_eq!(code(&out), 1);
-    assert!(stdout(&out).contains(": error ["), "{}", stdout(&out));
+    assert_contains(&stdout(&out), ": error [");
     // Not an SFEN, not a file.
     let out = shogi(&["mate", "no-such-thing"]);
     assert_eq!(code(&out), 2);

@@ -2,7 +2,9 @@
 
 mod common;
 
-use common::{code, scratch, shogi, shogi_stdin, stderr, stdout};
+use common::{
+    Output, assert_contains, code, scratch, shogi, shogi_ok, shogi_stdin, stderr, stdout,
+};
 use std::path::Path;
 
 const MINI_START: &str = "rbsgk/4p/5/P4/KGSBR b - 1";
@@ -12,7 +14,7 @@ fn last_line(s: &str) -> &str {
     s.lines().last().unwrap_or("")
 }
 
-fn nodes_of(out: &common::Output) -> u64 {
+fn nodes_of(out: &Output) -> u64 {
     let s = stdout(out);
     let last = last_line(&s);
     last.strip_prefix("nodes ")
@@ -35,8 +37,7 @@ fn assert_usage_error(args: &[&str], needle: &str) {
 
 #[test]
 fn counts_and_time_on_stderr() {
-    let out = shogi(&["perft", "startpos", "--depth", "3"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = shogi_ok(&["perft", "startpos", "--depth", "3"]);
     assert_eq!(stdout(&out), "nodes 25470\n");
     assert!(stderr(&out).contains("nodes/s"));
     // The position defaults to startpos; -d is --depth; --variant picks Mini Shogi's.
@@ -59,7 +60,7 @@ fn divide_is_sorted_and_sums_to_total() {
         (MATSURI, "2", 28_684),
     ] {
         for threads in ["1", "2"] {
-            let out = shogi(&[
+            let out = shogi_ok(&[
                 "perft",
                 pos,
                 "--depth",
@@ -68,7 +69,6 @@ fn divide_is_sorted_and_sums_to_total() {
                 "--threads",
                 threads,
             ]);
-            assert_eq!(code(&out), 0, "{}", stderr(&out));
             let text = stdout(&out);
             let lines: Vec<&str> = text.lines().collect();
             let (last, moves) = lines.split_last().unwrap();
@@ -296,7 +296,7 @@ fn bad_input_is_an_error_with_exit_2() {
 fn split_and_run(dir: &Path, pos: &str, depth: &str, k: &str, shards: u32) -> Vec<String> {
     let tasks = dir.join("tasks.txt");
     let t = tasks.to_str().unwrap();
-    let out = shogi(&[
+    shogi_ok(&[
         "perft",
         "split",
         pos,
@@ -307,12 +307,11 @@ fn split_and_run(dir: &Path, pos: &str, depth: &str, k: &str, shards: u32) -> Ve
         "-o",
         t,
     ]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
     (1..=shards)
         .map(|i| {
             let r = dir.join(format!("part-{i}.txt"));
             let shard = format!("{i}/{shards}");
-            let out = shogi(&[
+            shogi_ok(&[
                 "perft",
                 "run",
                 t,
@@ -321,7 +320,6 @@ fn split_and_run(dir: &Path, pos: &str, depth: &str, k: &str, shards: u32) -> Ve
                 "-o",
                 r.to_str().unwrap(),
             ]);
-            assert_eq!(code(&out), 0, "{}", stderr(&out));
             r.to_str().unwrap().to_string()
         })
         .collect()
@@ -351,36 +349,23 @@ fn merged_shards_equal_the_direct_count() {
         args.push(shuffled[0]);
         let out = shogi(&args);
         assert_eq!(code(&out), 1, "{name}: {}", stdout(&out));
-        assert!(stderr(&out).contains("duplicated"), "{}", stderr(&out));
+        assert_contains(&stderr(&out), "duplicated");
         // Missing: a shard left out is refused, naming the shard to run.
         let mut args: Vec<&str> = vec!["perft", "merge"];
         args.extend(&shuffled[1..]);
         let out = shogi(&args);
         assert_eq!(code(&out), 1);
-        assert!(stderr(&out).contains("missing"), "{}", stderr(&out));
+        assert_contains(&stderr(&out), "missing");
     }
 }
 
 #[test]
 fn split_is_deterministic_and_lists_do_not_mix() {
-    let a = stdout(&shogi(&[
-        "perft",
-        "split",
-        "startpos",
-        "--depth",
-        "4",
-        "--split-depth",
-        "2",
-    ]));
-    let b = stdout(&shogi(&[
-        "perft",
-        "split",
-        "startpos",
-        "--depth",
-        "4",
-        "--split-depth",
-        "2",
-    ]));
+    let split = || {
+        let args = ["startpos", "--depth", "4", "--split-depth", "2"];
+        stdout(&shogi(&[&["perft", "split"][..], &args].concat()))
+    };
+    let (a, b) = (split(), split());
     assert_eq!(a, b);
     assert!(a.lines().filter(|l| l.starts_with("task ")).count() == 900);
     // The list can come on stdin.
@@ -394,11 +379,7 @@ fn split_is_deterministic_and_lists_do_not_mix() {
     let p2 = split_and_run(&d2, "startpos", "4", "1", 2);
     let out = shogi(&["perft", "merge", &p1[0], &p2[1]]);
     assert_eq!(code(&out), 1);
-    assert!(
-        stderr(&out).contains("different task lists"),
-        "{}",
-        stderr(&out)
-    );
+    assert_contains(&stderr(&out), "different task lists");
     // A truncated results file is refused as malformed.
     let text = std::fs::read_to_string(&p1[1]).unwrap();
     let cut = write(&d1, "cut.txt", &text[..text.len() / 2]);

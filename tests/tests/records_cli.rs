@@ -3,11 +3,14 @@
 
 mod common;
 
-use common::{code, shogi, shogi_stdin, stderr, stdout, workspace_root};
+use common::{
+    Output, assert_contains, assert_starts_with, code, shared_corpus, shogi, shogi_stdin, stderr,
+    stdout, workspace_root,
+};
 
 /// Runs `shogi` from the workspace root, so paths in messages are short and stable (every
 /// in-process run does: see `common`).
-fn shogi_in_root(args: &[&str]) -> common::Output {
+fn shogi_in_root(args: &[&str]) -> Output {
     shogi(args)
 }
 
@@ -20,10 +23,9 @@ fn check_reports_every_problem_with_its_location() {
     // USI file. nifu.kif, ambiguous.ki2 and the second game of two-games.csa are invalid.
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     insta::assert_snapshot!("check_dir", stdout(&out));
-    assert!(
-        stderr(&out).starts_with("checked 7 record(s) in 5 file(s): 4 valid, 3 invalid"),
-        "{}",
-        stderr(&out)
+    assert_starts_with(
+        &stderr(&out),
+        "checked 7 record(s) in 5 file(s): 4 valid, 3 invalid",
     );
 }
 
@@ -74,44 +76,29 @@ fn check_reads_stdin() {
     let kif = std::fs::read_to_string(workspace_root().join(DIR).join("nifu.kif")).unwrap();
     let out = shogi_stdin(&["check", "-"], &kif);
     assert_eq!(code(&out), 1);
-    assert!(stdout(&out).starts_with("<stdin>:11:"), "{}", stdout(&out));
+    assert_starts_with(&stdout(&out), "<stdin>:11:");
 }
 
 #[test]
 fn convert_kif_to_sfen() {
-    let out = shogi_in_root(&["convert", &format!("{DIR}/good.kif"), "--to", "sfen"]);
+    let good = format!("{DIR}/good.kif");
+    let sfen =
+        |extra: &[&str]| shogi_in_root(&[&["convert", &good, "--to", "sfen"][..], extra].concat());
+    let out = sfen(&[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     // 7g7f 3c3d 8h2b+ 3a2b B*4e, worked out by hand.
     assert_eq!(
         stdout(&out),
         "lnsgkg1nl/1r5s1/pppppp1pp/6p2/5B3/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6\n"
     );
-    let out = shogi_in_root(&[
-        "convert",
-        &format!("{DIR}/good.kif"),
-        "--to",
-        "sfen",
-        "--ply",
-        "2",
-    ]);
+    let out = sfen(&["--ply", "2"]);
     assert_eq!(
         stdout(&out),
         "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n"
     );
-    let out = shogi_in_root(&[
-        "convert",
-        &format!("{DIR}/good.kif"),
-        "--to",
-        "sfen",
-        "--ply",
-        "9",
-    ]);
+    let out = sfen(&["--ply", "9"]);
     assert_eq!(code(&out), 1);
-    assert!(
-        stderr(&out).contains("--ply 9: the main line has only 5 moves"),
-        "{}",
-        stderr(&out)
-    );
+    assert_contains(&stderr(&out), "--ply 9: the main line has only 5 moves");
 }
 
 #[test]
@@ -316,11 +303,7 @@ fn convert_a_folder_into_another_format() {
         out_dir.to_str().unwrap(),
     ]);
     assert_eq!(code(&again), 2);
-    assert!(
-        stderr(&again).contains("would overwrite it"),
-        "{}",
-        stderr(&again)
-    );
+    assert_contains(&stderr(&again), "would overwrite it");
     let _ = std::fs::remove_dir_all(&out_dir);
 }
 
@@ -344,11 +327,9 @@ fn convert_goes_on_past_a_broken_record() {
 /// Records that end on a recorded illegal move keep their winner through every format.
 #[test]
 fn foul_endings_survive_conversion() {
-    let corpus = workspace_root().join("../shared/corpus");
-    if !corpus.is_dir() {
-        eprintln!("note: ../shared/corpus not found; skipped");
+    let Some(corpus) = shared_corpus() else {
         return;
-    }
+    };
     let files = [
         "mog-core-scala/jvm/src/test/resources/kif/game/014.kif",
         "mog-core-scala/jvm/src/test/resources/kif/game/015.kif",

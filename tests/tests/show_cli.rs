@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Output, shogi, stderr, stdout};
+use common::{Output, assert_contains, shogi, stderr, stdout};
 
 /// Standard output, then standard error and the exit code: one text for a snapshot.
 fn everything(out: &Output) -> String {
@@ -155,7 +155,7 @@ fn bad_requests_are_usage_errors() {
         );
     }
     let out = shogi(&["show", "samples/game.kif", "--ply", "1000"]);
-    assert!(stderr(&out).contains("--ply 1000"), "{}", stderr(&out));
+    assert_contains(&stderr(&out), "--ply 1000");
 }
 
 #[test]
@@ -194,7 +194,7 @@ fn moves_in_every_notation() {
         "--notation",
         "japanese",
     ]);
-    assert!(stdout(&gote).contains("△３四歩\n"), "{}", stdout(&gote));
+    assert_contains(&stdout(&gote), "△３四歩\n");
 }
 
 #[test]

@@ -4,27 +4,24 @@
 
 mod common;
 
-use common::{code, scratch, shogi, stderr, stdout};
+use common::{assert_contains, assert_starts_with, code, scratch, shogi, shogi_ok, stderr, stdout};
 use std::path::Path;
 
 const DIR: &str = "tests/fixtures/stats";
 
 #[test]
 fn stats_csv() {
-    let out = shogi(&["stats", DIR, "--jobs", "2"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = shogi_ok(&["stats", DIR, "--jobs", "2"]);
     insta::assert_snapshot!("stats_csv", stdout(&out));
-    assert!(
-        stderr(&out).starts_with("read 9 game(s) in 5 file(s): 9 valid, 0 invalid"),
-        "{}",
-        stderr(&out)
+    assert_starts_with(
+        &stderr(&out),
+        "read 9 game(s) in 5 file(s): 9 valid, 0 invalid",
     );
 }
 
 #[test]
 fn stats_jsonl() {
-    let out = shogi(&["stats", DIR, "--format", "jsonl"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = shogi_ok(&["stats", DIR, "--format", "jsonl"]);
     let text = stdout(&out);
     // Every line is one JSON object with every column.
     for line in text.lines() {
@@ -442,16 +439,14 @@ fn check_jsonl_strict_and_fail_fast() {
     ]);
     assert_eq!(code(&out), 1);
     assert_eq!(stdout(&out).lines().count(), 1);
-    assert!(stderr(&out).contains("--fail-fast"), "{}", stderr(&out));
+    assert_contains(&stderr(&out), "--fail-fast");
     // --strict: the perpetual-check line has a warning, so it is invalid.
-    let out = shogi(&["check", DIR]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    shogi_ok(&["check", DIR]);
     let strict = shogi(&["check", DIR, "--strict"]);
     assert_eq!(code(&strict), 1);
-    assert!(
-        stderr(&strict).starts_with("checked 9 record(s) in 5 file(s): 8 valid, 1 invalid"),
-        "{}",
-        stderr(&strict)
+    assert_starts_with(
+        &stderr(&strict),
+        "checked 9 record(s) in 5 file(s): 8 valid, 1 invalid",
     );
 }
 
@@ -470,7 +465,7 @@ fn check_and_convert_take_the_selection() {
     assert!(stdout(&out).contains("\"path\":\"tests/fixtures/stats/lines.usi\",\"game\":2"));
     // floodgate.csa's first game is a copy of copies.ki2's (only the header differs): with
     // --dedup only the first copy is written; duplicates are found among the selected games.
-    let out = shogi(&[
+    let out = shogi_ok(&[
         "convert",
         DIR,
         "--to",
@@ -479,7 +474,6 @@ fn check_and_convert_take_the_selection() {
         "5",
         "--dedup",
     ]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
         "lnsgkg1nl/1r5s1/pppppp1pp/6p2/5B3/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6\n\

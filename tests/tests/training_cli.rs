@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::{code, scratch, shogi, shogi_with, stderr, stdout, workspace_root};
+use common::{
+    assert_contains, code, scratch, shared_corpus, shogi, shogi_ok, shogi_with, stderr, stdout,
+};
 use shogi_core::{Move, Position, Variant, parse_usi_position};
 use shogi_train::{GameResult, Hcpe, PackedSfenValue, PositionFormat};
 use std::path::{Path, PathBuf};
@@ -149,11 +151,9 @@ fn fixtures_decode_to_their_replayed_positions() {
 /// Every record of the shared corpus that the reader accepts (when ../shared is there).
 #[test]
 fn corpus_decodes_to_its_replayed_positions() {
-    let corpus = workspace_root().join("../shared/corpus");
-    if !corpus.is_dir() {
-        eprintln!("../shared/corpus not found: skipped");
+    let Some(corpus) = shared_corpus() else {
         return;
-    }
+    };
     let mut files: Vec<PathBuf> = Vec::new();
     let mut stack = vec![corpus];
     while let Some(d) = stack.pop() {
@@ -186,21 +186,19 @@ fn corpus_decodes_to_its_replayed_positions() {
 
 #[test]
 fn positions_of_the_sample_game() {
-    let out = shogi(&["convert", "samples/game.kif", "--to", "positions"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = shogi_ok(&["convert", "samples/game.kif", "--to", "positions"]);
     assert_eq!(stderr(&out), "wrote 30 positions entries from 1 game(s)\n");
     insta::assert_snapshot!("positions_sample_game", stdout(&out));
 }
 
 #[test]
 fn floodgate_scores_turn_to_the_side_to_move() {
-    let out = shogi(&[
+    let out = shogi_ok(&[
         "convert",
         "tests/fixtures/training/floodgate.csa",
         "--to",
         "positions",
     ]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
     let evals: Vec<String> = stdout(&out)
         .lines()
         .map(|l| l.rsplit('\t').next().unwrap_or("").to_string())
@@ -297,11 +295,7 @@ fn binary_goes_to_a_file_a_folder_or_a_pipe_never_a_terminal() {
     let out = shogi_with(&["convert", "samples/game.kif", "--to", "hcpe"], &terminal);
     assert_eq!(code(&out), 2);
     assert!(out.stdout.is_empty());
-    assert!(
-        stderr(&out).contains("not written to a terminal"),
-        "{}",
-        stderr(&out)
-    );
+    assert_contains(&stderr(&out), "not written to a terminal");
     // Text is fine on a terminal.
     let out = shogi_with(
         &["convert", "samples/game.kif", "--to", "positions"],
@@ -311,28 +305,18 @@ fn binary_goes_to_a_file_a_folder_or_a_pipe_never_a_terminal() {
 
     let dir = scratch("training-out");
     let file = dir.join("all.psv");
-    let piped = shogi(&[
-        "convert",
-        "samples/game.kif",
-        "samples/game.csa",
-        "--to",
-        "psv",
-    ]);
-    let out = shogi(&[
-        "convert",
-        "samples/game.kif",
-        "samples/game.csa",
-        "--to",
-        "psv",
-        "--output",
-        &s(&file),
-    ]);
+    let psv = |extra: &[&str]| {
+        let inputs = ["samples/game.kif", "samples/game.csa"];
+        shogi(&[&["convert"][..], &inputs, &["--to", "psv"], extra].concat())
+    };
+    let piped = psv(&[]);
+    let out = psv(&["--output", &s(&file)]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(std::fs::read(&file).expect("written"), piped.stdout);
     assert_eq!(piped.stdout.len(), 60 * PackedSfenValue::SIZE);
 
     let folder = dir.join("per-input");
-    let out = shogi(&[
+    shogi_ok(&[
         "convert",
         "samples",
         "--to",
@@ -342,7 +326,6 @@ fn binary_goes_to_a_file_a_folder_or_a_pipe_never_a_terminal() {
         "--jobs",
         "2",
     ]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
     let mut names: Vec<String> = std::fs::read_dir(&folder)
         .expect("folder")
         .flatten()

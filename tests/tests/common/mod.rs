@@ -111,3 +111,38 @@ pub fn shogi_with(args: &[&str], options: &shogi_cli::Options) -> Output {
         code,
     }
 }
+
+/// Runs `shogi args` and asserts that it exits 0 (showing stderr when it does not).
+#[track_caller]
+pub fn shogi_ok(args: &[&str]) -> Output {
+    let out = shogi(args);
+    assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+    out
+}
+
+/// Asserts that `text` contains `part`, showing `text` when it does not.
+#[track_caller]
+pub fn assert_contains(text: &str, part: &str) {
+    assert!(text.contains(part), "no {part:?} in:\n{text}");
+}
+
+/// Asserts that `text` starts with `prefix`, showing `text` when it does not.
+#[track_caller]
+pub fn assert_starts_with(text: &str, prefix: &str) {
+    assert!(
+        text.starts_with(prefix),
+        "not starting with {prefix:?}:\n{text}"
+    );
+}
+
+/// `../shared/corpus` beside the workspace, or `None` with a printed note: the tests that
+/// read the shared corpus skip when it is absent.
+pub fn shared_corpus() -> Option<PathBuf> {
+    let corpus = workspace_root().join("../shared/corpus");
+    if corpus.is_dir() {
+        Some(corpus)
+    } else {
+        eprintln!("note: ../shared/corpus not found; skipped");
+        None
+    }
+}
