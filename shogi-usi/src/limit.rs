@@ -159,6 +159,17 @@ impl Limit {
 mod tests {
     use super::*;
 
+    /// Black 40 s + 10 s a move, White 50 s + 5 s.
+    fn fischer() -> Limit {
+        Limit {
+            btime: Some(Duration::from_secs(40)),
+            wtime: Some(Duration::from_secs(50)),
+            binc: Some(Duration::from_secs(10)),
+            winc: Some(Duration::from_secs(5)),
+            ..Limit::default()
+        }
+    }
+
     #[test]
     fn go_lines() {
         assert_eq!(Limit::default().go_command(false), "go");
@@ -169,13 +180,7 @@ mod tests {
             "go btime 0 wtime 0 byoyomi 2000"
         );
         assert_eq!(Limit::infinite().go_command(false), "go infinite");
-        let inc = Limit {
-            btime: Some(Duration::from_secs(40)),
-            wtime: Some(Duration::from_secs(50)),
-            binc: Some(Duration::from_secs(10)),
-            winc: Some(Duration::from_secs(5)),
-            ..Limit::default()
-        };
+        let inc = fischer();
         assert_eq!(
             inc.go_command(false),
             "go btime 40000 wtime 50000 binc 10000 winc 5000"
@@ -198,13 +203,7 @@ mod tests {
             Limit::byoyomi(2000).time_budget(true),
             Some(Duration::from_secs(2))
         );
-        let inc = Limit {
-            btime: Some(Duration::from_secs(40)),
-            wtime: Some(Duration::from_secs(50)),
-            binc: Some(Duration::from_secs(10)),
-            winc: Some(Duration::from_secs(5)),
-            ..Limit::default()
-        };
+        let inc = fischer();
         assert_eq!(inc.time_budget(true), Some(Duration::from_secs(50)));
         assert_eq!(inc.time_budget(false), Some(Duration::from_secs(55)));
     }

@@ -550,95 +550,98 @@ mod tests {
         assert_eq!(i.nodes, None);
     }
 
+    /// Each line parses to its value.
+    #[track_caller]
+    fn parses(cases: Vec<(&str, EngineLine)>) {
+        for (line, want) in cases {
+            assert_eq!(parse_line(line), want, "{line:?}");
+        }
+    }
+
+    /// Each line is malformed.
+    #[track_caller]
+    fn malformed(lines: &[&str]) {
+        for line in lines {
+            let got = parse_line(line);
+            assert!(
+                matches!(got, EngineLine::Malformed { .. }),
+                "{line:?}: {got:?}"
+            );
+        }
+    }
+
     #[test]
     fn bestmove_forms() {
-        assert_eq!(
-            parse_line("bestmove 7g7f ponder 3c3d\r"),
+        let mv = |mv: &str, ponder: Option<&str>| {
             EngineLine::BestMove(BestMoveText::Move {
-                mv: "7g7f".into(),
-                ponder: Some("3c3d".into())
+                mv: mv.into(),
+                ponder: ponder.map(Into::into),
             })
-        );
-        assert_eq!(
-            parse_line("bestmove 8h2b+"),
-            EngineLine::BestMove(BestMoveText::Move {
-                mv: "8h2b+".into(),
-                ponder: None
-            })
-        );
-        assert_eq!(
-            parse_line("bestmove resign"),
-            EngineLine::BestMove(BestMoveText::Resign)
-        );
-        assert_eq!(
-            parse_line("bestmove win"),
-            EngineLine::BestMove(BestMoveText::Win)
-        );
-        assert!(matches!(
-            parse_line("bestmove"),
-            EngineLine::Malformed { .. }
-        ));
-        assert!(matches!(
-            parse_line("bestmove 7g7f ponder"),
-            EngineLine::Malformed { .. }
-        ));
+        };
+        parses(vec![
+            ("bestmove 7g7f ponder 3c3d\r", mv("7g7f", Some("3c3d"))),
+            ("bestmove 8h2b+", mv("8h2b+", None)),
+            (
+                "bestmove resign",
+                EngineLine::BestMove(BestMoveText::Resign),
+            ),
+            ("bestmove win", EngineLine::BestMove(BestMoveText::Win)),
+        ]);
+        malformed(&["bestmove", "bestmove 7g7f ponder"]);
     }
 
     #[test]
     fn checkmate_forms() {
-        assert_eq!(
-            parse_line("checkmate 2h1i 1h2g 3i2h"),
-            EngineLine::Checkmate(CheckmateText::Mate(vec![
-                "2h1i".into(),
-                "1h2g".into(),
-                "3i2h".into()
-            ]))
-        );
-        assert_eq!(
-            parse_line("checkmate nomate"),
-            EngineLine::Checkmate(CheckmateText::NoMate)
-        );
-        assert_eq!(
-            parse_line("checkmate timeout"),
-            EngineLine::Checkmate(CheckmateText::Timeout)
-        );
-        assert_eq!(
-            parse_line("checkmate notimplemented"),
-            EngineLine::Checkmate(CheckmateText::NotImplemented)
-        );
-        assert!(matches!(
-            parse_line("checkmate"),
-            EngineLine::Malformed { .. }
-        ));
+        let mate = |moves: &[&str]| {
+            EngineLine::Checkmate(CheckmateText::Mate(
+                moves.iter().map(|m| m.to_string()).collect(),
+            ))
+        };
+        parses(vec![
+            ("checkmate 2h1i 1h2g 3i2h", mate(&["2h1i", "1h2g", "3i2h"])),
+            (
+                "checkmate nomate",
+                EngineLine::Checkmate(CheckmateText::NoMate),
+            ),
+            (
+                "checkmate timeout",
+                EngineLine::Checkmate(CheckmateText::Timeout),
+            ),
+            (
+                "checkmate notimplemented",
+                EngineLine::Checkmate(CheckmateText::NotImplemented),
+            ),
+        ]);
+        malformed(&["checkmate"]);
     }
 
     #[test]
     fn id_and_simple_lines() {
-        assert_eq!(
-            parse_line("id name Fairy-Stockfish 11.1 LB 64"),
-            EngineLine::IdName("Fairy-Stockfish 11.1 LB 64".into())
-        );
-        assert_eq!(
-            parse_line("id author the Stockfish developers (see AUTHORS file)"),
-            EngineLine::IdAuthor("the Stockfish developers (see AUTHORS file)".into())
-        );
-        assert_eq!(
-            parse_line("id name gpsshogi (smp) vm r3033 wordsize 64 gcc 12.2.0"),
-            EngineLine::IdName("gpsshogi (smp) vm r3033 wordsize 64 gcc 12.2.0".into())
-        );
-        assert_eq!(parse_line("usiok\n"), EngineLine::UsiOk);
-        assert_eq!(parse_line("  readyok  "), EngineLine::ReadyOk);
-        assert_eq!(parse_line(""), EngineLine::Empty);
-        assert_eq!(parse_line(" \t "), EngineLine::Empty);
-        assert_eq!(
-            parse_line("Fairy-Stockfish 11.1 LB 64 by Fabian Fichter"),
-            EngineLine::Unknown("Fairy-Stockfish 11.1 LB 64 by Fabian Fichter".into())
-        );
-        assert_eq!(
-            parse_line("usiok now"),
-            EngineLine::Unknown("usiok now".into())
-        );
-        assert_eq!(parse_line("id"), EngineLine::Unknown("id".into()));
+        let fairy = "Fairy-Stockfish 11.1 LB 64";
+        let sf_authors = "the Stockfish developers (see AUTHORS file)";
+        let gps = "gpsshogi (smp) vm r3033 wordsize 64 gcc 12.2.0";
+        let banner = "Fairy-Stockfish 11.1 LB 64 by Fabian Fichter";
+        parses(vec![
+            (
+                format!("id name {fairy}").as_str(),
+                EngineLine::IdName(fairy.into()),
+            ),
+            (
+                format!("id author {sf_authors}").as_str(),
+                EngineLine::IdAuthor(sf_authors.into()),
+            ),
+            (
+                format!("id name {gps}").as_str(),
+                EngineLine::IdName(gps.into()),
+            ),
+            ("usiok\n", EngineLine::UsiOk),
+            ("  readyok  ", EngineLine::ReadyOk),
+            ("", EngineLine::Empty),
+            (" \t ", EngineLine::Empty),
+            (banner, EngineLine::Unknown(banner.into())),
+            ("usiok now", EngineLine::Unknown("usiok now".into())),
+            ("id", EngineLine::Unknown("id".into())),
+        ]);
     }
 
     fn option(line: &str) -> OptionSpec {
