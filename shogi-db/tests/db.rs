@@ -674,6 +674,18 @@ fn bad_databases_are_refused_and_left_untouched() {
     let dir = tempfile::tempdir().unwrap();
     let name = |e: &shogi_db::DbError, p: &Path| assert_eq!(e.path, p.display().to_string());
 
+    // `index` and `find` both refuse `p`, naming it, with `want` in the message, and leave it
+    // as it was.
+    let refused = |p: &Path, want: &str| {
+        let before = std::fs::read(p).unwrap();
+        let e = index(&f.paths, p, &opts()).unwrap_err();
+        name(&e, p);
+        assert!(e.message.contains(want), "{e}");
+        let e = find(p, &start, &none, None).unwrap_err();
+        assert!(e.message.contains(want), "{e}");
+        assert_eq!(std::fs::read(p).unwrap(), before);
+    };
+
     // Another schema version.
     let other = dir.path().join("v7.sqlite");
     std::fs::copy(&f.db, &other).unwrap();
@@ -681,13 +693,7 @@ fn bad_databases_are_refused_and_left_untouched() {
         .unwrap()
         .execute_batch("PRAGMA user_version = 7")
         .unwrap();
-    let other_bytes = std::fs::read(&other).unwrap();
-    let e = index(&f.paths, &other, &opts()).unwrap_err();
-    name(&e, &other);
-    assert!(e.message.contains("schema version 7"), "{e}");
-    let e = find(&other, &start, &none, None).unwrap_err();
-    assert!(e.message.contains("schema version 7"), "{e}");
-    assert_eq!(std::fs::read(&other).unwrap(), other_bytes);
+    refused(&other, "schema version 7");
 
     // A corrupt file, and a SQLite file of something else.
     let junk = dir.path().join("junk.sqlite");
@@ -696,15 +702,7 @@ fn bad_databases_are_refused_and_left_untouched() {
         b"this is not a database at all, just some bytes\n".repeat(100),
     )
     .unwrap();
-    let e = index(&f.paths, &junk, &opts()).unwrap_err();
-    name(&e, &junk);
-    assert!(e.message.contains("not a SQLite database"), "{e}");
-    let e = find(&junk, &start, &none, None).unwrap_err();
-    assert!(e.message.contains("not a SQLite database"), "{e}");
-    assert_eq!(
-        std::fs::read(&junk).unwrap(),
-        b"this is not a database at all, just some bytes\n".repeat(100)
-    );
+    refused(&junk, "not a SQLite database");
     let foreign = dir.path().join("foreign.sqlite");
     Connection::open(&foreign)
         .unwrap()
