@@ -621,14 +621,7 @@ fn round_trip_random_games() {
     assert_eq!(stats.max_in_hand, 38);
     assert!(stats.full_hands > 1000, "{}", stats.full_hands);
     for color in Color::ALL {
-        for role in [
-            Role::Tokin,
-            Role::PromotedLance,
-            Role::PromotedKnight,
-            Role::PromotedSilver,
-            Role::Horse,
-            Role::Dragon,
-        ] {
+        for role in Role::ALL.into_iter().filter(|r| r.is_promoted()) {
             assert!(
                 stats.promoted[shogi_core::Piece::new(color, role).index()],
                 "{color:?} {role:?} never seen"
