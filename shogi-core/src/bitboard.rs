@@ -339,30 +339,29 @@ const _: () = {
     }
 };
 
+/// The squares seen from `sq` along the rays `negative` (towards lower indices) and
+/// `positive`, each up to and including its first occupied square: a slider's attacks.
+#[inline(always)]
+fn slide(sq: Square, occ: Bitboard, negative: [usize; 2], positive: [usize; 2]) -> Bitboard {
+    let (s, o) = (sq.index(), occ.0);
+    Bitboard(
+        ray_negative(negative[0], s, o)
+            | ray_positive(positive[0], s, o)
+            | ray_negative(negative[1], s, o)
+            | ray_positive(positive[1], s, o),
+    )
+}
+
 /// Squares a rook on `sq` attacks given the occupied squares.
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    let s = sq.index();
-    let o = occ.0;
-    Bitboard(
-        ray_negative(N, s, o)
-            | ray_positive(S, s, o)
-            | ray_negative(E, s, o)
-            | ray_positive(W, s, o),
-    )
+    slide(sq, occ, [N, E], [S, W])
 }
 
 /// Squares a bishop on `sq` attacks given the occupied squares.
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    let s = sq.index();
-    let o = occ.0;
-    Bitboard(
-        ray_negative(NE, s, o)
-            | ray_positive(NW, s, o)
-            | ray_negative(SE, s, o)
-            | ray_positive(SW, s, o),
-    )
+    slide(sq, occ, [NE, SE], [NW, SW])
 }
 
 /// Squares a lance of `color` on `sq` attacks given the occupied squares.
@@ -406,6 +405,28 @@ pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
     Bitboard(BISHOP_PSEUDO[sq.index()])
 }
 
+/// A region table per colour: for every king square `k`, the union of `from[colour][sq]` over
+/// `k` and the squares next to it.
+const fn region_table(from: &[[u128; 81]; 2]) -> [[u128; 81]; 2] {
+    let king = steps_table(KING_STEPS)[0];
+    let mut t = [[0u128; 81]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 81 {
+            let mut around = king[k] | (1u128 << k);
+            while around != 0 {
+                let sq = around.trailing_zeros() as usize;
+                around &= around - 1;
+                t[c][k] |= from[c][sq];
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
 /// For each colour and king square: the squares from which a stepping piece (pawn, knight,
 /// silver, gold-like, king) of the other colour could attack the king's square or a square next
 /// to it. A king with no enemy piece there needs no stepper test for its moves.
@@ -415,70 +436,33 @@ const fn step_region_table() -> [[u128; 81]; 2] {
     let silver = steps_table(SILVER_STEPS);
     let gold = steps_table(GOLD_STEPS);
     let king = steps_table(KING_STEPS)[0];
-    let mut t = [[0u128; 81]; 2];
+    // An enemy stepper attacks `sq` from the squares our own piece of that kind would attack
+    // from `sq`.
+    let mut steppers = [[0u128; 81]; 2];
     let mut c = 0;
     while c < 2 {
-        let mut k = 0;
-        while k < 81 {
-            let mut around = king[k] | (1u128 << k);
-            let mut region = 0u128;
-            while around != 0 {
-                let sq = around.trailing_zeros() as usize;
-                around &= around - 1;
-                // An enemy stepper attacks `sq` from the squares our own piece of that kind
-                // would attack from `sq`.
-                region |= pawn[c][sq] | knight[c][sq] | silver[c][sq] | gold[c][sq] | king[sq];
-            }
-            t[c][k] = region;
-            k += 1;
+        let mut sq = 0;
+        while sq < 81 {
+            steppers[c][sq] = pawn[c][sq] | knight[c][sq] | silver[c][sq] | gold[c][sq] | king[sq];
+            sq += 1;
         }
         c += 1;
     }
-    t
+    region_table(&steppers)
 }
 
 /// For each square: the union of the rook (with `dirs` = rook directions) or bishop pseudo
 /// attacks of the square and its neighbours.
 const fn slider_region_table(dirs: [usize; 4]) -> [u128; 81] {
-    let king = steps_table(KING_STEPS)[0];
     let pseudo = pseudo_table(dirs);
-    let mut t = [0u128; 81];
-    let mut k = 0;
-    while k < 81 {
-        let mut around = king[k] | (1u128 << k);
-        let mut region = 0u128;
-        while around != 0 {
-            let sq = around.trailing_zeros() as usize;
-            around &= around - 1;
-            region |= pseudo[sq];
-        }
-        t[k] = region;
-        k += 1;
-    }
-    t
+    region_table(&[pseudo, pseudo])[0]
 }
 
+/// For each colour and square: the union of that colour's lance pseudo attacks of the square
+/// and its neighbours.
 const fn lance_region_table() -> [[u128; 81]; 2] {
-    let king = steps_table(KING_STEPS)[0];
     let rays = rays_table();
-    let mut t = [[0u128; 81]; 2];
-    let mut c = 0;
-    while c < 2 {
-        let mut k = 0;
-        while k < 81 {
-            let mut around = king[k] | (1u128 << k);
-            let mut region = 0u128;
-            while around != 0 {
-                let sq = around.trailing_zeros() as usize;
-                around &= around - 1;
-                region |= rays[if c == 0 { N } else { S }][sq];
-            }
-            t[c][k] = region;
-            k += 1;
-        }
-        c += 1;
-    }
-    t
+    region_table(&[rays[N], rays[S]])
 }
 
 static STEP_REGION: [[u128; 81]; 2] = step_region_table();

@@ -298,16 +298,17 @@ impl Role {
         Role::Dragon,
     ];
 
-    /// The seven roles a hand can hold, in discriminant order (P L N S G B R).
-    pub const HAND: [Role; 7] = [
-        Role::Pawn,
-        Role::Lance,
-        Role::Knight,
-        Role::Silver,
-        Role::Gold,
-        Role::Bishop,
-        Role::Rook,
-    ];
+    /// The seven roles a hand can hold, in discriminant order (P L N S G B R): the first
+    /// seven of [`Role::ALL`].
+    pub const HAND: [Role; 7] = {
+        let mut hand = [Role::Pawn; 7];
+        let mut i = 0;
+        while i < 7 {
+            hand[i] = Role::ALL[i];
+            i += 1;
+        }
+        hand
+    };
 
     /// The hand roles in the conventional SFEN writing order (R B G S N L P).
     pub const HAND_SFEN_ORDER: [Role; 7] = [

@@ -2,7 +2,7 @@
 //! position far more often than at its other moves.
 
 use super::Position;
-use super::sink::Sink;
+use super::sink::{Sink, each_normal, each_pawn_push};
 use crate::bitboard::{Bitboard, attacks};
 use crate::moves::Move;
 use crate::types::{Color, Role, Square};
@@ -27,20 +27,7 @@ impl<F: FnMut(Move)> Checks<'_, F> {
 impl<F: FnMut(Move)> Sink for Checks<'_, F> {
     #[inline(always)]
     fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard) {
-        for to in plain {
-            self.try_move(Move::Normal {
-                from,
-                to,
-                promote: false,
-            });
-        }
-        for to in promo {
-            self.try_move(Move::Normal {
-                from,
-                to,
-                promote: true,
-            });
-        }
+        each_normal(from, plain, promo, |m| self.try_move(m));
     }
     #[inline(always)]
     fn drops(&mut self, role: Role, targets: Bitboard) {
@@ -50,26 +37,7 @@ impl<F: FnMut(Move)> Sink for Checks<'_, F> {
     }
     #[inline(always)]
     fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard) {
-        let back = |to: Square| {
-            Square::from_index_unchecked(match color {
-                Color::Black => to.index() + 1,
-                Color::White => to.index() - 1,
-            })
-        };
-        for to in plain {
-            self.try_move(Move::Normal {
-                from: back(to),
-                to,
-                promote: false,
-            });
-        }
-        for to in promo {
-            self.try_move(Move::Normal {
-                from: back(to),
-                to,
-                promote: true,
-            });
-        }
+        each_pawn_push(color, plain, promo, |m| self.try_move(m));
     }
 }
 

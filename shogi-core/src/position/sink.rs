@@ -97,20 +97,7 @@ pub(super) struct Visit<F>(pub(super) F);
 impl<F: FnMut(Move)> Sink for Visit<F> {
     #[inline(always)]
     fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard) {
-        for to in plain {
-            (self.0)(Move::Normal {
-                from,
-                to,
-                promote: false,
-            });
-        }
-        for to in promo {
-            (self.0)(Move::Normal {
-                from,
-                to,
-                promote: true,
-            });
-        }
+        each_normal(from, plain, promo, &mut self.0);
     }
     #[inline(always)]
     fn drops(&mut self, role: Role, targets: Bitboard) {
@@ -120,26 +107,57 @@ impl<F: FnMut(Move)> Sink for Visit<F> {
     }
     #[inline(always)]
     fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard) {
-        let back = |to: Square| {
-            Square::from_index_unchecked(match color {
-                Color::Black => to.index() + 1,
-                Color::White => to.index() - 1,
-            })
-        };
-        for to in plain {
-            (self.0)(Move::Normal {
-                from: back(to),
-                to,
-                promote: false,
-            });
-        }
-        for to in promo {
-            (self.0)(Move::Normal {
-                from: back(to),
-                to,
-                promote: true,
-            });
-        }
+        each_pawn_push(color, plain, promo, &mut self.0);
+    }
+}
+
+/// Calls `f` with each move of a bundle from `from`: to `plain` without promotion, then to
+/// `promo` with it.
+#[inline(always)]
+pub(super) fn each_normal(from: Square, plain: Bitboard, promo: Bitboard, mut f: impl FnMut(Move)) {
+    for to in plain {
+        f(Move::Normal {
+            from,
+            to,
+            promote: false,
+        });
+    }
+    for to in promo {
+        f(Move::Normal {
+            from,
+            to,
+            promote: true,
+        });
+    }
+}
+
+/// [`each_normal`] for pawn pushes of `color`: each move starts one rank behind its target.
+#[inline(always)]
+pub(super) fn each_pawn_push(
+    color: Color,
+    plain: Bitboard,
+    promo: Bitboard,
+    mut f: impl FnMut(Move),
+) {
+    let back = |to: Square| {
+        Square::from_index_unchecked(match color {
+            Color::Black => to.index() + 1,
+            Color::White => to.index() - 1,
+        })
+    };
+    for to in plain {
+        f(Move::Normal {
+            from: back(to),
+            to,
+            promote: false,
+        });
+    }
+    for to in promo {
+        f(Move::Normal {
+            from: back(to),
+            to,
+            promote: true,
+        });
     }
 }
 
