@@ -2,26 +2,11 @@
 //! the CLI's own code run in-process (the same columns and values as `--format jsonl`).
 
 use crate::io::path_list;
+use crate::stats::json_value;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 use std::ffi::OsString;
-
-/// A Python value for a JSON value of a row (rows hold no arrays or objects).
-fn value<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
-    use serde_json::Value;
-    Ok(match v {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => u.into_pyobject(py)?.into_any(),
-            (None, Some(i)) => i.into_pyobject(py)?.into_any(),
-            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
-        },
-        Value::String(s) => PyString::new(py, s).into_any(),
-        other => PyString::new(py, &other.to_string()).into_any(),
-    })
-}
 
 /// The keyword filters, as `shogi analyze` flags (`min_plies` → `--min-plies`).
 fn filter_args(filters: Option<&Bound<'_, PyDict>>, argv: &mut Vec<OsString>) -> PyResult<()> {
@@ -127,7 +112,7 @@ pub fn analyze_rows<'py>(
             .map_err(|e| PyRuntimeError::new_err(format!("analyze: a row did not read: {e}")))?;
         let values = columns
             .iter()
-            .map(|c| value(py, row.get(*c).unwrap_or(&null)))
+            .map(|c| json_value(py, row.get(*c).unwrap_or(&null)))
             .collect::<PyResult<Vec<_>>>()?;
         list.append(PyTuple::new(py, values)?)?;
     }

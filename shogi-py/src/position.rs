@@ -132,24 +132,25 @@ impl PyMove {
     }
 }
 
-fn move16_format(name: &str) -> PyResult<shogi_train::Move16Format> {
-    match name {
-        "cshogi" => Ok(shogi_train::Move16Format::Cshogi),
-        "yaneuraou" => Ok(shogi_train::Move16Format::YaneuraOu),
-        _ => Err(PyValueError::new_err(format!(
-            "unknown move16 format {name:?}: expected 'cshogi' or 'yaneuraou'"
+/// The value named `name` among `choices` (two of them), or ValueError naming `what`.
+fn one_of<T: Copy>(what: &str, name: &str, choices: [(&str, T); 2]) -> PyResult<T> {
+    match choices.iter().find(|(n, _)| *n == name) {
+        Some(&(_, v)) => Ok(v),
+        None => Err(PyValueError::new_err(format!(
+            "unknown {what} {name:?}: expected '{}' or '{}'",
+            choices[0].0, choices[1].0
         ))),
     }
 }
 
+fn move16_format(name: &str) -> PyResult<shogi_train::Move16Format> {
+    use shogi_train::Move16Format::{Cshogi, YaneuraOu};
+    one_of("move16 format", name, [("cshogi", Cshogi), ("yaneuraou", YaneuraOu)])
+}
+
 fn packed_format(name: &str) -> PyResult<shogi_train::PositionFormat> {
-    match name {
-        "hcp" => Ok(shogi_train::PositionFormat::Hcp),
-        "psfen" => Ok(shogi_train::PositionFormat::PackedSfen),
-        _ => Err(PyValueError::new_err(format!(
-            "unknown packed format {name:?}: expected 'hcp' or 'psfen'"
-        ))),
-    }
+    use shogi_train::PositionFormat::{Hcp, PackedSfen};
+    one_of("packed format", name, [("hcp", Hcp), ("psfen", PackedSfen)])
 }
 
 /// The legal moves of a position: a read-only sequence of Move objects, each made when it is
@@ -295,6 +296,25 @@ impl PyPosition {
             None => (self.pos.clone(), Vec::new()),
         }
     }
+
+    /// `value` (a Move or USI text) as a move that is legal here: InvalidMoveError for text
+    /// that is not a USI move, IllegalMoveError (with the rule broken) for an illegal one.
+    fn legal_move(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Move> {
+        let m = move_arg(py, value)?;
+        if let Err(e) = self.pos.check_move(m) {
+            let usi = m.to_usi();
+            return Err(with_attrs::<IllegalMoveError>(
+                py,
+                format!("illegal move {usi}: {}", e.message()),
+                &[
+                    ("move", s(py, &usi)),
+                    ("sfen", s(py, &self.pos.to_sfen())),
+                    ("reason", s(py, e.message())),
+                ],
+            ));
+        }
+        Ok(m)
+    }
 }
 
 pub fn parse_variant(name: &str) -> PyResult<Variant> {
@@ -368,15 +388,17 @@ impl PyPosition {
     #[new]
     #[pyo3(signature = (sfen = None, *, relax = None))]
     fn new(py: Python<'_>, sfen: Option<&str>, relax: Option<&str>) -> PyResult<PyPosition> {
+        use shogi_core::SetupOptions;
         let options = match relax {
-            None => shogi_core::SetupOptions::default(),
-            Some("tsume") => shogi_core::SetupOptions::TSUME,
-            Some("permissive") => shogi_core::SetupOptions::PERMISSIVE,
-            Some(other) => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown relax {other:?}: expected 'tsume' or 'permissive'"
-                )));
-            }
+            None => SetupOptions::default(),
+            Some(name) => one_of(
+                "relax",
+                name,
+                [
+                    ("tsume", SetupOptions::TSUME),
+                    ("permissive", SetupOptions::PERMISSIVE),
+                ],
+            )?,
         };
         match sfen.map(str::trim) {
             None | Some("startpos") => Ok(PyPosition::wrap(Position::startpos(Variant::Standard))),
@@ -496,19 +518,7 @@ impl PyPosition {
     /// Play a move (a Move or USI text). Raises InvalidMoveError for text that is not a USI
     /// move and IllegalMoveError, with the rule broken, for an illegal one.
     fn push(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        let m = move_arg(py, r#move)?;
-        if let Err(e) = self.pos.check_move(m) {
-            let usi = m.to_usi();
-            return Err(with_attrs::<IllegalMoveError>(
-                py,
-                format!("illegal move {usi}: {}", e.message()),
-                &[
-                    ("move", s(py, &usi)),
-                    ("sfen", s(py, &self.pos.to_sfen())),
-                    ("reason", s(py, e.message())),
-                ],
-            ));
-        }
+        let m = self.legal_move(py, r#move)?;
         let before = self.pos.clone();
         self.pos.play_unchecked(m);
         self.history.push((before, m));
@@ -526,19 +536,7 @@ impl PyPosition {
         notation: &str,
     ) -> PyResult<String> {
         let notation = notation_arg(notation)?;
-        let m = move_arg(py, r#move)?;
-        if let Err(e) = self.pos.check_move(m) {
-            let usi = m.to_usi();
-            return Err(with_attrs::<IllegalMoveError>(
-                py,
-                format!("illegal move {usi}: {}", e.message()),
-                &[
-                    ("move", s(py, &usi)),
-                    ("sfen", s(py, &self.pos.to_sfen())),
-                    ("reason", s(py, e.message())),
-                ],
-            ));
-        }
+        let m = self.legal_move(py, r#move)?;
         let last_to = self.history.last().map(|(_, m)| m.to());
         Ok(shogi_kif::notation::move_text(
             &self.pos, m, last_to, notation,

@@ -36,8 +36,12 @@ const FILTERS: &[&str] = &[
     "position",
 ];
 
-/// A Python value for a JSON value of a row (rows hold no arrays or objects).
-fn json_value<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+/// A Python value for a JSON value of a row (rows hold no arrays or objects); `analyze`
+/// rows too.
+pub(crate) fn json_value<'py>(
+    py: Python<'py>,
+    v: &serde_json::Value,
+) -> PyResult<Bound<'py, PyAny>> {
     use serde_json::Value;
     Ok(match v {
         Value::Null => py.None().into_bound(py),

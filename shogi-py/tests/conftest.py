@@ -1,7 +1,10 @@
-"""Shared fixtures: the workspace root, ../shared, and the `shogi` CLI to compare against."""
+"""Shared fixtures: the workspace root, ../shared, and the `shogi` CLI to compare against;
+optional modules (`require`) and random positions (`random_positions`)."""
 
+import importlib
 import os
 import pathlib
+import random
 import subprocess
 
 import pytest
@@ -48,3 +51,30 @@ def corpus():
     if not path.is_dir():
         pytest.skip("../shared/corpus not found")
     return path
+
+
+def require(module, flag=None):
+    """`module` imported; when it is not installed the test is skipped, unless the environment
+    variable SHOGI_PY_REQUIRE_<FLAG> (FLAG: `module` by default) is set, which makes the import
+    error fail it (scripts/test-python.sh sets them, so that no test is skipped unnoticed)."""
+    if os.environ.get(f"SHOGI_PY_REQUIRE_{(flag or module).upper()}"):
+        return importlib.import_module(module)
+    return pytest.importorskip(module)
+
+
+def random_positions(count, seed, plies, variant="standard"):
+    """`count` positions, each after a random number of random legal moves (drawn from
+    range(*plies); a game that ends sooner stops there) from the start of `variant`."""
+    from shogitk import Position
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = Position.startpos(variant)
+        for _ in range(rng.randrange(*plies)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.push(rng.choice(moves))
+        out.append(pos)
+    return out

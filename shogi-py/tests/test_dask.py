@@ -1,23 +1,13 @@
 """examples/dask_check.py on a LocalCluster of 2 workers writes what the single-process run writes."""
 
-import os
 import subprocess
 import sys
 
 import pytest
 
-from conftest import FIXTURES, ROOT, SAMPLES, SHARED
+from conftest import FIXTURES, ROOT, SAMPLES, SHARED, require
 
 EXAMPLE = ROOT / "shogi-py" / "examples" / "dask_check.py"
-
-
-def _need_dask():
-    try:
-        import distributed  # noqa: F401
-    except ImportError:
-        if os.environ.get("SHOGI_PY_REQUIRE_DASK"):
-            raise
-        pytest.skip("dask.distributed is not installed")
 
 
 def _run(*args):
@@ -29,7 +19,7 @@ def _run(*args):
 
 @pytest.mark.parametrize("folder", ["samples", "fixtures", "corpus"])
 def test_dask_run_equals_single_process(folder, tmp_path):
-    _need_dask()
+    require("distributed", "dask")
     records = {"samples": SAMPLES, "fixtures": FIXTURES, "corpus": SHARED / "corpus"}[folder]
     if not records.is_dir():
         pytest.skip(f"{records} not found")

@@ -2,7 +2,6 @@
 
 import copy
 import pickle
-import random
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -10,7 +9,7 @@ import pytest
 import shogitk
 from shogitk import IllegalMoveError, InvalidMoveError, Move, Position, SfenError, ShogiError
 
-from conftest import SHARED
+from conftest import SHARED, random_positions
 
 START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 MINI_START = "rbsgk/4p/5/P4/KGSBR b - 1"
@@ -199,23 +198,9 @@ def test_perft_bounds():
         Position.startpos().perft(-1)
 
 
-def _random_positions(variant, count, seed):
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        pos = Position.startpos(variant)
-        for _ in range(rng.randrange(1, 120)):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            pos.push(rng.choice(moves))
-        out.append(pos)
-    return out
-
-
 @pytest.mark.parametrize("variant", ["standard", "mini"])
 def test_legal_moves_equal_the_cli_on_random_positions(variant, shogi_cli):
-    for pos in _random_positions(variant, 25, seed=12 if variant == "standard" else 5):
+    for pos in random_positions(25, 12 if variant == "standard" else 5, (1, 120), variant):
         sfen = pos.sfen()
         code, out, err = shogi_cli("moves", sfen)
         assert code == 0, err

@@ -9,7 +9,7 @@ import pytest
 import shogitk
 from shogitk import ReadError, Record
 
-from conftest import FIXTURES, ROOT, SAMPLES
+from conftest import FIXTURES, ROOT, SAMPLES, require
 
 
 def _cli_lines(records):
@@ -296,10 +296,7 @@ def test_garbage_never_crashes_the_interpreter():
 
 def test_readme_pandas_example(monkeypatch):
     """The five lines of the workspace README run (with pandas when it is installed)."""
-    if os.environ.get("SHOGI_PY_REQUIRE_PANDAS"):
-        import pandas as pd
-    else:
-        pd = pytest.importorskip("pandas")
+    pd = require("pandas")
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     # The first Python block of the README's "Python" section.
     section = text.split("\n## Python\n", 1)[1]

@@ -8,7 +8,7 @@ import pytest
 
 import shogitk
 
-from conftest import FIXTURES, ROOT, SAMPLES
+from conftest import FIXTURES, ROOT, SAMPLES, require
 
 
 def _cli_rows(shogi_cli, *args):
@@ -122,14 +122,8 @@ def test_table_is_list_like():
     assert len(shogitk.stats(SAMPLES, min_plies=31)) == 0
 
 
-def _require(module):
-    if os.environ.get(f"SHOGI_PY_REQUIRE_{module.upper()}"):
-        return __import__(module)
-    return pytest.importorskip(module)
-
-
 def test_to_pandas():
-    pd = _require("pandas")
+    pd = require("pandas")
     t = shogitk.stats(SAMPLES)
     df = t.to_pandas()
     assert isinstance(df, pd.DataFrame) and list(df.columns) == t.columns and len(df) == 6
@@ -137,7 +131,7 @@ def test_to_pandas():
 
 
 def test_to_arrow():
-    pa = _require("pyarrow")
+    pa = require("pyarrow")
     t = shogitk.stats([SAMPLES, FIXTURES])
     at = t.to_arrow()
     assert isinstance(at, pa.Table) and at.column_names == t.columns and at.num_rows == len(t)

@@ -1,36 +1,12 @@
 """Packed positions (hcp, PackedSfen) and move16 from Python, read back by cshogi."""
 
 import os
-import random
 
 import pytest
 
 from shogitk import Move, Position, ShogiError
 
-
-def _cshogi():
-    try:
-        import cshogi
-        import numpy as np
-    except ImportError:
-        if os.environ.get("SHOGI_PY_REQUIRE_CSHOGI"):
-            raise
-        pytest.skip("cshogi is not installed")
-    return cshogi, np
-
-
-def _positions(count, seed):
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        pos = Position.startpos()
-        for _ in range(rng.randrange(0, 160)):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            pos.push(rng.choice(moves))
-        out.append(pos)
-    return out
+from conftest import random_positions, require
 
 
 def _board_fields(sfen):
@@ -39,11 +15,11 @@ def _board_fields(sfen):
 
 
 def test_packed_positions_and_moves_equal_cshogi():
-    cshogi, np = _cshogi()
+    cshogi, np = require("cshogi"), require("numpy", "cshogi")
     board = cshogi.Board()
     hcp = np.zeros(32, np.uint8)
     psfen = np.zeros(32, np.uint8)
-    for pos in _positions(60, seed=3):
+    for pos in random_positions(60, 3, (0, 160)):
         board.set_sfen(pos.sfen())
         board.to_hcp(hcp)
         board.to_psfen(psfen)
