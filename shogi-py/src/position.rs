@@ -145,7 +145,11 @@ fn one_of<T: Copy>(what: &str, name: &str, choices: [(&str, T); 2]) -> PyResult<
 
 fn move16_format(name: &str) -> PyResult<shogi_train::Move16Format> {
     use shogi_train::Move16Format::{Cshogi, YaneuraOu};
-    one_of("move16 format", name, [("cshogi", Cshogi), ("yaneuraou", YaneuraOu)])
+    one_of(
+        "move16 format",
+        name,
+        [("cshogi", Cshogi), ("yaneuraou", YaneuraOu)],
+    )
 }
 
 fn packed_format(name: &str) -> PyResult<shogi_train::PositionFormat> {
