@@ -69,7 +69,9 @@ pub struct MatchArgs {
     /// A node count per move (`go nodes`), no clock.
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
-    /// Allowance beyond a side's time before it loses on time, ms.
+    /// Allowance beyond a side's time before it loses on time, ms: a move may take the side's
+    /// remaining time + byoyomi (or + increment) + this (at --byoyomi 100, 200 ms). Timed from
+    /// our `go` written to our reading of `bestmove`, so our own work is not on the clock.
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub time_margin: u64,
     /// With --nodes: how long a move may take before the engine is called hung, ms.

@@ -430,7 +430,7 @@ pub struct Engine {
     swap_clocks: bool,
     /// Whether the process runs under `SCHED_BATCH` ([`StartOptions::batch`]).
     batch: bool,
-    /// Set when the engine is known not to answer its next search (gpsusi after a search
+    /// Set when the engine is known not to answer its next search (gpsusi after a `go mate`
     /// that found a mate); the next search restarts it first.
     stale: Option<&'static str>,
     /// Whether a search of this process sent a scored `info` (a real search, not a book move).

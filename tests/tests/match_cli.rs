@@ -21,6 +21,17 @@ fn bad_input_is_refused_with_exit_2() {
     let f = fake();
     let dir = scratch("match-bad");
     let e = |s: &str| format!("{s}={f}");
+    // Two fake engines at byoyomi 100, then `extra`.
+    let two = |extra: &[&str]| -> Vec<String> {
+        let mut v = vec!["--engine".into(), e("a"), "--engine".into(), e("b")];
+        v.extend(
+            ["--byoyomi", "100"]
+                .iter()
+                .chain(extra)
+                .map(|s| s.to_string()),
+        );
+        v
+    };
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
             vec![
@@ -48,19 +59,7 @@ fn bad_input_is_refused_with_exit_2() {
             vec!["--engine".into(), e("a"), "--engine".into(), e("b")],
             "no time control",
         ),
-        (
-            vec![
-                "--engine".into(),
-                e("a"),
-                "--engine".into(),
-                e("b"),
-                "--byoyomi".into(),
-                "100".into(),
-                "--inc".into(),
-                "100".into(),
-            ],
-            "exclude each other",
-        ),
+        (two(&["--inc", "100"]), "exclude each other"),
         (
             vec!["--engine".into(), e("a"), "--byoyomi".into(), "100".into()],
             "needs exactly 2",
@@ -76,75 +75,28 @@ fn bad_input_is_refused_with_exit_2() {
             ],
             "engine b",
         ),
+        (two(&["--sprt", "5,0"]), "--sprt"),
         (
-            vec![
-                "--engine".into(),
-                e("a"),
-                "--engine".into(),
-                e("b"),
-                "--byoyomi".into(),
-                "100".into(),
-                "--sprt".into(),
-                "5,0".into(),
-            ],
-            "--sprt",
-        ),
-        (
-            vec![
-                "--engine".into(),
-                e("a"),
-                "--engine".into(),
-                e("b"),
-                "--byoyomi".into(),
-                "100".into(),
-                "--out".into(),
-                dir.join("x.kif").display().to_string(),
-                "--out-format".into(),
-                "kif".into(),
-            ],
+            two(&[
+                "--out",
+                &dir.join("x.kif").display().to_string(),
+                "--out-format",
+                "kif",
+            ]),
             "KIF holds one game per file",
         ),
         (
-            vec![
-                "--engine".into(),
-                e("a"),
-                "--engine".into(),
-                e("b"),
-                "--byoyomi".into(),
-                "100".into(),
-                "--out".into(),
-                dir.join("x.csa").display().to_string(),
-                "--out-format".into(),
-                "csa,csa2".into(),
-            ],
+            two(&[
+                "--out",
+                &dir.join("x.csa").display().to_string(),
+                "--out-format",
+                "csa,csa2",
+            ]),
             "one file takes one format",
         ),
+        (two(&["--sprt-model", "bayesian"]), "--sprt"),
         (
-            vec![
-                "--engine".into(),
-                e("a"),
-                "--engine".into(),
-                e("b"),
-                "--byoyomi".into(),
-                "100".into(),
-                "--sprt-model".into(),
-                "bayesian".into(),
-            ],
-            "--sprt",
-        ),
-        (
-            vec![
-                "--engine".into(),
-                e("a"),
-                "--engine".into(),
-                e("b"),
-                "--byoyomi".into(),
-                "100".into(),
-                "--sprt".into(),
-                "0,5".into(),
-                "--sprt-model".into(),
-                "gsprt".into(),
-            ],
+            two(&["--sprt", "0,5", "--sprt-model", "gsprt"]),
             "unknown SPRT model",
         ),
     ];
