@@ -10,7 +10,7 @@ use shogi_match::output::{Output, Target};
 use shogi_match::record::OutFormat;
 use shogi_match::referee::{Adjudication, Rules};
 use shogi_match::runner::{self, EngineSpec, Finished, Pairing, Settings, Summary, Tally};
-use shogi_match::stats::Sprt;
+use shogi_match::stats::{Sprt, SprtModel};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
@@ -69,12 +69,19 @@ pub struct MatchArgs {
     /// A node count per move (`go nodes`), no clock.
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
-    /// Allowance beyond a side's time before it loses on time, ms.
+    /// Allowance beyond a side's time before it loses on time, ms: a move may take the side's
+    /// remaining time + byoyomi (or + increment) + this (at --byoyomi 100, 200 ms). Timed from
+    /// our `go` written to our reading of `bestmove`, so our own work is not on the clock.
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub time_margin: u64,
     /// With --nodes: how long a move may take before the engine is called hung, ms.
     #[arg(long, value_name = "MS", default_value_t = 60_000)]
     pub move_timeout: u64,
+    /// How the engines are scheduled: `batch` (default) starts them under Linux's SCHED_BATCH
+    /// (through `chrt`; the same CPU share, but an engine woken by `go` does not preempt the
+    /// referee while it writes), `normal` as they are.
+    #[arg(long, value_enum, default_value_t = EngineSched::Batch)]
+    pub engine_sched: EngineSched,
     /// Openings: SFEN or USI `position` lines, or records in any format `shogi check` reads.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
@@ -106,10 +113,20 @@ pub struct MatchArgs {
     /// See --draw-score.
     #[arg(long, value_name = "K", requires = "draw_score")]
     pub draw_moves: Option<u32>,
-    /// SPRT: elo0,elo1[,alpha,beta] (normalized Elo; alpha and beta 0.05 by default); the
-    /// match stops at a decision.
+    /// SPRT: elo0,elo1[,alpha,beta] (Elo as --sprt-model counts it, normalized Elo by default;
+    /// alpha and beta 0.05 by default); the match stops at a decision.
     #[arg(long, value_name = "ELO0,ELO1[,A,B]")]
     pub sprt: Option<String>,
+    /// The SPRT model, as fastchess names them: normalized (normalized Elo, pentanomial over
+    /// game pairs), logistic (logistic Elo, pentanomial), bayesian (BayesElo, draw Elo from the
+    /// games, trinomial); or cutechess (cutechess-cli's BayesElo, trinomial).
+    #[arg(
+        long,
+        value_name = "MODEL",
+        default_value = "normalized",
+        requires = "sprt"
+    )]
+    pub sprt_model: String,
     /// Write every game to this one CSA file (games separated by `/`).
     #[arg(long, value_name = "FILE", conflicts_with = "out_dir")]
     pub out: Option<PathBuf>,
@@ -128,6 +145,15 @@ pub struct MatchArgs {
     /// The summary on stdout: text or JSON.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
+}
+
+/// `--engine-sched`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineSched {
+    /// SCHED_BATCH, through `chrt --batch 0` (when `chrt` is on the PATH).
+    Batch,
+    /// The default policy.
+    Normal,
 }
 
 fn usage(msg: impl Into<String>) -> Failure {
@@ -189,7 +215,16 @@ fn settings(a: &MatchArgs) -> Result<Settings, Failure> {
                 .map_err(|e| Failure::usage(e.to_string()))?
         }
     };
-    let sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
+    let model: SprtModel = a
+        .sprt_model
+        .parse()
+        .map_err(|e| usage(format!("--sprt-model: {e}")))?;
+    let sprt = a
+        .sprt
+        .as_deref()
+        .map(parse_sprt)
+        .transpose()?
+        .map(|s| s.with_model(model));
     let pairing = if a.gauntlet {
         Pairing::Gauntlet
     } else if a.round_robin {
@@ -227,6 +262,7 @@ fn settings(a: &MatchArgs) -> Result<Settings, Failure> {
         jobs: a.jobs as usize,
         time_control,
         time_margin_ms: a.time_margin,
+        batch: a.engine_sched == EngineSched::Batch,
         move_timeout_ms: a.move_timeout,
         rules,
         variant,

@@ -44,9 +44,19 @@ impl Output {
             return Err("no --out-format".into());
         }
         if let Target::File(p) = &target {
-            if formats.len() != 1 || !formats[0].multi_game() {
+            if formats.len() != 1 {
                 return Err(format!(
-                    "--out {}: one file holds several games in CSA only; use --out-dir for KIF",
+                    "--out {}: one file takes one format (several formats need --out-dir)",
+                    p.display()
+                ));
+            }
+            if !formats[0].multi_game() {
+                // KIF has no separator between games: our reader (shogi_kif) reads a KIF file
+                // as one game, so a multi-game KIF could not be read back.
+                return Err(format!(
+                    "--out {}: KIF holds one game per file (the format has no separator between \
+                     games; a KIF file is read as one game): use --out-dir DIR for KIF, or CSA \
+                     (games separated by `/`) for one file",
                     p.display()
                 ));
             }

@@ -192,6 +192,7 @@ pub fn build(referee: &Referee, outcome: &Outcome, info: &GameInfo) -> Record {
                 total_ms: Some(totals[mover]),
             });
             node.comments.extend(eval_comment(&pos, played));
+            node.comments.extend(played.info.notes.iter().cloned());
         }
         record.moves.moves.push(node);
         pos.play_unchecked(m);
@@ -282,6 +283,7 @@ mod tests {
                 time_ms: 1234 + i as u64,
                 eval: Some(Eval::Cp(30 + i as i32)),
                 pv: vec![m.to_string(), "3c3d".into(), "2g2f".into()],
+                notes: Vec::new(),
             };
             if let Some(o) = r.answer(&Answer::Move(m.to_string()), info) {
                 let o = o.clone();
@@ -294,6 +296,7 @@ mod tests {
                     elapsed_ms: 2000,
                     allowed_ms: 1000,
                     no_answer: true,
+                    last_info: Some("info depth 3 time 1990 nodes 100".into()),
                 })
                 .clone(),
             _ => r.answer(&last, MoveInfo::default()).unwrap().clone(),

@@ -69,6 +69,9 @@ pub struct MoveInfo {
     pub eval: Option<Eval>,
     /// The PV of that score, USI moves (the first one usually the move played).
     pub pv: Vec<String>,
+    /// Remarks written in the record as comments of the move (e.g. that the engine was
+    /// restarted before it).
+    pub notes: Vec<String>,
 }
 
 /// Score adjudication: K moves of each engine at a score threshold.
@@ -156,6 +159,10 @@ pub enum Termination {
         allowed_ms: u64,
         /// Whether it did not answer at all (hung), rather than answering late.
         no_answer: bool,
+        /// With `no_answer`: the engine's last `info` line by then (its `time` is the engine's
+        /// own account of how long it had searched).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last_info: Option<String>,
     },
     /// The engine to move crashed or broke the protocol.
     EngineFailure {
@@ -257,12 +264,17 @@ impl fmt::Display for Outcome {
                 elapsed_ms,
                 allowed_ms,
                 no_answer,
+                last_info,
             } => {
                 if *no_answer {
                     write!(
                         f,
                         "{stm} lost on time: no answer after {elapsed_ms} ms (it had {allowed_ms} ms)"
-                    )
+                    )?;
+                    match last_info {
+                        Some(l) => write!(f, "; its last info: {l}"),
+                        None => Ok(()),
+                    }
                 } else {
                     write!(
                         f,
@@ -714,6 +726,7 @@ mod tests {
             elapsed_ms: 1200,
             allowed_ms: 1000,
             no_answer: false,
+            last_info: None,
         });
         assert_eq!(o.winner, Some(Color::Black));
         assert_eq!(

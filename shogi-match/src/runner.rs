@@ -17,7 +17,7 @@ use crate::clock::{Clock, TimeControl};
 use crate::openings::Opening;
 use crate::record::{self, GameInfo};
 use crate::referee::{Answer, Eval, MoveInfo, Outcome, Referee, Rules, Termination};
-use crate::stats::{Decision, Pentanomial, Sprt, Trinomial};
+use crate::stats::{Decision, EloSample, Pentanomial, Sprt, Trinomial};
 use serde::Serialize;
 use shogi_core::{Color, Move, Variant};
 use shogi_kif::{HeaderKey, Record};
@@ -129,6 +129,9 @@ pub struct Settings {
     pub time_margin_ms: u64,
     /// With `--nodes`: how long a move may take before the engine is called hung, ms.
     pub move_timeout_ms: u64,
+    /// Start the engines under `SCHED_BATCH` ([`shogi_usi::StartOptions::batch`]), so that an
+    /// engine woken by `go` does not preempt the referee while it writes.
+    pub batch: bool,
     /// The rules.
     pub rules: Rules,
     /// The variant.
@@ -225,6 +228,7 @@ fn start_options(settings: &Settings, spec: &EngineSpec) -> StartOptions {
             .collect(),
         impasse_rule: settings.rules.declaration,
         variant: settings.variant,
+        batch: settings.batch,
         ..StartOptions::default()
     }
 }
@@ -343,6 +347,30 @@ pub struct Finished {
     pub outcome: Outcome,
     /// Our overhead per move: from reading a `bestmove` to having written the next `go`, µs.
     pub overheads_us: Vec<u64>,
+    /// The same overheads split into their steps, one per move measured.
+    pub overhead_steps: Vec<OverheadSteps>,
+}
+
+/// One move's referee overhead split into its steps, µs (the sum is the move's overhead).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct OverheadSteps {
+    /// The ply whose `go` ended the measurement (1 = the first move of the game).
+    pub ply: usize,
+    /// From the reader thread's reading `bestmove` to `wait` returning on the game thread: the
+    /// channel hand-off (a thread wake-up) and the checking of the search's last lines.
+    pub handoff_us: u64,
+    /// From there to calling `start_search`: the clock, the referee's judgement of the move,
+    /// the next `go`'s fields.
+    pub referee_us: u64,
+    /// `start_search`: the move list checked, `position … moves …` and `go` written.
+    pub write_us: u64,
+}
+
+impl OverheadSteps {
+    /// The whole overhead, µs.
+    pub fn total_us(&self) -> u64 {
+        self.handoff_us + self.referee_us + self.write_us
+    }
 }
 
 /// A game already played (read back by `--resume`).
@@ -471,13 +499,14 @@ impl Tally {
         }
     }
 
-    /// The SPRT's log-likelihood ratio and decision (pentanomial over the complete pairs of
-    /// the first pairing).
+    /// The SPRT's log-likelihood ratio and decision over the first pairing, under the test's
+    /// model: the complete pairs (pentanomial) where the model can use them, the games
+    /// (trinomial) otherwise.
     pub fn sprt(&self, sprt: &Sprt) -> (f64, Decision) {
         let llr = self
             .pairings
             .first()
-            .map_or(0.0, |p| sprt.llr_pentanomial(&p.pairs));
+            .map_or(0.0, |p| sprt.llr(&p.games, Some(&p.pairs)));
         (llr, sprt.decide(llr))
     }
 
@@ -546,7 +575,7 @@ impl Tally {
                     elo1: s.elo1,
                     alpha: s.alpha,
                     beta: s.beta,
-                    model: "normalized, pentanomial over game pairs (fastchess)",
+                    model: s.model.describe(true),
                     llr,
                     lower_bound: s.lower_bound(),
                     upper_bound: s.upper_bound(),
@@ -557,6 +586,8 @@ impl Tally {
             terminations: self.terminations.clone(),
             overhead_us_median: pct(0.5),
             overhead_us_p99: pct(0.99),
+            overhead_us_p999: pct(0.999),
+            overhead_us_max: sorted.last().copied(),
             overhead_samples: sorted.len(),
         }
     }
@@ -670,6 +701,10 @@ pub struct Summary {
     pub overhead_us_median: Option<u64>,
     /// Its 99th percentile.
     pub overhead_us_p99: Option<u64>,
+    /// Its 99.9th percentile.
+    pub overhead_us_p999: Option<u64>,
+    /// The largest.
+    pub overhead_us_max: Option<u64>,
     /// Moves measured.
     pub overhead_samples: usize,
 }
@@ -703,6 +738,7 @@ pub fn run(
     }
     let next = AtomicUsize::new(0);
     let mut failure = None;
+    let mut trace = Trace::from_env();
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<Finished>();
         for _ in 0..settings.jobs.max(1).min(queue.len().max(1)) {
@@ -718,6 +754,7 @@ pub fn run(
                 &termination_kind(&f.outcome.termination),
             );
             tally.overheads_us.extend(&f.overheads_us);
+            trace.game(&f);
             if failure.is_none() {
                 if let Err(e) = on_game(&f, &tally) {
                     failure = Some(e);
@@ -735,6 +772,56 @@ pub fn run(
     match failure {
         Some(e) => Err(e),
         None => Ok((tally, stopped_by_sprt)),
+    }
+}
+
+/// The environment variable naming a file to which every move's [`OverheadSteps`] are
+/// appended, one JSON object a line with the game's number (a debugging aid for the referee's
+/// speed; nothing is written when it is unset).
+pub const TRACE_ENV: &str = "SHOGI_MATCH_TRACE";
+
+/// The per-move trace of [`TRACE_ENV`], written on the main thread as each game ends (so the
+/// games' threads do no file I/O for it).
+struct Trace(Option<std::io::BufWriter<std::fs::File>>);
+
+impl Trace {
+    fn from_env() -> Trace {
+        let file = std::env::var_os(TRACE_ENV).and_then(|p| {
+            let f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&p);
+            match f {
+                Ok(f) => Some(std::io::BufWriter::new(f)),
+                Err(e) => {
+                    eprintln!("warning: {TRACE_ENV}={}: {e}", PathBuf::from(&p).display());
+                    None
+                }
+            }
+        });
+        Trace(file)
+    }
+
+    fn game(&mut self, f: &Finished) {
+        use std::io::Write;
+        let Some(w) = self.0.as_mut() else { return };
+        for s in &f.overhead_steps {
+            let line = serde_json::json!({
+                "game": f.spec.index + 1,
+                "ply": s.ply,
+                "total_us": s.total_us(),
+                "handoff_us": s.handoff_us,
+                "referee_us": s.referee_us,
+                "write_us": s.write_us,
+            });
+            if writeln!(w, "{line}").is_err() {
+                self.0 = None;
+                return;
+            }
+        }
+        if w.flush().is_err() {
+            self.0 = None;
+        }
     }
 }
 
@@ -839,7 +926,11 @@ fn play(
         settings.move_timeout_ms,
     );
     let mut overheads = Vec::new();
-    let mut last_read: Option<Instant> = None;
+    let mut steps = Vec::new();
+    // When the last `bestmove` was read by the reader thread, and when `wait` returned it.
+    let mut last_read: Option<(Instant, Instant)> = None;
+    // Remarks for the record's next move.
+    let mut pending_notes: Vec<String> = Vec::new();
     let start = referee.game().start().clone();
     while referee.outcome().is_none() {
         let side = referee.side_to_move();
@@ -857,11 +948,39 @@ fn play(
                 break;
             }
         };
-        let limit = to_limit(&clock);
         let moves: Vec<Move> = referee.game().moves().to_vec();
+        // gpsusi answers no `position … moves …` that does not continue its last one (the
+        // first search of a new game): restart it now, off its clock (the clock starts when
+        // `go` is written) and out of our overhead samples.
+        if let Some(why) = engine.stale(&start, &moves) {
+            if let Err(e) = engine.restart_if_stale(&start, &moves) {
+                *slot = Err(format!("restart failed: {e}"));
+                continue;
+            }
+            let name = &settings.engines[if side == Color::Black {
+                spec.black
+            } else {
+                spec.white
+            }]
+            .name;
+            pending_notes.push(format!(
+                "{name} was restarted before this move: {why}; the restart's time is not on its clock"
+            ));
+            last_read = None;
+        }
+        let limit = to_limit(&clock);
+        let calling = Instant::now();
         let begun = engine.start_search(&start, &moves, &limit);
-        if let (Some(t), Ok(())) = (last_read.take(), &begun) {
-            overheads.push(t.elapsed().as_micros() as u64);
+        if let (Some((read, returned)), Ok(())) = (last_read.take(), &begun) {
+            let us = |a: Instant, b: Instant| b.saturating_duration_since(a).as_micros() as u64;
+            let step = OverheadSteps {
+                ply: moves.len() + 1,
+                handoff_us: us(read, returned),
+                referee_us: us(returned, calling),
+                write_us: us(calling, Instant::now()),
+            };
+            overheads.push(step.total_us());
+            steps.push(step);
         }
         let searched = match begun {
             Ok(()) => engine.wait(),
@@ -869,13 +988,14 @@ fn play(
         };
         match searched {
             Ok(search) => {
-                last_read = Some(search.bestmove_read_at);
+                last_read = Some((search.bestmove_read_at, Instant::now()));
                 let ms = search.elapsed.as_millis() as u64;
                 if let Err(f) = clock.spend(side, ms) {
                     referee.fail(Termination::TimeUp {
                         elapsed_ms: f.elapsed_ms,
                         allowed_ms: f.allowed_ms,
                         no_answer: false,
+                        last_info: None,
                     });
                     break;
                 }
@@ -889,6 +1009,7 @@ fn play(
                     time_ms: ms,
                     eval: search.score().map(|s| to_eval(s.relative())),
                     pv: best.map_or_else(Vec::new, |l| l.pv.iter().map(|m| m.to_usi()).collect()),
+                    notes: std::mem::take(&mut pending_notes),
                 };
                 referee.answer(&answer, info);
             }
@@ -905,10 +1026,17 @@ fn play(
                         waiting_for: "bestmove",
                         after,
                     } => {
+                        let last_info = e
+                            .last_lines()
+                            .iter()
+                            .rev()
+                            .find(|l| l.text.starts_with("info"))
+                            .map(|l| l.text.clone());
                         referee.fail(Termination::TimeUp {
                             elapsed_ms: after.as_millis() as u64,
                             allowed_ms: clock.allowed(side),
                             no_answer: true,
+                            last_info,
                         });
                     }
                     _ => {
@@ -962,6 +1090,7 @@ fn play(
         record: rec,
         outcome,
         overheads_us: overheads,
+        overhead_steps: steps,
     }
 }
 

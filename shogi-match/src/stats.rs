@@ -16,10 +16,12 @@
 //! the distributions constrained to (μ−½)/σ = t, t = nElo·ln 10/800 per game (trinomial) or
 //! √2·nElo·ln 10/800 per pair (pentanomial, used whenever games are played in pairs). So the
 //! SPRT bounds `elo0, elo1` are **normalized** Elo, as in fastchess. The `logistic` variant
-//! (constraint on the mean score) and cutechess's trinomial BayesElo model are given too.
+//! (constraint on the mean score), fastchess's `bayesian` (the logistic construction with the
+//! mean score of a BayesElo model whose draw Elo is estimated from the games, trinomial only)
+//! and cutechess's trinomial BayesElo model are given too, chosen by [`SprtModel`].
 //!
 //! ```
-//! use shogi_match::stats::{Sprt, Trinomial};
+//! use shogi_match::stats::{EloSample, Sprt, Trinomial};
 //! let t = Trinomial { wins: 120, losses: 80, draws: 100 };
 //! assert_eq!(format!("{:.2}", t.elo()), "46.60");
 //! let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
@@ -84,6 +86,63 @@ pub fn phi_inv_approx(p: f64) -> f64 {
     std::f64::consts::SQRT_2 * erf_inv_approx(2.0 * p - 1.0)
 }
 
+/// The Elo view of a sample of games ([`Trinomial`]) or of game pairs ([`Pentanomial`]): what
+/// the formulas need is the mean score, the variance of one unit's score and the number of
+/// units.
+pub trait EloSample {
+    /// Mean score per unit (0.5 with none).
+    fn mean(&self) -> f64;
+    /// Variance of one unit's score.
+    fn var(&self) -> f64;
+    /// Number of units (games, or pairs).
+    fn units(&self) -> u64;
+
+    /// Elo difference.
+    fn elo(&self) -> f64 {
+        elo_from_score(self.mean())
+    }
+
+    /// The 95 % interval of the Elo difference (fastchess's z).
+    fn elo_interval(&self) -> (f64, f64) {
+        interval(self.mean(), self.var(), self.units() as f64, Z95)
+    }
+
+    /// Half the width of [`EloSample::elo_interval`] (the printed "±").
+    fn elo_margin(&self) -> f64 {
+        let (lo, hi) = self.elo_interval();
+        (hi - lo) / 2.0
+    }
+
+    /// Likelihood of superiority as fastchess computes it (draws count through σ).
+    fn los(&self) -> f64 {
+        los(self.mean(), self.var(), self.units() as f64)
+    }
+}
+
+impl EloSample for Trinomial {
+    fn mean(&self) -> f64 {
+        self.score()
+    }
+    fn var(&self) -> f64 {
+        self.variance()
+    }
+    fn units(&self) -> u64 {
+        self.games()
+    }
+}
+
+impl EloSample for Pentanomial {
+    fn mean(&self) -> f64 {
+        self.score()
+    }
+    fn var(&self) -> f64 {
+        self.variance()
+    }
+    fn units(&self) -> u64 {
+        self.pairs()
+    }
+}
+
 /// Win, loss and draw counts, from one engine's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Trinomial {
@@ -125,22 +184,6 @@ impl Trinomial {
         w * (1.0 - s).powi(2) + l * s.powi(2) + d * (0.5 - s).powi(2)
     }
 
-    /// Elo difference.
-    pub fn elo(&self) -> f64 {
-        elo_from_score(self.score())
-    }
-
-    /// The 95 % interval of the Elo difference (fastchess's z).
-    pub fn elo_interval(&self) -> (f64, f64) {
-        interval(self.score(), self.variance(), self.games() as f64, Z95)
-    }
-
-    /// Half the width of [`Trinomial::elo_interval`] (the printed "±").
-    pub fn elo_margin(&self) -> f64 {
-        let (lo, hi) = self.elo_interval();
-        (hi - lo) / 2.0
-    }
-
     /// The margin cutechess and cshogi print (their approximate z, 1.957162).
     pub fn cutechess_margin(&self) -> f64 {
         let (lo, hi) = interval(
@@ -150,11 +193,6 @@ impl Trinomial {
             phi_inv_approx(0.975),
         );
         (hi - lo) / 2.0
-    }
-
-    /// Likelihood of superiority as fastchess computes it (draws count through σ).
-    pub fn los(&self) -> f64 {
-        los(self.score(), self.variance(), self.games() as f64)
     }
 
     /// Likelihood of superiority as cutechess and cshogi compute it (draws ignored).
@@ -242,27 +280,6 @@ impl Pentanomial {
             .sum()
     }
 
-    /// Elo difference.
-    pub fn elo(&self) -> f64 {
-        elo_from_score(self.score())
-    }
-
-    /// The 95 % interval over pairs.
-    pub fn elo_interval(&self) -> (f64, f64) {
-        interval(self.score(), self.variance(), self.pairs() as f64, Z95)
-    }
-
-    /// Half the width of [`Pentanomial::elo_interval`].
-    pub fn elo_margin(&self) -> f64 {
-        let (lo, hi) = self.elo_interval();
-        (hi - lo) / 2.0
-    }
-
-    /// LOS over pairs (fastchess).
-    pub fn los(&self) -> f64 {
-        los(self.score(), self.variance(), self.pairs() as f64)
-    }
-
     /// Normalized Elo over pairs, (s−½)/√(2σ²)·800/ln 10.
     pub fn normalized_elo(&self) -> f64 {
         normalized(self.score(), (2.0 * self.variance()).sqrt())
@@ -323,8 +340,76 @@ pub enum Decision {
     H1,
 }
 
-/// A sequential probability ratio test of elo0 against elo1 (normalized Elo, fastchess's
-/// default model), with error rates alpha and beta.
+/// The model of an SPRT: what `elo0`/`elo1` mean and how the likelihood ratio is formed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SprtModel {
+    /// fastchess's default: normalized Elo, pentanomial over game pairs when games are paired.
+    #[default]
+    Normalized,
+    /// fastchess's `logistic`: logistic Elo (a constraint on the mean score), pentanomial when
+    /// paired.
+    Logistic,
+    /// fastchess's `bayesian`: BayesElo with the draw Elo estimated from the games, trinomial
+    /// only (the LLR is 0 while there is no win or no loss).
+    Bayesian,
+    /// cutechess-cli's trinomial BayesElo model.
+    Cutechess,
+}
+
+impl SprtModel {
+    /// Every model, in the order the names are listed.
+    pub const ALL: [SprtModel; 4] = [
+        SprtModel::Normalized,
+        SprtModel::Logistic,
+        SprtModel::Bayesian,
+        SprtModel::Cutechess,
+    ];
+
+    /// The name used on the command line (`normalized`, `logistic`, `bayesian`, `cutechess`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SprtModel::Normalized => "normalized",
+            SprtModel::Logistic => "logistic",
+            SprtModel::Bayesian => "bayesian",
+            SprtModel::Cutechess => "cutechess",
+        }
+    }
+
+    /// Whether the model can use game pairs (pentanomial).
+    pub fn pentanomial(self) -> bool {
+        matches!(self, SprtModel::Normalized | SprtModel::Logistic)
+    }
+
+    /// A one-line description (for the summary).
+    pub fn describe(self, paired: bool) -> &'static str {
+        match (self, paired) {
+            (SprtModel::Normalized, true) => "normalized, pentanomial over game pairs (fastchess)",
+            (SprtModel::Normalized, false) => "normalized, trinomial (fastchess)",
+            (SprtModel::Logistic, true) => "logistic, pentanomial over game pairs (fastchess)",
+            (SprtModel::Logistic, false) => "logistic, trinomial (fastchess)",
+            (SprtModel::Bayesian, _) => "bayesian, trinomial (fastchess)",
+            (SprtModel::Cutechess, _) => "BayesElo, trinomial (cutechess-cli)",
+        }
+    }
+}
+
+impl std::str::FromStr for SprtModel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<SprtModel, String> {
+        SprtModel::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                format!("unknown SPRT model {s:?}: use normalized, logistic, bayesian or cutechess")
+            })
+    }
+}
+
+/// A sequential probability ratio test of elo0 against elo1 with error rates alpha and beta;
+/// what the Elo bounds mean depends on the [`SprtModel`] (normalized Elo by default, as in
+/// fastchess).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Sprt {
     /// Normalized Elo of H0.
@@ -335,6 +420,8 @@ pub struct Sprt {
     pub alpha: f64,
     /// False negative rate.
     pub beta: f64,
+    /// The model.
+    pub model: SprtModel,
 }
 
 impl Sprt {
@@ -352,7 +439,26 @@ impl Sprt {
             elo1,
             alpha,
             beta,
+            model: SprtModel::Normalized,
         })
+    }
+
+    /// The same test under another model.
+    pub fn with_model(self, model: SprtModel) -> Sprt {
+        Sprt { model, ..self }
+    }
+
+    /// The LLR under this test's model: of the complete game pairs when the model can use
+    /// them and `pairs` is given, of the single games otherwise.
+    pub fn llr(&self, games: &Trinomial, pairs: Option<&Pentanomial>) -> f64 {
+        match (self.model, pairs) {
+            (SprtModel::Normalized, Some(p)) => self.llr_pentanomial(p),
+            (SprtModel::Normalized, None) => self.llr_trinomial(games),
+            (SprtModel::Logistic, Some(p)) => self.llr_pentanomial_logistic(p),
+            (SprtModel::Logistic, None) => self.llr_trinomial_logistic(games),
+            (SprtModel::Bayesian, _) => self.llr_bayesian(games),
+            (SprtModel::Cutechess, _) => self.llr_cutechess(games),
+        }
     }
 
     /// Lower bound ln(β/(1−α)): H0 is accepted at or below it.
@@ -398,6 +504,26 @@ impl Sprt {
     /// LLR of game pairs, fastchess's `logistic` model.
     pub fn llr_pentanomial_logistic(&self, p: &Pentanomial) -> f64 {
         llr_logistic(&p.counts, &PENTA_SCORES, self.elo0, self.elo1)
+    }
+
+    /// LLR of single games, fastchess's `bayesian` model: elo0, elo1 are BayesElo, turned into
+    /// expected scores with the draw Elo 200·log10(((1−l)/l)·((1−w)/w)) of the (regularized)
+    /// sample's win and loss rates, then the logistic model's likelihood ratio. 0 while the
+    /// games have no win or no loss (as fastchess).
+    pub fn llr_bayesian(&self, t: &Trinomial) -> f64 {
+        if t.wins == 0 || t.losses == 0 {
+            return 0.0;
+        }
+        let counts = [t.losses, t.draws, t.wins];
+        let (_, p) = regularized(&counts);
+        let (l, w) = (p[0], p[2]);
+        let draw_elo = 200.0 * (((1.0 - l) / l) * ((1.0 - w) / w)).log10();
+        let score = |elo: f64| {
+            let pw = 1.0 / (1.0 + 10f64.powf((draw_elo - elo) / 400.0));
+            let pl = 1.0 / (1.0 + 10f64.powf((draw_elo + elo) / 400.0));
+            pw + 0.5 * (1.0 - pw - pl)
+        };
+        llr_mean(&counts, &TRI_SCORES, score(self.elo0), score(self.elo1))
     }
 
     /// LLR of cutechess's trinomial BayesElo model (elo0, elo1 as BayesElo scaled by the
@@ -511,12 +637,17 @@ fn llr_normalized(counts: &[u64], a: &[f64], t0: f64, t1: f64) -> f64 {
 }
 
 fn llr_logistic(counts: &[u64], a: &[f64], elo0: f64, elo1: f64) -> f64 {
+    llr_mean(counts, a, score_from_elo(elo0), score_from_elo(elo1))
+}
+
+/// The generalized LLR with the distributions constrained to mean scores `s0` and `s1`.
+fn llr_mean(counts: &[u64], a: &[f64], s0: f64, s1: f64) -> f64 {
     if counts.iter().sum::<u64>() == 0 {
         return 0.0;
     }
     let (n, p) = regularized(counts);
-    let p0 = mle_mean(&p, a, score_from_elo(elo0));
-    let p1 = mle_mean(&p, a, score_from_elo(elo1));
+    let p0 = mle_mean(&p, a, s0);
+    let p1 = mle_mean(&p, a, s1);
     llr_of(n, &p, &p0, &p1)
 }
 
@@ -552,6 +683,17 @@ mod tests {
         assert_eq!(f(sprt.llr_trinomial(&t), 3), "0.674");
         assert_eq!(f(sprt.llr_trinomial_logistic(&t), 3), "0.817");
         assert_eq!(f(sprt.llr_cutechess(&t), 3), "0.825");
+        assert_eq!(f(sprt.llr_bayesian(&t), 3), "0.728");
+        // Chosen by name, the models give the same numbers.
+        let by = |name: &str| {
+            let m: SprtModel = name.parse().unwrap();
+            f(sprt.with_model(m).llr(&t, None), 3)
+        };
+        assert_eq!(
+            ["normalized", "logistic", "bayesian", "cutechess"].map(by),
+            ["0.674", "0.817", "0.728", "0.825"]
+        );
+        assert!("gsprt".parse::<SprtModel>().is_err());
         assert_eq!(f(sprt.lower_bound(), 4), "-2.9444");
         assert_eq!(f(sprt.upper_bound(), 4), "2.9444");
         assert_eq!(sprt.decide(sprt.llr_trinomial(&t)), Decision::Continue);
@@ -630,5 +772,19 @@ mod tests {
         let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
         assert_eq!(sprt.llr_trinomial(&t), 0.0);
         assert_eq!(sprt.llr_pentanomial(&Pentanomial::default()), 0.0);
+        // fastchess's bayesian model gives 0 until there is a win and a loss.
+        let no_loss = Trinomial {
+            wins: 5,
+            losses: 0,
+            draws: 3,
+        };
+        assert_eq!(sprt.llr_bayesian(&no_loss), 0.0);
+        assert_eq!(sprt.llr_bayesian(&no_loss.flipped()), 0.0);
+        assert!(
+            sprt.llr_bayesian(&Trinomial {
+                losses: 1,
+                ..no_loss
+            }) > 0.0
+        );
     }
 }

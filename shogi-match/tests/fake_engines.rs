@@ -36,6 +36,7 @@ fn settings(a: EngineSpec, b: EngineSpec, games: u32, byoyomi: u64) -> Settings 
         },
         time_margin_ms: 100,
         move_timeout_ms: 5000,
+        batch: true,
         rules: Rules {
             max_plies: 24,
             ..Rules::default()
@@ -222,11 +223,17 @@ fn a_hang_past_its_time_loses_on_time_and_the_match_goes_on() {
         no_answer,
         allowed_ms,
         elapsed_ms,
+        ref last_info,
     } = g1.outcome.termination
     else {
         panic!("{}", g1.outcome)
     };
     assert!(no_answer);
+    // The hung engine sent no info for that go: the last one is the previous move's.
+    assert!(
+        last_info.as_deref().is_some_and(|l| l.starts_with("info")),
+        "{last_info:?}"
+    );
     assert_eq!(allowed_ms, 200);
     assert!(elapsed_ms >= 300, "{elapsed_ms}");
     assert!(csa(g1).contains("%TIME_UP"), "{}", csa(g1));
@@ -336,5 +343,39 @@ fn resume_continues_from_the_games_written() {
         out.prepare(&other, true)
             .unwrap_err()
             .contains("not a game of this match")
+    );
+}
+
+/// An engine named like gpsusi is restarted before a `position … moves …` that does not
+/// continue its last one (gpsusi answers no such search once it has searched): here the first
+/// search of game 3, where it is gote again after playing games 1 and 2. The record says so,
+/// the restart's time is not on its clock, and the game is played to its end.
+#[test]
+fn a_gpsusi_is_restarted_before_a_new_line_and_the_record_says_so() {
+    let line = "7g7f,3c3d,2g2f,8c8d";
+    let a = fake("a", &["--moves", line]);
+    let g = fake("g", &["--name", "gpsshogi (fake) r3033", "--moves", line]);
+    let mut s = settings(a, g, 3, 1000);
+    s.rules.max_plies = 4;
+    let games = play(&s);
+    assert_eq!(games.len(), 3);
+    let restarted = |f: &Finished| csa(f).contains("g was restarted before this move");
+    // Game 1: a fresh process. Game 2: g is sente, its first position has no moves.
+    assert!(!restarted(&games[0]), "{}", csa(&games[0]));
+    assert!(!restarted(&games[1]), "{}", csa(&games[1]));
+    // Game 3: g is gote again; `position startpos moves 7g7f` does not continue game 2.
+    let text = csa(&games[2]);
+    assert!(restarted(&games[2]), "{text}");
+    assert_eq!(games[2].record.usi_moves().join(","), line);
+    // The note sits on g's first move (ply 2) and nowhere else.
+    assert_eq!(text.matches("was restarted").count(), 1, "{text}");
+    let after_first = text.split("+7776FU").nth(1).unwrap_or("");
+    assert!(
+        after_first
+            .split("+2726FU")
+            .next()
+            .unwrap_or("")
+            .contains("was restarted"),
+        "{text}"
     );
 }

@@ -14,7 +14,7 @@ use shogi_match::openings::{Opening, order, read_openings};
 use shogi_match::record::{self, OutFormat};
 use shogi_match::referee::{Adjudication, Rules};
 use shogi_match::runner::{self, EngineSpec, Pairing, Settings};
-use shogi_match::stats::Sprt;
+use shogi_match::stats::{Sprt, SprtModel};
 use std::sync::Arc;
 
 fn value_err(e: impl std::fmt::Display) -> PyErr {
@@ -26,7 +26,10 @@ fn value_err(e: impl std::fmt::Display) -> PyErr {
 /// `engines` are `"NAME=PATH[,option=value...]"` strings as `shogi match --engine` takes them.
 /// Exactly one time control: `byoyomi` (ms, optionally after `time`), `time` with `inc`
 /// (Fischer), `time` alone, `movetime` or `nodes`. `pairing` is "head_to_head", "gauntlet" or
-/// "round_robin"; `sprt` is `(elo0, elo1)` or `(elo0, elo1, alpha, beta)` in normalized Elo.
+/// "round_robin"; `sprt` is `(elo0, elo1)` or `(elo0, elo1, alpha, beta)` in the Elo of
+/// `sprt_model` ("normalized", the default, "logistic", "bayesian" or "cutechess");
+/// `engine_sched` is "batch" (the default: engines under SCHED_BATCH, as `shogi match`) or
+/// "normal".
 /// Bad arguments raise ValueError before any engine starts; an engine that cannot start raises
 /// RuntimeError. The records are in game order.
 #[pyfunction]
@@ -34,7 +37,7 @@ fn value_err(e: impl std::fmt::Display) -> PyErr {
     byoyomi = None, time = None, inc = None, movetime = None, nodes = None, time_margin = 100,
     move_timeout = 60000, variant = "standard", openings = None, opening_plies = None,
     seed = None, max_plies = 320, declaration = 27, resign = None, draw = None, sprt = None,
-    event = "shogi match"))]
+    sprt_model = "normalized", engine_sched = "batch", event = "shogi match"))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match<'py>(
     py: Python<'py>,
@@ -58,6 +61,8 @@ pub fn play_match<'py>(
     resign: Option<(i32, u32)>,
     draw: Option<(i32, u32)>,
     sprt: Option<Vec<f64>>,
+    sprt_model: &str,
+    engine_sched: &str,
     event: &str,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyList>)> {
     let engines = engines
@@ -93,6 +98,12 @@ pub fn play_match<'py>(
             read_openings(&path, &bytes, variant, opening_plies).map_err(value_err)?
         }
     };
+    let model: SprtModel = sprt_model.parse().map_err(value_err)?;
+    let batch = match engine_sched {
+        "batch" => true,
+        "normal" => false,
+        e => return Err(value_err(format!("engine_sched {e:?}: batch or normal"))),
+    };
     let sprt = match sprt.as_deref() {
         None => None,
         Some(v) => {
@@ -101,9 +112,10 @@ pub fn play_match<'py>(
                 [e0, e1, a, b] => Sprt::new(e0, e1, a, b),
                 _ => None,
             };
-            Some(s.ok_or_else(|| {
+            let s = s.ok_or_else(|| {
                 value_err("sprt: (elo0, elo1[, alpha, beta]) with elo0 < elo1, 0 < alpha, beta < 1")
-            })?)
+            })?;
+            Some(s.with_model(model))
         }
     };
     let adj = |a: Option<(i32, u32)>| a.map(|(score, moves)| Adjudication { score, moves });
@@ -115,6 +127,7 @@ pub fn play_match<'py>(
         jobs: jobs.max(1) as usize,
         time_control,
         time_margin_ms: time_margin,
+        batch,
         move_timeout_ms: move_timeout,
         rules: Rules {
             max_plies,

@@ -27,6 +27,8 @@ def test_bad_arguments_raise_value_error(fake):  # noqa: F811
         shogitk.match([f"a={fake}", f"b={fake}"])
     with pytest.raises(ValueError, match="sprt"):
         shogitk.match([f"a={fake}", f"b={fake}"], byoyomi=100, sprt=(5, 0))
+    with pytest.raises(ValueError, match="unknown SPRT model"):
+        shogitk.match([f"a={fake}", f"b={fake}"], byoyomi=100, sprt=(0, 5), sprt_model="gsprt")
     with pytest.raises(RuntimeError, match="does not exist"):
         shogitk.match(["a=/no/such/engine", f"b={fake}"], byoyomi=100)
 

@@ -828,3 +828,54 @@ fn an_engine_gone_between_commands_or_deaf_is_reported() {
     assert!(matches!(k, EngineErrorKind::PipeClosed(_)), "{k:?}");
     assert!(e.is_dead());
 }
+
+/// The scheduling policies of this process's child processes named `comm` (field 41 of
+/// /proc/PID/stat: 0 normal, 3 batch).
+fn child_policies(comm: &str) -> Vec<u32> {
+    let me = std::process::id().to_string();
+    let mut out = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for entry in dir.flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // "pid (comm) state ppid ...": the fields after the comm's closing parenthesis.
+        let Some((head, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        if head.ends_with(&format!("({comm}")) && f.get(1) == Some(&me.as_str()) {
+            out.extend(f.get(38).and_then(|p| p.parse::<u32>().ok()));
+        }
+    }
+    out
+}
+
+#[test]
+fn batch_starts_the_engine_under_sched_batch() {
+    let has_chrt = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("chrt").is_file()));
+    let opts = StartOptions {
+        batch: true,
+        ..quick()
+    };
+    let mut e = Engine::start(fake_engine_path(), &["--name", "batched"], opts).unwrap();
+    assert_eq!(e.batch(), has_chrt);
+    // It plays as any engine does.
+    let s = e.search(&start(), &[], &Limit::nodes(1)).unwrap();
+    assert!(matches!(s.bestmove, BestMove::Move(_)));
+    if has_chrt && std::path::Path::new("/proc/self/stat").exists() {
+        assert!(
+            child_policies("fake-usi").contains(&3),
+            "{:?}",
+            child_policies("fake-usi")
+        );
+    }
+    e.quit();
+    // Without it, the policy is the default one.
+    let e = fake(&[]);
+    assert!(!e.batch());
+    e.quit();
+}

@@ -207,9 +207,9 @@ fn gpsusi_byoyomi_and_declaration() {
         BestMove::Win(d) => assert_eq!((d.result, d.points), (DeclarationResult::Win, 28)),
         other => panic!("{other:?}"),
     }
-    // A mate in 1 is found with the right move (gpsusi scores it in cp). Last: after finding
-    // a mate gpsusi answers no further `go` (measured: `position startpos moves ...` + `go`
-    // after a search of M1 got no reply within 8 s, not even to `isready`).
+    // A mate in 1 is found with the right move (gpsusi scores it in cp). The hang seen after
+    // it (`position startpos moves …` + `go` got no reply, not even to `isready`) is not about
+    // the mate: see gpsusi_is_restarted_before_a_position_that_does_not_continue.
     let s = e.search(&pos(M1), &[], &Limit::byoyomi(500)).unwrap();
     assert_legal(&s);
     assert_eq!(s.bestmove, BestMove::Move(mv("G*5b")));
@@ -274,4 +274,46 @@ fn fairy_pool_of_two_equals_pool_of_one_with_fresh_state() {
     let one = run(1);
     assert_eq!(one.len(), line.len());
     assert_eq!(one, run(2));
+}
+
+/// gpsusi, once it has searched, answers no `position … moves …` that does not continue the
+/// last position it was sent, and then not even `isready` (measured here: a search of the
+/// position after 7g7f given as an SFEN, then `position startpos moves 7g7f 3c3d 2g2f` + `go`:
+/// no `bestmove` in 5 s, no `readyok` in 3 s more; the same after `usinewgame`, `gameover` or
+/// `stop`; a continuation of the last position, or one without moves, is answered). The
+/// engine layer restarts it before such a search; a continuation is searched by the same
+/// process.
+#[test]
+fn gpsusi_is_restarted_before_a_position_that_does_not_continue() {
+    let Some(path) = gpsusi() else { return };
+    let mut e = Engine::start(&path, &[] as &[&str], gps_options()).unwrap();
+    let after = pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
+    let start = Position::startpos(Variant::Standard);
+    let line: Vec<Move> = ["7g7f", "3c3d", "2g2f"].into_iter().map(mv).collect();
+    // Nothing searched yet: nothing to restart for.
+    assert_eq!(e.stale(&start, &line), None);
+    // A real search (not a book move: it sends scored infos).
+    let s = e.search(&after, &[], &Limit::byoyomi(300)).unwrap();
+    assert!(s.score().is_some(), "{:?}", s.lines);
+    assert!(e.stale(&start, &line).is_some());
+    assert_eq!(
+        e.stale(&after, &[]),
+        None,
+        "a position without moves is answered"
+    );
+    let s = e.search(&start, &line, &Limit::byoyomi(300)).unwrap();
+    assert_legal(&s);
+    let BestMove::Move(best) = s.bestmove else {
+        panic!("{:?}", s.bestmove)
+    };
+    // The continuation of the position just searched needs no restart, and is answered.
+    let mut p = s.position.clone();
+    p.play(best).unwrap();
+    let reply = p.legal_moves()[0];
+    let mut cont = line.clone();
+    cont.extend([best, reply]);
+    assert_eq!(e.stale(&start, &cont), None);
+    let s = e.search(&start, &cont, &Limit::byoyomi(300)).unwrap();
+    assert_legal(&s);
+    e.quit();
 }

@@ -45,6 +45,7 @@ fn bad_input_is_refused_with_exit_2() {
     let (a, b) = (a.as_str(), b.as_str());
     let bad_option = format!("b={f},NoSuchOption=1");
     let kif_out = dir.join("x.kif").display().to_string();
+    let csa_out = dir.join("x.csa").display().to_string();
     // An opening file with a bad line: located.
     let openings = dir.join("o.txt");
     std::fs::write(
@@ -73,7 +74,22 @@ fn bad_input_is_refused_with_exit_2() {
         (
             vec![a, b],
             [&by[..], &["--out", &kif_out, "--out-format", "kif"]].concat(),
-            "--out-dir for KIF",
+            "KIF holds one game per file",
+        ),
+        (
+            vec![a, b],
+            [&by[..], &["--out", &csa_out, "--out-format", "csa,csa2"]].concat(),
+            "one file takes one format",
+        ),
+        (
+            vec![a, b],
+            [&by[..], &["--sprt-model", "bayesian"]].concat(),
+            "--sprt",
+        ),
+        (
+            vec![a, b],
+            [&by[..], &["--sprt", "0,5", "--sprt-model", "gsprt"]].concat(),
+            "unknown SPRT model",
         ),
         (
             vec![a, b],

@@ -412,6 +412,8 @@ def match(
     resign: Optional[Tuple[int, int]] = None,
     draw: Optional[Tuple[int, int]] = None,
     sprt: Optional[Sequence[float]] = None,
+    sprt_model: Literal["normalized", "logistic", "bayesian", "cutechess"] = "normalized",
+    engine_sched: Literal["batch", "normal"] = "batch",
     event: str = "shogi match",
 ) -> Tuple[Dict[str, Any], List[Record]]:
     """An engine match as `shogi match` plays it: engines as "NAME=PATH[,opt=val...]"; returns
