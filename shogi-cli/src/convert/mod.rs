@@ -7,20 +7,16 @@
 
 use crate::batch::{SelectArgs, ShardArgs};
 use crate::cli::{EncodingArg, InputArgs, NotationArg};
-use crate::inputs::{self, reading, record_hook};
-use crate::pool::jobs_pool;
-use crate::progress::Progress;
+use crate::driver::{Batch, Copies, Plan, internal_error, selected, status};
 use crate::{Ctx, Failure};
-use shogi_batch::{
-    Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, ReadGame, Selection, game_key, line_text,
-};
+use shogi_batch::{DedupMode, ReadGame, Selection, game_key, line_text};
 use shogi_kif::{Encoding, ErrorKind};
 use std::io::Write;
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 mod output;
 mod record;
+mod training;
 
 use output::{Gather, Writer};
 pub(crate) use output::{extension, output_paths};
@@ -140,7 +136,7 @@ pub struct ConvertArgs {
     #[command(flatten)]
     pub select: SelectArgs,
     #[command(flatten)]
-    pub training: crate::training::TrainingArgs,
+    pub training: training::TrainingArgs,
 }
 
 impl ConvertArgs {
@@ -213,24 +209,14 @@ fn convert_game(
         line: None,
         lost: Vec::new(),
     };
-    if let Some(message) = &game.panic {
-        // Located where the record that failed starts.
-        let line = game.line.max(1);
-        done.errors.push(Message::Plain(format!(
-            "{path}:{line}:1: error: {INTERNAL_ERROR}"
-        )));
-        done.errors.push(Message::Plain(format!(
-            "{path}: note: the internal error was: {message}"
-        )));
+    if let Some((_, error, note)) = internal_error(path, game) {
+        done.errors.push(Message::Plain(error));
+        done.errors.push(Message::Plain(note));
         return done;
     }
-    if !selection.is_empty() {
-        let r = game.replay(selection.position());
-        let row = GameRow::new(path, game, Some(&r));
-        done.selected = selection.matches(&row, Some(&r));
-        if !done.selected {
-            return done;
-        }
+    done.selected = selected(selection, path, game, None);
+    if !done.selected {
+        return done;
     }
     match (&game.record, &game.error) {
         (_, Some(e)) if e.kind == ErrorKind::Io => {
@@ -305,10 +291,10 @@ fn check_flags(args: &ConvertArgs, ctx: &mut Ctx) -> Result<bool, Failure> {
                  flags applies (and not --dedup or --shard)",
             ));
         }
-        crate::training::run(args, ctx)?;
+        training::run(args, ctx)?;
         return Ok(true);
     }
-    if args.training != crate::training::TrainingArgs::default() {
+    if args.training != training::TrainingArgs::default() {
         return Err(Failure::usage(
             "error: --output, --skip-first, --skip-draws, --skip-declarations and \
              --keep-unfinished go with --to hcpe, psv or positions",
@@ -324,75 +310,51 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     }
     let selection = args.select.selection()?;
     let dedup = args.select.dedup()?;
-    let inputs = inputs::expand(&args.paths)?;
-    let inputs = args.shard.apply(inputs)?;
+    let plan = Plan {
+        paths: &args.paths,
+        input: &args.input,
+        jobs: args.jobs,
+        shard: Some(&args.shard),
+        // Validation only matters to a selection (--valid, --ending ...).
+        validate: !selection.is_empty(),
+        label: "convert",
+    };
+    let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;
+    let inputs = &batch.inputs;
     let targets = match &args.out_dir {
         Some(dir) => Some(output_paths(
             dir,
-            &inputs,
+            inputs,
             extension(args.to, args.encoding()),
         )?),
         None => None,
     };
-    let pool = jobs_pool(args.jobs)?;
-    // Validation only matters to a selection (--valid, --ending ...).
-    let reading = reading(&args.input, !selection.is_empty(), &ctx.stdin);
-    let on_record = ctx.options.on_record.clone();
-    let progress = Progress::new(ctx.options.progress, "convert", "files");
-    let total = inputs.len() as u64;
-    let mut w = Writer {
-        args,
-        inputs: &inputs,
-        targets,
-        claimed: Default::default(),
-        out: std::io::BufWriter::new(&mut *ctx.stdout),
-        stderr: &mut *ctx.stderr,
-        failed: false,
-        io_failed: false,
-        written: 0,
-        files: 0,
-        totals: Default::default(),
-    };
     let mut gather = Gather {
-        dedup,
+        w: Writer {
+            args,
+            inputs,
+            targets,
+            claimed: Default::default(),
+            out: std::io::BufWriter::new(&mut *ctx.stdout),
+            stderr: &mut *ctx.stderr,
+            failed: false,
+            io_failed: false,
+            written: 0,
+            files: 0,
+            totals: Default::default(),
+        },
         texts: Vec::new(),
         errors: Vec::new(),
         games: 0,
         inputs_done: 0,
-        exact: Dedup::new(),
-        held: Vec::new(),
+        copies: Copies::new(dedup),
     };
-    let _ = shogi_batch::run(
-        &inputs,
-        &reading,
-        &pool,
-        |input, game| {
-            record_hook(on_record.as_ref(), input, &game);
-            convert_game(&input.name, &game, args, &selection, dedup)
-        },
-        |input, event| {
-            match event {
-                Event::Game(g) => {
-                    progress.add_games(1);
-                    gather.game(g, input, &mut w);
-                }
-                Event::InputDone => {
-                    progress.inc(total);
-                    gather.input_done(&mut w);
-                }
-            }
-            ControlFlow::Continue(())
-        },
+    batch.run(
+        |input, game| convert_game(&input.name, &game, args, &selection, dedup),
+        &mut gather,
     );
-    gather.flush_held(&mut w);
-    progress.finish();
+    let mut w = gather.flush_held();
     let _ = w.out.flush();
     w.closing_note();
-    if w.io_failed {
-        Err(Failure::silent(2))
-    } else if w.failed {
-        Err(Failure::silent(1))
-    } else {
-        Ok(())
-    }
+    status(w.io_failed, w.failed)
 }
