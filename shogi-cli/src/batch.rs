@@ -85,41 +85,66 @@ pub struct SelectArgs {
     pub dedup: Option<String>,
 }
 
+/// A flag's value read by `read`; what is wrong with it is a usage error naming the flag.
+fn flag<T>(
+    flag: &str,
+    value: &Option<String>,
+    read: impl Fn(&str) -> Result<T, String>,
+) -> Result<Option<T>, Failure> {
+    value
+        .as_deref()
+        .map(|v| read(v).map_err(|e| Failure::usage(format!("error: {flag}: {e}"))))
+        .transpose()
+}
+
 impl SelectArgs {
     /// The selection; a bad value is a usage error naming the flag.
     pub fn selection(&self) -> Result<Selection, Failure> {
+        use shogi_batch::filter_text as text;
         let mut s = Selection::new();
-        let mut set = |flag: &str, value: &str| {
-            s.set(flag, value)
-                .map_err(|e| Failure::usage(format!("error: {e}")))
-        };
+        let name = |v: &str| text::name(v).map(str::to_string);
         for p in &self.player {
-            set("--player", p)?;
+            s = s.player(&flag("--player", &Some(p.clone()), name)?.unwrap_or_default());
         }
-        let pairs = [
-            ("--sente", &self.sente),
-            ("--gote", &self.gote),
-            ("--since", &self.since),
-            ("--until", &self.until),
-            ("--min-plies", &self.min_plies),
-            ("--max-plies", &self.max_plies),
-            ("--ending", &self.ending),
-            ("--winner", &self.winner),
-            ("--variant", &self.variant),
-            ("--handicap", &self.handicap),
-            ("--min-rating", &self.min_rating),
-            ("--position", &self.position),
-        ];
-        for (flag, value) in pairs {
-            if let Some(v) = value {
-                set(flag, v)?;
-            }
+        if let Some(n) = flag("--sente", &self.sente, name)? {
+            s = s.sente(&n);
         }
-        if self.valid {
-            set("--valid", "")?;
+        if let Some(n) = flag("--gote", &self.gote, name)? {
+            s = s.gote(&n);
         }
-        if self.invalid {
-            set("--invalid", "")?;
+        if let Some(d) = flag("--since", &self.since, str::parse)? {
+            s = s.since(d);
+        }
+        if let Some(d) = flag("--until", &self.until, str::parse)? {
+            s = s.until(d);
+        }
+        if let Some(n) = flag("--min-plies", &self.min_plies, text::plies)? {
+            s = s.min_plies(n);
+        }
+        if let Some(n) = flag("--max-plies", &self.max_plies, text::plies)? {
+            s = s.max_plies(n);
+        }
+        for e in flag("--ending", &self.ending, text::endings)?.unwrap_or_default() {
+            s = s.ending(e);
+        }
+        if let Some(w) = flag("--winner", &self.winner, text::winner)? {
+            s = s.winner(w);
+        }
+        if let Some(v) = flag("--variant", &self.variant, text::variant)? {
+            s = s.variant(v);
+        }
+        if let Some(h) = flag("--handicap", &self.handicap, text::handicap)? {
+            s = s.handicap(h);
+        }
+        if let Some(r) = flag("--min-rating", &self.min_rating, text::rating)? {
+            s = s.min_rating(r);
+        }
+        if let Some(p) = flag("--position", &self.position, text::position)? {
+            s = s.passes_through(p);
+        }
+        if self.valid || self.invalid {
+            // clap refuses both at once.
+            s = s.valid(self.valid);
         }
         Ok(s)
     }

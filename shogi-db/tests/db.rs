@@ -364,24 +364,31 @@ fn selection_filters_apply_to_find_and_explore() {
     let all = brute_force(&[f.gen_dir.as_str()]);
     let start = target("startpos");
     let second = all.iter().find(|s| s.ply == 2).unwrap().sfen.clone();
-    let filters: &[&[(&str, &str)]] = &[
-        &[("--player", "tanaka")],
-        &[("--sente", "sato"), ("--winner", "gote")],
-        &[("--since", "2024-06-01")],
-        &[("--until", "2024-03-31"), ("--min-plies", "20")],
-        &[("--ending", "abort")],
-        &[("--min-rating", "2000")],
-        &[("--max-plies", "25")],
-        &[("--invalid", "")],
-        &[("--position", &second)],
+    let day = |d: &str| d.parse::<shogi_batch::Day>().unwrap();
+    let new = Selection::new;
+    let filters: Vec<(&str, Selection)> = vec![
+        ("player tanaka", new().player("tanaka")),
+        (
+            "sente sato, winner gote",
+            new().sente("sato").winner(shogi_kif::Winner::Gote),
+        ),
+        ("since 2024-06-01", new().since(day("2024-06-01"))),
+        (
+            "until 2024-03-31, min plies 20",
+            new().until(day("2024-03-31")).min_plies(20),
+        ),
+        ("ending abort", new().ending("abort".parse().unwrap())),
+        ("min rating 2000", new().min_rating(2000.0)),
+        ("max plies 25", new().max_plies(25)),
+        ("invalid", new().valid(false)),
+        (
+            "position",
+            new().passes_through(shogi_batch::filter_text::position(&second).unwrap()),
+        ),
     ];
-    for pairs in filters {
-        let mut sel = Selection::new();
-        for (k, v) in *pairs {
-            sel.set(k, v).unwrap();
-        }
-        let found = find(&f.db, &start, &sel, None).unwrap();
-        let scanned = scan(&[f.gen_dir.as_str()], &start, &sel, None, Some(1)).unwrap();
+    for (pairs, sel) in &filters {
+        let found = find(&f.db, &start, sel, None).unwrap();
+        let scanned = scan(&[f.gen_dir.as_str()], &start, sel, None, Some(1)).unwrap();
         assert_eq!(got(&found), got(&scanned), "{pairs:?}");
         // Brute force over rows, the position filter by text.
         let want: Vec<_> = all
