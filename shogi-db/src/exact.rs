@@ -2,7 +2,9 @@
 //! the fast path is not the position.
 
 use crate::error::DbError;
-use crate::hit::{Found, Hit, hit_columns, hit_row, position_after, prefix, stored_start};
+use crate::hit::{
+    Found, Hit, hit_columns, hit_row, position_after, prefix, stored_move, stored_start,
+};
 use crate::key::position_key;
 use crate::schema::{self, db_err};
 use shogi_batch::{Replay, Selection, same_position};
@@ -63,7 +65,10 @@ pub(crate) fn find_exact(
     let mut hits = Vec::new();
     while let Some(r) = rows.next().map_err(|e| db_err(db, e))? {
         let ply: i64 = r.get(0).map_err(|e| db_err(db, e))?;
-        let next: Option<String> = r.get(1).map_err(|e| db_err(db, e))?;
+        let next = r
+            .get_ref(1)
+            .and_then(|v| stored_move(v.as_str_or_null()?, 1))
+            .map_err(|e| db_err(db, e))?;
         let start = r.get_ref(2).map_err(|e| db_err(db, e))?;
         let Ok(start) = start.as_str() else { continue };
         let line = r

@@ -6,7 +6,7 @@
 
 use crate::error::DbError;
 use crate::hit::{
-    Counts, Hit, fill_hit_row, hit_columns, hit_row, position_after, prefix, set_opt,
+    Counts, Hit, fill_hit_row, hit_columns, hit_row, position_after, prefix, stored_move,
 };
 use crate::key::{check_key, position_key};
 use crate::schema::{self, db_err};
@@ -71,7 +71,10 @@ pub(crate) fn find(
         hits.push(Hit {
             row: hit_row(r, 3).map_err(get)?,
             ply: ply as u32,
-            next_move: r.get(2).map_err(get)?,
+            next_move: r
+                .get_ref(2)
+                .and_then(|v| stored_move(v.as_str_or_null()?, 2))
+                .map_err(get)?,
         });
     }
     if let Some((game_id, ply)) = first {
@@ -148,11 +151,10 @@ pub(crate) fn find_each(
         .map_err(err)?;
     while let Some(r) = rows.next().map_err(err)? {
         hit.ply = r.get(1).map_err(err)?;
-        let mv = r
+        hit.next_move = r
             .get_ref(2)
-            .and_then(|v| Ok(v.as_str_or_null()?))
+            .and_then(|v| stored_move(v.as_str_or_null()?, 2))
             .map_err(err)?;
-        set_opt(&mut hit.next_move, mv);
         fill_hit_row(r, 3, &mut hit.row).map_err(err)?;
         if each(&hit).is_break() {
             break;

@@ -26,13 +26,13 @@ pub fn scan(
         |input, game| {
             let rec = game.record.as_ref()?;
             let mut pos = rec.start_position()?;
-            let mut found: Vec<(u32, Option<String>)> = Vec::new();
+            let mut found: Vec<(u32, Option<shogi_core::Move>)> = Vec::new();
             let moves = &rec.moves.moves;
             let mut ply = 0usize;
             loop {
                 let next = moves.get(ply).filter(|m| m.foul.is_none());
                 if pos.key() == key && same_position(&pos, target) {
-                    found.push((ply as u32, next.map(|m| m.mv.to_usi())));
+                    found.push((ply as u32, next.map(|m| m.mv)));
                 }
                 let Some(node) = next else { break };
                 pos.play_unchecked(node.mv);

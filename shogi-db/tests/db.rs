@@ -93,7 +93,10 @@ fn got(found: &shogi_db::Found) -> Vec<(String, u32, u32, Option<String>)> {
     found
         .hits
         .iter()
-        .map(|h| (h.row.path.clone(), h.row.game, h.ply, h.next_move.clone()))
+        .map(|h| {
+            let next = h.next_move.map(|m| m.to_usi());
+            (h.row.path.clone(), h.row.game, h.ply, next)
+        })
         .collect()
 }
 
@@ -739,4 +742,19 @@ fn bad_databases_are_refused_and_left_untouched() {
     lock.execute_batch("ROLLBACK").unwrap();
     drop(lock);
     assert_eq!(std::fs::read(&f.db).unwrap(), bytes);
+}
+
+#[test]
+fn a_damaged_stored_move_is_an_error_naming_the_database() {
+    let f = fixture(false);
+    let start = target("startpos");
+    let none = Selection::new();
+    let before = find(&f.db, &start, &none, None).unwrap();
+    assert!(before.hits.iter().all(|h| h.next_move.is_some()));
+    let conn = Connection::open(&f.db).unwrap();
+    conn.execute("UPDATE positions SET move = 'zz' WHERE ply = 0", [])
+        .unwrap();
+    drop(conn);
+    let e = find(&f.db, &start, &none, None).unwrap_err().to_string();
+    assert!(e.contains("games.sqlite") && e.contains("'zz'"), "{e}");
 }
