@@ -66,7 +66,7 @@ fn narrow(h: &Hit) -> Hit {
             ..Default::default()
         },
         ply: h.ply,
-        next_move: h.next_move.clone(),
+        next_move: h.next_move,
     }
 }
 
