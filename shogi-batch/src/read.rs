@@ -26,7 +26,7 @@ pub struct ReadGame {
     pub error: Option<ReadError>,
     /// Warnings and notes of the reader and of validation (repetition, contradicted endings).
     pub diagnostics: Vec<Diagnostic>,
-    /// What the reader's replay learned of the main line (see [`shogi_kif::Game::main`]):
+    /// What the reader's replay learned of the main line (see [`shogi_kif::ReadRecord::main`]):
     /// with it, [`ReadGame::replay`] does not play the moves again.
     pub main: Option<MainLine>,
     /// Ratings the reader found outside the record model. Always `None` now: the CSA reader
@@ -252,7 +252,7 @@ fn games_of<R: BufRead>(
 }
 
 /// The [`ReadGame`] of a game the reader gave.
-fn read_game<R: BufRead>(g: shogi_kif::Game, games: &Reader<R>, index: u32) -> ReadGame {
+fn read_game<R: BufRead>(g: shogi_kif::ReadRecord, games: &Reader<R>, index: u32) -> ReadGame {
     // After an error before anything was read the record is an empty default: no game to
     // describe.
     let readable = g.error.as_ref().is_none_or(|e| e.ply.is_some())
