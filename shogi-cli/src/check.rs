@@ -7,7 +7,7 @@ use crate::pool::jobs_pool;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
 use serde::Serialize;
-use shogi_batch::{Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, ReadGame, game_key};
+use shogi_batch::{Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, InputRecord, game_key};
 use shogi_kif::{Diagnostic, ErrorKind, Severity};
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -119,7 +119,7 @@ struct RecordReport {
 /// Checks one game: its problems, and whether the selection keeps it.
 fn check_game(
     path: &str,
-    game: &ReadGame,
+    game: &InputRecord,
     args: &CheckArgs,
     selection: &shogi_batch::Selection,
     dedup: Option<DedupMode>,

@@ -7,8 +7,8 @@ use crate::pool::jobs_pool;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
 use shogi_batch::{
-    Dedup, DedupMode, Event, GameRow, Input, ReadGame, Selection, Summary, csv_header, duplicates,
-    game_key, line_text,
+    Dedup, DedupMode, Event, GameRow, Input, InputRecord, Selection, Summary, csv_header,
+    duplicates, game_key, line_text,
 };
 use shogi_kif::notation::Notation;
 use std::io::Write;
@@ -166,7 +166,7 @@ impl Sink<'_> {
 /// worker.
 fn stats_game(
     input: &Input,
-    game: &ReadGame,
+    game: &InputRecord,
     selection: &Selection,
     dedup: Option<DedupMode>,
     moves: Option<Notation>,

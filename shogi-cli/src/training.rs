@@ -12,7 +12,7 @@ use crate::convert::{ConvertArgs, ToFormat, extension, output_paths};
 use crate::inputs::{self, io_reason, reading, record_hook};
 use crate::pool::jobs_pool;
 use crate::{Ctx, Failure};
-use shogi_batch::{Event, GameRow, INTERNAL_ERROR, ReadGame, Selection};
+use shogi_batch::{Event, GameRow, INTERNAL_ERROR, InputRecord, Selection};
 use shogi_kif::{Encoding, ErrorKind};
 use shogi_train::{self as training, Skip, TrainingOptions};
 use std::io::Write;
@@ -158,7 +158,12 @@ struct Trained {
 }
 
 /// Encodes the entries of one game (when it is readable and selected); runs on a worker.
-fn train_game(path: &str, game: &ReadGame, args: &ConvertArgs, selection: &Selection) -> Trained {
+fn train_game(
+    path: &str,
+    game: &InputRecord,
+    args: &ConvertArgs,
+    selection: &Selection,
+) -> Trained {
     let mut done = Trained::default();
     if let Some(message) = &game.panic {
         // Located where the record that failed starts.

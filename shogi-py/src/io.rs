@@ -6,7 +6,7 @@ use crate::record::PyRecord;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
-use shogi_batch::{Event, ReadGame};
+use shogi_batch::{Event, InputRecord};
 use shogi_kif::{Encoding, Format, ReadOptions};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -323,7 +323,7 @@ pub fn read_many(
                 |input, game| {
                     let game = match failed.get(&input.name) {
                         // A path that is not there, or a folder that cannot be walked.
-                        Some(reason) => ReadGame::failed(1, shogi_batch::read::io_error(reason)),
+                        Some(reason) => InputRecord::failed(1, shogi_batch::read::io_error(reason)),
                         None => game,
                     };
                     GameData::new(Some(&input.name), game)

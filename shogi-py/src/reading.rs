@@ -3,7 +3,7 @@
 //! `shogi check`, `convert` and `stats` read through, so that a file reads the same from
 //! Python as from the CLI.
 
-use shogi_batch::{Input, ReadGame, Reading};
+use shogi_batch::{Input, InputRecord, Reading};
 use shogi_kif::{Diagnostic, Encoding, Format, ReadError, ReadOptions, Record};
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -36,7 +36,7 @@ pub struct GameData {
 
 impl GameData {
     /// A game read by shogi-batch from the input named `path` (None for bytes or text).
-    pub fn new(path: Option<&str>, game: ReadGame) -> GameData {
+    pub fn new(path: Option<&str>, game: InputRecord) -> GameData {
         // An input whose format was never recognised holds no game: number 0, as before
         // the bindings read through shogi-batch.
         let index = if game.format.is_none() && game.record.is_none() {

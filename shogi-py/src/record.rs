@@ -8,7 +8,7 @@ use crate::reading::GameData;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
-use shogi_batch::{GameRow, ReadGame};
+use shogi_batch::{GameRow, InputRecord};
 use shogi_kif::{Encoding, Format, Record, Severity};
 use std::sync::{Arc, OnceLock};
 
@@ -45,7 +45,7 @@ impl PyRecord {
     pub fn row(&self) -> &GameRow {
         self.row.get_or_init(|| {
             let g = &self.game;
-            let game = ReadGame {
+            let game = InputRecord {
                 index: g.index,
                 line: g.line.unwrap_or(0),
                 format: g.format,

@@ -12,7 +12,7 @@ use crate::pool::jobs_pool;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
 use shogi_batch::{
-    Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, ReadGame, Selection, game_key, line_text,
+    Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, InputRecord, Selection, game_key, line_text,
 };
 use shogi_kif::{Encoding, ErrorKind};
 use std::io::Write;
@@ -199,7 +199,7 @@ struct ConvertedGame {
 /// Converts one game (when the selection keeps it).
 fn convert_game(
     path: &str,
-    game: &ReadGame,
+    game: &InputRecord,
     args: &ConvertArgs,
     selection: &Selection,
     dedup: Option<DedupMode>,
