@@ -4,7 +4,7 @@
 use crate::diagnostic::PyDiagnostic;
 use crate::errors;
 use crate::position::PyPosition;
-use crate::reading::GameData;
+use crate::reading::RecordData;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
@@ -27,14 +27,14 @@ pub fn record_from_state(py: Python<'_>, state: &[u8]) -> PyResult<PyRecord> {
 /// before the error).
 #[pyclass(frozen, name = "Record", module = "shogitk")]
 pub struct PyRecord {
-    game: Arc<GameData>,
+    game: Arc<RecordData>,
     /// The game's row of `shogi stats`, made when first asked for.
     row: OnceLock<GameRow>,
 }
 
 impl PyRecord {
     /// A Record holding `game`.
-    pub fn new(game: Arc<GameData>) -> PyRecord {
+    pub fn new(game: Arc<RecordData>) -> PyRecord {
         PyRecord {
             game,
             row: OnceLock::new(),
@@ -62,7 +62,7 @@ impl PyRecord {
     }
 
     /// The game.
-    pub fn game(&self) -> &GameData {
+    pub fn game(&self) -> &RecordData {
         &self.game
     }
 
