@@ -7,7 +7,7 @@ use crate::format::Format;
 use crate::model::Record;
 use crate::raw::Partial;
 use crate::replay::{self, MainLine, Replayed};
-use crate::text::{self, Line};
+use crate::text::{self, TextLine};
 use crate::{csa, jkf, kif, usi, validate};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -234,7 +234,7 @@ impl<R: BufRead> Reader<R> {
             Format::Csa => csa::parse(text, span.line),
             Format::Usi | Format::Sfen => usi::parse_line(
                 text,
-                Line {
+                TextLine {
                     no: span.line,
                     start: 0,
                     text,
