@@ -49,7 +49,7 @@ pub use filter_text::{Day, EndingName};
 pub use input::{Input, InputError, RECORD_EXTENSIONS, Shard, expand, io_reason};
 pub use isolate::{install_hook, isolated};
 pub use key::{Fnv1a, game_key, key_hex, start_text};
-pub use read::{INTERNAL_ERROR, ReadGame, Reading, SharedStdin, Stdin, read_input};
+pub use read::{INTERNAL_ERROR, InputRecord, Reading, SharedStdin, Stdin, read_input};
 pub use row::{
     COLUMNS, GameRow, Replay, csv_header, main_line_text, moves_text, replay, same_position,
 };

@@ -5,7 +5,7 @@ use crate::cli::InputArgs;
 use crate::driver::{Batch, Copies, Handler, Plan, internal_error, selected, status};
 use crate::{Ctx, Failure};
 use serde::Serialize;
-use shogi_batch::{DedupMode, INTERNAL_ERROR, Input, ReadGame, game_key};
+use shogi_batch::{DedupMode, INTERNAL_ERROR, Input, InputRecord, game_key};
 use shogi_kif::{Diagnostic, ErrorKind, Severity};
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -117,7 +117,7 @@ struct RecordReport {
 /// Checks one game: its problems, and whether the selection keeps it.
 fn check_game(
     path: &str,
-    game: &ReadGame,
+    game: &InputRecord,
     args: &CheckArgs,
     selection: &shogi_batch::Selection,
     dedup: Option<DedupMode>,
@@ -189,7 +189,7 @@ fn check_game(
 }
 
 /// With `--mate`: the warning for a game whose loser missed a forced mate.
-fn missed_mate(path: &str, game: &ReadGame, args: &CheckArgs) -> Option<Problem> {
+fn missed_mate(path: &str, game: &InputRecord, args: &CheckArgs) -> Option<Problem> {
     if !args.mate || game.error.is_some() || game.panic.is_some() {
         return None;
     }

@@ -12,7 +12,7 @@ use crate::pool::jobs_pool;
 use crate::progress::Progress;
 use crate::{Failure, Options, RecordHook};
 use shogi_batch::{
-    Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, Input, ReadGame, Reading, Selection,
+    Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, Input, InputRecord, Reading, Selection,
     SharedStdin, duplicates,
 };
 use std::ops::ControlFlow;
@@ -77,7 +77,7 @@ impl<'a> Batch<'a> {
     pub fn run<T, W, H>(&self, work: W, handler: &mut H)
     where
         T: Send,
-        W: Fn(&Input, ReadGame) -> T + Sync,
+        W: Fn(&Input, InputRecord) -> T + Sync,
         H: Handler<T>,
     {
         let total = self.inputs.len() as u64;
@@ -108,7 +108,7 @@ impl<'a> Batch<'a> {
 
 /// For a game whose handling panicked: the error located where its record starts
 /// (`path:LINE:1: error: internal error …`), and the note with the panic's message.
-pub(crate) fn internal_error(path: &str, game: &ReadGame) -> Option<(u32, String, String)> {
+pub(crate) fn internal_error(path: &str, game: &InputRecord) -> Option<(u32, String, String)> {
     let message = game.panic.as_ref()?;
     let line = game.line.max(1);
     Some((
@@ -123,7 +123,7 @@ pub(crate) fn internal_error(path: &str, game: &ReadGame) -> Option<(u32, String
 pub(crate) fn selected(
     selection: &Selection,
     path: &str,
-    game: &ReadGame,
+    game: &InputRecord,
     valid: Option<bool>,
 ) -> bool {
     if selection.is_empty() {

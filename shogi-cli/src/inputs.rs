@@ -34,7 +34,11 @@ pub fn reading<'a>(
 
 /// Calls the per-record hook of [`crate::Options::on_record`] (tests only) before a game is
 /// handled, unless the game is the report of a panic.
-pub fn record_hook(hook: Option<&crate::RecordHook>, input: &Input, game: &shogi_batch::ReadGame) {
+pub fn record_hook(
+    hook: Option<&crate::RecordHook>,
+    input: &Input,
+    game: &shogi_batch::InputRecord,
+) {
     if let Some(hook) = hook {
         if game.panic.is_none() {
             hook(&input.name, game.index as usize);

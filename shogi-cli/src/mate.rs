@@ -243,7 +243,7 @@ fn gather(args: &MateArgs, ctx: &mut Ctx) -> Result<Vec<Problem>, Failure> {
         ..ReadOptions::default()
     };
     for input in crate::inputs::expand(&paths)? {
-        let games: Vec<shogi_kif::Game> = match &input.path {
+        let games: Vec<shogi_kif::ReadRecord> = match &input.path {
             Some(path) => match Reader::open(path, opts) {
                 Ok(r) => r.collect(),
                 Err(e) => {

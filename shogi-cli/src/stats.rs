@@ -5,7 +5,7 @@ use crate::cli::{InputArgs, NotationArg};
 use crate::driver::{Batch, Copies, Handler, Plan, status};
 use crate::{Ctx, Failure};
 use shogi_batch::{
-    DedupMode, GameRow, Input, ReadGame, Selection, Summary, csv_header, game_key, line_text,
+    DedupMode, GameRow, Input, InputRecord, Selection, Summary, csv_header, game_key, line_text,
 };
 use shogi_kif::notation::Notation;
 use std::io::Write;
@@ -163,7 +163,7 @@ impl Sink<'_> {
 /// worker.
 fn stats_game(
     input: &Input,
-    game: &ReadGame,
+    game: &InputRecord,
     selection: &Selection,
     dedup: Option<DedupMode>,
     moves: Option<Notation>,

@@ -8,7 +8,7 @@ use crate::rows::Positions;
 use crate::schema;
 use rusqlite::Connection;
 use rusqlite::types::Value;
-use shogi_batch::{Event, GameRow, Input, ReadGame, Reading};
+use shogi_batch::{Event, GameRow, Input, InputRecord, Reading};
 use shogi_core::Move;
 use std::ops::ControlFlow;
 
@@ -63,7 +63,7 @@ fn line_of(record: &shogi_kif::Record) -> (Vec<(i64, i32)>, Vec<Move>) {
 }
 
 /// The work on one game (on a worker thread): its row, keys and line.
-pub(crate) fn entry(input: &Input, game: ReadGame) -> Entry {
+pub(crate) fn entry(input: &Input, game: InputRecord) -> Entry {
     let (r, keys, moves) = match &game.record {
         Some(rec) => {
             let r = game.replay(None);

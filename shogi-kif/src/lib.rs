@@ -6,7 +6,7 @@
 //! line, column, ply, the move as written and the rule broken.
 //!
 //! One reader, [`Reader`], reads every format from any [`std::io::BufRead`] (a `&[u8]` for
-//! input in memory), game by game: each [`Game`] carries its record, the first error and
+//! input in memory), game by game: each [`ReadRecord`] carries its record, the first error and
 //! the diagnostics (the reader's warnings and [`validate`]'s checks, from the same replay).
 //!
 //! ```
@@ -106,7 +106,7 @@ pub use kif::write::write_bod as write_diagram;
 pub use loss::{Loss, losses};
 pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
 pub use outcome::{ENDING_NAMES, LineEnd, Replayed, Winner, ending_name, outcome};
-pub use read::{Game, ReadOptions, Reader, read_bytes, read_path, read_str};
+pub use read::{ReadOptions, ReadRecord, Reader, read_bytes, read_path, read_str};
 pub use replay::MainLine;
 pub use usi::write::UsiForm;
 pub use validate::{impasse_rule, validate};

@@ -33,7 +33,7 @@ struct Replayer<'a> {
 
 /// What the reader learned of a game's main line while replaying it, kept so that neither
 /// [`crate::validate`]'s checks nor a caller (statistics, an index) need replay it again.
-/// [`crate::Game::main`] holds it for a game read to its end with validation on.
+/// [`crate::ReadRecord::main`] holds it for a game read to its end with validation on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MainLine {
     /// The start position.

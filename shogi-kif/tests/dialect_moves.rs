@@ -3,7 +3,9 @@
 //! count; on the fixtures of `tests/fixtures/dialects` (made by
 //! `scripts/make-dialect-fixtures.py`, UTF-8 and Shift_JIS bytes of each), in KIF and KI2.
 
-use shogi_kif::{EndingKind, Format, Game, ReadOptions, Reader, Severity, read_bytes, read_str};
+use shogi_kif::{
+    EndingKind, Format, ReadOptions, ReadRecord, Reader, Severity, read_bytes, read_str,
+};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!(
@@ -17,19 +19,19 @@ fn hint(name: &str) -> ReadOptions {
     ReadOptions::with_hint(name.rsplit('.').next().and_then(Format::from_extension))
 }
 
-fn games(bytes: &[u8], opts: ReadOptions) -> Vec<Game> {
+fn games(bytes: &[u8], opts: ReadOptions) -> Vec<ReadRecord> {
     Reader::new(bytes, opts)
         .unwrap_or_else(|e| panic!("{}", e.render()))
         .collect()
 }
 
-fn one(name: &str) -> Game {
+fn one(name: &str) -> ReadRecord {
     let mut all = games(&fixture(name), hint(name));
     assert_eq!(all.len(), 1, "{name}");
     all.remove(0)
 }
 
-fn warnings(g: &Game) -> Vec<&str> {
+fn warnings(g: &ReadRecord) -> Vec<&str> {
     g.diagnostics
         .iter()
         .filter(|d| d.severity >= Severity::Warning)
@@ -146,7 +148,7 @@ fn ki2_has_no_source_square_so_a_misnamed_promoted_piece_stays_an_error() {
     );
 }
 
-fn foul_facts(name: &str, g: &Game) {
+fn foul_facts(name: &str, g: &ReadRecord) {
     assert!(g.is_valid(), "{name}: {:?}", g.error);
     let r = &g.record;
     assert_eq!(r.moves.moves.len(), 9, "{name}");

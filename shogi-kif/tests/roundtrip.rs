@@ -2,7 +2,7 @@
 //! target format can hold it (CSA/USI: main line only; KI2: no times).
 
 use serde_json::Value;
-use shogi_kif::{EndingKind, Format, Game, ReadOptions, Reader, Record, write};
+use shogi_kif::{EndingKind, Format, ReadOptions, ReadRecord, Reader, Record, write};
 use std::path::Path;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
@@ -145,7 +145,7 @@ fn corpus_round_trips() {
         let Ok(records) = Reader::new(&bytes[..], ReadOptions::with_hint(hint)) else {
             continue;
         };
-        for rec in records.flat_map(Game::into_result) {
+        for rec in records.flat_map(ReadRecord::into_result) {
             if rec.moves.moves.iter().any(|m| m.foul.is_some()) {
                 continue;
             }

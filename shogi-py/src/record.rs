@@ -4,11 +4,11 @@
 use crate::diagnostic::PyDiagnostic;
 use crate::errors;
 use crate::position::PyPosition;
-use crate::reading::GameData;
+use crate::reading::RecordData;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
-use shogi_batch::{GameRow, ReadGame};
+use shogi_batch::{GameRow, InputRecord};
 use shogi_kif::{Encoding, Format, Record, Severity};
 use std::sync::{Arc, OnceLock};
 
@@ -27,14 +27,14 @@ pub fn record_from_state(py: Python<'_>, state: &[u8]) -> PyResult<PyRecord> {
 /// before the error).
 #[pyclass(frozen, name = "Record", module = "shogitk")]
 pub struct PyRecord {
-    game: Arc<GameData>,
+    game: Arc<RecordData>,
     /// The game's row of `shogi stats`, made when first asked for.
     row: OnceLock<GameRow>,
 }
 
 impl PyRecord {
     /// A Record holding `game`.
-    pub fn new(game: Arc<GameData>) -> PyRecord {
+    pub fn new(game: Arc<RecordData>) -> PyRecord {
         PyRecord {
             game,
             row: OnceLock::new(),
@@ -45,7 +45,7 @@ impl PyRecord {
     pub fn row(&self) -> &GameRow {
         self.row.get_or_init(|| {
             let g = &self.game;
-            let game = ReadGame {
+            let game = InputRecord {
                 index: g.index,
                 line: g.line.unwrap_or(0),
                 format: g.format,
@@ -62,7 +62,7 @@ impl PyRecord {
     }
 
     /// The game.
-    pub fn game(&self) -> &GameData {
+    pub fn game(&self) -> &RecordData {
         &self.game
     }
 

@@ -5,7 +5,7 @@
 //! columns; `replay` what replaying the main line tells.
 
 use crate::key::{game_key, key_hex};
-use crate::read::ReadGame;
+use crate::read::InputRecord;
 use columns::{encoding_name, ending_and_winner};
 use serde::{Deserialize, Serialize};
 use shogi_core::Position;
@@ -148,7 +148,7 @@ pub const COLUMNS: &[&str] = &[
 impl GameRow {
     /// The row of a game of input `path`, with the main line replayed as `r` (see
     /// [`replay`]; pass `None` to have it replayed here).
-    pub fn new(path: &str, game: &ReadGame, r: Option<&Replay>) -> GameRow {
+    pub fn new(path: &str, game: &InputRecord, r: Option<&Replay>) -> GameRow {
         build(path, game, r)
     }
 }
@@ -156,7 +156,7 @@ impl GameRow {
 impl<'a> GameRow<Cow<'a, str>> {
     /// [`GameRow::new`] without copying what the game holds (path, names, header values,
     /// the start SFEN): for a row written out at once (`shogi stats` makes one per game).
-    pub fn borrowed(path: &'a str, game: &'a ReadGame, r: Option<&Replay>) -> Self {
+    pub fn borrowed(path: &'a str, game: &'a InputRecord, r: Option<&Replay>) -> Self {
         build(path, game, r)
     }
 
@@ -203,7 +203,7 @@ impl<'a> GameRow<Cow<'a, str>> {
 /// The row, in three steps: what the reader said (format, errors, warnings), what the
 /// record's header says (names, dates, ratings: `columns::header_columns`), what its main
 /// line gives (plies, ending, winner, positions, key).
-fn build<'a, S>(path: &'a str, game: &'a ReadGame, r: Option<&Replay>) -> GameRow<S>
+fn build<'a, S>(path: &'a str, game: &'a InputRecord, r: Option<&Replay>) -> GameRow<S>
 where
     S: From<&'a str> + From<String> + Default,
 {
@@ -238,7 +238,7 @@ where
 
 impl<'a, S: From<&'a str> + From<String>> GameRow<S> {
     /// The first error (its kind and reason, ply and line) and the number of warnings.
-    fn reader_columns(&mut self, game: &'a ReadGame) {
+    fn reader_columns(&mut self, game: &'a InputRecord) {
         let first_diag_error = game
             .diagnostics
             .iter()
@@ -297,19 +297,19 @@ mod tests {
     use super::*;
 
     /// The first game of `text`, which must have no error.
-    pub(super) fn read_one(text: &str) -> ReadGame {
+    pub(super) fn read_one(text: &str) -> InputRecord {
         let game = read_any(text);
         assert!(game.error.is_none(), "{:?}", game.error);
         game
     }
 
     /// The first game of `text`, error and all.
-    pub(super) fn read_any(text: &str) -> ReadGame {
+    pub(super) fn read_any(text: &str) -> InputRecord {
         let g = shogi_kif::Reader::new(text.as_bytes(), shogi_kif::ReadOptions::default())
             .unwrap()
             .next()
             .unwrap();
-        ReadGame {
+        InputRecord {
             index: 1,
             line: 1,
             format: None,

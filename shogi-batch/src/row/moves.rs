@@ -2,15 +2,15 @@
 //! (Hodges) notation.
 
 use super::GameRow;
-use crate::read::ReadGame;
+use crate::read::InputRecord;
 use shogi_core::Position;
 use shogi_kif::Record;
 use shogi_kif::notation::{Notation, write_move};
 
 /// The main line of `game` in `notation` (see [`main_line_text`]); empty when the game has
-/// no record. The start position is the one the reader kept ([`ReadGame::main`]) when it
+/// no record. The start position is the one the reader kept ([`InputRecord::main`]) when it
 /// did.
-pub fn moves_text(game: &ReadGame, notation: Notation) -> String {
+pub fn moves_text(game: &InputRecord, notation: Notation) -> String {
     match &game.record {
         Some(record) => line_from(record, game.main.as_ref().map(|m| &m.start), notation),
         None => String::new(),
@@ -64,7 +64,7 @@ fn line_from(record: &Record, start: Option<&Position>, notation: Notation) -> S
 
 impl<S: From<String>> GameRow<S> {
     /// Fills the `moves` column (see [`moves_text`]); rows without it leave the column out.
-    pub fn set_moves(&mut self, game: &ReadGame, notation: Notation) {
+    pub fn set_moves(&mut self, game: &InputRecord, notation: Notation) {
         self.moves = Some(S::from(moves_text(game, notation)));
     }
 }

@@ -68,7 +68,7 @@ pub fn replay(record: &Record, want: Option<&Position>) -> Replay {
 }
 
 /// [`replay`] from what the reader learned while replaying the main line of `record`
-/// (`main`, see [`shogi_kif::Game::main`]): nothing is played again, except the moves up to
+/// (`main`, see [`shogi_kif::ReadRecord::main`]): nothing is played again, except the moves up to
 /// a position whose key is `want`'s, to confirm it.
 pub fn replay_main(record: &Record, main: &MainLine, want: Option<&Position>) -> Replay {
     let mut out = Replay {

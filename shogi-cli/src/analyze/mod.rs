@@ -23,7 +23,7 @@ use cache::Cache;
 use classify::Classifier;
 use result::PosResult;
 use rows::{GameRows, Sink};
-use shogi_batch::{DedupMode, Event, GameRow, Input, ReadGame, Selection};
+use shogi_batch::{DedupMode, Event, GameRow, Input, InputRecord, Selection};
 use shogi_core::{Move, Position, Variant};
 use shogi_kif::Record;
 use shogi_kif::notation::Notation;
@@ -255,7 +255,7 @@ fn sente_to_relative(s: shogi_kif::eval::Score, turn: shogi_core::Color) -> Scor
 }
 
 /// The game's positions, moves and (with `comments`) the evaluations its comments carry.
-fn game_in(input: &Input, game: ReadGame, keep_record: bool, comments: bool) -> GameIn {
+fn game_in(input: &Input, game: InputRecord, keep_record: bool, comments: bool) -> GameIn {
     let mut g = GameIn {
         path: input.name.clone(),
         rel: input.rel.clone(),
@@ -322,7 +322,7 @@ fn game_in(input: &Input, game: ReadGame, keep_record: bool, comments: bool) -> 
 
 fn read_one(
     input: &Input,
-    game: ReadGame,
+    game: InputRecord,
     selection: &Selection,
     dedup: Option<DedupMode>,
     keep_record: bool,

@@ -9,7 +9,7 @@ use crate::batch::{SelectArgs, ShardArgs};
 use crate::cli::{EncodingArg, InputArgs, NotationArg};
 use crate::driver::{Batch, Copies, Plan, internal_error, selected, status};
 use crate::{Ctx, Failure};
-use shogi_batch::{DedupMode, ReadGame, Selection, game_key, line_text};
+use shogi_batch::{DedupMode, InputRecord, Selection, game_key, line_text};
 use shogi_kif::{Encoding, ErrorKind};
 use std::io::Write;
 use std::path::PathBuf;
@@ -195,7 +195,7 @@ struct ConvertedGame {
 /// Converts one game (when the selection keeps it).
 fn convert_game(
     path: &str,
-    game: &ReadGame,
+    game: &InputRecord,
     args: &ConvertArgs,
     selection: &Selection,
     dedup: Option<DedupMode>,

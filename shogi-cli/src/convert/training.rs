@@ -12,7 +12,7 @@ use super::{ConvertArgs, ToFormat, extension, output_paths};
 use crate::driver::{Batch, Handler, Plan, internal_error, selected, status};
 use crate::inputs::io_reason;
 use crate::{Ctx, Failure};
-use shogi_batch::{Input, ReadGame, Selection};
+use shogi_batch::{Input, InputRecord, Selection};
 use shogi_kif::{Encoding, ErrorKind};
 use shogi_train::{self as training, Skip, TrainingOptions};
 use std::io::Write;
@@ -158,7 +158,12 @@ struct Trained {
 }
 
 /// Encodes the entries of one game (when it is readable and selected); runs on a worker.
-fn train_game(path: &str, game: &ReadGame, args: &ConvertArgs, selection: &Selection) -> Trained {
+fn train_game(
+    path: &str,
+    game: &InputRecord,
+    args: &ConvertArgs,
+    selection: &Selection,
+) -> Trained {
     let mut done = Trained::default();
     if let Some((_, error, note)) = internal_error(path, game) {
         done.errors.extend([error, note]);

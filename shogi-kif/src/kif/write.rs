@@ -10,21 +10,21 @@ use shogi_core::{Color, Handicap, Position, Role, Square, Variant};
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
-/// Which of the two Japanese notations to write.
+/// Which of the two Japanese formats to write (KIF or KI2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Notation {
+pub(crate) enum JapaneseFormat {
     /// Numbered move lines with source squares and times (`   1 ７六歩(77)   ( 0:01/)`).
     Kif,
     /// Moves without sources, disambiguated with 右左直上引寄 (`▲７六歩    △３四歩`).
     Ki2,
 }
 
-impl Notation {
+impl JapaneseFormat {
     /// How this notation writes a move.
     fn style(self) -> Style {
         match self {
-            Notation::Kif => Style::Kif,
-            Notation::Ki2 => Style::Ki2,
+            JapaneseFormat::Kif => Style::Kif,
+            JapaneseFormat::Ki2 => Style::Ki2,
         }
     }
 
@@ -32,8 +32,8 @@ impl Notation {
     /// (`#KIF version=2.0 encoding=Shift_JIS`).
     fn write_declaration<W: Write + ?Sized>(self, out: &mut W, encoding: Encoding) -> fmt::Result {
         let name = match self {
-            Notation::Kif => "KIF",
-            Notation::Ki2 => "KI2",
+            JapaneseFormat::Kif => "KIF",
+            JapaneseFormat::Ki2 => "KI2",
         };
         writeln!(out, "#{name} version=2.0 encoding={}", encoding.label())
     }
@@ -270,13 +270,13 @@ fn with_time_totals(record: &Record) -> Cow<'_, Record> {
 pub(crate) fn write<W: Write + ?Sized>(
     out: &mut W,
     record: &Record,
-    notation: Notation,
+    notation: JapaneseFormat,
     encoding: Encoding,
 ) -> fmt::Result {
     let record = &*with_time_totals(record);
     notation.write_declaration(out, encoding)?;
     let start = write_head(out, record)?;
-    if notation == Notation::Kif {
+    if notation == JapaneseFormat::Kif {
         writeln!(out, "{KIF_MOVES_HEADING}")?;
     }
     let Some((pos, first_ply)) = start else {
@@ -389,7 +389,7 @@ struct Branch<'r> {
 /// Writes lines of moves in one notation, reusing one buffer for the text of each move.
 struct LineWriter<'w, W: ?Sized> {
     out: &'w mut W,
-    notation: Notation,
+    notation: JapaneseFormat,
     text: String,
     /// The number of the record's first move.
     first_ply: u32,
@@ -408,7 +408,7 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
             mut prev,
             main,
         } = branch;
-        let ki2 = self.notation == Notation::Ki2;
+        let ki2 = self.notation == JapaneseFormat::Ki2;
         let mut ki2_row = 0;
         // Set when the line stops at a recorded foul move: the position was not advanced past it.
         let mut fouled = false;
@@ -512,7 +512,7 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
     /// Put the text of a node's move into the buffer.
     fn move_text(&mut self, pos: &Position, node: &MoveNode, prev: Option<Square>) {
         self.text.clear();
-        if self.notation == Notation::Ki2 && node.foul.is_some() {
+        if self.notation == JapaneseFormat::Ki2 && node.foul.is_some() {
             // An illegal move cannot be resolved from the position the way KI2 moves are:
             // write its source square too, as KIF does (`▲１七玉(28)`), which KI2 readers accept.
             self.text.push(side_mark(pos.side_to_move()));
