@@ -95,6 +95,7 @@ mod replay;
 mod text;
 mod usi;
 mod validate;
+mod variations;
 mod write;
 
 pub use encode::{Unencodable, encode, encode_lossy, substitute};
@@ -110,6 +111,7 @@ pub use read::{ReadOptions, ReadRecord, Reader, read_bytes, read_path, read_str}
 pub use replay::MainLine;
 pub use usi::write::UsiForm;
 pub use validate::{impasse_rule, validate};
+pub use variations::{Variation, variation_line, variations, with_variation};
 pub use write::{
     WriteOptions, Written, write, write_reporting, write_to, write_to_with, write_usi, write_with,
 };

@@ -10,7 +10,8 @@ use crate::cli::{EncodingArg, InputArgs, NotationArg};
 use crate::driver::{Batch, Copies, Plan, internal_error, selected, status};
 use crate::{Ctx, Failure};
 use shogi_batch::{DedupMode, InputRecord, Selection, game_key, line_text};
-use shogi_kif::{Encoding, ErrorKind};
+use shogi_kif::{Encoding, ErrorKind, Record};
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -68,8 +69,8 @@ impl ToFormat {
 #[command(
     after_help = "Each record of each input is converted; a record that cannot be read is reported as \
 `path:line:col: error: message` on stderr and the others are still converted (exit 1 at the end).\n\n\
---to sfen, usi and moves take the main line (its final position, or --ply N) and lose nothing \
-a position or a line could hold. The record formats convert every record and say on stderr, once \
+--to sfen, usi and moves take the main line (its final position, or --ply N), or the line of \
+--variation N, and lose nothing a position or a line could hold. The record formats convert every record and say on stderr, once \
 per record, what the format cannot hold (variations, bookmarks and some endings in CSA; times in \
 KI2; bookmarks in JKF; see the README), with a closing total; --strict makes any of it an error \
 for that record (nothing written for it, exit 1), --lossy silences the warnings. --mainline \
@@ -100,6 +101,12 @@ pub struct ConvertArgs {
     /// With `--to sfen`: the position after this many main-line moves (0 = the start).
     #[arg(long)]
     pub ply: Option<usize>,
+    /// With --to sfen, usi, moves, hcpe, psv or positions: take variation N (numbered as
+    /// `shogi show` lists them) instead of the main line: the line it branches from up to
+    /// the branch, then its own moves and ending. A record without it is an error for that
+    /// record.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub variation: Option<u32>,
     /// With `--to moves`: how the moves are written (default usi).
     #[arg(long, value_enum, value_name = "NOTATION")]
     pub notation: Option<NotationArg>,
@@ -231,7 +238,18 @@ fn convert_game(
                 done.line = (mode == DedupMode::Prefix).then(|| line_text(record));
             }
             let index = game.index as usize;
-            let converted = convert_record(record, args);
+            let record = match chosen_line(record, args.variation) {
+                Ok(r) => r,
+                Err(text) => {
+                    done.errors.push(Message::Record {
+                        index,
+                        text,
+                        error: true,
+                    });
+                    return done;
+                }
+            };
+            let converted = convert_record(&record, args);
             done.lost = converted.lost;
             if let Some(text) = converted.warning {
                 done.errors.push(Message::Record {
@@ -254,11 +272,33 @@ fn convert_game(
     done
 }
 
+/// The record whose main line is the line `--variation` chose (the record itself without
+/// it); a record without that variation is an error for that record.
+fn chosen_line(record: &Record, variation: Option<u32>) -> Result<Cow<'_, Record>, String> {
+    let Some(n) = variation else {
+        return Ok(Cow::Borrowed(record));
+    };
+    shogi_kif::with_variation(record, n as usize)
+        .map(Cow::Owned)
+        .ok_or_else(|| {
+            format!(
+                "no variation {n}: the record has {} (`shogi show` lists them)",
+                crate::show::variation_count(shogi_kif::variations(record).len())
+            )
+        })
+}
+
 /// Refuses flags that do not go together; runs the training writers for their targets.
 /// `Ok(true)`: the command is done.
 fn check_flags(args: &ConvertArgs, ctx: &mut Ctx) -> Result<bool, Failure> {
     if args.ply.is_some() && args.to != ToFormat::Sfen {
         return Err(Failure::usage("error: --ply goes with --to sfen"));
+    }
+    if args.variation.is_some() && args.to.is_record() {
+        return Err(Failure::usage(
+            "error: --variation goes with --to sfen, usi, moves, hcpe, psv or positions \
+             (the record formats keep every variation)",
+        ));
     }
     if args.notation.is_some() && args.to != ToFormat::Moves {
         return Err(Failure::usage("error: --notation goes with --to moves"));

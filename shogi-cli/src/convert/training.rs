@@ -8,7 +8,7 @@
 //! give no entries (no result, a left-out draw or declaration, below `--min-rating`, not
 //! encodable) are only counted, in the summary line on stderr.
 
-use super::{ConvertArgs, ToFormat, extension, output_paths};
+use super::{ConvertArgs, ToFormat, chosen_line, extension, output_paths};
 use crate::driver::{Batch, Handler, Plan, internal_error, selected, status};
 use crate::inputs::io_reason;
 use crate::{Ctx, Failure};
@@ -187,8 +187,16 @@ fn train_game(
         done.counts.rating += 1;
         return done;
     }
+    let record = match chosen_line(record, args.variation) {
+        Ok(r) => r,
+        Err(m) => {
+            done.errors
+                .push(format!("{path}: error: record {}: {m}", game.index));
+            return done;
+        }
+    };
     let mut failed = None;
-    let res = training::for_each_entry(record, &args.training.options(), |e| {
+    let res = training::for_each_entry(&record, &args.training.options(), |e| {
         if failed.is_none() {
             if let Err(m) = encode(args.to, e, &mut done.bytes) {
                 failed = Some(m);
