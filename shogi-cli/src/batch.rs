@@ -85,63 +85,99 @@ pub struct SelectArgs {
     pub dedup: Option<String>,
 }
 
-/// A flag's value read by `read`; what is wrong with it is a usage error naming the flag.
-fn flag<T>(
+/// `s` with the filter of `flag` set (`set`) to its value read by `read`, when the flag was
+/// given; what is wrong with a value is a usage error naming the flag.
+fn apply<T>(
+    s: Selection,
     flag: &str,
-    value: &Option<String>,
+    value: Option<&str>,
     read: impl Fn(&str) -> Result<T, String>,
-) -> Result<Option<T>, Failure> {
-    value
-        .as_deref()
-        .map(|v| read(v).map_err(|e| Failure::usage(format!("error: {flag}: {e}"))))
-        .transpose()
+    set: impl Fn(Selection, T) -> Selection,
+) -> Result<Selection, Failure> {
+    match value {
+        None => Ok(s),
+        Some(v) => match read(v) {
+            Ok(t) => Ok(set(s, t)),
+            Err(e) => Err(Failure::usage(format!("error: {flag}: {e}"))),
+        },
+    }
 }
 
 impl SelectArgs {
     /// The selection; a bad value is a usage error naming the flag.
     pub fn selection(&self) -> Result<Selection, Failure> {
         use shogi_batch::filter_text as text;
-        let mut s = Selection::new();
         let name = |v: &str| text::name(v).map(str::to_string);
+        let mut s = Selection::new();
         for p in &self.player {
-            s = s.player(&flag("--player", &Some(p.clone()), name)?.unwrap_or_default());
+            s = apply(s, "--player", Some(p), name, |s, n| s.player(&n))?;
         }
-        if let Some(n) = flag("--sente", &self.sente, name)? {
-            s = s.sente(&n);
-        }
-        if let Some(n) = flag("--gote", &self.gote, name)? {
-            s = s.gote(&n);
-        }
-        if let Some(d) = flag("--since", &self.since, str::parse)? {
-            s = s.since(d);
-        }
-        if let Some(d) = flag("--until", &self.until, str::parse)? {
-            s = s.until(d);
-        }
-        if let Some(n) = flag("--min-plies", &self.min_plies, text::plies)? {
-            s = s.min_plies(n);
-        }
-        if let Some(n) = flag("--max-plies", &self.max_plies, text::plies)? {
-            s = s.max_plies(n);
-        }
-        for e in flag("--ending", &self.ending, text::endings)?.unwrap_or_default() {
-            s = s.ending(e);
-        }
-        if let Some(w) = flag("--winner", &self.winner, text::winner)? {
-            s = s.winner(w);
-        }
-        if let Some(v) = flag("--variant", &self.variant, text::variant)? {
-            s = s.variant(v);
-        }
-        if let Some(h) = flag("--handicap", &self.handicap, text::handicap)? {
-            s = s.handicap(h);
-        }
-        if let Some(r) = flag("--min-rating", &self.min_rating, text::rating)? {
-            s = s.min_rating(r);
-        }
-        if let Some(p) = flag("--position", &self.position, text::position)? {
-            s = s.passes_through(p);
-        }
+        s = apply(s, "--sente", self.sente.as_deref(), name, |s, n| {
+            s.sente(&n)
+        })?;
+        s = apply(s, "--gote", self.gote.as_deref(), name, |s, n| s.gote(&n))?;
+        s = apply(
+            s,
+            "--since",
+            self.since.as_deref(),
+            str::parse,
+            Selection::since,
+        )?;
+        s = apply(
+            s,
+            "--until",
+            self.until.as_deref(),
+            str::parse,
+            Selection::until,
+        )?;
+        let (min, max) = (self.min_plies.as_deref(), self.max_plies.as_deref());
+        s = apply(s, "--min-plies", min, text::plies, Selection::min_plies)?;
+        s = apply(s, "--max-plies", max, text::plies, Selection::max_plies)?;
+        s = apply(
+            s,
+            "--ending",
+            self.ending.as_deref(),
+            text::endings,
+            |s, all| all.into_iter().fold(s, Selection::ending),
+        )?;
+        s = apply(
+            s,
+            "--winner",
+            self.winner.as_deref(),
+            text::winner,
+            Selection::winner,
+        )?;
+        s = apply(
+            s,
+            "--variant",
+            self.variant.as_deref(),
+            text::variant,
+            Selection::variant,
+        )?;
+        let handicap = self.handicap.as_deref();
+        s = apply(
+            s,
+            "--handicap",
+            handicap,
+            text::handicap,
+            Selection::handicap,
+        )?;
+        let rating = self.min_rating.as_deref();
+        s = apply(
+            s,
+            "--min-rating",
+            rating,
+            text::rating,
+            Selection::min_rating,
+        )?;
+        let position = self.position.as_deref();
+        s = apply(
+            s,
+            "--position",
+            position,
+            text::position,
+            Selection::passes_through,
+        )?;
         if self.valid || self.invalid {
             // clap refuses both at once.
             s = s.valid(self.valid);

@@ -370,14 +370,7 @@ impl FileReport {
 pub fn run(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let selection = args.select.selection()?;
     let dedup = args.select.dedup()?;
-    let plan = Plan {
-        paths: &args.paths,
-        input: &args.input,
-        jobs: args.jobs,
-        shard: Some(&args.shard),
-        validate: true,
-        label: "check",
-    };
+    let plan = Plan::new(&args.paths, &args.input, args.jobs, "check").shard(&args.shard);
     let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;
     let start = std::time::Instant::now();
     let mut rep = Reporter {

@@ -28,17 +28,50 @@ pub(crate) trait Handler<T> {
 /// The flags of a batch command that say what it reads and how.
 pub(crate) struct Plan<'s> {
     /// The paths given (files, folders, `-`).
-    pub paths: &'s [String],
+    paths: &'s [String],
     /// `--from`, `--encoding`.
-    pub input: &'s InputArgs,
+    input: &'s InputArgs,
     /// `--jobs`.
-    pub jobs: Option<usize>,
+    jobs: Option<usize>,
     /// `--shard`, where the command takes it.
-    pub shard: Option<&'s ShardArgs>,
+    shard: Option<&'s ShardArgs>,
     /// Whether each game is validated (repetition, endings) as it is read.
-    pub validate: bool,
+    validate: bool,
     /// The progress bar's label (the command's name).
-    pub label: &'static str,
+    label: &'static str,
+}
+
+impl<'s> Plan<'s> {
+    /// Reads `paths` as `input` says on `jobs` workers, validating each game, without a
+    /// shard; `label` names the progress bar.
+    pub fn new(
+        paths: &'s [String],
+        input: &'s InputArgs,
+        jobs: Option<usize>,
+        label: &'static str,
+    ) -> Plan<'s> {
+        Plan {
+            paths,
+            input,
+            jobs,
+            shard: None,
+            validate: true,
+            label,
+        }
+    }
+
+    /// Only the inputs of `--shard`.
+    pub fn shard(self, shard: &'s ShardArgs) -> Plan<'s> {
+        Plan {
+            shard: Some(shard),
+            ..self
+        }
+    }
+
+    /// Whether each game is validated (repetition, endings) as it is read.
+    pub fn validate(self, validate: bool) -> Plan<'s> {
+        Plan { validate, ..self }
+    }
 }
 
 /// A batch command ready to run: its inputs, threads and reading.

@@ -322,18 +322,7 @@ fn open_sink<'a>(
     handover: Handover,
     stdout: &'a mut dyn Write,
 ) -> Result<Sink<'a>, Failure> {
-    let out: Box<dyn Write + 'a> = match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| {
-                Failure::usage(format!(
-                    "error: {}: {}",
-                    path.display(),
-                    shogi_batch::io_reason(&e)
-                ))
-            })?,
-        )),
-        None => Box::new(std::io::BufWriter::new(stdout)),
-    };
+    let out = crate::inputs::output(args.output.as_deref(), stdout)?;
     Ok(match (handover, args.format) {
         (Handover::Text(StatsFormat::Csv), _) => Sink::Text {
             out,
@@ -350,14 +339,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let selection = args.select.selection()?;
     let dedup = args.select.dedup()?;
     let moves = args.moves.map(Notation::from);
-    let plan = Plan {
-        paths: &args.paths,
-        input: &args.input,
-        jobs: args.jobs,
-        shard: Some(&args.shard),
-        validate: true,
-        label: "stats",
-    };
+    let plan = Plan::new(&args.paths, &args.input, args.jobs, "stats").shard(&args.shard);
     let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;
     let handover = if args.summary || dedup.is_some() {
         Handover::Row

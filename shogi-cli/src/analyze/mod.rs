@@ -29,7 +29,6 @@ use shogi_kif::Record;
 use shogi_kif::notation::Notation;
 use shogi_usi::{BestMove, Engine, EngineError, Limit, OptionKind, Pool, Score, StartOptions};
 use std::collections::{HashMap, HashSet};
-use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -202,6 +201,7 @@ pub struct AnalyzeArgs {
 }
 
 /// One game as read, with what the analysis needs.
+#[derive(Default)]
 pub(crate) struct GameIn {
     pub path: String,
     pub rel: PathBuf,
@@ -346,19 +346,7 @@ fn read_one(
         game_in(input, game, keep_record, comments)
     } else {
         // Not kept: nothing of it is needed.
-        GameIn {
-            path: String::new(),
-            rel: PathBuf::new(),
-            index: 0,
-            format: None,
-            encoding: None,
-            positions: Vec::new(),
-            moves: Vec::new(),
-            error: None,
-            players: [None, None],
-            record: None,
-            from_comments: Vec::new(),
-        }
+        GameIn::default()
     };
     Read {
         game,
@@ -636,17 +624,10 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     if let Some(dir) = &args.annotate_dir {
         for i in &inputs {
             let probe = GameIn {
-                path: String::new(),
                 rel: i.rel.clone(),
                 index: 1,
                 format: i.path.as_deref().and_then(shogi_kif::Format::from_path),
-                encoding: None,
-                positions: Vec::new(),
-                moves: Vec::new(),
-                error: None,
-                players: [None, None],
-                record: None,
-                from_comments: Vec::new(),
+                ..GameIn::default()
             };
             let (p, _) = annotated_path(dir, &probe);
             if overwrites(&p, &input_set) || overwrites(&svg_path(&p), &input_set) {
@@ -887,18 +868,7 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
 
     // 4. Output.
     let notation = Notation::from(args.notation);
-    let out: Box<dyn Write + '_> = match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| {
-                Failure::usage(format!(
-                    "error: {}: {}",
-                    path.display(),
-                    shogi_batch::io_reason(&e)
-                ))
-            })?,
-        )),
-        None => Box::new(std::io::BufWriter::new(&mut *ctx.stdout)),
-    };
+    let out = crate::inputs::output(args.output.as_deref(), &mut *ctx.stdout)?;
     let mut sink = Sink::new(out, args.format, args.summary);
     let mut writer = GameRows {
         classifier,

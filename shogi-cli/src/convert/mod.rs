@@ -350,15 +350,10 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     }
     let selection = args.select.selection()?;
     let dedup = args.select.dedup()?;
-    let plan = Plan {
-        paths: &args.paths,
-        input: &args.input,
-        jobs: args.jobs,
-        shard: Some(&args.shard),
-        // Validation only matters to a selection (--valid, --ending ...).
-        validate: !selection.is_empty(),
-        label: "convert",
-    };
+    // Validation only matters to a selection (--valid, --ending ...).
+    let plan = Plan::new(&args.paths, &args.input, args.jobs, "convert")
+        .shard(&args.shard)
+        .validate(!selection.is_empty());
     let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;
     let inputs = &batch.inputs;
     let targets = match &args.out_dir {

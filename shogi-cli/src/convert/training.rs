@@ -342,15 +342,8 @@ fn check_usage(args: &ConvertArgs, ctx: &Ctx) -> Result<(), Failure> {
 /// Runs `shogi convert --to hcpe|psv|positions`.
 pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     check_usage(args, ctx)?;
-    let plan = Plan {
-        paths: &args.paths,
-        input: &args.input,
-        jobs: args.jobs,
-        // --shard is refused with these targets (see `convert::run`).
-        shard: None,
-        validate: false,
-        label: "convert",
-    };
+    // --shard is refused with these targets (see `convert::run`).
+    let plan = Plan::new(&args.paths, &args.input, args.jobs, "convert").validate(false);
     let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;
     let targets = match &args.out_dir {
         Some(dir) => Some((
