@@ -1,7 +1,7 @@
 //! Selection: the filters of `shogi stats`, `check` and `convert`, applied to rows.
 
 use crate::date::iso8601;
-use crate::row::{GameRow, Replay};
+use crate::row::GameRow;
 use shogi_core::{Position, UsiError, UsiPosition};
 use std::fmt;
 
@@ -233,15 +233,16 @@ impl Selection {
         Ok(())
     }
 
-    /// The position games must pass through, if that filter is set: pass it to
-    /// [`crate::replay`] and the result to [`Selection::matches`].
+    /// The position games must pass through, if that filter is set ([`Selection::matches`]
+    /// asks whether a game reached it).
     pub fn position(&self) -> Option<&Position> {
         self.position.as_ref()
     }
 
-    /// Whether the game of `row` is kept; `replay` is the replay made for the row with
-    /// [`Selection::position`] as the wanted position.
-    pub fn matches(&self, row: &GameRow, replay: Option<&Replay>) -> bool {
+    /// Whether the game of `row` is kept; `reached` says whether the game passes through a
+    /// position (asked only with a [`Selection::position`], once every other filter passed:
+    /// [`crate::InputRecord::reached`] for a game read).
+    pub fn matches(&self, row: &GameRow, reached: impl FnOnce(&Position) -> bool) -> bool {
         let has = |name: &Option<String>, want: &str| {
             name.as_deref()
                 .is_some_and(|n| n.to_lowercase().contains(want))
@@ -309,10 +310,10 @@ impl Selection {
                 return false;
             }
         }
-        if self.position.is_some() && !replay.is_some_and(|r| r.reached) {
-            return false;
+        match &self.position {
+            Some(want) => reached(want),
+            None => true,
         }
-        true
     }
 }
 
@@ -364,7 +365,7 @@ mod tests {
             for (f, v) in pairs {
                 s.set(f, v).unwrap();
             }
-            s.matches(&row, None)
+            s.matches(&row, |_| false)
         };
         assert!(keeps(&[]));
         assert!(keeps(&[("--player", "SUZUKI")]));
@@ -389,7 +390,12 @@ mod tests {
         assert!(!keeps(&[("--invalid", "")]));
         assert!(keeps(&[("--min-rating", "2500")]));
         assert!(!keeps(&[("--min-rating", "2501")]));
-        // The position filter needs the replay's answer.
+        // The position filter asks whether the game reached the position, after the others.
         assert!(!keeps(&[("--position", "startpos")]));
+        let mut s = Selection::new();
+        s.set("--position", "startpos").unwrap();
+        assert!(s.matches(&row, |want| want.move_number() == 1));
+        s.set("--min-plies", "121").unwrap();
+        assert!(!s.matches(&row, |_| panic!("asked after a filter failed")));
     }
 }

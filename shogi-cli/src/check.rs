@@ -193,10 +193,9 @@ fn check_game(
     }
     let io = game.error.as_ref().is_some_and(|e| e.kind == ErrorKind::Io);
     let selected = selection.is_empty() || {
-        let r = game.replay(selection.position());
-        let mut row = GameRow::new(path, game, Some(&r));
+        let mut row = GameRow::new(path, game);
         row.valid = !invalid;
-        selection.matches(&row, Some(&r))
+        selection.matches(&row, |want| game.reached(want))
     };
     let (key, line) = match (&game.record, dedup) {
         (Some(rec), Some(mode)) => (

@@ -189,8 +189,7 @@ fn train_game(
     };
     if !selection.is_empty() {
         // Only --min-rating reaches here (see `convert::run`): the row carries the ratings.
-        let r = game.replay(selection.position());
-        if !selection.matches(&GameRow::new(path, game, Some(&r)), Some(&r)) {
+        if !selection.matches(&GameRow::new(path, game), |want| game.reached(want)) {
             done.counts.rating += 1;
             return done;
         }

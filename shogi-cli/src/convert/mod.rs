@@ -225,9 +225,8 @@ fn convert_game(
         return done;
     }
     if !selection.is_empty() {
-        let r = game.replay(selection.position());
-        let row = GameRow::new(path, game, Some(&r));
-        done.selected = selection.matches(&row, Some(&r));
+        let row = GameRow::new(path, game);
+        done.selected = selection.matches(&row, |want| game.reached(want));
         if !done.selected {
             return done;
         }
