@@ -2,11 +2,11 @@
 
 use crate::input::{Input, io_reason};
 use crate::isolate::isolated;
-use crate::row::{Replay, replay, replay_main};
 use shogi_core::Position;
 use shogi_kif::{
     Diagnostic, Encoding, ErrorKind, Format, MainLine, ReadError, ReadOptions, Reader, Record,
 };
+use std::borrow::Cow;
 use std::io::{BufRead, Read};
 
 /// One game of an input, read and replayed, with what the reader said about it.
@@ -27,7 +27,7 @@ pub struct InputRecord {
     /// Warnings and notes of the reader and of validation (repetition, contradicted endings).
     pub diagnostics: Vec<Diagnostic>,
     /// What the reader's replay learned of the main line (see [`shogi_kif::ReadRecord::main`]):
-    /// with it, [`InputRecord::replay`] does not play the moves again.
+    /// with it, [`InputRecord::main_line`] does not play the moves again.
     pub main: Option<MainLine>,
     /// Ratings the reader found outside the record model. Always `None` now: the CSA reader
     /// keeps Floodgate's `'black_rate:`/`'white_rate:` lines as header entries, from which
@@ -72,14 +72,22 @@ impl InputRecord {
         g
     }
 
-    /// The main line replayed (see [`replay`]), from what the reader kept when it can
-    /// ([`InputRecord::main`]), else by playing the record's moves; the default when there is
-    /// no record.
-    pub fn replay(&self, want: Option<&Position>) -> Replay {
+    /// The record's main line replayed: what the reader kept ([`InputRecord::main`]), else
+    /// the record's moves played again ([`MainLine::replay`]); `None` without a record or
+    /// a playable start.
+    pub fn main_line(&self) -> Option<Cow<'_, MainLine>> {
         match (&self.record, &self.main) {
-            (Some(record), Some(main)) => replay_main(record, main, want),
-            (Some(record), None) => replay(record, want),
-            (None, _) => Replay::default(),
+            (Some(_), Some(main)) => Some(Cow::Borrowed(main)),
+            (Some(record), None) => MainLine::replay(record).map(Cow::Owned),
+            (None, _) => None,
+        }
+    }
+
+    /// Whether the record's main line passes through `want` ([`MainLine::reached`]).
+    pub fn reached(&self, want: &Position) -> bool {
+        match (&self.record, self.main_line()) {
+            (Some(record), Some(main)) => main.reached(record, want),
+            _ => false,
         }
     }
 

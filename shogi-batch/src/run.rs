@@ -198,7 +198,8 @@ fn read_guarded<T, W>(
 
 /// The work of `shogi stats` on one game: its row, or `None` when `selection` drops it.
 pub fn select_row(input: &Input, game: &InputRecord, selection: &Selection) -> Option<GameRow> {
-    let r = game.replay(selection.position());
-    let row = GameRow::new(&input.name, game, Some(&r));
-    selection.matches(&row, Some(&r)).then_some(row)
+    let row = GameRow::new(&input.name, game);
+    selection
+        .matches(&row, |want| game.reached(want))
+        .then_some(row)
 }

@@ -1,7 +1,7 @@
 //! Selection: the filters of `shogi stats`, `check` and `convert`, applied to rows.
 
 use crate::filter_text::{Day, EndingName};
-use crate::row::{GameRow, Replay};
+use crate::row::GameRow;
 use shogi_core::{Handicap, Position, Variant};
 use shogi_kif::Winner;
 
@@ -168,15 +168,16 @@ impl Selection {
         self
     }
 
-    /// The position games must pass through, if that filter is set: pass it to
-    /// [`crate::replay`] and the result to [`Selection::matches`].
+    /// The position games must pass through, if that filter is set ([`Selection::matches`]
+    /// asks whether a game reached it).
     pub fn position(&self) -> Option<&Position> {
         self.position.as_ref()
     }
 
-    /// Whether the game of `row` is kept; `replay` is the replay made for the row with
-    /// [`Selection::position`] as the wanted position.
-    pub fn matches(&self, row: &GameRow, replay: Option<&Replay>) -> bool {
+    /// Whether the game of `row` is kept; `reached` says whether the game passes through a
+    /// position (asked only with a [`Selection::position`], once every other filter passed:
+    /// [`crate::InputRecord::reached`] for a game read).
+    pub fn matches(&self, row: &GameRow, reached: impl FnOnce(&Position) -> bool) -> bool {
         let has = |name: &Option<String>, want: &str| {
             name.as_deref()
                 .is_some_and(|n| n.to_lowercase().contains(want))
@@ -242,10 +243,10 @@ impl Selection {
                 return false;
             }
         }
-        if self.position.is_some() && !replay.is_some_and(|r| r.reached) {
-            return false;
+        match &self.position {
+            Some(want) => reached(want),
+            None => true,
         }
-        true
     }
 }
 
@@ -272,7 +273,7 @@ mod tests {
         };
         let day = |t: &str| t.parse::<Day>().unwrap();
         let end = |t: &str| t.parse::<EndingName>().unwrap();
-        let keeps = |s: Selection| s.matches(&row, None);
+        let keeps = |s: Selection| s.matches(&row, |_| false);
         let new = Selection::new;
         assert!(keeps(new()));
         assert!(keeps(new().player("SUZUKI")));
@@ -299,15 +300,11 @@ mod tests {
         assert!(!keeps(new().valid(false)));
         assert!(keeps(new().min_rating(2500.0)));
         assert!(!keeps(new().min_rating(2501.0)));
-        // The position filter needs the replay's answer.
-        assert!(!keeps(
-            new().passes_through(Position::startpos(Variant::Standard))
-        ));
-        assert!(
-            new()
-                .passes_through(Position::startpos(Variant::Standard))
-                .position()
-                .is_some()
-        );
+        // The position filter asks whether the game reached the position, after the others.
+        let start = || new().passes_through(Position::startpos(Variant::Standard));
+        assert!(!keeps(start()));
+        assert!(start().matches(&row, |want| want.move_number() == 1));
+        let s = start().min_plies(121);
+        assert!(!s.matches(&row, |_| panic!("asked after a filter failed")));
     }
 }

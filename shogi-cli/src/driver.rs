@@ -162,12 +162,11 @@ pub(crate) fn selected(
     if selection.is_empty() {
         return true;
     }
-    let r = game.replay(selection.position());
-    let mut row = GameRow::new(path, game, Some(&r));
+    let mut row = GameRow::new(path, game);
     if let Some(v) = valid {
         row.valid = v;
     }
-    selection.matches(&row, Some(&r))
+    selection.matches(&row, |want| game.reached(want))
 }
 
 /// The exit status of a batch: 2 when an input could not be read, 1 when a record failed.

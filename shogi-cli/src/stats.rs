@@ -169,14 +169,13 @@ fn stats_game(
     moves: Option<Notation>,
     handover: Handover,
 ) -> Item {
-    let r = game.replay(selection.position());
     let io = game
         .error
         .as_ref()
         .is_some_and(|e| e.kind == shogi_kif::ErrorKind::Io);
     if let (Handover::Text(format), true) = (handover, selection.is_empty()) {
         // Every game kept, written at once: the row borrows from the game.
-        let mut row = GameRow::borrowed(&input.name, game, Some(&r));
+        let mut row = GameRow::borrowed(&input.name, game);
         if let Some(notation) = moves {
             row.set_moves(game, notation);
         }
@@ -188,9 +187,9 @@ fn stats_game(
             io,
         };
     }
-    let mut row = GameRow::new(&input.name, game, Some(&r));
+    let mut row = GameRow::new(&input.name, game);
     let invalid = !row.valid;
-    let keep = selection.matches(&row, Some(&r));
+    let keep = selection.matches(&row, |want| game.reached(want));
     if let Some(notation) = moves.filter(|_| keep) {
         row.set_moves(game, notation);
     }

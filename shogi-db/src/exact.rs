@@ -7,7 +7,7 @@ use crate::hit::{
 };
 use crate::key::position_key;
 use crate::schema::{self, db_err};
-use shogi_batch::{Replay, Selection, same_position};
+use shogi_batch::Selection;
 use shogi_core::Position;
 use std::collections::HashMap;
 use std::path::Path;
@@ -18,7 +18,7 @@ fn reaches(start: &str, moves: &str, want: &Position) -> bool {
         return false;
     };
     let k = want.key();
-    if pos.key() == k && same_position(&pos, want) {
+    if pos.key() == k && pos.same_position(want) {
         return true;
     }
     for m in moves.split_whitespace() {
@@ -26,7 +26,7 @@ fn reaches(start: &str, moves: &str, want: &Position) -> bool {
             return false;
         };
         pos.play_unchecked(mv);
-        if pos.key() == k && same_position(&pos, want) {
+        if pos.key() == k && pos.same_position(want) {
             return true;
         }
     }
@@ -81,7 +81,7 @@ pub(crate) fn find_exact(
         let ok = match known {
             Some(ok) => ok,
             None => {
-                let ok = position_after(start, prefix).is_some_and(|p| same_position(&p, target));
+                let ok = position_after(start, prefix).is_some_and(|p| p.same_position(target));
                 confirmed
                     .entry(start.to_string())
                     .or_default()
@@ -94,14 +94,7 @@ pub(crate) fn find_exact(
         }
         let row = if full {
             let row = schema::row_from(r, 4).map_err(|e| db_err(db, e))?;
-            let reached = selection
-                .position()
-                .is_some_and(|want| reaches(start, line, want));
-            let rep = Replay {
-                reached,
-                ..Replay::default()
-            };
-            if !selection.matches(&row, Some(&rep)) {
+            if !selection.matches(&row, |want| reaches(start, line, want)) {
                 continue;
             }
             row

@@ -13,7 +13,6 @@ use crate::schema::{self, db_err};
 use crate::stream::{self, Chunking};
 use crate::tally::{Explore, GameRef, Tally};
 use rusqlite::{Connection, OptionalExtension};
-use shogi_batch::same_position;
 use shogi_core::Position;
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -37,7 +36,7 @@ fn confirm(
         return Ok(false);
     };
     let line = prefix(&moves, ply as usize);
-    Ok(position_after(&start, line).is_some_and(|p| same_position(&p, target)))
+    Ok(position_after(&start, line).is_some_and(|p| p.same_position(target)))
 }
 
 /// The rows of the key and check key of `target`, joined with `games_hit`.

@@ -64,15 +64,8 @@ fn line_of(record: &shogi_kif::Record) -> (Vec<(i64, i32)>, Vec<Move>) {
 
 /// The work on one game (on a worker thread): its row, keys and line.
 pub(crate) fn entry(input: &Input, game: InputRecord) -> Entry {
-    let (r, keys, moves) = match &game.record {
-        Some(rec) => {
-            let r = game.replay(None);
-            let (keys, moves) = line_of(rec);
-            (Some(r), keys, moves)
-        }
-        None => (None, Vec::new(), Vec::new()),
-    };
-    let row = GameRow::new(&input.name, &game, r.as_ref());
+    let (keys, moves) = game.record.as_ref().map(line_of).unwrap_or_default();
+    let row = GameRow::new(&input.name, &game);
     let mut text = String::with_capacity(moves.len() * 5);
     for (i, m) in moves.iter().enumerate() {
         if i > 0 {

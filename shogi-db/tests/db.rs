@@ -398,18 +398,14 @@ fn selection_filters_apply_to_find_and_explore() {
             .iter()
             .filter(|s| s.ply == 0)
             .filter(|s| {
-                let reached = all.iter().any(|t| {
-                    t.path == s.path
-                        && t.game == s.game
-                        && sel
-                            .position()
-                            .is_some_and(|p| t.sfen == shogi_batch::start_text(&p.to_sfen()))
-                });
-                let r = shogi_batch::Replay {
-                    reached,
-                    ..Default::default()
+                let reached = |p: &shogi_core::Position| {
+                    all.iter().any(|t| {
+                        t.path == s.path
+                            && t.game == s.game
+                            && t.sfen == shogi_batch::start_text(&p.to_sfen())
+                    })
                 };
-                sel.matches(&s.row, Some(&r))
+                sel.matches(&s.row, reached)
             })
             .map(|s| (s.path.clone(), s.game, 0, s.next.clone()))
             .collect();

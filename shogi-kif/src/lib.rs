@@ -38,7 +38,7 @@
 //!
 //! ```
 //! use shogi_kif::notation::{Notation, move_text};
-//! use shogi_kif::{LineEnd, ReadOptions, outcome, read_path};
+//! use shogi_kif::{MainLine, ReadOptions, outcome, read_path};
 //!
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     # let dir = std::env::temp_dir().join(format!("shogi-kif-doc-{}", std::process::id()));
@@ -55,8 +55,8 @@
 //!         last = Some(node.mv.to());
 //!     }
 //!     println!("{}", line.join(" "));
-//!     let replayed = LineEnd::replay(&record).ok_or("no playable start")?;
-//!     let (ending, winner) = outcome(&record, &replayed.line_end());
+//!     let main = MainLine::replay(&record).ok_or("no playable start")?;
+//!     let (ending, winner) = outcome(&record, &main);
 //!     println!("{} ({})", winner.name(), ending.unwrap_or("no ending"));
 //!     assert_eq!(line.join(" "), "▲７六歩 △３四歩 ▲２二角成");
 //!     assert_eq!((ending, winner.name()), (Some("resign"), "sente"));
@@ -86,6 +86,7 @@ mod jkf;
 mod kif;
 pub mod limits;
 mod loss;
+mod main_line;
 mod model;
 pub mod notation;
 mod outcome;
@@ -105,10 +106,10 @@ pub use error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 pub use format::Format;
 pub use kif::write::write_bod as write_diagram;
 pub use loss::{Loss, losses};
+pub use main_line::MainLine;
 pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
-pub use outcome::{ENDING_NAMES, LineEnd, Replayed, Winner, ending_name, outcome};
+pub use outcome::{ENDING_NAMES, Winner, ending_name, outcome};
 pub use read::{ReadOptions, ReadRecord, Reader, read_bytes, read_path, read_str};
-pub use replay::MainLine;
 pub use usi::write::UsiForm;
 pub use validate::{impasse_rule, validate};
 pub use variations::{Variation, variation_line, variations, with_variation};

@@ -4,9 +4,10 @@
 use crate::encoding::{Encoding, decode_vec};
 use crate::error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 use crate::format::Format;
+use crate::main_line::MainLine;
 use crate::model::Record;
 use crate::raw::Partial;
-use crate::replay::{self, MainLine, Replayed};
+use crate::replay::{self, Replayed};
 use crate::text::{self, TextLine};
 use crate::{csa, jkf, kif, usi, validate};
 use std::io::{BufRead, BufReader};

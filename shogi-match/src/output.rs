@@ -12,7 +12,7 @@
 use crate::record::{self, OutFormat};
 use crate::runner::{Done, Finished, GAME_KEY, GameSpec, Settings};
 use shogi_kif::{HeaderKey, ReadOptions, Reader, Record};
-use shogi_kif::{LineEnd, Winner, outcome};
+use shogi_kif::{MainLine, Winner, outcome};
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -198,7 +198,7 @@ fn check_done(
         ));
     }
     // The workspace's one winner function decides, as for every other record.
-    let judged = LineEnd::replay(record).map(|r| outcome(record, &r.line_end()).1);
+    let judged = MainLine::replay(record).map(|main| outcome(record, &main).1);
     let winner = match judged {
         Some(Winner::Draw) => None,
         Some(w @ (Winner::Sente | Winner::Gote)) => w.color(),

@@ -57,7 +57,7 @@ impl PyRecord {
                 ratings: g.ratings,
                 panic: None,
             };
-            GameRow::new(g.path.as_deref().unwrap_or("<input>"), &game, None)
+            GameRow::new(g.path.as_deref().unwrap_or("<input>"), &game)
         })
     }
 

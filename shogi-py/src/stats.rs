@@ -220,9 +220,8 @@ fn rows(
         &reading,
         pool,
         |input, game| {
-            let r = game.replay(selection.position());
-            let mut row = GameRow::new(&input.name, &game, Some(&r));
-            let keep = selection.matches(&row, Some(&r));
+            let mut row = GameRow::new(&input.name, &game);
+            let keep = selection.matches(&row, |want| game.reached(want));
             if let Some(notation) = moves.filter(|_| keep) {
                 row.set_moves(&game, notation);
             }

@@ -328,13 +328,12 @@ fn read_one(
     keep_record: bool,
     comments: bool,
 ) -> Read {
-    let r = game.replay(selection.position());
     let io = game
         .error
         .as_ref()
         .is_some_and(|e| e.kind == shogi_kif::ErrorKind::Io);
-    let row = GameRow::new(&input.name, &game, Some(&r));
-    let keep = selection.matches(&row, Some(&r));
+    let row = GameRow::new(&input.name, &game);
+    let keep = selection.matches(&row, |want| game.reached(want));
     let (key, line) = match &game.record {
         Some(rec) if keep && dedup.is_some() => (
             shogi_batch::game_key(rec),
