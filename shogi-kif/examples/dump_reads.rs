@@ -59,7 +59,7 @@ fn dump(path: &Path, shown: &str) {
             "valid": game.is_valid(),
             "error": game.error,
             "diagnostics": game.diagnostics,
-            "start": record.start.sfen,
+            "start": record.start.sfen(),
             "moves": record.usi_moves(),
             "fouls": fouls,
             "ending": record.ending().map(|e| format!("{:?}", e.kind)),

@@ -102,7 +102,6 @@ pub(crate) fn replay(raw: RawRecord, src: &str, facts: bool) -> Replayed {
     };
     let reserve = main_line_len(&raw);
     let mut main = facts.then(|| MainLine {
-        start: pos.clone(),
         keys: Vec::with_capacity(reserve),
         last: pos.clone(),
         repetition: None,

@@ -118,7 +118,7 @@ fn projection(r: &Record, format: Format) -> Value {
             v
         }
         Format::Usi | Format::Sfen => serde_json::json!({
-            "start": r.start.sfen,
+            "start": r.start.sfen(),
             "moves": r.usi_moves(),
         }),
     }
