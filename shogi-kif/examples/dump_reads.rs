@@ -49,7 +49,7 @@ fn dump(path: &Path, shown: &str) {
         let fouls: Vec<Value> = record
             .main_line()
             .enumerate()
-            .filter_map(|(i, n)| n.foul.as_ref().map(|f| json!([i + 1, f])))
+            .filter_map(|(i, n)| n.foul.map(|f| json!([i + 1, f.message()])))
             .collect();
         let line = json!({
             "path": shown,

@@ -3,7 +3,7 @@
 use crate::ending::EndingKind;
 use crate::error::Diagnostic;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use shogi_core::{Color, Handicap, Move, Piece, Position, Setup, Variant};
+use shogi_core::{Color, Handicap, Move, Piece, PlayError, Position, Setup, Variant};
 
 /// A header key: the usual ones typed, any other kept verbatim.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -222,6 +222,44 @@ fn de_opt_color<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Color>, D::Err
     }
 }
 
+/// Every rule a move can break, for reading a foul back from its message.
+const PLAY_ERRORS: [PlayError; 16] = [
+    PlayError::OffBoard,
+    PlayError::NoPiece,
+    PlayError::NotYourPiece,
+    PlayError::OwnPieceOnTarget,
+    PlayError::CannotMoveThere,
+    PlayError::PathBlocked,
+    PlayError::LeavesKingInCheck,
+    PlayError::Nifu,
+    PlayError::PawnDropMate,
+    PlayError::DeadPiece,
+    PlayError::NotInHand,
+    PlayError::DropOnOccupied,
+    PlayError::NotDroppable,
+    PlayError::PromotionNotAllowed,
+    PlayError::PromotionRequired,
+    PlayError::GameOver,
+];
+
+fn ser_foul<S: Serializer>(f: &Option<PlayError>, s: S) -> Result<S::Ok, S::Error> {
+    match f {
+        Some(e) => s.serialize_some(e.message()),
+        None => s.serialize_none(),
+    }
+}
+
+fn de_foul<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PlayError>, D::Error> {
+    let Some(message) = Option::<String>::deserialize(d)? else {
+        return Ok(None);
+    };
+    PLAY_ERRORS
+        .into_iter()
+        .find(|e| e.message() == message)
+        .map(Some)
+        .ok_or_else(|| serde::de::Error::custom(format!("unknown foul {message:?}")))
+}
+
 fn ser_move<S: Serializer>(m: &Move, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&m.to_usi())
 }
@@ -371,10 +409,16 @@ pub struct MoveNode {
     /// Alternatives to this move: each line's first move replaces this one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variations: Vec<Line>,
-    /// For a recorded illegal move that the record declares as a foul: the rule it breaks.
-    /// The position is not advanced past it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub foul: Option<String>,
+    /// For a recorded illegal move that the record declares as a foul: the rule it breaks
+    /// (二歩 is [`PlayError::Nifu`], 打ち歩詰め [`PlayError::PawnDropMate`], …), serialised
+    /// as its message. The position is not advanced past it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "ser_foul",
+        deserialize_with = "de_foul"
+    )]
+    pub foul: Option<PlayError>,
     /// Source line (1-based; 0 when the record was built in code). Not serialised (0 when
     /// deserialised; see [`Record::source_lines`]).
     #[serde(skip)]
@@ -632,6 +676,31 @@ pub(crate) fn apply_mechanically(setup: &mut Setup, mv: Move) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A foul reads back from its message, every rule's message differing; a message no
+    /// rule has is refused.
+    #[test]
+    fn fouls_round_trip_by_their_messages() {
+        for e in PLAY_ERRORS {
+            let node = MoveNode {
+                foul: Some(e),
+                ..MoveNode::new(Move::from_usi("P*5e").unwrap())
+            };
+            let json = serde_json::to_string(&node).unwrap();
+            assert!(
+                json.contains(&format!("\"foul\":\"{}\"", e.message())),
+                "{json}"
+            );
+            let back: MoveNode = serde_json::from_str(&json).unwrap();
+            assert_eq!(back.foul, Some(e));
+        }
+        let mut messages: Vec<_> = PLAY_ERRORS.iter().map(|e| e.message()).collect();
+        messages.sort();
+        messages.dedup();
+        assert_eq!(messages.len(), PLAY_ERRORS.len());
+        let bad = r#"{"move":"P*5e","foul":"no such rule"}"#;
+        assert!(serde_json::from_str::<MoveNode>(bad).is_err());
+    }
 
     /// A start is parsed once and serialises as before; an SFEN that is no position, or of
     /// another variant than the one named, does not deserialise.

@@ -154,8 +154,8 @@ fn foul_facts(name: &str, g: &ReadRecord) {
     assert_eq!(r.moves.moves.len(), 9, "{name}");
     assert_eq!(r.usi_moves()[8], "P*7e", "{name}");
     assert!(r.moves.moves[..8].iter().all(|m| m.foul.is_none()));
-    let foul = r.moves.moves[8].foul.as_deref().expect("the foul");
-    assert!(foul.contains("pawn"), "{name}: {foul}");
+    let foul = r.moves.moves[8].foul.expect("the foul");
+    assert_eq!(foul, shogi_core::PlayError::Nifu, "{name}");
     assert_eq!(
         r.ending().map(|e| &e.kind),
         Some(&EndingKind::FoulWin),
