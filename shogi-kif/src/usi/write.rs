@@ -29,7 +29,7 @@ pub(crate) fn write<W: Write + ?Sized>(out: &mut W, record: &Record, form: UsiFo
             out.write_str("position startpos")?;
         }
         UsiForm::Record | UsiForm::Engine => write!(out, "position sfen {}", record.start.sfen())?,
-        UsiForm::Sfen => out.write_str(&record.start.sfen())?,
+        UsiForm::Sfen => out.write_str(record.start.sfen())?,
     }
     let word = match (form, record.ending().map(|e| &e.kind)) {
         (UsiForm::Engine, _) => None,
