@@ -73,12 +73,11 @@ impl InputRecord {
     }
 
     /// The record's main line replayed: what the reader kept ([`InputRecord::main`]), else
-    /// the record's moves played again ([`MainLine::replay`]); `None` without a record or
-    /// a playable start.
+    /// the record's moves played again ([`MainLine::replay`]); `None` without a record.
     pub fn main_line(&self) -> Option<Cow<'_, MainLine>> {
         match (&self.record, &self.main) {
             (Some(_), Some(main)) => Some(Cow::Borrowed(main)),
-            (Some(record), None) => MainLine::replay(record).map(Cow::Owned),
+            (Some(record), None) => Some(Cow::Owned(MainLine::replay(record))),
             (None, _) => None,
         }
     }

@@ -193,12 +193,7 @@ fn from_games<R: BufRead>(
         )));
     };
     let record = game.record;
-    let Some(start) = record.start_position() else {
-        let e = game
-            .error
-            .unwrap_or_else(|| ReadError::new(shogi_kif::ErrorKind::Position, "no start position"));
-        return Err(Failure::usage(e.with_path(name.to_string()).render()));
-    };
+    let start = record.start_position().clone();
     if let Some(v) = args.variant {
         if start.variant() != Variant::from(v) {
             return Err(Failure::usage(format!(
@@ -282,7 +277,7 @@ fn playable(record: &Record) -> Vec<Move> {
 }
 
 fn is_handicap(record: &Record) -> bool {
-    record.start.variant == Variant::Standard
+    record.start.variant() == Variant::Standard
         && matches!(record.start.handicap, Some(h) if h != Handicap::Even)
 }
 

@@ -40,9 +40,7 @@ pub(crate) struct Entry {
 /// The main line of a record as played: key and check key of each position (one more than
 /// the moves) and the moves, up to a declared foul move (which cannot be played).
 fn line_of(record: &shogi_kif::Record) -> (Vec<(i64, i32)>, Vec<Move>) {
-    let Some(mut pos) = record.start_position() else {
-        return (Vec::new(), Vec::new());
-    };
+    let mut pos = record.start_position().clone();
     let n = record.moves.moves.len();
     let mut keys = Vec::with_capacity(n + 1);
     let mut moves = Vec::with_capacity(n);

@@ -25,7 +25,7 @@ pub fn scan(
         &pool,
         |input, game| {
             let rec = game.record.as_ref()?;
-            let mut pos = rec.start_position()?;
+            let mut pos = rec.start_position().clone();
             let mut found: Vec<(u32, Option<shogi_core::Move>)> = Vec::new();
             let moves = &rec.moves.moves;
             let mut ply = 0usize;

@@ -46,7 +46,7 @@
 //!     # let path = dir.join("game.kif");
 //!     # std::fs::write(&path, "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 投了\n")?;
 //!     let record = read_path(&path, ReadOptions::default())?;
-//!     let mut pos = record.start_position().ok_or("no playable start")?;
+//!     let mut pos = record.start_position().clone();
 //!     let mut last = None;
 //!     let mut line = Vec::new();
 //!     for node in record.main_line() {
@@ -55,7 +55,7 @@
 //!         last = Some(node.mv.to());
 //!     }
 //!     println!("{}", line.join(" "));
-//!     let main = MainLine::replay(&record).ok_or("no playable start")?;
+//!     let main = MainLine::replay(&record);
 //!     let (ending, winner) = outcome(&record, &main);
 //!     println!("{} ({})", winner.name(), ending.unwrap_or("no ending"));
 //!     assert_eq!(line.join(" "), "▲７六歩 △３四歩 ▲２二角成");

@@ -8,7 +8,8 @@ use shogi_core::{Color, Game, Position, Repetition};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// What replaying a record's main line tells: kept so that neither [`crate::validate`],
+/// What replaying a record's main line tells (the start is the record's,
+/// [`Record::start_position`]): kept so that neither [`crate::validate`],
 /// [`crate::outcome`] nor a caller (statistics, an index, a position search) plays the moves
 /// again.
 ///
@@ -16,7 +17,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// use shogi_kif::{MainLine, ReadOptions, read_str};
 ///
 /// let record = read_str("position startpos moves 7g7f 3c3d 8h2b+", ReadOptions::default())?;
-/// let main = MainLine::replay(&record).ok_or("no playable start")?;
+/// let main = MainLine::replay(&record);
 /// assert_eq!(main.played(), 3);
 /// let after = record.position_at(2).ok_or("no position")?;
 /// assert!(main.reached(&record, &after));
@@ -24,8 +25,6 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MainLine {
-    /// The start position.
-    pub start: Position,
     /// The Zobrist key after each main-line move up to (not including) a declared foul or a
     /// move that cannot be played; the start's key is not in it.
     pub keys: Vec<u64>,
@@ -37,20 +36,18 @@ pub struct MainLine {
 
 impl MainLine {
     /// Replays `record`'s main line, checking each move, up to a declared foul or the first
-    /// move that cannot be played; `None` when the record's start cannot be played from.
-    /// A record from the reader has its [`MainLine`] already ([`crate::ReadRecord::main`],
-    /// with validation on).
-    pub fn replay(record: &Record) -> Option<MainLine> {
-        let mut main = MainLine::played_through(record)?;
+    /// move that cannot be played. A record from the reader has its [`MainLine`] already
+    /// ([`crate::ReadRecord::main`], with validation on).
+    pub fn replay(record: &Record) -> MainLine {
+        let mut main = MainLine::played_through(record);
         main.repetition = first_repetition(record, &main).map(|(_, r)| r);
-        Some(main)
+        main
     }
 
     /// [`MainLine::replay`] without looking for a repetition.
-    pub(crate) fn played_through(record: &Record) -> Option<MainLine> {
-        let start = record.start_position()?;
+    pub(crate) fn played_through(record: &Record) -> MainLine {
         let moves = &record.moves.moves;
-        let mut last = start.clone();
+        let mut last = record.start_position().clone();
         let mut keys = Vec::with_capacity(moves.len());
         for node in moves {
             if node.foul.is_some() || last.check_move(node.mv).is_err() {
@@ -59,12 +56,11 @@ impl MainLine {
             last.play_unchecked(node.mv);
             keys.push(last.key());
         }
-        Some(MainLine {
-            start,
+        MainLine {
             keys,
             last,
             repetition: None,
-        })
+        }
     }
 
     /// How many main-line moves were played (a declared foul move and what follows are not).
@@ -82,9 +78,9 @@ impl MainLine {
     /// as played).
     pub fn side_to_move_at_end(&self, record: &Record) -> Color {
         if record.moves.moves.len() % 2 == 0 {
-            self.start.side_to_move()
+            record.start_position().side_to_move()
         } else {
-            !self.start.side_to_move()
+            !record.start_position().side_to_move()
         }
     }
 
@@ -107,11 +103,12 @@ impl MainLine {
     /// played again.
     pub fn reached(&self, record: &Record, want: &Position) -> bool {
         let want_key = want.key();
-        if self.start.key() == want_key && self.start.same_position(want) {
+        let start = record.start_position();
+        if start.key() == want_key && start.same_position(want) {
             return true;
         }
         let moves = &record.moves.moves;
-        let mut pos = self.start.clone();
+        let mut pos = start.clone();
         let mut played = 0;
         let candidates = self
             .keys
@@ -162,14 +159,14 @@ pub(crate) fn first_repetition(record: &Record, main: &MainLine) -> Option<(usiz
     }
     let mut seen: HashMap<u64, u8, BuildHasherDefault<KeyHasher>> = HashMap::default();
     seen.reserve(main.keys.len() + 1);
-    seen.insert(main.start.key(), 1);
+    seen.insert(record.start_position().key(), 1);
     for (i, &key) in main.keys.iter().enumerate() {
         let n = seen.entry(key).or_insert(0);
         *n = n.saturating_add(1);
         if *n < 4 {
             continue;
         }
-        let mut game = Game::new(main.start.clone());
+        let mut game = Game::new(record.start_position().clone());
         for m in &moves[..=i] {
             game.play_unchecked(m.mv);
         }
@@ -222,7 +219,7 @@ mod tests {
         for text in &texts {
             let game = read_one(text);
             let main = game.main.as_ref().unwrap();
-            let replayed = MainLine::replay(&game.record).unwrap();
+            let replayed = MainLine::replay(&game.record);
             assert_eq!(main, &replayed, "{text}");
             for want in &wants {
                 assert_eq!(
@@ -250,7 +247,7 @@ mod tests {
         let text = include_str!("../tests/fixtures/dialects/foul_closing.kifu");
         let foul = read_one(text);
         assert!(foul.record.moves.moves[8].foul.is_some());
-        let main = MainLine::replay(&foul.record).unwrap();
+        let main = MainLine::replay(&foul.record);
         assert_eq!(foul.main.as_ref(), Some(&main));
         assert_eq!(main.played(), 8);
         assert!(!main.is_complete(&foul.record));
@@ -262,7 +259,7 @@ mod tests {
             ReadOptions::default(),
         )
         .unwrap();
-        let main = MainLine::replay(&ends).unwrap();
+        let main = MainLine::replay(&ends);
         assert_eq!(
             main.ending_repetition(&ends).map(|r| r.fourth_ply),
             Some(12)
@@ -272,7 +269,7 @@ mod tests {
             ReadOptions::default(),
         )
         .unwrap();
-        let main = MainLine::replay(&goes_on).unwrap();
+        let main = MainLine::replay(&goes_on);
         assert!(main.repetition.is_some());
         assert_eq!(main.ending_repetition(&goes_on), None);
         assert_eq!(main.final_position(&goes_on), Some(&main.last));

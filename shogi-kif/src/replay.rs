@@ -8,7 +8,7 @@ use crate::japanese::{self, JaMove, on_board};
 use crate::main_line::MainLine;
 use crate::model::*;
 use crate::raw::{self, Item, RawEnd, RawMove, RawRecord};
-use shogi_core::{Color, Move, Position, Role, Square};
+use shogi_core::{Color, Move, PlayError, Position, Role, Square};
 
 /// Where a walk along the move tree is: about to read child `child` of node `parent`, in
 /// `pos`, at ply `ply`, after a move to `prev_to` (for 同).
@@ -102,7 +102,6 @@ pub(crate) fn replay(raw: RawRecord, src: &str, facts: bool) -> Replayed {
     };
     let reserve = main_line_len(&raw);
     let mut main = facts.then(|| MainLine {
-        start: pos.clone(),
         keys: Vec::with_capacity(reserve),
         last: pos.clone(),
         repetition: None,
@@ -318,7 +317,7 @@ impl<'a> Replayer<'a> {
                 if node.depth == 0 {
                     self.main_foul = Some((c, at.ply));
                 }
-                foul = Some(e.to_string());
+                foul = Some(e);
             }
             let is_foul = foul.is_some();
             line.moves.push(MoveNode {
@@ -442,8 +441,8 @@ impl<'a> Replayer<'a> {
                 let foul = line
                     .moves
                     .last()
-                    .and_then(|m| m.foul.as_deref())
-                    .unwrap_or("");
+                    .and_then(|m| m.foul)
+                    .map_or("", PlayError::message);
                 let message = format!(
                     "move {ply} {} is the foul the game ended on ({foul}); the closing line \
                      counts the {} moves before it",

@@ -65,9 +65,7 @@ fn repetition_words(r: &Repetition) -> String {
 /// * an entering-king declaration that fails the record's rule (27 points unless the header
 ///   names the 24-point rule; under that rule 24 to 30 points is a draw, not a win).
 pub fn validate(record: &Record) -> Vec<Diagnostic> {
-    let Some(mut main) = MainLine::played_through(record) else {
-        return record.diagnostics.clone();
-    };
+    let mut main = MainLine::played_through(record);
     diagnose(record, &mut main)
 }
 

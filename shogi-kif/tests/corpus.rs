@@ -113,7 +113,7 @@ fn corpus_conformance() {
                         .final_setup()
                         .map(|s| canonical(&s.to_sfen()))
                         .unwrap_or_default();
-                    if canonical(&r.start.sfen) == init
+                    if canonical(r.start.sfen()) == init
                         && f == fin
                         && r.usi_moves().join(" ") == usi
                     {
@@ -139,7 +139,7 @@ fn corpus_conformance() {
                 continue;
             }
         };
-        let got_init = canonical(&r.start.sfen);
+        let got_init = canonical(r.start.sfen());
         let got_usi = r.usi_moves().join(" ");
         let got_fin = r
             .final_setup()

@@ -3,32 +3,11 @@
 //! or a chunk at a time; on the fixtures of `tests/fixtures/dialects` (made by
 //! `scripts/make-dialect-fixtures.py`, UTF-8 and Shift_JIS bytes of each).
 
+mod dialects;
+
+use dialects::{fixture, games, hint, one, warnings};
 use shogi_kif::{EndingKind, Format, ReadOptions, ReadRecord, Reader, Severity, read_str};
 use std::io::BufReader;
-
-fn fixture(name: &str) -> Vec<u8> {
-    let path = format!(
-        "{}/tests/fixtures/dialects/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-fn hint(name: &str) -> ReadOptions {
-    ReadOptions::with_hint(name.rsplit('.').next().and_then(Format::from_extension))
-}
-
-fn games(bytes: &[u8], opts: ReadOptions) -> Vec<ReadRecord> {
-    Reader::new(bytes, opts)
-        .unwrap_or_else(|e| panic!("{}", e.render()))
-        .collect()
-}
-
-fn one(name: &str) -> ReadRecord {
-    let mut all = games(&fixture(name), hint(name));
-    assert_eq!(all.len(), 1, "{name}");
-    all.remove(0)
-}
 
 /// Every line end made a LF.
 fn to_lf(bytes: &[u8]) -> Vec<u8> {
@@ -51,14 +30,6 @@ fn to_lf(bytes: &[u8]) -> Vec<u8> {
         }
     }
     out
-}
-
-fn warnings(g: &ReadRecord) -> Vec<&str> {
-    g.diagnostics
-        .iter()
-        .filter(|d| d.severity >= Severity::Warning)
-        .map(|d| d.message.as_str())
-        .collect()
 }
 
 const CR_GAME: [&str; 11] = [

@@ -81,7 +81,7 @@ fn projection(r: &Record, format: Format) -> Value {
         match r.ending().map(|e| &e.kind) {
             Some(EndingKind::SealedMove) => {
                 if let Some(Value::String(k)) = v.pointer_mut("/moves/ending/kind") {
-                    *k = "interrupt".into();
+                    *k = "abort".into();
                 }
             }
             Some(k) if k.csa().is_none() && !k.is_foul() => {
@@ -118,7 +118,7 @@ fn projection(r: &Record, format: Format) -> Value {
             v
         }
         Format::Usi | Format::Sfen => serde_json::json!({
-            "start": r.start.sfen,
+            "start": r.start.sfen(),
             "moves": r.usi_moves(),
         }),
     }

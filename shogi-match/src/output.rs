@@ -198,11 +198,10 @@ fn check_done(
         ));
     }
     // The workspace's one winner function decides, as for every other record.
-    let judged = MainLine::replay(record).map(|main| outcome(record, &main).1);
-    let winner = match judged {
-        Some(Winner::Draw) => None,
-        Some(w @ (Winner::Sente | Winner::Gote)) => w.color(),
-        _ => return bad(format!("game {n} has no result")),
+    let winner = match outcome(record, &MainLine::replay(record)).1 {
+        Winner::Draw => None,
+        w @ (Winner::Sente | Winner::Gote) => w.color(),
+        Winner::None => return bad(format!("game {n} has no result")),
     };
     Ok(Done {
         index: spec.index,

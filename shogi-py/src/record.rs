@@ -178,7 +178,7 @@ impl PyRecord {
     /// "standard" or "mini".
     #[getter]
     fn variant(&self) -> Option<&'static str> {
-        Some(self.record()?.start.variant.name())
+        Some(self.record()?.start.variant().name())
     }
 
     /// The handicap in Japanese (`平手`, `香落ち`, …), None for a position that is not one.
@@ -190,7 +190,7 @@ impl PyRecord {
     /// The SFEN of the start position.
     #[getter]
     fn start_sfen(&self) -> Option<&str> {
-        Some(self.record()?.start.sfen.as_str())
+        Some(self.record()?.start.sfen())
     }
 
     /// The SFEN after the last legal main-line move (what `shogi convert --to sfen` prints).
@@ -201,7 +201,7 @@ impl PyRecord {
 
     /// The start position.
     fn start_position(&self) -> Option<PyPosition> {
-        Some(PyPosition::wrap(self.record()?.start_position()?))
+        Some(PyPosition::wrap(self.record()?.start_position().clone()))
     }
 
     /// The position after `ply` main-line moves (0 = start), None past the end.
@@ -220,9 +220,7 @@ impl PyRecord {
         let Some(r) = self.record() else {
             return Vec::new();
         };
-        let Some(mut pos) = r.start_position() else {
-            return Vec::new();
-        };
+        let mut pos = r.start_position().clone();
         let mut out = Vec::with_capacity(r.main_line().count());
         for node in r.main_line() {
             if node.foul.is_some() {
@@ -252,9 +250,7 @@ impl PyRecord {
         let Some(r) = self.record() else {
             return Ok(Vec::new());
         };
-        let Some(mut pos) = r.start_position() else {
-            return Ok(r.usi_moves());
-        };
+        let mut pos = r.start_position().clone();
         let mut out = Vec::with_capacity(r.main_line().count());
         let mut last_to = None;
         let mut playable = true;

@@ -6,11 +6,11 @@ use shogi_kif::{MainLine, Record, Winner, outcome};
 
 /// The game's result as its ending states it, judged by the rules where they decide it (see
 /// the module's conventions). `None` when the game has no result: no ending, interrupted,
-/// adjourned, a problem's ending, an unknown word, or a start that cannot be played.
+/// adjourned, a problem's ending or an unknown word.
 pub fn game_result(record: &Record) -> Option<GameResult> {
     // Training data wants a stated result: a record without an ending gives none.
     record.ending()?;
-    let main = MainLine::replay(record)?;
+    let main = MainLine::replay(record);
     match outcome(record, &main).1 {
         Winner::None => None,
         Winner::Draw => Some(GameResult::Draw),

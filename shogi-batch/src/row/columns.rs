@@ -51,7 +51,7 @@ where
     S: From<&'a str> + From<String>,
 {
     let text = |s: Option<&'a str>| s.map(S::from);
-    row.variant = Some(S::from(record.start.variant.name()));
+    row.variant = Some(S::from(record.start.variant().name()));
     row.handicap = text(
         record
             .start

@@ -271,7 +271,7 @@ impl<'a, S: From<&'a str> + From<String>> GameRow<S> {
             }
         });
         self.final_sfen = final_sfen.map(S::from);
-        self.start_sfen = Some(S::from(record.start.sfen.as_str()));
+        self.start_sfen = Some(S::from(record.start.sfen()));
         self.key = Some(S::from(key_hex(game_key(record))));
     }
 }

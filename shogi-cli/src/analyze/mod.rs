@@ -281,11 +281,7 @@ fn game_in(input: &Input, game: InputRecord, keep_record: bool, comments: bool) 
         record.header.black().map(str::to_string),
         record.header.white().map(str::to_string),
     ];
-    let Some(mut pos) = record.start_position() else {
-        g.error
-            .get_or_insert((Some(0), "the start position is not legal".into()));
-        return g;
-    };
+    let mut pos = record.start_position().clone();
     g.positions.push(pos.clone());
     for node in record.main_line() {
         if node.foul.is_some() || pos.play(node.mv).is_err() {

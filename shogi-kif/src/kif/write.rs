@@ -87,7 +87,7 @@ pub(crate) fn widely_known(h: Handicap) -> bool {
 }
 
 fn is_handicap_game(record: &Record) -> bool {
-    record.start.variant == Variant::Standard
+    record.start.variant() == Variant::Standard
         && matches!(record.start.handicap, Some(h) if h != Handicap::Even)
 }
 
@@ -261,7 +261,7 @@ fn with_time_totals(record: &Record) -> Cow<'_, Record> {
         return Cow::Borrowed(record);
     }
     let mut r = record.clone();
-    let first = r.start_position().map_or(0, |p| p.side_to_move().index());
+    let first = r.start_position().side_to_move().index();
     fill(&mut r.moves, [0, 0], first);
     Cow::Owned(r)
 }
@@ -275,13 +275,11 @@ pub(crate) fn write<W: Write + ?Sized>(
 ) -> fmt::Result {
     let record = &*with_time_totals(record);
     notation.write_declaration(out, encoding)?;
-    let start = write_head(out, record)?;
+    let first_ply = write_head(out, record)?;
     if notation == JapaneseFormat::Kif {
         writeln!(out, "{KIF_MOVES_HEADING}")?;
     }
-    let Some((pos, first_ply)) = start else {
-        return Ok(());
-    };
+    let pos = record.start_position().clone();
     let mut w = LineWriter {
         out,
         notation,
@@ -310,13 +308,10 @@ pub(crate) fn write<W: Write + ?Sized>(
 }
 
 /// Write the header, the start (handicap name or diagram) and the start's notes; give the
-/// start position and the number of its first move, when the start is playable.
-fn write_head<W: Write + ?Sized>(
-    out: &mut W,
-    record: &Record,
-) -> Result<Option<(Position, u32)>, fmt::Error> {
+/// number of the start's first move.
+fn write_head<W: Write + ?Sized>(out: &mut W, record: &Record) -> Result<u32, fmt::Error> {
     let handicap = is_handicap_game(record);
-    let start = record.start_position();
+    let pos = record.start_position();
     // Entries whose line would read back as something else: comments on the start.
     let mut as_comments = Vec::new();
     for e in &record.header.entries {
@@ -332,16 +327,16 @@ fn write_head<W: Write + ?Sized>(
             as_comments.push(format!("{key}：{value}"));
         }
     }
-    let first_number = start.as_ref().map_or(1, Position::move_number).max(1);
-    match (&record.start, &start) {
-        (s, _) if s.variant == Variant::Mini && s.sfen == Variant::Mini.start_sfen() => {
+    let first_number = pos.move_number().max(1);
+    match &record.start {
+        s if s.variant() == Variant::Mini && s.sfen() == Variant::Mini.start_sfen() => {
             writeln!(out, "手合割：5五将棋")?;
         }
-        (s, Some(pos)) if s.variant == Variant::Mini => {
+        s if s.variant() == Variant::Mini => {
             writeln!(out, "手合割：5五将棋")?;
             write_bod(out, pos, false)?;
         }
-        (s, Some(pos)) if s.handicap.is_some_and(|h| h != Handicap::Other) && first_number == 1 => {
+        s if s.handicap.is_some_and(|h| h != Handicap::Other) && first_number == 1 => {
             let h = s.handicap.unwrap_or(Handicap::Even);
             writeln!(out, "手合割：{}", h.japanese())?;
             if !widely_known(h) {
@@ -349,7 +344,7 @@ fn write_head<W: Write + ?Sized>(
                 write_bod(out, pos, true)?;
             }
         }
-        (s, Some(pos)) => {
+        s => {
             if let Some(name) = &s.name {
                 writeln!(out, "手合割：{name}")?;
             }
@@ -358,11 +353,10 @@ fn write_head<W: Write + ?Sized>(
             }
             write_bod(out, pos, handicap)?;
         }
-        (_, None) => {}
     }
     write_notes(out, &as_comments, &[])?;
     write_notes(out, &record.start_comments, &record.start_bookmarks)?;
-    Ok(start.map(|pos| (pos, first_number)))
+    Ok(first_number)
 }
 
 /// Whether the KIF and KI2 writers write a header entry as a header line (its value on one
