@@ -55,7 +55,7 @@ impl Dedup {
 /// [`crate::key::start_text`]) and the USI moves, each after one space — the text
 /// [`crate::game_key`] hashes.
 pub fn line_text(record: &shogi_kif::Record) -> String {
-    let mut s = crate::key::start_text(&record.start.sfen);
+    let mut s = crate::key::start_text(record.start.sfen());
     for node in record.main_line() {
         let (b, n) = crate::key::usi(node.mv);
         s.push_str(std::str::from_utf8(&b[..n]).unwrap_or_default());

@@ -62,7 +62,7 @@ pub fn start_text(sfen: &str) -> String {
 /// Example: the even start and `7g7f` hash the text
 /// `lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 7g7f`.
 pub fn game_key(record: &Record) -> u64 {
-    let mut k = start_hash(&record.start.sfen);
+    let mut k = start_hash(record.start.sfen());
     for node in record.main_line() {
         k = feed_usi(k, node.mv);
     }

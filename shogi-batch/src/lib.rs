@@ -19,8 +19,7 @@
 //! use std::ops::ControlFlow;
 //!
 //! let inputs = expand(&["records/"])?;
-//! let mut selection = Selection::new();
-//! selection.set("--min-plies", "100")?;
+//! let selection = Selection::new().min_plies(100);
 //! let mut out = csv::Writer::from_writer(std::io::stdout());
 //! run(&inputs, &Default::default(), &pool(Some(2))?, |input, game| select_row(input, &game, &selection),
 //!     |_, event| {
@@ -34,6 +33,7 @@
 
 mod date;
 mod dedup;
+pub mod filter_text;
 mod input;
 mod isolate;
 mod key;
@@ -45,13 +45,12 @@ mod summary;
 
 pub use date::iso8601;
 pub use dedup::{Dedup, DedupMode, duplicates, line_text};
+pub use filter_text::{Day, EndingName};
 pub use input::{Input, InputError, RECORD_EXTENSIONS, Shard, expand, io_reason};
 pub use isolate::{install_hook, isolated};
 pub use key::{Fnv1a, game_key, key_hex, start_text};
-pub use read::{INTERNAL_ERROR, ReadGame, Reading, SharedStdin, Stdin, read_input};
-pub use row::{
-    COLUMNS, GameRow, Replay, csv_header, main_line_text, moves_text, replay, same_position,
-};
+pub use read::{INTERNAL_ERROR, InputRecord, Reading, SharedStdin, Stdin, read_input};
+pub use row::{COLUMNS, GameRow, csv_header, main_line_text, moves_text};
 pub use run::{Event, pool, run, select_row};
-pub use select::{ENDINGS, Selection, SelectionError};
+pub use select::{ENDINGS, Selection};
 pub use summary::{Summary, SummaryLine};

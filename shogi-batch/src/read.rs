@@ -2,16 +2,16 @@
 
 use crate::input::{Input, io_reason};
 use crate::isolate::isolated;
-use crate::row::{Replay, replay, replay_main};
 use shogi_core::Position;
 use shogi_kif::{
     Diagnostic, Encoding, ErrorKind, Format, MainLine, ReadError, ReadOptions, Reader, Record,
 };
+use std::borrow::Cow;
 use std::io::{BufRead, Read};
 
 /// One game of an input, read and replayed, with what the reader said about it.
 #[derive(Clone, Debug)]
-pub struct ReadGame {
+pub struct InputRecord {
     /// The game's number within its input, from 1.
     pub index: u32,
     /// The first line of the game in the input (0 when the reader does not say).
@@ -26,8 +26,8 @@ pub struct ReadGame {
     pub error: Option<ReadError>,
     /// Warnings and notes of the reader and of validation (repetition, contradicted endings).
     pub diagnostics: Vec<Diagnostic>,
-    /// What the reader's replay learned of the main line (see [`shogi_kif::Game::main`]):
-    /// with it, [`ReadGame::replay`] does not play the moves again.
+    /// What the reader's replay learned of the main line (see [`shogi_kif::ReadRecord::main`]):
+    /// with it, [`InputRecord::main_line`] does not play the moves again.
     pub main: Option<MainLine>,
     /// Ratings the reader found outside the record model. Always `None` now: the CSA reader
     /// keeps Floodgate's `'black_rate:`/`'white_rate:` lines as header entries, from which
@@ -41,10 +41,10 @@ pub struct ReadGame {
 /// The error message of a game whose reading or handling panicked.
 pub const INTERNAL_ERROR: &str = "internal error while reading this record (please report)";
 
-impl ReadGame {
+impl InputRecord {
     /// A game that could not be read at all.
-    pub fn failed(index: u32, error: ReadError) -> ReadGame {
-        ReadGame {
+    pub fn failed(index: u32, error: ReadError) -> InputRecord {
+        InputRecord {
             index,
             line: 0,
             format: None,
@@ -60,26 +60,33 @@ impl ReadGame {
 
     /// A game whose reading or handling panicked with `message`; `line` is where its record
     /// starts (0 when not known), and the error is located there.
-    pub fn panicked(index: u32, line: u32, message: String) -> ReadGame {
+    pub fn panicked(index: u32, line: u32, message: String) -> InputRecord {
         let mut error = ReadError::new(ErrorKind::Syntax, INTERNAL_ERROR);
         if line > 0 {
             error.location.line = line;
             error.location.column = 1;
         }
-        let mut g = ReadGame::failed(index, error);
+        let mut g = InputRecord::failed(index, error);
         g.line = line;
         g.panic = Some(message);
         g
     }
 
-    /// The main line replayed (see [`replay`]), from what the reader kept when it can
-    /// ([`ReadGame::main`]), else by playing the record's moves; the default when there is
-    /// no record.
-    pub fn replay(&self, want: Option<&Position>) -> Replay {
+    /// The record's main line replayed: what the reader kept ([`InputRecord::main`]), else
+    /// the record's moves played again ([`MainLine::replay`]); `None` without a record.
+    pub fn main_line(&self) -> Option<Cow<'_, MainLine>> {
         match (&self.record, &self.main) {
-            (Some(record), Some(main)) => replay_main(record, main, want),
-            (Some(record), None) => replay(record, want),
-            (None, _) => Replay::default(),
+            (Some(_), Some(main)) => Some(Cow::Borrowed(main)),
+            (Some(record), None) => Some(Cow::Owned(MainLine::replay(record))),
+            (None, _) => None,
+        }
+    }
+
+    /// Whether the record's main line passes through `want` ([`MainLine::reached`]).
+    pub fn reached(&self, want: &Position) -> bool {
+        match (&self.record, self.main_line()) {
+            (Some(record), Some(main)) => main.reached(record, want),
+            _ => false,
         }
     }
 
@@ -163,7 +170,7 @@ impl std::fmt::Debug for Reading<'_> {
 pub fn read_input(
     input: &Input,
     reading: &Reading<'_>,
-    each: &mut dyn FnMut(ReadGame),
+    each: &mut dyn FnMut(InputRecord),
 ) -> Result<(), String> {
     let mut opts = reading.options;
     opts.validate = reading.validate;
@@ -198,7 +205,7 @@ pub fn read_input(
 fn read_games(
     mut reader: impl BufRead,
     opts: ReadOptions,
-    each: &mut dyn FnMut(ReadGame),
+    each: &mut dyn FnMut(InputRecord),
 ) -> Result<(), String> {
     // An input of nothing but white space holds no game (a KIF reader alone would give an
     // empty record).
@@ -217,7 +224,7 @@ fn read_games(
         reader.consume(skip);
     };
     if blank {
-        each(ReadGame::failed(1, empty_error()));
+        each(InputRecord::failed(1, empty_error()));
         return Ok(());
     }
     games_of(Reader::new(reader, opts), each)
@@ -226,12 +233,12 @@ fn read_games(
 /// Hands over the games of a reader.
 fn games_of<R: BufRead>(
     games: Result<Reader<R>, ReadError>,
-    each: &mut dyn FnMut(ReadGame),
+    each: &mut dyn FnMut(InputRecord),
 ) -> Result<(), String> {
     let mut games = match games {
         Ok(r) => r,
         Err(e) => {
-            each(ReadGame::failed(1, e));
+            each(InputRecord::failed(1, e));
             return Ok(());
         }
     };
@@ -246,19 +253,19 @@ fn games_of<R: BufRead>(
         }
     });
     if let Err(message) = read {
-        each(ReadGame::panicked(index + 1, games.line(), message));
+        each(InputRecord::panicked(index + 1, games.line(), message));
     }
     Ok(())
 }
 
-/// The [`ReadGame`] of a game the reader gave.
-fn read_game<R: BufRead>(g: shogi_kif::Game, games: &Reader<R>, index: u32) -> ReadGame {
+/// The [`InputRecord`] of a game the reader gave.
+fn read_game<R: BufRead>(g: shogi_kif::ReadRecord, games: &Reader<R>, index: u32) -> InputRecord {
     // After an error before anything was read the record is an empty default: no game to
     // describe.
     let readable = g.error.as_ref().is_none_or(|e| e.ply.is_some())
         || !g.record.moves.moves.is_empty()
         || !g.record.header.entries.is_empty();
-    ReadGame {
+    InputRecord {
         index,
         line: g.line,
         format: Some(games.format()),
@@ -366,7 +373,7 @@ mod tests {
         .unwrap();
         let last = games.pop().unwrap();
         assert_eq!(games.len(), n, "every game before the panic");
-        assert!(games.iter().all(ReadGame::is_valid));
+        assert!(games.iter().all(InputRecord::is_valid));
         let message = last.panic.as_deref().unwrap_or_default();
         assert!(message.contains("stand-in reader bug"), "{message}");
         // The next game would start on the line after the last one read.

@@ -2,7 +2,7 @@
 
 use crate::input::Input;
 use crate::isolate::isolated;
-use crate::read::{ReadGame, Reading, io_error, read_input};
+use crate::read::{InputRecord, Reading, io_error, read_input};
 use crate::row::GameRow;
 use crate::select::Selection;
 use rayon::prelude::*;
@@ -63,7 +63,7 @@ pub fn run<T, W, E>(
 ) -> ControlFlow<()>
 where
     T: Send,
-    W: Fn(&Input, ReadGame) -> T + Sync,
+    W: Fn(&Input, InputRecord) -> T + Sync,
     E: FnMut(&Input, Event<T>) -> ControlFlow<()>,
 {
     let per_chunk = CHUNK_PER_THREAD * pool.current_num_threads().max(1);
@@ -120,7 +120,7 @@ fn stream_one<T, W, E>(
 ) -> ControlFlow<()>
 where
     T: Send,
-    W: Fn(&Input, ReadGame) -> T + Sync,
+    W: Fn(&Input, InputRecord) -> T + Sync,
     E: FnMut(&Input, Event<T>) -> ControlFlow<()>,
 {
     let (tx, rx) = std::sync::mpsc::sync_channel::<T>(STREAM_QUEUE);
@@ -152,16 +152,16 @@ fn read_guarded<T, W>(
     work: &W,
     out: &mut dyn FnMut(T) -> ControlFlow<()>,
 ) where
-    W: Fn(&Input, ReadGame) -> T + Sync,
+    W: Fn(&Input, InputRecord) -> T + Sync,
 {
     let (mut count, mut line) = (0u32, 1u32);
     let mut stopped = false;
-    let guarded_work = |game: ReadGame| -> Option<T> {
+    let guarded_work = |game: InputRecord| -> Option<T> {
         let (index, line) = (game.index, game.line);
         match isolated(|| work(input, game)) {
             Ok(t) => Some(t),
             Err(message) => {
-                let failed = ReadGame::panicked(index, line, message);
+                let failed = InputRecord::panicked(index, line, message);
                 isolated(|| work(input, failed)).ok()
             }
         }
@@ -185,9 +185,9 @@ fn read_guarded<T, W>(
     }
     let failed = match result {
         Ok(Ok(())) => None,
-        Ok(Err(reason)) => Some(ReadGame::failed(1, io_error(&reason))),
+        Ok(Err(reason)) => Some(InputRecord::failed(1, io_error(&reason))),
         // Outside the reader's games (shogi-batch's own code): the last line known.
-        Err(message) => Some(ReadGame::panicked(count + 1, line, message)),
+        Err(message) => Some(InputRecord::panicked(count + 1, line, message)),
     };
     if let Some(game) = failed {
         if let Some(t) = guarded_work(game) {
@@ -197,8 +197,9 @@ fn read_guarded<T, W>(
 }
 
 /// The work of `shogi stats` on one game: its row, or `None` when `selection` drops it.
-pub fn select_row(input: &Input, game: &ReadGame, selection: &Selection) -> Option<GameRow> {
-    let r = game.replay(selection.position());
-    let row = GameRow::new(&input.name, game, Some(&r));
-    selection.matches(&row, Some(&r)).then_some(row)
+pub fn select_row(input: &Input, game: &InputRecord, selection: &Selection) -> Option<GameRow> {
+    let row = GameRow::new(&input.name, game);
+    selection
+        .matches(&row, |want| game.reached(want))
+        .then_some(row)
 }

@@ -1,162 +1,61 @@
 //! Selection: the filters of `shogi stats`, `check` and `convert`, applied to rows.
 
-use crate::date::iso8601;
-use crate::row::{GameRow, Replay};
-use shogi_core::{Position, UsiError, UsiPosition};
-use std::fmt;
-
-/// A filter value that cannot be used, naming the flag (`--since: …`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SelectionError {
-    /// The flag, with its dashes (`--since`).
-    pub flag: String,
-    /// What is wrong with the value.
-    pub message: String,
-}
-
-impl fmt::Display for SelectionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.flag, self.message)
-    }
-}
-
-impl std::error::Error for SelectionError {}
+use crate::filter_text::{Day, EndingName};
+use crate::row::GameRow;
+use shogi_core::{Handicap, Position, Variant};
+use shogi_kif::Winner;
 
 /// The endings a `--ending` value may name (the values of the `ending` column).
 pub const ENDINGS: &[&str] = shogi_kif::ENDING_NAMES;
 
 /// Which games to keep. Every filter set must hold (AND); an empty selection keeps all.
 ///
-/// Built from flag names and string values with [`Selection::set`], so that the CLI, the
-/// database and the Python bindings read the same values the same way:
+/// Built with typed setters, each taking the value's own type; the command line's flags
+/// (`shogi stats --min-plies 100`) and Python's keyword arguments read their text into these
+/// types (see [`crate::filter_text`]) and call the setters:
 ///
-/// | flag | value | keeps games … |
-/// |------|-------|---------------|
-/// | `--player` | name | where either side's name contains it (case-insensitive) |
-/// | `--sente`, `--gote` | name | where that side's name contains it |
-/// | `--since`, `--until` | `YYYY-MM-DD` (or `/`) | that started on or after / on or before the day; games without a readable date are left out |
-/// | `--min-plies`, `--max-plies` | number | with at least / at most this many main-line moves |
-/// | `--ending` | kinds, comma-separated | whose `ending` column is one of them (`none`: no ending) |
-/// | `--winner` | `sente`, `gote`, `draw`, `none` | with this winner |
-/// | `--variant` | `standard`, `mini` | of this variant |
-/// | `--handicap` | `平手`, `香落ち`, …, or JKF code `HIRATE`, `KY`, … | with this handicap |
-/// | `--valid`, `--invalid` | (none) | read without / with an error |
-/// | `--min-rating` | number | where both sides' ratings are known and at least this |
-/// | `--position` | SFEN (or `startpos`) | whose main line passes through this position (board, hands, side to move) |
+/// ```
+/// use shogi_batch::{EndingName, Selection};
+/// use shogi_kif::Winner;
+///
+/// let s = Selection::new()
+///     .player("tanaka")
+///     .min_plies(100)
+///     .ending("resign".parse::<EndingName>()?)
+///     .winner(Winner::Gote);
+/// assert!(!s.is_empty());
+/// # Ok::<(), String>(())
+/// ```
+///
+/// | setter | keeps games … |
+/// |--------|---------------|
+/// | [`player`](Selection::player) | where either side's name contains it (case-insensitive; several: any of them) |
+/// | [`sente`](Selection::sente), [`gote`](Selection::gote) | where that side's name contains it |
+/// | [`since`](Selection::since), [`until`](Selection::until) | that started on or after / on or before the [`Day`]; games without a readable date are left out |
+/// | [`min_plies`](Selection::min_plies), [`max_plies`](Selection::max_plies) | with at least / at most this many main-line moves |
+/// | [`ending`](Selection::ending) | whose `ending` column is one of those given (`none`: no ending) |
+/// | [`winner`](Selection::winner) | with this winner |
+/// | [`variant`](Selection::variant) | of this variant |
+/// | [`handicap`](Selection::handicap) | with this handicap |
+/// | [`valid`](Selection::valid) | read without an error (`true`) or with one (`false`) |
+/// | [`min_rating`](Selection::min_rating) | where both sides' ratings are known and at least this |
+/// | [`passes_through`](Selection::passes_through) | whose main line passes through this position (board, hands, side to move) |
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
     players: Vec<String>,
     sente: Option<String>,
     gote: Option<String>,
-    since: Option<String>,
-    until: Option<String>,
+    since: Option<Day>,
+    until: Option<Day>,
     min_plies: Option<u32>,
     max_plies: Option<u32>,
-    endings: Vec<String>,
-    winner: Option<String>,
-    variant: Option<String>,
-    handicap: Option<String>,
+    endings: Vec<EndingName>,
+    winner: Option<Winner>,
+    variant: Option<Variant>,
+    handicap: Option<Handicap>,
     valid: Option<bool>,
     min_rating: Option<f64>,
     position: Option<Position>,
-}
-
-fn err(flag: &str, message: impl Into<String>) -> SelectionError {
-    SelectionError {
-        flag: flag.to_string(),
-        message: message.into(),
-    }
-}
-
-fn day(flag: &str, value: &str) -> Result<String, SelectionError> {
-    iso8601(value).map(|d| d[..10].to_string()).ok_or_else(|| {
-        err(
-            flag,
-            format!("'{value}' is not a date (expected YYYY-MM-DD)"),
-        )
-    })
-}
-
-/// `--ending`: kinds, comma-separated, each one of [`ENDINGS`].
-fn endings(flag: &str, value: &str) -> Result<Vec<String>, SelectionError> {
-    let mut kinds = Vec::new();
-    for k in value.split(',') {
-        let k = k.trim().to_ascii_lowercase();
-        if !ENDINGS.contains(&k.as_str()) {
-            return Err(err(
-                flag,
-                format!("unknown ending '{k}' (one of: {})", ENDINGS.join(", ")),
-            ));
-        }
-        kinds.push(k);
-    }
-    Ok(kinds)
-}
-
-/// `--winner`: sente (black), gote (white), draw or none.
-fn winner(flag: &str, value: &str) -> Result<String, SelectionError> {
-    let w = value.trim().to_ascii_lowercase();
-    let w = match w.as_str() {
-        "black" => "sente".to_string(),
-        "white" => "gote".to_string(),
-        _ => w,
-    };
-    if !["sente", "gote", "draw", "none"].contains(&w.as_str()) {
-        return Err(err(
-            flag,
-            format!("'{value}' is not a winner (sente, gote, draw or none)"),
-        ));
-    }
-    Ok(w)
-}
-
-/// `--handicap`: a 手合割 name or a JKF code, as the Japanese name.
-fn handicap(flag: &str, value: &str) -> Result<String, SelectionError> {
-    let v = value.trim();
-    let h = shogi_core::Handicap::from_japanese(v)
-        .or_else(|| shogi_core::Handicap::from_jkf(&v.to_ascii_uppercase()))
-        .ok_or_else(|| {
-            err(
-                flag,
-                format!(
-                    "unknown handicap '{value}' (a 手合割 name such as 平手, 香落ち, 二枚落ち, or a JKF code such as HIRATE, KY, 2)"
-                ),
-            )
-        })?;
-    Ok(h.japanese().to_string())
-}
-
-/// The value of a switch (`--valid`, `--invalid`): empty or true/false.
-fn switch(flag: &str, value: &str) -> Result<bool, SelectionError> {
-    match value.trim() {
-        "" | "true" | "1" | "yes" => Ok(true),
-        "false" | "0" | "no" => Ok(false),
-        _ => Err(err(flag, format!("'{value}' is not true or false"))),
-    }
-}
-
-/// `--min-rating`: a finite number.
-fn rating(flag: &str, value: &str) -> Result<f64, SelectionError> {
-    value
-        .trim()
-        .parse()
-        .ok()
-        .filter(|r: &f64| r.is_finite())
-        .ok_or_else(|| err(flag, format!("'{value}' is not a rating")))
-}
-
-/// `--position`: `startpos` or an SFEN (`sfen ` prefix and move number optional), or either
-/// followed by `moves …`.
-fn position(flag: &str, value: &str) -> Result<Position, SelectionError> {
-    UsiPosition::parse(value, shogi_core::Variant::Standard)
-        .map(|p| p.end)
-        .map_err(|e| {
-            let why = match e {
-                UsiError::Sfen { error, .. } => error.to_string(),
-                other => other.to_string(),
-            };
-            err(flag, format!("'{value}': {why}"))
-        })
 }
 
 impl Selection {
@@ -183,65 +82,102 @@ impl Selection {
             && self.position.is_none()
     }
 
-    /// Sets a filter from its flag (`--player`, `player` or `min_plies` alike) and value
-    /// (`--valid` and `--invalid` take `""` or `true`). `--player` may be given many times
-    /// (any of the names).
-    pub fn set(&mut self, flag: &str, value: &str) -> Result<(), SelectionError> {
-        let name = flag.trim_start_matches('-').replace('_', "-");
-        let flag = format!("--{name}");
-        let flag = flag.as_str();
-        let text = || {
-            let v = value.trim();
-            if v.is_empty() {
-                Err(err(flag, "needs a value"))
-            } else {
-                Ok(v.to_string())
-            }
-        };
-        let count = || {
-            value
-                .trim()
-                .parse::<u32>()
-                .map_err(|_| err(flag, format!("'{value}' is not a number of plies")))
-        };
-        match name.as_str() {
-            "player" => self.players.push(text()?.to_lowercase()),
-            "sente" => self.sente = Some(text()?.to_lowercase()),
-            "gote" => self.gote = Some(text()?.to_lowercase()),
-            "since" => self.since = Some(day(flag, value)?),
-            "until" => self.until = Some(day(flag, value)?),
-            "min-plies" => self.min_plies = Some(count()?),
-            "max-plies" => self.max_plies = Some(count()?),
-            "ending" => self.endings = endings(flag, value)?,
-            "winner" => self.winner = Some(winner(flag, value)?),
-            "variant" => {
-                let v: shogi_core::Variant = value.trim().parse().map_err(|e| err(flag, e))?;
-                self.variant = Some(v.name().to_string());
-            }
-            "handicap" => self.handicap = Some(handicap(flag, value)?),
-            "valid" | "invalid" => {
-                let want_valid = (name == "valid") == switch(flag, value)?;
-                if self.valid.is_some_and(|v| v != want_valid) {
-                    return Err(err(flag, "--valid and --invalid exclude each other"));
-                }
-                self.valid = Some(want_valid);
-            }
-            "min-rating" => self.min_rating = Some(rating(flag, value)?),
-            "position" => self.position = Some(position(flag, value)?),
-            _ => return Err(err(flag, "is not a selection flag")),
-        }
-        Ok(())
+    /// Games where either side's name contains `name` (case-insensitive); called again,
+    /// games with any of the names.
+    pub fn player(mut self, name: &str) -> Selection {
+        self.players.push(name.to_lowercase());
+        self
     }
 
-    /// The position games must pass through, if that filter is set: pass it to
-    /// [`crate::replay`] and the result to [`Selection::matches`].
+    /// Games where sente's (black's, 下手's) name contains `name` (case-insensitive).
+    pub fn sente(mut self, name: &str) -> Selection {
+        self.sente = Some(name.to_lowercase());
+        self
+    }
+
+    /// Games where gote's (white's, 上手's) name contains `name` (case-insensitive).
+    pub fn gote(mut self, name: &str) -> Selection {
+        self.gote = Some(name.to_lowercase());
+        self
+    }
+
+    /// Games started on or after `day`.
+    pub fn since(mut self, day: Day) -> Selection {
+        self.since = Some(day);
+        self
+    }
+
+    /// Games started on or before `day`.
+    pub fn until(mut self, day: Day) -> Selection {
+        self.until = Some(day);
+        self
+    }
+
+    /// Games of at least `n` main-line moves.
+    pub fn min_plies(mut self, n: u32) -> Selection {
+        self.min_plies = Some(n);
+        self
+    }
+
+    /// Games of at most `n` main-line moves.
+    pub fn max_plies(mut self, n: u32) -> Selection {
+        self.max_plies = Some(n);
+        self
+    }
+
+    /// Games that ended so; called again, games that ended in any of the endings given.
+    pub fn ending(mut self, ending: EndingName) -> Selection {
+        self.endings.push(ending);
+        self
+    }
+
+    /// Games with this winner ([`Winner::None`]: no result).
+    pub fn winner(mut self, winner: Winner) -> Selection {
+        self.winner = Some(winner);
+        self
+    }
+
+    /// Games of this variant.
+    pub fn variant(mut self, variant: Variant) -> Selection {
+        self.variant = Some(variant);
+        self
+    }
+
+    /// Games with this handicap.
+    pub fn handicap(mut self, handicap: Handicap) -> Selection {
+        self.handicap = Some(handicap);
+        self
+    }
+
+    /// Games read without an error (`true`) or with one (`false`).
+    pub fn valid(mut self, valid: bool) -> Selection {
+        self.valid = Some(valid);
+        self
+    }
+
+    /// Games where both sides' ratings are known and at least `rating`.
+    pub fn min_rating(mut self, rating: f64) -> Selection {
+        self.min_rating = Some(rating);
+        self
+    }
+
+    /// Games whose main line passes through `position` (board, hands and side to move; the
+    /// move number need not match).
+    pub fn passes_through(mut self, position: Position) -> Selection {
+        self.position = Some(position);
+        self
+    }
+
+    /// The position games must pass through, if that filter is set ([`Selection::matches`]
+    /// asks whether a game reached it).
     pub fn position(&self) -> Option<&Position> {
         self.position.as_ref()
     }
 
-    /// Whether the game of `row` is kept; `replay` is the replay made for the row with
-    /// [`Selection::position`] as the wanted position.
-    pub fn matches(&self, row: &GameRow, replay: Option<&Replay>) -> bool {
+    /// Whether the game of `row` is kept; `reached` says whether the game passes through a
+    /// position (asked only with a [`Selection::position`], once every other filter passed:
+    /// [`crate::InputRecord::reached`] for a game read).
+    pub fn matches(&self, row: &GameRow, reached: impl FnOnce(&Position) -> bool) -> bool {
         let has = |name: &Option<String>, want: &str| {
             name.as_deref()
                 .is_some_and(|n| n.to_lowercase().contains(want))
@@ -279,24 +215,22 @@ impl Selection {
         }
         if !self.endings.is_empty() {
             let e = row.ending.as_deref().unwrap_or("none");
-            if !self.endings.iter().any(|k| k == e) {
+            if !self.endings.iter().any(|k| k.name() == e) {
                 return false;
             }
         }
-        if self.winner.as_ref().is_some_and(|w| *w != row.winner) {
+        if self.winner.is_some_and(|w| w.name() != row.winner) {
             return false;
         }
         if self
             .variant
-            .as_ref()
-            .is_some_and(|v| row.variant.as_ref() != Some(v))
+            .is_some_and(|v| row.variant.as_deref() != Some(v.name()))
         {
             return false;
         }
         if self
             .handicap
-            .as_ref()
-            .is_some_and(|h| row.handicap.as_ref() != Some(h))
+            .is_some_and(|h| row.handicap.as_deref() != Some(h.japanese()))
         {
             return false;
         }
@@ -309,39 +243,17 @@ impl Selection {
                 return false;
             }
         }
-        if self.position.is_some() && !replay.is_some_and(|r| r.reached) {
-            return false;
+        match &self.position {
+            Some(want) => reached(want),
+            None => true,
         }
-        true
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bad_values_name_the_flag() {
-        let mut s = Selection::new();
-        let e = s.set("--since", "2024-13-01").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "--since: '2024-13-01' is not a date (expected YYYY-MM-DD)"
-        );
-        let e = s.set("position", "9/9/9 b - 1").unwrap_err();
-        assert_eq!(e.flag, "--position");
-        assert!(
-            s.set("--min_plies", "x")
-                .unwrap_err()
-                .to_string()
-                .starts_with("--min-plies: ")
-        );
-        assert!(s.set("--ending", "resign,nope").is_err());
-        assert!(s.set("--winner", "both").is_err());
-        assert!(s.set("--handicap", "九枚落ち").is_err());
-        assert!(s.set("--colour", "x").is_err());
-        assert!(s.is_empty());
-    }
+    use crate::filter_text;
 
     #[test]
     fn filters() {
@@ -359,37 +271,40 @@ mod tests {
             gote_rating: Some(2500.0),
             ..GameRow::default()
         };
-        let keeps = |pairs: &[(&str, &str)]| {
-            let mut s = Selection::new();
-            for (f, v) in pairs {
-                s.set(f, v).unwrap();
-            }
-            s.matches(&row, None)
-        };
-        assert!(keeps(&[]));
-        assert!(keeps(&[("--player", "SUZUKI")]));
-        assert!(keeps(&[("--player", "nobody"), ("--player", "tanaka")]));
-        assert!(!keeps(&[("--sente", "suzuki")]));
-        assert!(keeps(&[
-            ("--since", "2024-01-02"),
-            ("--until", "2024/01/02")
-        ]));
-        assert!(!keeps(&[("--since", "2024-01-03")]));
-        assert!(keeps(&[("--min-plies", "120"), ("--max-plies", "120")]));
-        assert!(!keeps(&[("--min-plies", "121")]));
-        assert!(keeps(&[("--ending", "checkmate,resign")]));
-        assert!(!keeps(&[("--ending", "none")]));
-        assert!(keeps(&[("--winner", "white")]));
-        assert!(keeps(&[
-            ("--variant", "standard"),
-            ("--handicap", "HIRATE")
-        ]));
-        assert!(!keeps(&[("--handicap", "香落ち")]));
-        assert!(keeps(&[("--valid", "")]));
-        assert!(!keeps(&[("--invalid", "")]));
-        assert!(keeps(&[("--min-rating", "2500")]));
-        assert!(!keeps(&[("--min-rating", "2501")]));
-        // The position filter needs the replay's answer.
-        assert!(!keeps(&[("--position", "startpos")]));
+        let day = |t: &str| t.parse::<Day>().unwrap();
+        let end = |t: &str| t.parse::<EndingName>().unwrap();
+        let keeps = |s: Selection| s.matches(&row, |_| false);
+        let new = Selection::new;
+        assert!(keeps(new()));
+        assert!(keeps(new().player("SUZUKI")));
+        assert!(keeps(new().player("nobody").player("tanaka")));
+        assert!(!keeps(new().sente("suzuki")));
+        assert!(keeps(
+            new().since(day("2024-01-02")).until(day("2024/01/02"))
+        ));
+        assert!(!keeps(new().since(day("2024-01-03"))));
+        assert!(keeps(new().min_plies(120).max_plies(120)));
+        assert!(!keeps(new().min_plies(121)));
+        assert!(keeps(new().ending(end("checkmate")).ending(end("resign"))));
+        assert!(!keeps(new().ending(end("none"))));
+        assert!(keeps(new().winner(filter_text::winner("white").unwrap())));
+        assert!(!keeps(new().winner(Winner::Sente)));
+        assert!(keeps(
+            new()
+                .variant(Variant::Standard)
+                .handicap(filter_text::handicap("HIRATE").unwrap())
+        ));
+        assert!(!keeps(new().variant(Variant::Mini)));
+        assert!(!keeps(new().handicap(Handicap::Lance)));
+        assert!(keeps(new().valid(true)));
+        assert!(!keeps(new().valid(false)));
+        assert!(keeps(new().min_rating(2500.0)));
+        assert!(!keeps(new().min_rating(2501.0)));
+        // The position filter asks whether the game reached the position, after the others.
+        let start = || new().passes_through(Position::startpos(Variant::Standard));
+        assert!(!keeps(start()));
+        assert!(start().matches(&row, |want| want.move_number() == 1));
+        let s = start().min_plies(121);
+        assert!(!s.matches(&row, |_| panic!("asked after a filter failed")));
     }
 }

@@ -141,12 +141,12 @@ fn selection_by_position_and_rating() {
     let dir = tempfile::tempdir().unwrap();
     collection(dir.path());
     let root = dir.path().display().to_string();
-    let mut s = Selection::new();
-    s.set(
-        "--position",
-        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b -",
-    )
-    .unwrap();
+    let s = Selection::new().passes_through(
+        shogi_batch::filter_text::position(
+            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b -",
+        )
+        .unwrap(),
+    );
     let hits: Vec<(String, u32)> = rows(std::slice::from_ref(&root), 2, &s)
         .into_iter()
         .map(|r| (r.path.rsplit('/').next().unwrap().to_string(), r.game))
@@ -159,8 +159,7 @@ fn selection_by_position_and_rating() {
             ("lines.usi".to_string(), 2)
         ]
     );
-    let mut s = Selection::new();
-    s.set("--min-rating", "1500").unwrap();
+    let s = Selection::new().min_rating(1500.0);
     assert_eq!(rows(std::slice::from_ref(&root), 1, &s).len(), 1);
 }
 

@@ -2,7 +2,7 @@
 //! moves from the same start position, gives the same USI line as its USI column. Skips
 //! (passes) when the corpus is absent.
 
-use shogi_batch::{ReadGame, Reading, expand, moves_text, read_input};
+use shogi_batch::{InputRecord, Reading, expand, moves_text, read_input};
 use shogi_kif::notation::Notation;
 use shogi_kif::{Format, ReadOptions, Reader};
 
@@ -12,7 +12,7 @@ const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")
 /// KI2 without its moves), read back: the main line in USI, or the reader's error.
 /// With `drop_last`, the line's last move is left out (a declared foul move: illegal where it
 /// stands, KI2 cannot be read past it).
-fn japanese_read_back(game: &ReadGame, drop_last: bool) -> Result<String, String> {
+fn japanese_read_back(game: &InputRecord, drop_last: bool) -> Result<String, String> {
     let record = game.record.as_ref().ok_or("no record")?;
     let mut bare = record.clone();
     bare.moves.moves.clear();

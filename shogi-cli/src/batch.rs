@@ -85,41 +85,102 @@ pub struct SelectArgs {
     pub dedup: Option<String>,
 }
 
+/// `s` with the filter of `flag` set (`set`) to its value read by `read`, when the flag was
+/// given; what is wrong with a value is a usage error naming the flag.
+fn apply<T>(
+    s: Selection,
+    flag: &str,
+    value: Option<&str>,
+    read: impl Fn(&str) -> Result<T, String>,
+    set: impl Fn(Selection, T) -> Selection,
+) -> Result<Selection, Failure> {
+    match value {
+        None => Ok(s),
+        Some(v) => match read(v) {
+            Ok(t) => Ok(set(s, t)),
+            Err(e) => Err(Failure::usage(format!("error: {flag}: {e}"))),
+        },
+    }
+}
+
 impl SelectArgs {
     /// The selection; a bad value is a usage error naming the flag.
     pub fn selection(&self) -> Result<Selection, Failure> {
+        use shogi_batch::filter_text as text;
+        let name = |v: &str| text::name(v).map(str::to_string);
         let mut s = Selection::new();
-        let mut set = |flag: &str, value: &str| {
-            s.set(flag, value)
-                .map_err(|e| Failure::usage(format!("error: {e}")))
-        };
         for p in &self.player {
-            set("--player", p)?;
+            s = apply(s, "--player", Some(p), name, |s, n| s.player(&n))?;
         }
-        let pairs = [
-            ("--sente", &self.sente),
-            ("--gote", &self.gote),
-            ("--since", &self.since),
-            ("--until", &self.until),
-            ("--min-plies", &self.min_plies),
-            ("--max-plies", &self.max_plies),
-            ("--ending", &self.ending),
-            ("--winner", &self.winner),
-            ("--variant", &self.variant),
-            ("--handicap", &self.handicap),
-            ("--min-rating", &self.min_rating),
-            ("--position", &self.position),
-        ];
-        for (flag, value) in pairs {
-            if let Some(v) = value {
-                set(flag, v)?;
-            }
-        }
-        if self.valid {
-            set("--valid", "")?;
-        }
-        if self.invalid {
-            set("--invalid", "")?;
+        s = apply(s, "--sente", self.sente.as_deref(), name, |s, n| {
+            s.sente(&n)
+        })?;
+        s = apply(s, "--gote", self.gote.as_deref(), name, |s, n| s.gote(&n))?;
+        s = apply(
+            s,
+            "--since",
+            self.since.as_deref(),
+            str::parse,
+            Selection::since,
+        )?;
+        s = apply(
+            s,
+            "--until",
+            self.until.as_deref(),
+            str::parse,
+            Selection::until,
+        )?;
+        let (min, max) = (self.min_plies.as_deref(), self.max_plies.as_deref());
+        s = apply(s, "--min-plies", min, text::plies, Selection::min_plies)?;
+        s = apply(s, "--max-plies", max, text::plies, Selection::max_plies)?;
+        s = apply(
+            s,
+            "--ending",
+            self.ending.as_deref(),
+            text::endings,
+            |s, all| all.into_iter().fold(s, Selection::ending),
+        )?;
+        s = apply(
+            s,
+            "--winner",
+            self.winner.as_deref(),
+            text::winner,
+            Selection::winner,
+        )?;
+        s = apply(
+            s,
+            "--variant",
+            self.variant.as_deref(),
+            text::variant,
+            Selection::variant,
+        )?;
+        let handicap = self.handicap.as_deref();
+        s = apply(
+            s,
+            "--handicap",
+            handicap,
+            text::handicap,
+            Selection::handicap,
+        )?;
+        let rating = self.min_rating.as_deref();
+        s = apply(
+            s,
+            "--min-rating",
+            rating,
+            text::rating,
+            Selection::min_rating,
+        )?;
+        let position = self.position.as_deref();
+        s = apply(
+            s,
+            "--position",
+            position,
+            text::position,
+            Selection::passes_through,
+        )?;
+        if self.valid || self.invalid {
+            // clap refuses both at once.
+            s = s.valid(self.valid);
         }
         Ok(s)
     }

@@ -2,12 +2,10 @@
 
 use crate::batch::{SelectArgs, ShardArgs};
 use crate::cli::InputArgs;
-use crate::inputs::{reading, record_hook};
-use crate::pool::jobs_pool;
-use crate::progress::Progress;
+use crate::driver::{Batch, Copies, Handler, Plan, internal_error, selected, status};
 use crate::{Ctx, Failure};
 use serde::Serialize;
-use shogi_batch::{Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, ReadGame, game_key};
+use shogi_batch::{DedupMode, INTERNAL_ERROR, Input, InputRecord, game_key};
 use shogi_kif::{Diagnostic, ErrorKind, Severity};
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -119,7 +117,7 @@ struct RecordReport {
 /// Checks one game: its problems, and whether the selection keeps it.
 fn check_game(
     path: &str,
-    game: &ReadGame,
+    game: &InputRecord,
     args: &CheckArgs,
     selection: &shogi_batch::Selection,
     dedup: Option<DedupMode>,
@@ -127,10 +125,8 @@ fn check_game(
     let mut problems = Vec::new();
     let mut invalid = false;
     let mut panic_note = None;
-    if let Some(message) = &game.panic {
+    if let Some((line, error, note)) = internal_error(path, game) {
         invalid = true;
-        // Where the record that failed starts.
-        let line = game.line.max(1);
         problems.push(Problem {
             severity: Severity::Error,
             line,
@@ -138,9 +134,9 @@ fn check_game(
             kind: Some("internal"),
             ply: None,
             message: INTERNAL_ERROR.to_string(),
-            rendered: format!("{path}:{line}:1: error: {INTERNAL_ERROR}"),
+            rendered: error,
         });
-        panic_note = Some(format!("{path}: note: the internal error was: {message}"));
+        panic_note = Some(note);
     } else if let Some(e) = &game.error {
         invalid = true;
         let rendered = if e.kind == ErrorKind::Io && e.location.line == 0 {
@@ -166,38 +162,12 @@ fn check_game(
         }
         problems.push(problem_from_diagnostic(d, path, args.context));
     }
-    if args.mate && game.error.is_none() && game.panic.is_none() {
-        if let Some(record) = &game.record {
-            if let Some((ply, length, pv)) =
-                crate::mate::missed_mate(record, args.mate_plies, args.mate_length)
-            {
-                let message = format!(
-                    "the loser had a forced mate in {length} at ply {ply} (move {}): {pv}",
-                    ply + 1
-                );
-                let line = game.line.max(1);
-                problems.push(Problem {
-                    severity: Severity::Warning,
-                    line,
-                    column: 1,
-                    kind: Some("missed-mate"),
-                    ply: Some(ply as u32),
-                    rendered: format!("{path}:{line}:1: warning: {message}"),
-                    message,
-                });
-                if args.strict {
-                    invalid = true;
-                }
-            }
-        }
+    if let Some(p) = missed_mate(path, game, args) {
+        invalid |= args.strict;
+        problems.push(p);
     }
     let io = game.error.as_ref().is_some_and(|e| e.kind == ErrorKind::Io);
-    let selected = selection.is_empty() || {
-        let r = game.replay(selection.position());
-        let mut row = GameRow::new(path, game, Some(&r));
-        row.valid = !invalid;
-        selection.matches(&row, Some(&r))
-    };
+    let selected = selected(selection, path, game, Some(!invalid));
     let (key, line) = match (&game.record, dedup) {
         (Some(rec), Some(mode)) => (
             Some(game_key(rec)),
@@ -216,6 +186,29 @@ fn check_game(
         io,
         panic_note,
     }
+}
+
+/// With `--mate`: the warning for a game whose loser missed a forced mate.
+fn missed_mate(path: &str, game: &InputRecord, args: &CheckArgs) -> Option<Problem> {
+    if !args.mate || game.error.is_some() || game.panic.is_some() {
+        return None;
+    }
+    let record = game.record.as_ref()?;
+    let (ply, length, pv) = crate::mate::missed_mate(record, args.mate_plies, args.mate_length)?;
+    let message = format!(
+        "the loser had a forced mate in {length} at ply {ply} (move {}): {pv}",
+        ply + 1
+    );
+    let line = game.line.max(1);
+    Some(Problem {
+        severity: Severity::Warning,
+        line,
+        column: 1,
+        kind: Some("missed-mate"),
+        ply: Some(ply as u32),
+        rendered: format!("{path}:{line}:1: warning: {message}"),
+        message,
+    })
 }
 
 fn problem_from_diagnostic(d: &Diagnostic, path: &str, context: bool) -> Problem {
@@ -251,9 +244,9 @@ struct Reporter<'a> {
     /// With --format json: the files reported, and the one being reported.
     files: Vec<FileReport>,
     current: Option<FileReport>,
-    exact: Dedup,
-    /// With --dedup prefix: every kept record, until the end.
-    held: Vec<RecordReport>,
+    /// --dedup: the copies dropped (with prefix, every kept record held until the end).
+    copies: Copies<RecordReport>,
+    dedup: Option<DedupMode>,
     /// --fail-fast stopped the batch.
     stopped: bool,
 }
@@ -302,58 +295,10 @@ impl Reporter<'_> {
         }
     }
 
-    /// Takes one checked record: reported now, held for --dedup prefix, or dropped.
-    fn game(&mut self, r: RecordReport, dedup: Option<DedupMode>) -> ControlFlow<()> {
-        if !r.selected {
-            return ControlFlow::Continue(());
-        }
-        match (dedup, r.key) {
-            (Some(DedupMode::Prefix), _) => {
-                self.held.push(r);
-                ControlFlow::Continue(())
-            }
-            (Some(DedupMode::Exact), Some(key))
-                if self
-                    .exact
-                    .check(key, &format!("{}#{}", r.path, r.game))
-                    .is_some() =>
-            {
-                ControlFlow::Continue(())
-            }
-            _ => self.report(r),
-        }
-    }
-
-    /// An input is done.
-    fn input_done(&mut self, name: &str, dedup: Option<DedupMode>) {
-        // With --dedup prefix the records come at the end, grouped there.
-        if self.args.format == CheckFormat::Json && dedup != Some(DedupMode::Prefix) {
-            let file = self
-                .current
-                .take()
-                .unwrap_or_else(|| FileReport::empty(name.to_string()));
-            self.files.push(file);
-        }
-        let _ = self.out.flush();
-    }
-
     /// --dedup prefix: the kept records, now that every one is known.
     fn flush_held(&mut self) {
-        let held = std::mem::take(&mut self.held);
-        if held.is_empty() {
-            return;
-        }
-        let lines: Vec<String> = held
-            .iter()
-            .map(|r| {
-                r.line
-                    .clone()
-                    .unwrap_or_else(|| format!("\u{0}{}#{}", r.path, r.game))
-            })
-            .collect();
-        let dups = shogi_batch::duplicates(&lines, DedupMode::Prefix);
-        for (r, d) in held.into_iter().zip(dups) {
-            if d.is_none() && self.report(r).is_break() {
+        for (r, copy_of) in self.copies.finish() {
+            if copy_of.is_none() && self.report(r).is_break() {
                 break;
             }
         }
@@ -379,6 +324,37 @@ impl Reporter<'_> {
     }
 }
 
+impl Handler<RecordReport> for Reporter<'_> {
+    /// Takes one checked record: reported now, held for --dedup prefix, or dropped.
+    fn game(&mut self, _: &Input, mut r: RecordReport) -> ControlFlow<()> {
+        if !r.selected {
+            return ControlFlow::Continue(());
+        }
+        let (key, line) = (r.key, r.line.take());
+        match self
+            .copies
+            .offer(r, key, |r| format!("{}#{}", r.path, r.game), line)
+        {
+            Some((r, None)) => self.report(r),
+            _ => ControlFlow::Continue(()),
+        }
+    }
+
+    /// An input is done.
+    fn input_done(&mut self, input: &Input) -> ControlFlow<()> {
+        // With --dedup prefix the records come at the end, grouped there.
+        if self.args.format == CheckFormat::Json && self.dedup != Some(DedupMode::Prefix) {
+            let file = self
+                .current
+                .take()
+                .unwrap_or_else(|| FileReport::empty(input.name.clone()));
+            self.files.push(file);
+        }
+        let _ = self.out.flush();
+        ControlFlow::Continue(())
+    }
+}
+
 impl FileReport {
     fn empty(path: String) -> FileReport {
         FileReport {
@@ -394,14 +370,9 @@ impl FileReport {
 pub fn run(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let selection = args.select.selection()?;
     let dedup = args.select.dedup()?;
-    let inputs = crate::inputs::expand(&args.paths)?;
-    let inputs = args.shard.apply(inputs)?;
-    let pool = jobs_pool(args.jobs)?;
+    let plan = Plan::new(&args.paths, &args.input, args.jobs, "check").shard(&args.shard);
+    let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;
     let start = std::time::Instant::now();
-    let total = inputs.len() as u64;
-    let progress = Progress::new(ctx.options.progress, "check", "files");
-    let reading = reading(&args.input, true, &ctx.stdin);
-    let on_record = ctx.options.on_record.clone();
     let mut rep = Reporter {
         args,
         out: std::io::BufWriter::new(&mut *ctx.stdout),
@@ -411,32 +382,15 @@ pub fn run(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         io_failed: false,
         files: Vec::new(),
         current: None,
-        exact: Dedup::new(),
-        held: Vec::new(),
+        copies: Copies::new(dedup),
+        dedup,
         stopped: false,
     };
-    let _ = shogi_batch::run(
-        &inputs,
-        &reading,
-        &pool,
-        |input, game| {
-            record_hook(on_record.as_ref(), input, &game);
-            check_game(&input.name, &game, args, &selection, dedup)
-        },
-        |input, event| match event {
-            Event::InputDone => {
-                progress.inc(total);
-                rep.input_done(&input.name, dedup);
-                ControlFlow::Continue(())
-            }
-            Event::Game(r) => {
-                progress.add_games(1);
-                rep.game(r, dedup)
-            }
-        },
+    batch.run(
+        |input, game| check_game(&input.name, &game, args, &selection, dedup),
+        &mut rep,
     );
     rep.flush_held();
-    progress.finish();
     rep.write_json();
     let _ = rep.out.flush();
     drop(rep.out);
@@ -447,7 +401,7 @@ pub fn run(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let _ = writeln!(
         ctx.stderr,
         "checked {records} record(s) in {} file(s): {} valid, {invalid} invalid ({:.2}s){}",
-        inputs.len(),
+        batch.inputs.len(),
         records.saturating_sub(invalid),
         start.elapsed().as_secs_f64(),
         if rep.stopped {
@@ -456,11 +410,5 @@ pub fn run(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             ""
         },
     );
-    if rep.io_failed {
-        Err(Failure::silent(2))
-    } else if invalid > 0 {
-        Err(Failure::silent(1))
-    } else {
-        Ok(())
-    }
+    status(rep.io_failed, invalid > 0)
 }

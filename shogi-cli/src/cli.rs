@@ -123,6 +123,7 @@ pub enum NotationArg {
     #[value(alias = "ja")]
     Japanese,
     /// Western (Hodges): P-7f, Bx2b+, S*5e, G6i-5h, Nx7c=, +Rx2b.
+    #[value(alias = "hodges")]
     Western,
     /// USI: 7g7f, 8h2b+, P*5e.
     Usi,

@@ -32,9 +32,29 @@ pub fn reading<'a>(
     }
 }
 
+/// Where a command writes its output: `path` (created, buffered) or `stdout`; a file that
+/// cannot be created is a usage error naming it.
+pub fn output<'a>(
+    path: Option<&std::path::Path>,
+    stdout: &'a mut dyn std::io::Write,
+) -> Result<Box<dyn std::io::Write + 'a>, Failure> {
+    Ok(match path {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| {
+                Failure::usage(format!("error: {}: {}", path.display(), io_reason(&e)))
+            })?,
+        )),
+        None => Box::new(std::io::BufWriter::new(stdout)),
+    })
+}
+
 /// Calls the per-record hook of [`crate::Options::on_record`] (tests only) before a game is
 /// handled, unless the game is the report of a panic.
-pub fn record_hook(hook: Option<&crate::RecordHook>, input: &Input, game: &shogi_batch::ReadGame) {
+pub fn record_hook(
+    hook: Option<&crate::RecordHook>,
+    input: &Input,
+    game: &shogi_batch::InputRecord,
+) {
     if let Some(hook) = hook {
         if game.panic.is_none() {
             hook(&input.name, game.index as usize);

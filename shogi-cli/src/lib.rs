@@ -9,8 +9,10 @@
 //! `convert`, `stats`) stand on the shogi-batch crate (inputs walked in sorted order, shards,
 //! inputs read in parallel with results in input order, one row type, the selection, duplicates,
 //! and a panic in one game reported as that game's error while the batch goes on), with `inputs`
-//! and `batch` (the flags they share), `pool` (the worker threads) and `progress` (the terminal's
-//! progress bar).
+//! and `batch` (the flags they share), `driver` (the one loop over `shogi_batch::run` they all
+//! use, with `--dedup`'s choice of copies and the exit status), `pool` (the worker threads) and
+//! `progress` (the terminal's progress bar). `convert --to hcpe|psv|positions` is
+//! `convert::training`.
 
 mod analyze;
 mod batch;
@@ -19,6 +21,7 @@ mod cli;
 mod completions;
 mod convert;
 mod db;
+mod driver;
 mod inputs;
 mod match_cmd;
 mod mate;
@@ -28,7 +31,6 @@ mod pool;
 mod progress;
 mod show;
 mod stats;
-mod training;
 
 /// The columns of `shogi analyze`'s per-ply table and of its `--summary`, in order.
 pub use analyze::{COLUMNS as ANALYZE_COLUMNS, SUMMARY_COLUMNS as ANALYZE_SUMMARY_COLUMNS};

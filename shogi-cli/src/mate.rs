@@ -243,7 +243,7 @@ fn gather(args: &MateArgs, ctx: &mut Ctx) -> Result<Vec<Problem>, Failure> {
         ..ReadOptions::default()
     };
     for input in crate::inputs::expand(&paths)? {
-        let games: Vec<shogi_kif::Game> = match &input.path {
+        let games: Vec<shogi_kif::ReadRecord> = match &input.path {
             Some(path) => match Reader::open(path, opts) {
                 Ok(r) => r.collect(),
                 Err(e) => {
@@ -277,15 +277,8 @@ fn gather(args: &MateArgs, ctx: &mut Ctx) -> Result<Vec<Problem>, Failure> {
         for game in games {
             let label = game.index.to_string();
             let record = &game.record;
-            let start = record.start_position().ok_or_else(|| match &game.error {
-                Some(e) => e
-                    .clone()
-                    .with_path(input.name.clone())
-                    .render()
-                    .trim_end()
-                    .to_string(),
-                None => "no start position".to_string(),
-            });
+            // Every record has a playable start (the model holds it as a position).
+            let start: Result<Position, String> = Ok(record.start_position().clone());
             let answer: Vec<Move> = record
                 .main_line()
                 .take_while(|n| n.foul.is_none())
@@ -439,7 +432,7 @@ pub(crate) fn missed_mate(
     if !matches!(ending.kind, EndingKind::Resign | EndingKind::TimeUp) {
         return None;
     }
-    let start = record.start_position()?;
+    let start = record.start_position().clone();
     let moves: Vec<Move> = record
         .main_line()
         .take_while(|n| n.foul.is_none())

@@ -4,8 +4,8 @@
 use crate::cli::{InputArgs, NotationArg, VariantArg, parse_position};
 use crate::{Ctx, Failure, emit};
 use shogi_core::{Color, Handicap, Move, Position, Square, UsiWords, Variant};
-use shogi_kif::notation::move_text;
-use shogi_kif::{Format, ReadError, ReadOptions, Reader, Record};
+use shogi_kif::notation::{Notation, move_text};
+use shogi_kif::{Format, Line, ReadError, ReadOptions, Reader, Record};
 use std::fmt::Write as _;
 use std::io::BufRead;
 use std::path::Path;
@@ -15,7 +15,10 @@ use std::path::Path;
 #[command(
     after_help = "The input is a record file (any format `shogi check` reads; `-` for \
 stdin), an SFEN (one argument: quote it), `startpos`, or a USI line `position ... moves ...`. \
-A record is shown after --ply N moves of its main line (default: all of them); a record with an \
+A record is shown after --ply N moves of its main line (default: all of them), or of the line \
+of --variation N; a record with variations lists them, numbered as --variation (and `shogi \
+convert --variation`) take them: in the order a KIF file writes its 変化 blocks, each with the \
+move where it branches. A record with an \
 error is shown up to the error, and the error is printed on stderr (exit 1).\n\
 Exit status: 0, 1 when the record has an error, 2 on usage or input errors.\n\n\
 Examples:\n  shogi show samples/game.kif\n  shogi show samples/game.kif --ply 10 --notation western\n  \
@@ -27,9 +30,13 @@ shogi show samples/game.kif --ply 30 --format svg > board.svg"
 pub struct ShowArgs {
     /// A record file (`-` reads stdin), an SFEN, `startpos`, or `position ... [moves ...]`.
     pub input: String,
-    /// Show the position after N moves of the main line (default: the end).
+    /// Show the position after N moves of the main line or --variation (default: the end).
     #[arg(long, value_name = "N")]
     pub ply: Option<usize>,
+    /// Follow variation N (numbered as the list of variations shows them) instead of the main
+    /// line: the line it branches from up to the branch, then its own moves.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub variation: Option<u32>,
     /// How the moves are written: Japanese (▲７六歩, KI2 style), Western (Hodges: P-7f) or USI.
     #[arg(long, value_enum, default_value_t = NotationArg::Japanese)]
     pub notation: NotationArg,
@@ -70,6 +77,8 @@ struct Shown {
     handicap: bool,
     /// The error that stopped the record, if any.
     error: Option<ReadError>,
+    /// The record's variations: each one's number, and where it branches.
+    variations: Vec<(usize, String)>,
 }
 
 /// Runs `shogi show`.
@@ -78,10 +87,13 @@ pub fn run(args: &ShowArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let available = shown.moves.len();
     let ply = args.ply.unwrap_or(available);
     if ply > available {
+        let line = args
+            .variation
+            .map_or("its main line".to_string(), |n| format!("variation {n}"));
         let why = if shown.error.is_some() {
-            "before its first error"
+            "before its first error".to_string()
         } else {
-            "in its main line"
+            format!("in {line}")
         };
         return Err(Failure::usage(format!(
             "error: --ply {ply}: {} has {available} move(s) {why}",
@@ -140,6 +152,11 @@ fn load(args: &ShowArgs, ctx: &mut Ctx) -> Result<Shown, Failure> {
             "error: {input}: no such file (and not an SFEN, `startpos` or a `position` line)"
         )));
     }
+    if args.variation.is_some() {
+        return Err(Failure::usage(format!(
+            "error: --variation goes with a record; {input} is a position"
+        )));
+    }
     let start = parse_position(input, args.variant)?;
     Ok(Shown {
         name: "<input>".into(),
@@ -147,6 +164,7 @@ fn load(args: &ShowArgs, ctx: &mut Ctx) -> Result<Shown, Failure> {
         moves: Vec::new(),
         handicap: false,
         error: None,
+        variations: Vec::new(),
     })
 }
 
@@ -175,12 +193,7 @@ fn from_games<R: BufRead>(
         )));
     };
     let record = game.record;
-    let Some(start) = record.start_position() else {
-        let e = game
-            .error
-            .unwrap_or_else(|| ReadError::new(shogi_kif::ErrorKind::Position, "no start position"));
-        return Err(Failure::usage(e.with_path(name.to_string()).render()));
-    };
+    let start = record.start_position().clone();
     if let Some(v) = args.variant {
         if start.variant() != Variant::from(v) {
             return Err(Failure::usage(format!(
@@ -190,13 +203,68 @@ fn from_games<R: BufRead>(
             )));
         }
     }
+    let moves = match args.variation {
+        None => playable(&record),
+        Some(n) => match shogi_kif::with_variation(&record, n as usize) {
+            Some(line) => playable(&line),
+            None => {
+                return Err(Failure::usage(format!(
+                    "error: --variation {n}: {name} has {}",
+                    variation_count(shogi_kif::variations(&record).len())
+                )));
+            }
+        },
+    };
     Ok(Shown {
         name: name.to_string(),
         handicap: is_handicap(&record),
-        moves: playable(&record),
+        variations: list_variations(&record, &start, args.notation.into()),
+        moves,
         start,
         error: game.error,
     })
+}
+
+/// `2 variations`, `1 variation`, `no variations`.
+pub(crate) fn variation_count(n: usize) -> String {
+    match n {
+        0 => "no variations".to_string(),
+        1 => "1 variation".to_string(),
+        n => format!("{n} variations"),
+    }
+}
+
+/// A line per variation of `record`: its number, the move where it branches (move number and
+/// the move in `notation`) and the line it branches from.
+fn list_variations(record: &Record, start: &Position, notation: Notation) -> Vec<(usize, String)> {
+    shogi_kif::variations(record)
+        .iter()
+        .map(|v| {
+            let from = match v.parent {
+                0 => "the main line".to_string(),
+                p => format!("variation {p}"),
+            };
+            let first = shogi_kif::variation_line(record, v.number)
+                .and_then(|line| first_move(&line, v.ply, start, notation))
+                .unwrap_or_else(|| "no move (an ending)".to_string());
+            (
+                v.number,
+                format!("move {} (from {from}): {first}", v.ply + 1),
+            )
+        })
+        .collect()
+}
+
+/// The move `ply` of `line` in `notation`, written from the position before it.
+fn first_move(line: &Line, ply: usize, start: &Position, notation: Notation) -> Option<String> {
+    let mut pos = start.clone();
+    let mut last = None;
+    for node in line.moves.get(..ply)? {
+        pos.play(node.mv).ok()?;
+        last = Some(node.mv.to());
+    }
+    let mv = line.moves.get(ply)?.mv;
+    Some(move_text(&pos, mv, last, notation))
 }
 
 /// The main line's moves up to a declared foul (which cannot be played).
@@ -209,7 +277,7 @@ fn playable(record: &Record) -> Vec<Move> {
 }
 
 fn is_handicap(record: &Record) -> bool {
-    record.start.variant == Variant::Standard
+    record.start.variant() == Variant::Standard
         && matches!(record.start.handicap, Some(h) if h != Handicap::Even)
 }
 
@@ -253,11 +321,21 @@ fn render(shown: &Shown, ply: usize, args: &ShowArgs) -> Result<String, std::fmt
     };
     writeln!(out, "Check: {state}")?;
     writeln!(out, "SFEN: {}", pos.to_sfen())?;
+    if let Some(n) = args.variation {
+        writeln!(out, "Line: variation {n}")?;
+    }
     if !moves.is_empty() {
         writeln!(out, "Moves:")?;
         let width = moves.len().to_string().len();
         for (i, text) in moves.iter().enumerate() {
             writeln!(out, "{:>width$} {text}", i + 1)?;
+        }
+    }
+    if !shown.variations.is_empty() {
+        writeln!(out, "Variations:")?;
+        let width = shown.variations.len().to_string().len();
+        for (n, text) in &shown.variations {
+            writeln!(out, "{n:>width$} {text}")?;
         }
     }
     Ok(out)

@@ -2,13 +2,10 @@
 
 use crate::batch::{SelectArgs, ShardArgs};
 use crate::cli::{InputArgs, NotationArg};
-use crate::inputs::record_hook;
-use crate::pool::jobs_pool;
-use crate::progress::Progress;
+use crate::driver::{Batch, Copies, Handler, Plan, status};
 use crate::{Ctx, Failure};
 use shogi_batch::{
-    Dedup, DedupMode, Event, GameRow, Input, ReadGame, Selection, Summary, csv_header, duplicates,
-    game_key, line_text,
+    DedupMode, GameRow, Input, InputRecord, Selection, Summary, csv_header, game_key, line_text,
 };
 use shogi_kif::notation::Notation;
 use std::io::Write;
@@ -70,8 +67,8 @@ pub struct StatsArgs {
 struct Item {
     /// The row, when the selection keeps the game.
     row: Option<Kept>,
-    /// The game key (for --dedup).
-    key: u64,
+    /// The game key (for --dedup; none for a game that could not be read).
+    key: Option<u64>,
     /// The main line's text (for --dedup prefix).
     line: Option<String>,
     invalid: bool,
@@ -166,43 +163,42 @@ impl Sink<'_> {
 /// worker.
 fn stats_game(
     input: &Input,
-    game: &ReadGame,
+    game: &InputRecord,
     selection: &Selection,
     dedup: Option<DedupMode>,
     moves: Option<Notation>,
     handover: Handover,
 ) -> Item {
-    let r = game.replay(selection.position());
     let io = game
         .error
         .as_ref()
         .is_some_and(|e| e.kind == shogi_kif::ErrorKind::Io);
     if let (Handover::Text(format), true) = (handover, selection.is_empty()) {
         // Every game kept, written at once: the row borrows from the game.
-        let mut row = GameRow::borrowed(&input.name, game, Some(&r));
+        let mut row = GameRow::borrowed(&input.name, game);
         if let Some(notation) = moves {
             row.set_moves(game, notation);
         }
         return Item {
             invalid: !row.valid,
             row: Some(Kept::Text(encode(&row, format))),
-            key: 0,
+            key: None,
             line: None,
             io,
         };
     }
-    let mut row = GameRow::new(&input.name, game, Some(&r));
+    let mut row = GameRow::new(&input.name, game);
     let invalid = !row.valid;
-    let keep = selection.matches(&row, Some(&r));
+    let keep = selection.matches(&row, |want| game.reached(want));
     if let Some(notation) = moves.filter(|_| keep) {
         row.set_moves(game, notation);
     }
     let (key, line) = match &game.record {
         Some(rec) if keep && dedup.is_some() => (
-            game_key(rec),
+            Some(game_key(rec)),
             (dedup == Some(DedupMode::Prefix)).then(|| line_text(rec)),
         ),
-        _ => (0, None),
+        _ => (None, None),
     };
     let row = keep.then(|| match handover {
         Handover::Row => Kept::Row(Box::new(row)),
@@ -222,10 +218,8 @@ struct Rows<'a> {
     summary_only: bool,
     sink: Sink<'a>,
     summary: Summary,
-    dedup: Option<DedupMode>,
-    exact: Dedup,
-    /// With --dedup prefix: every kept row with its main line, until the end.
-    held: Vec<(GameRow, String)>,
+    /// --dedup: each copy's `duplicate_of` (with prefix, every kept row held until the end).
+    copies: Copies<GameRow>,
     games: u64,
     invalid: u64,
     io_failed: bool,
@@ -248,51 +242,11 @@ impl Rows<'_> {
         }
     }
 
-    /// Takes one game's item.
-    fn game(&mut self, item: Item) -> ControlFlow<()> {
-        self.games += 1;
-        self.invalid += u64::from(item.invalid);
-        self.io_failed |= item.io;
-        let mut row = match item.row {
-            None => return ControlFlow::Continue(()),
-            Some(Kept::Row(row)) => *row,
-            Some(Kept::Text(text)) => {
-                let written = text
-                    .map_err(std::io::Error::other)
-                    .and_then(|t| self.sink.text(&t));
-                return match written {
-                    Ok(()) => ControlFlow::Continue(()),
-                    Err(e) => {
-                        self.write_error = Some(e);
-                        ControlFlow::Break(())
-                    }
-                };
-            }
-        };
-        match self.dedup {
-            None => self.put(&row),
-            Some(DedupMode::Exact) => {
-                if row.key.is_some() {
-                    row.duplicate_of = self.exact.check(item.key, &row.id());
-                }
-                self.put(&row)
-            }
-            Some(DedupMode::Prefix) => {
-                // Unreadable games have no line: a line of their own keeps them apart.
-                let line = item.line.unwrap_or_else(|| format!("\u{0}{}", row.id()));
-                self.held.push((row, line));
-                ControlFlow::Continue(())
-            }
-        }
-    }
-
     /// --dedup prefix: the rows, now that every game is known.
     fn flush_held(&mut self) {
-        let held = std::mem::take(&mut self.held);
-        let lines: Vec<String> = held.iter().map(|h| h.1.clone()).collect();
-        let dups = duplicates(&lines, DedupMode::Prefix);
+        let held = self.copies.finish();
         let ids: Vec<String> = held.iter().map(|h| h.0.id()).collect();
-        for ((mut row, _), dup) in held.into_iter().zip(dups) {
+        for (mut row, dup) in held {
             row.duplicate_of = dup.map(|k| ids[k].clone());
             if self.put(&row).is_break() {
                 break;
@@ -322,6 +276,44 @@ impl Rows<'_> {
     }
 }
 
+impl Handler<Item> for Rows<'_> {
+    /// Takes one game's item.
+    fn game(&mut self, _: &Input, item: Item) -> ControlFlow<()> {
+        self.games += 1;
+        self.invalid += u64::from(item.invalid);
+        self.io_failed |= item.io;
+        let row = match item.row {
+            None => return ControlFlow::Continue(()),
+            Some(Kept::Row(row)) => *row,
+            Some(Kept::Text(text)) => {
+                let written = text
+                    .map_err(std::io::Error::other)
+                    .and_then(|t| self.sink.text(&t));
+                return match written {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(e) => {
+                        self.write_error = Some(e);
+                        ControlFlow::Break(())
+                    }
+                };
+            }
+        };
+        // An unreadable game has no key (and no line): it copies nothing.
+        let key = item.key.filter(|_| row.key.is_some());
+        match self.copies.offer(row, key, GameRow::id, item.line) {
+            Some((mut row, copy_of)) => {
+                row.duplicate_of = copy_of;
+                self.put(&row)
+            }
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    fn input_done(&mut self, _: &Input) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
 /// The output: `--output FILE` or stdout, as CSV or JSON lines (serialised here, or by the
 /// workers as `handover` says).
 fn open_sink<'a>(
@@ -329,18 +321,7 @@ fn open_sink<'a>(
     handover: Handover,
     stdout: &'a mut dyn Write,
 ) -> Result<Sink<'a>, Failure> {
-    let out: Box<dyn Write + 'a> = match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| {
-                Failure::usage(format!(
-                    "error: {}: {}",
-                    path.display(),
-                    shogi_batch::io_reason(&e)
-                ))
-            })?,
-        )),
-        None => Box::new(std::io::BufWriter::new(stdout)),
-    };
+    let out = crate::inputs::output(args.output.as_deref(), stdout)?;
     Ok(match (handover, args.format) {
         (Handover::Text(StatsFormat::Csv), _) => Sink::Text {
             out,
@@ -357,9 +338,8 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let selection = args.select.selection()?;
     let dedup = args.select.dedup()?;
     let moves = args.moves.map(Notation::from);
-    let inputs = crate::inputs::expand(&args.paths)?;
-    let inputs = args.shard.apply(inputs)?;
-    let pool = jobs_pool(args.jobs)?;
+    let plan = Plan::new(&args.paths, &args.input, args.jobs, "stats").shard(&args.shard);
+    let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;
     let handover = if args.summary || dedup.is_some() {
         Handover::Row
     } else {
@@ -369,59 +349,26 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         summary_only: args.summary,
         sink: open_sink(args, handover, &mut *ctx.stdout)?,
         summary: Summary::default(),
-        dedup,
-        exact: Dedup::new(),
-        held: Vec::new(),
+        copies: Copies::new(dedup),
         games: 0,
         invalid: 0,
         io_failed: false,
         write_error: None,
     };
-    let reading = crate::inputs::reading(&args.input, true, &ctx.stdin);
     let start = std::time::Instant::now();
-    let progress = Progress::new(ctx.options.progress, "stats", "files");
-    let total = inputs.len() as u64;
-    let on_record = ctx.options.on_record.clone();
-    let _ = shogi_batch::run(
-        &inputs,
-        &reading,
-        &pool,
-        |input, game| {
-            // Only readable games (a panic's report has an error too).
-            if game.error.is_none() {
-                record_hook(on_record.as_ref(), input, &game);
-            }
-            stats_game(input, &game, &selection, dedup, moves, handover)
-        },
-        |_, event| match event {
-            Event::InputDone => {
-                progress.inc(total);
-                ControlFlow::Continue(())
-            }
-            Event::Game(item) => {
-                progress.add_games(1);
-                rows.game(item)
-            }
-        },
+    batch.run(
+        |input, game| stats_game(input, &game, &selection, dedup, moves, handover),
+        &mut rows,
     );
-    progress.finish();
-    if dedup == Some(DedupMode::Prefix) {
-        rows.flush_held();
-    }
+    rows.flush_held();
     let (games, invalid, io_failed) = (rows.games, rows.invalid, rows.io_failed);
     rows.finish()?;
     let secs = start.elapsed().as_secs_f64();
     let _ = writeln!(
         ctx.stderr,
         "read {games} game(s) in {} file(s): {} valid, {invalid} invalid ({secs:.2}s)",
-        inputs.len(),
+        batch.inputs.len(),
         games - invalid,
     );
-    if io_failed {
-        Err(Failure::silent(2))
-    } else if invalid > 0 {
-        Err(Failure::silent(1))
-    } else {
-        Ok(())
-    }
+    status(io_failed, invalid > 0)
 }

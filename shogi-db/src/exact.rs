@@ -2,10 +2,12 @@
 //! the fast path is not the position.
 
 use crate::error::DbError;
-use crate::hit::{Found, Hit, hit_columns, hit_row, position_after, prefix, stored_start};
+use crate::hit::{
+    Found, Hit, hit_columns, hit_row, position_after, prefix, stored_move, stored_start,
+};
 use crate::key::position_key;
 use crate::schema::{self, db_err};
-use shogi_batch::{Replay, Selection, same_position};
+use shogi_batch::Selection;
 use shogi_core::Position;
 use std::collections::HashMap;
 use std::path::Path;
@@ -16,7 +18,7 @@ fn reaches(start: &str, moves: &str, want: &Position) -> bool {
         return false;
     };
     let k = want.key();
-    if pos.key() == k && same_position(&pos, want) {
+    if pos.key() == k && pos.same_position(want) {
         return true;
     }
     for m in moves.split_whitespace() {
@@ -24,7 +26,7 @@ fn reaches(start: &str, moves: &str, want: &Position) -> bool {
             return false;
         };
         pos.play_unchecked(mv);
-        if pos.key() == k && same_position(&pos, want) {
+        if pos.key() == k && pos.same_position(want) {
             return true;
         }
     }
@@ -63,7 +65,10 @@ pub(crate) fn find_exact(
     let mut hits = Vec::new();
     while let Some(r) = rows.next().map_err(|e| db_err(db, e))? {
         let ply: i64 = r.get(0).map_err(|e| db_err(db, e))?;
-        let next: Option<String> = r.get(1).map_err(|e| db_err(db, e))?;
+        let next = r
+            .get_ref(1)
+            .and_then(|v| stored_move(v.as_str_or_null()?, 1))
+            .map_err(|e| db_err(db, e))?;
         let start = r.get_ref(2).map_err(|e| db_err(db, e))?;
         let Ok(start) = start.as_str() else { continue };
         let line = r
@@ -76,7 +81,7 @@ pub(crate) fn find_exact(
         let ok = match known {
             Some(ok) => ok,
             None => {
-                let ok = position_after(start, prefix).is_some_and(|p| same_position(&p, target));
+                let ok = position_after(start, prefix).is_some_and(|p| p.same_position(target));
                 confirmed
                     .entry(start.to_string())
                     .or_default()
@@ -89,14 +94,7 @@ pub(crate) fn find_exact(
         }
         let row = if full {
             let row = schema::row_from(r, 4).map_err(|e| db_err(db, e))?;
-            let reached = selection
-                .position()
-                .is_some_and(|want| reaches(start, line, want));
-            let rep = Replay {
-                reached,
-                ..Replay::default()
-            };
-            if !selection.matches(&row, Some(&rep)) {
+            if !selection.matches(&row, |want| reaches(start, line, want)) {
                 continue;
             }
             row

@@ -6,14 +6,13 @@
 
 use crate::error::DbError;
 use crate::hit::{
-    Counts, Hit, fill_hit_row, hit_columns, hit_row, position_after, prefix, set_opt,
+    Counts, Hit, fill_hit_row, hit_columns, hit_row, position_after, prefix, stored_move,
 };
 use crate::key::{check_key, position_key};
 use crate::schema::{self, db_err};
 use crate::stream::{self, Chunking};
 use crate::tally::{Explore, GameRef, Tally};
 use rusqlite::{Connection, OptionalExtension};
-use shogi_batch::same_position;
 use shogi_core::Position;
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -37,7 +36,7 @@ fn confirm(
         return Ok(false);
     };
     let line = prefix(&moves, ply as usize);
-    Ok(position_after(&start, line).is_some_and(|p| same_position(&p, target)))
+    Ok(position_after(&start, line).is_some_and(|p| p.same_position(target)))
 }
 
 /// The rows of the key and check key of `target`, joined with `games_hit`.
@@ -71,7 +70,10 @@ pub(crate) fn find(
         hits.push(Hit {
             row: hit_row(r, 3).map_err(get)?,
             ply: ply as u32,
-            next_move: r.get(2).map_err(get)?,
+            next_move: r
+                .get_ref(2)
+                .and_then(|v| stored_move(v.as_str_or_null()?, 2))
+                .map_err(get)?,
         });
     }
     if let Some((game_id, ply)) = first {
@@ -148,11 +150,10 @@ pub(crate) fn find_each(
         .map_err(err)?;
     while let Some(r) = rows.next().map_err(err)? {
         hit.ply = r.get(1).map_err(err)?;
-        let mv = r
+        hit.next_move = r
             .get_ref(2)
-            .and_then(|v| Ok(v.as_str_or_null()?))
+            .and_then(|v| stored_move(v.as_str_or_null()?, 2))
             .map_err(err)?;
-        set_opt(&mut hit.next_move, mv);
         fill_hit_row(r, 3, &mut hit.row).map_err(err)?;
         if each(&hit).is_break() {
             break;

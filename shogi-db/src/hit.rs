@@ -3,7 +3,7 @@
 
 use rusqlite::Row;
 use shogi_batch::GameRow;
-use shogi_core::{Position, SetupOptions};
+use shogi_core::{Move, Position, SetupOptions};
 
 /// One occurrence of the position: a game, the ply at which it stood there (0 = the start)
 /// and the move played from it.
@@ -17,8 +17,8 @@ pub struct Hit {
     pub row: GameRow,
     /// Moves played before the position (0: the start position).
     pub ply: u32,
-    /// The move played from the position, in USI; `None` when the game's line ends there.
-    pub next_move: Option<String>,
+    /// The move played from the position; `None` when the game's line ends there.
+    pub next_move: Option<Move>,
 }
 
 impl Hit {
@@ -134,6 +134,21 @@ pub(crate) fn hit_row(r: &Row<'_>, i: usize) -> rusqlite::Result<GameRow> {
 pub(crate) fn set(to: &mut String, from: Option<&str>) {
     to.clear();
     to.push_str(from.unwrap_or_default());
+}
+
+/// A stored move (USI text, or NULL at the end of a line) of column `column`; text that is
+/// not a USI move (a damaged database) is that column's conversion error.
+pub(crate) fn stored_move(text: Option<&str>, column: usize) -> rusqlite::Result<Option<Move>> {
+    text.map(|t| {
+        Move::from_usi(t).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(
+                column,
+                rusqlite::types::Type::Text,
+                format!("stored move '{t}': {e}").into(),
+            )
+        })
+    })
+    .transpose()
 }
 
 /// Sets `to` to `from`, reusing its allocation where both are there.

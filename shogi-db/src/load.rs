@@ -8,7 +8,7 @@ use crate::rows::Positions;
 use crate::schema;
 use rusqlite::Connection;
 use rusqlite::types::Value;
-use shogi_batch::{Event, GameRow, Input, ReadGame, Reading};
+use shogi_batch::{Event, GameRow, Input, InputRecord, Reading};
 use shogi_core::Move;
 use std::ops::ControlFlow;
 
@@ -40,9 +40,7 @@ pub(crate) struct Entry {
 /// The main line of a record as played: key and check key of each position (one more than
 /// the moves) and the moves, up to a declared foul move (which cannot be played).
 fn line_of(record: &shogi_kif::Record) -> (Vec<(i64, i32)>, Vec<Move>) {
-    let Some(mut pos) = record.start_position() else {
-        return (Vec::new(), Vec::new());
-    };
+    let mut pos = record.start_position().clone();
     let n = record.moves.moves.len();
     let mut keys = Vec::with_capacity(n + 1);
     let mut moves = Vec::with_capacity(n);
@@ -63,16 +61,9 @@ fn line_of(record: &shogi_kif::Record) -> (Vec<(i64, i32)>, Vec<Move>) {
 }
 
 /// The work on one game (on a worker thread): its row, keys and line.
-pub(crate) fn entry(input: &Input, game: ReadGame) -> Entry {
-    let (r, keys, moves) = match &game.record {
-        Some(rec) => {
-            let r = game.replay(None);
-            let (keys, moves) = line_of(rec);
-            (Some(r), keys, moves)
-        }
-        None => (None, Vec::new(), Vec::new()),
-    };
-    let row = GameRow::new(&input.name, &game, r.as_ref());
+pub(crate) fn entry(input: &Input, game: InputRecord) -> Entry {
+    let (keys, moves) = game.record.as_ref().map(line_of).unwrap_or_default();
+    let row = GameRow::new(&input.name, &game);
     let mut text = String::with_capacity(moves.len() * 5);
     for (i, m) in moves.iter().enumerate() {
         if i > 0 {

@@ -2,7 +2,7 @@
 
 use crate::error::DbError;
 use crate::hit::{Found, Hit};
-use shogi_batch::{Event, GameRow, Reading, Selection, expand, same_position};
+use shogi_batch::{Event, GameRow, Reading, Selection, expand};
 use shogi_core::Position;
 use std::ops::ControlFlow;
 
@@ -25,14 +25,14 @@ pub fn scan(
         &pool,
         |input, game| {
             let rec = game.record.as_ref()?;
-            let mut pos = rec.start_position()?;
-            let mut found: Vec<(u32, Option<String>)> = Vec::new();
+            let mut pos = rec.start_position().clone();
+            let mut found: Vec<(u32, Option<shogi_core::Move>)> = Vec::new();
             let moves = &rec.moves.moves;
             let mut ply = 0usize;
             loop {
                 let next = moves.get(ply).filter(|m| m.foul.is_none());
-                if pos.key() == key && same_position(&pos, target) {
-                    found.push((ply as u32, next.map(|m| m.mv.to_usi())));
+                if pos.key() == key && pos.same_position(target) {
+                    found.push((ply as u32, next.map(|m| m.mv)));
                 }
                 let Some(node) = next else { break };
                 pos.play_unchecked(node.mv);
@@ -41,9 +41,8 @@ pub fn scan(
             if found.is_empty() {
                 return None;
             }
-            let r = game.replay(selection.position());
-            let row = GameRow::new(&input.name, &game, Some(&r));
-            if !selection.matches(&row, Some(&r)) {
+            let row = GameRow::new(&input.name, &game);
+            if !selection.matches(&row, |want| game.reached(want)) {
                 return None;
             }
             Some((row, found))

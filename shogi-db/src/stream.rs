@@ -5,7 +5,7 @@
 //! few chunks ahead of it.
 
 use crate::error::DbError;
-use crate::hit::{Hit, hit_columns, set, set_opt};
+use crate::hit::{Hit, hit_columns, set, set_opt, stored_move};
 use crate::schema::{self, db_err};
 use rusqlite::Connection;
 use std::ops::ControlFlow;
@@ -26,7 +26,7 @@ type Span = Option<(u32, u32)>;
 /// One hit of a chunk.
 struct Packed {
     ply: u32,
-    next: Span,
+    next: Option<shogi_core::Move>,
     path: Span,
     game: u32,
     sente: Span,
@@ -66,7 +66,7 @@ impl Packed {
     /// Fills `hit` (reusing its strings) with this hit of `chunk`.
     fn unpack(&self, chunk: &Chunk, hit: &mut Hit) {
         hit.ply = self.ply;
-        set_opt(&mut hit.next_move, chunk.get(self.next));
+        hit.next_move = self.next;
         let row = &mut hit.row;
         set(&mut row.path, chunk.get(self.path));
         row.game = self.game;
@@ -127,7 +127,7 @@ fn read(
         let text = |i: usize| row.get_ref(i).and_then(|v| Ok(v.as_str_or_null()?));
         let p = Packed {
             ply: row.get(0)?,
-            next: chunk.span(text(1)?),
+            next: stored_move(text(1)?, 1)?,
             path: chunk.span(text(2)?),
             game: row.get(3)?,
             sente: chunk.span(text(4)?),

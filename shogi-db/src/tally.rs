@@ -231,9 +231,15 @@ fn table(
 /// once per distinct move it played from the position.
 pub fn explore_hits(target: &Position, found: &Found) -> Explore {
     let mut tally: Tally<(&str, u32)> = Tally::new();
-    for h in &found.hits {
+    // The tally keys moves by their USI text.
+    let usi: Vec<Option<String>> = found
+        .hits
+        .iter()
+        .map(|h| h.next_move.map(|m| m.to_usi()))
+        .collect();
+    for (h, mv) in found.hits.iter().zip(&usi) {
         let game = (h.row.path.as_str(), h.row.game);
-        let mv = h.next_move.as_deref();
+        let mv = mv.as_deref();
         let new_move = tally.hit(&game, mv);
         if let Some(mv) = mv.filter(|_| new_move) {
             let ratings = [h.row.sente_rating, h.row.gote_rating];

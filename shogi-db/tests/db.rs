@@ -66,7 +66,7 @@ fn narrow(h: &Hit) -> Hit {
             ..Default::default()
         },
         ply: h.ply,
-        next_move: h.next_move.clone(),
+        next_move: h.next_move,
     }
 }
 
@@ -93,7 +93,10 @@ fn got(found: &shogi_db::Found) -> Vec<(String, u32, u32, Option<String>)> {
     found
         .hits
         .iter()
-        .map(|h| (h.row.path.clone(), h.row.game, h.ply, h.next_move.clone()))
+        .map(|h| {
+            let next = h.next_move.map(|m| m.to_usi());
+            (h.row.path.clone(), h.row.game, h.ply, next)
+        })
         .collect()
 }
 
@@ -364,42 +367,45 @@ fn selection_filters_apply_to_find_and_explore() {
     let all = brute_force(&[f.gen_dir.as_str()]);
     let start = target("startpos");
     let second = all.iter().find(|s| s.ply == 2).unwrap().sfen.clone();
-    let filters: &[&[(&str, &str)]] = &[
-        &[("--player", "tanaka")],
-        &[("--sente", "sato"), ("--winner", "gote")],
-        &[("--since", "2024-06-01")],
-        &[("--until", "2024-03-31"), ("--min-plies", "20")],
-        &[("--ending", "abort")],
-        &[("--min-rating", "2000")],
-        &[("--max-plies", "25")],
-        &[("--invalid", "")],
-        &[("--position", &second)],
+    let day = |d: &str| d.parse::<shogi_batch::Day>().unwrap();
+    let new = Selection::new;
+    let filters: Vec<(&str, Selection)> = vec![
+        ("player tanaka", new().player("tanaka")),
+        (
+            "sente sato, winner gote",
+            new().sente("sato").winner(shogi_kif::Winner::Gote),
+        ),
+        ("since 2024-06-01", new().since(day("2024-06-01"))),
+        (
+            "until 2024-03-31, min plies 20",
+            new().until(day("2024-03-31")).min_plies(20),
+        ),
+        ("ending abort", new().ending("abort".parse().unwrap())),
+        ("min rating 2000", new().min_rating(2000.0)),
+        ("max plies 25", new().max_plies(25)),
+        ("invalid", new().valid(false)),
+        (
+            "position",
+            new().passes_through(shogi_batch::filter_text::position(&second).unwrap()),
+        ),
     ];
-    for pairs in filters {
-        let mut sel = Selection::new();
-        for (k, v) in *pairs {
-            sel.set(k, v).unwrap();
-        }
-        let found = find(&f.db, &start, &sel, None).unwrap();
-        let scanned = scan(&[f.gen_dir.as_str()], &start, &sel, None, Some(1)).unwrap();
+    for (pairs, sel) in &filters {
+        let found = find(&f.db, &start, sel, None).unwrap();
+        let scanned = scan(&[f.gen_dir.as_str()], &start, sel, None, Some(1)).unwrap();
         assert_eq!(got(&found), got(&scanned), "{pairs:?}");
         // Brute force over rows, the position filter by text.
         let want: Vec<_> = all
             .iter()
             .filter(|s| s.ply == 0)
             .filter(|s| {
-                let reached = all.iter().any(|t| {
-                    t.path == s.path
-                        && t.game == s.game
-                        && sel
-                            .position()
-                            .is_some_and(|p| t.sfen == shogi_batch::start_text(&p.to_sfen()))
-                });
-                let r = shogi_batch::Replay {
-                    reached,
-                    ..Default::default()
+                let reached = |p: &shogi_core::Position| {
+                    all.iter().any(|t| {
+                        t.path == s.path
+                            && t.game == s.game
+                            && t.sfen == shogi_batch::start_text(&p.to_sfen())
+                    })
                 };
-                sel.matches(&s.row, Some(&r))
+                sel.matches(&s.row, reached)
             })
             .map(|s| (s.path.clone(), s.game, 0, s.next.clone()))
             .collect();
@@ -730,4 +736,19 @@ fn bad_databases_are_refused_and_left_untouched() {
     lock.execute_batch("ROLLBACK").unwrap();
     drop(lock);
     assert_eq!(std::fs::read(&f.db).unwrap(), bytes);
+}
+
+#[test]
+fn a_damaged_stored_move_is_an_error_naming_the_database() {
+    let f = fixture(false);
+    let start = target("startpos");
+    let none = Selection::new();
+    let before = find(&f.db, &start, &none, None).unwrap();
+    assert!(before.hits.iter().all(|h| h.next_move.is_some()));
+    let conn = Connection::open(&f.db).unwrap();
+    conn.execute("UPDATE positions SET move = 'zz' WHERE ply = 0", [])
+        .unwrap();
+    drop(conn);
+    let e = find(&f.db, &start, &none, None).unwrap_err().to_string();
+    assert!(e.contains("games.sqlite") && e.contains("'zz'"), "{e}");
 }

@@ -49,7 +49,7 @@ fn dump(path: &Path, shown: &str) {
         let fouls: Vec<Value> = record
             .main_line()
             .enumerate()
-            .filter_map(|(i, n)| n.foul.as_ref().map(|f| json!([i + 1, f])))
+            .filter_map(|(i, n)| n.foul.map(|f| json!([i + 1, f.message()])))
             .collect();
         let line = json!({
             "path": shown,
@@ -59,7 +59,7 @@ fn dump(path: &Path, shown: &str) {
             "valid": game.is_valid(),
             "error": game.error,
             "diagnostics": game.diagnostics,
-            "start": record.start.sfen,
+            "start": record.start.sfen(),
             "moves": record.usi_moves(),
             "fouls": fouls,
             "ending": record.ending().map(|e| format!("{:?}", e.kind)),

@@ -11,12 +11,18 @@ use std::borrow::Cow;
 pub const UNKNOWN_ENDING_WORD: &str = "不明";
 
 /// The terminal statement of a line of play, relative to the side to move at that point.
+///
+/// Serialised (JSON) by its one name, [`crate::ending_name`] (`resign`, `abort`,
+/// `timeout`, `checkmate`, …), except the two fouls, `foul-win` and `foul-loss` (both
+/// `foul` as an ending name); the snake_case names of earlier versions (`interrupt`,
+/// `time_up`, `mate`, …) still read.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum EndingKind {
     /// 投了 / `%TORYO`: the side to move resigns.
     Resign,
     /// 中断 / `%CHUDAN`: the game was interrupted.
+    #[serde(rename = "abort", alias = "interrupt")]
     Interrupt,
     /// 千日手 / `%SENNICHITE`: repetition draw.
     Repetition,
@@ -25,25 +31,34 @@ pub enum EndingKind {
     /// 入玉勝ち / `%KACHI`: the side to move declares an entering-king win.
     Declaration,
     /// 切れ負け / `%TIME_UP`: the side to move lost on time.
+    #[serde(rename = "timeout", alias = "time_up")]
     TimeUp,
     /// 反則勝ち / `%±ILLEGAL_ACTION` by the opponent: the side to move wins because the
     /// previous move was a foul.
+    #[serde(alias = "foul_win")]
     FoulWin,
     /// 反則負け / `%ILLEGAL_MOVE`: the side to move loses by its own foul.
+    #[serde(alias = "foul_loss")]
     FoulLoss,
     /// 詰み / `%TSUMI`: the side to move is mated.
+    #[serde(rename = "checkmate", alias = "mate")]
     Mate,
     /// 不詰 / `%FUZUMI`: (problems) there is no mate.
+    #[serde(alias = "no_mate")]
     NoMate,
     /// `%MAX_MOVES` (CSA V3): the move limit was reached (draw).
+    #[serde(alias = "max_moves")]
     MaxMoves,
     /// `%HIKIWAKE`: draw.
     Draw,
     /// 封じ手: sealed move, the game was adjourned.
+    #[serde(rename = "sealed", alias = "sealed_move")]
     SealedMove,
     /// 不戦勝: the side to move wins by default.
+    #[serde(alias = "win_by_default")]
     WinByDefault,
     /// 不戦敗: the side to move loses by default.
+    #[serde(alias = "loss_by_default")]
     LossByDefault,
     /// Any other word, kept as written (`%MATTA`, …).
     Other(String),

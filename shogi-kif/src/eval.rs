@@ -217,9 +217,7 @@ fn floodgate_line(e: &mut Evaluation, body: &str) {
 /// against the record's positions (see [`Evaluation::pv_usi`]).
 pub fn evaluations(record: &Record) -> Vec<Evaluation> {
     let mut out = Vec::new();
-    let Some(mut pos) = record.start_position() else {
-        return out;
-    };
+    let mut pos = record.start_position().clone();
     for (i, node) in record.moves.moves.iter().enumerate() {
         let before = pos.clone();
         if node.foul.is_some() || pos.play(node.mv).is_err() {
@@ -497,9 +495,7 @@ pub enum Style {
 /// past the end of `judgements`, and `None`s, are left alone; so is everything from an
 /// illegal move on. Returns how many moves were annotated.
 pub fn annotate(record: &mut Record, judgements: &[Option<Judgement>], style: Style) -> usize {
-    let Some(mut pos) = record.start_position() else {
-        return 0;
-    };
+    let mut pos = record.start_position().clone();
     let mut n = 0;
     for (node, j) in record.moves.moves.iter_mut().zip(judgements) {
         if node.foul.is_some() || pos.play(node.mv).is_err() {

@@ -6,7 +6,7 @@
 //! line, column, ply, the move as written and the rule broken.
 //!
 //! One reader, [`Reader`], reads every format from any [`std::io::BufRead`] (a `&[u8]` for
-//! input in memory), game by game: each [`Game`] carries its record, the first error and
+//! input in memory), game by game: each [`ReadRecord`] carries its record, the first error and
 //! the diagnostics (the reader's warnings and [`validate`]'s checks, from the same replay).
 //!
 //! ```
@@ -38,7 +38,7 @@
 //!
 //! ```
 //! use shogi_kif::notation::{Notation, move_text};
-//! use shogi_kif::{LineEnd, ReadOptions, outcome, read_path};
+//! use shogi_kif::{MainLine, ReadOptions, outcome, read_path};
 //!
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     # let dir = std::env::temp_dir().join(format!("shogi-kif-doc-{}", std::process::id()));
@@ -46,7 +46,7 @@
 //!     # let path = dir.join("game.kif");
 //!     # std::fs::write(&path, "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 投了\n")?;
 //!     let record = read_path(&path, ReadOptions::default())?;
-//!     let mut pos = record.start_position().ok_or("no playable start")?;
+//!     let mut pos = record.start_position().clone();
 //!     let mut last = None;
 //!     let mut line = Vec::new();
 //!     for node in record.main_line() {
@@ -55,8 +55,8 @@
 //!         last = Some(node.mv.to());
 //!     }
 //!     println!("{}", line.join(" "));
-//!     let replayed = LineEnd::replay(&record).ok_or("no playable start")?;
-//!     let (ending, winner) = outcome(&record, &replayed.line_end());
+//!     let main = MainLine::replay(&record);
+//!     let (ending, winner) = outcome(&record, &main);
 //!     println!("{} ({})", winner.name(), ending.unwrap_or("no ending"));
 //!     assert_eq!(line.join(" "), "▲７六歩 △３四歩 ▲２二角成");
 //!     assert_eq!((ending, winner.name()), (Some("resign"), "sente"));
@@ -86,6 +86,7 @@ mod jkf;
 mod kif;
 pub mod limits;
 mod loss;
+mod main_line;
 mod model;
 pub mod notation;
 mod outcome;
@@ -95,6 +96,7 @@ mod replay;
 mod text;
 mod usi;
 mod validate;
+mod variations;
 mod write;
 
 pub use encode::{Unencodable, encode, encode_lossy, substitute};
@@ -104,12 +106,13 @@ pub use error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 pub use format::Format;
 pub use kif::write::write_bod as write_diagram;
 pub use loss::{Loss, losses};
+pub use main_line::MainLine;
 pub use model::{Ending, Header, HeaderEntry, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
-pub use outcome::{ENDING_NAMES, LineEnd, Replayed, Winner, ending_name, outcome};
-pub use read::{Game, ReadOptions, Reader, read_bytes, read_path, read_str};
-pub use replay::MainLine;
+pub use outcome::{ENDING_NAMES, Winner, ending_name, outcome};
+pub use read::{ReadOptions, ReadRecord, Reader, read_bytes, read_path, read_str};
 pub use usi::write::UsiForm;
 pub use validate::{impasse_rule, validate};
+pub use variations::{Variation, variation_line, variations, with_variation};
 pub use write::{
     WriteOptions, Written, write, write_reporting, write_to, write_to_with, write_usi, write_with,
 };

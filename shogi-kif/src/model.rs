@@ -3,7 +3,7 @@
 use crate::ending::EndingKind;
 use crate::error::Diagnostic;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use shogi_core::{Color, Handicap, Move, Piece, Position, Setup, Variant};
+use shogi_core::{Color, Handicap, Move, Piece, PlayError, Position, Setup, Variant};
 
 /// A header key: the usual ones typed, any other kept verbatim.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -222,41 +222,159 @@ fn de_opt_color<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Color>, D::Err
     }
 }
 
+/// Every rule a move can break, for reading a foul back from its message.
+const PLAY_ERRORS: [PlayError; 16] = [
+    PlayError::OffBoard,
+    PlayError::NoPiece,
+    PlayError::NotYourPiece,
+    PlayError::OwnPieceOnTarget,
+    PlayError::CannotMoveThere,
+    PlayError::PathBlocked,
+    PlayError::LeavesKingInCheck,
+    PlayError::Nifu,
+    PlayError::PawnDropMate,
+    PlayError::DeadPiece,
+    PlayError::NotInHand,
+    PlayError::DropOnOccupied,
+    PlayError::NotDroppable,
+    PlayError::PromotionNotAllowed,
+    PlayError::PromotionRequired,
+    PlayError::GameOver,
+];
+
+fn ser_foul<S: Serializer>(f: &Option<PlayError>, s: S) -> Result<S::Ok, S::Error> {
+    match f {
+        Some(e) => s.serialize_some(e.message()),
+        None => s.serialize_none(),
+    }
+}
+
+fn de_foul<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PlayError>, D::Error> {
+    let Some(message) = Option::<String>::deserialize(d)? else {
+        return Ok(None);
+    };
+    PLAY_ERRORS
+        .into_iter()
+        .find(|e| e.message() == message)
+        .map(Some)
+        .ok_or_else(|| serde::de::Error::custom(format!("unknown foul {message:?}")))
+}
+
 fn ser_move<S: Serializer>(m: &Move, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&m.to_usi())
 }
 
-/// The start of a record.
+/// The start of a record: a playable position (parsed once, when the record is read or
+/// deserialised), its SFEN text, and the handicap preset or 手合割 name it was given by.
+///
+/// It serialises as `variant`, `handicap`, `name` and `sfen` (hands in R B G S N L P order);
+/// deserialising parses the SFEN and refuses one that is not a playable position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "StartForm", try_from = "StartForm")]
 pub struct Start {
-    /// Standard shogi or Mini Shogi.
-    #[serde(serialize_with = "ser_variant", deserialize_with = "de_variant")]
-    pub variant: Variant,
     /// The handicap preset whose position this is (平手 for the usual start), if any.
-    #[serde(serialize_with = "ser_handicap", deserialize_with = "de_handicap")]
     pub handicap: Option<Handicap>,
     /// A 手合割 name that is not one of the presets (詰将棋, その他, …), as written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// The start position as SFEN (hands in R B G S N L P order).
-    pub sfen: String,
+    position: Position,
+    sfen: String,
 }
 
 impl Start {
-    /// The usual even-game start.
-    pub fn even() -> Start {
+    /// A start in `position`, given by the preset `handicap` or the 手合割 `name`, if any.
+    pub fn new(position: Position, handicap: Option<Handicap>, name: Option<String>) -> Start {
         Start {
-            variant: Variant::Standard,
-            handicap: Some(Handicap::Even),
-            name: None,
-            sfen: Variant::Standard.start_sfen().to_string(),
+            handicap,
+            name,
+            sfen: position.to_sfen(),
+            position,
         }
     }
 
-    /// The start as a playable position (tsume and puzzle relaxations applied when needed).
-    pub fn position(&self) -> Option<Position> {
-        let setup = Setup::from_sfen(&self.sfen).ok()?;
-        Position::from_setup_relaxed(setup).ok().map(|p| p.0)
+    /// A start in `position`, with the handicap preset it is (standard shogi only), if any.
+    pub fn of(position: Position, name: Option<String>) -> Start {
+        let sfen = position.to_sfen();
+        let handicap = if position.variant() == Variant::Standard {
+            Handicap::from_sfen(&sfen)
+        } else {
+            None
+        };
+        Start {
+            handicap,
+            name,
+            position,
+            sfen,
+        }
+    }
+
+    /// The usual even-game start.
+    pub fn even() -> Start {
+        static EVEN: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        let pos = EVEN.get_or_init(|| Position::startpos(Variant::Standard));
+        Start::new(pos.clone(), Some(Handicap::Even), None)
+    }
+
+    /// Standard shogi or Mini Shogi.
+    pub fn variant(&self) -> Variant {
+        self.position.variant()
+    }
+
+    /// The start position (tsume and puzzle relaxations applied when needed).
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The start position as SFEN, with its move number (canonical: hands in R B G S N L P
+    /// order).
+    pub fn sfen(&self) -> &str {
+        &self.sfen
+    }
+}
+
+/// [`Start`]'s serialised form.
+#[derive(Clone, Serialize, Deserialize)]
+struct StartForm {
+    #[serde(serialize_with = "ser_variant", deserialize_with = "de_variant")]
+    variant: Variant,
+    #[serde(serialize_with = "ser_handicap", deserialize_with = "de_handicap")]
+    handicap: Option<Handicap>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    sfen: String,
+}
+
+impl From<Start> for StartForm {
+    fn from(s: Start) -> StartForm {
+        StartForm {
+            variant: s.variant(),
+            handicap: s.handicap,
+            name: s.name,
+            sfen: s.sfen,
+        }
+    }
+}
+
+impl TryFrom<StartForm> for Start {
+    type Error = String;
+
+    fn try_from(f: StartForm) -> Result<Start, String> {
+        let setup = Setup::from_sfen(&f.sfen).map_err(|e| format!("start {:?}: {e}", f.sfen))?;
+        let (position, _) =
+            Position::from_setup_relaxed(setup).map_err(|e| format!("start {:?}: {e}", f.sfen))?;
+        if position.variant() != f.variant {
+            return Err(format!(
+                "start {:?} is a {} position, not {}",
+                f.sfen,
+                position.variant().name(),
+                f.variant.name()
+            ));
+        }
+        Ok(Start {
+            handicap: f.handicap,
+            name: f.name,
+            sfen: position.to_sfen(),
+            position,
+        })
     }
 }
 
@@ -291,10 +409,16 @@ pub struct MoveNode {
     /// Alternatives to this move: each line's first move replaces this one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variations: Vec<Line>,
-    /// For a recorded illegal move that the record declares as a foul: the rule it breaks.
-    /// The position is not advanced past it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub foul: Option<String>,
+    /// For a recorded illegal move that the record declares as a foul: the rule it breaks
+    /// (二歩 is [`PlayError::Nifu`], 打ち歩詰め [`PlayError::PawnDropMate`], …), serialised
+    /// as its message. The position is not advanced past it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "ser_foul",
+        deserialize_with = "de_foul"
+    )]
+    pub foul: Option<PlayError>,
     /// Source line (1-based; 0 when the record was built in code). Not serialised (0 when
     /// deserialised; see [`Record::source_lines`]).
     #[serde(skip)]
@@ -429,14 +553,14 @@ impl Record {
     }
 
     /// The start position.
-    pub fn start_position(&self) -> Option<Position> {
+    pub fn start_position(&self) -> &Position {
         self.start.position()
     }
 
     /// The position after `ply` main-line moves (0 = start). `None` past the end, or at a
     /// foul move (which cannot be played).
     pub fn position_at(&self, ply: usize) -> Option<Position> {
-        let mut pos = self.start_position()?;
+        let mut pos = self.start_position().clone();
         for node in self.moves.moves.iter().take(ply) {
             if node.foul.is_some() {
                 return None;
@@ -547,4 +671,56 @@ pub(crate) fn apply_mechanically(setup: &mut Setup, mv: Move) {
     }
     setup.side_to_move = !us;
     setup.move_number = setup.move_number.saturating_add(1);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A foul reads back from its message, every rule's message differing; a message no
+    /// rule has is refused.
+    #[test]
+    fn fouls_round_trip_by_their_messages() {
+        for e in PLAY_ERRORS {
+            let node = MoveNode {
+                foul: Some(e),
+                ..MoveNode::new(Move::from_usi("P*5e").unwrap())
+            };
+            let json = serde_json::to_string(&node).unwrap();
+            assert!(
+                json.contains(&format!("\"foul\":\"{}\"", e.message())),
+                "{json}"
+            );
+            let back: MoveNode = serde_json::from_str(&json).unwrap();
+            assert_eq!(back.foul, Some(e));
+        }
+        let mut messages: Vec<_> = PLAY_ERRORS.iter().map(|e| e.message()).collect();
+        messages.sort();
+        messages.dedup();
+        assert_eq!(messages.len(), PLAY_ERRORS.len());
+        let bad = r#"{"move":"P*5e","foul":"no such rule"}"#;
+        assert!(serde_json::from_str::<MoveNode>(bad).is_err());
+    }
+
+    /// A start is parsed once and serialises as before; an SFEN that is no position, or of
+    /// another variant than the one named, does not deserialise.
+    #[test]
+    fn a_start_holds_its_position() {
+        let even = Start::even();
+        let json = serde_json::to_string(&even).unwrap();
+        assert_eq!(
+            json,
+            format!(
+                r#"{{"variant":"standard","handicap":"平手","sfen":"{}"}}"#,
+                Variant::Standard.start_sfen()
+            )
+        );
+        let back: Start = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, even);
+        assert_eq!(back.position(), &Position::startpos(Variant::Standard));
+        let bad = json.replace("lnsgkgsnl/", "lnsgkgsnl/9/");
+        assert!(serde_json::from_str::<Start>(&bad).is_err());
+        let mini = json.replace("\"standard\"", "\"mini\"");
+        assert!(serde_json::from_str::<Start>(&mini).is_err());
+    }
 }

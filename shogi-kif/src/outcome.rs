@@ -2,8 +2,9 @@
 //! (`shogi stats` and its filters, the game database, training data, Python).
 
 use crate::ending::EndingKind;
+use crate::main_line::MainLine;
 use crate::model::Record;
-use shogi_core::{Color, DeclarationResult, Game, Position, Repetition};
+use shogi_core::{Color, DeclarationResult, Position, Repetition};
 
 /// Who won a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,66 +56,6 @@ impl Winner {
     }
 }
 
-/// What the end of a record's main line shows beyond the ending word: what [`outcome`] needs
-/// from a replay. [`LineEnd::replay`] makes one; a caller that has replayed the line already
-/// (`shogi stats`) fills it from its own replay.
-#[derive(Clone, Copy, Debug)]
-pub struct LineEnd<'a> {
-    /// The side to move after every main-line move (a recorded foul move counts as played).
-    pub to_move: Color,
-    /// A four-fold repetition completed by the last main-line move.
-    pub repetition: Option<Repetition>,
-    /// The final position, when every main-line move was played (none was a recorded foul).
-    pub last: Option<&'a Position>,
-}
-
-/// A record's main line replayed, for [`outcome`]: the final position and the repetition
-/// the last move completes.
-#[derive(Clone, Debug)]
-pub struct Replayed {
-    to_move: Color,
-    repetition: Option<Repetition>,
-    last: Option<Position>,
-}
-
-impl Replayed {
-    /// The facts, borrowed.
-    pub fn line_end(&self) -> LineEnd<'_> {
-        LineEnd {
-            to_move: self.to_move,
-            repetition: self.repetition,
-            last: self.last.as_ref(),
-        }
-    }
-}
-
-impl LineEnd<'_> {
-    /// Replays `record`'s main line; `None` when its start cannot be played from.
-    pub fn replay(record: &Record) -> Option<Replayed> {
-        let start = record.start_position()?;
-        let moves = record.moves.moves.len();
-        let to_move = if moves % 2 == 0 {
-            start.side_to_move()
-        } else {
-            !start.side_to_move()
-        };
-        let mut game = Game::new(start);
-        let mut played = 0;
-        for node in record.main_line() {
-            if node.foul.is_some() || game.play(node.mv).is_err() {
-                break;
-            }
-            played += 1;
-        }
-        let all = played == moves;
-        Some(Replayed {
-            to_move,
-            repetition: game.repetition().filter(|r| all && r.fourth_ply == moves),
-            last: all.then(|| game.position().clone()),
-        })
-    }
-}
-
 /// How a record ended and who won: the ending's one name (see [`ending_name`]; `None` when
 /// nothing is stated and the final position decides nothing) and the winner.
 ///
@@ -123,20 +64,23 @@ impl LineEnd<'_> {
 /// is judged by its points under the record's rule (27 points unless the header names the
 /// 24-point rule: win, draw or loss); repetition is a draw unless one side checked with every
 /// move of the cycle (it loses); impasse, `%MAX_MOVES` and `%HIKIWAKE` are draws. With no
-/// ending stated, a final checkmate or repetition decides.
-pub fn outcome(record: &Record, end: &LineEnd) -> (Option<&'static str>, Winner) {
-    let to_move = end.to_move;
+/// ending stated, a final checkmate or repetition decides. `main` is `record`'s main line
+/// replayed (what the reader kept, or [`MainLine::replay`]).
+pub fn outcome(record: &Record, main: &MainLine) -> (Option<&'static str>, Winner) {
+    let to_move = main.side_to_move_at_end(record);
+    let last = main.final_position(record);
+    let repetition = main.ending_repetition(record);
     let win = Winner::of;
     let perpetual = |rep: Option<Repetition>| match rep.and_then(|r| r.perpetual_checker) {
         Some(c) => ("perpetual-check", win(!c)),
         None => ("repetition", Winner::Draw),
     };
     let Some(ending) = record.ending() else {
-        if let Some(rep) = end.repetition {
+        if let Some(rep) = repetition {
             let (name, w) = perpetual(Some(rep));
             return (Some(name), w);
         }
-        if end.last.is_some_and(Position::is_checkmate) {
+        if last.is_some_and(Position::is_checkmate) {
             return (Some("checkmate"), win(!to_move));
         }
         return (None, Winner::None);
@@ -150,7 +94,7 @@ pub fn outcome(record: &Record, end: &LineEnd) -> (Option<&'static str>, Winner)
         | EndingKind::LossByDefault => win(!to_move),
         EndingKind::FoulWin => win(ending.offender.map_or(to_move, |o| !o)),
         EndingKind::WinByDefault => win(to_move),
-        EndingKind::Declaration => match end.last {
+        EndingKind::Declaration => match last {
             Some(last) => match last
                 .declaration(crate::validate::impasse_rule(record))
                 .result
@@ -163,7 +107,7 @@ pub fn outcome(record: &Record, end: &LineEnd) -> (Option<&'static str>, Winner)
             None => Winner::None,
         },
         EndingKind::Repetition => {
-            let (name, w) = perpetual(end.repetition);
+            let (name, w) = perpetual(repetition);
             return (Some(name), w);
         }
         EndingKind::Impasse | EndingKind::MaxMoves | EndingKind::Draw => Winner::Draw,

@@ -1,13 +1,14 @@
 //! Reading: [`ReadOptions`] and the one reader, [`Reader`], over any [`BufRead`], yielding
-//! [`Game`]s one at a time; [`read_str`], [`read_bytes`] and [`read_path`] for one record.
+//! [`ReadRecord`]s one at a time; [`read_str`], [`read_bytes`] and [`read_path`] for one record.
 
 use crate::encoding::{Encoding, decode_vec};
 use crate::error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
 use crate::format::Format;
+use crate::main_line::MainLine;
 use crate::model::Record;
 use crate::raw::Partial;
-use crate::replay::{self, MainLine, Replayed};
-use crate::text::{self, Line};
+use crate::replay::{self, Replayed};
+use crate::text::{self, TextLine};
 use crate::{csa, jkf, kif, usi, validate};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -32,7 +33,7 @@ pub struct ReadOptions {
     pub encoding: Option<Encoding>,
     /// Check each game beyond the legality of its moves (repetition, declarations, the
     /// stated ending: see [`crate::validate`]) in the same replay, into
-    /// [`Game::diagnostics`]. On by default.
+    /// [`ReadRecord::diagnostics`]. On by default.
     pub validate: bool,
     /// How many bytes are decoded at a time (1 MiB by default). An input no larger is read
     /// whole; a larger CSA, USI or SFEN input is read a chunk at a time, so memory does not
@@ -72,7 +73,7 @@ impl ReadOptions {
 
 /// One game of an input, with everything that was read of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
+pub struct ReadRecord {
     /// The game's number within the input, from 1.
     pub index: usize,
     /// The line the game starts on (1-based).
@@ -94,7 +95,7 @@ pub struct Game {
     pub main: Option<MainLine>,
 }
 
-impl Game {
+impl ReadRecord {
     /// A game read to its end with no diagnostic of severity error.
     pub fn is_valid(&self) -> bool {
         self.error.is_none()
@@ -112,8 +113,8 @@ impl Game {
         }
     }
 
-    fn failed(index: usize, line: u32, error: ReadError) -> Game {
-        Game {
+    fn failed(index: usize, line: u32, error: ReadError) -> ReadRecord {
+        ReadRecord {
             index,
             line,
             record: Record::default(),
@@ -219,12 +220,12 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// A game made of the text of `span`.
-    fn game(&mut self, span: Span) -> Game {
+    fn game(&mut self, span: Span) -> ReadRecord {
         self.count += 1;
         self.line = span.line;
         let index = self.count;
         if let Some(e) = span.error {
-            return Game::failed(index, span.line, e);
+            return ReadRecord::failed(index, span.line, e);
         }
         let text = self.window.text(&span);
         let offset = self.window.offset(&span);
@@ -234,7 +235,7 @@ impl<R: BufRead> Reader<R> {
             Format::Csa => csa::parse(text, span.line),
             Format::Usi | Format::Sfen => usi::parse_line(
                 text,
-                Line {
+                TextLine {
                     no: span.line,
                     start: 0,
                     text,
@@ -250,7 +251,7 @@ impl<R: BufRead> Reader<R> {
                 read: Some(raw),
             }) => (raw, Some(error)),
             Err(Partial { error, read: None }) => {
-                return Game::failed(index, span.line, shift(error, offset));
+                return ReadRecord::failed(index, span.line, shift(error, offset));
             }
         };
         let facts = self.validate && syntax_error.is_none();
@@ -272,7 +273,7 @@ impl<R: BufRead> Reader<R> {
             (None, Some(mut main)) => (validate::diagnose(&record, &mut main), Some(main)),
             _ => (record.diagnostics.clone(), None),
         };
-        Game {
+        ReadRecord {
             index,
             line: span.line,
             record,
@@ -284,9 +285,9 @@ impl<R: BufRead> Reader<R> {
 }
 
 impl<R: BufRead> Iterator for Reader<R> {
-    type Item = Game;
+    type Item = ReadRecord;
 
-    fn next(&mut self) -> Option<Game> {
+    fn next(&mut self) -> Option<ReadRecord> {
         if self.done {
             return None;
         }

@@ -5,9 +5,10 @@ use crate::error::{Diagnostic, ErrorKind, ReadError, Severity};
 mod start;
 
 use crate::japanese::{self, JaMove, on_board};
+use crate::main_line::MainLine;
 use crate::model::*;
 use crate::raw::{self, Item, RawEnd, RawMove, RawRecord};
-use shogi_core::{Color, Move, Position, Repetition, Role, Square};
+use shogi_core::{Color, Move, PlayError, Position, Role, Square};
 
 /// Where a walk along the move tree is: about to read child `child` of node `parent`, in
 /// `pos`, at ply `ply`, after a move to `prev_to` (for 同).
@@ -29,22 +30,6 @@ struct Replayer<'a> {
     misnamed: Option<(usize, u32)>,
     /// The declared foul the main line stops at: its node and ply.
     main_foul: Option<(u32, u32)>,
-}
-
-/// What the reader learned of a game's main line while replaying it, kept so that neither
-/// [`crate::validate`]'s checks nor a caller (statistics, an index) need replay it again.
-/// [`crate::Game::main`] holds it for a game read to its end with validation on.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MainLine {
-    /// The start position.
-    pub start: Position,
-    /// The Zobrist key after each main-line move up to (not including) a declared foul; the
-    /// start's key is not in it.
-    pub keys: Vec<u64>,
-    /// The position after the last of those moves.
-    pub last: Position,
-    /// The first four-fold repetition of those moves (set by validation).
-    pub repetition: Option<Repetition>,
 }
 
 /// The number of nodes along the first-child chain from the root (the main line's length,
@@ -117,7 +102,6 @@ pub(crate) fn replay(raw: RawRecord, src: &str, facts: bool) -> Replayed {
     };
     let reserve = main_line_len(&raw);
     let mut main = facts.then(|| MainLine {
-        start: pos.clone(),
         keys: Vec::with_capacity(reserve),
         last: pos.clone(),
         repetition: None,
@@ -333,7 +317,7 @@ impl<'a> Replayer<'a> {
                 if node.depth == 0 {
                     self.main_foul = Some((c, at.ply));
                 }
-                foul = Some(e.to_string());
+                foul = Some(e);
             }
             let is_foul = foul.is_some();
             line.moves.push(MoveNode {
@@ -457,8 +441,8 @@ impl<'a> Replayer<'a> {
                 let foul = line
                     .moves
                     .last()
-                    .and_then(|m| m.foul.as_deref())
-                    .unwrap_or("");
+                    .and_then(|m| m.foul)
+                    .map_or("", PlayError::message);
                 let message = format!(
                     "move {ply} {} is the foul the game ended on ({foul}); the closing line \
                      counts the {} moves before it",

@@ -7,7 +7,7 @@ use std::fmt;
 
 /// One line of the decoded text, without its line ending.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Line<'a> {
+pub(crate) struct TextLine<'a> {
     /// 1-based line number.
     pub no: u32,
     /// Byte offset of the line start in the whole text.
@@ -16,7 +16,7 @@ pub(crate) struct Line<'a> {
     pub text: &'a str,
 }
 
-impl<'a> Line<'a> {
+impl<'a> TextLine<'a> {
     /// Location of the byte range `from..to` (relative to the line start).
     /// Offsets inside a character are moved back to its start.
     #[inline]
@@ -52,18 +52,18 @@ impl<'a> Line<'a> {
     }
 }
 
-/// Locations of parts of one line taken in order, as [`Line::loc_of`] gives them, with the
+/// Locations of parts of one line taken in order, as [`TextLine::loc_of`] gives them, with the
 /// columns counted from the previous part rather than from the line start (a USI line of
 /// hundreds of moves would otherwise be counted over and over).
 pub(crate) struct Columns<'a> {
-    line: Line<'a>,
+    line: TextLine<'a>,
     /// A byte offset in the line and its column.
     byte: usize,
     column: u32,
 }
 
 impl<'a> Columns<'a> {
-    pub fn new(line: Line<'a>) -> Columns<'a> {
+    pub fn new(line: TextLine<'a>) -> Columns<'a> {
         Columns {
             line,
             byte: 0,
@@ -113,9 +113,9 @@ impl<'a> Lines<'a> {
 }
 
 impl<'a> Iterator for Lines<'a> {
-    type Item = Line<'a>;
+    type Item = TextLine<'a>;
     #[inline]
-    fn next(&mut self) -> Option<Line<'a>> {
+    fn next(&mut self) -> Option<TextLine<'a>> {
         if self.pos >= self.src.len() {
             return None;
         }
@@ -129,7 +129,7 @@ impl<'a> Iterator for Lines<'a> {
             text = stripped;
         }
         self.no = self.no.saturating_add(1);
-        let line = Line {
+        let line = TextLine {
             no: self.no,
             start: self.pos,
             text,
@@ -354,7 +354,7 @@ mod newline_tests {
     #[test]
     fn columns_give_what_loc_of_gives() {
         let text = "position sfen 8k/9 b あ 1 moves 7g7f ７六 3c3d\u{3000}x 𠮷 8h2b+";
-        let line = Line {
+        let line = TextLine {
             no: 3,
             start: 100,
             text,

@@ -6,11 +6,11 @@ use crate::ending::EndingKind;
 use crate::error::{ErrorKind, ReadError};
 use crate::holds::{EndingHolds, HeaderHolds, Holds};
 use crate::raw::*;
-use crate::text::{Columns, Line};
+use crate::text::{Columns, TextLine};
 use shogi_core::{Move, UsiError, UsiMoveError, UsiMoveErrorKind, UsiStart, UsiWords};
 
 /// Parse one USI/SFEN line into a raw record.
-pub(crate) fn parse_line(src: &str, line: Line<'_>) -> Result<RawRecord, ReadError> {
+pub(crate) fn parse_line(src: &str, line: TextLine<'_>) -> Result<RawRecord, ReadError> {
     let mut rec = RawRecord::new();
     let t = line.text.trim_start_matches('\u{feff}').trim();
     let words = UsiWords::split(t).map_err(|e| {

@@ -3,29 +3,9 @@
 
 use crate::ending::EndingKind;
 use crate::error::{Diagnostic, Severity};
+use crate::main_line::{MainLine, first_repetition};
 use crate::model::{HeaderKey, Record};
-use crate::replay::MainLine;
-use shogi_core::{DeclarationResult, Game, ImpasseRule, Repetition, Variant};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// Passes a Zobrist key through unchanged.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
+use shogi_core::{DeclarationResult, ImpasseRule, Repetition, Variant};
 
 fn warn(line: u32, message: String) -> Diagnostic {
     Diagnostic {
@@ -85,71 +65,30 @@ fn repetition_words(r: &Repetition) -> String {
 /// * an entering-king declaration that fails the record's rule (27 points unless the header
 ///   names the 24-point rule; under that rule 24 to 30 points is a draw, not a win).
 pub fn validate(record: &Record) -> Vec<Diagnostic> {
-    let Some(start) = record.start_position() else {
-        return record.diagnostics.clone();
-    };
-    // Replay the main line up to a declared foul or an illegal move, keeping the keys.
-    let moves = &record.moves.moves;
-    let mut pos = start.clone();
-    let mut keys = Vec::with_capacity(moves.len());
-    for node in moves {
-        if node.foul.is_some() || pos.check_move(node.mv).is_err() {
-            break;
-        }
-        pos.play_unchecked(node.mv);
-        keys.push(pos.key());
-    }
-    let mut main = MainLine {
-        start,
-        keys,
-        last: pos,
-        repetition: None,
-    };
+    let mut main = MainLine::played_through(record);
     diagnose(record, &mut main)
 }
 
 /// The first four-fold repetition of the main line, warning in `out` when the record goes on
 /// past it.
-fn first_repetition(
+fn repetition_warned(
     record: &Record,
     main: &MainLine,
     out: &mut Vec<Diagnostic>,
 ) -> Option<Repetition> {
-    let start = &main.start;
-    // Positions are counted by their Zobrist keys (already random: no hashing needed); the
-    // core's `Game` is asked for the details only when a key is seen a fourth time.
     let moves = &record.moves.moves;
-    let mut seen: HashMap<u64, u8, BuildHasherDefault<KeyHasher>> = HashMap::default();
-    seen.reserve(main.keys.len() + 1);
-    seen.insert(start.key(), 1);
-    let mut repetition: Option<Repetition> = None;
-    for (i, (node, &key)) in moves.iter().zip(&main.keys).enumerate() {
-        if repetition.is_some() {
-            break;
-        }
-        let n = seen.entry(key).or_insert(0);
-        *n += 1;
-        if *n < 4 {
-            continue;
-        }
-        let mut game = Game::new(start.clone());
-        for m in &moves[..=i] {
-            game.play_unchecked(m.mv);
-        }
-        let Some(r) = game.repetition() else { continue };
-        repetition = Some(r);
-        if i + 1 < moves.len() {
-            out.push(warn(
-                node.source_line,
-                format!(
-                    "{}; the game ended there but the record goes on for {} more moves",
-                    repetition_words(&r),
-                    moves.len() - i - 1
-                ),
-            ));
-        }
+    let (i, r) = first_repetition(record, main)?;
+    if i + 1 < moves.len() {
+        out.push(warn(
+            moves[i].source_line,
+            format!(
+                "{}; the game ended there but the record goes on for {} more moves",
+                repetition_words(&r),
+                moves.len() - i - 1
+            ),
+        ));
     }
-    repetition
+    Some(r)
 }
 
 /// [`validate`] for a record whose main line was replayed by the reader, which kept what is
@@ -158,7 +97,7 @@ fn first_repetition(
 pub(crate) fn diagnose(record: &Record, main: &mut MainLine) -> Vec<Diagnostic> {
     let mut out = record.diagnostics.clone();
     let moves = &record.moves.moves;
-    let repetition = first_repetition(record, main, &mut out);
+    let repetition = repetition_warned(record, main, &mut out);
     main.repetition = repetition;
     if main.keys.len() < moves.len() {
         // Stopped at a declared foul or an illegal move: the ending is not checked.

@@ -8,7 +8,7 @@ use crate::csa::write as csa;
 use crate::encoding::Encoding;
 use crate::format::Format;
 use crate::jkf::write as jkf;
-use crate::kif::write::{self as kif, Notation};
+use crate::kif::write::{self as kif, JapaneseFormat};
 use crate::loss::Loss;
 use crate::model::Record;
 use crate::usi::write::{self as usi, UsiForm};
@@ -106,8 +106,8 @@ pub fn write_to_with<W: fmt::Write + ?Sized>(
 ) -> fmt::Result {
     let encoding = options.encoding;
     match format {
-        Format::Kif => kif::write(out, record, Notation::Kif, encoding),
-        Format::Ki2 => kif::write(out, record, Notation::Ki2, encoding),
+        Format::Kif => kif::write(out, record, JapaneseFormat::Kif, encoding),
+        Format::Ki2 => kif::write(out, record, JapaneseFormat::Ki2, encoding),
         Format::Csa => csa::write(out, record, encoding),
         Format::Usi => usi::write(out, record, UsiForm::Record),
         Format::Sfen => usi::write(out, record, UsiForm::Sfen),

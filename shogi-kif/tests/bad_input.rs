@@ -363,7 +363,7 @@ fn hands_past_99_pieces_of_a_kind() {
     // 99 are read.
     let kif = format!("後手の持駒：{}歩九\n先手番\n", "歩十八　".repeat(5));
     let r = read_str(&kif, ReadOptions::with_format(Format::Kif)).expect("read");
-    assert!(r.start.position().is_some());
+    assert!(r.start.sfen().contains(" 99p "), "{}", r.start.sfen());
     let csa = format!("P-{}\n+\n", "00FU".repeat(100));
     let e = err(&csa, Some(Format::Csa));
     assert_eq!(e.kind, ErrorKind::Position, "{e}");

@@ -2,7 +2,7 @@
 //! equal REFERENCE_CONSENSUS.tsv, except where DISAGREEMENTS.md shows the references wrong
 //! (listed in `OUR_ANSWERS` with the reason). Skips (passes) when the corpus is absent.
 
-use shogi_kif::{ErrorKind, Format, Game, ReadOptions, Reader};
+use shogi_kif::{ErrorKind, Format, ReadOptions, ReadRecord, Reader};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -64,7 +64,7 @@ fn corpus_conformance() {
             .and_then(|e| e.to_str())
             .and_then(Format::from_extension);
         let mut records = match Reader::new(&bytes[..], ReadOptions::with_hint(hint)) {
-            Ok(r) => r.map(Game::into_result),
+            Ok(r) => r.map(ReadRecord::into_result),
             Err(e) => {
                 failures.push(format!("{path}: {}", e.with_path(path)));
                 continue;
@@ -113,7 +113,7 @@ fn corpus_conformance() {
                         .final_setup()
                         .map(|s| canonical(&s.to_sfen()))
                         .unwrap_or_default();
-                    if canonical(&r.start.sfen) == init
+                    if canonical(r.start.sfen()) == init
                         && f == fin
                         && r.usi_moves().join(" ") == usi
                     {
@@ -139,7 +139,7 @@ fn corpus_conformance() {
                 continue;
             }
         };
-        let got_init = canonical(&r.start.sfen);
+        let got_init = canonical(r.start.sfen());
         let got_usi = r.usi_moves().join(" ");
         let got_fin = r
             .final_setup()

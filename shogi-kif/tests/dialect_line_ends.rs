@@ -3,32 +3,11 @@
 //! or a chunk at a time; on the fixtures of `tests/fixtures/dialects` (made by
 //! `scripts/make-dialect-fixtures.py`, UTF-8 and Shift_JIS bytes of each).
 
-use shogi_kif::{EndingKind, Format, Game, ReadOptions, Reader, Severity, read_str};
+mod dialects;
+
+use dialects::{fixture, games, hint, one, warnings};
+use shogi_kif::{EndingKind, Format, ReadOptions, ReadRecord, Reader, Severity, read_str};
 use std::io::BufReader;
-
-fn fixture(name: &str) -> Vec<u8> {
-    let path = format!(
-        "{}/tests/fixtures/dialects/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-fn hint(name: &str) -> ReadOptions {
-    ReadOptions::with_hint(name.rsplit('.').next().and_then(Format::from_extension))
-}
-
-fn games(bytes: &[u8], opts: ReadOptions) -> Vec<Game> {
-    Reader::new(bytes, opts)
-        .unwrap_or_else(|e| panic!("{}", e.render()))
-        .collect()
-}
-
-fn one(name: &str) -> Game {
-    let mut all = games(&fixture(name), hint(name));
-    assert_eq!(all.len(), 1, "{name}");
-    all.remove(0)
-}
 
 /// Every line end made a LF.
 fn to_lf(bytes: &[u8]) -> Vec<u8> {
@@ -51,14 +30,6 @@ fn to_lf(bytes: &[u8]) -> Vec<u8> {
         }
     }
     out
-}
-
-fn warnings(g: &Game) -> Vec<&str> {
-    g.diagnostics
-        .iter()
-        .filter(|d| d.severity >= Severity::Warning)
-        .map(|d| d.message.as_str())
-        .collect()
 }
 
 const CR_GAME: [&str; 11] = [
@@ -114,7 +85,7 @@ fn csa_games_split_on_bare_cr_lines() {
         assert_eq!(all[0].record.usi_moves(), ["7g7f", "3c3d", "2g2f"]);
         assert_eq!(all[1].record.usi_moves(), ["2g2f", "8c8d"]);
         assert_eq!((all[0].line, all[1].line), (1, 11), "{name}");
-        assert!(all.iter().all(Game::is_valid), "{name}");
+        assert!(all.iter().all(ReadRecord::is_valid), "{name}");
         assert_eq!(all, games(&to_lf(&bytes), hint(name)), "{name}");
     }
 }
@@ -175,7 +146,7 @@ fn big_csa(end: &str, pad: usize) -> Vec<u8> {
 /// A game's number, first line, moves, error (line, column, message) and validity.
 type Summary = (usize, u32, Vec<String>, Option<(u32, u32, String)>, bool);
 
-fn summary(g: &Game) -> Summary {
+fn summary(g: &ReadRecord) -> Summary {
     (
         g.index,
         g.line,
@@ -294,7 +265,7 @@ fn a_kif_larger_than_the_head_splits_every_kind_of_line_end() {
             let want = games(lf.as_bytes(), hint("x.kifu"));
             for capacity in [1, 5, 8192] {
                 let input = BufReader::with_capacity(capacity, &bytes[..]);
-                let got: Vec<Game> = Reader::new(input, hint("x.kifu"))
+                let got: Vec<ReadRecord> = Reader::new(input, hint("x.kifu"))
                     .expect("reader")
                     .collect();
                 assert_eq!(got.len(), 1);
@@ -331,7 +302,7 @@ fn a_refused_long_line_ends_at_its_cr_or_crlf() {
         // Capacity 1: the CR of a CRLF is always the last byte of what the reader holds.
         for capacity in [1, 4096] {
             let input = BufReader::with_capacity(capacity, s.as_bytes());
-            let all: Vec<Game> = Reader::new(input, ReadOptions::default())
+            let all: Vec<ReadRecord> = Reader::new(input, ReadOptions::default())
                 .expect("reader")
                 .collect();
             let lines: Vec<u32> = all.iter().map(|g| g.line).collect();
@@ -367,7 +338,7 @@ fn a_long_line_whose_cr_is_the_last_byte_read_is_skipped_to_that_cr() {
         let text = format!("{first}{long}{end}position startpos moves 2g2f{end}");
         assert_eq!(text.as_bytes()[cr_at], b'\r');
         let input = BufReader::with_capacity(65_536, text.as_bytes());
-        let all: Vec<Game> = Reader::new(input, ReadOptions::default())
+        let all: Vec<ReadRecord> = Reader::new(input, ReadOptions::default())
             .expect("reader")
             .collect();
         assert_eq!(all.iter().map(|g| g.line).collect::<Vec<_>>(), [1, 2, 3]);

@@ -44,7 +44,7 @@ fn cp932_output_decodes_back_to_the_utf8_output() {
         else {
             continue;
         };
-        for rec in records.flat_map(shogi_kif::Game::into_result) {
+        for rec in records.flat_map(shogi_kif::ReadRecord::into_result) {
             for f in [Format::Kif, Format::Ki2, Format::Csa] {
                 let text = sjis(&rec, f);
                 let utf8 = write(&rec, f);

@@ -99,7 +99,7 @@ fn inline_hash_is_reported_not_dropped() {
 #[test]
 fn handicap_bod_with_shitate_to_move() {
     let r = one("handicap_bod.kif");
-    assert!(r.start.sfen.contains(" b "), "{}", r.start.sfen);
+    assert!(r.start.sfen().contains(" b "), "{}", r.start.sfen());
     assert_eq!(r.header.black(), Some("したて"));
     assert_eq!(r.usi_moves(), ["3i3h", "3a2b"]);
 }
@@ -129,17 +129,17 @@ fn tsume_with_space_separated_hands() {
 #[test]
 fn mini_shogi_names_and_board() {
     let r = one("mini.kif");
-    assert_eq!(r.start.sfen, "rbsgk/4p/5/P4/KGSBR b - 1");
+    assert_eq!(r.start.sfen(), "rbsgk/4p/5/P4/KGSBR b - 1");
     assert_eq!(r.usi_moves(), ["1e1d", "4a2c", "1d1b"]);
     let g = one("mini_gogo.kif");
     assert!(
-        g.start.sfen.starts_with("rbsgk/4p/P4/5/KGSBR w"),
+        g.start.sfen().starts_with("rbsgk/4p/P4/5/KGSBR w"),
         "{}",
-        g.start.sfen
+        g.start.sfen()
     );
     assert_eq!(g.usi_moves(), ["1b1c", "1e1c"]);
     let f = one("mini_fullwidth.kif");
-    assert_eq!(f.start.variant, shogi_core::Variant::Mini);
+    assert_eq!(f.start.variant(), shogi_core::Variant::Mini);
     insta::assert_yaml_snapshot!(r);
 }
 
@@ -210,7 +210,7 @@ fn csa_multi_game_stream() {
     assert_eq!(games[1].start.handicap, Some(shogi_core::Handicap::Rook));
     assert_eq!(games[1].usi_moves(), ["3c3d", "7g7f"]);
     assert_eq!(
-        games[2].start.sfen,
+        games[2].start.sfen(),
         "7nk/9/9/9/9/9/9/9/9 b G2r2b3g4s3n4l18p 1"
     );
     assert_eq!(ending(&games[2]), Some(EndingKind::Mate));
@@ -221,7 +221,7 @@ fn usi_lines() {
     let games = read_all("lines.usi");
     assert_eq!(games.len(), 5);
     assert_eq!(ending(&games[1]), Some(EndingKind::Resign));
-    assert_eq!(games[3].start.variant, shogi_core::Variant::Mini);
+    assert_eq!(games[3].start.variant(), shogi_core::Variant::Mini);
     assert!(games[4].moves.moves.is_empty());
 }
 
@@ -270,9 +270,9 @@ fn encodings() {
 #[test]
 fn puzzle_diagram_breaking_rules_reads_with_a_warning() {
     let r = one("puzzle_nifu.kif");
-    assert_eq!(r.start.sfen, "8k/7p1/7p1/9/9/9/9/9/8p b 2G 1");
+    assert_eq!(r.start.sfen(), "8k/7p1/7p1/9/9/9/9/9/8p b 2G 1");
     assert_eq!(r.usi_moves(), ["G*1b", "1a1b", "G*1c", "1b1c"]);
-    assert!(r.start_position().is_some());
+    assert_eq!(r.start_position().to_sfen(), r.start.sfen());
     let w: Vec<_> = r
         .diagnostics
         .iter()

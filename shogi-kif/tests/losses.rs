@@ -37,7 +37,10 @@ fn corpus() -> Vec<(String, Record)> {
         else {
             continue;
         };
-        for (i, rec) in records.flat_map(shogi_kif::Game::into_result).enumerate() {
+        for (i, rec) in records
+            .flat_map(shogi_kif::ReadRecord::into_result)
+            .enumerate()
+        {
             out.push((format!("{path}#{}", i + 1), rec));
         }
     }

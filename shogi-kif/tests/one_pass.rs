@@ -91,6 +91,6 @@ fn even_start_is_the_usual_start() {
     let r = shogi_kif::read_str("手合割：平手\n   1 ７六歩(77)\n", ReadOptions::default()).unwrap();
     assert_eq!(r.start, shogi_kif::Start::even());
     let pos = shogi_core::Position::startpos(shogi_core::Variant::Standard);
-    assert_eq!(pos.to_sfen(), r.start.sfen);
-    assert_eq!(r.start_position(), Some(pos));
+    assert_eq!(pos.to_sfen(), r.start.sfen());
+    assert_eq!(r.start_position(), &pos);
 }

@@ -1,4 +1,4 @@
-//! The one reader's `Game`: its place in the input, what was read before an error, the
+//! The one reader's `ReadRecord`: its place in the input, what was read before an error, the
 //! diagnostics, and the conveniences built on it.
 
 use shogi_kif::{ErrorKind, Format, ReadOptions, Reader, Severity};

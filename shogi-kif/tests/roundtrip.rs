@@ -2,7 +2,7 @@
 //! target format can hold it (CSA/USI: main line only; KI2: no times).
 
 use serde_json::Value;
-use shogi_kif::{EndingKind, Format, Game, ReadOptions, Reader, Record, write};
+use shogi_kif::{EndingKind, Format, ReadOptions, ReadRecord, Reader, Record, write};
 use std::path::Path;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
@@ -81,7 +81,7 @@ fn projection(r: &Record, format: Format) -> Value {
         match r.ending().map(|e| &e.kind) {
             Some(EndingKind::SealedMove) => {
                 if let Some(Value::String(k)) = v.pointer_mut("/moves/ending/kind") {
-                    *k = "interrupt".into();
+                    *k = "abort".into();
                 }
             }
             Some(k) if k.csa().is_none() && !k.is_foul() => {
@@ -118,7 +118,7 @@ fn projection(r: &Record, format: Format) -> Value {
             v
         }
         Format::Usi | Format::Sfen => serde_json::json!({
-            "start": r.start.sfen,
+            "start": r.start.sfen(),
             "moves": r.usi_moves(),
         }),
     }
@@ -145,7 +145,7 @@ fn corpus_round_trips() {
         let Ok(records) = Reader::new(&bytes[..], ReadOptions::with_hint(hint)) else {
             continue;
         };
-        for rec in records.flat_map(Game::into_result) {
+        for rec in records.flat_map(ReadRecord::into_result) {
             if rec.moves.moves.iter().any(|m| m.foul.is_some()) {
                 continue;
             }

@@ -2,7 +2,7 @@
 //! records, the same errors at the same lines and bytes, in UTF-8 and Shift_JIS, for inputs far
 //! beyond its 64 KiB sample.
 
-use shogi_kif::{Encoding, ErrorKind, Format, Game, ReadError, ReadOptions, Reader, Record};
+use shogi_kif::{Encoding, ErrorKind, Format, ReadError, ReadOptions, ReadRecord, Reader, Record};
 use std::io::{BufReader, Cursor, Read};
 
 const GOOD: &str =
@@ -49,7 +49,7 @@ fn all_in_memory(text: &str, format: Format) -> Vec<Result<Record, ReadError>> {
         ..ReadOptions::with_hint(Some(format))
     };
     let games = Reader::new(text.as_bytes(), opts).unwrap();
-    games.map(Game::into_result).collect()
+    games.map(ReadRecord::into_result).collect()
 }
 
 fn all_streamed(bytes: Vec<u8>, opts: ReadOptions) -> Vec<Result<Record, ReadError>> {
@@ -61,7 +61,7 @@ fn all_streamed(bytes: Vec<u8>, opts: ReadOptions) -> Vec<Result<Record, ReadErr
         ..opts
     };
     let games = Reader::new(reader, opts).unwrap();
-    games.map(Game::into_result).collect()
+    games.map(ReadRecord::into_result).collect()
 }
 
 #[test]
@@ -88,7 +88,7 @@ fn shift_jis_streams_with_utf8_offsets() {
     assert!(!bad);
     let stream = Reader::new(Cursor::new(sjis.to_vec()), ReadOptions::default()).unwrap();
     assert_eq!(stream.encoding(), Encoding::ShiftJis);
-    let got: Vec<_> = stream.map(Game::into_result).collect();
+    let got: Vec<_> = stream.map(ReadRecord::into_result).collect();
     let want = all_in_memory(&text, Format::Csa);
     assert_same(&got, &want);
 }
@@ -203,7 +203,7 @@ fn an_ascii_start_leaves_the_encoding_to_the_first_other_line() {
     let (sjis, _, bad) = encoding_rs::SHIFT_JIS.encode(&text);
     assert!(!bad);
     let stream = Reader::new(Cursor::new(sjis.to_vec()), ReadOptions::default()).unwrap();
-    let got: Vec<_> = stream.map(Game::into_result).collect();
+    let got: Vec<_> = stream.map(ReadRecord::into_result).collect();
     assert_eq!(got.len(), 2001);
     let last = got.last().unwrap().as_ref().unwrap();
     assert_eq!(last.header.black(), Some("羽生"));

@@ -37,7 +37,8 @@ fn handicap_diagram_names_the_sides_uwate_and_shitate() {
     let r = shogi_kif::read_str(kif, Default::default()).expect("a legal handicap game");
     // A later start than move 1 needs a diagram: the handicap's names stay.
     let mut later = r.clone();
-    later.start.sfen = r.position_at(2).expect("two legal moves").to_sfen();
+    let at_2 = r.position_at(2).expect("two legal moves");
+    later.start = shogi_kif::Start::new(at_2, r.start.handicap, r.start.name.clone());
     later.moves.moves.clear();
     let kif = shogi_kif::write(&later, Format::Kif);
     assert!(kif.contains("上手の持駒：なし\n"), "{kif}");

@@ -97,13 +97,7 @@ pub fn read_openings(
             return Err(err(e.location.line, e.location.column, e.message.clone()));
         }
         let record = &game.record;
-        let Some(start) = record.start_position() else {
-            return Err(err(
-                game.line,
-                0,
-                "the start position cannot be played".into(),
-            ));
-        };
+        let start = record.start_position().clone();
         if start.variant() != variant {
             return Err(err(
                 game.line,

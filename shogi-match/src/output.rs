@@ -12,7 +12,7 @@
 use crate::record::{self, OutFormat};
 use crate::runner::{Done, Finished, GAME_KEY, GameSpec, Settings};
 use shogi_kif::{HeaderKey, ReadOptions, Reader, Record};
-use shogi_kif::{LineEnd, Winner, outcome};
+use shogi_kif::{MainLine, Winner, outcome};
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -208,11 +208,10 @@ fn check_done(
         ));
     }
     // The workspace's one winner function decides, as for every other record.
-    let judged = LineEnd::replay(record).map(|r| outcome(record, &r.line_end()).1);
-    let winner = match judged {
-        Some(Winner::Draw) => None,
-        Some(w @ (Winner::Sente | Winner::Gote)) => w.color(),
-        _ => return bad(format!("game {n} has no result")),
+    let winner = match outcome(record, &MainLine::replay(record)).1 {
+        Winner::Draw => None,
+        w @ (Winner::Sente | Winner::Gote) => w.color(),
+        Winner::None => return bad(format!("game {n} has no result")),
     };
     Ok(Done {
         index: spec.index,

@@ -166,14 +166,8 @@ pub fn build(referee: &Referee, outcome: &Outcome, info: &GameInfo) -> Record {
         };
         h.push(HeaderKey::JishogiRule, rule);
     }
-    let sfen = start.to_sfen();
-    let handicap = Handicap::from_sfen(&sfen);
-    record.start = Start {
-        variant: start.variant(),
-        handicap,
-        name: None,
-        sfen,
-    };
+    let handicap = Handicap::from_sfen(&start.to_sfen());
+    record.start = Start::new(start.clone(), handicap, None);
     if let Some(src) = &info.opening_source {
         record.start_comments.push(format!("opening: {src}"));
     }

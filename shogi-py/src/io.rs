@@ -1,12 +1,12 @@
 //! Reading and writing records: `read`, `read_many` (with its iterator), `files`, `write`.
 
 use crate::errors;
-use crate::reading::{self, GameData};
+use crate::reading::{self, RecordData};
 use crate::record::PyRecord;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
-use shogi_batch::{Event, ReadGame};
+use shogi_batch::{Event, InputRecord};
 use shogi_kif::{Encoding, Format, ReadOptions};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -42,7 +42,7 @@ pub fn options(format: Option<&str>, encoding: Option<&str>) -> PyResult<ReadOpt
 
 /// The game written in `format` (ValueError for an unknown format; the game's ReadError when
 /// it holds no record).
-pub fn write_game(py: Python<'_>, game: &GameData, format: &str) -> PyResult<String> {
+pub fn write_game(py: Python<'_>, game: &RecordData, format: &str) -> PyResult<String> {
     let format = parse_format(format)?;
     let Some(record) = &game.record else {
         return Err(match &game.error {
@@ -54,7 +54,7 @@ pub fn write_game(py: Python<'_>, game: &GameData, format: &str) -> PyResult<Str
 }
 
 /// What writing the game in `format` would not keep (see `Record.losses`).
-pub fn game_losses(py: Python<'_>, game: &GameData, format: &str) -> PyResult<Vec<String>> {
+pub fn game_losses(py: Python<'_>, game: &RecordData, format: &str) -> PyResult<Vec<String>> {
     let format = parse_format(format)?;
     let Some(record) = &game.record else {
         return Err(match &game.error {
@@ -73,7 +73,7 @@ pub fn write(py: Python<'_>, record: &Bound<'_, PyRecord>, format: &str) -> PyRe
     write_game(py, record.get().game(), format)
 }
 
-fn records_list<'py>(py: Python<'py>, games: Vec<GameData>) -> PyResult<Bound<'py, PyList>> {
+fn records_list<'py>(py: Python<'py>, games: Vec<RecordData>) -> PyResult<Bound<'py, PyList>> {
     PyList::new(py, games.into_iter().map(|g| PyRecord::new(Arc::new(g))))
 }
 
@@ -176,9 +176,9 @@ pub fn read<'py>(
 #[pyclass(name = "GameIterator", module = "shogitk")]
 pub struct GameIter {
     /// Games received and not yet handed out.
-    ready: Mutex<std::collections::VecDeque<GameData>>,
+    ready: Mutex<std::collections::VecDeque<RecordData>>,
     /// Batches of games from the reading thread (None while another thread waits on it).
-    rx: Mutex<Option<Receiver<Vec<GameData>>>>,
+    rx: Mutex<Option<Receiver<Vec<RecordData>>>>,
     worker: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
@@ -253,7 +253,7 @@ impl GameIter {
         Some(PyRecord::new(Arc::new(game)))
     }
 
-    fn put_back(&self, rx: Receiver<Vec<GameData>>) {
+    fn put_back(&self, rx: Receiver<Vec<RecordData>>) {
         if let Ok(mut g) = self.rx.lock() {
             *g = Some(rx);
         }
@@ -310,7 +310,7 @@ pub fn read_many(
     let pool =
         shogi_batch::pool(jobs).map_err(|e| PyRuntimeError::new_err(format!("read_many: {e}")))?;
     // Batches of games, a few in flight: memory stays flat when Python consumes slowly.
-    let (tx, rx) = sync_channel::<Vec<GameData>>(4);
+    let (tx, rx) = sync_channel::<Vec<RecordData>>(4);
     let worker = std::thread::Builder::new()
         .name("shogitk-read-many".into())
         .spawn(move || {
@@ -323,10 +323,10 @@ pub fn read_many(
                 |input, game| {
                     let game = match failed.get(&input.name) {
                         // A path that is not there, or a folder that cannot be walked.
-                        Some(reason) => ReadGame::failed(1, shogi_batch::read::io_error(reason)),
+                        Some(reason) => InputRecord::failed(1, shogi_batch::read::io_error(reason)),
                         None => game,
                     };
-                    GameData::new(Some(&input.name), game)
+                    RecordData::new(Some(&input.name), game)
                 },
                 |_, event| {
                     if let Event::Game(game) = event {

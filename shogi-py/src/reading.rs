@@ -3,7 +3,7 @@
 //! `shogi check`, `convert` and `stats` read through, so that a file reads the same from
 //! Python as from the CLI.
 
-use shogi_batch::{Input, ReadGame, Reading};
+use shogi_batch::{Input, InputRecord, Reading};
 use shogi_kif::{Diagnostic, Encoding, Format, ReadError, ReadOptions, Record};
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -13,7 +13,7 @@ use std::path::Path;
 /// not be read at all), the error that stopped it, and the diagnostics of the reader and the
 /// validator.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameData {
+pub struct RecordData {
     /// The file, when read from one.
     pub path: Option<String>,
     /// The game's number in its input, from 1 (0 for an input that could not be read).
@@ -34,9 +34,9 @@ pub struct GameData {
     pub ratings: [Option<f64>; 2],
 }
 
-impl GameData {
+impl RecordData {
     /// A game read by shogi-batch from the input named `path` (None for bytes or text).
-    pub fn new(path: Option<&str>, game: ReadGame) -> GameData {
+    pub fn new(path: Option<&str>, game: InputRecord) -> RecordData {
         // An input whose format was never recognised holds no game: number 0, as before
         // the bindings read through shogi-batch.
         let index = if game.format.is_none() && game.record.is_none() {
@@ -44,7 +44,7 @@ impl GameData {
         } else {
             game.index
         };
-        GameData {
+        RecordData {
             path: path.map(str::to_string),
             index,
             line: (game.line > 0).then_some(game.line),
@@ -77,17 +77,17 @@ pub fn reading(options: ReadOptions) -> Reading<'static> {
 }
 
 /// Every game of a file, in order. `Err` (the reason) when the file cannot be read at all.
-pub fn read_file(path: &Path, options: ReadOptions) -> Result<Vec<GameData>, String> {
+pub fn read_file(path: &Path, options: ReadOptions) -> Result<Vec<RecordData>, String> {
     let input = Input::file(path);
     let mut games = Vec::new();
     shogi_batch::read_input(&input, &reading(options), &mut |g| {
-        games.push(GameData::new(Some(&input.name), g));
+        games.push(RecordData::new(Some(&input.name), g));
     })?;
     Ok(games)
 }
 
 /// Every game of record bytes, in order (named `<input>` in messages).
-pub fn read_bytes(bytes: Vec<u8>, options: ReadOptions) -> Result<Vec<GameData>, String> {
+pub fn read_bytes(bytes: Vec<u8>, options: ReadOptions) -> Result<Vec<RecordData>, String> {
     let mut cursor = std::io::Cursor::new(bytes);
     let source: shogi_batch::Stdin<'_> =
         std::sync::Mutex::new(&mut cursor as &mut (dyn BufRead + Send));
@@ -98,7 +98,7 @@ pub fn read_bytes(bytes: Vec<u8>, options: ReadOptions) -> Result<Vec<GameData>,
     };
     let mut games = Vec::new();
     shogi_batch::read_input(&Input::stdin(), &reading, &mut |g| {
-        games.push(GameData::new(None, g));
+        games.push(RecordData::new(None, g));
     })?;
     Ok(games)
 }

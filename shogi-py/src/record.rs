@@ -4,11 +4,11 @@
 use crate::diagnostic::PyDiagnostic;
 use crate::errors;
 use crate::position::PyPosition;
-use crate::reading::GameData;
+use crate::reading::RecordData;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
-use shogi_batch::{GameRow, ReadGame};
+use shogi_batch::{GameRow, InputRecord};
 use shogi_kif::{Encoding, Format, Record, Severity};
 use std::sync::{Arc, OnceLock};
 
@@ -27,14 +27,14 @@ pub fn record_from_state(py: Python<'_>, state: &[u8]) -> PyResult<PyRecord> {
 /// before the error).
 #[pyclass(frozen, name = "Record", module = "shogitk")]
 pub struct PyRecord {
-    game: Arc<GameData>,
+    game: Arc<RecordData>,
     /// The game's row of `shogi stats`, made when first asked for.
     row: OnceLock<GameRow>,
 }
 
 impl PyRecord {
     /// A Record holding `game`.
-    pub fn new(game: Arc<GameData>) -> PyRecord {
+    pub fn new(game: Arc<RecordData>) -> PyRecord {
         PyRecord {
             game,
             row: OnceLock::new(),
@@ -45,7 +45,7 @@ impl PyRecord {
     pub fn row(&self) -> &GameRow {
         self.row.get_or_init(|| {
             let g = &self.game;
-            let game = ReadGame {
+            let game = InputRecord {
                 index: g.index,
                 line: g.line.unwrap_or(0),
                 format: g.format,
@@ -57,12 +57,12 @@ impl PyRecord {
                 ratings: g.ratings,
                 panic: None,
             };
-            GameRow::new(g.path.as_deref().unwrap_or("<input>"), &game, None)
+            GameRow::new(g.path.as_deref().unwrap_or("<input>"), &game)
         })
     }
 
     /// The game.
-    pub fn game(&self) -> &GameData {
+    pub fn game(&self) -> &RecordData {
         &self.game
     }
 
@@ -178,7 +178,7 @@ impl PyRecord {
     /// "standard" or "mini".
     #[getter]
     fn variant(&self) -> Option<&'static str> {
-        Some(self.record()?.start.variant.name())
+        Some(self.record()?.start.variant().name())
     }
 
     /// The handicap in Japanese (`平手`, `香落ち`, …), None for a position that is not one.
@@ -190,7 +190,7 @@ impl PyRecord {
     /// The SFEN of the start position.
     #[getter]
     fn start_sfen(&self) -> Option<&str> {
-        Some(self.record()?.start.sfen.as_str())
+        Some(self.record()?.start.sfen())
     }
 
     /// The SFEN after the last legal main-line move (what `shogi convert --to sfen` prints).
@@ -201,7 +201,7 @@ impl PyRecord {
 
     /// The start position.
     fn start_position(&self) -> Option<PyPosition> {
-        Some(PyPosition::wrap(self.record()?.start_position()?))
+        Some(PyPosition::wrap(self.record()?.start_position().clone()))
     }
 
     /// The position after `ply` main-line moves (0 = start), None past the end.
@@ -220,9 +220,7 @@ impl PyRecord {
         let Some(r) = self.record() else {
             return Vec::new();
         };
-        let Some(mut pos) = r.start_position() else {
-            return Vec::new();
-        };
+        let mut pos = r.start_position().clone();
         let mut out = Vec::with_capacity(r.main_line().count());
         for node in r.main_line() {
             if node.foul.is_some() {
@@ -252,9 +250,7 @@ impl PyRecord {
         let Some(r) = self.record() else {
             return Ok(Vec::new());
         };
-        let Some(mut pos) = r.start_position() else {
-            return Ok(r.usi_moves());
-        };
+        let mut pos = r.start_position().clone();
         let mut out = Vec::with_capacity(r.main_line().count());
         let mut last_to = None;
         let mut playable = true;

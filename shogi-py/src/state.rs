@@ -1,4 +1,4 @@
-//! The pickled form of a `Record`: everything a [`GameData`] holds (the record with its
+//! The pickled form of a `Record`: everything a [`RecordData`] holds (the record with its
 //! variations, times, comments, bookmarks and source lines, the error, the diagnostics, the
 //! ratings), so that Dask and multiprocessing can ship records and get back an equal one. No
 //! record format can do this: each leaves something out (subsecond times, bookmarks, the
@@ -8,7 +8,7 @@
 //! beside it what that form leaves out: the source lines, the header keys kept verbatim
 //! under a known key's name, and the ratings as their bits (so that they come back exact).
 
-use crate::reading::GameData;
+use crate::reading::RecordData;
 use serde::{Deserialize, Serialize};
 use shogi_kif::{Diagnostic, Encoding, Format, HeaderKey, ReadError, Record};
 use std::borrow::Cow;
@@ -41,7 +41,7 @@ struct State<'a> {
 }
 
 /// The pickled form of a game.
-pub fn encode(g: &GameData) -> Vec<u8> {
+pub fn encode(g: &RecordData) -> Vec<u8> {
     let other_keys = g.record.as_ref().map_or_else(Vec::new, |r| {
         let known = |k: &str| !matches!(HeaderKey::from_kif(k), HeaderKey::Other(_));
         (r.header.entries.iter().enumerate())
@@ -103,7 +103,7 @@ fn nesting(bytes: &[u8]) -> usize {
 }
 
 /// The game of a pickled form (a message saying what is wrong when it is not one).
-pub fn decode(bytes: &[u8]) -> Result<GameData, String> {
+pub fn decode(bytes: &[u8]) -> Result<RecordData, String> {
     if nesting(bytes) > MAX_NESTING {
         return corrupt("variations nested too deep");
     }
@@ -128,7 +128,7 @@ pub fn decode(bytes: &[u8]) -> Result<GameData, String> {
             e.key = HeaderKey::Other(name.into_owned());
         }
     }
-    Ok(GameData {
+    Ok(RecordData {
         path: state.path.map(Cow::into_owned),
         index: state.index,
         line: state.line,

@@ -82,8 +82,8 @@ pub fn row_dict<'py>(py: Python<'py>, row: &GameRow) -> PyResult<Bound<'py, PyDi
     Ok(d)
 }
 
-/// The selection of the filter keyword arguments; a bad value is a ValueError naming the
-/// keyword, an unknown keyword a TypeError.
+/// The selection of the filter keyword arguments, read into the typed [`Selection`]; a bad
+/// value is a ValueError naming the keyword, an unknown keyword a TypeError.
 fn selection(filters: Option<&Bound<'_, PyDict>>) -> PyResult<Selection> {
     let mut s = Selection::new();
     let Some(filters) = filters else {
@@ -100,19 +100,15 @@ fn selection(filters: Option<&Bound<'_, PyDict>>) -> PyResult<Selection> {
         if value.is_none() {
             continue;
         }
-        let mut set = |flag: &str, v: &str| {
-            s.set(flag, v)
-                .map_err(|e| PyValueError::new_err(format!("{key}: {}", e.message)))
-        };
         if key == "valid" {
             let keep: bool = value
                 .extract()
                 .map_err(|_| PyValueError::new_err("valid: expected True, False or None"))?;
-            set(if keep { "--valid" } else { "--invalid" }, "")?;
+            s = s.valid(keep);
         } else if key == "player" && !value.is_instance_of::<PyString>() {
             // Several names: any of them.
             for name in value.try_iter()? {
-                set("--player", &name?.str()?.to_cow()?)?;
+                s = filter(s, &key, &name?.str()?.to_cow()?)?;
             }
         } else {
             if value.is_instance_of::<PyBool>() {
@@ -120,10 +116,35 @@ fn selection(filters: Option<&Bound<'_, PyDict>>) -> PyResult<Selection> {
                     "{key}: expected a value, not {value}"
                 )));
             }
-            set(&key, &value.str()?.to_cow()?)?;
+            s = filter(s, &key, &value.str()?.to_cow()?)?;
         }
     }
     Ok(s)
+}
+
+/// `s` with the filter of keyword `key` (one of [`FILTERS`] but `valid`) read from `text`.
+fn filter(s: Selection, key: &str, text: &str) -> PyResult<Selection> {
+    use shogi_batch::filter_text as t;
+    let bad = |e: String| PyValueError::new_err(format!("{key}: {e}"));
+    Ok(match key {
+        "player" => s.player(t::name(text).map_err(bad)?),
+        "sente" => s.sente(t::name(text).map_err(bad)?),
+        "gote" => s.gote(t::name(text).map_err(bad)?),
+        "since" => s.since(text.parse().map_err(bad)?),
+        "until" => s.until(text.parse().map_err(bad)?),
+        "min_plies" => s.min_plies(t::plies(text).map_err(bad)?),
+        "max_plies" => s.max_plies(t::plies(text).map_err(bad)?),
+        "ending" => t::endings(text)
+            .map_err(bad)?
+            .into_iter()
+            .fold(s, Selection::ending),
+        "winner" => s.winner(t::winner(text).map_err(bad)?),
+        "variant" => s.variant(t::variant(text).map_err(bad)?),
+        "handicap" => s.handicap(t::handicap(text).map_err(bad)?),
+        "min_rating" => s.min_rating(t::rating(text).map_err(bad)?),
+        "position" => s.passes_through(t::position(text).map_err(bad)?),
+        _ => return Err(PyTypeError::new_err(format!("{key} is not a filter"))),
+    })
 }
 
 fn shard_arg(shard: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Shard>> {
@@ -203,9 +224,8 @@ fn rows(
         &reading,
         pool,
         |input, game| {
-            let r = game.replay(selection.position());
-            let mut row = GameRow::new(&input.name, &game, Some(&r));
-            let keep = selection.matches(&row, Some(&r));
+            let mut row = GameRow::new(&input.name, &game);
+            let keep = selection.matches(&row, |want| game.reached(want));
             if let Some(notation) = moves.filter(|_| keep) {
                 row.set_moves(&game, notation);
             }

@@ -141,7 +141,7 @@ pub fn for_each_entry(
     mut f: impl FnMut(&Entry),
 ) -> Result<usize, Skip> {
     let result = select(record, options)?;
-    let start = record.start_position().ok_or(Skip::NoStart)?;
+    let start = record.start_position().clone();
     let mut scratch = [0u8; 32];
     PositionFormat::Hcp
         .encode(&start, &mut scratch)

@@ -2,16 +2,16 @@
 //! function ([`shogi_kif::outcome`]), as a training result.
 
 use crate::packed::GameResult;
-use shogi_kif::{LineEnd, Record, Winner, outcome};
+use shogi_kif::{MainLine, Record, Winner, outcome};
 
 /// The game's result as its ending states it, judged by the rules where they decide it (see
 /// the module's conventions). `None` when the game has no result: no ending, interrupted,
-/// adjourned, a problem's ending, an unknown word, or a start that cannot be played.
+/// adjourned, a problem's ending or an unknown word.
 pub fn game_result(record: &Record) -> Option<GameResult> {
     // Training data wants a stated result: a record without an ending gives none.
     record.ending()?;
-    let replayed = LineEnd::replay(record)?;
-    match outcome(record, &replayed.line_end()).1 {
+    let main = MainLine::replay(record);
+    match outcome(record, &main).1 {
         Winner::None => None,
         Winner::Draw => Some(GameResult::Draw),
         w => Some(GameResult::from_winner(w.color())),

@@ -281,7 +281,7 @@ fn fairy_stockfish_against_itself_in_mini_shogi() {
     assert_eq!(games.len(), 2);
     for g in &games {
         assert!(g.is_valid(), "{:?}\n{text}", g.error);
-        assert_eq!(g.record.start.variant, shogi_core::Variant::Mini);
+        assert_eq!(g.record.start.variant(), shogi_core::Variant::Mini);
         assert!(game_result(&g.record).is_some());
     }
 }

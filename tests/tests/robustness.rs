@@ -9,7 +9,7 @@
 //! input, written records read back the same).
 //! `SHOGI_FUZZ_SCALE=30` multiplies the number of mutations (230,000 inputs ran clean so).
 
-use shogi_kif::{Encoding, Game, ReadOptions, Reader};
+use shogi_kif::{Encoding, ReadOptions, ReadRecord, Reader};
 use shogi_tests::invariants::{self, FORMATS, files_under};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -39,7 +39,7 @@ fn exercise(bytes: &[u8]) {
         return;
     };
     let format = records.format();
-    for (i, r) in records.map(Game::into_result).enumerate() {
+    for (i, r) in records.map(ReadRecord::into_result).enumerate() {
         if i > 50 {
             break;
         }

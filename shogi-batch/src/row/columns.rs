@@ -1,10 +1,9 @@
 //! The columns a row takes from the record's header and ending: names, dates, ratings,
 //! ranks, the ending and the winner.
 
-use super::{GameRow, Replay};
+use super::GameRow;
 use crate::date::iso8601;
-use shogi_core::Color;
-use shogi_kif::{HeaderKey, LineEnd, Record};
+use shogi_kif::{HeaderKey, MainLine, Record, Winner};
 
 fn header<'r>(record: &'r Record, key: &HeaderKey) -> Option<&'r str> {
     record
@@ -52,7 +51,7 @@ where
     S: From<&'a str> + From<String>,
 {
     let text = |s: Option<&'a str>| s.map(S::from);
-    row.variant = Some(S::from(record.start.variant.name()));
+    row.variant = Some(S::from(record.start.variant().name()));
     row.handicap = text(
         record
             .start
@@ -128,30 +127,23 @@ fn rank(name: &str) -> Option<&str> {
     ok.then_some(last)
 }
 
-/// The `ending` column and the winner for a record replayed as `r`: shogi-kif's one
-/// [`shogi_kif::outcome`], fed from this replay (no second one).
+/// The `ending` column and the winner of a record whose main line replayed as `main`:
+/// shogi-kif's one [`shogi_kif::outcome`]. Without a playable start, the stated ending's
+/// name and no winner.
 pub(super) fn ending_and_winner(
     record: &Record,
-    r: &Replay,
+    main: Option<&MainLine>,
 ) -> (Option<&'static str>, &'static str) {
-    let moves = record.moves.moves.len();
-    let start_side = r.start_side.unwrap_or(Color::Black);
-    // The side to move after every main-line move (a declared foul move included).
-    let to_move = if moves % 2 == 0 {
-        start_side
-    } else {
-        !start_side
-    };
-    let all_played = r.played == moves;
-    let end = LineEnd {
-        to_move,
-        repetition: r
-            .repetition
-            .filter(|rep| rep.fourth_ply == moves && all_played),
-        last: r.last.as_ref().filter(|_| all_played),
-    };
-    let (ending, winner) = shogi_kif::outcome(record, &end);
-    (ending, winner.name())
+    match main {
+        Some(main) => {
+            let (ending, winner) = shogi_kif::outcome(record, main);
+            (ending, winner.name())
+        }
+        None => (
+            record.ending().map(|e| shogi_kif::ending_name(&e.kind)),
+            Winner::None.name(),
+        ),
+    }
 }
 
 pub(super) fn encoding_name(e: shogi_kif::Encoding) -> &'static str {

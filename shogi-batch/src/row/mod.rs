@@ -2,27 +2,22 @@
 
 //!
 //! Layout: this module holds the row and its steps; `columns` the header and ending
-//! columns; `replay` what replaying the main line tells.
+//! columns. What replaying the main line tells is shogi-kif's [`MainLine`].
 
 use crate::key::{game_key, key_hex};
-use crate::read::ReadGame;
+use crate::read::InputRecord;
 use columns::{encoding_name, ending_and_winner};
 use serde::{Deserialize, Serialize};
-use shogi_core::Position;
-use shogi_kif::{Record, Severity};
+use shogi_kif::{MainLine, Record, Severity};
 use std::borrow::Cow;
 
 mod columns;
 mod csv_line;
 mod moves;
-mod replay;
 
 pub use csv_line::csv_header;
 
 pub use moves::{main_line_text, moves_text};
-
-pub(crate) use replay::replay_main;
-pub use replay::{Replay, replay, same_position};
 
 /// One game, as a row of the `shogi stats` table.
 ///
@@ -146,18 +141,18 @@ pub const COLUMNS: &[&str] = &[
 ];
 
 impl GameRow {
-    /// The row of a game of input `path`, with the main line replayed as `r` (see
-    /// [`replay`]; pass `None` to have it replayed here).
-    pub fn new(path: &str, game: &ReadGame, r: Option<&Replay>) -> GameRow {
-        build(path, game, r)
+    /// The row of a game of input `path`, from the main line the reader kept
+    /// ([`InputRecord::main`]) or, without it, from the record's moves played again.
+    pub fn new(path: &str, game: &InputRecord) -> GameRow {
+        build(path, game)
     }
 }
 
 impl<'a> GameRow<Cow<'a, str>> {
     /// [`GameRow::new`] without copying what the game holds (path, names, header values,
     /// the start SFEN): for a row written out at once (`shogi stats` makes one per game).
-    pub fn borrowed(path: &'a str, game: &'a ReadGame, r: Option<&Replay>) -> Self {
-        build(path, game, r)
+    pub fn borrowed(path: &'a str, game: &'a InputRecord) -> Self {
+        build(path, game)
     }
 
     /// The row with its text owned.
@@ -203,7 +198,7 @@ impl<'a> GameRow<Cow<'a, str>> {
 /// The row, in three steps: what the reader said (format, errors, warnings), what the
 /// record's header says (names, dates, ratings: `columns::header_columns`), what its main
 /// line gives (plies, ending, winner, positions, key).
-fn build<'a, S>(path: &'a str, game: &'a ReadGame, r: Option<&Replay>) -> GameRow<S>
+fn build<'a, S>(path: &'a str, game: &'a InputRecord) -> GameRow<S>
 where
     S: From<&'a str> + From<String> + Default,
 {
@@ -223,22 +218,14 @@ where
     let Some(record) = &game.record else {
         return row;
     };
-    let owned;
-    let r = match r {
-        Some(r) => r,
-        None => {
-            owned = game.replay(None);
-            &owned
-        }
-    };
     columns::header_columns(&mut row, record);
-    row.line_columns(record, r);
+    row.line_columns(record, game.main_line().as_deref());
     row
 }
 
 impl<'a, S: From<&'a str> + From<String>> GameRow<S> {
     /// The first error (its kind and reason, ply and line) and the number of warnings.
-    fn reader_columns(&mut self, game: &'a ReadGame) {
+    fn reader_columns(&mut self, game: &'a InputRecord) {
         let first_diag_error = game
             .diagnostics
             .iter()
@@ -263,24 +250,28 @@ impl<'a, S: From<&'a str> + From<String>> GameRow<S> {
             .count() as u32;
     }
 
-    /// What the main line replayed as `r` gives: plies, ending and winner, repetition,
-    /// final and start positions, the game key.
-    fn line_columns(&mut self, record: &'a Record, r: &Replay) {
-        self.plies = record.moves.moves.len() as u32;
-        let (ending, winner) = ending_and_winner(record, r);
+    /// What the main line replayed as `main` gives (`None`: its start cannot be played
+    /// from): plies, ending and winner, repetition, final and start positions, the game key.
+    fn line_columns(&mut self, record: &'a Record, main: Option<&MainLine>) {
+        let moves = &record.moves.moves;
+        self.plies = moves.len() as u32;
+        let (ending, winner) = ending_and_winner(record, main);
         self.ending = ending.map(S::from);
         self.winner = S::from(winner);
-        self.repetition_ply = r.repetition.map(|rep| rep.fourth_ply as u32);
+        self.repetition_ply = main
+            .and_then(|m| m.repetition)
+            .map(|rep| rep.fourth_ply as u32);
         // After a declared foul move (which cannot be played), the arrangement with every
         // main-line move applied, as the record shows it.
-        let final_sfen =
-            if r.played < record.moves.moves.len() && record.moves.moves[r.played].foul.is_some() {
+        let final_sfen = main.and_then(|m| {
+            if moves.get(m.played()).is_some_and(|n| n.foul.is_some()) {
                 record.final_setup().map(|s| s.to_sfen())
             } else {
-                r.last.as_ref().map(Position::to_sfen)
-            };
+                Some(m.last.to_sfen())
+            }
+        });
         self.final_sfen = final_sfen.map(S::from);
-        self.start_sfen = Some(S::from(record.start.sfen.as_str()));
+        self.start_sfen = Some(S::from(record.start.sfen()));
         self.key = Some(S::from(key_hex(game_key(record))));
     }
 }
@@ -297,19 +288,19 @@ mod tests {
     use super::*;
 
     /// The first game of `text`, which must have no error.
-    pub(super) fn read_one(text: &str) -> ReadGame {
+    pub(super) fn read_one(text: &str) -> InputRecord {
         let game = read_any(text);
         assert!(game.error.is_none(), "{:?}", game.error);
         game
     }
 
     /// The first game of `text`, error and all.
-    pub(super) fn read_any(text: &str) -> ReadGame {
+    pub(super) fn read_any(text: &str) -> InputRecord {
         let g = shogi_kif::Reader::new(text.as_bytes(), shogi_kif::ReadOptions::default())
             .unwrap()
             .next()
             .unwrap();
-        ReadGame {
+        InputRecord {
             index: 1,
             line: 1,
             format: None,
@@ -326,7 +317,7 @@ mod tests {
     fn row_of(text: &str) -> GameRow {
         let game = read_one(text);
         assert!(game.main.is_some());
-        GameRow::new("t", &game, None)
+        GameRow::new("t", &game)
     }
 
     /// The borrowing row holds the same values as the owned one.
@@ -337,9 +328,9 @@ mod tests {
             "position startpos moves 7g7f 3c3d 8h2b+\n",
         ] {
             let game = read_one(text);
-            let owned = GameRow::new("p", &game, None);
+            let owned = GameRow::new("p", &game);
             assert!(owned.sente.is_some() || owned.plies == 3, "{owned:?}");
-            assert_eq!(GameRow::borrowed("p", &game, None).into_owned(), owned);
+            assert_eq!(GameRow::borrowed("p", &game).into_owned(), owned);
         }
     }
 

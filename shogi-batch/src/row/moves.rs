@@ -2,17 +2,15 @@
 //! (Hodges) notation.
 
 use super::GameRow;
-use crate::read::ReadGame;
-use shogi_core::Position;
+use crate::read::InputRecord;
 use shogi_kif::Record;
 use shogi_kif::notation::{Notation, write_move};
 
 /// The main line of `game` in `notation` (see [`main_line_text`]); empty when the game has
-/// no record. The start position is the one the reader kept ([`ReadGame::main`]) when it
-/// did.
-pub fn moves_text(game: &ReadGame, notation: Notation) -> String {
+/// no record.
+pub fn moves_text(game: &InputRecord, notation: Notation) -> String {
     match &game.record {
-        Some(record) => line_from(record, game.main.as_ref().map(|m| &m.start), notation),
+        Some(record) => main_line_text(record, notation),
         None => String::new(),
     }
 }
@@ -22,21 +20,12 @@ pub fn moves_text(game: &ReadGame, notation: Notation) -> String {
 /// move is written and ends the line).
 ///
 /// USI text needs no position; Japanese and Western are written from the start position,
-/// playing the moves without checking them again (the reader did). A record without a
-/// playable start position gets USI text whatever `notation` is.
+/// playing the moves without checking them again (the reader did).
 pub fn main_line_text(record: &Record, notation: Notation) -> String {
-    line_from(record, None, notation)
-}
-
-fn line_from(record: &Record, start: Option<&Position>, notation: Notation) -> String {
     let moves = &record.moves.moves;
     let per_move = if notation == Notation::Usi { 5 } else { 12 };
     let mut out = String::with_capacity(moves.len() * per_move);
-    let start = match (notation, start) {
-        (Notation::Usi, _) => None,
-        (_, Some(pos)) => Some(pos.clone()),
-        (_, None) => record.start_position(),
-    };
+    let start = (notation != Notation::Usi).then(|| record.start_position().clone());
     let Some(mut pos) = start else {
         for (i, node) in moves.iter().enumerate() {
             if i > 0 {
@@ -64,7 +53,7 @@ fn line_from(record: &Record, start: Option<&Position>, notation: Notation) -> S
 
 impl<S: From<String>> GameRow<S> {
     /// Fills the `moves` column (see [`moves_text`]); rows without it leave the column out.
-    pub fn set_moves(&mut self, game: &ReadGame, notation: Notation) {
+    pub fn set_moves(&mut self, game: &InputRecord, notation: Notation) {
         self.moves = Some(S::from(moves_text(game, notation)));
     }
 }

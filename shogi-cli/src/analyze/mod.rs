@@ -23,13 +23,12 @@ use cache::Cache;
 use classify::Classifier;
 use result::PosResult;
 use rows::{GameRows, Sink};
-use shogi_batch::{DedupMode, Event, GameRow, Input, ReadGame, Selection};
+use shogi_batch::{DedupMode, Event, GameRow, Input, InputRecord, Selection};
 use shogi_core::{Move, Position, Variant};
 use shogi_kif::Record;
 use shogi_kif::notation::Notation;
 use shogi_usi::{BestMove, Engine, EngineError, Limit, OptionKind, Pool, Score, StartOptions};
 use std::collections::{HashMap, HashSet};
-use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -202,6 +201,7 @@ pub struct AnalyzeArgs {
 }
 
 /// One game as read, with what the analysis needs.
+#[derive(Default)]
 pub(crate) struct GameIn {
     pub path: String,
     pub rel: PathBuf,
@@ -255,7 +255,7 @@ fn sente_to_relative(s: shogi_kif::eval::Score, turn: shogi_core::Color) -> Scor
 }
 
 /// The game's positions, moves and (with `comments`) the evaluations its comments carry.
-fn game_in(input: &Input, game: ReadGame, keep_record: bool, comments: bool) -> GameIn {
+fn game_in(input: &Input, game: InputRecord, keep_record: bool, comments: bool) -> GameIn {
     let mut g = GameIn {
         path: input.name.clone(),
         rel: input.rel.clone(),
@@ -281,11 +281,7 @@ fn game_in(input: &Input, game: ReadGame, keep_record: bool, comments: bool) -> 
         record.header.black().map(str::to_string),
         record.header.white().map(str::to_string),
     ];
-    let Some(mut pos) = record.start_position() else {
-        g.error
-            .get_or_insert((Some(0), "the start position is not legal".into()));
-        return g;
-    };
+    let mut pos = record.start_position().clone();
     g.positions.push(pos.clone());
     for node in record.main_line() {
         if node.foul.is_some() || pos.play(node.mv).is_err() {
@@ -322,19 +318,18 @@ fn game_in(input: &Input, game: ReadGame, keep_record: bool, comments: bool) -> 
 
 fn read_one(
     input: &Input,
-    game: ReadGame,
+    game: InputRecord,
     selection: &Selection,
     dedup: Option<DedupMode>,
     keep_record: bool,
     comments: bool,
 ) -> Read {
-    let r = game.replay(selection.position());
     let io = game
         .error
         .as_ref()
         .is_some_and(|e| e.kind == shogi_kif::ErrorKind::Io);
-    let row = GameRow::new(&input.name, &game, Some(&r));
-    let keep = selection.matches(&row, Some(&r));
+    let row = GameRow::new(&input.name, &game);
+    let keep = selection.matches(&row, |want| game.reached(want));
     let (key, line) = match &game.record {
         Some(rec) if keep && dedup.is_some() => (
             shogi_batch::game_key(rec),
@@ -346,19 +341,7 @@ fn read_one(
         game_in(input, game, keep_record, comments)
     } else {
         // Not kept: nothing of it is needed.
-        GameIn {
-            path: String::new(),
-            rel: PathBuf::new(),
-            index: 0,
-            format: None,
-            encoding: None,
-            positions: Vec::new(),
-            moves: Vec::new(),
-            error: None,
-            players: [None, None],
-            record: None,
-            from_comments: Vec::new(),
-        }
+        GameIn::default()
     };
     Read {
         game,
@@ -636,17 +619,10 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     if let Some(dir) = &args.annotate_dir {
         for i in &inputs {
             let probe = GameIn {
-                path: String::new(),
                 rel: i.rel.clone(),
                 index: 1,
                 format: i.path.as_deref().and_then(shogi_kif::Format::from_path),
-                encoding: None,
-                positions: Vec::new(),
-                moves: Vec::new(),
-                error: None,
-                players: [None, None],
-                record: None,
-                from_comments: Vec::new(),
+                ..GameIn::default()
             };
             let (p, _) = annotated_path(dir, &probe);
             if overwrites(&p, &input_set) || overwrites(&svg_path(&p), &input_set) {
@@ -887,18 +863,7 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
 
     // 4. Output.
     let notation = Notation::from(args.notation);
-    let out: Box<dyn Write + '_> = match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| {
-                Failure::usage(format!(
-                    "error: {}: {}",
-                    path.display(),
-                    shogi_batch::io_reason(&e)
-                ))
-            })?,
-        )),
-        None => Box::new(std::io::BufWriter::new(&mut *ctx.stdout)),
-    };
+    let out = crate::inputs::output(args.output.as_deref(), &mut *ctx.stdout)?;
     let mut sink = Sink::new(out, args.format, args.summary);
     let mut writer = GameRows {
         classifier,

@@ -7,20 +7,17 @@
 
 use crate::batch::{SelectArgs, ShardArgs};
 use crate::cli::{EncodingArg, InputArgs, NotationArg};
-use crate::inputs::{self, reading, record_hook};
-use crate::pool::jobs_pool;
-use crate::progress::Progress;
+use crate::driver::{Batch, Copies, Plan, internal_error, selected, status};
 use crate::{Ctx, Failure};
-use shogi_batch::{
-    Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, ReadGame, Selection, game_key, line_text,
-};
-use shogi_kif::{Encoding, ErrorKind};
+use shogi_batch::{DedupMode, InputRecord, Selection, game_key, line_text};
+use shogi_kif::{Encoding, ErrorKind, Record};
+use std::borrow::Cow;
 use std::io::Write;
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 mod output;
 mod record;
+mod training;
 
 use output::{Gather, Writer};
 pub(crate) use output::{extension, output_paths};
@@ -72,8 +69,8 @@ impl ToFormat {
 #[command(
     after_help = "Each record of each input is converted; a record that cannot be read is reported as \
 `path:line:col: error: message` on stderr and the others are still converted (exit 1 at the end).\n\n\
---to sfen, usi and moves take the main line (its final position, or --ply N) and lose nothing \
-a position or a line could hold. The record formats convert every record and say on stderr, once \
+--to sfen, usi and moves take the main line (its final position, or --ply N), or the line of \
+--variation N, and lose nothing a position or a line could hold. The record formats convert every record and say on stderr, once \
 per record, what the format cannot hold (variations, bookmarks and some endings in CSA; times in \
 KI2; bookmarks in JKF; see the README), with a closing total; --strict makes any of it an error \
 for that record (nothing written for it, exit 1), --lossy silences the warnings. --mainline \
@@ -104,6 +101,12 @@ pub struct ConvertArgs {
     /// With `--to sfen`: the position after this many main-line moves (0 = the start).
     #[arg(long)]
     pub ply: Option<usize>,
+    /// With --to sfen, usi, moves, hcpe, psv or positions: take variation N (numbered as
+    /// `shogi show` lists them) instead of the main line: the line it branches from up to
+    /// the branch, then its own moves and ending. A record without it is an error for that
+    /// record.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub variation: Option<u32>,
     /// With `--to moves`: how the moves are written (default usi).
     #[arg(long, value_enum, value_name = "NOTATION")]
     pub notation: Option<NotationArg>,
@@ -140,7 +143,7 @@ pub struct ConvertArgs {
     #[command(flatten)]
     pub select: SelectArgs,
     #[command(flatten)]
-    pub training: crate::training::TrainingArgs,
+    pub training: training::TrainingArgs,
 }
 
 impl ConvertArgs {
@@ -199,7 +202,7 @@ struct ConvertedGame {
 /// Converts one game (when the selection keeps it).
 fn convert_game(
     path: &str,
-    game: &ReadGame,
+    game: &InputRecord,
     args: &ConvertArgs,
     selection: &Selection,
     dedup: Option<DedupMode>,
@@ -213,24 +216,14 @@ fn convert_game(
         line: None,
         lost: Vec::new(),
     };
-    if let Some(message) = &game.panic {
-        // Located where the record that failed starts.
-        let line = game.line.max(1);
-        done.errors.push(Message::Plain(format!(
-            "{path}:{line}:1: error: {INTERNAL_ERROR}"
-        )));
-        done.errors.push(Message::Plain(format!(
-            "{path}: note: the internal error was: {message}"
-        )));
+    if let Some((_, error, note)) = internal_error(path, game) {
+        done.errors.push(Message::Plain(error));
+        done.errors.push(Message::Plain(note));
         return done;
     }
-    if !selection.is_empty() {
-        let r = game.replay(selection.position());
-        let row = GameRow::new(path, game, Some(&r));
-        done.selected = selection.matches(&row, Some(&r));
-        if !done.selected {
-            return done;
-        }
+    done.selected = selected(selection, path, game, None);
+    if !done.selected {
+        return done;
     }
     match (&game.record, &game.error) {
         (_, Some(e)) if e.kind == ErrorKind::Io => {
@@ -245,7 +238,18 @@ fn convert_game(
                 done.line = (mode == DedupMode::Prefix).then(|| line_text(record));
             }
             let index = game.index as usize;
-            let converted = convert_record(record, args);
+            let record = match chosen_line(record, args.variation) {
+                Ok(r) => r,
+                Err(text) => {
+                    done.errors.push(Message::Record {
+                        index,
+                        text,
+                        error: true,
+                    });
+                    return done;
+                }
+            };
+            let converted = convert_record(&record, args);
             done.lost = converted.lost;
             if let Some(text) = converted.warning {
                 done.errors.push(Message::Record {
@@ -268,11 +272,33 @@ fn convert_game(
     done
 }
 
+/// The record whose main line is the line `--variation` chose (the record itself without
+/// it); a record without that variation is an error for that record.
+fn chosen_line(record: &Record, variation: Option<u32>) -> Result<Cow<'_, Record>, String> {
+    let Some(n) = variation else {
+        return Ok(Cow::Borrowed(record));
+    };
+    shogi_kif::with_variation(record, n as usize)
+        .map(Cow::Owned)
+        .ok_or_else(|| {
+            format!(
+                "no variation {n}: the record has {} (`shogi show` lists them)",
+                crate::show::variation_count(shogi_kif::variations(record).len())
+            )
+        })
+}
+
 /// Refuses flags that do not go together; runs the training writers for their targets.
 /// `Ok(true)`: the command is done.
 fn check_flags(args: &ConvertArgs, ctx: &mut Ctx) -> Result<bool, Failure> {
     if args.ply.is_some() && args.to != ToFormat::Sfen {
         return Err(Failure::usage("error: --ply goes with --to sfen"));
+    }
+    if args.variation.is_some() && args.to.is_record() {
+        return Err(Failure::usage(
+            "error: --variation goes with --to sfen, usi, moves, hcpe, psv or positions \
+             (the record formats keep every variation)",
+        ));
     }
     if args.notation.is_some() && args.to != ToFormat::Moves {
         return Err(Failure::usage("error: --notation goes with --to moves"));
@@ -305,10 +331,10 @@ fn check_flags(args: &ConvertArgs, ctx: &mut Ctx) -> Result<bool, Failure> {
                  flags applies (and not --dedup or --shard)",
             ));
         }
-        crate::training::run(args, ctx)?;
+        training::run(args, ctx)?;
         return Ok(true);
     }
-    if args.training != crate::training::TrainingArgs::default() {
+    if args.training != training::TrainingArgs::default() {
         return Err(Failure::usage(
             "error: --output, --skip-first, --skip-draws, --skip-declarations and \
              --keep-unfinished go with --to hcpe, psv or positions",
@@ -324,75 +350,46 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     }
     let selection = args.select.selection()?;
     let dedup = args.select.dedup()?;
-    let inputs = inputs::expand(&args.paths)?;
-    let inputs = args.shard.apply(inputs)?;
+    // Validation only matters to a selection (--valid, --ending ...).
+    let plan = Plan::new(&args.paths, &args.input, args.jobs, "convert")
+        .shard(&args.shard)
+        .validate(!selection.is_empty());
+    let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;
+    let inputs = &batch.inputs;
     let targets = match &args.out_dir {
         Some(dir) => Some(output_paths(
             dir,
-            &inputs,
+            inputs,
             extension(args.to, args.encoding()),
         )?),
         None => None,
     };
-    let pool = jobs_pool(args.jobs)?;
-    // Validation only matters to a selection (--valid, --ending ...).
-    let reading = reading(&args.input, !selection.is_empty(), &ctx.stdin);
-    let on_record = ctx.options.on_record.clone();
-    let progress = Progress::new(ctx.options.progress, "convert", "files");
-    let total = inputs.len() as u64;
-    let mut w = Writer {
-        args,
-        inputs: &inputs,
-        targets,
-        claimed: Default::default(),
-        out: std::io::BufWriter::new(&mut *ctx.stdout),
-        stderr: &mut *ctx.stderr,
-        failed: false,
-        io_failed: false,
-        written: 0,
-        files: 0,
-        totals: Default::default(),
-    };
     let mut gather = Gather {
-        dedup,
+        w: Writer {
+            args,
+            inputs,
+            targets,
+            claimed: Default::default(),
+            out: std::io::BufWriter::new(&mut *ctx.stdout),
+            stderr: &mut *ctx.stderr,
+            failed: false,
+            io_failed: false,
+            written: 0,
+            files: 0,
+            totals: Default::default(),
+        },
         texts: Vec::new(),
         errors: Vec::new(),
         games: 0,
         inputs_done: 0,
-        exact: Dedup::new(),
-        held: Vec::new(),
+        copies: Copies::new(dedup),
     };
-    let _ = shogi_batch::run(
-        &inputs,
-        &reading,
-        &pool,
-        |input, game| {
-            record_hook(on_record.as_ref(), input, &game);
-            convert_game(&input.name, &game, args, &selection, dedup)
-        },
-        |input, event| {
-            match event {
-                Event::Game(g) => {
-                    progress.add_games(1);
-                    gather.game(g, input, &mut w);
-                }
-                Event::InputDone => {
-                    progress.inc(total);
-                    gather.input_done(&mut w);
-                }
-            }
-            ControlFlow::Continue(())
-        },
+    batch.run(
+        |input, game| convert_game(&input.name, &game, args, &selection, dedup),
+        &mut gather,
     );
-    gather.flush_held(&mut w);
-    progress.finish();
+    let mut w = gather.flush_held();
     let _ = w.out.flush();
     w.closing_note();
-    if w.io_failed {
-        Err(Failure::silent(2))
-    } else if w.failed {
-        Err(Failure::silent(1))
-    } else {
-        Ok(())
-    }
+    status(w.io_failed, w.failed)
 }

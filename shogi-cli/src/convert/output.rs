@@ -4,10 +4,11 @@
 
 use super::{ConvertArgs, ConvertedGame, Message, ToFormat, record::format_of};
 use crate::Failure;
+use crate::driver::{Copies, Handler};
 use crate::inputs::{Input, io_reason};
-use shogi_batch::{Dedup, DedupMode};
 use shogi_kif::{Encoding, Format};
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// Where the converted records go (stdout, or a file per input below --out-dir), and what
@@ -162,83 +163,82 @@ impl Writer<'_> {
     }
 }
 
-/// The converted games of the input being read, handed over when it is done; and, for
-/// --dedup, what decides which copies are kept.
-pub(super) struct Gather {
-    pub(super) dedup: Option<DedupMode>,
+/// The converted games of the input being read, handed over to the writer when it is done;
+/// and, for --dedup, which copies are kept.
+pub(super) struct Gather<'a> {
+    pub(super) w: Writer<'a>,
     pub(super) texts: Vec<Vec<u8>>,
     pub(super) errors: Vec<Message>,
     /// Games the current input gave, for `record N` in its messages.
     pub(super) games: usize,
     /// Inputs done so far: the index of the input being read.
     pub(super) inputs_done: usize,
-    pub(super) exact: Dedup,
     /// With --dedup prefix: every kept game, with its input's index, until the end.
-    pub(super) held: Vec<(usize, ConvertedGame)>,
+    pub(super) copies: Copies<(usize, ConvertedGame)>,
 }
 
-impl Gather {
+impl<'a> Handler<ConvertedGame> for Gather<'a> {
     /// Takes one converted game.
-    pub(super) fn game(&mut self, mut g: ConvertedGame, input: &Input, w: &mut Writer) {
+    fn game(&mut self, input: &Input, mut g: ConvertedGame) -> ControlFlow<()> {
         self.games += 1;
         if !g.selected {
-            return;
+            return ControlFlow::Continue(());
         }
         if let Some(io) = &g.io {
             self.errors.push(Message::Plain(io.clone()));
-            w.io_failed = true;
+            self.w.io_failed = true;
         }
-        w.failed |= g.errors.iter().any(Message::is_error);
+        self.w.failed |= g.errors.iter().any(Message::is_error);
         self.errors.extend(std::mem::take(&mut g.errors));
-        match (self.dedup, g.key) {
-            (Some(DedupMode::Prefix), Some(_)) => self.held.push((self.inputs_done, g)),
-            (Some(DedupMode::Exact), Some(key)) if self.exact.check(key, &input.name).is_some() => {
-            }
-            _ => {
-                w.totals.add(&g);
-                self.texts.extend(g.text);
-            }
+        let (key, line) = (g.key, g.line.take());
+        let offered = self
+            .copies
+            .offer((self.inputs_done, g), key, |_| input.name.clone(), line);
+        if let Some(((_, g), None)) = offered {
+            self.w.totals.add(&g);
+            self.texts.extend(g.text);
         }
+        ControlFlow::Continue(())
     }
 
     /// The input is done: its records are written.
-    pub(super) fn input_done(&mut self, w: &mut Writer) {
+    fn input_done(&mut self, _: &Input) -> ControlFlow<()> {
         let (texts, errors) = (
             std::mem::take(&mut self.texts),
             std::mem::take(&mut self.errors),
         );
-        w.flush_input(
+        self.w.flush_input(
             self.inputs_done,
             &texts,
             &errors,
             std::mem::take(&mut self.games),
         );
         self.inputs_done += 1;
+        ControlFlow::Continue(())
     }
+}
 
+impl<'a> Gather<'a> {
     /// --dedup prefix: every game was needed before deciding; the kept ones now, by input.
-    pub(super) fn flush_held(self, w: &mut Writer) {
-        if self.held.is_empty() {
-            return;
+    /// Returns the writer, done with.
+    pub(super) fn flush_held(mut self) -> Writer<'a> {
+        let held = self.copies.finish();
+        if held.is_empty() {
+            return self.w;
         }
-        let lines: Vec<String> = self
-            .held
-            .iter()
-            .map(|(_, g)| g.line.clone().unwrap_or_default())
-            .collect();
-        let dups = shogi_batch::duplicates(&lines, DedupMode::Prefix);
-        let mut by_input: Vec<Vec<Vec<u8>>> = vec![Vec::new(); w.inputs.len()];
-        for ((i, g), d) in self.held.into_iter().zip(dups) {
+        let mut by_input: Vec<Vec<Vec<u8>>> = vec![Vec::new(); self.w.inputs.len()];
+        for ((i, g), d) in held {
             if d.is_none() {
-                w.totals.add(&g);
+                self.w.totals.add(&g);
                 by_input[i].extend(g.text);
             }
         }
         for (i, t) in by_input.into_iter().enumerate() {
             if !t.is_empty() {
-                w.flush_input(i, &t, &[], 0);
+                self.w.flush_input(i, &t, &[], 0);
             }
         }
+        self.w
     }
 }
 

@@ -178,9 +178,6 @@ fn write_record(record: &Record, args: &ConvertArgs) -> Result<String, String> {
         }
         ToFormat::Usi => {
             // The `position` command an engine takes: the moves before a foul move.
-            if record.start_position().is_none() {
-                return Err("the record has no playable start position".to_string());
-            }
             let mut line = String::new();
             shogi_kif::write_usi(&mut line, record, UsiForm::Engine).map_err(|e| e.to_string())?;
             line

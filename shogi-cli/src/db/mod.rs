@@ -4,6 +4,7 @@ mod output;
 mod target;
 
 use crate::batch::SelectArgs;
+use crate::cli::NotationArg;
 use crate::progress::Progress;
 use crate::{Ctx, Failure};
 use output::{FoundWriter, write_explore, write_found};
@@ -249,19 +250,6 @@ pub fn find(args: &FindArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
     ctx.stdout.flush().map_err(out_err)
 }
 
-/// How `explore` names moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum NotationArg {
-    /// USI: 7g7f, 8h2b+, S*5e.
-    Usi,
-    /// Japanese as KI2 writes it: ▲７六歩.
-    #[value(alias = "ja")]
-    Japanese,
-    /// Western (Hodges): P-7f, Bx2b+.
-    #[value(alias = "hodges")]
-    Western,
-}
-
 /// Arguments of `shogi explore`.
 #[derive(clap::Args)]
 #[command(
@@ -287,12 +275,7 @@ pub struct ExploreArgs {
 /// `shogi explore`.
 pub fn explore(args: &ExploreArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
     let (target, mut table) = args.at.explored()?;
-    let notation = match args.notation {
-        NotationArg::Usi => shogi_kif::notation::Notation::Usi,
-        NotationArg::Japanese => shogi_kif::notation::Notation::Japanese,
-        NotationArg::Western => shogi_kif::notation::Notation::Western,
-    };
-    shogi_db::name_moves(&mut table, &target, notation);
+    shogi_db::name_moves(&mut table, &target, args.notation.into());
     write_explore(&table, args.format, ctx.stdout).map_err(out_err)?;
     ctx.stdout.flush().map_err(out_err)
 }

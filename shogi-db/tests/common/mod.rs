@@ -164,7 +164,7 @@ pub fn brute_force(paths: &[&str]) -> Vec<Seen> {
         |input, game| {
             let row = select_row(input, &game, &Selection::new())?;
             let rec = game.record.as_ref()?;
-            let mut pos = rec.start_position()?;
+            let mut pos = rec.start_position().clone();
             let mut seen = Vec::new();
             let text = |p: &Position| shogi_batch::start_text(&p.to_sfen());
             for (ply, node) in rec.moves.moves.iter().enumerate() {

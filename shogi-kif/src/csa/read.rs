@@ -4,7 +4,7 @@ use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::limits::MAX_HEADER_ENTRIES;
 use crate::raw::*;
-use crate::text::{Line, Lines};
+use crate::text::{Lines, TextLine};
 use shogi_core::{Color, Piece, Role, Square};
 
 const HIRATE: [&str; 9] = [
@@ -84,7 +84,7 @@ impl<'a> Parser<'a> {
         ReadError::at(kind, msg, self.src, loc)
     }
 
-    fn line(&mut self, line: Line<'a>) -> Result<(), ReadError> {
+    fn line(&mut self, line: TextLine<'a>) -> Result<(), ReadError> {
         let t = line.text.trim_start_matches('\u{feff}').trim_start();
         if t.starts_with('\'') {
             // Comments keep their trailing spaces.
@@ -116,7 +116,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn statement(&mut self, line: Line<'a>, s: &'a str) -> Result<(), ReadError> {
+    fn statement(&mut self, line: TextLine<'a>, s: &'a str) -> Result<(), ReadError> {
         let loc = line.loc_of(s);
         let first = s.as_bytes()[0];
         let entry = super::comment_entry(s);
@@ -254,7 +254,7 @@ impl<'a> Parser<'a> {
         self.last
     }
 
-    fn move_stmt(&mut self, line: Line<'a>, s: &'a str) -> Result<(), ReadError> {
+    fn move_stmt(&mut self, line: TextLine<'a>, s: &'a str) -> Result<(), ReadError> {
         let loc = line.loc_of(s);
         let b = s.as_bytes();
         let ok = b.len() >= 7 && b[1..5].iter().all(u8::is_ascii_digit);
@@ -317,7 +317,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn position_line(&mut self, line: Line<'a>, s: &'a str) -> Result<(), ReadError> {
+    fn position_line(&mut self, line: TextLine<'a>, s: &'a str) -> Result<(), ReadError> {
         let loc = line.loc_of(s);
         if !self.position_seen {
             self.board_loc = loc;
@@ -376,7 +376,7 @@ impl<'a> Parser<'a> {
     /// A `P1`..`P9` row of the board.
     fn row_line(
         &mut self,
-        line: Line<'a>,
+        line: TextLine<'a>,
         s: &'a str,
         c: u8,
         loc: Location,
@@ -449,7 +449,7 @@ impl<'a> Parser<'a> {
     /// `P+` / `P-`: pieces put on squares or in hand (`00`), `00AL` for all the rest.
     fn pieces_line(
         &mut self,
-        line: Line<'a>,
+        line: TextLine<'a>,
         s: &'a str,
         c: u8,
         loc: Location,

@@ -21,9 +21,7 @@ pub(crate) fn write<W: Write + ?Sized>(
         encoding.label().to_ascii_uppercase()
     )?;
     write_header(out, record)?;
-    let Some(pos) = record.start_position() else {
-        return Ok(());
-    };
+    let pos = record.start_position().clone();
     write_start(out, record, &pos)?;
     write_comments(out, "'*", &record.start_comments)?;
     let (pos, fouled) = write_moves(out, record, pos)?;
@@ -61,7 +59,8 @@ fn write_header<W: Write + ?Sized>(out: &mut W, record: &Record) -> fmt::Result 
 
 /// `PI` for the even start, otherwise the board (`P1`…), hands (`P+00FU…`) and side to move.
 fn write_start<W: Write + ?Sized>(out: &mut W, record: &Record, pos: &Position) -> fmt::Result {
-    if record.start.variant == Variant::Standard && record.start.handicap == Some(Handicap::Even) {
+    if record.start.variant() == Variant::Standard && record.start.handicap == Some(Handicap::Even)
+    {
         return out.write_str("PI\n+\n");
     }
     let size = pos.variant().size();

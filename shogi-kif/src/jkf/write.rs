@@ -11,19 +11,11 @@ use shogi_core::{Color, Handicap, Move, Position, Role, Square, Variant};
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
-/// Write a record as JKF: pretty-printed with a final newline, or (for a record without a
-/// playable start) the header alone on one line. serde_json cannot fail on these types (every
+/// Write a record as JKF, pretty-printed with a final newline. serde_json cannot fail on these types (every
 /// map key is a string); were it to, the error is `fmt::Error`.
 pub(crate) fn write<W: Write + ?Sized>(out: &mut W, record: &Record) -> fmt::Result {
     let header = header(record);
-    let Some(pos) = record.start_position() else {
-        let doc = Jkf {
-            header,
-            initial: None,
-            moves: Vec::new(),
-        };
-        return out.write_str(&serde_json::to_string(&doc).map_err(|_| fmt::Error)?);
-    };
+    let pos = record.start_position().clone();
     let mut moves = vec![MoveFormat {
         comments: comments(&record.start_comments),
         ..MoveFormat::default()
@@ -51,7 +43,7 @@ fn header(record: &Record) -> Header<'_> {
         }
     }
     // JKF boards are 9x9: the 手合割 name is what tells a Mini Shogi record apart.
-    if record.start.variant == Variant::Mini && !v.iter().any(|(k, _)| k == "手合割") {
+    if record.start.variant() == Variant::Mini && !v.iter().any(|(k, _)| k == "手合割") {
         v.push((Cow::Borrowed("手合割"), Cow::Borrowed("5五将棋")));
     }
     Header(v)
@@ -69,7 +61,7 @@ fn initial(record: &Record, pos: &Position) -> Initial<'static> {
         Some(h)
             if h != Handicap::Other
                 && crate::kif::write::widely_known(h)
-                && record.start.variant == Variant::Standard
+                && record.start.variant() == Variant::Standard
                 && pos.move_number() == 1 =>
         {
             Initial {

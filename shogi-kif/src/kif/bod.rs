@@ -3,11 +3,11 @@
 use super::Parser;
 use crate::error::{ErrorKind, ReadError};
 use crate::raw::*;
-use crate::text::Line;
+use crate::text::TextLine;
 use shogi_core::{Color, Piece, Role};
 
 impl<'a> Parser<'a> {
-    pub(super) fn board_row(&mut self, line: Line<'a>, t: &'a str) -> Result<(), ReadError> {
+    pub(super) fn board_row(&mut self, line: TextLine<'a>, t: &'a str) -> Result<(), ReadError> {
         if self.board.is_none() {
             self.board = Some(RawBoard::default());
             self.board_loc = line.loc_of(t);
@@ -82,7 +82,7 @@ impl<'a> Parser<'a> {
 
     /// Column numbers above a board diagram (`  ９ ８ ７ … １` or `  ５ ４ ３ ２ １`): they
     /// give the board's size.
-    pub(super) fn column_numbers(&mut self, line: Line<'a>, tt: &'a str) -> bool {
+    pub(super) fn column_numbers(&mut self, line: TextLine<'a>, tt: &'a str) -> bool {
         if tt.chars().all(|c| {
             c == ' ' || c == '\u{3000}' || ('１'..='９').contains(&c) || c.is_ascii_digit()
         }) && tt.chars().any(|c| ('１'..='９').contains(&c))

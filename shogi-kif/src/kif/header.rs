@@ -4,7 +4,7 @@ use super::Parser;
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::raw::*;
-use crate::text::{Line, kanji_digit, parse_kanji_number, parse_number, trim};
+use crate::text::{TextLine, kanji_digit, parse_kanji_number, parse_number, trim};
 use shogi_core::{Color, Role};
 
 /// Side named by a label: 先手/下手 = black, 後手/上手 = white.
@@ -31,7 +31,12 @@ impl<'a> Parser<'a> {
     /// line being read: KI2 has no numbered special lines, so this is how a variation's
     /// ending is written (as tsshogi writes and reads it), and comments after it are the
     /// ending's.
-    fn closing_line(&mut self, line: Line<'a>, tt: &'a str, rest: &str) -> Result<(), ReadError> {
+    fn closing_line(
+        &mut self,
+        line: TextLine<'a>,
+        tt: &'a str,
+        rest: &str,
+    ) -> Result<(), ReadError> {
         let rest = rest.trim_start_matches(['、', ',', ' ']);
         let digits: String = rest
             .chars()
@@ -111,7 +116,7 @@ impl<'a> Parser<'a> {
 
     /// A line that is neither a move, a comment nor a board row: the closing line, a
     /// variation header, 手数, the side to move, a header line; anything else is warned of.
-    pub(super) fn other_line(&mut self, line: Line<'a>, tt: &'a str) -> Result<(), ReadError> {
+    pub(super) fn other_line(&mut self, line: TextLine<'a>, tt: &'a str) -> Result<(), ReadError> {
         if let Some(rest) = tt.strip_prefix("まで") {
             return self.closing_line(line, tt, rest);
         }
@@ -172,7 +177,7 @@ impl<'a> Parser<'a> {
 
     pub(super) fn header(
         &mut self,
-        line: Line<'a>,
+        line: TextLine<'a>,
         key: &str,
         value: &'a str,
     ) -> Result<(), ReadError> {
@@ -208,7 +213,11 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    pub(super) fn parse_hand(&self, line: Line<'a>, value: &'a str) -> Result<[u8; 7], ReadError> {
+    pub(super) fn parse_hand(
+        &self,
+        line: TextLine<'a>,
+        value: &'a str,
+    ) -> Result<[u8; 7], ReadError> {
         let mut hand = [0u8; 7];
         if value.is_empty() || value == "なし" {
             return Ok(hand);

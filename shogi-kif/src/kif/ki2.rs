@@ -4,10 +4,10 @@ use super::Parser;
 use super::read::{first_token, move_or_special};
 use crate::error::{ErrorKind, ReadError};
 use crate::japanese::{self, MARKS, mark_side};
-use crate::text::{Line, trim};
+use crate::text::{TextLine, trim};
 
 impl<'a> Parser<'a> {
-    pub(super) fn ki2_line(&mut self, line: Line<'a>, t: &'a str) -> Result<(), ReadError> {
+    pub(super) fn ki2_line(&mut self, line: TextLine<'a>, t: &'a str) -> Result<(), ReadError> {
         // Split at each side mark.
         let mut starts: Vec<usize> = t
             .char_indices()

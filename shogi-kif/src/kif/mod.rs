@@ -18,7 +18,7 @@ use crate::error::{ErrorKind, Location, ReadError};
 use crate::holds::{EndingHolds, HeaderHolds, Holds};
 use crate::japanese::MARKS;
 use crate::raw::*;
-use crate::text::{Line, Lines, trim};
+use crate::text::{Lines, TextLine, trim};
 
 struct Parser<'a> {
     src: &'a str,
@@ -96,7 +96,7 @@ impl<'a> Parser<'a> {
     fn err(&self, kind: ErrorKind, msg: impl Into<String>, loc: Location) -> ReadError {
         ReadError::at(kind, msg, self.src, loc)
     }
-    fn line(&mut self, line: Line<'a>) -> Result<(), ReadError> {
+    fn line(&mut self, line: TextLine<'a>) -> Result<(), ReadError> {
         let raw = line.text;
         // The common case first: a KIF move line, `   1 ７六歩(77)   ( 0:01/00:00:01)`.
         let lead = raw.bytes().take_while(|&b| b == b' ' || b == b'\t').count();

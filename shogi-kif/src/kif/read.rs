@@ -7,10 +7,10 @@ use crate::error::{ErrorKind, Location, ReadError};
 use crate::japanese::{self, JaMove, piece_prefix};
 use crate::limits::{MAX_MOVES, MAX_PLIES, move_limit};
 use crate::raw::*;
-use crate::text::{Line, parse_number, trim, wide_digit};
+use crate::text::{TextLine, parse_number, trim, wide_digit};
 
 impl<'a> Parser<'a> {
-    pub(super) fn variation(&mut self, line: Line<'a>, tt: &'a str) -> Result<(), ReadError> {
+    pub(super) fn variation(&mut self, line: TextLine<'a>, tt: &'a str) -> Result<(), ReadError> {
         let rest = tt["変化".len()..].trim_start_matches(['：', ':', ' ', '\u{3000}']);
         let digits: String = rest
             .chars()
@@ -63,7 +63,7 @@ impl<'a> Parser<'a> {
     /// Append a node for ply number `number` (None = next ply).
     pub(super) fn place(
         &mut self,
-        line: Line<'a>,
+        line: TextLine<'a>,
         number: Option<u32>,
         item: Item,
         loc: Location,
@@ -160,7 +160,7 @@ impl<'a> Parser<'a> {
     /// [`Parser::simple_kif_move_line`] and [`Parser::place`] would do, for the case where
     /// they warn about nothing and fail at nothing.
     #[inline]
-    pub(super) fn fast_move_line(&mut self, line: Line<'a>) -> bool {
+    pub(super) fn fast_move_line(&mut self, line: TextLine<'a>) -> bool {
         let b = line.text.as_bytes();
         let blank = |c: u8| c == b' ' || c == b'\t';
         let mut i = 0;
@@ -249,7 +249,7 @@ impl<'a> Parser<'a> {
     /// [`Parser::kif_move_line`] then reads, with the same result for these.
     pub(super) fn simple_kif_move_line(
         &mut self,
-        line: Line<'a>,
+        line: TextLine<'a>,
         lead: usize,
     ) -> Option<Result<(), ReadError>> {
         let b = line.text.as_bytes();
@@ -299,7 +299,11 @@ impl<'a> Parser<'a> {
         )
     }
 
-    pub(super) fn kif_move_line(&mut self, line: Line<'a>, t: &'a str) -> Result<(), ReadError> {
+    pub(super) fn kif_move_line(
+        &mut self,
+        line: TextLine<'a>,
+        t: &'a str,
+    ) -> Result<(), ReadError> {
         let digits_len = t.bytes().take_while(|b| b.is_ascii_digit()).count();
         let num_text = &t[..digits_len];
         let number = parse_number(num_text)
@@ -356,7 +360,7 @@ impl<'a> Parser<'a> {
     /// After the move text: optional `( m:ss/h:mm:ss)` and an optional `+`.
     pub(super) fn parse_tail(
         &mut self,
-        line: Line<'a>,
+        line: TextLine<'a>,
         tail: &'a str,
     ) -> Result<Option<RawTime>, ReadError> {
         let mut tail = tail.trim_end_matches(['+', ' ', '\u{3000}', '\t']);

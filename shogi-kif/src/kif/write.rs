@@ -10,21 +10,21 @@ use shogi_core::{Color, Handicap, Position, Role, Square, Variant};
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
-/// Which of the two Japanese notations to write.
+/// Which of the two Japanese formats to write (KIF or KI2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Notation {
+pub(crate) enum JapaneseFormat {
     /// Numbered move lines with source squares and times (`   1 ７六歩(77)   ( 0:01/)`).
     Kif,
     /// Moves without sources, disambiguated with 右左直上引寄 (`▲７六歩    △３四歩`).
     Ki2,
 }
 
-impl Notation {
+impl JapaneseFormat {
     /// How this notation writes a move.
     fn style(self) -> Style {
         match self {
-            Notation::Kif => Style::Kif,
-            Notation::Ki2 => Style::Ki2,
+            JapaneseFormat::Kif => Style::Kif,
+            JapaneseFormat::Ki2 => Style::Ki2,
         }
     }
 
@@ -32,8 +32,8 @@ impl Notation {
     /// (`#KIF version=2.0 encoding=Shift_JIS`).
     fn write_declaration<W: Write + ?Sized>(self, out: &mut W, encoding: Encoding) -> fmt::Result {
         let name = match self {
-            Notation::Kif => "KIF",
-            Notation::Ki2 => "KI2",
+            JapaneseFormat::Kif => "KIF",
+            JapaneseFormat::Ki2 => "KI2",
         };
         writeln!(out, "#{name} version=2.0 encoding={}", encoding.label())
     }
@@ -87,7 +87,7 @@ pub(crate) fn widely_known(h: Handicap) -> bool {
 }
 
 fn is_handicap_game(record: &Record) -> bool {
-    record.start.variant == Variant::Standard
+    record.start.variant() == Variant::Standard
         && matches!(record.start.handicap, Some(h) if h != Handicap::Even)
 }
 
@@ -261,7 +261,7 @@ fn with_time_totals(record: &Record) -> Cow<'_, Record> {
         return Cow::Borrowed(record);
     }
     let mut r = record.clone();
-    let first = r.start_position().map_or(0, |p| p.side_to_move().index());
+    let first = r.start_position().side_to_move().index();
     fill(&mut r.moves, [0, 0], first);
     Cow::Owned(r)
 }
@@ -270,18 +270,16 @@ fn with_time_totals(record: &Record) -> Cow<'_, Record> {
 pub(crate) fn write<W: Write + ?Sized>(
     out: &mut W,
     record: &Record,
-    notation: Notation,
+    notation: JapaneseFormat,
     encoding: Encoding,
 ) -> fmt::Result {
     let record = &*with_time_totals(record);
     notation.write_declaration(out, encoding)?;
-    let start = write_head(out, record)?;
-    if notation == Notation::Kif {
+    let first_ply = write_head(out, record)?;
+    if notation == JapaneseFormat::Kif {
         writeln!(out, "{KIF_MOVES_HEADING}")?;
     }
-    let Some((pos, first_ply)) = start else {
-        return Ok(());
-    };
+    let pos = record.start_position().clone();
     let mut w = LineWriter {
         out,
         notation,
@@ -310,13 +308,10 @@ pub(crate) fn write<W: Write + ?Sized>(
 }
 
 /// Write the header, the start (handicap name or diagram) and the start's notes; give the
-/// start position and the number of its first move, when the start is playable.
-fn write_head<W: Write + ?Sized>(
-    out: &mut W,
-    record: &Record,
-) -> Result<Option<(Position, u32)>, fmt::Error> {
+/// number of the start's first move.
+fn write_head<W: Write + ?Sized>(out: &mut W, record: &Record) -> Result<u32, fmt::Error> {
     let handicap = is_handicap_game(record);
-    let start = record.start_position();
+    let pos = record.start_position();
     // Entries whose line would read back as something else: comments on the start.
     let mut as_comments = Vec::new();
     for e in &record.header.entries {
@@ -332,16 +327,16 @@ fn write_head<W: Write + ?Sized>(
             as_comments.push(format!("{key}：{value}"));
         }
     }
-    let first_number = start.as_ref().map_or(1, Position::move_number).max(1);
-    match (&record.start, &start) {
-        (s, _) if s.variant == Variant::Mini && s.sfen == Variant::Mini.start_sfen() => {
+    let first_number = pos.move_number().max(1);
+    match &record.start {
+        s if s.variant() == Variant::Mini && s.sfen() == Variant::Mini.start_sfen() => {
             writeln!(out, "手合割：5五将棋")?;
         }
-        (s, Some(pos)) if s.variant == Variant::Mini => {
+        s if s.variant() == Variant::Mini => {
             writeln!(out, "手合割：5五将棋")?;
             write_bod(out, pos, false)?;
         }
-        (s, Some(pos)) if s.handicap.is_some_and(|h| h != Handicap::Other) && first_number == 1 => {
+        s if s.handicap.is_some_and(|h| h != Handicap::Other) && first_number == 1 => {
             let h = s.handicap.unwrap_or(Handicap::Even);
             writeln!(out, "手合割：{}", h.japanese())?;
             if !widely_known(h) {
@@ -349,7 +344,7 @@ fn write_head<W: Write + ?Sized>(
                 write_bod(out, pos, true)?;
             }
         }
-        (s, Some(pos)) => {
+        s => {
             if let Some(name) = &s.name {
                 writeln!(out, "手合割：{name}")?;
             }
@@ -358,11 +353,10 @@ fn write_head<W: Write + ?Sized>(
             }
             write_bod(out, pos, handicap)?;
         }
-        (_, None) => {}
     }
     write_notes(out, &as_comments, &[])?;
     write_notes(out, &record.start_comments, &record.start_bookmarks)?;
-    Ok(start.map(|pos| (pos, first_number)))
+    Ok(first_number)
 }
 
 /// Whether the KIF and KI2 writers write a header entry as a header line (its value on one
@@ -389,7 +383,7 @@ struct Branch<'r> {
 /// Writes lines of moves in one notation, reusing one buffer for the text of each move.
 struct LineWriter<'w, W: ?Sized> {
     out: &'w mut W,
-    notation: Notation,
+    notation: JapaneseFormat,
     text: String,
     /// The number of the record's first move.
     first_ply: u32,
@@ -408,7 +402,7 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
             mut prev,
             main,
         } = branch;
-        let ki2 = self.notation == Notation::Ki2;
+        let ki2 = self.notation == JapaneseFormat::Ki2;
         let mut ki2_row = 0;
         // Set when the line stops at a recorded foul move: the position was not advanced past it.
         let mut fouled = false;
@@ -512,7 +506,7 @@ impl<W: Write + ?Sized> LineWriter<'_, W> {
     /// Put the text of a node's move into the buffer.
     fn move_text(&mut self, pos: &Position, node: &MoveNode, prev: Option<Square>) {
         self.text.clear();
-        if self.notation == Notation::Ki2 && node.foul.is_some() {
+        if self.notation == JapaneseFormat::Ki2 && node.foul.is_some() {
             // An illegal move cannot be resolved from the position the way KI2 moves are:
             // write its source square too, as KIF does (`▲１七玉(28)`), which KI2 readers accept.
             self.text.push(side_mark(pos.side_to_move()));

@@ -7,7 +7,7 @@
 
 use crate::error::{Diagnostic, Severity};
 use crate::japanese::MARKS;
-use crate::text::{Line, Lines, kanji_digit, wide_digit};
+use crate::text::{Lines, TextLine, kanji_digit, wide_digit};
 
 /// Whether a line of play holds a move, in it or in the variations of its ending (a line
 /// with no moves has no other place for variations).
@@ -31,7 +31,7 @@ pub(super) fn unread_moves(text: &str, first_line: u32) -> Option<Diagnostic> {
             line.no
         ),
         text,
-        Line::loc_of(&line, t),
+        TextLine::loc_of(&line, t),
     ))
 }
 

@@ -135,15 +135,7 @@ fn named_position(
     } else {
         None
     };
-    Ok((
-        Start {
-            variant,
-            handicap,
-            name,
-            sfen: pos.to_sfen(),
-        },
-        pos,
-    ))
+    Ok((Start::new(pos.clone(), handicap, name), pos))
 }
 
 /// The start a board diagram (or hands and turn applied to a named start) gives.
@@ -194,7 +186,7 @@ fn board_position(
     let keep_name = name.as_ref().filter(|n| {
         !n.starts_with("PI") && named_start(n).is_none() && !Handicap::is_mini_shogi_name(n)
     });
-    Ok((start_of(&pos, variant, keep_name.cloned()), pos))
+    Ok((Start::of(pos.clone(), keep_name.cloned()), pos))
 }
 
 /// The start an SFEN gives.
@@ -207,21 +199,5 @@ fn sfen_position(
     let setup =
         Setup::from_sfen(sfen).map_err(|e| position_error(src, *loc, format!("bad SFEN: {e}")))?;
     let pos = build_position(setup, src, *loc, notes)?;
-    Ok((start_of(&pos, pos.variant(), None), pos))
-}
-
-/// The start of a record beginning in `pos`: the handicap preset it is, if any.
-fn start_of(pos: &Position, variant: Variant, name: Option<String>) -> Start {
-    let sfen = pos.to_sfen();
-    let handicap = if variant == Variant::Standard {
-        Handicap::from_sfen(&sfen)
-    } else {
-        None
-    };
-    Start {
-        variant,
-        handicap,
-        name,
-        sfen,
-    }
+    Ok((Start::of(pos.clone(), None), pos))
 }

@@ -24,12 +24,12 @@ pub enum UsiForm {
 pub(crate) fn write<W: Write + ?Sized>(out: &mut W, record: &Record, form: UsiForm) -> fmt::Result {
     match form {
         UsiForm::Record | UsiForm::Engine
-            if record.start.sfen == Variant::Standard.start_sfen() =>
+            if record.start.sfen() == Variant::Standard.start_sfen() =>
         {
             out.write_str("position startpos")?;
         }
-        UsiForm::Record | UsiForm::Engine => write!(out, "position sfen {}", record.start.sfen)?,
-        UsiForm::Sfen => out.write_str(&record.start.sfen)?,
+        UsiForm::Record | UsiForm::Engine => write!(out, "position sfen {}", record.start.sfen())?,
+        UsiForm::Sfen => out.write_str(record.start.sfen())?,
     }
     let word = match (form, record.ending().map(|e| &e.kind)) {
         (UsiForm::Engine, _) => None,

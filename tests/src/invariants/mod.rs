@@ -12,7 +12,9 @@
 use shogi_core::{
     Color, Move, Piece, Position, Role, Setup, SetupOptions, Square, Variant, parse_usi_position,
 };
-use shogi_kif::{EndingKind, Format, Game, Line, ReadError, ReadOptions, Reader, Record, decode};
+use shogi_kif::{
+    EndingKind, Format, Line, ReadError, ReadOptions, ReadRecord, Reader, Record, decode,
+};
 use std::io::{BufRead, Read};
 
 mod play;

@@ -98,11 +98,8 @@ fn check_error_location(e: &ReadError, text: &str) {
 }
 
 /// Every line of the record replays from its start (see [`check_read`]).
-fn check_record(record: &Record, game: &Game) {
-    let start = record
-        .start
-        .position()
-        .unwrap_or_else(|| panic!("game {}: start {:?} not playable", game.index, record.start));
+fn check_record(record: &Record, game: &ReadRecord) {
+    let start = record.start.position().clone();
     // An explicit stack: variations nest as deep as the input says.
     let mut todo: Vec<(Position, &Line)> = vec![(start, &record.moves)];
     while let Some((mut pos, line)) = todo.pop() {
@@ -255,13 +252,13 @@ pub fn check_streaming(data: &[u8]) {
     assert_eq!(whole.format(), streamed.format(), "format");
     let encoding = whole.encoding();
     let mut streamed = streamed;
-    let streamed_games: Vec<Game> = streamed.by_ref().take(MAX_GAMES).collect();
+    let streamed_games: Vec<ReadRecord> = streamed.by_ref().take(MAX_GAMES).collect();
     // The streamed encoding is judged on the first 64 KiB: when bytes after them fit only
     // another encoding, a whole read (which sees them) rightly decodes otherwise.
     if streamed.encoding() != encoding {
         return;
     }
-    let whole_games: Vec<Game> = whole.take(MAX_GAMES).collect();
+    let whole_games: Vec<ReadRecord> = whole.take(MAX_GAMES).collect();
     assert_eq!(whole_games.len(), streamed_games.len(), "number of games");
     for (w, s) in whole_games.iter().zip(&streamed_games) {
         assert_eq!(

@@ -40,11 +40,7 @@ fn check_write_as(record: &Record, f: Format) {
         Ok(r) => r,
         Err(e) => panic!("written as {f:?}, does not read back: {e}\n{text}"),
     };
-    let pos = |r: &Record| {
-        r.start
-            .position()
-            .map(|p| without_move_number(&p.to_sfen()))
-    };
+    let pos = |r: &Record| without_move_number(r.start.sfen());
     assert_eq!(pos(&back), pos(record), "{f:?}: start position\n{text}");
     assert_eq!(
         back.usi_moves(),

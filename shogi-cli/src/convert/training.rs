@@ -8,11 +8,11 @@
 //! give no entries (no result, a left-out draw or declaration, below `--min-rating`, not
 //! encodable) are only counted, in the summary line on stderr.
 
-use crate::convert::{ConvertArgs, ToFormat, extension, output_paths};
-use crate::inputs::{self, io_reason, reading, record_hook};
-use crate::pool::jobs_pool;
+use super::{ConvertArgs, ToFormat, chosen_line, extension, output_paths};
+use crate::driver::{Batch, Handler, Plan, internal_error, selected, status};
+use crate::inputs::io_reason;
 use crate::{Ctx, Failure};
-use shogi_batch::{Event, GameRow, INTERNAL_ERROR, ReadGame, Selection};
+use shogi_batch::{Input, InputRecord, Selection};
 use shogi_kif::{Encoding, ErrorKind};
 use shogi_train::{self as training, Skip, TrainingOptions};
 use std::io::Write;
@@ -158,15 +158,15 @@ struct Trained {
 }
 
 /// Encodes the entries of one game (when it is readable and selected); runs on a worker.
-fn train_game(path: &str, game: &ReadGame, args: &ConvertArgs, selection: &Selection) -> Trained {
+fn train_game(
+    path: &str,
+    game: &InputRecord,
+    args: &ConvertArgs,
+    selection: &Selection,
+) -> Trained {
     let mut done = Trained::default();
-    if let Some(message) = &game.panic {
-        // Located where the record that failed starts.
-        let line = game.line.max(1);
-        done.errors
-            .push(format!("{path}:{line}:1: error: {INTERNAL_ERROR}"));
-        done.errors
-            .push(format!("{path}: note: the internal error was: {message}"));
+    if let Some((_, error, note)) = internal_error(path, game) {
+        done.errors.extend([error, note]);
         return done;
     }
     let record = match (&game.record, &game.error) {
@@ -182,16 +182,21 @@ fn train_game(path: &str, game: &ReadGame, args: &ConvertArgs, selection: &Selec
         (Some(record), None) => record,
         (None, None) => return done,
     };
-    if !selection.is_empty() {
-        // Only --min-rating reaches here (see `convert::run`): the row carries the ratings.
-        let r = game.replay(selection.position());
-        if !selection.matches(&GameRow::new(path, game, Some(&r)), Some(&r)) {
-            done.counts.rating += 1;
+    // Only --min-rating reaches here (see `convert::run`): the row carries the ratings.
+    if !selected(selection, path, game, None) {
+        done.counts.rating += 1;
+        return done;
+    }
+    let record = match chosen_line(record, args.variation) {
+        Ok(r) => r,
+        Err(m) => {
+            done.errors
+                .push(format!("{path}: error: record {}: {m}", game.index));
             return done;
         }
-    }
+    };
     let mut failed = None;
-    let res = training::for_each_entry(record, &args.training.options(), |e| {
+    let res = training::for_each_entry(&record, &args.training.options(), |e| {
         if failed.is_none() {
             if let Err(m) = encode(args.to, e, &mut done.bytes) {
                 failed = Some(m);
@@ -232,7 +237,7 @@ struct Sink<'a> {
 
 impl Sink<'_> {
     /// Takes one game's entries.
-    fn game(&mut self, bytes: &[u8]) -> ControlFlow<()> {
+    fn entries(&mut self, bytes: &[u8]) -> ControlFlow<()> {
         let written = match (&mut self.targets, &mut self.file) {
             (Some((_, pending)), _) => {
                 pending.extend_from_slice(bytes);
@@ -253,7 +258,7 @@ impl Sink<'_> {
     }
 
     /// An input is done: with `--out-dir`, its file is written.
-    fn input_done(&mut self) -> ControlFlow<()> {
+    fn input_written(&mut self) -> ControlFlow<()> {
         let i = self.inputs_done;
         self.inputs_done += 1;
         let Some((targets, pending)) = &mut self.targets else {
@@ -286,6 +291,35 @@ impl Sink<'_> {
     }
 }
 
+/// The entries' sink, and the messages and counts of the games so far.
+struct Trainer<'a> {
+    sink: Sink<'a>,
+    stderr: &'a mut dyn Write,
+    failed: bool,
+    io_failed: bool,
+    counts: Counts,
+}
+
+impl Handler<Trained> for Trainer<'_> {
+    fn game(&mut self, _: &Input, done: Trained) -> ControlFlow<()> {
+        self.sink.entries(&done.bytes)?;
+        for e in &done.errors {
+            let _ = writeln!(self.stderr, "{e}");
+            self.failed = true;
+        }
+        if let Some(e) = &done.io {
+            let _ = writeln!(self.stderr, "{e}");
+            self.io_failed = true;
+        }
+        self.counts.add(&done.counts);
+        ControlFlow::Continue(())
+    }
+
+    fn input_done(&mut self, _: &Input) -> ControlFlow<()> {
+        self.sink.input_written()
+    }
+}
+
 /// The usage errors of the training targets: `--output` with `--out-dir`, binary data to a
 /// terminal.
 fn check_usage(args: &ConvertArgs, ctx: &Ctx) -> Result<(), Failure> {
@@ -308,10 +342,12 @@ fn check_usage(args: &ConvertArgs, ctx: &Ctx) -> Result<(), Failure> {
 /// Runs `shogi convert --to hcpe|psv|positions`.
 pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     check_usage(args, ctx)?;
-    let inputs = inputs::expand(&args.paths)?;
+    // --shard is refused with these targets (see `convert::run`).
+    let plan = Plan::new(&args.paths, &args.input, args.jobs, "convert").validate(false);
+    let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;
     let targets = match &args.out_dir {
         Some(dir) => Some((
-            output_paths(dir, &inputs, extension(args.to, Encoding::Utf8))?,
+            output_paths(dir, &batch.inputs, extension(args.to, Encoding::Utf8))?,
             Vec::new(),
         )),
         None => None,
@@ -327,66 +363,39 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     };
     // Only --min-rating of the selection flags is allowed here (see `convert::run`).
     let selection = args.select.selection()?;
-    let pool = jobs_pool(args.jobs)?;
-    let reading = reading(&args.input, false, &ctx.stdin);
-    let on_record = ctx.options.on_record.clone();
-    let mut sink = Sink {
-        targets,
-        file,
-        stdout: &mut *ctx.stdout,
-        inputs_done: 0,
-        files: 0,
-        write_error: None,
-        closed: false,
+    let mut t = Trainer {
+        sink: Sink {
+            targets,
+            file,
+            stdout: &mut *ctx.stdout,
+            inputs_done: 0,
+            files: 0,
+            write_error: None,
+            closed: false,
+        },
+        stderr: &mut *ctx.stderr,
+        failed: false,
+        io_failed: false,
+        counts: Counts::default(),
     };
-    let stderr = &mut *ctx.stderr;
-    let (mut failed, mut io_failed) = (false, false);
-    let mut counts = Counts::default();
-    let _ = shogi_batch::run(
-        &inputs,
-        &reading,
-        &pool,
-        |input, game| {
-            record_hook(on_record.as_ref(), input, &game);
-            train_game(&input.name, &game, args, &selection)
-        },
-        |_, event| match event {
-            Event::Game(done) => {
-                sink.game(&done.bytes)?;
-                for e in &done.errors {
-                    let _ = writeln!(stderr, "{e}");
-                    failed = true;
-                }
-                if let Some(e) = &done.io {
-                    let _ = writeln!(stderr, "{e}");
-                    io_failed = true;
-                }
-                counts.add(&done.counts);
-                ControlFlow::Continue(())
-            }
-            Event::InputDone => sink.input_done(),
-        },
+    batch.run(
+        |input, game| train_game(&input.name, &game, args, &selection),
+        &mut t,
     );
-    if sink.closed {
+    if t.sink.closed {
         return Ok(());
     }
-    if let Some(e) = &sink.write_error {
-        let _ = writeln!(stderr, "{e}");
+    if let Some(e) = &t.sink.write_error {
+        let _ = writeln!(t.stderr, "{e}");
         return Err(Failure::silent(2));
     }
-    sink.finish()?;
-    let mut summary = counts.summary(args.to);
+    t.sink.finish()?;
+    let mut summary = t.counts.summary(args.to);
     if let Some(dir) = &args.out_dir {
-        summary.push_str(&format!("; {} file(s) in {}", sink.files, dir.display()));
+        summary.push_str(&format!("; {} file(s) in {}", t.sink.files, dir.display()));
     }
-    let _ = writeln!(stderr, "{summary}");
-    if io_failed {
-        Err(Failure::silent(2))
-    } else if failed {
-        Err(Failure::silent(1))
-    } else {
-        Ok(())
-    }
+    let _ = writeln!(t.stderr, "{summary}");
+    status(t.io_failed, t.failed)
 }
 
 /// Writes one input's entries to `path` (no file for an input without entries).

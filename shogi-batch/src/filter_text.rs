@@ -1,0 +1,176 @@
+//! The text forms of [`crate::Selection`]'s values, as the command line's flags and Python's
+//! keyword arguments write them: each reader gives the value's type or says, in a phrase the
+//! caller puts after its flag or keyword (`--since: '2024-13-01' is not a date …`), what is
+//! wrong with the text.
+
+use crate::date::iso8601;
+use shogi_core::{Handicap, Position, UsiError, UsiPosition, Variant};
+use shogi_kif::Winner;
+use std::fmt;
+use std::str::FromStr;
+
+/// A day, `YYYY-MM-DD`: the bound of [`crate::Selection::since`] and `until`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Day {
+    /// `YYYY-MM-DD` as ASCII bytes (compared as text, as the `start_iso` column is).
+    text: [u8; 10],
+}
+
+impl Day {
+    /// The day as `YYYY-MM-DD`.
+    pub fn as_str(&self) -> &str {
+        // Built from an ISO 8601 date: always ASCII.
+        std::str::from_utf8(&self.text).unwrap_or_default()
+    }
+}
+
+impl fmt::Display for Day {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Day {
+    type Err = String;
+
+    /// Reads `YYYY-MM-DD` (or `YYYY/MM/DD`, or any date form records use: see
+    /// [`crate::iso8601`]); the time of day, if written, is dropped.
+    fn from_str(s: &str) -> Result<Day, String> {
+        let iso = iso8601(s).ok_or_else(|| format!("'{s}' is not a date (expected YYYY-MM-DD)"))?;
+        let mut text = [0u8; 10];
+        match iso.as_bytes().get(..10) {
+            Some(day) => text.copy_from_slice(day),
+            None => return Err(format!("'{s}' is not a date (expected YYYY-MM-DD)")),
+        }
+        Ok(Day { text })
+    }
+}
+
+/// One of the ending names ([`crate::ENDINGS`], the values of the `ending` column), for
+/// [`crate::Selection::ending`]; read with `parse` (case-insensitive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EndingName(&'static str);
+
+impl EndingName {
+    /// The name (`resign`, `checkmate`, …, `none`).
+    pub fn name(self) -> &'static str {
+        self.0
+    }
+}
+
+impl FromStr for EndingName {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<EndingName, String> {
+        let k = s.trim().to_ascii_lowercase();
+        crate::ENDINGS
+            .iter()
+            .find(|e| **e == k)
+            .map(|e| EndingName(e))
+            .ok_or_else(|| {
+                format!(
+                    "unknown ending '{k}' (one of: {})",
+                    crate::ENDINGS.join(", ")
+                )
+            })
+    }
+}
+
+/// Endings, comma-separated (`resign,checkmate`).
+pub fn endings(text: &str) -> Result<Vec<EndingName>, String> {
+    text.split(',').map(str::parse).collect()
+}
+
+/// A winner: `sente` (or `black`), `gote` (or `white`), `draw` or `none`.
+pub fn winner(text: &str) -> Result<Winner, String> {
+    let w = text.trim().to_ascii_lowercase();
+    let w = match w.as_str() {
+        "black" => "sente",
+        "white" => "gote",
+        other => other,
+    };
+    Winner::from_name(w)
+        .ok_or_else(|| format!("'{text}' is not a winner (sente, gote, draw or none)"))
+}
+
+/// A variant: `standard` or `mini`.
+pub fn variant(text: &str) -> Result<Variant, String> {
+    text.trim().parse()
+}
+
+/// A handicap: a 手合割 name (平手, 香落ち, 二枚落ち, …) or a JKF code (HIRATE, KY, 2, …).
+pub fn handicap(text: &str) -> Result<Handicap, String> {
+    let v = text.trim();
+    Handicap::from_japanese(v)
+        .or_else(|| Handicap::from_jkf(&v.to_ascii_uppercase()))
+        .ok_or_else(|| {
+            format!(
+                "unknown handicap '{text}' (a 手合割 name such as 平手, 香落ち, 二枚落ち, or a JKF code such as HIRATE, KY, 2)"
+            )
+        })
+}
+
+/// A number of plies.
+pub fn plies(text: &str) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
+        .map_err(|_| format!("'{text}' is not a number of plies"))
+}
+
+/// A rating: a finite number.
+pub fn rating(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse()
+        .ok()
+        .filter(|r: &f64| r.is_finite())
+        .ok_or_else(|| format!("'{text}' is not a rating"))
+}
+
+/// A player's name (or part of one): not empty.
+pub fn name(text: &str) -> Result<&str, String> {
+    let v = text.trim();
+    if v.is_empty() {
+        Err("needs a value".to_string())
+    } else {
+        Ok(v)
+    }
+}
+
+/// A position: `startpos` or an SFEN (`sfen ` prefix and move number optional), or either
+/// followed by `moves …` (the position after them).
+pub fn position(text: &str) -> Result<Position, String> {
+    UsiPosition::parse(text, Variant::Standard)
+        .map(|p| p.end)
+        .map_err(|e| {
+            let why = match e {
+                UsiError::Sfen { error, .. } => error.to_string(),
+                other => other.to_string(),
+            };
+            format!("'{text}': {why}")
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_values_say_what_is_wrong() {
+        assert_eq!(
+            "2024-13-01".parse::<Day>().unwrap_err(),
+            "'2024-13-01' is not a date (expected YYYY-MM-DD)"
+        );
+        assert_eq!("2024/01/02".parse::<Day>().unwrap().as_str(), "2024-01-02");
+        assert!(position("9/9/9 b - 1").is_err());
+        assert_eq!(plies("x").unwrap_err(), "'x' is not a number of plies");
+        assert!(endings("resign,nope").unwrap_err().contains("'nope'"));
+        assert_eq!(endings("Resign, checkmate").unwrap().len(), 2);
+        assert!(winner("both").is_err());
+        assert_eq!(winner("White"), Ok(Winner::Gote));
+        assert!(handicap("九枚落ち").is_err());
+        assert_eq!(handicap("ky"), Ok(Handicap::Lance));
+        assert!(rating("inf").is_err());
+        assert!(name("  ").is_err());
+        assert!(variant("chess").is_err());
+    }
+}
