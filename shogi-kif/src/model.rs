@@ -222,42 +222,50 @@ fn de_opt_color<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Color>, D::Err
     }
 }
 
-/// Every rule a move can break, for reading a foul back from its message.
-const PLAY_ERRORS: [PlayError; 16] = [
-    PlayError::OffBoard,
-    PlayError::NoPiece,
-    PlayError::NotYourPiece,
-    PlayError::OwnPieceOnTarget,
-    PlayError::CannotMoveThere,
-    PlayError::PathBlocked,
-    PlayError::LeavesKingInCheck,
-    PlayError::Nifu,
-    PlayError::PawnDropMate,
-    PlayError::DeadPiece,
-    PlayError::NotInHand,
-    PlayError::DropOnOccupied,
-    PlayError::NotDroppable,
-    PlayError::PromotionNotAllowed,
-    PlayError::PromotionRequired,
-    PlayError::GameOver,
-];
+/// A foul as the message of the rule it breaks.
+mod foul_message {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use shogi_core::PlayError;
 
-fn ser_foul<S: Serializer>(f: &Option<PlayError>, s: S) -> Result<S::Ok, S::Error> {
-    match f {
-        Some(e) => s.serialize_some(e.message()),
-        None => s.serialize_none(),
+    /// Every rule a move can break, for reading a foul back from its message.
+    pub(super) const PLAY_ERRORS: [PlayError; 16] = [
+        PlayError::OffBoard,
+        PlayError::NoPiece,
+        PlayError::NotYourPiece,
+        PlayError::OwnPieceOnTarget,
+        PlayError::CannotMoveThere,
+        PlayError::PathBlocked,
+        PlayError::LeavesKingInCheck,
+        PlayError::Nifu,
+        PlayError::PawnDropMate,
+        PlayError::DeadPiece,
+        PlayError::NotInHand,
+        PlayError::DropOnOccupied,
+        PlayError::NotDroppable,
+        PlayError::PromotionNotAllowed,
+        PlayError::PromotionRequired,
+        PlayError::GameOver,
+    ];
+
+    pub(super) fn serialize<S: Serializer>(f: &Option<PlayError>, s: S) -> Result<S::Ok, S::Error> {
+        match f {
+            Some(e) => s.serialize_some(e.message()),
+            None => s.serialize_none(),
+        }
     }
-}
 
-fn de_foul<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PlayError>, D::Error> {
-    let Some(message) = Option::<String>::deserialize(d)? else {
-        return Ok(None);
-    };
-    PLAY_ERRORS
-        .into_iter()
-        .find(|e| e.message() == message)
-        .map(Some)
-        .ok_or_else(|| serde::de::Error::custom(format!("unknown foul {message:?}")))
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<PlayError>, D::Error> {
+        let Some(message) = Option::<String>::deserialize(d)? else {
+            return Ok(None);
+        };
+        PLAY_ERRORS
+            .into_iter()
+            .find(|e| e.message() == message)
+            .map(Some)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown foul {message:?}")))
+    }
 }
 
 fn ser_move<S: Serializer>(m: &Move, s: S) -> Result<S::Ok, S::Error> {
@@ -415,8 +423,7 @@ pub struct MoveNode {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "ser_foul",
-        deserialize_with = "de_foul"
+        with = "foul_message"
     )]
     pub foul: Option<PlayError>,
     /// Source line (1-based; 0 when the record was built in code). Not serialised (0 when
@@ -681,7 +688,7 @@ mod tests {
     /// rule has is refused.
     #[test]
     fn fouls_round_trip_by_their_messages() {
-        for e in PLAY_ERRORS {
+        for e in foul_message::PLAY_ERRORS {
             let node = MoveNode {
                 foul: Some(e),
                 ..MoveNode::new(Move::from_usi("P*5e").unwrap())
@@ -694,10 +701,13 @@ mod tests {
             let back: MoveNode = serde_json::from_str(&json).unwrap();
             assert_eq!(back.foul, Some(e));
         }
-        let mut messages: Vec<_> = PLAY_ERRORS.iter().map(|e| e.message()).collect();
+        let mut messages: Vec<_> = foul_message::PLAY_ERRORS
+            .iter()
+            .map(|e| e.message())
+            .collect();
         messages.sort();
         messages.dedup();
-        assert_eq!(messages.len(), PLAY_ERRORS.len());
+        assert_eq!(messages.len(), foul_message::PLAY_ERRORS.len());
         let bad = r#"{"move":"P*5e","foul":"no such rule"}"#;
         assert!(serde_json::from_str::<MoveNode>(bad).is_err());
     }
