@@ -89,6 +89,9 @@ pub(crate) struct Search<'a> {
     pub(crate) path: KeySet,
     /// Whether futile interpositions are left out of lengths (the tsume conventions).
     pub(crate) futile: bool,
+    /// The children of every node on the current path, one above the other (one buffer for
+    /// the whole search: no allocation per node).
+    stack: Vec<Child>,
 }
 
 #[inline(always)]
@@ -134,6 +137,7 @@ impl Search<'_> {
             stopped: None,
             path: KeySet::default(),
             futile: false,
+            stack: Vec::new(),
         }
     }
 
@@ -184,7 +188,8 @@ impl Search<'_> {
             };
         }
         let full = full_key(key, hand);
-        let mut children: Vec<Child> = Vec::new();
+        let base = self.stack.len();
+        let children = &mut self.stack;
         if or {
             if rem == 0 {
                 let v = Values {
@@ -220,17 +225,31 @@ impl Search<'_> {
                 } else if let Some(f) = self.tt.lookup(ckey, chand, rem - 1, path_step(path, full))
                 {
                     (c.pn, c.dn, c.len, c.rep) = (f.pn, f.dn, f.len, f.rep);
+                } else if rem - 1 == 0 {
+                    // No plies left after this check: only a mate in one counts, and the
+                    // evasions are counted (a mate) or not (no mate within the depth) alike.
+                    let mut p = pos.clone();
+                    p.play_unchecked(m);
+                    if p.has_legal_moves() {
+                        (c.pn, c.dn) = (INF, 0);
+                    } else {
+                        mate_in_one = Some(m);
+                        (c.pn, c.dn) = (0, INF);
+                    }
                 } else {
+                    // A new child: its evasions are counted once (df-pn+'s initial proof
+                    // number, and a mate in one when there are none), and the estimate is
+                    // kept in the table so that the next visit of this node finds it there
+                    // instead of generating the evasions again.
                     let mut p = pos.clone();
                     p.play_unchecked(m);
                     let n = p.count_legal_moves();
                     if n == 0 {
                         mate_in_one = Some(m);
                         (c.pn, c.dn) = (0, INF);
-                    } else if rem - 1 == 0 {
-                        (c.pn, c.dn) = (INF, 0);
                     } else {
                         c.pn = (n as u32).min(BIG);
+                        self.tt.store(ckey, chand, c.pn, 1, 0, false, 0, rem - 1, 0);
                     }
                 }
                 if c.pn == 0 && mate_in_one.is_none() && c.len == 0 {
@@ -239,6 +258,7 @@ impl Search<'_> {
                 children.push(c);
             });
             if mate_in_one.is_some() {
+                children.truncate(base);
                 let v = Values {
                     pn: 0,
                     dn: INF,
@@ -297,22 +317,23 @@ impl Search<'_> {
         let cpath = path_step(path, full);
         let mut values;
         loop {
-            values = summarize(&children, or);
+            let children = &self.stack[base..];
+            values = summarize(children, or);
             if values.pn == 0 || values.dn == 0 || values.pn >= th_pn || values.dn >= th_dn {
                 break;
             }
             // The best child and the second-best number.
-            let (best, second) = select(&children, or);
+            let (best, second) = select(children, or);
             let c = &children[best];
             let (cth_pn, cth_dn) = if or {
                 (
-                    th_pn.min(second.saturating_add(1)),
+                    th_pn.min(epsilon_bound(second)),
                     child_threshold(th_dn, values.dn, c.dn),
                 )
             } else {
                 (
                     child_threshold(th_pn, values.pn, c.pn),
-                    th_dn.min(second.saturating_add(1)),
+                    th_dn.min(epsilon_bound(second)),
                 )
             };
             let mut p = pos.clone();
@@ -321,12 +342,14 @@ impl Search<'_> {
             let v = self.mid(&p, ckey, chand, !or, cth_pn, cth_dn, crem, cpath);
             if self.stopped.is_some() {
                 self.path.remove(&full);
+                self.stack.truncate(base);
                 return values;
             }
-            let c = &mut children[best];
+            let c = &mut self.stack[base + best];
             (c.pn, c.dn, c.len, c.rep) = (v.pn, v.dn, v.len, v.rep);
         }
         self.path.remove(&full);
+        self.stack.truncate(base);
         self.tt.store(
             key,
             hand,
@@ -354,6 +377,14 @@ fn hand_after(hand: PackedHand, pos: &Position, m: Move) -> PackedHand {
             None => hand,
         },
     }
+}
+
+/// The best child's threshold from the second-best number: the 1+ε trick (Pawlewicz and Lew)
+/// with ε = 1/4, so the search stays longer in one subtree than with df-pn's plain "+1" and
+/// switches back and forth (re-expanding) less.
+#[inline(always)]
+fn epsilon_bound(second: u32) -> u32 {
+    second.saturating_add(second / 4).saturating_add(1)
 }
 
 #[inline]
