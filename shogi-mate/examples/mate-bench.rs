@@ -2,7 +2,7 @@
 //! `scripts/bench-mate.py` reads from `shogi mate --format json` (problem, result, length,
 //! nodes, time_s). It builds in a fraction of the CLI's time, for profiling and quick runs:
 //!
-//! `cargo run --release -p shogi-mate --example mate-bench -- FILE [--nodes N] [--depth D]`
+//! `cargo run --release -p shogi-mate --example mate-bench -- FILE [--nodes N] [--depth D] [--memory MIB]`
 //!
 //! The bench script takes it as `--shogi target/release/examples/mate-bench` (the `mate`,
 //! `--format` and `--jobs` words it passes are ignored: this runs one job).
@@ -13,6 +13,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let mut file = None;
     let mut options = Options::default();
+    let mut memory = shogi_mate::DEFAULT_MEMORY;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--nodes" => options.nodes = args.next().and_then(|s| s.parse().ok()).unwrap_or(0),
@@ -21,6 +22,9 @@ fn main() {
                 args.next();
             }
             "--shortest" => options.shortest = true,
+            "--memory" => {
+                memory = args.next().and_then(|s| s.parse().ok()).unwrap_or(64) << 20;
+            }
             "mate" => {}
             _ => file = Some(a),
         }
@@ -36,7 +40,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mut solver = Solver::new(shogi_mate::DEFAULT_MEMORY);
+    let mut solver = Solver::new(memory);
     for (i, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
         let problem = i + 1;
         let pos = match Position::from_sfen_with(line.trim(), SetupOptions::TSUME) {

@@ -13,6 +13,10 @@ pub(crate) const NO_DEPTH_LIMIT: u16 = u16::MAX;
 
 const CLUSTER: usize = 8;
 
+/// The clusters in use after a clear (2048 clusters of 8 entries of 48 bytes: 768 KiB), doubled each time the entries in use reach half of them, up to the whole
+/// table. A small search so stays within the caches; a large one uses all the memory.
+const FIRST_CLUSTERS: usize = 1 << 11;
+
 /// What the table holds about one position (board key + attacker's hand).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
@@ -62,7 +66,12 @@ pub(crate) struct Found {
 /// The table.
 pub(crate) struct Table {
     entries: Vec<Entry>,
+    /// The clusters of the whole table, less one (a power of two, less one).
+    full_mask: usize,
+    /// The clusters in use, less one (grows from [`FIRST_CLUSTERS`] to `full_mask`).
     mask: usize,
+    /// Entries of this generation written into empty slots since the last clear or growth.
+    filled: usize,
     generation: u16,
     /// Entries written over while they still held a proof or disproof.
     pub(crate) evicted_final: u64,
@@ -77,7 +86,9 @@ impl Table {
         let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
         Table {
             entries: vec![Entry::EMPTY; clusters * CLUSTER],
-            mask: clusters - 1,
+            full_mask: clusters - 1,
+            mask: clusters.min(FIRST_CLUSTERS) - 1,
+            filled: 0,
             generation: 1,
             evicted_final: 0,
         }
@@ -91,12 +102,33 @@ impl Table {
     /// Forgets everything (in constant time: entries of older generations count as empty).
     pub(crate) fn clear(&mut self) {
         self.evicted_final = 0;
+        self.mask = self.full_mask.min(FIRST_CLUSTERS - 1);
+        self.filled = 0;
         if self.generation == u16::MAX {
             self.entries.fill(Entry::EMPTY);
             self.generation = 1;
         } else {
             self.generation += 1;
         }
+    }
+
+    /// Doubles the clusters in use: each entry of this generation in cluster `c` moves to
+    /// `c + old size` when its key's next bit says so (the slots beyond the old size hold
+    /// only entries of older generations, that is empty ones).
+    fn grow(&mut self) {
+        let old = self.mask + 1;
+        let new_mask = (self.mask << 1) | 1;
+        for c in 0..old {
+            for i in c * CLUSTER..(c + 1) * CLUSTER {
+                let e = self.entries[i];
+                if e.generation == self.generation && ((e.key >> 20) as usize & new_mask) != c {
+                    self.entries[i + old * CLUSTER] = e;
+                    self.entries[i].generation = 0;
+                }
+            }
+        }
+        self.mask = new_mask;
+        self.filled = 0;
     }
 
     #[inline(always)]
@@ -166,8 +198,6 @@ impl Table {
         work: u64,
     ) {
         let generation = self.generation;
-        let range = self.cluster(key);
-        let cluster = &mut self.entries[range];
         let new = Entry {
             key,
             hand,
@@ -193,6 +223,11 @@ impl Table {
             }
         };
         let new_kind = kind(pn, dn);
+        if self.mask < self.full_mask && self.filled * 2 >= (self.mask + 1) * CLUSTER {
+            self.grow();
+        }
+        let range = self.cluster(key);
+        let cluster = &mut self.entries[range];
         let mut victim = None;
         let mut victim_score = u64::MAX;
         for (i, e) in cluster.iter().enumerate() {
@@ -231,6 +266,9 @@ impl Table {
             let e = cluster[i];
             if e.generation == generation && (e.pn == 0 || e.dn == 0) {
                 self.evicted_final += 1;
+            }
+            if e.generation != generation {
+                self.filled += 1;
             }
             cluster[i] = new;
         }
