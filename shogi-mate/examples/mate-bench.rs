@@ -1,6 +1,6 @@
 //! The solver alone over a file of SFENs, one JSON object per line in the fields
 //! `scripts/bench-mate.py` reads from `shogi mate --format json` (problem, result, length,
-//! nodes, time_s). It builds in a fraction of the CLI's time, for profiling and quick runs:
+//! nodes, time_s, pv_usi). It builds in a fraction of the CLI's time, for profiling and quick runs:
 //!
 //! `cargo run --release -p shogi-mate --example mate-bench -- FILE [--nodes N] [--depth D] [--memory MIB]`
 //!
@@ -52,10 +52,14 @@ fn main() {
                 continue;
             }
         };
+        let mut pv_usi = String::new();
         let (result, length, nodes, time) = match solver.solve(&pos, &options) {
             Ok(a) => {
                 let r = match &a.result {
-                    MateResult::Mate { .. } => "mate".to_string(),
+                    MateResult::Mate { pv } => {
+                        pv_usi = pv.iter().map(|m| m.to_usi()).collect::<Vec<_>>().join(" ");
+                        "mate".to_string()
+                    }
                     MateResult::NoMate { within: None } => "nomate".to_string(),
                     MateResult::NoMate { within: Some(n) } => format!("nomate within {n}"),
                     MateResult::Unknown { limit } => format!("unknown:{}", limit.name()),
@@ -66,7 +70,7 @@ fn main() {
         };
         let length = length.map_or("null".to_string(), |l| l.to_string());
         println!(
-            "{{\"problem\":\"{problem}\",\"result\":\"{result}\",\"length\":{length},\"nodes\":{nodes},\"time_s\":{time}}}"
+            "{{\"problem\":\"{problem}\",\"result\":\"{result}\",\"length\":{length},\"nodes\":{nodes},\"time_s\":{time},\"pv_usi\":\"{pv_usi}\"}}"
         );
     }
 }

@@ -63,6 +63,41 @@ pub(crate) struct Values {
     pub(crate) rep: bool,
 }
 
+impl Values {
+    /// Not decided yet: the numbers only.
+    #[inline(always)]
+    pub(crate) fn open(pn: u32, dn: u32) -> Values {
+        Values {
+            pn,
+            dn,
+            len: 0,
+            rep: false,
+        }
+    }
+
+    /// A mate, with its proof's length.
+    #[inline(always)]
+    pub(crate) fn proof(len: u16) -> Values {
+        Values {
+            pn: 0,
+            dn: INF,
+            len,
+            rep: false,
+        }
+    }
+
+    /// No mate within `len` plies (`rep`: found through a repetition on this path).
+    #[inline(always)]
+    pub(crate) fn disproof(len: u16, rep: bool) -> Values {
+        Values {
+            pn: INF,
+            dn: 0,
+            len,
+            rep,
+        }
+    }
+}
+
 struct Child {
     mv: Move,
     key: u64,
@@ -180,24 +215,14 @@ impl Search<'_> {
     ) -> Values {
         let start_nodes = self.nodes;
         if !self.tick() {
-            return Values {
-                pn: 1,
-                dn: 1,
-                len: 0,
-                rep: false,
-            };
+            return Values::open(1, 1);
         }
         let full = full_key(key, hand);
         let base = self.stack.len();
         let children = &mut self.stack;
         if or {
             if rem == 0 {
-                let v = Values {
-                    pn: INF,
-                    dn: 0,
-                    len: 0,
-                    rep: false,
-                };
+                let v = Values::disproof(0, false);
                 self.tt
                     .store(key, hand, v.pn, v.dn, v.len, false, path, rem, 1);
                 return v;
@@ -259,12 +284,7 @@ impl Search<'_> {
             });
             if mate_in_one.is_some() {
                 children.truncate(base);
-                let v = Values {
-                    pn: 0,
-                    dn: INF,
-                    len: 1,
-                    rep: false,
-                };
+                let v = Values::proof(1);
                 self.tt.store(
                     key,
                     hand,
@@ -413,28 +433,13 @@ fn summarize(children: &[Child], or: bool) -> Values {
             }
         }
         if pn == 0 {
-            Values {
-                pn: 0,
-                dn: INF,
-                len: len.saturating_add(1),
-                rep: false,
-            }
+            Values::proof(len.saturating_add(1))
         } else if dn == 0 {
             // Every check is refuted (or there is none): no mate within one more ply than the
             // shallowest refutation holds for.
-            Values {
-                pn: INF,
-                dn: 0,
-                len: depth_plus_one(dis),
-                rep,
-            }
+            Values::disproof(depth_plus_one(dis), rep)
         } else {
-            Values {
-                pn,
-                dn,
-                len: 0,
-                rep: false,
-            }
+            Values::open(pn, dn)
         }
     } else {
         let mut pn = 0u32;
@@ -471,26 +476,11 @@ fn summarize(children: &[Child], or: bool) -> Values {
             }
         }
         if let Some((clean, d)) = refutation {
-            Values {
-                pn: INF,
-                dn: 0,
-                len: d,
-                rep: !clean,
-            }
+            Values::disproof(d, !clean)
         } else if pn == 0 {
-            Values {
-                pn: 0,
-                dn: INF,
-                len,
-                rep: false,
-            }
+            Values::proof(len)
         } else {
-            Values {
-                pn,
-                dn,
-                len: 0,
-                rep: false,
-            }
+            Values::open(pn, dn)
         }
     }
 }

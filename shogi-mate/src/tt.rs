@@ -2,6 +2,7 @@
 //! given once (it never grows). Entries are found by the board key and the attacker's exact
 //! hand; proofs are also found for any superior hand and disproofs for any inferior hand.
 
+use crate::dfpn::Values;
 use crate::key::PackedHand;
 
 /// Proof and disproof numbers are saturated at this value; `INF` itself means "proven".
@@ -13,8 +14,9 @@ pub(crate) const NO_DEPTH_LIMIT: u16 = u16::MAX;
 
 const CLUSTER: usize = 8;
 
-/// The clusters in use after a clear (2048 clusters of 8 entries of 48 bytes: 768 KiB), doubled each time the entries in use reach half of them, up to the whole
-/// table. A small search so stays within the caches; a large one uses all the memory.
+/// The clusters in use after a clear (2048 clusters of 8 entries of 48 bytes: 768 KiB),
+/// doubled each time the entries in use reach half of them, up to the whole table. A small
+/// search so stays within the caches; a large one uses all the memory.
 const FIRST_CLUSTERS: usize = 1 << 11;
 
 /// What the table holds about one position (board key + attacker's hand).
@@ -52,15 +54,6 @@ impl Entry {
         work: 0,
         path: 0,
     };
-}
-
-/// What a lookup found.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Found {
-    pub(crate) pn: u32,
-    pub(crate) dn: u32,
-    pub(crate) len: u16,
-    pub(crate) rep: bool,
 }
 
 /// The table.
@@ -143,7 +136,7 @@ impl Table {
     /// path is the same. Otherwise the exact entry's numbers, if any, are returned as they are
     /// (a heuristic only).
     #[inline]
-    pub(crate) fn lookup(&self, key: u64, hand: PackedHand, rem: u16, path: u64) -> Option<Found> {
+    pub(crate) fn lookup(&self, key: u64, hand: PackedHand, rem: u16, path: u64) -> Option<Values> {
         let mut exact = None;
         for e in &self.entries[self.cluster(key)] {
             if e.generation != self.generation || e.key != key {
@@ -151,32 +144,17 @@ impl Table {
             }
             if e.pn == 0 {
                 if e.len <= rem && hand.covers(e.hand) {
-                    return Some(Found {
-                        pn: 0,
-                        dn: INF,
-                        len: e.len,
-                        rep: false,
-                    });
+                    return Some(Values::proof(e.len));
                 }
             } else if e.dn == 0 {
                 if rem <= e.len
                     && e.hand.covers(hand)
                     && (!e.rep || (e.path == path && e.hand == hand))
                 {
-                    return Some(Found {
-                        pn: INF,
-                        dn: 0,
-                        len: e.len,
-                        rep: e.rep,
-                    });
+                    return Some(Values::disproof(e.len, e.rep));
                 }
             } else if e.hand == hand && e.rem == rem {
-                exact = Some(Found {
-                    pn: e.pn,
-                    dn: e.dn,
-                    len: 0,
-                    rep: false,
-                });
+                exact = Some(Values::open(e.pn, e.dn));
             }
         }
         exact

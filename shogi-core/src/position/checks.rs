@@ -176,23 +176,13 @@ impl Position {
                 attacks(us, role, to, after | offboard).contains(k)
             }
             Move::Normal { from, to, promote } => {
-                let Some(piece) = self.board[from.index()] else {
-                    return false;
-                };
-                let role = if promote {
-                    piece.role.promote().unwrap_or(piece.role)
-                } else {
-                    piece.role
-                };
-                let after = (occ & !Bitboard::from_square(from)) | Bitboard::from_square(to);
-                // The moved piece itself, from its new square.
-                if attacks(us, role, to, after | offboard).contains(k) {
-                    return true;
+                // The moved piece itself, from its new square; or a discovered check: one of
+                // our other pieces reaches the king once `from` is empty (a captured piece on
+                // `to` was the opponent's).
+                self.moved_piece_checks(k, from, to, promote) || {
+                    let after = (occ & !Bitboard::from_square(from)) | Bitboard::from_square(to);
+                    self.attackers_to(k, us, after).any()
                 }
-                // A discovered check: one of our other pieces reaches the king once `from` is
-                // empty. (Our pieces are where they were, except the moved one, which is not
-                // on `from` any more; a captured piece on `to` was the opponent's.)
-                self.attackers_to(k, us, after).any()
             }
         }
     }
