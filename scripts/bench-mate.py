@@ -11,8 +11,12 @@ problems solved, total nodes and time, and nodes per second. Ours runs as one `s
 process on one job (its own per-problem times and nodes are used); cshogi's DfPn is timed
 per search in Python (the call overhead is negligible next to a search).
 
-Usage: python3 scripts/bench-mate.py --shogi target/release/shogi [--nodes 100000]
-       python3 scripts/bench-mate.py --shogi target/release/shogi --make-set --games 2000
+Usage: python3 scripts/bench-mate.py --shogi target/release/shogi [--nodes 100000] [--set FILE]
+       python3 scripts/bench-mate.py --shogi target/release/shogi --make-set --games 40 \
+           --set-nodes 100000                                    (tsume.sfen)
+       python3 scripts/bench-mate.py --shogi target/release/shogi --make-set --games 300 \
+           --seed 11 --last 60 --set-nodes 300000 --min-length 11 --max-length 999 \
+           --set shogi-mate/bench/tsume-hard.sfen                (tsume-hard.sfen)
 """
 import argparse
 import json
@@ -51,7 +55,12 @@ def ours(shogi, sfens, nodes, extra=()):
     return rows, wall
 
 
-def make_set(shogi, games, seed, set_nodes):
+def make_set(shogi, games, seed, set_nodes, last, min_len, max_len, out):
+    """Random games (cshogi, seeded, uniformly random legal moves, up to 400 plies); of each
+    game's last `last` positions with the side to move not in check, those with a mate of
+    min_len to max_len plies: found by `shogi mate` within set_nodes, or (where ours gave
+    unknown) by cshogi's DfPn within set_nodes, so that the set is not chosen by our solver
+    alone."""
     import cshogi
     rng = random.Random(seed)
     cands = []
@@ -65,15 +74,26 @@ def make_set(shogi, games, seed, set_nodes):
             b.push(rng.choice(moves))
             if not b.is_check():
                 seen.append(b.sfen())
-        cands.extend(seen[-40:])
+        cands.extend(seen[-last:])
     cands = list(dict.fromkeys(cands))
     rows, _ = ours(shogi, cands, set_nodes)
-    chosen = [cands[i] for i, o in enumerate(rows)
-              if o["result"] == "mate" and 3 <= o["length"] <= 15]
-    os.makedirs(os.path.dirname(SET), exist_ok=True)
-    with open(SET, "w") as f:
+    chosen = []
+    by_cshogi = 0
+    for s, o in zip(cands, rows):
+        if o["result"] == "mate":
+            if min_len <= o["length"] <= max_len:
+                chosen.append(s)
+        elif o["result"].startswith("unknown"):
+            b = cshogi.Board(s)
+            d = cshogi.DfPn(depth=255, nodes=set_nodes)
+            if d.search(b) and min_len <= len(d.get_pv(b)) <= max_len:
+                chosen.append(s)
+                by_cshogi += 1
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as f:
         f.write("\n".join(chosen) + "\n")
-    print(f"{len(chosen)} problems of {len(cands)} candidates written to {SET}")
+    print(f"{len(chosen)} problems of {len(cands)} candidates written to {out} "
+          f"({by_cshogi} found by cshogi's DfPn only)")
 
 
 def main():
@@ -84,14 +104,20 @@ def main():
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--set-nodes", type=int, default=2_000_000)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--last", type=int, default=40, help="positions kept from each game's end")
+    ap.add_argument("--min-length", type=int, default=3)
+    ap.add_argument("--max-length", type=int, default=15)
+    ap.add_argument("--set", default=SET, help="the SFEN file to run (default: tsume.sfen; "
+                    "shogi-mate/bench/tsume-hard.sfen is the harder one)")
     ap.add_argument("--venv", default=os.path.join(tempfile.gettempdir(), "shogi-mate-venv"))
     args = ap.parse_args()
     ensure_cshogi(args.venv)
     import cshogi
     if args.make_set:
-        make_set(args.shogi, args.games, args.seed, args.set_nodes)
+        make_set(args.shogi, args.games, args.seed, args.set_nodes, args.last,
+                 args.min_length, args.max_length, args.set)
         return
-    sfens = [l.strip() for l in open(SET) if l.strip()]
+    sfens = [l.strip() for l in open(args.set) if l.strip()]
     print(f"{len(sfens)} problems, node budget {args.nodes} each; load: {os.getloadavg()}")
     rows, wall = ours(args.shogi, sfens, args.nodes)
     o_solved = sum(1 for o in rows if o["result"] == "mate")

@@ -63,6 +63,41 @@ pub(crate) struct Values {
     pub(crate) rep: bool,
 }
 
+impl Values {
+    /// Not decided yet: the numbers only.
+    #[inline(always)]
+    pub(crate) fn open(pn: u32, dn: u32) -> Values {
+        Values {
+            pn,
+            dn,
+            len: 0,
+            rep: false,
+        }
+    }
+
+    /// A mate, with its proof's length.
+    #[inline(always)]
+    pub(crate) fn proof(len: u16) -> Values {
+        Values {
+            pn: 0,
+            dn: INF,
+            len,
+            rep: false,
+        }
+    }
+
+    /// No mate within `len` plies (`rep`: found through a repetition on this path).
+    #[inline(always)]
+    pub(crate) fn disproof(len: u16, rep: bool) -> Values {
+        Values {
+            pn: INF,
+            dn: 0,
+            len,
+            rep,
+        }
+    }
+}
+
 struct Child {
     mv: Move,
     key: u64,
@@ -89,6 +124,9 @@ pub(crate) struct Search<'a> {
     pub(crate) path: KeySet,
     /// Whether futile interpositions are left out of lengths (the tsume conventions).
     pub(crate) futile: bool,
+    /// The children of every node on the current path, one above the other (one buffer for
+    /// the whole search: no allocation per node).
+    stack: Vec<Child>,
 }
 
 #[inline(always)]
@@ -134,6 +172,7 @@ impl Search<'_> {
             stopped: None,
             path: KeySet::default(),
             futile: false,
+            stack: Vec::new(),
         }
     }
 
@@ -176,23 +215,14 @@ impl Search<'_> {
     ) -> Values {
         let start_nodes = self.nodes;
         if !self.tick() {
-            return Values {
-                pn: 1,
-                dn: 1,
-                len: 0,
-                rep: false,
-            };
+            return Values::open(1, 1);
         }
         let full = full_key(key, hand);
-        let mut children: Vec<Child> = Vec::new();
+        let base = self.stack.len();
+        let children = &mut self.stack;
         if or {
             if rem == 0 {
-                let v = Values {
-                    pn: INF,
-                    dn: 0,
-                    len: 0,
-                    rep: false,
-                };
+                let v = Values::disproof(0, false);
                 self.tt
                     .store(key, hand, v.pn, v.dn, v.len, false, path, rem, 1);
                 return v;
@@ -220,17 +250,31 @@ impl Search<'_> {
                 } else if let Some(f) = self.tt.lookup(ckey, chand, rem - 1, path_step(path, full))
                 {
                     (c.pn, c.dn, c.len, c.rep) = (f.pn, f.dn, f.len, f.rep);
+                } else if rem - 1 == 0 {
+                    // No plies left after this check: only a mate in one counts, and the
+                    // evasions are counted (a mate) or not (no mate within the depth) alike.
+                    let mut p = pos.clone();
+                    p.play_unchecked(m);
+                    if p.has_legal_moves() {
+                        (c.pn, c.dn) = (INF, 0);
+                    } else {
+                        mate_in_one = Some(m);
+                        (c.pn, c.dn) = (0, INF);
+                    }
                 } else {
+                    // A new child: its evasions are counted once (df-pn+'s initial proof
+                    // number, and a mate in one when there are none), and the estimate is
+                    // kept in the table so that the next visit of this node finds it there
+                    // instead of generating the evasions again.
                     let mut p = pos.clone();
                     p.play_unchecked(m);
                     let n = p.count_legal_moves();
                     if n == 0 {
                         mate_in_one = Some(m);
                         (c.pn, c.dn) = (0, INF);
-                    } else if rem - 1 == 0 {
-                        (c.pn, c.dn) = (INF, 0);
                     } else {
                         c.pn = (n as u32).min(BIG);
+                        self.tt.store(ckey, chand, c.pn, 1, 0, false, 0, rem - 1, 0);
                     }
                 }
                 if c.pn == 0 && mate_in_one.is_none() && c.len == 0 {
@@ -239,12 +283,8 @@ impl Search<'_> {
                 children.push(c);
             });
             if mate_in_one.is_some() {
-                let v = Values {
-                    pn: 0,
-                    dn: INF,
-                    len: 1,
-                    rep: false,
-                };
+                children.truncate(base);
+                let v = Values::proof(1);
                 self.tt.store(
                     key,
                     hand,
@@ -297,22 +337,23 @@ impl Search<'_> {
         let cpath = path_step(path, full);
         let mut values;
         loop {
-            values = summarize(&children, or);
+            let children = &self.stack[base..];
+            values = summarize(children, or);
             if values.pn == 0 || values.dn == 0 || values.pn >= th_pn || values.dn >= th_dn {
                 break;
             }
             // The best child and the second-best number.
-            let (best, second) = select(&children, or);
+            let (best, second) = select(children, or);
             let c = &children[best];
             let (cth_pn, cth_dn) = if or {
                 (
-                    th_pn.min(second.saturating_add(1)),
+                    th_pn.min(epsilon_bound(second)),
                     child_threshold(th_dn, values.dn, c.dn),
                 )
             } else {
                 (
                     child_threshold(th_pn, values.pn, c.pn),
-                    th_dn.min(second.saturating_add(1)),
+                    th_dn.min(epsilon_bound(second)),
                 )
             };
             let mut p = pos.clone();
@@ -321,12 +362,14 @@ impl Search<'_> {
             let v = self.mid(&p, ckey, chand, !or, cth_pn, cth_dn, crem, cpath);
             if self.stopped.is_some() {
                 self.path.remove(&full);
+                self.stack.truncate(base);
                 return values;
             }
-            let c = &mut children[best];
+            let c = &mut self.stack[base + best];
             (c.pn, c.dn, c.len, c.rep) = (v.pn, v.dn, v.len, v.rep);
         }
         self.path.remove(&full);
+        self.stack.truncate(base);
         self.tt.store(
             key,
             hand,
@@ -356,6 +399,14 @@ fn hand_after(hand: PackedHand, pos: &Position, m: Move) -> PackedHand {
     }
 }
 
+/// The best child's threshold from the second-best number: the 1+ε trick (Pawlewicz and Lew)
+/// with ε = 1/4, so the search stays longer in one subtree than with df-pn's plain "+1" and
+/// switches back and forth (re-expanding) less.
+#[inline(always)]
+fn epsilon_bound(second: u32) -> u32 {
+    second.saturating_add(second / 4).saturating_add(1)
+}
+
 #[inline]
 fn child_threshold(th: u32, total: u32, child: u32) -> u32 {
     let t = u64::from(th) + u64::from(child);
@@ -382,28 +433,13 @@ fn summarize(children: &[Child], or: bool) -> Values {
             }
         }
         if pn == 0 {
-            Values {
-                pn: 0,
-                dn: INF,
-                len: len.saturating_add(1),
-                rep: false,
-            }
+            Values::proof(len.saturating_add(1))
         } else if dn == 0 {
             // Every check is refuted (or there is none): no mate within one more ply than the
             // shallowest refutation holds for.
-            Values {
-                pn: INF,
-                dn: 0,
-                len: depth_plus_one(dis),
-                rep,
-            }
+            Values::disproof(depth_plus_one(dis), rep)
         } else {
-            Values {
-                pn,
-                dn,
-                len: 0,
-                rep: false,
-            }
+            Values::open(pn, dn)
         }
     } else {
         let mut pn = 0u32;
@@ -440,26 +476,11 @@ fn summarize(children: &[Child], or: bool) -> Values {
             }
         }
         if let Some((clean, d)) = refutation {
-            Values {
-                pn: INF,
-                dn: 0,
-                len: d,
-                rep: !clean,
-            }
+            Values::disproof(d, !clean)
         } else if pn == 0 {
-            Values {
-                pn: 0,
-                dn: INF,
-                len,
-                rep: false,
-            }
+            Values::proof(len)
         } else {
-            Values {
-                pn,
-                dn,
-                len: 0,
-                rep: false,
-            }
+            Values::open(pn, dn)
         }
     }
 }

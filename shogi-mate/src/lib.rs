@@ -561,20 +561,9 @@ impl Search<'_> {
                 }
                 if best.is_none() && or {
                     // The table lost the proof of every check: prove them one by one.
-                    for m in checks(&p) {
-                        let mut c = p.clone();
-                        c.play_unchecked(m);
-                        if self
-                            .path
-                            .contains(&dfpn::full_key(board_key(&c), self.hand_of(&c)))
-                        {
-                            continue;
-                        }
-                        if let Some(l) = self.prove(&c, false, rem - 1, cpath)? {
-                            best = Some((m, l));
-                            break;
-                        }
-                    }
+                    best = self
+                        .first_mating_check(&p, rem - 1, cpath)?
+                        .map(|(m, _, l)| (m, l));
                 }
                 let Some((m, _)) = best else {
                     return Err(Halt::Limit(Limit::Memory));
@@ -636,19 +625,9 @@ impl Search<'_> {
             if v == 0 {
                 return Err(Halt::Broken("an attacker node of length 0".into()));
             }
-            for m in checks(p) {
-                let mut c = p.clone();
-                c.play_unchecked(m);
-                if self
-                    .path
-                    .contains(&dfpn::full_key(board_key(&c), self.hand_of(&c)))
-                {
-                    continue;
-                }
-                if self.prove(&c, false, v - 1, cpath)?.is_some() {
-                    out.push(m);
-                    return self.exact_from(&c, false, v - 1, cpath, tsume, out);
-                }
+            if let Some((m, c, _)) = self.first_mating_check(p, v - 1, cpath)? {
+                out.push(m);
+                return self.exact_from(&c, false, v - 1, cpath, tsume, out);
             }
             Err(Halt::Broken(
                 "no check keeps the mate within its length".into(),
@@ -720,6 +699,30 @@ impl Search<'_> {
             }
             Ok(())
         }
+    }
+
+    /// The first check of `p` (not back on the path) after which a mate within `rem` plies
+    /// is proven: the move, the position after it and the proof's length.
+    fn first_mating_check(
+        &mut self,
+        p: &Position,
+        rem: u16,
+        cpath: u64,
+    ) -> Result<Option<(Move, Position, u16)>, Limit> {
+        for m in checks(p) {
+            let mut c = p.clone();
+            c.play_unchecked(m);
+            if self
+                .path
+                .contains(&dfpn::full_key(board_key(&c), self.hand_of(&c)))
+            {
+                continue;
+            }
+            if let Some(l) = self.prove(&c, false, rem, cpath)? {
+                return Ok(Some((m, c, l)));
+            }
+        }
+        Ok(None)
     }
 
     /// A line's length with futile interpositions and their captures left out.

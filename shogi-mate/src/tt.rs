@@ -2,6 +2,7 @@
 //! given once (it never grows). Entries are found by the board key and the attacker's exact
 //! hand; proofs are also found for any superior hand and disproofs for any inferior hand.
 
+use crate::dfpn::Values;
 use crate::key::PackedHand;
 
 /// Proof and disproof numbers are saturated at this value; `INF` itself means "proven".
@@ -12,6 +13,11 @@ pub(crate) const BIG: u32 = u32::MAX - 1;
 pub(crate) const NO_DEPTH_LIMIT: u16 = u16::MAX;
 
 const CLUSTER: usize = 8;
+
+/// The clusters in use after a clear (2048 clusters of 8 entries of 48 bytes: 768 KiB),
+/// doubled each time the entries in use reach half of them, up to the whole table. A small
+/// search so stays within the caches; a large one uses all the memory.
+const FIRST_CLUSTERS: usize = 1 << 11;
 
 /// What the table holds about one position (board key + attacker's hand).
 #[derive(Clone, Copy, Debug)]
@@ -50,19 +56,15 @@ impl Entry {
     };
 }
 
-/// What a lookup found.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Found {
-    pub(crate) pn: u32,
-    pub(crate) dn: u32,
-    pub(crate) len: u16,
-    pub(crate) rep: bool,
-}
-
 /// The table.
 pub(crate) struct Table {
     entries: Vec<Entry>,
+    /// The clusters of the whole table, less one (a power of two, less one).
+    full_mask: usize,
+    /// The clusters in use, less one (grows from [`FIRST_CLUSTERS`] to `full_mask`).
     mask: usize,
+    /// Entries of this generation written into empty slots since the last clear or growth.
+    filled: usize,
     generation: u16,
     /// Entries written over while they still held a proof or disproof.
     pub(crate) evicted_final: u64,
@@ -77,7 +79,9 @@ impl Table {
         let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
         Table {
             entries: vec![Entry::EMPTY; clusters * CLUSTER],
-            mask: clusters - 1,
+            full_mask: clusters - 1,
+            mask: clusters.min(FIRST_CLUSTERS) - 1,
+            filled: 0,
             generation: 1,
             evicted_final: 0,
         }
@@ -91,12 +95,33 @@ impl Table {
     /// Forgets everything (in constant time: entries of older generations count as empty).
     pub(crate) fn clear(&mut self) {
         self.evicted_final = 0;
+        self.mask = self.full_mask.min(FIRST_CLUSTERS - 1);
+        self.filled = 0;
         if self.generation == u16::MAX {
             self.entries.fill(Entry::EMPTY);
             self.generation = 1;
         } else {
             self.generation += 1;
         }
+    }
+
+    /// Doubles the clusters in use: each entry of this generation in cluster `c` moves to
+    /// `c + old size` when its key's next bit says so (the slots beyond the old size hold
+    /// only entries of older generations, that is empty ones).
+    fn grow(&mut self) {
+        let old = self.mask + 1;
+        let new_mask = (self.mask << 1) | 1;
+        for c in 0..old {
+            for i in c * CLUSTER..(c + 1) * CLUSTER {
+                let e = self.entries[i];
+                if e.generation == self.generation && ((e.key >> 20) as usize & new_mask) != c {
+                    self.entries[i + old * CLUSTER] = e;
+                    self.entries[i].generation = 0;
+                }
+            }
+        }
+        self.mask = new_mask;
+        self.filled = 0;
     }
 
     #[inline(always)]
@@ -111,7 +136,7 @@ impl Table {
     /// path is the same. Otherwise the exact entry's numbers, if any, are returned as they are
     /// (a heuristic only).
     #[inline]
-    pub(crate) fn lookup(&self, key: u64, hand: PackedHand, rem: u16, path: u64) -> Option<Found> {
+    pub(crate) fn lookup(&self, key: u64, hand: PackedHand, rem: u16, path: u64) -> Option<Values> {
         let mut exact = None;
         for e in &self.entries[self.cluster(key)] {
             if e.generation != self.generation || e.key != key {
@@ -119,32 +144,17 @@ impl Table {
             }
             if e.pn == 0 {
                 if e.len <= rem && hand.covers(e.hand) {
-                    return Some(Found {
-                        pn: 0,
-                        dn: INF,
-                        len: e.len,
-                        rep: false,
-                    });
+                    return Some(Values::proof(e.len));
                 }
             } else if e.dn == 0 {
                 if rem <= e.len
                     && e.hand.covers(hand)
                     && (!e.rep || (e.path == path && e.hand == hand))
                 {
-                    return Some(Found {
-                        pn: INF,
-                        dn: 0,
-                        len: e.len,
-                        rep: e.rep,
-                    });
+                    return Some(Values::disproof(e.len, e.rep));
                 }
             } else if e.hand == hand && e.rem == rem {
-                exact = Some(Found {
-                    pn: e.pn,
-                    dn: e.dn,
-                    len: 0,
-                    rep: false,
-                });
+                exact = Some(Values::open(e.pn, e.dn));
             }
         }
         exact
@@ -166,8 +176,6 @@ impl Table {
         work: u64,
     ) {
         let generation = self.generation;
-        let range = self.cluster(key);
-        let cluster = &mut self.entries[range];
         let new = Entry {
             key,
             hand,
@@ -193,6 +201,11 @@ impl Table {
             }
         };
         let new_kind = kind(pn, dn);
+        if self.mask < self.full_mask && self.filled * 2 >= (self.mask + 1) * CLUSTER {
+            self.grow();
+        }
+        let range = self.cluster(key);
+        let cluster = &mut self.entries[range];
         let mut victim = None;
         let mut victim_score = u64::MAX;
         for (i, e) in cluster.iter().enumerate() {
@@ -231,6 +244,9 @@ impl Table {
             let e = cluster[i];
             if e.generation == generation && (e.pn == 0 || e.dn == 0) {
                 self.evicted_final += 1;
+            }
+            if e.generation != generation {
+                self.filled += 1;
             }
             cluster[i] = new;
         }

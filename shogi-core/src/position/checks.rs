@@ -3,7 +3,10 @@
 
 use super::Position;
 use super::sink::{Sink, each_normal, each_pawn_push};
-use crate::bitboard::{Bitboard, attacks};
+use crate::bitboard::{
+    Bitboard, attacks, between, bishop_pseudo_attacks, lance_pseudo_attacks, line,
+    rook_pseudo_attacks,
+};
 use crate::moves::Move;
 use crate::types::{Color, Role, Square};
 
@@ -12,13 +15,23 @@ struct Checks<'a, F> {
     pos: &'a Position,
     k: Square,
     drop_masks: [Bitboard; 7],
+    /// Our pieces that are the only piece between one of our sliders and the king on `k`:
+    /// moving one off that line is a discovered check.
+    discoverers: Bitboard,
     f: F,
 }
 
 impl<F: FnMut(Move)> Checks<'_, F> {
     #[inline(always)]
     fn try_move(&mut self, m: Move) {
-        if self.pos.gives_check_to(self.k, m) {
+        let check = match m {
+            Move::Normal { from, to, promote } => {
+                (self.discoverers.contains(from) && !line(self.k, from).contains(to))
+                    || self.pos.moved_piece_checks(self.k, from, to, promote)
+            }
+            Move::Drop { .. } => self.pos.gives_check_to(self.k, m),
+        };
+        if check {
             (self.f)(m);
         }
     }
@@ -76,9 +89,47 @@ impl Position {
             pos: self,
             k,
             drop_masks,
+            discoverers: self.discoverers(k),
             f,
         };
         self.generate(&mut sink);
+    }
+
+    /// Our pieces (of the side to move) standing alone between one of our sliders and the
+    /// opponent's king on `k`.
+    fn discoverers(&self, k: Square) -> Bitboard {
+        let us = self.side;
+        let ours = self.by_color[us.index()];
+        let r = &self.by_role;
+        let snipers = ours
+            & ((rook_pseudo_attacks(k) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
+                | (bishop_pseudo_attacks(k)
+                    & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
+                | (lance_pseudo_attacks(!us, k) & r[Role::Lance as usize]));
+        let occ = self.occupied();
+        let mut out = Bitboard::EMPTY;
+        for s in snipers {
+            let b = between(k, s) & occ;
+            if b.any() && !b.more_than_one() && (b & ours).any() {
+                out |= b;
+            }
+        }
+        out
+    }
+
+    /// Whether our piece moving from `from` to `to` (promoting or not) attacks `k` from there.
+    #[inline(always)]
+    fn moved_piece_checks(&self, k: Square, from: Square, to: Square, promote: bool) -> bool {
+        let Some(piece) = self.board[from.index()] else {
+            return false;
+        };
+        let role = if promote {
+            piece.role.promote().unwrap_or(piece.role)
+        } else {
+            piece.role
+        };
+        let after = (self.occupied() & !Bitboard::from_square(from)) | Bitboard::from_square(to);
+        attacks(self.side, role, to, after | self.variant.masks().offboard).contains(k)
     }
 
     /// [`Position::gives_check_fast`] with the opponent's king on `k`.
@@ -93,23 +144,13 @@ impl Position {
                 attacks(us, role, to, after | offboard).contains(k)
             }
             Move::Normal { from, to, promote } => {
-                let Some(piece) = self.board[from.index()] else {
-                    return false;
-                };
-                let role = if promote {
-                    piece.role.promote().unwrap_or(piece.role)
-                } else {
-                    piece.role
-                };
-                let after = (occ & !Bitboard::from_square(from)) | Bitboard::from_square(to);
-                // The moved piece itself, from its new square.
-                if attacks(us, role, to, after | offboard).contains(k) {
-                    return true;
+                // The moved piece itself, from its new square; or a discovered check: one of
+                // our other pieces reaches the king once `from` is empty (a captured piece on
+                // `to` was the opponent's).
+                self.moved_piece_checks(k, from, to, promote) || {
+                    let after = (occ & !Bitboard::from_square(from)) | Bitboard::from_square(to);
+                    self.attackers_to(k, us, after).any()
                 }
-                // A discovered check: one of our other pieces reaches the king once `from` is
-                // empty. (Our pieces are where they were, except the moved one, which is not
-                // on `from` any more; a captured piece on `to` was the opponent's.)
-                self.attackers_to(k, us, after).any()
             }
         }
     }
