@@ -63,14 +63,14 @@ impl FromStr for EndingName {
 
     fn from_str(s: &str) -> Result<EndingName, String> {
         let k = s.trim().to_ascii_lowercase();
-        crate::ENDINGS
+        shogi_kif::ENDING_NAMES
             .iter()
             .find(|e| **e == k)
             .map(|e| EndingName(e))
             .ok_or_else(|| {
                 format!(
                     "unknown ending '{k}' (one of: {})",
-                    crate::ENDINGS.join(", ")
+                    shogi_kif::ENDING_NAMES.join(", ")
                 )
             })
     }
