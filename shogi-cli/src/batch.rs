@@ -1,6 +1,6 @@
 //! The arguments every batch command shares: shards and the selection of games.
 
-use crate::Failure;
+use crate::ctx::Failure;
 use shogi_batch::{DedupMode, Input, Selection, Shard};
 
 /// `--shard I/N`.
