@@ -2,7 +2,9 @@
 
 use crate::japanese;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::path::Path;
+use std::str::FromStr;
 
 /// A record format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -22,6 +24,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order the CLI lists them.
+    pub const ALL: [Format; 6] = [
+        Format::Kif,
+        Format::Ki2,
+        Format::Csa,
+        Format::Usi,
+        Format::Sfen,
+        Format::Jkf,
+    ];
+
     /// The format a file extension suggests (`kif`, `kifu`, `ki2`, `ki2u`, `csa`, `usi`, `sfen`, `jkf`, `json`).
     pub fn from_extension(ext: &str) -> Option<Format> {
         Some(match ext.to_ascii_lowercase().as_str() {
@@ -48,7 +60,7 @@ impl Format {
         matches!(self, Format::Csa | Format::Usi | Format::Sfen)
     }
 
-    /// Lowercase name.
+    /// Lowercase name (what `Display` prints and `FromStr` reads).
     pub fn name(self) -> &'static str {
         match self {
             Format::Kif => "kif",
@@ -141,6 +153,42 @@ impl Format {
     }
 }
 
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A format name that [`Format`]'s `FromStr` does not know; its `Display` lists the names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownFormat(pub String);
+
+impl fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown format {:?}: expected one of", self.0)?;
+        for (i, format) in Format::ALL.iter().enumerate() {
+            f.write_str(if i == 0 { " " } else { ", " })?;
+            f.write_str(format.name())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    /// A lowercase [`Format::name`] (`kif`, `ki2`, `csa`, `usi`, `sfen`, `jkf`); extensions
+    /// such as `kifu` are [`Format::from_extension`]'s.
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| UnknownFormat(s.to_string()))
+    }
+}
+
 fn is_csa_move(b: &[u8]) -> bool {
     b.len() >= 7 && (b[0] == b'+' || b[0] == b'-') && b[1..5].iter().all(u8::is_ascii_digit)
 }
@@ -158,4 +206,21 @@ fn is_kif_move(l: &str) -> bool {
                 .trim_start(),
         )
         .is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back() {
+        for f in Format::ALL {
+            assert_eq!(f.to_string().parse::<Format>(), Ok(f));
+        }
+        let err = "kifu".parse::<Format>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown format \"kifu\": expected one of kif, ki2, csa, usi, sfen, jkf"
+        );
+    }
 }

@@ -6,15 +6,6 @@ use std::path::Path;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
 
-const FORMATS: [Format; 6] = [
-    Format::Kif,
-    Format::Ki2,
-    Format::Csa,
-    Format::Usi,
-    Format::Sfen,
-    Format::Jkf,
-];
-
 /// The records of every corpus file we read (none when the corpus is absent).
 fn corpus() -> Vec<(String, Record)> {
     let root = Path::new(CORPUS);
@@ -194,7 +185,7 @@ fn losses_name_what_the_corpus_loses_in_each_format() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for (path, rec) in corpus() {
-        for format in FORMATS {
+        for format in Format::ALL {
             checked += 1;
             for p in check(&rec, format) {
                 failures.push(format!("{path} as {}: {p}", format.name()));
@@ -220,7 +211,7 @@ const RICH: &str = "先手：a\n後手：b\n*start\n手数----指手---------消
 fn losses_of_a_rich_record_in_each_format() {
     let r = shogi_kif::read_str(RICH, Default::default()).expect("a valid KIF");
     let mut s = String::new();
-    for f in FORMATS {
+    for f in Format::ALL {
         let l: Vec<String> = losses(&r, f).iter().map(ToString::to_string).collect();
         s.push_str(&format!("{}: {}\n", f.name(), l.join(", ")));
         assert!(check(&r, f).is_empty(), "{f:?}: {:?}", check(&r, f));
