@@ -4,25 +4,14 @@
 use shogi_kif::{EndingKind, Format, Line, Loss, Record, losses, write};
 use std::path::Path;
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
-
 /// The records of every corpus file we read (none when the corpus is absent).
 fn corpus() -> Vec<(String, Record)> {
-    let root = Path::new(CORPUS);
-    let Ok(tsv) = std::fs::read_to_string(root.join("MANIFEST.tsv")) else {
-        eprintln!("note: corpus not found at {CORPUS}; test skipped");
+    let Some(files) = shogi_testkit::corpus::files("losses test") else {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for row in tsv.lines().skip(1) {
-        let path = row.split('\t').next().unwrap_or("");
-        let Ok(bytes) = std::fs::read(root.join(path)) else {
-            continue;
-        };
-        let hint = Path::new(path)
-            .extension()
-            .and_then(|e| e.to_str())
-            .and_then(Format::from_extension);
+    for (path, bytes) in files {
+        let hint = Format::from_path(Path::new(&path));
         let Ok(records) =
             shogi_kif::Reader::new(&bytes[..], shogi_kif::ReadOptions::with_hint(hint))
         else {
