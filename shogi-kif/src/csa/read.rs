@@ -57,7 +57,7 @@ struct Parser<'a> {
 
 /// Parse one game (line numbers counted from `first_line`).
 pub(crate) fn parse(src: &str, first_line: u32) -> Parsed {
-    let mut p = Parser {
+    let p = Parser {
         src,
         rec: RawRecord::new(),
         board: None,
@@ -70,13 +70,17 @@ pub(crate) fn parse(src: &str, first_line: u32) -> Parsed {
         rows_seen: [false; 9],
         position_seen: false,
     };
-    for line in Lines::starting_at(src, 0, first_line) {
-        if let Err(error) = p.line(line) {
-            let read = p.finish().ok();
-            return Err(Box::new(Partial { error, read }));
-        }
+    parse_lines(p, Lines::starting_at(src, 0, first_line))
+}
+
+impl<'a> LineParser<'a> for Parser<'a> {
+    fn read_line(&mut self, line: TextLine<'a>) -> Result<(), ReadError> {
+        self.line(line)
     }
-    Ok(p.finish()?)
+
+    fn finish_record(self) -> Result<RawRecord, ReadError> {
+        self.finish()
+    }
 }
 
 impl<'a> Parser<'a> {

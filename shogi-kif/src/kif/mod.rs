@@ -36,6 +36,8 @@ struct Parser<'a> {
     handicap: Option<(String, Location)>,
     in_variation: bool,
     pending: Option<(u32, Location)>,
+    /// Whether move lines go through [`Parser::fast_move_line`] first.
+    fast: bool,
 }
 
 /// Parse KIF or KI2 text into a raw record.
@@ -77,20 +79,26 @@ fn parse_with(src: &str, fast: bool) -> Parsed {
         handicap: None,
         in_variation: false,
         pending: None,
+        fast,
     };
     // About one node a line, and a move line takes some 16 bytes: make room once.
     let lines = src.len() / 16 + 8;
     p.rec.nodes.reserve(lines);
     p.path.reserve(lines);
-    for line in Lines::new(src) {
-        if !(fast && p.fast_move_line(line)) {
-            if let Err(error) = p.line(line) {
-                let read = p.finish().ok();
-                return Err(Box::new(Partial { error, read }));
-            }
+    parse_lines(p, Lines::new(src))
+}
+
+impl<'a> LineParser<'a> for Parser<'a> {
+    fn read_line(&mut self, line: TextLine<'a>) -> Result<(), ReadError> {
+        if self.fast && self.fast_move_line(line) {
+            return Ok(());
         }
+        self.line(line)
     }
-    Ok(p.finish()?)
+
+    fn finish_record(self) -> Result<RawRecord, ReadError> {
+        self.finish()
+    }
 }
 impl<'a> Parser<'a> {
     fn err(&self, kind: ErrorKind, msg: impl Into<String>, loc: Location) -> ReadError {
