@@ -96,12 +96,8 @@ fn corpus_rows_agree_with_the_references() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for row in &consensus {
-        let (path, init, count, fin) = (
-            row.path.as_str(),
-            row.initial_sfen.as_str(),
-            row.move_count.as_str(),
-            row.final_sfen.as_str(),
-        );
+        let path = row.path.as_str();
+        let (init, count, fin) = (&row.initial_sfen, &row.move_count, &row.final_sfen);
         let Some(games) = rows.get(path) else {
             failures.push(format!("{path}: no row"));
             continue;
@@ -126,7 +122,7 @@ fn corpus_rows_agree_with_the_references() {
             // Either refused at that ply, or read as a foul the record declares.
             let refused = !r.valid && r.error_ply == Some(ply);
             let declared =
-                r.valid && r.plies == ply && r.ending.as_deref() == Some("foul") && end == fin;
+                r.valid && r.plies == ply && r.ending.as_deref() == Some("foul") && end == *fin;
             if !(refused || declared) {
                 failures.push(format!(
                     "{path}: expected illegal at {ply}: valid {}, error_ply {:?}, plies {}, {:?}",
@@ -139,13 +135,13 @@ fn corpus_rows_agree_with_the_references() {
         if !r.valid {
             bad.push(format!("invalid: {:?}", r.first_error));
         }
-        if r.plies.to_string() != count {
+        if r.plies.to_string() != *count {
             bad.push(format!("{} plies != {count}", r.plies));
         }
-        if start != init {
+        if start != *init {
             bad.push(format!("start {start} != {init}"));
         }
-        if end != fin {
+        if end != *fin {
             bad.push(format!("final {end} != {fin}"));
         }
         if !bad.is_empty() {

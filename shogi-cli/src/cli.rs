@@ -144,7 +144,7 @@ impl From<NotationArg> for Notation {
 pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(Format::ALL.map(Format::name))
-        .try_map(|name| name.parse::<Format>())
+        .try_map(|name| Format::from_name(&name).ok_or(format!("unknown format {name:?}")))
 }
 
 /// Text encodings on the command line.

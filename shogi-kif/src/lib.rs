@@ -103,7 +103,7 @@ pub use encode::{Unencodable, encode, encode_lossy, substitute};
 pub use encoding::{Encoding, declared_encoding, decode};
 pub use ending::{EndingKind, UNKNOWN_ENDING_WORD};
 pub use error::{Diagnostic, ErrorKind, Location, ReadError, Severity};
-pub use format::{Format, UnknownFormat};
+pub use format::Format;
 pub use kif::write::write_bod as write_diagram;
 pub use loss::{Loss, losses};
 pub use main_line::MainLine;

@@ -43,15 +43,9 @@ fn corpus_conformance() {
     let mut per_format: BTreeMap<String, (u32, u32)> = BTreeMap::new();
     let mut failures = Vec::new();
     for row in &rows {
-        let (path, format, init, count, fin, usi) = (
-            row.path.as_str(),
-            row.format.as_str(),
-            row.initial_sfen.as_str(),
-            row.move_count.as_str(),
-            row.final_sfen.as_str(),
-            row.usi_moves.as_str(),
-        );
-        let entry = per_format.entry(format.to_string()).or_default();
+        let path = row.path.as_str();
+        let (init, fin, usi) = (&row.initial_sfen, &row.final_sfen, &row.usi_moves);
+        let entry = per_format.entry(row.format.clone()).or_default();
         entry.1 += 1;
         let bytes = match std::fs::read(root.join(path)) {
             Ok(b) => b,
@@ -109,9 +103,9 @@ fn corpus_conformance() {
                         .final_setup()
                         .map(|s| canonical(&s.to_sfen()))
                         .unwrap_or_default();
-                    if canonical(r.start.sfen()) == init
-                        && f == fin
-                        && r.usi_moves().join(" ") == usi
+                    if canonical(r.start.sfen()) == *init
+                        && f == *fin
+                        && r.usi_moves().join(" ") == *usi
                     {
                         entry.0 += 1;
                     } else {
@@ -142,16 +136,20 @@ fn corpus_conformance() {
             .map(|s| canonical(&s.to_sfen()))
             .unwrap_or_default();
         let mut bad = Vec::new();
-        if got_init != init {
+        if got_init != *init {
             bad.push(format!("start {got_init} != {init}"));
         }
-        if r.moves.moves.len().to_string() != count {
-            bad.push(format!("{} moves != {count}", r.moves.moves.len()));
+        if r.moves.moves.len().to_string() != row.move_count {
+            bad.push(format!(
+                "{} moves != {}",
+                r.moves.moves.len(),
+                row.move_count
+            ));
         }
-        if got_usi != usi {
+        if got_usi != *usi {
             bad.push(format!("moves differ:\n   ours {got_usi}\n   ref  {usi}"));
         }
-        if got_fin != fin {
+        if got_fin != *fin {
             bad.push(format!("final {got_fin} != {fin}"));
         }
         if bad.is_empty() {
