@@ -273,6 +273,16 @@ fn endless(start: &str, unit: &str) -> (impl BufRead, Rc<Cell<u64>>) {
 /// and a buffer.
 const SLACK: u64 = 2 << 20;
 
+/// The input was read no further than `limit` bytes and the [`SLACK`].
+#[track_caller]
+fn assert_read_within(read: &Cell<u64>, limit: usize) {
+    let read = read.get();
+    assert!(
+        read <= limit as u64 + SLACK,
+        "read {read} bytes, limit {limit}"
+    );
+}
+
 #[test]
 fn an_endless_line_is_refused_after_a_bounded_read() {
     // A USI game whose line never ends: the game before it, then its error.
@@ -285,11 +295,7 @@ fn an_endless_line_is_refused_after_a_bounded_read() {
     let second = games.next().expect("second game");
     let e = second.error.expect("refused");
     assert_eq!((e.kind, e.location.line), (ErrorKind::TooLarge, 2), "{e}");
-    assert!(
-        read.get() <= MAX_LINE_BYTES as u64 + SLACK,
-        "{}",
-        read.get()
-    );
+    assert_read_within(&read, MAX_LINE_BYTES);
 
     // A KIF comment without end: the record's error, as soon as the line passes the limit.
     let (input, read) = endless("手合割：平手\n*", "あ");
@@ -297,11 +303,7 @@ fn an_endless_line_is_refused_after_a_bounded_read() {
         .err()
         .expect("refused");
     assert_eq!((e.kind, e.location.line), (ErrorKind::TooLarge, 2), "{e}");
-    assert!(
-        read.get() <= MAX_LINE_BYTES as u64 + SLACK,
-        "{}",
-        read.get()
-    );
+    assert_read_within(&read, MAX_LINE_BYTES);
 
     // A KIF record of endless short lines: refused at the record's limit.
     let (input, read) = endless("手合割：平手\n", "*あ\n");
@@ -310,11 +312,7 @@ fn an_endless_line_is_refused_after_a_bounded_read() {
         .expect("refused");
     assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
     assert!(e.location.line > 1_000_000, "{e}");
-    assert!(
-        read.get() <= MAX_RECORD_BYTES as u64 + SLACK,
-        "{}",
-        read.get()
-    );
+    assert_read_within(&read, MAX_RECORD_BYTES);
 
     // NUL bytes without end, read as KIF: a line without end.
     let (input, read) = endless("", "\0");
@@ -322,11 +320,7 @@ fn an_endless_line_is_refused_after_a_bounded_read() {
         .err()
         .expect("refused");
     assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
-    assert!(
-        read.get() <= MAX_LINE_BYTES as u64 + SLACK,
-        "{}",
-        read.get()
-    );
+    assert_read_within(&read, MAX_LINE_BYTES);
 }
 
 #[test]
