@@ -74,6 +74,13 @@ const GAME: &str = "samples/game.kif";
 /// Its number of moves (the main line of samples/game.kif).
 const PLIES: usize = 30;
 
+/// Fails unless the error column of `row` contains `part`.
+#[track_caller]
+fn assert_error_has(row: &serde_json::Value, part: &str) {
+    let error = row["error"].as_str().unwrap_or_default();
+    assert!(error.contains(part), "{row}");
+}
+
 #[test]
 fn fixed_scores_give_an_exact_table() {
     let f = fake_args(&["--score", "cp 30", "--moves", "7g7f"]);
@@ -246,11 +253,7 @@ fn a_hang_times_out_and_is_retried() {
     assert!(start.elapsed() < Duration::from_secs(20));
     let rows = rows(&o);
     assert_eq!(rows.len(), PLIES);
-    assert!(
-        rows[0]["error"].as_str().unwrap().contains("engine hangs"),
-        "{}",
-        rows[0]
-    );
+    assert_error_has(&rows[0], "engine hangs");
 }
 
 #[test]
@@ -271,17 +274,14 @@ fn garbage_illegal_answers_and_refused_options() {
     assert_eq!(o.status.code(), Some(1));
     let r = rows(&o);
     assert_eq!(r.len(), PLIES);
-    assert!(r[0]["error"].as_str().unwrap().contains("9a9b"), "{}", r[0]);
+    assert_error_has(&r[0], "9a9b");
 
     // An illegal PV is cut and noted; the score stands.
     let f = fake_args(&["--pv", "7g7f 7g7f", "--score", "cp 1"]);
     let o = run(&args(&f, &[GAME, "--nodes", "1", "--format", "jsonl"]));
     let r = &rows(&o)[0];
     assert_eq!(r["pv"], "7g7f");
-    assert!(
-        r["error"].as_str().unwrap().contains("pv cut at move 2"),
-        "{r}"
-    );
+    assert_error_has(r, "pv cut at move 2");
 
     // An option the engine does not have: usage error naming what it has.
     let f = fake_args(&[]);
@@ -307,11 +307,7 @@ fn garbage_illegal_answers_and_refused_options() {
     assert_eq!(o.status.code(), Some(1));
     let r = rows(&o);
     assert_eq!(r.len(), PLIES + 1);
-    assert!(
-        r[0]["error"].as_str().unwrap().contains("move 1"),
-        "{}",
-        r[0]
-    );
+    assert_error_has(&r[0], "move 1");
 }
 
 #[test]
@@ -611,17 +607,11 @@ fn fairy_stockfish_corpus_games_jobs_1_equals_jobs_2() {
     let Some(fairy) = shogi_usi::testing::fairy_stockfish() else {
         return;
     };
-    let here = root();
-    let corpus = [
-        here.join("../shared/corpus"),
-        here.join("../../shared/corpus"),
-    ]
-    .into_iter()
-    .find(|p| p.is_dir());
-    let Some(corpus) = corpus else {
-        eprintln!("note: ../shared/corpus not found; skipped");
+    let corpus = Path::new(shogi_testkit::corpus::ROOT);
+    if !corpus.is_dir() {
+        eprintln!("note: {} not found; skipped", corpus.display());
         return;
-    };
+    }
     let a = corpus.join("ShogiBoardQ/tests/fixtures/test_kiou_comments.kif");
     let b = corpus.join("bioshogi/spec/files/gekisashi_clipboard.ki2");
     let (a, b, e) = (
