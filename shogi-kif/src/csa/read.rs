@@ -75,20 +75,6 @@ pub(crate) fn parse(src: &str, first_line: u32) -> Parsed {
 
 impl<'a> LineParser<'a> for Parser<'a> {
     fn read_line(&mut self, line: TextLine<'a>) -> Result<(), ReadError> {
-        self.line(line)
-    }
-
-    fn finish_record(self) -> Result<RawRecord, ReadError> {
-        self.finish()
-    }
-}
-
-impl<'a> Parser<'a> {
-    fn err(&self, kind: ErrorKind, msg: impl Into<String>, loc: Location) -> ReadError {
-        ReadError::at(kind, msg, self.src, loc)
-    }
-
-    fn line(&mut self, line: TextLine<'a>) -> Result<(), ReadError> {
         let t = line.text.trim_start_matches('\u{feff}').trim_start();
         if t.starts_with('\'') {
             // Comments keep their trailing spaces.
@@ -118,6 +104,64 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(())
+    }
+
+    fn finish_record(mut self) -> Result<RawRecord, ReadError> {
+        let Some(mut board) = self.board.take().filter(|_| self.position_seen) else {
+            if self.rec.nodes.len() > 1 {
+                self.rec.warn(
+                    self.src,
+                    self.rec.nodes[1].loc,
+                    "no start position (PI or P1..P9) in this CSA record; the even-game position is assumed",
+                );
+            }
+            return Ok(self.rec);
+        };
+        if let Some((side, loc)) = self.all_to {
+            // Everything not on the board or in a hand goes to `side`'s hand (kings excepted).
+            const SET: [u8; 7] = [2, 2, 4, 4, 4, 4, 18];
+            let mut count = [0u8; 7];
+            for row in &board.cells {
+                for p in row.iter().flatten() {
+                    if let Some(i) = hand_slot(p.role.unpromote()) {
+                        count[i] = count[i].saturating_add(1);
+                    }
+                }
+            }
+            for i in 0..7 {
+                let used = count[i]
+                    .saturating_add(board.hands[0][i])
+                    .saturating_add(board.hands[1][i]);
+                if used > SET[i] {
+                    return Err(self.err(
+                        ErrorKind::Position,
+                        "00AL: more pieces placed than one set holds",
+                        loc,
+                    ));
+                }
+                board.hands[side.index()][i] += SET[i] - used;
+            }
+        }
+        if !self.side_set {
+            self.rec.warn(
+                self.src,
+                self.board_loc,
+                "no side-to-move line (+ or -); sente (+) assumed",
+            );
+        }
+        let name = self.pi.take().map(|pi| format!("PI{pi}"));
+        self.rec.start = RawStart::Board {
+            board: Box::new(board),
+            name,
+            loc: self.board_loc,
+        };
+        Ok(self.rec)
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn err(&self, kind: ErrorKind, msg: impl Into<String>, loc: Location) -> ReadError {
+        ReadError::at(kind, msg, self.src, loc)
     }
 
     fn statement(&mut self, line: TextLine<'a>, s: &'a str) -> Result<(), ReadError> {
@@ -508,57 +552,5 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(())
-    }
-
-    fn finish(mut self) -> Result<RawRecord, ReadError> {
-        let Some(mut board) = self.board.take().filter(|_| self.position_seen) else {
-            if self.rec.nodes.len() > 1 {
-                self.rec.warn(
-                    self.src,
-                    self.rec.nodes[1].loc,
-                    "no start position (PI or P1..P9) in this CSA record; the even-game position is assumed",
-                );
-            }
-            return Ok(self.rec);
-        };
-        if let Some((side, loc)) = self.all_to {
-            // Everything not on the board or in a hand goes to `side`'s hand (kings excepted).
-            const SET: [u8; 7] = [2, 2, 4, 4, 4, 4, 18];
-            let mut count = [0u8; 7];
-            for row in &board.cells {
-                for p in row.iter().flatten() {
-                    if let Some(i) = hand_slot(p.role.unpromote()) {
-                        count[i] = count[i].saturating_add(1);
-                    }
-                }
-            }
-            for i in 0..7 {
-                let used = count[i]
-                    .saturating_add(board.hands[0][i])
-                    .saturating_add(board.hands[1][i]);
-                if used > SET[i] {
-                    return Err(self.err(
-                        ErrorKind::Position,
-                        "00AL: more pieces placed than one set holds",
-                        loc,
-                    ));
-                }
-                board.hands[side.index()][i] += SET[i] - used;
-            }
-        }
-        if !self.side_set {
-            self.rec.warn(
-                self.src,
-                self.board_loc,
-                "no side-to-move line (+ or -); sente (+) assumed",
-            );
-        }
-        let name = self.pi.take().map(|pi| format!("PI{pi}"));
-        self.rec.start = RawStart::Board {
-            board: Box::new(board),
-            name,
-            loc: self.board_loc,
-        };
-        Ok(self.rec)
     }
 }

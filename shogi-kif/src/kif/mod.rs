@@ -93,18 +93,6 @@ impl<'a> LineParser<'a> for Parser<'a> {
         if self.fast && self.fast_move_line(line) {
             return Ok(());
         }
-        self.line(line)
-    }
-
-    fn finish_record(self) -> Result<RawRecord, ReadError> {
-        self.finish()
-    }
-}
-impl<'a> Parser<'a> {
-    fn err(&self, kind: ErrorKind, msg: impl Into<String>, loc: Location) -> ReadError {
-        ReadError::at(kind, msg, self.src, loc)
-    }
-    fn line(&mut self, line: TextLine<'a>) -> Result<(), ReadError> {
         let raw = line.text;
         // The common case first: a KIF move line, `   1 ７六歩(77)   ( 0:01/00:00:01)`.
         let lead = raw.bytes().take_while(|&b| b == b' ' || b == b'\t').count();
@@ -156,7 +144,7 @@ impl<'a> Parser<'a> {
         self.other_line(line, tt)
     }
 
-    fn finish(mut self) -> Result<RawRecord, ReadError> {
+    fn finish_record(mut self) -> Result<RawRecord, ReadError> {
         if let Some(b) = self.board.take() {
             if self.board_rows == 0 {
                 // Hands or a turn line without a diagram: apply them to the named position.
@@ -191,6 +179,12 @@ impl<'a> Parser<'a> {
             self.rec.start = RawStart::Named { name, loc };
         }
         Ok(self.rec)
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn err(&self, kind: ErrorKind, msg: impl Into<String>, loc: Location) -> ReadError {
+        ReadError::at(kind, msg, self.src, loc)
     }
 }
 
