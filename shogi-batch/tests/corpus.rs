@@ -3,12 +3,10 @@
 //! listed with the reason), and the endings DISAGREEMENTS.md §3 establishes. Skips (passes)
 //! when the corpus is absent.
 
-use shogi_batch::{Event, GameRow, Selection, expand, pool, run, select_row};
+use shogi_batch::{Event, GameRow, Selection, expand, pool, run, select_row, start_text};
+use shogi_testkit::corpus;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use std::path::Path;
-
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
 
 /// Files where the consensus is no answer (every reference rejected them): ours.
 /// (path, games, plies of game 1, why)
@@ -74,21 +72,12 @@ const ENDINGS: &[(&str, &str, &str, Option<u32>)] = &[
     ),
 ];
 
-fn canonical(sfen: &str) -> String {
-    sfen.split_whitespace()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 #[test]
 fn corpus_rows_agree_with_the_references() {
-    let root = Path::new(CORPUS);
-    let Ok(tsv) = std::fs::read_to_string(root.join("REFERENCE_CONSENSUS.tsv")) else {
-        eprintln!("note: corpus not found at {CORPUS}; skipped");
+    let Some(consensus) = corpus::consensus("corpus rows test") else {
         return;
     };
-    let inputs = expand(&[CORPUS]).unwrap();
+    let inputs = expand(&[corpus::ROOT]).unwrap();
     let mut rows: HashMap<String, Vec<GameRow>> = HashMap::new();
     let selection = Selection::new();
     let _ = run(
@@ -106,9 +95,9 @@ fn corpus_rows_agree_with_the_references() {
     );
     let mut failures = Vec::new();
     let mut checked = 0;
-    for line in tsv.lines().skip(1) {
-        let c: Vec<&str> = line.split('\t').collect();
-        let (path, init, count, fin, legal) = (c[0], c[3], c[4], c[5], c[7]);
+    for row in &consensus {
+        let path = row.path.as_str();
+        let (init, count, fin) = (&row.initial_sfen, &row.move_count, &row.final_sfen);
         let Some(games) = rows.get(path) else {
             failures.push(format!("{path}: no row"));
             continue;
@@ -126,18 +115,14 @@ fn corpus_rows_agree_with_the_references() {
             }
             continue;
         }
-        let start = r.start_sfen.as_deref().map(canonical).unwrap_or_default();
-        let end = r.final_sfen.as_deref().map(canonical).unwrap_or_default();
-        if let Some(rest) = legal.strip_prefix("illegal@") {
-            let ply: u32 = rest
-                .split(':')
-                .next()
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(0);
+        // The key's spelling of a position is the consensus's: no move number.
+        let start = r.start_sfen.as_deref().map(start_text).unwrap_or_default();
+        let end = r.final_sfen.as_deref().map(start_text).unwrap_or_default();
+        if let Some(ply) = row.illegal_ply() {
             // Either refused at that ply, or read as a foul the record declares.
             let refused = !r.valid && r.error_ply == Some(ply);
             let declared =
-                r.valid && r.plies == ply && r.ending.as_deref() == Some("foul") && end == fin;
+                r.valid && r.plies == ply && r.ending.as_deref() == Some("foul") && end == *fin;
             if !(refused || declared) {
                 failures.push(format!(
                     "{path}: expected illegal at {ply}: valid {}, error_ply {:?}, plies {}, {:?}",
@@ -150,13 +135,13 @@ fn corpus_rows_agree_with_the_references() {
         if !r.valid {
             bad.push(format!("invalid: {:?}", r.first_error));
         }
-        if r.plies.to_string() != count {
+        if r.plies.to_string() != *count {
             bad.push(format!("{} plies != {count}", r.plies));
         }
-        if start != init {
+        if start != *init {
             bad.push(format!("start {start} != {init}"));
         }
-        if end != fin {
+        if end != *fin {
             bad.push(format!("final {end} != {fin}"));
         }
         if !bad.is_empty() {

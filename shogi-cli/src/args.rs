@@ -90,34 +90,12 @@ impl From<NotationArg> for Notation {
     }
 }
 
-/// Record formats on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
-    /// Kakinoki KIF.
-    Kif,
-    /// KI2.
-    Ki2,
-    /// CSA (V2.2 / V3.0).
-    Csa,
-    /// USI `position` lines.
-    Usi,
-    /// SFEN positions.
-    Sfen,
-    /// JSON Kifu Format.
-    Jkf,
-}
-
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Kif => Format::Kif,
-            FormatArg::Ki2 => Format::Ki2,
-            FormatArg::Csa => Format::Csa,
-            FormatArg::Usi => Format::Usi,
-            FormatArg::Sfen => Format::Sfen,
-            FormatArg::Jkf => Format::Jkf,
-        }
-    }
+/// The parser of a record format argument: one of shogi-kif's [`Format`] names, listed
+/// from `Format::ALL` (so a new format needs no CLI list of its own).
+pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Format::ALL.map(Format::name))
+        .try_map(|name| Format::from_name(&name).ok_or(format!("unknown format {name:?}")))
 }
 
 /// Text encodings on the command line.
@@ -146,8 +124,8 @@ impl From<EncodingArg> for Encoding {
 #[derive(clap::Args, Clone)]
 pub struct InputArgs {
     /// The input format (default: detected from the content; the extension is only a hint).
-    #[arg(long = "from", value_enum)]
-    pub from: Option<FormatArg>,
+    #[arg(long = "from", value_parser = format_parser())]
+    pub from: Option<Format>,
     /// The text encoding (default: BOM, then a declaration, then UTF-8, CP932, EUC-JP).
     #[arg(long, value_enum)]
     pub encoding: Option<EncodingArg>,

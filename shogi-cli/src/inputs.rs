@@ -5,7 +5,7 @@
 use crate::args::InputArgs;
 use crate::ctx::Failure;
 pub use shogi_batch::{Input, io_reason};
-use shogi_kif::{Encoding, Format, ReadOptions};
+use shogi_kif::{Encoding, ReadOptions};
 
 /// Expands the command line's paths (see [`shogi_batch::expand`]); a path that is not there
 /// is a usage error.
@@ -22,7 +22,7 @@ pub fn reading<'a>(
 ) -> shogi_batch::Reading<'a> {
     shogi_batch::Reading {
         options: ReadOptions {
-            format: args.from.map(Format::from),
+            format: args.from,
             hint: None,
             encoding: args.encoding.map(Encoding::from),
             ..ReadOptions::default()

@@ -9,7 +9,7 @@ use crate::progress::Progress;
 use rayon::prelude::*;
 use shogi_core::{Move, Position, SetupOptions};
 use shogi_kif::notation::{Notation, move_text};
-use shogi_kif::{Format, ReadOptions, Reader};
+use shogi_kif::{ReadOptions, Reader};
 use shogi_mate::{Answer, MateResult, Options, Solver, verify_mate};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -238,7 +238,7 @@ fn gather(args: &MateArgs, ctx: &mut Ctx) -> Result<Vec<Problem>, Failure> {
         }
     }
     let opts = ReadOptions {
-        format: args.read.from.map(Format::from),
+        format: args.read.from,
         encoding: args.read.encoding.map(Into::into),
         ..ReadOptions::default()
     };

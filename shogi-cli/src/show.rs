@@ -123,7 +123,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Ctx) -> Result<(), Failure> {
 fn load(args: &ShowArgs, ctx: &mut Ctx) -> Result<Shown, Failure> {
     let input = args.input.trim();
     let opts = ReadOptions {
-        format: args.read.from.map(Format::from),
+        format: args.read.from,
         encoding: args.read.encoding.map(Into::into),
         validate: false,
         ..ReadOptions::default()

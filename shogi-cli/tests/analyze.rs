@@ -71,13 +71,27 @@ fn args<'a>(v: &'a [String], more: &[&'a str]) -> Vec<&'a str> {
 }
 
 const GAME: &str = "samples/game.kif";
+
+/// `shogi analyze GAME --nodes 1 --format jsonl` with the engine flags `engine` and `more`.
+fn jsonl(engine: &[String], more: &[&str]) -> Output {
+    let mut a = vec![GAME, "--nodes", "1", "--format", "jsonl"];
+    a.extend_from_slice(more);
+    run(&args(engine, &a))
+}
 /// Its number of moves (the main line of samples/game.kif).
 const PLIES: usize = 30;
+
+/// Fails unless the error column of `row` contains `part`.
+#[track_caller]
+fn assert_error_has(row: &serde_json::Value, part: &str) {
+    let error = row["error"].as_str().unwrap_or_default();
+    assert!(error.contains(part), "{row}");
+}
 
 #[test]
 fn fixed_scores_give_an_exact_table() {
     let f = fake_args(&["--score", "cp 30", "--moves", "7g7f"]);
-    let o = run(&args(&f, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    let o = jsonl(&f, &[]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let rows = rows(&o);
     assert_eq!(rows.len(), PLIES);
@@ -170,18 +184,7 @@ fn csv_header_and_summary() {
 #[test]
 fn mates_have_their_own_columns() {
     let f = fake_args(&["--score", "mate 3"]);
-    let o = run(&args(
-        &f,
-        &[
-            GAME,
-            "--nodes",
-            "1",
-            "--format",
-            "jsonl",
-            "--max-plies",
-            "40",
-        ],
-    ));
+    let o = jsonl(&f, &["--max-plies", "40"]);
     let r = &rows(&o)[0];
     assert!(r["best_cp"].is_null());
     assert_eq!(r["best_mate"], "3");
@@ -196,7 +199,7 @@ fn a_crash_restarts_the_engine_and_the_game_keeps_its_rows() {
     let dir = scratch("crash");
     let counter = dir.join("count");
     let f = fake_args(&["--crash-at-go", "5", "--counter", counter.to_str().unwrap()]);
-    let o = run(&args(&f, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    let o = jsonl(&f, &[]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let rows = rows(&o);
     assert_eq!(rows.len(), PLIES);
@@ -213,7 +216,7 @@ fn a_crash_restarts_the_engine_and_the_game_keeps_its_rows() {
 
     // Crashing at every search: each position fails (after one retry), every row says why.
     let f = fake_args(&["--crash-at-go", "1"]);
-    let o = run(&args(&f, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    let o = jsonl(&f, &[]);
     assert_eq!(o.status.code(), Some(1));
     let rows = self::rows(&o);
     assert_eq!(rows.len(), PLIES);
@@ -230,34 +233,19 @@ fn a_hang_times_out_and_is_retried() {
     let counter = dir.join("count");
     let f = fake_args(&["--hang-at-go", "2", "--counter", counter.to_str().unwrap()]);
     let start = std::time::Instant::now();
-    let o = run(&args(
-        &f,
-        &[
-            GAME,
-            "--nodes",
-            "1",
-            "--format",
-            "jsonl",
-            "--search-timeout",
-            "1",
-        ],
-    ));
+    let o = jsonl(&f, &["--search-timeout", "1"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert!(start.elapsed() < Duration::from_secs(20));
     let rows = rows(&o);
     assert_eq!(rows.len(), PLIES);
-    assert!(
-        rows[0]["error"].as_str().unwrap().contains("engine hangs"),
-        "{}",
-        rows[0]
-    );
+    assert_error_has(&rows[0], "engine hangs");
 }
 
 #[test]
 fn garbage_illegal_answers_and_refused_options() {
     // Garbage lines around the answers: ignored, the table is complete.
     let f = fake_args(&["--garbage", "--score", "cp 5"]);
-    let o = run(&args(&f, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    let o = jsonl(&f, &[]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert!(
         rows(&o)
@@ -267,21 +255,18 @@ fn garbage_illegal_answers_and_refused_options() {
 
     // An illegal bestmove: each position's error says so; exit 1.
     let f = fake_args(&["--bestmove", "9a9b"]);
-    let o = run(&args(&f, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    let o = jsonl(&f, &[]);
     assert_eq!(o.status.code(), Some(1));
     let r = rows(&o);
     assert_eq!(r.len(), PLIES);
-    assert!(r[0]["error"].as_str().unwrap().contains("9a9b"), "{}", r[0]);
+    assert_error_has(&r[0], "9a9b");
 
     // An illegal PV is cut and noted; the score stands.
     let f = fake_args(&["--pv", "7g7f 7g7f", "--score", "cp 1"]);
-    let o = run(&args(&f, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    let o = jsonl(&f, &[]);
     let r = &rows(&o)[0];
     assert_eq!(r["pv"], "7g7f");
-    assert!(
-        r["error"].as_str().unwrap().contains("pv cut at move 2"),
-        "{r}"
-    );
+    assert_error_has(r, "pv cut at move 2");
 
     // An option the engine does not have: usage error naming what it has.
     let f = fake_args(&[]);
@@ -307,11 +292,7 @@ fn garbage_illegal_answers_and_refused_options() {
     assert_eq!(o.status.code(), Some(1));
     let r = rows(&o);
     assert_eq!(r.len(), PLIES + 1);
-    assert!(
-        r[0]["error"].as_str().unwrap().contains("move 1"),
-        "{}",
-        r[0]
-    );
+    assert_error_has(&r[0], "move 1");
 }
 
 #[test]
@@ -416,7 +397,7 @@ fn cache_second_run_costs_no_search_and_kill_9_resumes() {
     let c = cache.to_str().unwrap();
     // The reference: one uninterrupted run without the cache.
     let fr = fake_args(&[]);
-    let reference = run(&args(&fr, &[GAME, "--nodes", "1", "--format", "jsonl"]));
+    let reference = jsonl(&fr, &[]);
     assert_eq!(reference.status.code(), Some(0));
 
     // A run killed with SIGKILL part way.
@@ -611,17 +592,11 @@ fn fairy_stockfish_corpus_games_jobs_1_equals_jobs_2() {
     let Some(fairy) = shogi_usi::testing::fairy_stockfish() else {
         return;
     };
-    let here = root();
-    let corpus = [
-        here.join("../shared/corpus"),
-        here.join("../../shared/corpus"),
-    ]
-    .into_iter()
-    .find(|p| p.is_dir());
-    let Some(corpus) = corpus else {
-        eprintln!("note: ../shared/corpus not found; skipped");
+    let corpus = Path::new(shogi_testkit::corpus::ROOT);
+    if !corpus.is_dir() {
+        eprintln!("note: {} not found; skipped", corpus.display());
         return;
-    };
+    }
     let a = corpus.join("ShogiBoardQ/tests/fixtures/test_kiou_comments.kif");
     let b = corpus.join("bioshogi/spec/files/gekisashi_clipboard.ki2");
     let (a, b, e) = (

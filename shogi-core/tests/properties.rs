@@ -6,20 +6,7 @@
 //! - bulk counting equals the generated list; SFEN round-trips.
 
 use shogi_core::{Bitboard, Color, Move, Position, Role, Square, Variant};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use shogi_testkit::Rng;
 
 fn starts() -> Vec<Position> {
     let mut v = vec![
@@ -112,7 +99,7 @@ fn check_position(p: &Position, candidates: &[Move]) {
 
 #[test]
 fn generation_matches_check_move_over_random_playouts() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let std_candidates = all_candidate_moves(Variant::Standard);
     let mini_candidates = all_candidate_moves(Variant::Mini);
     let mut positions = 0;
@@ -141,7 +128,7 @@ fn generation_matches_check_move_over_random_playouts() {
 
 #[test]
 fn checkers_and_pins_are_consistent() {
-    let mut rng = Rng(12345);
+    let mut rng = Rng::new(12345);
     for start in starts() {
         let mut p = start.clone();
         for _ in 0..80 {
@@ -179,7 +166,7 @@ fn permissive_positions_with_dead_pieces_and_nifu() {
         "LP2k2PL/9/1P5P1/9/9/9/1p5p1/9/lp2K2pl w NLnl 1",
     ];
     let candidates = all_candidate_moves(Variant::Standard);
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for sfen in sfens {
         let start = Position::from_sfen_with(sfen, SetupOptions::PERMISSIVE)
             .unwrap_or_else(|e| panic!("{sfen}: {e}"));

@@ -2,6 +2,7 @@
 
 use crate::japanese;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::path::Path;
 
 /// A record format.
@@ -22,6 +23,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order the CLI lists them.
+    pub const ALL: [Format; 6] = [
+        Format::Kif,
+        Format::Ki2,
+        Format::Csa,
+        Format::Usi,
+        Format::Sfen,
+        Format::Jkf,
+    ];
+
     /// The format a file extension suggests (`kif`, `kifu`, `ki2`, `ki2u`, `csa`, `usi`, `sfen`, `jkf`, `json`).
     pub fn from_extension(ext: &str) -> Option<Format> {
         Some(match ext.to_ascii_lowercase().as_str() {
@@ -48,7 +59,13 @@ impl Format {
         matches!(self, Format::Csa | Format::Usi | Format::Sfen)
     }
 
-    /// Lowercase name.
+    /// The format named `name` (a lowercase [`Format::name`]: `kif`, `ki2`, `csa`, `usi`,
+    /// `sfen`, `jkf`); extensions such as `kifu` are [`Format::from_extension`]'s.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Lowercase name (what `Display` prints and [`Format::from_name`] reads).
     pub fn name(self) -> &'static str {
         match self {
             Format::Kif => "kif",
@@ -141,6 +158,12 @@ impl Format {
     }
 }
 
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 fn is_csa_move(b: &[u8]) -> bool {
     b.len() >= 7 && (b[0] == b'+' || b[0] == b'-') && b[1..5].iter().all(u8::is_ascii_digit)
 }
@@ -158,4 +181,18 @@ fn is_kif_move(l: &str) -> bool {
                 .trim_start(),
         )
         .is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back() {
+        for f in Format::ALL {
+            assert_eq!(Format::from_name(&f.to_string()), Some(f));
+        }
+        assert_eq!(Format::from_name("kifu"), None);
+        assert_eq!(Format::from_extension("kifu"), Some(Format::Kif));
+    }
 }

@@ -121,23 +121,30 @@ impl Tally {
     }
 
     fn line(&mut self, line: &Line, deep: bool) {
-        for node in &line.moves {
-            self.variations += node.variations.len();
-            self.comments += node.comments.len();
-            self.bookmarks += node.bookmarks.len();
-            self.time(&node.time);
-            if deep {
-                node.variations.iter().for_each(|v| self.line(v, deep));
-            }
+        for n in &line.moves {
+            self.attached(&n.variations, &n.comments, &n.bookmarks, &n.time, deep);
         }
         if let Some(e) = &line.ending {
-            self.variations += e.variations.len();
-            self.comments += e.comments.len();
-            self.bookmarks += e.bookmarks.len();
-            self.time(&e.time);
-            if deep {
-                e.variations.iter().for_each(|v| self.line(v, deep));
-            }
+            self.attached(&e.variations, &e.comments, &e.bookmarks, &e.time, deep);
+        }
+    }
+
+    /// Counts what is attached to a move or an ending (both carry the same four things);
+    /// `deep`: and inside its variations.
+    fn attached(
+        &mut self,
+        variations: &[Line],
+        comments: &[String],
+        bookmarks: &[String],
+        time: &Option<MoveTime>,
+        deep: bool,
+    ) {
+        self.variations += variations.len();
+        self.comments += comments.len();
+        self.bookmarks += bookmarks.len();
+        self.time(time);
+        if deep {
+            variations.iter().for_each(|v| self.line(v, deep));
         }
     }
 }

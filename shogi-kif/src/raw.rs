@@ -6,6 +6,7 @@
 use crate::ending::EndingKind;
 use crate::error::{Diagnostic, Location, ReadError, Severity};
 use crate::japanese::JaMove;
+use crate::text::TextLine;
 use shogi_core::{Color, Move, Piece, Role, Square};
 
 /// Where a hand role's count is in [`RawBoard::hands`] (the SFEN order, R B G S N L P).
@@ -154,6 +155,31 @@ impl From<ReadError> for Box<Partial> {
 
 /// What a parser gives: the record, or the error with what was read before it.
 pub(crate) type Parsed = Result<RawRecord, Box<Partial>>;
+
+/// A parser that reads a record a line at a time (KIF/KI2's, CSA's), driven by
+/// [`parse_lines`].
+pub(crate) trait LineParser<'a> {
+    /// Reads one line; an error stops the parse there.
+    fn read_line(&mut self, line: TextLine<'a>) -> Result<(), ReadError>;
+    /// The record read so far, checked as a whole.
+    fn finish_record(self) -> Result<RawRecord, ReadError>;
+}
+
+/// Feeds `lines` to `parser`: the record, or the first error together with the record as
+/// read up to that line (when it makes one), so that callers can still show what came
+/// before the error.
+pub(crate) fn parse_lines<'a, P: LineParser<'a>>(
+    mut parser: P,
+    lines: impl Iterator<Item = TextLine<'a>>,
+) -> Parsed {
+    for line in lines {
+        if let Err(error) = parser.read_line(line) {
+            let read = parser.finish_record().ok();
+            return Err(Box::new(Partial { error, read }));
+        }
+    }
+    Ok(parser.finish_record()?)
+}
 
 /// How deeply variations may nest before the reader gives up.
 pub(crate) const MAX_DEPTH: u32 = crate::limits::MAX_VARIATION_DEPTH;

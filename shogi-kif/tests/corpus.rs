@@ -3,10 +3,9 @@
 //! (listed in `OUR_ANSWERS` with the reason). Skips (passes) when the corpus is absent.
 
 use shogi_kif::{ErrorKind, Format, ReadOptions, ReadRecord, Reader};
+use shogi_testkit::corpus;
 use std::collections::BTreeMap;
 use std::path::Path;
-
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
 
 /// Files where our answer differs from the consensus on purpose.
 /// (path, what we give, why)
@@ -37,20 +36,16 @@ fn canonical(sfen: &str) -> String {
 
 #[test]
 fn corpus_conformance() {
-    let root = Path::new(CORPUS);
-    let consensus = root.join("REFERENCE_CONSENSUS.tsv");
-    let Ok(tsv) = std::fs::read_to_string(&consensus) else {
-        eprintln!("note: corpus not found at {CORPUS}; conformance test skipped");
+    let Some(rows) = corpus::consensus("conformance test") else {
         return;
     };
+    let root = Path::new(corpus::ROOT);
     let mut per_format: BTreeMap<String, (u32, u32)> = BTreeMap::new();
     let mut failures = Vec::new();
-    for row in tsv.lines().skip(1) {
-        let cols: Vec<&str> = row.split('\t').collect();
-        let (path, format, init, count, fin, legal, usi) = (
-            cols[0], cols[1], cols[3], cols[4], cols[5], cols[7], cols[8],
-        );
-        let entry = per_format.entry(format.to_string()).or_default();
+    for row in &rows {
+        let path = row.path.as_str();
+        let (init, fin, usi) = (&row.initial_sfen, &row.final_sfen, &row.usi_moves);
+        let entry = per_format.entry(row.format.clone()).or_default();
         entry.1 += 1;
         let bytes = match std::fs::read(root.join(path)) {
             Ok(b) => b,
@@ -96,12 +91,7 @@ fn corpus_conformance() {
         let result = records
             .next()
             .unwrap_or_else(|| Err(shogi_kif::ReadError::new(ErrorKind::Truncated, "no record")));
-        if let Some(rest) = legal.strip_prefix("illegal@") {
-            let ply: u32 = rest
-                .split(':')
-                .next()
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(0);
+        if let Some(ply) = row.illegal_ply() {
             match &result {
                 Err(e) if e.kind == ErrorKind::IllegalMove && e.ply == Some(ply) => entry.0 += 1,
                 Ok(r)
@@ -113,9 +103,9 @@ fn corpus_conformance() {
                         .final_setup()
                         .map(|s| canonical(&s.to_sfen()))
                         .unwrap_or_default();
-                    if canonical(r.start.sfen()) == init
-                        && f == fin
-                        && r.usi_moves().join(" ") == usi
+                    if canonical(r.start.sfen()) == *init
+                        && f == *fin
+                        && r.usi_moves().join(" ") == *usi
                     {
                         entry.0 += 1;
                     } else {
@@ -146,16 +136,20 @@ fn corpus_conformance() {
             .map(|s| canonical(&s.to_sfen()))
             .unwrap_or_default();
         let mut bad = Vec::new();
-        if got_init != init {
+        if got_init != *init {
             bad.push(format!("start {got_init} != {init}"));
         }
-        if r.moves.moves.len().to_string() != count {
-            bad.push(format!("{} moves != {count}", r.moves.moves.len()));
+        if r.moves.moves.len().to_string() != row.move_count {
+            bad.push(format!(
+                "{} moves != {}",
+                r.moves.moves.len(),
+                row.move_count
+            ));
         }
-        if got_usi != usi {
+        if got_usi != *usi {
             bad.push(format!("moves differ:\n   ours {got_usi}\n   ref  {usi}"));
         }
-        if got_fin != fin {
+        if got_fin != *fin {
             bad.push(format!("final {got_fin} != {fin}"));
         }
         if bad.is_empty() {
@@ -191,9 +185,12 @@ const VALIDATION_FACTS: &[(&str, &str)] = &[
 
 #[test]
 fn corpus_validation_facts() {
-    let root = Path::new(CORPUS);
+    let root = Path::new(corpus::ROOT);
     if !root.join("REFERENCE_CONSENSUS.tsv").exists() {
-        eprintln!("note: corpus not found at {CORPUS}; validation facts skipped");
+        eprintln!(
+            "note: corpus not found at {}; validation facts skipped",
+            corpus::ROOT
+        );
         return;
     }
     for (path, expect) in VALIDATION_FACTS {

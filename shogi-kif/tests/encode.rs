@@ -2,9 +2,6 @@
 //! text written, and a character CP932 lacks is an error or, asked for, a substitute.
 
 use shogi_kif::{Encoding, Format, Record, WriteOptions, write, write_with};
-use std::path::Path;
-
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
 
 fn sjis(r: &Record, f: Format) -> String {
     write_with(r, f, &WriteOptions::encoding(Encoding::ShiftJis))
@@ -29,17 +26,11 @@ fn declaration_lines_name_shift_jis() {
 /// with that character named, at a place where the text has it.
 #[test]
 fn cp932_output_decodes_back_to_the_utf8_output() {
-    let root = Path::new(CORPUS);
-    let Ok(tsv) = std::fs::read_to_string(root.join("MANIFEST.tsv")) else {
-        eprintln!("note: corpus not found at {CORPUS}; test skipped");
+    let Some(files) = shogi_testkit::corpus::files("Shift_JIS corpus test") else {
         return;
     };
     let (mut encoded, mut refused) = (0, 0);
-    for row in tsv.lines().skip(1) {
-        let path = row.split('\t').next().unwrap_or("");
-        let Ok(bytes) = std::fs::read(root.join(path)) else {
-            continue;
-        };
+    for (path, bytes) in files {
         let Ok(records) = shogi_kif::Reader::new(&bytes[..], shogi_kif::ReadOptions::default())
         else {
             continue;

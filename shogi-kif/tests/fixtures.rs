@@ -244,27 +244,18 @@ fn encodings() {
     let expected = shogi_kif::read_str(&text, ReadOptions::default()).unwrap();
     let declared = text.replace("UTF-8", "Shift_JIS");
     let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(&declared);
-    assert_eq!(
-        shogi_kif::read_bytes(&sjis, ReadOptions::default())
-            .unwrap()
-            .moves,
-        expected.moves
-    );
     let (euc, _, _) = encoding_rs::EUC_JP.encode(&text);
-    assert_eq!(
-        shogi_kif::read_bytes(&euc, ReadOptions::default())
-            .unwrap()
-            .moves,
-        expected.moves
-    );
     let mut bom = b"\xEF\xBB\xBF".to_vec();
     bom.extend_from_slice(text.as_bytes());
-    assert_eq!(
-        shogi_kif::read_bytes(&bom, ReadOptions::with_hint(Some(Format::Kif)))
-            .unwrap()
-            .moves,
-        expected.moves
-    );
+    let cases = [
+        ("Shift_JIS, declared", sjis.to_vec(), ReadOptions::default()),
+        ("EUC-JP, detected", euc.to_vec(), ReadOptions::default()),
+        ("UTF-8 BOM", bom, ReadOptions::with_hint(Some(Format::Kif))),
+    ];
+    for (name, bytes, options) in cases {
+        let read = shogi_kif::read_bytes(&bytes, options).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(read.moves, expected.moves, "{name}");
+    }
 }
 
 #[test]

@@ -273,6 +273,16 @@ fn endless(start: &str, unit: &str) -> (impl BufRead, Rc<Cell<u64>>) {
 /// and a buffer.
 const SLACK: u64 = 2 << 20;
 
+/// The input was read no further than `limit` bytes and the [`SLACK`].
+#[track_caller]
+fn assert_read_within(read: &Cell<u64>, limit: usize) {
+    let read = read.get();
+    assert!(
+        read <= limit as u64 + SLACK,
+        "read {read} bytes, limit {limit}"
+    );
+}
+
 #[test]
 fn an_endless_line_is_refused_after_a_bounded_read() {
     // A USI game whose line never ends: the game before it, then its error.
@@ -285,48 +295,45 @@ fn an_endless_line_is_refused_after_a_bounded_read() {
     let second = games.next().expect("second game");
     let e = second.error.expect("refused");
     assert_eq!((e.kind, e.location.line), (ErrorKind::TooLarge, 2), "{e}");
-    assert!(
-        read.get() <= MAX_LINE_BYTES as u64 + SLACK,
-        "{}",
-        read.get()
-    );
+    assert_read_within(&read, MAX_LINE_BYTES);
 
-    // A KIF comment without end: the record's error, as soon as the line passes the limit.
-    let (input, read) = endless("手合割：平手\n*", "あ");
-    let e = Reader::new(input, ReadOptions::default())
-        .err()
-        .expect("refused");
-    assert_eq!((e.kind, e.location.line), (ErrorKind::TooLarge, 2), "{e}");
-    assert!(
-        read.get() <= MAX_LINE_BYTES as u64 + SLACK,
-        "{}",
-        read.get()
-    );
-
-    // A KIF record of endless short lines: refused at the record's limit.
-    let (input, read) = endless("手合割：平手\n", "*あ\n");
-    let e = Reader::new(input, ReadOptions::default())
-        .err()
-        .expect("refused");
-    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
-    assert!(e.location.line > 1_000_000, "{e}");
-    assert!(
-        read.get() <= MAX_RECORD_BYTES as u64 + SLACK,
-        "{}",
-        read.get()
-    );
-
-    // NUL bytes without end, read as KIF: a line without end.
-    let (input, read) = endless("", "\0");
-    let e = Reader::new(input, ReadOptions::with_format(Format::Kif))
-        .err()
-        .expect("refused");
-    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
-    assert!(
-        read.get() <= MAX_LINE_BYTES as u64 + SLACK,
-        "{}",
-        read.get()
-    );
+    // Records the reader refuses as a whole, with the line of the error and the limit the
+    // read stays within.
+    let cases = [
+        (
+            "a KIF comment without end: the record's error, as soon as the line passes the limit",
+            "手合割：平手\n*",
+            "あ",
+            ReadOptions::default(),
+            2..=2,
+            MAX_LINE_BYTES,
+        ),
+        (
+            "a KIF record of endless short lines: refused at the record's limit",
+            "手合割：平手\n",
+            "*あ\n",
+            ReadOptions::default(),
+            1_000_001..=u32::MAX,
+            MAX_RECORD_BYTES,
+        ),
+        (
+            "NUL bytes without end, read as KIF: a line without end",
+            "",
+            "\0",
+            ReadOptions::with_format(Format::Kif),
+            0..=u32::MAX,
+            MAX_LINE_BYTES,
+        ),
+    ];
+    for (what, start, unit, options, lines, limit) in cases {
+        let (input, read) = endless(start, unit);
+        let e = Reader::new(input, options)
+            .err()
+            .unwrap_or_else(|| panic!("{what}: not refused"));
+        assert_eq!(e.kind, ErrorKind::TooLarge, "{what}: {e}");
+        assert!(lines.contains(&e.location.line), "{what}: {e}");
+        assert_read_within(&read, limit);
+    }
 }
 
 #[test]

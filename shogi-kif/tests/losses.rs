@@ -4,34 +4,14 @@
 use shogi_kif::{EndingKind, Format, Line, Loss, Record, losses, write};
 use std::path::Path;
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
-
-const FORMATS: [Format; 6] = [
-    Format::Kif,
-    Format::Ki2,
-    Format::Csa,
-    Format::Usi,
-    Format::Sfen,
-    Format::Jkf,
-];
-
 /// The records of every corpus file we read (none when the corpus is absent).
 fn corpus() -> Vec<(String, Record)> {
-    let root = Path::new(CORPUS);
-    let Ok(tsv) = std::fs::read_to_string(root.join("MANIFEST.tsv")) else {
-        eprintln!("note: corpus not found at {CORPUS}; test skipped");
+    let Some(files) = shogi_testkit::corpus::files("losses test") else {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for row in tsv.lines().skip(1) {
-        let path = row.split('\t').next().unwrap_or("");
-        let Ok(bytes) = std::fs::read(root.join(path)) else {
-            continue;
-        };
-        let hint = Path::new(path)
-            .extension()
-            .and_then(|e| e.to_str())
-            .and_then(Format::from_extension);
+    for (path, bytes) in files {
+        let hint = Format::from_path(Path::new(&path));
         let Ok(records) =
             shogi_kif::Reader::new(&bytes[..], shogi_kif::ReadOptions::with_hint(hint))
         else {
@@ -194,7 +174,7 @@ fn losses_name_what_the_corpus_loses_in_each_format() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for (path, rec) in corpus() {
-        for format in FORMATS {
+        for format in Format::ALL {
             checked += 1;
             for p in check(&rec, format) {
                 failures.push(format!("{path} as {}: {p}", format.name()));
@@ -220,7 +200,7 @@ const RICH: &str = "先手：a\n後手：b\n*start\n手数----指手---------消
 fn losses_of_a_rich_record_in_each_format() {
     let r = shogi_kif::read_str(RICH, Default::default()).expect("a valid KIF");
     let mut s = String::new();
-    for f in FORMATS {
+    for f in Format::ALL {
         let l: Vec<String> = losses(&r, f).iter().map(ToString::to_string).collect();
         s.push_str(&format!("{}: {}\n", f.name(), l.join(", ")));
         assert!(check(&r, f).is_empty(), "{f:?}: {:?}", check(&r, f));

@@ -1,10 +1,18 @@
 //! The one reader's `ReadRecord`: its place in the input, what was read before an error, the
 //! diagnostics, and the conveniences built on it.
 
-use shogi_kif::{ErrorKind, Format, ReadOptions, Reader, Severity};
+use shogi_kif::{ErrorKind, Format, ReadOptions, ReadRecord, Reader, Severity};
 
 const TWO_CSA: &str =
     "'first\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nPI\n+\n+2726FU\n-3344FU\n+2625FU\n";
+
+/// The first game `Reader` gives for `text`.
+fn first_game(text: &str) -> ReadRecord {
+    Reader::new(text.as_bytes(), ReadOptions::default())
+        .expect("a reader")
+        .next()
+        .expect("a game")
+}
 
 #[test]
 fn games_carry_their_index_line_and_what_was_read_before_an_error() {
@@ -28,10 +36,7 @@ fn games_carry_their_index_line_and_what_was_read_before_an_error() {
 #[test]
 fn validation_comes_with_the_game_and_can_be_turned_off() {
     let kif = "   1 ７六歩(77)\n   2 詰み\n";
-    let game = Reader::new(kif.as_bytes(), ReadOptions::default())
-        .unwrap()
-        .next()
-        .unwrap();
+    let game = first_game(kif);
     assert!(game.error.is_none());
     assert_eq!(game.diagnostics, shogi_kif::validate(&game.record));
     assert!(
@@ -99,10 +104,7 @@ fn chunks_split_no_game() {
 #[test]
 fn a_syntax_error_keeps_what_came_before_it() {
     let kif = "先手：羽生\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ７X歩(77)\n   4 ８四歩(83)\n";
-    let game = Reader::new(kif.as_bytes(), ReadOptions::default())
-        .unwrap()
-        .next()
-        .unwrap();
+    let game = first_game(kif);
     let e = game.error.as_ref().unwrap();
     assert_eq!((e.kind, e.location.line), (ErrorKind::Syntax, 4));
     assert_eq!(game.record.header.black(), Some("羽生"));

@@ -5,8 +5,6 @@ use serde_json::Value;
 use shogi_kif::{EndingKind, Format, ReadOptions, ReadRecord, Reader, Record, write};
 use std::path::Path;
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
-
 fn strip(v: &mut Value, keys: &[&str]) {
     match v {
         Value::Object(m) => {
@@ -126,22 +124,13 @@ fn projection(r: &Record, format: Format) -> Value {
 
 #[test]
 fn corpus_round_trips() {
-    let root = Path::new(CORPUS);
-    let Ok(tsv) = std::fs::read_to_string(root.join("MANIFEST.tsv")) else {
-        eprintln!("note: corpus not found at {CORPUS}; round-trip test skipped");
+    let Some(files) = shogi_testkit::corpus::files("round-trip test") else {
         return;
     };
     let mut failures = Vec::new();
     let mut count = 0;
-    for row in tsv.lines().skip(1) {
-        let path = row.split('\t').next().unwrap_or("");
-        let Ok(bytes) = std::fs::read(root.join(path)) else {
-            continue;
-        };
-        let hint = Path::new(path)
-            .extension()
-            .and_then(|e| e.to_str())
-            .and_then(Format::from_extension);
+    for (path, bytes) in files {
+        let hint = Format::from_path(Path::new(&path));
         let Ok(records) = Reader::new(&bytes[..], ReadOptions::with_hint(hint)) else {
             continue;
         };
@@ -149,14 +138,7 @@ fn corpus_round_trips() {
             if rec.moves.moves.iter().any(|m| m.foul.is_some()) {
                 continue;
             }
-            for format in [
-                Format::Kif,
-                Format::Ki2,
-                Format::Csa,
-                Format::Usi,
-                Format::Sfen,
-                Format::Jkf,
-            ] {
+            for format in Format::ALL {
                 // CSA cannot hold a record whose main line ends in a variation-only ending.
                 let text = write(&rec, format);
                 let back = match shogi_kif::read_str(&text, ReadOptions::with_hint(Some(format))) {

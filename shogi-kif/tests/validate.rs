@@ -16,15 +16,22 @@ fn warnings(r: &Record) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// The one warning `validate` gives for `r` (fails unless there is exactly one).
+#[track_caller]
+fn one_warning(r: &Record) -> Diagnostic {
+    let mut w = warnings(r);
+    assert_eq!(w.len(), 1, "{w:?}");
+    w.remove(0)
+}
+
 #[test]
 fn perpetual_check_written_as_repetition_says_the_checker_loses() {
     let r = read("perpetual_check.csa");
     assert_eq!(r.moves.moves.len(), 13);
-    let w = warnings(&r);
-    assert_eq!(w.len(), 1, "{w:?}");
-    assert_eq!(w[0].line, 28, "the %SENNICHITE line");
+    let w = one_warning(&r);
+    assert_eq!(w.line, 28, "the %SENNICHITE line");
     assert_eq!(
-        w[0].message,
+        w.message,
         "the record says 千日手 (draw) but the position of ply 1 occurred for the fourth time at ply 13, \
          and sente gave check with every move in between: perpetual check (連続王手の千日手), sente loses"
     );
@@ -34,17 +41,16 @@ fn perpetual_check_written_as_repetition_says_the_checker_loses() {
 fn moves_past_a_fourfold_repetition_are_reported_at_that_ply() {
     let r = read("past_repetition.csa");
     assert_eq!(r.moves.moves.len(), 16);
-    let w = warnings(&r);
-    assert_eq!(w.len(), 1, "{w:?}");
+    let w = one_warning(&r);
     // Ply 13 is the 13th move line after the `+` on line 12.
-    assert_eq!(w[0].line, r.moves.moves[12].source_line);
-    assert_eq!(w[0].line, 25);
+    assert_eq!(w.line, r.moves.moves[12].source_line);
+    assert_eq!(w.line, 25);
     assert!(
-        w[0].message.contains("fourth time at ply 13")
-            && w[0].message.contains("sente loses")
-            && w[0].message.contains("goes on for 3 more moves"),
+        w.message.contains("fourth time at ply 13")
+            && w.message.contains("sente loses")
+            && w.message.contains("goes on for 3 more moves"),
         "{}",
-        w[0].message
+        w.message
     );
 }
 
@@ -64,22 +70,20 @@ fn repetition_without_ending_is_pointed_out() {
     .unwrap_or_default()
     .replace("%SENNICHITE\n", "");
     let r = shogi_kif::read_str(&text, ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-    let w = warnings(&r);
-    assert_eq!(w.len(), 1, "{w:?}");
+    let w = one_warning(&r);
     assert!(
-        w[0].message.starts_with("the game ends by repetition"),
+        w.message.starts_with("the game ends by repetition"),
         "{}",
-        w[0].message
+        w.message
     );
 }
 
 #[test]
 fn declaration_under_the_24_point_rule_is_a_draw() {
     let r = read("declaration_24.csa");
-    let w = warnings(&r);
-    assert_eq!(w.len(), 1, "{w:?}");
+    let w = one_warning(&r);
     assert_eq!(
-        w[0].message,
+        w.message,
         "sente's declaration is a draw (持将棋), not a win, under the 24-point rule \
          (26 points, 10 pieces in the camp, king in camp: true, in check: false)"
     );
@@ -95,13 +99,12 @@ fn declaration_without_a_named_rule_uses_27_points() {
         .unwrap_or_default()
         .replace("$JISHOGI:24\n", "");
     let r = shogi_kif::read_str(&text, ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-    let w = warnings(&r);
-    assert_eq!(w.len(), 1, "{w:?}");
+    let w = one_warning(&r);
     assert!(
-        w[0].message
+        w.message
             .starts_with("sente's declaration fails the 27-point rule, so sente loses (26 points"),
         "{}",
-        w[0].message
+        w.message
     );
     // Two more golds' worth in hand would not exist; a rook more makes 31: a win under both.
     let rich = text

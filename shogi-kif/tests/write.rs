@@ -5,15 +5,6 @@
 use shogi_kif::{Format, Record};
 use std::fmt;
 
-const FORMATS: [Format; 6] = [
-    Format::Kif,
-    Format::Ki2,
-    Format::Csa,
-    Format::Usi,
-    Format::Sfen,
-    Format::Jkf,
-];
-
 fn fixture(name: &str) -> Record {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -24,7 +15,7 @@ fn fixture(name: &str) -> Record {
 /// The record in every format, each after a `--- name` line.
 fn all_formats(r: &Record) -> String {
     let mut s = String::new();
-    for f in FORMATS {
+    for f in Format::ALL {
         s.push_str(&format!("--- {}\n", f.name()));
         s.push_str(&shogi_kif::write(r, f));
     }
@@ -70,7 +61,7 @@ fn written_twice_the_same_text_and_in_every_fixture() {
         "wars.csa",
     ] {
         let r = fixture(name);
-        for f in FORMATS {
+        for f in Format::ALL {
             let mut s = String::new();
             shogi_kif::write_to(&mut s, &r, f).expect("a String accepts every write");
             assert_eq!(s, shogi_kif::write(&r, f), "{name} as {}", f.name());
@@ -93,7 +84,7 @@ impl fmt::Write for Full {
 #[test]
 fn write_to_passes_the_writer_error_on() {
     let r = fixture("variations.kif");
-    for f in FORMATS {
+    for f in Format::ALL {
         let len = shogi_kif::write(&r, f).len();
         for room in [0, len / 2, len - 1] {
             assert!(

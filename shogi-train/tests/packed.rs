@@ -2,6 +2,7 @@
 //! byte for byte, error cases, and round trips over random games.
 
 use shogi_core::{Color, Handicap, Move, Position, Role, Setup, SetupOptions, Square, Variant};
+use shogi_testkit::Rng;
 use shogi_train::{
     DecodeError, EncodeError, GameResult, Hcpe, Move16Format, PackedSfenValue, PositionFormat,
     RelativeResult,
@@ -495,19 +496,6 @@ fn packed_sfen_box_entries_of_either_colour_are_skipped() {
 // ---------------------------------------------------------------------------------------------
 // Random games
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn check_round_trip(p: &Position, stats: &mut Stats) {
     for f in [PositionFormat::Hcp, PositionFormat::PackedSfen] {
         let b = f.encode_to_array(p).unwrap();
@@ -552,7 +540,7 @@ struct Stats {
 
 #[test]
 fn round_trip_random_games() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut stats = Stats::default();
     let starts: Vec<Position> = [
         Handicap::Even,

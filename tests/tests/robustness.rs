@@ -10,27 +10,10 @@
 //! `SHOGI_FUZZ_SCALE=30` multiplies the number of mutations (230,000 inputs ran clean so).
 
 use shogi_kif::{Encoding, ReadOptions, ReadRecord, Reader};
+use shogi_testkit::Rng;
 use shogi_tests::invariants::{self, FORMATS, files_under};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-}
 
 /// Reads every record of `bytes`; writes each one back in every format and reads that again.
 /// Then the fuzz targets' checks: the reader of the format detected, and the writers.
@@ -221,7 +204,7 @@ fn mutated_records_never_panic() {
     files_under(&root.join("tests/fixtures"), &mut files);
     files.sort();
     assert!(!files.is_empty());
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let mut runs = 0;
     for path in &files {
         let Ok(src) = std::fs::read(path) else {

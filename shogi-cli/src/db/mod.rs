@@ -55,7 +55,7 @@ pub fn index(args: &IndexArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
     let options = IndexOptions {
         jobs: args.jobs,
         read: shogi_kif::ReadOptions {
-            format: args.input.from.map(shogi_kif::Format::from),
+            format: args.input.from,
             encoding: args.input.encoding.map(shogi_kif::Encoding::from),
             ..shogi_kif::ReadOptions::default()
         },

@@ -57,7 +57,7 @@ struct Parser<'a> {
 
 /// Parse one game (line numbers counted from `first_line`).
 pub(crate) fn parse(src: &str, first_line: u32) -> Parsed {
-    let mut p = Parser {
+    let p = Parser {
         src,
         rec: RawRecord::new(),
         board: None,
@@ -70,21 +70,11 @@ pub(crate) fn parse(src: &str, first_line: u32) -> Parsed {
         rows_seen: [false; 9],
         position_seen: false,
     };
-    for line in Lines::starting_at(src, 0, first_line) {
-        if let Err(error) = p.line(line) {
-            let read = p.finish().ok();
-            return Err(Box::new(Partial { error, read }));
-        }
-    }
-    Ok(p.finish()?)
+    parse_lines(p, Lines::starting_at(src, 0, first_line))
 }
 
-impl<'a> Parser<'a> {
-    fn err(&self, kind: ErrorKind, msg: impl Into<String>, loc: Location) -> ReadError {
-        ReadError::at(kind, msg, self.src, loc)
-    }
-
-    fn line(&mut self, line: TextLine<'a>) -> Result<(), ReadError> {
+impl<'a> LineParser<'a> for Parser<'a> {
+    fn read_line(&mut self, line: TextLine<'a>) -> Result<(), ReadError> {
         let t = line.text.trim_start_matches('\u{feff}').trim_start();
         if t.starts_with('\'') {
             // Comments keep their trailing spaces.
@@ -114,6 +104,64 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(())
+    }
+
+    fn finish_record(mut self) -> Result<RawRecord, ReadError> {
+        let Some(mut board) = self.board.take().filter(|_| self.position_seen) else {
+            if self.rec.nodes.len() > 1 {
+                self.rec.warn(
+                    self.src,
+                    self.rec.nodes[1].loc,
+                    "no start position (PI or P1..P9) in this CSA record; the even-game position is assumed",
+                );
+            }
+            return Ok(self.rec);
+        };
+        if let Some((side, loc)) = self.all_to {
+            // Everything not on the board or in a hand goes to `side`'s hand (kings excepted).
+            const SET: [u8; 7] = [2, 2, 4, 4, 4, 4, 18];
+            let mut count = [0u8; 7];
+            for row in &board.cells {
+                for p in row.iter().flatten() {
+                    if let Some(i) = hand_slot(p.role.unpromote()) {
+                        count[i] = count[i].saturating_add(1);
+                    }
+                }
+            }
+            for i in 0..7 {
+                let used = count[i]
+                    .saturating_add(board.hands[0][i])
+                    .saturating_add(board.hands[1][i]);
+                if used > SET[i] {
+                    return Err(self.err(
+                        ErrorKind::Position,
+                        "00AL: more pieces placed than one set holds",
+                        loc,
+                    ));
+                }
+                board.hands[side.index()][i] += SET[i] - used;
+            }
+        }
+        if !self.side_set {
+            self.rec.warn(
+                self.src,
+                self.board_loc,
+                "no side-to-move line (+ or -); sente (+) assumed",
+            );
+        }
+        let name = self.pi.take().map(|pi| format!("PI{pi}"));
+        self.rec.start = RawStart::Board {
+            board: Box::new(board),
+            name,
+            loc: self.board_loc,
+        };
+        Ok(self.rec)
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn err(&self, kind: ErrorKind, msg: impl Into<String>, loc: Location) -> ReadError {
+        ReadError::at(kind, msg, self.src, loc)
     }
 
     fn statement(&mut self, line: TextLine<'a>, s: &'a str) -> Result<(), ReadError> {
@@ -504,57 +552,5 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(())
-    }
-
-    fn finish(mut self) -> Result<RawRecord, ReadError> {
-        let Some(mut board) = self.board.take().filter(|_| self.position_seen) else {
-            if self.rec.nodes.len() > 1 {
-                self.rec.warn(
-                    self.src,
-                    self.rec.nodes[1].loc,
-                    "no start position (PI or P1..P9) in this CSA record; the even-game position is assumed",
-                );
-            }
-            return Ok(self.rec);
-        };
-        if let Some((side, loc)) = self.all_to {
-            // Everything not on the board or in a hand goes to `side`'s hand (kings excepted).
-            const SET: [u8; 7] = [2, 2, 4, 4, 4, 4, 18];
-            let mut count = [0u8; 7];
-            for row in &board.cells {
-                for p in row.iter().flatten() {
-                    if let Some(i) = hand_slot(p.role.unpromote()) {
-                        count[i] = count[i].saturating_add(1);
-                    }
-                }
-            }
-            for i in 0..7 {
-                let used = count[i]
-                    .saturating_add(board.hands[0][i])
-                    .saturating_add(board.hands[1][i]);
-                if used > SET[i] {
-                    return Err(self.err(
-                        ErrorKind::Position,
-                        "00AL: more pieces placed than one set holds",
-                        loc,
-                    ));
-                }
-                board.hands[side.index()][i] += SET[i] - used;
-            }
-        }
-        if !self.side_set {
-            self.rec.warn(
-                self.src,
-                self.board_loc,
-                "no side-to-move line (+ or -); sente (+) assumed",
-            );
-        }
-        let name = self.pi.take().map(|pi| format!("PI{pi}"));
-        self.rec.start = RawStart::Board {
-            board: Box::new(board),
-            name,
-            loc: self.board_loc,
-        };
-        Ok(self.rec)
     }
 }

@@ -36,6 +36,8 @@ struct Parser<'a> {
     handicap: Option<(String, Location)>,
     in_variation: bool,
     pending: Option<(u32, Location)>,
+    /// Whether move lines go through [`Parser::fast_move_line`] first.
+    fast: bool,
 }
 
 /// Parse KIF or KI2 text into a raw record.
@@ -77,26 +79,20 @@ fn parse_with(src: &str, fast: bool) -> Parsed {
         handicap: None,
         in_variation: false,
         pending: None,
+        fast,
     };
     // About one node a line, and a move line takes some 16 bytes: make room once.
     let lines = src.len() / 16 + 8;
     p.rec.nodes.reserve(lines);
     p.path.reserve(lines);
-    for line in Lines::new(src) {
-        if !(fast && p.fast_move_line(line)) {
-            if let Err(error) = p.line(line) {
-                let read = p.finish().ok();
-                return Err(Box::new(Partial { error, read }));
-            }
-        }
-    }
-    Ok(p.finish()?)
+    parse_lines(p, Lines::new(src))
 }
-impl<'a> Parser<'a> {
-    fn err(&self, kind: ErrorKind, msg: impl Into<String>, loc: Location) -> ReadError {
-        ReadError::at(kind, msg, self.src, loc)
-    }
-    fn line(&mut self, line: TextLine<'a>) -> Result<(), ReadError> {
+
+impl<'a> LineParser<'a> for Parser<'a> {
+    fn read_line(&mut self, line: TextLine<'a>) -> Result<(), ReadError> {
+        if self.fast && self.fast_move_line(line) {
+            return Ok(());
+        }
         let raw = line.text;
         // The common case first: a KIF move line, `   1 ７六歩(77)   ( 0:01/00:00:01)`.
         let lead = raw.bytes().take_while(|&b| b == b' ' || b == b'\t').count();
@@ -148,7 +144,7 @@ impl<'a> Parser<'a> {
         self.other_line(line, tt)
     }
 
-    fn finish(mut self) -> Result<RawRecord, ReadError> {
+    fn finish_record(mut self) -> Result<RawRecord, ReadError> {
         if let Some(b) = self.board.take() {
             if self.board_rows == 0 {
                 // Hands or a turn line without a diagram: apply them to the named position.
@@ -183,6 +179,12 @@ impl<'a> Parser<'a> {
             self.rec.start = RawStart::Named { name, loc };
         }
         Ok(self.rec)
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn err(&self, kind: ErrorKind, msg: impl Into<String>, loc: Location) -> ReadError {
+        ReadError::at(kind, msg, self.src, loc)
     }
 }
 
