@@ -17,6 +17,8 @@ mod checks;
 mod masks;
 mod movegen;
 mod sink;
+#[cfg(test)]
+mod testgen;
 
 /// Why a move may not be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
