@@ -14,6 +14,7 @@ use crate::zobrist;
 use std::fmt;
 
 mod checks;
+mod evasions;
 mod masks;
 mod movegen;
 mod sink;

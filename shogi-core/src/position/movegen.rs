@@ -12,7 +12,7 @@ use crate::types::{Color, Role, Square, Variant};
 
 impl Position {
     #[inline(always)]
-    fn golds(&self) -> Bitboard {
+    pub(super) fn golds(&self) -> Bitboard {
         self.by_role[Role::Gold as usize]
             | self.by_role[Role::Tokin as usize]
             | self.by_role[Role::PromotedLance as usize]
@@ -120,7 +120,7 @@ impl Position {
 
     /// Whether dropping a pawn of the side to move on `to` mates the opponent at once.
     /// Only meaningful when the drop gives check.
-    fn pawn_drop_mates(&self, to: Square) -> bool {
+    pub(super) fn pawn_drop_mates(&self, to: Square) -> bool {
         let us = self.side;
         let them = !us;
         let Some(tk) = self.king_square(them) else {
@@ -155,7 +155,12 @@ impl Position {
 
     /// The opponent pieces giving check to `us`'s king on `k`, and `us`'s pieces pinned to it.
     #[inline(always)]
-    fn checkers_and_pinned(&self, us: Color, k: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
+    pub(super) fn checkers_and_pinned(
+        &self,
+        us: Color,
+        k: Square,
+        occ: Bitboard,
+    ) -> (Bitboard, Bitboard) {
         let theirs = self.by_color[(!us).index()];
         let r = &self.by_role;
         let steppers = (pawn_attacks(us, k) & r[Role::Pawn as usize])
@@ -186,7 +191,7 @@ impl Position {
     /// The squares around `us`'s king on `k` (among `candidates`) that no opponent piece
     /// attacks once the king has left `k`.
     #[inline(always)]
-    fn safe_king_squares(&self, us: Color, k: Square, candidates: Bitboard) -> Bitboard {
+    pub(super) fn safe_king_squares(&self, us: Color, k: Square, candidates: Bitboard) -> Bitboard {
         let theirs = self.by_color[(!us).index()];
         let r = &self.by_role;
         let mut rooks = theirs & (r[Role::Rook as usize] | r[Role::Dragon as usize]);
