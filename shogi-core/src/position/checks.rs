@@ -63,6 +63,11 @@ impl<F: FnMut(Move)> Sink for Checks<'_, F> {
             each_normal(from, p, q, &mut self.f);
         }
     }
+    /// A king move gives check only by uncovering one.
+    #[inline(always)]
+    fn wants_king_moves(&self, k: Square) -> bool {
+        self.discoverers.contains(k)
+    }
     #[inline(always)]
     fn drops(&mut self, role: Role, targets: Bitboard) {
         for to in targets & self.targets[role.index()] {

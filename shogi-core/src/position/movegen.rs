@@ -267,9 +267,11 @@ impl Position {
         if let Some(k) = king {
             ksq = k;
             let (checkers, pins) = self.checkers_and_pinned(us, k, occ);
-            let safe = self.safe_king_squares(us, k, king_attacks(k) & avail);
-            if safe.any() {
-                sink.normal(k, safe, Bitboard::EMPTY);
+            if sink.wants_king_moves(k) {
+                let safe = self.safe_king_squares(us, k, king_attacks(k) & avail);
+                if safe.any() {
+                    sink.normal(k, safe, Bitboard::EMPTY);
+                }
             }
             if let Some(c) = checkers.first() {
                 if checkers.more_than_one() {
