@@ -212,26 +212,33 @@ mod tests {
     use super::super::testgen::random_positions;
     use crate::{Move, Position};
 
+    /// Asserts that [`Position::for_each_check`] gives the legal moves filtered by
+    /// `gives_check` (made and tested), in the same order; returns them.
+    fn assert_checks_match(p: &Position) -> Vec<Move> {
+        let slow: Vec<Move> = p
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| p.gives_check(*m))
+            .collect();
+        let mut fast = Vec::new();
+        p.for_each_check(|m| fast.push(m));
+        assert_eq!(slow, fast, "{}", p.to_sfen());
+        fast
+    }
+
     /// The check generator against the legal moves filtered by `gives_check` (made and
     /// tested), in every position of random games biased towards checks.
     #[test]
     fn checks_equal_filtered_legal_moves_in_random_games() {
         let (mut checks, mut discovered, mut drops, mut promotions) = (0, 0, 0, 0);
         for p in random_positions(60, 0x5EED_0002) {
-            let slow: Vec<Move> = p
-                .legal_moves()
-                .iter()
-                .copied()
-                .filter(|m| p.gives_check(*m))
-                .collect();
-            let mut fast = Vec::new();
-            p.for_each_check(|m| fast.push(m));
-            assert_eq!(slow, fast, "{}", p.to_sfen());
+            let fast = assert_checks_match(&p);
             for m in &fast {
                 checks += 1;
                 match *m {
                     Move::Drop { .. } => drops += 1,
-                    Move::Normal { from, to, promote } => {
+                    Move::Normal { to, promote, .. } => {
                         promotions += usize::from(promote);
                         // The moved piece does not attack the king from `to`: discovered.
                         let mut q = p.clone();
@@ -239,7 +246,6 @@ mod tests {
                         if !q.checkers().contains(to) || q.checkers().more_than_one() {
                             discovered += 1;
                         }
-                        let _ = from;
                     }
                 }
             }
@@ -284,15 +290,7 @@ mod tests {
                 }
             }
             for p in positions {
-                let slow: Vec<Move> = p
-                    .legal_moves()
-                    .iter()
-                    .copied()
-                    .filter(|m| p.gives_check(*m))
-                    .collect();
-                let mut fast = Vec::new();
-                p.for_each_check(|m| fast.push(m));
-                assert_eq!(slow, fast, "{}", p.to_sfen());
+                let slow = assert_checks_match(&p);
                 for m in p.legal_moves().iter() {
                     assert_eq!(
                         p.gives_check(*m),

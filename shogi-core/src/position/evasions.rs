@@ -7,7 +7,10 @@ use crate::bitboard::{
     king_attacks, knight_attacks, lance_attacks, lance_pseudo_attacks, pawn_attacks, rook_attacks,
     rook_pseudo_attacks, silver_attacks,
 };
-use crate::types::Role;
+use crate::types::{Role, Square};
+
+/// A slider's attacks from a square, given the occupancy.
+type Slide = fn(Square, Bitboard) -> Bitboard;
 
 /// The squares of `b`, counted one by one: the sets counted here hold a few squares at most,
 /// and a popcount of 128 bits is slow on the baseline x86-64 target (no POPCNT instruction).
@@ -89,21 +92,21 @@ impl Position {
                 |b: Bitboard| count(b) + if in_zone { count(b) } else { count(b & zone) };
             ways += promoting(silver_attacks(them, t) & silvers);
             ways += count(gold_attacks(them, t) & golds);
-            let diagonal = bishops | horses;
-            if (bishop_pseudo_attacks(t) & diagonal).any() {
-                let b = bishop_attacks(t, occ_s);
-                ways += promoting(b & bishops);
-                ways += count((b | king_attacks(t)) & horses);
-            } else {
-                ways += count(king_attacks(t) & horses);
-            }
-            let straight = rooks | dragons;
-            if (rook_pseudo_attacks(t) & straight).any() {
-                let b = rook_attacks(t, occ_s);
-                ways += promoting(b & rooks);
-                ways += count((b | king_attacks(t)) & dragons);
-            } else {
-                ways += count(king_attacks(t) & dragons);
+            // Bishops and horses on the diagonals, rooks and dragons on the lines (the
+            // sliding attack found only when one stands on such a line), and the promoted
+            // ones' single steps.
+            let sliders: [(Bitboard, Bitboard, Bitboard, Slide); 2] = [
+                (bishop_pseudo_attacks(t), bishops, horses, bishop_attacks),
+                (rook_pseudo_attacks(t), rooks, dragons, rook_attacks),
+            ];
+            for (pseudo, plain, promoted, slide) in sliders {
+                let b = if (pseudo & (plain | promoted)).any() {
+                    slide(t, occ_s)
+                } else {
+                    Bitboard::EMPTY
+                };
+                ways += promoting(b & plain);
+                ways += count((b | king_attacks(t)) & promoted);
             }
             n += ways;
         }
