@@ -4,9 +4,8 @@
 use super::Position;
 use super::sink::{Sink, each_normal, each_pawn_push};
 use crate::bitboard::{
-    Bitboard, attacks, between, bishop_attacks, bishop_pseudo_attacks, gold_attacks, king_attacks,
-    knight_attacks, lance_attacks, lance_pseudo_attacks, line, pawn_attacks, pawn_pushes,
-    rook_attacks, rook_pseudo_attacks, silver_attacks,
+    Bitboard, attacks, bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks,
+    line, pawn_attacks, pawn_pushes, rook_attacks, silver_attacks,
 };
 use crate::moves::Move;
 use crate::types::{Color, Role, Square};
@@ -149,23 +148,7 @@ impl Position {
     /// Our pieces (of the side to move) standing alone between one of our sliders and the
     /// opponent's king on `k`.
     fn discoverers(&self, k: Square) -> Bitboard {
-        let us = self.side;
-        let ours = self.by_color[us.index()];
-        let r = &self.by_role;
-        let snipers = ours
-            & ((rook_pseudo_attacks(k) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
-                | (bishop_pseudo_attacks(k)
-                    & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
-                | (lance_pseudo_attacks(!us, k) & r[Role::Lance as usize]));
-        let occ = self.occupied();
-        let mut out = Bitboard::EMPTY;
-        for s in snipers {
-            let b = between(k, s) & occ;
-            if b.any() && !b.more_than_one() && (b & ours).any() {
-                out |= b;
-            }
-        }
-        out
+        self.lone_blockers(!self.side, k, self.occupied(), self.side)
     }
 
     /// Whether our piece moving from `from` to `to` (promoting or not) attacks `k` from there.

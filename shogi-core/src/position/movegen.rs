@@ -92,22 +92,36 @@ impl Position {
     /// The pieces of `color` pinned to its king (on `king`) by opposing sliders.
     #[inline]
     fn pinned(&self, color: Color, king: Square, occ: Bitboard) -> Bitboard {
-        let them = self.by_color[(!color).index()];
+        self.lone_blockers(color, king, occ, color)
+    }
+
+    /// The pieces of `blockers` standing alone (with `occ` occupied) between `owner`'s king on
+    /// `king` and an opposing slider aimed at it: pinned pieces when `blockers` is `owner`,
+    /// pieces whose move uncovers a check when it is the other side.
+    #[inline]
+    pub(super) fn lone_blockers(
+        &self,
+        owner: Color,
+        king: Square,
+        occ: Bitboard,
+        blockers: Color,
+    ) -> Bitboard {
+        let them = self.by_color[(!owner).index()];
         let r = &self.by_role;
         let snipers = them
             & ((rook_pseudo_attacks(king) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
                 | (bishop_pseudo_attacks(king)
                     & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
-                | (lance_pseudo_attacks(color, king) & r[Role::Lance as usize]));
-        let ours = self.by_color[color.index()];
-        let mut pinned = Bitboard::EMPTY;
+                | (lance_pseudo_attacks(owner, king) & r[Role::Lance as usize]));
+        let ours = self.by_color[blockers.index()];
+        let mut out = Bitboard::EMPTY;
         for s in snipers {
             let b = between(king, s) & occ;
             if b.any() && !b.more_than_one() && (b & ours).any() {
-                pinned |= b;
+                out |= b;
             }
         }
-        pinned
+        out
     }
 
     /// The pieces of the side to move that are pinned to its king.
