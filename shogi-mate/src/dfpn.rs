@@ -255,7 +255,7 @@ impl Search<'_> {
                     // evasions are counted (a mate) or not (no mate within the depth) alike.
                     let mut p = pos.clone();
                     p.play_unchecked(m);
-                    if p.has_legal_moves() {
+                    if p.count_evasions() > 0 {
                         (c.pn, c.dn) = (INF, 0);
                     } else {
                         mate_in_one = Some(m);
@@ -268,7 +268,7 @@ impl Search<'_> {
                     // instead of generating the evasions again.
                     let mut p = pos.clone();
                     p.play_unchecked(m);
-                    let n = p.count_legal_moves();
+                    let n = p.count_evasions();
                     if n == 0 {
                         mate_in_one = Some(m);
                         (c.pn, c.dn) = (0, INF);

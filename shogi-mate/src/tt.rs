@@ -14,58 +14,98 @@ pub(crate) const NO_DEPTH_LIMIT: u16 = u16::MAX;
 
 const CLUSTER: usize = 8;
 
-/// The clusters in use after a clear (2048 clusters of 8 entries of 48 bytes: 768 KiB),
+/// The clusters in use after a clear (2048 clusters of 8 entries of 32 bytes: 512 KiB),
 /// doubled each time the entries in use reach half of them, up to the whole table. A small
 /// search so stays within the caches; a large one uses all the memory.
 const FIRST_CLUSTERS: usize = 1 << 11;
 
-/// What the table holds about one position (board key + attacker's hand).
+/// The low seven bytes of [`Entry::hand_gen`]: the hand.
+const HAND_BITS: u64 = u64::MAX >> 8;
+
+/// The three kinds of entry (in [`Entry::flags`]), and the repetition flag.
+const PROOF: u8 = 0;
+const DISPROOF: u8 = 1;
+const OPEN: u8 = 2;
+const KIND: u8 = 3;
+const REP: u8 = 4;
+
+/// What the table holds about one position (board key + attacker's hand), in 32 bytes: a
+/// cluster of eight is four cache lines.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
-    pub(crate) key: u64,
-    pub(crate) hand: PackedHand,
-    pub(crate) pn: u32,
-    pub(crate) dn: u32,
+    key: u64,
+    /// The attacker's hand (a [`PackedHand`], whose top byte is always zero) in the low seven
+    /// bytes, the generation in the top byte.
+    hand_gen: u64,
+    /// Unfinished numbers: pn in the low half, dn in the high half. A disproof that relies on
+    /// a repetition (see [`REP`]): the path it was found on, on which alone it holds. A proof
+    /// or another disproof: unused (their numbers are 0 and INF, or INF and 0).
+    data: u64,
     /// For a proof: the length of the proof found (plies). For a disproof: the depth it holds
     /// for (no mate within `len` plies; `NO_DEPTH_LIMIT` = none at all).
     pub(crate) len: u16,
-    /// A disproof that relies on a repetition of a position on the path it was found on; it
-    /// holds only on that same path (`path`).
-    pub(crate) rep: bool,
-    pub(crate) generation: u16,
     /// For unfinished numbers: the plies left when they were found (numbers found with
     /// another depth are kept apart, as a depth-limited search needs).
-    pub(crate) rem: u16,
-    /// Nodes spent below this entry (the replacement policy keeps the costly ones).
-    pub(crate) work: u32,
-    pub(crate) path: u64,
+    rem: u16,
+    /// Nodes spent below this entry, saturated (the replacement policy keeps the costly ones).
+    work: u16,
+    /// The kind ([`PROOF`], [`DISPROOF`], [`OPEN`]) and [`REP`].
+    flags: u8,
 }
 
 impl Entry {
     const EMPTY: Entry = Entry {
         key: 0,
-        hand: PackedHand(0),
-        pn: 1,
-        dn: 1,
+        hand_gen: 0,
+        data: 1 | (1 << 32),
         len: 0,
-        rep: false,
-        generation: 0,
         rem: 0,
         work: 0,
-        path: 0,
+        flags: OPEN,
     };
+
+    #[inline(always)]
+    fn generation(&self) -> u8 {
+        (self.hand_gen >> 56) as u8
+    }
+
+    #[inline(always)]
+    fn hand(&self) -> PackedHand {
+        PackedHand(self.hand_gen & HAND_BITS)
+    }
+
+    #[inline(always)]
+    fn kind(&self) -> u8 {
+        self.flags & KIND
+    }
+
+    #[inline(always)]
+    fn rep(&self) -> bool {
+        self.flags & REP != 0
+    }
+
+    /// Whether it holds a proof or a disproof.
+    #[inline(always)]
+    fn is_final(&self) -> bool {
+        self.kind() != OPEN
+    }
 }
+
+/// Eight entries, aligned to a cache line.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
+struct Cluster([Entry; CLUSTER]);
 
 /// The table.
 pub(crate) struct Table {
-    entries: Vec<Entry>,
+    clusters: Vec<Cluster>,
     /// The clusters of the whole table, less one (a power of two, less one).
     full_mask: usize,
     /// The clusters in use, less one (grows from [`FIRST_CLUSTERS`] to `full_mask`).
     mask: usize,
     /// Entries of this generation written into empty slots since the last clear or growth.
     filled: usize,
-    generation: u16,
+    generation: u8,
     /// Entries written over while they still held a proof or disproof.
     pub(crate) evicted_final: u64,
 }
@@ -73,12 +113,12 @@ pub(crate) struct Table {
 impl Table {
     /// A table using at most `bytes` bytes for its entries (at least one cluster).
     pub(crate) fn new(bytes: usize) -> Table {
-        let per_cluster = CLUSTER * std::mem::size_of::<Entry>();
+        let per_cluster = std::mem::size_of::<Cluster>();
         let clusters = (bytes / per_cluster).max(1);
         // A power of two, rounded down, so the index is a mask.
         let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
         Table {
-            entries: vec![Entry::EMPTY; clusters * CLUSTER],
+            clusters: vec![Cluster([Entry::EMPTY; CLUSTER]); clusters],
             full_mask: clusters - 1,
             mask: clusters.min(FIRST_CLUSTERS) - 1,
             filled: 0,
@@ -89,7 +129,7 @@ impl Table {
 
     /// The bytes the entries take.
     pub(crate) fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>()
+        self.clusters.len() * std::mem::size_of::<Cluster>()
     }
 
     /// Forgets everything (in constant time: entries of older generations count as empty).
@@ -97,8 +137,8 @@ impl Table {
         self.evicted_final = 0;
         self.mask = self.full_mask.min(FIRST_CLUSTERS - 1);
         self.filled = 0;
-        if self.generation == u16::MAX {
-            self.entries.fill(Entry::EMPTY);
+        if self.generation == u8::MAX {
+            self.clusters.fill(Cluster([Entry::EMPTY; CLUSTER]));
             self.generation = 1;
         } else {
             self.generation += 1;
@@ -106,17 +146,17 @@ impl Table {
     }
 
     /// Doubles the clusters in use: each entry of this generation in cluster `c` moves to
-    /// `c + old size` when its key's next bit says so (the slots beyond the old size hold
+    /// `c + old size` when its key's next bit says so (the clusters beyond the old size hold
     /// only entries of older generations, that is empty ones).
     fn grow(&mut self) {
         let old = self.mask + 1;
         let new_mask = (self.mask << 1) | 1;
         for c in 0..old {
-            for i in c * CLUSTER..(c + 1) * CLUSTER {
-                let e = self.entries[i];
-                if e.generation == self.generation && ((e.key >> 20) as usize & new_mask) != c {
-                    self.entries[i + old * CLUSTER] = e;
-                    self.entries[i].generation = 0;
+            for i in 0..CLUSTER {
+                let e = self.clusters[c].0[i];
+                if e.generation() == self.generation && ((e.key >> 20) as usize & new_mask) != c {
+                    self.clusters[c + old].0[i] = e;
+                    self.clusters[c].0[i].hand_gen = 0;
                 }
             }
         }
@@ -125,9 +165,8 @@ impl Table {
     }
 
     #[inline(always)]
-    fn cluster(&self, key: u64) -> std::ops::Range<usize> {
-        let start = ((key >> 20) as usize & self.mask) * CLUSTER;
-        start..start + CLUSTER
+    fn cluster_index(&self, key: u64) -> usize {
+        (key >> 20) as usize & self.mask
     }
 
     /// Looks a position up for a search with `rem` plies left on the path `path`. A proof
@@ -138,23 +177,31 @@ impl Table {
     #[inline]
     pub(crate) fn lookup(&self, key: u64, hand: PackedHand, rem: u16, path: u64) -> Option<Values> {
         let mut exact = None;
-        for e in &self.entries[self.cluster(key)] {
-            if e.generation != self.generation || e.key != key {
+        let generation = self.generation;
+        for e in &self.clusters[self.cluster_index(key)].0 {
+            if e.key != key || e.generation() != generation {
                 continue;
             }
-            if e.pn == 0 {
-                if e.len <= rem && hand.covers(e.hand) {
-                    return Some(Values::proof(e.len));
+            match e.kind() {
+                PROOF => {
+                    if e.len <= rem && hand.covers(e.hand()) {
+                        return Some(Values::proof(e.len));
+                    }
                 }
-            } else if e.dn == 0 {
-                if rem <= e.len
-                    && e.hand.covers(hand)
-                    && (!e.rep || (e.path == path && e.hand == hand))
-                {
-                    return Some(Values::disproof(e.len, e.rep));
+                DISPROOF => {
+                    let rep = e.rep();
+                    if rem <= e.len
+                        && e.hand().covers(hand)
+                        && (!rep || (e.data == path && e.hand() == hand))
+                    {
+                        return Some(Values::disproof(e.len, rep));
+                    }
                 }
-            } else if e.hand == hand && e.rem == rem {
-                exact = Some(Values::open(e.pn, e.dn));
+                _ => {
+                    if e.hand() == hand && e.rem == rem {
+                        exact = Some(Values::open(e.data as u32, (e.data >> 32) as u32));
+                    }
+                }
             }
         }
         exact
@@ -176,56 +223,55 @@ impl Table {
         work: u64,
     ) {
         let generation = self.generation;
+        let kind = if pn == 0 {
+            PROOF
+        } else if dn == 0 {
+            DISPROOF
+        } else {
+            OPEN
+        };
+        let rep = rep && kind == DISPROOF;
         let new = Entry {
             key,
-            hand,
-            pn,
-            dn,
+            hand_gen: hand.0 | (u64::from(generation) << 56),
+            data: match kind {
+                OPEN => u64::from(pn) | (u64::from(dn) << 32),
+                _ if rep => path,
+                _ => 0,
+            },
             len,
-            rep,
-            generation,
             rem,
-            work: work.min(u64::from(u32::MAX)) as u32,
-            path,
+            work: work.min(u64::from(u16::MAX)) as u16,
+            flags: kind | if rep { REP } else { 0 },
         };
         // One entry per position and kind: its best proof (the shortest), its best disproof
         // (the deepest; one per path for those relying on a repetition), and its unfinished
         // numbers for each depth.
-        let kind = |pn: u32, dn: u32| {
-            if pn == 0 {
-                0
-            } else if dn == 0 {
-                1
-            } else {
-                2
-            }
-        };
-        let new_kind = kind(pn, dn);
         if self.mask < self.full_mask && self.filled * 2 >= (self.mask + 1) * CLUSTER {
             self.grow();
         }
-        let range = self.cluster(key);
-        let cluster = &mut self.entries[range];
+        let index = self.cluster_index(key);
+        let cluster = &mut self.clusters[index].0;
         let mut victim = None;
         let mut victim_score = u64::MAX;
         for (i, e) in cluster.iter().enumerate() {
-            if e.generation != generation {
+            if e.generation() != generation {
                 if victim_score > 0 {
                     victim = Some(i);
                     victim_score = 0;
                 }
                 continue;
             }
-            if e.key == key && e.hand == hand && kind(e.pn, e.dn) == new_kind {
-                let same = match new_kind {
-                    0 => true,
-                    1 => e.rep == rep && (!rep || e.path == path),
+            if e.key == key && e.hand() == hand && e.kind() == kind {
+                let same = match kind {
+                    PROOF => true,
+                    DISPROOF => e.rep() == rep && (!rep || e.data == path),
                     _ => e.rem == rem,
                 };
                 if same {
-                    let better = match new_kind {
-                        0 => len <= e.len,
-                        1 => len >= e.len,
+                    let better = match kind {
+                        PROOF => len <= e.len,
+                        DISPROOF => len >= e.len,
                         _ => true,
                     };
                     if better {
@@ -234,7 +280,7 @@ impl Table {
                     return;
                 }
             }
-            let score = u64::from(e.work) + if e.pn == 0 || e.dn == 0 { 1 << 20 } else { 0 };
+            let score = u64::from(e.work) + if e.is_final() { 1 << 20 } else { 0 };
             if score < victim_score {
                 victim_score = score;
                 victim = Some(i);
@@ -242,10 +288,10 @@ impl Table {
         }
         if let Some(i) = victim {
             let e = cluster[i];
-            if e.generation == generation && (e.pn == 0 || e.dn == 0) {
+            if e.generation() == generation && e.is_final() {
                 self.evicted_final += 1;
             }
-            if e.generation != generation {
+            if e.generation() != generation {
                 self.filled += 1;
             }
             cluster[i] = new;

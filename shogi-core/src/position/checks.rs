@@ -4,17 +4,24 @@
 use super::Position;
 use super::sink::{Sink, each_normal, each_pawn_push};
 use crate::bitboard::{
-    Bitboard, attacks, between, bishop_pseudo_attacks, lance_pseudo_attacks, line,
-    rook_pseudo_attacks,
+    Bitboard, attacks, bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks,
+    line, pawn_attacks, pawn_pushes, rook_attacks, silver_attacks,
 };
 use crate::moves::Move;
 use crate::types::{Color, Role, Square};
 
-/// The sink of [`Position::for_each_check`]: board moves tested one by one, drops masked.
+/// The sink of [`Position::for_each_check`]: each bundle of board moves is cut down to its
+/// checks with masks (no move is tested one by one), drops are masked.
 struct Checks<'a, F> {
     pos: &'a Position,
     k: Square,
-    drop_masks: [Bitboard; 7],
+    /// For each role (by index), the squares from which a piece of ours of that role attacks
+    /// the king on `k`: the attacks of the opponent's piece of that role on `k`. The board
+    /// after a move differs on `from` and `to` only, and neither changes these sets for the
+    /// moved piece (a capture on `to` keeps it occupied; a slider whose `from` lies between
+    /// `to` and the king on its own line already gave check, which a legal position rules
+    /// out).
+    targets: [Bitboard; 14],
     /// Our pieces that are the only piece between one of our sliders and the king on `k`:
     /// moving one off that line is a discovered check.
     discoverers: Bitboard,
@@ -22,35 +29,70 @@ struct Checks<'a, F> {
 }
 
 impl<F: FnMut(Move)> Checks<'_, F> {
+    /// The checks among the moves of our piece `role` on `from` to `plain` (without
+    /// promotion) and `promo` (with it).
     #[inline(always)]
-    fn try_move(&mut self, m: Move) {
-        let check = match m {
-            Move::Normal { from, to, promote } => {
-                (self.discoverers.contains(from) && !line(self.k, from).contains(to))
-                    || self.pos.moved_piece_checks(self.k, from, to, promote)
-            }
-            Move::Drop { .. } => self.pos.gives_check_to(self.k, m),
-        };
-        if check {
-            (self.f)(m);
+    fn cut(
+        &self,
+        role: Role,
+        from: Square,
+        plain: Bitboard,
+        promo: Bitboard,
+    ) -> (Bitboard, Bitboard) {
+        let promoted = role.promote().unwrap_or(role);
+        let mut p = plain & self.targets[role.index()];
+        let mut q = promo & self.targets[promoted.index()];
+        if self.discoverers.contains(from) {
+            let off = !line(self.k, from);
+            p |= plain & off;
+            q |= promo & off;
         }
+        (p, q)
     }
 }
 
 impl<F: FnMut(Move)> Sink for Checks<'_, F> {
     #[inline(always)]
     fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard) {
-        each_normal(from, plain, promo, |m| self.try_move(m));
+        let Some(piece) = self.pos.board[from.index()] else {
+            return;
+        };
+        let (p, q) = self.cut(piece.role, from, plain, promo);
+        if p.any() || q.any() {
+            each_normal(from, p, q, &mut self.f);
+        }
+    }
+    /// A king move gives check only by uncovering one.
+    #[inline(always)]
+    fn wants_king_moves(&self, k: Square) -> bool {
+        self.discoverers.contains(k)
     }
     #[inline(always)]
     fn drops(&mut self, role: Role, targets: Bitboard) {
-        for to in targets & self.drop_masks[role.index()] {
+        for to in targets & self.targets[role.index()] {
             (self.f)(Move::Drop { role, to });
         }
     }
     #[inline(always)]
     fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard) {
-        each_pawn_push(color, plain, promo, |m| self.try_move(m));
+        let mut p = plain & self.targets[Role::Pawn.index()];
+        let mut q = promo & self.targets[Role::Tokin.index()];
+        // Pushes of pawns that uncover a check: a push stays on its file, so only a pawn
+        // standing in the king's line on another file (a rank or a diagonal) uncovers one.
+        let uncovering = pawn_pushes(color, self.discoverers);
+        for to in (plain | promo) & uncovering {
+            let from = match color {
+                Color::Black => Square::from_index_unchecked(to.index() + 1),
+                Color::White => Square::from_index_unchecked(to.index() - 1),
+            };
+            if !line(self.k, from).contains(to) {
+                p |= plain & Bitboard::from_square(to);
+                q |= promo & Bitboard::from_square(to);
+            }
+        }
+        if p.any() || q.any() {
+            each_pawn_push(color, p, q, &mut self.f);
+        }
     }
 }
 
@@ -76,19 +118,27 @@ impl Position {
         };
         let us = self.side;
         let occ_s = self.occupied() | self.variant.masks().offboard;
-        let hand = self.hands[us.index()];
         // A piece of ours on `to` attacks `k` exactly when the opponent's piece of the same
         // kind on `k` would attack `to`; a drop does not block its own line.
-        let mut drop_masks = [Bitboard::EMPTY; 7];
-        for role in Role::HAND {
-            if hand.count(role) > 0 {
-                drop_masks[role.index()] = attacks(!us, role, k, occ_s);
-            }
-        }
+        let them = !us;
+        let rook = rook_attacks(k, occ_s);
+        let bishop = bishop_attacks(k, occ_s);
+        let king = king_attacks(k);
+        let gold = gold_attacks(them, k);
+        let mut targets = [gold; 14];
+        targets[Role::Pawn.index()] = pawn_attacks(them, k);
+        targets[Role::Lance.index()] = lance_attacks(them, k, occ_s);
+        targets[Role::Knight.index()] = knight_attacks(them, k);
+        targets[Role::Silver.index()] = silver_attacks(them, k);
+        targets[Role::Bishop.index()] = bishop;
+        targets[Role::Rook.index()] = rook;
+        targets[Role::King.index()] = king;
+        targets[Role::Horse.index()] = bishop | king;
+        targets[Role::Dragon.index()] = rook | king;
         let mut sink = Checks {
             pos: self,
             k,
-            drop_masks,
+            targets,
             discoverers: self.discoverers(k),
             f,
         };
@@ -98,23 +148,7 @@ impl Position {
     /// Our pieces (of the side to move) standing alone between one of our sliders and the
     /// opponent's king on `k`.
     fn discoverers(&self, k: Square) -> Bitboard {
-        let us = self.side;
-        let ours = self.by_color[us.index()];
-        let r = &self.by_role;
-        let snipers = ours
-            & ((rook_pseudo_attacks(k) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
-                | (bishop_pseudo_attacks(k)
-                    & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
-                | (lance_pseudo_attacks(!us, k) & r[Role::Lance as usize]));
-        let occ = self.occupied();
-        let mut out = Bitboard::EMPTY;
-        for s in snipers {
-            let b = between(k, s) & occ;
-            if b.any() && !b.more_than_one() && (b & ours).any() {
-                out |= b;
-            }
-        }
-        out
+        self.lone_blockers(!self.side, k, self.occupied(), self.side)
     }
 
     /// Whether our piece moving from `from` to `to` (promoting or not) attacks `k` from there.
@@ -158,7 +192,52 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testgen::random_positions;
     use crate::{Move, Position};
+
+    /// Asserts that [`Position::for_each_check`] gives the legal moves filtered by
+    /// `gives_check` (made and tested), in the same order; returns them.
+    fn assert_checks_match(p: &Position) -> Vec<Move> {
+        let slow: Vec<Move> = p
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| p.gives_check(*m))
+            .collect();
+        let mut fast = Vec::new();
+        p.for_each_check(|m| fast.push(m));
+        assert_eq!(slow, fast, "{}", p.to_sfen());
+        fast
+    }
+
+    /// The check generator against the legal moves filtered by `gives_check` (made and
+    /// tested), in every position of random games biased towards checks.
+    #[test]
+    fn checks_equal_filtered_legal_moves_in_random_games() {
+        let (mut checks, mut discovered, mut drops, mut promotions) = (0, 0, 0, 0);
+        for p in random_positions(60, 0x5EED_0002) {
+            let fast = assert_checks_match(&p);
+            for m in &fast {
+                checks += 1;
+                match *m {
+                    Move::Drop { .. } => drops += 1,
+                    Move::Normal { to, promote, .. } => {
+                        promotions += usize::from(promote);
+                        // The moved piece does not attack the king from `to`: discovered.
+                        let mut q = p.clone();
+                        q.play_unchecked(*m);
+                        if !q.checkers().contains(to) || q.checkers().more_than_one() {
+                            discovered += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            checks > 2000 && discovered > 20 && drops > 500 && promotions > 100,
+            "{checks} {discovered} {drops} {promotions}"
+        );
+    }
 
     /// The legal moves filtered by `gives_check` (made and tested) against the fast test, on
     /// positions with drops, promotions, discovered checks and Mini Shogi.
@@ -194,15 +273,7 @@ mod tests {
                 }
             }
             for p in positions {
-                let slow: Vec<Move> = p
-                    .legal_moves()
-                    .iter()
-                    .copied()
-                    .filter(|m| p.gives_check(*m))
-                    .collect();
-                let mut fast = Vec::new();
-                p.for_each_check(|m| fast.push(m));
-                assert_eq!(slow, fast, "{}", p.to_sfen());
+                let slow = assert_checks_match(&p);
                 for m in p.legal_moves().iter() {
                     assert_eq!(
                         p.gives_check(*m),

@@ -14,9 +14,12 @@ use crate::zobrist;
 use std::fmt;
 
 mod checks;
+mod evasions;
 mod masks;
 mod movegen;
 mod sink;
+#[cfg(test)]
+mod testgen;
 
 /// Why a move may not be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

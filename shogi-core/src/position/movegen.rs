@@ -12,7 +12,7 @@ use crate::types::{Color, Role, Square, Variant};
 
 impl Position {
     #[inline(always)]
-    fn golds(&self) -> Bitboard {
+    pub(super) fn golds(&self) -> Bitboard {
         self.by_role[Role::Gold as usize]
             | self.by_role[Role::Tokin as usize]
             | self.by_role[Role::PromotedLance as usize]
@@ -92,22 +92,36 @@ impl Position {
     /// The pieces of `color` pinned to its king (on `king`) by opposing sliders.
     #[inline]
     fn pinned(&self, color: Color, king: Square, occ: Bitboard) -> Bitboard {
-        let them = self.by_color[(!color).index()];
+        self.lone_blockers(color, king, occ, color)
+    }
+
+    /// The pieces of `blockers` standing alone (with `occ` occupied) between `owner`'s king on
+    /// `king` and an opposing slider aimed at it: pinned pieces when `blockers` is `owner`,
+    /// pieces whose move uncovers a check when it is the other side.
+    #[inline]
+    pub(super) fn lone_blockers(
+        &self,
+        owner: Color,
+        king: Square,
+        occ: Bitboard,
+        blockers: Color,
+    ) -> Bitboard {
+        let them = self.by_color[(!owner).index()];
         let r = &self.by_role;
         let snipers = them
             & ((rook_pseudo_attacks(king) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
                 | (bishop_pseudo_attacks(king)
                     & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
-                | (lance_pseudo_attacks(color, king) & r[Role::Lance as usize]));
-        let ours = self.by_color[color.index()];
-        let mut pinned = Bitboard::EMPTY;
+                | (lance_pseudo_attacks(owner, king) & r[Role::Lance as usize]));
+        let ours = self.by_color[blockers.index()];
+        let mut out = Bitboard::EMPTY;
         for s in snipers {
             let b = between(king, s) & occ;
             if b.any() && !b.more_than_one() && (b & ours).any() {
-                pinned |= b;
+                out |= b;
             }
         }
-        pinned
+        out
     }
 
     /// The pieces of the side to move that are pinned to its king.
@@ -120,7 +134,7 @@ impl Position {
 
     /// Whether dropping a pawn of the side to move on `to` mates the opponent at once.
     /// Only meaningful when the drop gives check.
-    fn pawn_drop_mates(&self, to: Square) -> bool {
+    pub(super) fn pawn_drop_mates(&self, to: Square) -> bool {
         let us = self.side;
         let them = !us;
         let Some(tk) = self.king_square(them) else {
@@ -155,7 +169,12 @@ impl Position {
 
     /// The opponent pieces giving check to `us`'s king on `k`, and `us`'s pieces pinned to it.
     #[inline(always)]
-    fn checkers_and_pinned(&self, us: Color, k: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
+    pub(super) fn checkers_and_pinned(
+        &self,
+        us: Color,
+        k: Square,
+        occ: Bitboard,
+    ) -> (Bitboard, Bitboard) {
         let theirs = self.by_color[(!us).index()];
         let r = &self.by_role;
         let steppers = (pawn_attacks(us, k) & r[Role::Pawn as usize])
@@ -186,7 +205,7 @@ impl Position {
     /// The squares around `us`'s king on `k` (among `candidates`) that no opponent piece
     /// attacks once the king has left `k`.
     #[inline(always)]
-    fn safe_king_squares(&self, us: Color, k: Square, candidates: Bitboard) -> Bitboard {
+    pub(super) fn safe_king_squares(&self, us: Color, k: Square, candidates: Bitboard) -> Bitboard {
         let theirs = self.by_color[(!us).index()];
         let r = &self.by_role;
         let mut rooks = theirs & (r[Role::Rook as usize] | r[Role::Dragon as usize]);
@@ -262,9 +281,11 @@ impl Position {
         if let Some(k) = king {
             ksq = k;
             let (checkers, pins) = self.checkers_and_pinned(us, k, occ);
-            let safe = self.safe_king_squares(us, k, king_attacks(k) & avail);
-            if safe.any() {
-                sink.normal(k, safe, Bitboard::EMPTY);
+            if sink.wants_king_moves(k) {
+                let safe = self.safe_king_squares(us, k, king_attacks(k) & avail);
+                if safe.any() {
+                    sink.normal(k, safe, Bitboard::EMPTY);
+                }
             }
             if let Some(c) = checkers.first() {
                 if checkers.more_than_one() {

@@ -21,6 +21,12 @@ pub(crate) trait Sink {
     /// Pawns of `color` may push one rank forward onto each square of `plain` without
     /// promoting and of `promo` with promotion.
     fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard);
+    /// Whether the moves of the king on `k` are wanted (a sink that would drop them all says
+    /// no, and the generator skips finding its safe squares).
+    #[inline(always)]
+    fn wants_king_moves(&self, _k: Square) -> bool {
+        true
+    }
 }
 
 /// Counts moves without a popcount per bundle: the target sets are summed square by square in
