@@ -3,7 +3,7 @@
 //! the defender (AND nodes; the attacker checks each time, so these are the evasions).
 
 use crate::key::{PackedHand, board_key_after};
-use crate::tt::{BIG, INF, NO_DEPTH_LIMIT, Table};
+use crate::tt::{BIG, INF, NO_DEPTH_LIMIT, Table, Values};
 use shogi_core::{Color, Move, Position};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -52,51 +52,6 @@ impl Hasher for IdHasher {
     }
 }
 pub(crate) type KeySet = HashSet<u64, BuildHasherDefault<IdHasher>>;
-
-/// What a node's search returns.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Values {
-    pub(crate) pn: u32,
-    pub(crate) dn: u32,
-    /// Proof length, or disproof depth (see [`crate::tt::Entry::len`]).
-    pub(crate) len: u16,
-    pub(crate) rep: bool,
-}
-
-impl Values {
-    /// Not decided yet: the numbers only.
-    #[inline(always)]
-    pub(crate) fn open(pn: u32, dn: u32) -> Values {
-        Values {
-            pn,
-            dn,
-            len: 0,
-            rep: false,
-        }
-    }
-
-    /// A mate, with its proof's length.
-    #[inline(always)]
-    pub(crate) fn proof(len: u16) -> Values {
-        Values {
-            pn: 0,
-            dn: INF,
-            len,
-            rep: false,
-        }
-    }
-
-    /// No mate within `len` plies (`rep`: found through a repetition on this path).
-    #[inline(always)]
-    pub(crate) fn disproof(len: u16, rep: bool) -> Values {
-        Values {
-            pn: INF,
-            dn: 0,
-            len,
-            rep,
-        }
-    }
-}
 
 struct Child {
     mv: Move,

@@ -2,7 +2,6 @@
 //! given once (it never grows). Entries are found by the board key and the attacker's exact
 //! hand; proofs are also found for any superior hand and disproofs for any inferior hand.
 
-use crate::dfpn::Values;
 use crate::key::PackedHand;
 
 /// Proof and disproof numbers are saturated at this value; `INF` itself means "proven".
@@ -11,6 +10,51 @@ pub(crate) const INF: u32 = u32::MAX;
 pub(crate) const BIG: u32 = u32::MAX - 1;
 /// A disproof depth meaning "no mate at any depth".
 pub(crate) const NO_DEPTH_LIMIT: u16 = u16::MAX;
+
+/// What a node's search returns (and the table keeps of it).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Values {
+    pub(crate) pn: u32,
+    pub(crate) dn: u32,
+    /// Proof length, or disproof depth (see [`Entry::len`]).
+    pub(crate) len: u16,
+    pub(crate) rep: bool,
+}
+
+impl Values {
+    /// Not decided yet: the numbers only.
+    #[inline(always)]
+    pub(crate) fn open(pn: u32, dn: u32) -> Values {
+        Values {
+            pn,
+            dn,
+            len: 0,
+            rep: false,
+        }
+    }
+
+    /// A mate, with its proof's length.
+    #[inline(always)]
+    pub(crate) fn proof(len: u16) -> Values {
+        Values {
+            pn: 0,
+            dn: INF,
+            len,
+            rep: false,
+        }
+    }
+
+    /// No mate within `len` plies (`rep`: found through a repetition on this path).
+    #[inline(always)]
+    pub(crate) fn disproof(len: u16, rep: bool) -> Values {
+        Values {
+            pn: INF,
+            dn: 0,
+            len,
+            rep,
+        }
+    }
+}
 
 const CLUSTER: usize = 8;
 

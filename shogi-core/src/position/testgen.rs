@@ -1,8 +1,10 @@
 //! Positions for the generators' tests: random games from several starts, biased towards
 //! checks (so that checks, double checks, pins and drops come up often), both variants.
 
+use crate::moves::Move;
+use crate::position::Position;
+use crate::setup::SetupOptions;
 use crate::types::Variant;
-use crate::{Move, Position, SetupOptions};
 
 /// A small fixed-seed generator (xorshift64*), so that failures reproduce.
 pub(super) struct Rng(pub(super) u64);
