@@ -244,35 +244,23 @@ fn gather(args: &MateArgs, ctx: &mut Ctx) -> Result<Vec<Problem>, Failure> {
         ..ReadOptions::default()
     };
     for input in crate::inputs::expand(&paths)? {
+        let unreadable = |e: shogi_kif::ReadError| {
+            Failure::usage(
+                e.with_path(input.name.clone())
+                    .render()
+                    .trim_end()
+                    .to_string(),
+            )
+        };
         let games: Vec<shogi_kif::ReadRecord> = match &input.path {
-            Some(path) => match Reader::open(path, opts) {
-                Ok(r) => r.collect(),
-                Err(e) => {
-                    return Err(Failure::usage(
-                        e.with_path(input.name.clone())
-                            .render()
-                            .trim_end()
-                            .to_string(),
-                    ));
-                }
-            },
+            Some(path) => Reader::open(path, opts).map_err(unreadable)?.collect(),
             None => {
                 let mut bytes = Vec::new();
                 let mut guard = ctx.stdin.lock().unwrap_or_else(|e| e.into_inner());
                 guard
                     .read_to_end(&mut bytes)
                     .map_err(|e| Failure::usage(format!("error: cannot read stdin: {e}")))?;
-                match Reader::new(&bytes[..], opts) {
-                    Ok(r) => r.collect(),
-                    Err(e) => {
-                        return Err(Failure::usage(
-                            e.with_path(input.name.clone())
-                                .render()
-                                .trim_end()
-                                .to_string(),
-                        ));
-                    }
-                }
+                Reader::new(&bytes[..], opts).map_err(unreadable)?.collect()
             }
         };
         for game in games {
