@@ -410,6 +410,12 @@ fn solve_inner(
     } else {
         pv.len() as u16
     };
+    // The search counts a futile drop as uncounted whatever the attacker answers, the line
+    // only when the next move takes it: the search's minimum is then a lower bound only, and
+    // a line counted longer is not proven minimal.
+    if length > len {
+        answer.minimal = false;
+    }
     if answer.minimal {
         len = length;
         // Uniqueness: another first move mating within the length.
