@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use shogi_core::{Move, Position, SetupOptions};
 use shogi_kif::notation::{Notation, move_text};
 use shogi_kif::{ReadOptions, Reader};
-use shogi_mate::{Answer, MateResult, Options, Solver, verify_mate};
+use shogi_mate::{Answer, MateResult, Options, Solver, counted_length, verify_tsume_answer};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -26,9 +26,10 @@ problem: the defender has no king, or is in check).\n\
 --shortest proves the minimal length and checks uniqueness (別詰: another first move that \
 mates within it), under the composed-tsume conventions: the defender plays the longest \
 defence, among equal ones the one leaving the attacker fewest pieces in hand, and futile \
-interpositions (無駄合: a drop between the king and a long-range checker on a square no \
-defender piece guards, which the checker takes with check) and their captures are not \
-counted (the line still shows them).\n\
+interpositions (無駄合: a drop between the king and a long-range checker that the attacker \
+takes with check, by the checker when no defender piece guards the square, or by any piece \
+that cannot be taken back) and their captures are not counted (the line still shows them). \
+A stated answer may stop in check with only futile drops left.\n\
 Each job's table takes --memory MiB (default 64) and never grows.\n\
 Exit status: 0, 1 when a problem is not a problem or a stated answer is wrong, 2 on usage or \
 input errors.\n\n\
@@ -243,35 +244,23 @@ fn gather(args: &MateArgs, ctx: &mut Ctx) -> Result<Vec<Problem>, Failure> {
         ..ReadOptions::default()
     };
     for input in crate::inputs::expand(&paths)? {
+        let unreadable = |e: shogi_kif::ReadError| {
+            Failure::usage(
+                e.with_path(input.name.clone())
+                    .render()
+                    .trim_end()
+                    .to_string(),
+            )
+        };
         let games: Vec<shogi_kif::ReadRecord> = match &input.path {
-            Some(path) => match Reader::open(path, opts) {
-                Ok(r) => r.collect(),
-                Err(e) => {
-                    return Err(Failure::usage(
-                        e.with_path(input.name.clone())
-                            .render()
-                            .trim_end()
-                            .to_string(),
-                    ));
-                }
-            },
+            Some(path) => Reader::open(path, opts).map_err(unreadable)?.collect(),
             None => {
                 let mut bytes = Vec::new();
                 let mut guard = ctx.stdin.lock().unwrap_or_else(|e| e.into_inner());
                 guard
                     .read_to_end(&mut bytes)
                     .map_err(|e| Failure::usage(format!("error: cannot read stdin: {e}")))?;
-                match Reader::new(&bytes[..], opts) {
-                    Ok(r) => r.collect(),
-                    Err(e) => {
-                        return Err(Failure::usage(
-                            e.with_path(input.name.clone())
-                                .render()
-                                .trim_end()
-                                .to_string(),
-                        ));
-                    }
-                }
+                Reader::new(&bytes[..], opts).map_err(unreadable)?.collect()
             }
         };
         for game in games {
@@ -382,8 +371,9 @@ fn solve_one(solver: &mut Solver, p: &Problem, options: &Options) -> Row {
         notes.push(format!("stated answer is not legal: {e}"));
         row.bad = true;
     } else if !p.answer.is_empty() {
-        let n = p.answer.len();
-        match verify_mate(start, &p.answer) {
+        // Composed answers stop before futile interpositions and do not count them.
+        let n = usize::from(counted_length(start, &p.answer));
+        match verify_tsume_answer(solver, start, &p.answer, 1_000_000) {
             Err(why) if only_drops_left(start, &p.answer) => notes.push(format!(
                 "stated answer ({n} plies) ends in check with only interposing drops left \
                  (a mate if they are futile; {why})"
@@ -410,6 +400,11 @@ fn solve_one(solver: &mut Solver, p: &Problem, options: &Options) -> Row {
                         "the stated answer mates in {n} plies, but only because the defence is not the best: no forced mate"
                     ));
                     row.bad = true;
+                }
+                _ if n < p.answer.len() || shogi_mate::verify_mate(start, &p.answer).is_err() => {
+                    notes.push(format!(
+                        "stated answer mates ({n} plies, futile interpositions not counted)"
+                    ))
                 }
                 _ => notes.push(format!("stated answer mates ({n} plies)")),
             },

@@ -3,17 +3,25 @@
 //! A defender's reply is a *futile interposition* when all of these hold:
 //! 1. it is a drop, on a square between the king and the one piece giving check, which is a
 //!    long-range piece (rook, bishop, lance, dragon, horse) at least two squares away;
-//! 2. after the drop no defender piece, the king included, attacks that square;
-//! 3. the checking piece can take the dropped piece there (legally, promoting or not), and
-//!    that capture gives check again.
+//! 2. the attacker can take the dropped piece there with a move that gives check again, and
+//!    either (a) the taker is the checking piece and no defender piece, the king included,
+//!    attacks the square after the drop (the piece is simply lost), or (b) after the capture
+//!    the defender has no legal move onto the square (the taker cannot be taken back: the
+//!    square is unguarded, or the king guards it but the taker is protected).
 //!
-//! Such a piece is simply taken, for free, and the check goes on from closer; under the
-//! tsume conventions the drop and its capture are not counted in the length. The definition
-//! is narrower than a composer's judgement: an interposition by a moved piece (移動合), or a
-//! defended drop that is still useless, counts as a real defence here; and an undefended drop
-//! whose capture spoils the attacker's line is still counted as futile (the search then proves
-//! the mate after it all the same, so no false mate can come of it: futility changes only
-//! how lengths are counted, never what has to be proven).
+//! Such a piece is taken for nothing and the check goes on from the square it was dropped
+//! on; under the tsume conventions the drop and its capture are not counted in the length.
+//! Case (b) is the composers' usual futile drop next to the king (合駒を取って同じ詰み): the
+//! king "defends" the square but cannot take back. Whether a square's drop is futile does not
+//! depend on the piece dropped (the piece leaves the board when taken), so every drop on a
+//! futile square is futile.
+//!
+//! The definition is still narrower than a composer's judgement in one way and wider in
+//! another: an interposition by a moved piece (移動合) always counts here, and so does a drop
+//! the attacker can take only to be taken back; a drop whose capture gives the attacker a
+//! piece it then needs for the mate (a useful interposition to a composer) is still counted
+//! as futile. Neither can yield a false mate: futility changes only how lengths are counted
+//! (the position after the drop gets two more plies), never what has to be proven.
 
 use shogi_core::{Move, Position, Role};
 
@@ -41,15 +49,11 @@ pub(crate) fn is_futile(pos: &Position, m: Move) -> bool {
     let mut after = pos.clone();
     after.play_unchecked(m);
     let defender = pos.side_to_move();
-    if after.attackers_to(to, defender, after.occupied()).any() {
-        return false;
-    }
+    let unguarded = !after.attackers_to(to, defender, after.occupied()).any();
     // The drop blocked the check (it is legal and the king did not move), so `to` lies between.
     after.legal_moves_to(to).iter().any(|r| {
-        r.from() == Some(c) && {
-            let mut p = after.clone();
-            p.play_unchecked(*r);
-            p.is_check()
-        }
+        let mut p = after.clone();
+        p.play_unchecked(*r);
+        p.is_check() && ((unguarded && r.from() == Some(c)) || p.legal_moves_to(to).is_empty())
     })
 }

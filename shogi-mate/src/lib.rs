@@ -77,8 +77,69 @@ impl Default for Options {
 
 /// The definition of a futile interposition used with [`Options::tsume`].
 pub fn futile_definition() -> &'static str {
-    "a drop between the king and its only checker (a long-range piece), on a square no \
-     defender piece attacks after the drop, which the checker can take with check"
+    "a drop between the king and its only checker (a long-range piece) that the attacker can \
+     take with check, either with the checker when no defender piece (the king included) \
+     guards the square, or with any piece that the defender then cannot take back; moved \
+     interpositions always count"
+}
+
+/// Whether the defender's reply `m` (legal in `pos`, the defender in check) is a futile
+/// interposition by [`futile_definition`].
+pub fn is_futile_interposition(pos: &Position, m: Move) -> bool {
+    futile::is_futile(pos, m)
+}
+
+/// Replays a composed answer from `pos`, as [`verify_mate`] does, but accepts a line that
+/// ends in check with only futile interpositions left (composed answers stop there): after
+/// each of them `solver` must prove a mate within `nodes` nodes. The error says where the
+/// line fails.
+pub fn verify_tsume_answer(
+    solver: &mut Solver,
+    pos: &Position,
+    line: &[Move],
+    nodes: u64,
+) -> Result<(), String> {
+    let Err(why) = verify_mate(pos, line) else {
+        return Ok(());
+    };
+    let mut p = pos.clone();
+    for (i, m) in line.iter().enumerate() {
+        if p.play(*m).is_err() || (i % 2 == 0 && !p.is_check()) {
+            return Err(why);
+        }
+    }
+    if line.len() % 2 == 0 || !p.is_check() {
+        return Err(why);
+    }
+    let replies = p.legal_moves();
+    if let Some(m) = replies.iter().find(|m| !futile::is_futile(&p, **m)) {
+        return Err(format!(
+            "the line ends in check, but the defender's {} is not a futile interposition",
+            m.to_usi()
+        ));
+    }
+    let options = Options {
+        nodes,
+        ..Options::default()
+    };
+    for m in replies.iter() {
+        let mut c = p.clone();
+        c.play_unchecked(*m);
+        match solver.solve(&c, &options) {
+            Ok(Answer {
+                result: MateResult::Mate { .. },
+                ..
+            }) => {}
+            Ok(_) => {
+                return Err(format!(
+                    "no mate proven after the futile interposition {}",
+                    m.to_usi()
+                ));
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Ok(())
 }
 
 /// The answer's verdict.
@@ -345,10 +406,16 @@ fn solve_inner(
         return Err(ProblemError::Unverified(why));
     }
     let length = if options.tsume {
-        s.counted_length(pos, &pv)
+        counted_length(pos, &pv)
     } else {
         pv.len() as u16
     };
+    // The search counts a futile drop as uncounted whatever the attacker answers, the line
+    // only when the next move takes it: the search's minimum is then a lower bound only, and
+    // a line counted longer is not proven minimal.
+    if length > len {
+        answer.minimal = false;
+    }
     if answer.minimal {
         len = length;
         // Uniqueness: another first move mating within the length.
@@ -562,7 +629,7 @@ impl Search<'_> {
                 if best.is_none() && or {
                     // The table lost the proof of every check: prove them one by one.
                     best = self
-                        .first_mating_check(&p, rem - 1, cpath)?
+                        .first_mating_check(&p, rem - 1, cpath, None)?
                         .map(|(m, _, l)| (m, l));
                 }
                 let Some((m, _)) = best else {
@@ -625,7 +692,10 @@ impl Search<'_> {
             if v == 0 {
                 return Err(Halt::Broken("an attacker node of length 0".into()));
             }
-            if let Some((m, c, _)) = self.first_mating_check(p, v - 1, cpath)? {
+            // After an interposing drop, its capture first: a futile drop's capture is what
+            // makes the pair uncounted.
+            let prefer = out.last().filter(|m| m.is_drop()).map(|m| m.to());
+            if let Some((m, c, _)) = self.first_mating_check(p, v - 1, cpath, prefer)? {
                 out.push(m);
                 return self.exact_from(&c, false, v - 1, cpath, tsume, out);
             }
@@ -685,11 +755,7 @@ impl Search<'_> {
             for (m, _, c, cv) in longest.into_iter().take(8) {
                 let mut line = vec![m];
                 self.exact_from(&c, true, cv, cpath, tsume, &mut line)?;
-                let mut end = p.clone();
-                for mv in &line {
-                    end.play_unchecked(*mv);
-                }
-                let left = PackedHand::new(end.hand(self.attacker)).map_or(u32::MAX, |h| h.total());
+                let left = self.hand_left(p, &line);
                 if best.as_ref().is_none_or(|b| left < b.0) {
                     best = Some((left, line));
                 }
@@ -701,6 +767,23 @@ impl Search<'_> {
         }
     }
 
+    /// The attacker's pieces in hand at the end of `line` (played from `p`, the defender to
+    /// move), not counting those it took from futile interpositions: composed answers leave
+    /// the interpositions out, so those pieces are never in the attacker's hand there.
+    fn hand_left(&self, p: &Position, line: &[Move]) -> u32 {
+        let mut end = p.clone();
+        let mut gained = 0u32;
+        for (i, mv) in line.iter().enumerate() {
+            let taken_back = line.get(i + 1).is_some_and(|r| r.to() == mv.to());
+            if i % 2 == 0 && self.futile && taken_back && futile::is_futile(&end, *mv) {
+                gained += 1;
+            }
+            end.play_unchecked(*mv);
+        }
+        PackedHand::new(end.hand(self.attacker))
+            .map_or(u32::MAX, |h| h.total().saturating_sub(gained))
+    }
+
     /// The first check of `p` (not back on the path) after which a mate within `rem` plies
     /// is proven: the move, the position after it and the proof's length.
     fn first_mating_check(
@@ -708,8 +791,13 @@ impl Search<'_> {
         p: &Position,
         rem: u16,
         cpath: u64,
+        prefer: Option<shogi_core::Square>,
     ) -> Result<Option<(Move, Position, u16)>, Limit> {
-        for m in checks(p) {
+        let mut moves = checks(p);
+        if let Some(sq) = prefer {
+            moves.sort_by_key(|m| m.to() != sq);
+        }
+        for m in moves {
             let mut c = p.clone();
             c.play_unchecked(m);
             if self
@@ -724,19 +812,22 @@ impl Search<'_> {
         }
         Ok(None)
     }
+}
 
-    /// A line's length with futile interpositions and their captures left out.
-    fn counted_length(&self, pos: &Position, pv: &[Move]) -> u16 {
-        let mut p = pos.clone();
-        let mut n = 0u16;
-        for (i, m) in pv.iter().enumerate() {
-            if i % 2 == 1 && futile::is_futile(&p, *m) {
-                n = n.saturating_sub(1);
-            } else {
-                n = n.saturating_add(1);
-            }
-            p.play_unchecked(*m);
+/// The length of a line (legal from `pos`, the attacker to move) under the tsume conventions:
+/// futile interpositions ([`futile_definition`]) that the next move takes, and those captures,
+/// left out.
+pub fn counted_length(pos: &Position, pv: &[Move]) -> u16 {
+    let mut p = pos.clone();
+    let mut n = 0u16;
+    for (i, m) in pv.iter().enumerate() {
+        let taken = pv.get(i + 1).is_some_and(|r| r.to() == m.to());
+        if i % 2 == 1 && taken && futile::is_futile(&p, *m) {
+            n = n.saturating_sub(1);
+        } else {
+            n = n.saturating_add(1);
         }
-        n
+        p.play_unchecked(*m);
     }
+    n
 }

@@ -1,7 +1,11 @@
 //! Positions with known answers.
 
+use shogi_core::Move;
 use shogi_core::{Position, SetupOptions};
-use shogi_mate::{Limit, MateResult, Options, Solver, brute, verify_mate};
+use shogi_mate::{
+    Limit, MateResult, Options, Solver, brute, counted_length, is_futile_interposition,
+    verify_mate, verify_tsume_answer,
+};
 
 fn pos(sfen: &str) -> Position {
     Position::from_sfen_with(sfen, SetupOptions::TSUME).unwrap_or_else(|e| panic!("{sfen}: {e}"))
@@ -171,4 +175,82 @@ fn limits_and_bad_problems() {
     // A table of one cluster still solves a short problem.
     let a = Solver::new(1).solve(&pos(T3), &Options::default()).unwrap();
     assert!(matches!(a.result, MateResult::Mate { ref pv } if verify_mate(&pos(T3), pv).is_ok()));
+}
+
+/// 小林正美 (近代将棋 1967-02, 塚田賞), まで49手詰, transcribed from the corpus's KI2 (the
+/// defender holds every other piece, as the record's hand says).
+const KOBAYASHI: &str = "8k/2rrl4/2n2ln2/g3pp2p/3l4n/2lp5/g5p2/9/7+p1 b 2B2GN4s12p 1";
+/// Its stated answer (the record's moves), which stops at 83飛成 with only drops on 82 left.
+const KOBAYASHI_ANSWER: &str = "N*2c 1a1b G*2b 1b2b B*3a 2b2c B*1b 2c2d 3a1c+ 2d2e 1b3d+ 2e3f \
+    1c3e 3f4g 3d5f 4g5h 3e5g 5h6i G*6h 6i7i 6h7g 7i8h 5g7i 8h7g 5f7h 7g8f 7i9g 8f9e 7h9f 9e8d \
+    9g7e 8d8c G*9c 9d9c 9f7d 8c8b 7e9c 8b9a G*9b 7b9b 9c9b 6b9b 7d7c 9a8a N*9c 9b9c R*8b 8a9a \
+    8b8c+";
+
+fn moves(usi: &str) -> Vec<Move> {
+    usi.split_whitespace()
+        .map(|m| Move::from_usi(m).unwrap_or_else(|e| panic!("{m}: {e}")))
+        .collect()
+}
+
+#[test]
+fn kobayashi_is_49_with_the_guarded_futile_drops_left_out() {
+    let start = pos(KOBAYASHI);
+    let answer = moves(KOBAYASHI_ANSWER);
+    assert_eq!(answer.len(), 49);
+    // The stated line does not end in checkmate: the defender may drop on 82, which the king
+    // guards, but the horse (73) or the dragon (83) takes it with mate, protected by the other.
+    assert!(verify_mate(&start, &answer).is_err());
+    let mut end = start.clone();
+    for m in &answer {
+        end.play_unchecked(*m);
+    }
+    let replies = end.legal_moves();
+    assert!(!replies.is_empty());
+    for r in replies.iter() {
+        assert!(r.is_drop() && r.to().to_string() == "8b", "{}", r.to_usi());
+        assert!(is_futile_interposition(&end, *r), "{}", r.to_usi());
+    }
+    let mut s = Solver::new(16 << 20);
+    assert_eq!(
+        verify_tsume_answer(&mut s, &start, &answer, 100_000),
+        Ok(())
+    );
+    assert_eq!(counted_length(&start, &answer), 49);
+    // The solver: 49, proven minimal, and its line is the record's up to 82飛 (ply 47); at ply
+    // 48 it takes the equally long defence 71玉 (72飛成 mates with the hand empty, as the
+    // record's line does): a 変化同手数, not a disagreement.
+    let a = s.solve(&start, &tsume()).unwrap();
+    assert_eq!((a.length, a.minimal), (Some(49), true));
+    let MateResult::Mate { pv } = &a.result else {
+        panic!("{:?}", a.result)
+    };
+    assert_eq!(pv[..47], answer[..47]);
+    assert!(verify_tsume_answer(&mut s, &start, pv, 100_000).is_ok());
+    assert_eq!(counted_length(&start, pv), 49);
+    // Without the tsume conventions every ply counts: the drop and its capture make 51.
+    let plain = s.solve(&start, &shortest()).unwrap();
+    assert_eq!((plain.length, plain.minimal), (Some(51), true));
+}
+
+#[test]
+fn which_interpositions_are_futile() {
+    // Gote's king 9a in check from sente's rook 9i; sente's gold 8c guards 9b and 9c, gote's
+    // silver 8d guards 9c and 9e, gote's gold 8g guards 9g and 9h.
+    let p = pos("k8/9/1G7/1s7/9/9/1g7/9/R8 w p 1");
+    let futile: Vec<String> = p
+        .legal_moves()
+        .iter()
+        .filter(|m| is_futile_interposition(&p, **m))
+        .map(|m| m.to_usi())
+        .collect();
+    // 9d, 9f: unguarded, simply lost to the rook. 9b: the king guards it, but the rook takes
+    // it with check, protected by the gold, and cannot be taken back.
+    assert_eq!(futile, ["P*9b", "P*9d", "P*9f"]);
+    // Counted (useful): 9c and 9e (the silver takes back), 9g and 9h (the gold takes back),
+    // and the silver's moved interposition 8d9e.
+    for m in ["P*9c", "P*9e", "P*9g", "P*9h", "8d9e"] {
+        let m = Move::from_usi(m).unwrap();
+        assert!(p.legal_moves().contains(&m), "{}", m.to_usi());
+        assert!(!is_futile_interposition(&p, m), "{}", m.to_usi());
+    }
 }

@@ -111,3 +111,30 @@ P7 *  *  *  *  *  *  *  *  * \nP8 *  *  *  *  *  *  *  *  * \nP9 *  *  *  *  +OU
     let out = shogi(&["check", path.to_str().unwrap()]);
     assert!(!format!("{}{}", stdout(&out), common::stderr(&out)).contains("forced mate"));
 }
+
+#[test]
+fn a_composed_answer_ending_before_futile_drops_agrees() {
+    // 小林正美 (近代将棋 1967-02), まで49手詰: its answer stops at 83飛成, where the defender
+    // has only drops on 82 left, each taken by the horse or the dragon with mate (futile).
+    let Some(corpus) = common::shared_corpus() else {
+        return;
+    };
+    let f = corpus
+        .join("kifu-for-js/packages/json-kifu-format/test/files/ki2/kobayashi_kinsho196702.ki2");
+    let out = shogi(&[
+        "mate",
+        f.to_str().unwrap(),
+        "--shortest",
+        "--format",
+        "json",
+    ]);
+    let text = stdout(&out);
+    assert_eq!(code(&out), 0, "{text}");
+    let row: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(row["length"], 49, "{text}");
+    assert_eq!(row["minimal"], true, "{text}");
+    assert_eq!(
+        row["note"], "stated answer mates (49 plies, futile interpositions not counted)",
+        "{text}"
+    );
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Famous long tsume (shogi-mate/bench/famous.tsv): `shogi mate` on each, one at a time, with a
+node and time budget; prints the result, the line's length against the stated one, nodes and
+time. Too slow for a test (寿 takes about 12 million nodes), so a benchmark.
+
+Usage: python3 scripts/mate-famous.py --shogi target/release/shogi [--time 300] [--memory 2048]
+       [--shortest]
+"""
+import argparse
+import json
+import os
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SET = os.path.join(HERE, "..", "shogi-mate", "bench", "famous.tsv")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shogi", default="target/release/shogi")
+    ap.add_argument("--nodes", type=int, default=500_000_000)
+    ap.add_argument("--time", type=float, default=300)
+    ap.add_argument("--memory", type=int, default=2048, help="table MiB")
+    ap.add_argument("--shortest", action="store_true")
+    ap.add_argument("--only", help="run only the problems whose name contains this")
+    args = ap.parse_args()
+    print(f"load: {open('/proc/loadavg').read().split()[0]}")
+    for line in open(SET, encoding="utf-8"):
+        if line.startswith("#") or not line.strip():
+            continue
+        name, stated, sfen = line.rstrip("\n").split("\t")
+        if args.only and args.only not in name:
+            continue
+        cmd = [args.shogi, "mate", sfen, "--nodes", str(args.nodes), "--time", str(args.time),
+               "--memory", str(args.memory), "--jobs", "1", "--format", "json"]
+        if args.shortest:
+            cmd.append("--shortest")
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.time + 120)
+        rows = [json.loads(x) for x in out.stdout.splitlines() if x.strip()]
+        if not rows:
+            print(f"{name}: no answer (exit {out.returncode}): {out.stderr.strip()[:200]}")
+            continue
+        r = rows[0]
+        length = r.get("length")
+        plies = len(r["pv_usi"].split()) if r["pv_usi"] else 0
+        verdict = "" if length is None else ("= stated" if length == int(stated) else f"stated {stated}")
+        print(f"{name}: {r['result']} length {length} ({plies} plies, minimal {r['minimal']}) "
+              f"{verdict}; {r['nodes']} nodes, {r['time_s']:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
