@@ -214,18 +214,15 @@ impl Selection {
             return false;
         }
         if !self.endings.is_empty() {
-            let e = row.ending.as_deref().unwrap_or("none");
-            if !self.endings.iter().any(|k| k.name() == e) {
+            let e = row.ending.unwrap_or(EndingName::NONE);
+            if !self.endings.contains(&e) {
                 return false;
             }
         }
-        if self.winner.is_some_and(|w| w.name() != row.winner) {
+        if self.winner.is_some_and(|w| w != row.winner) {
             return false;
         }
-        if self
-            .variant
-            .is_some_and(|v| row.variant.as_deref() != Some(v.name()))
-        {
+        if self.variant.is_some_and(|v| row.variant != Some(v)) {
             return false;
         }
         if self
@@ -262,9 +259,9 @@ mod tests {
             gote: Some("suzuki".into()),
             start_iso: Some("2024-01-02T10:00:00".into()),
             plies: 120,
-            ending: Some("resign".into()),
-            winner: "gote".into(),
-            variant: Some("standard".into()),
+            ending: Some("resign".parse().unwrap()),
+            winner: Winner::Gote,
+            variant: Some(Variant::Standard),
             handicap: Some("平手".into()),
             valid: true,
             sente_rating: Some(3000.0),

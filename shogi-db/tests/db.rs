@@ -308,7 +308,7 @@ fn explore_counts_equal_brute_force() {
             if let Some(m) = &s.next {
                 per.entry(m.clone())
                     .or_default()
-                    .insert((s.path.clone(), s.game), s.row.winner.clone());
+                    .insert((s.path.clone(), s.game), s.row.winner.name().to_string());
             }
         }
         assert_eq!(table.games as usize, games.len(), "{sfen}");

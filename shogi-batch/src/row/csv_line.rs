@@ -4,7 +4,7 @@
 //! by `,`; a field holding `,`, `"`, `\r` or `\n` quoted with `"`, its quotes doubled;
 //! numbers as `itoa` and `ryu` spell them; `\n` at the end), which a test checks.
 
-use super::{COLUMNS, GameRow};
+use super::{COLUMNS, ColumnWord, GameRow};
 
 /// The CSV header of rows written by [`GameRow::write_csv`]: [`COLUMNS`], and `moves` when
 /// the rows carry it.
@@ -62,6 +62,11 @@ impl Fields<'_> {
         }
     }
 
+    /// A closed-set column's word (none needs quotes: a test checks).
+    fn word<T: ColumnWord>(&mut self, w: Option<T>) {
+        self.plain(&w.map(T::word));
+    }
+
     fn opt_text<S: AsRef<str>>(&mut self, s: &Option<S>) {
         match s {
             Some(s) => self.text(s.as_ref()),
@@ -110,9 +115,9 @@ impl<S: AsRef<str>> GameRow<S> {
         f.text(self.path.as_ref());
         f.number(self.game);
         f.opt_number(self.line);
-        f.plain(&self.format);
-        f.plain(&self.encoding);
-        f.plain(&self.variant);
+        f.word(self.format);
+        f.word(self.encoding);
+        f.word(self.variant);
         for s in [
             &self.handicap,
             &self.sente,
@@ -130,8 +135,8 @@ impl<S: AsRef<str>> GameRow<S> {
         f.opt_text(&self.sente_rank);
         f.opt_text(&self.gote_rank);
         f.number(self.plies);
-        f.plain(&self.ending);
-        f.text(self.winner.as_ref());
+        f.word(self.ending);
+        f.word(Some(self.winner));
         f.start();
         f.out
             .extend_from_slice(if self.valid { b"true" } else { b"false" });
@@ -176,7 +181,7 @@ mod tests {
             path: "a,b/\"c\".kif".into(),
             game: 4_000_000_000,
             line: Some(0),
-            format: Some("kif".into()),
+            format: Some(shogi_kif::Format::Kif),
             sente: Some("name with\nnewline".into()),
             gote: Some("cr\rhere".into()),
             start: Some(String::new()),
@@ -184,7 +189,6 @@ mod tests {
             sente_rating: Some(1500.0),
             gote_rating: Some(2345.678),
             plies: 7,
-            winner: "none".into(),
             valid: true,
             first_error: Some("illegal-move: move 3, \"x\"".into()),
             error_ply: Some(3),
