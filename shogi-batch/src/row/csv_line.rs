@@ -6,12 +6,26 @@
 
 use super::{COLUMNS, ColumnWord, GameRow};
 
-/// The CSV header of rows written by [`GameRow::write_csv`]: [`COLUMNS`], and `moves` when
-/// the rows carry it.
-pub fn csv_header(with_moves: bool) -> String {
+/// The columns `--mate` adds (see [`GameRow::set_missed_mate`]), after `moves`.
+pub const MATE_COLUMNS: &[&str] = &[
+    "missed_mate_ply",
+    "missed_mate_side",
+    "missed_mate_length",
+    "missed_mate_pv",
+];
+
+/// The CSV header of rows written by [`GameRow::write_csv`]: [`COLUMNS`], `moves` when the
+/// rows carry it, then the [`MATE_COLUMNS`] when they carry those.
+pub fn csv_header(with_moves: bool, with_mate: bool) -> String {
     let mut h = COLUMNS.join(",");
     if with_moves {
         h.push_str(",moves");
+    }
+    if with_mate {
+        for c in MATE_COLUMNS {
+            h.push(',');
+            h.push_str(c);
+        }
     }
     h.push('\n');
     h
@@ -152,6 +166,12 @@ impl<S: AsRef<str>> GameRow<S> {
         if let Some(moves) = &self.moves {
             f.text(moves.as_ref());
         }
+        if let Some(ply) = self.missed_mate_ply {
+            f.opt_number(ply);
+            f.word(self.missed_mate_side.flatten());
+            f.opt_number(self.missed_mate_length.flatten().map(u32::from));
+            f.plain(&self.missed_mate_pv.as_ref().and_then(Option::as_ref));
+        }
         f.out.push(b'\n');
     }
 }
@@ -213,7 +233,7 @@ mod tests {
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
         assert_eq!(
             text.lines().next().map(|l| format!("{l}\n")),
-            Some(csv_header(true))
+            Some(csv_header(true, false))
         );
     }
 }

@@ -9,19 +9,21 @@ use crate::key::{game_key, key_hex};
 use crate::read::InputRecord;
 use columns::ending_and_winner;
 use serde::{Deserialize, Serialize};
-use shogi_core::Variant;
+use shogi_core::{Color, Variant};
 use shogi_kif::{Encoding, Format, MainLine, Record, Severity, Winner};
 use std::borrow::Cow;
-use word::{serde_opt_word, serde_word};
+use word::{serde_flag_word, serde_opt_word, serde_word};
 
 mod columns;
 mod csv_line;
+mod mate;
 mod moves;
 mod word;
 
+pub use mate::{MateSearch, MissedMate, missed_mate};
 pub use word::{ColumnWord, parse_word};
 
-pub use csv_line::csv_header;
+pub use csv_line::{MATE_COLUMNS, csv_header};
 
 pub use moves::{main_line_text, moves_text};
 
@@ -116,6 +118,24 @@ pub struct GameRow<S = String> {
     /// in that notation, moves separated by single spaces (see [`moves_text`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moves: Option<S>,
+    /// With `--mate` only (absent otherwise; inner `None`: empty, no missed mate): the ply
+    /// of the first position where the loser of a game lost by resignation or time had a
+    /// forced mate (see [`missed_mate`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missed_mate_ply: Option<Option<u32>>,
+    /// With `--mate`: the side that had it, `sente` or `gote`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "serde_flag_word"
+    )]
+    pub missed_mate_side: Option<Option<Color>>,
+    /// With `--mate`: the mate's length in plies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missed_mate_length: Option<Option<u16>>,
+    /// With `--mate`: the mating line in USI, moves separated by single spaces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missed_mate_pv: Option<Option<S>>,
 }
 
 /// The column names, in order.
@@ -204,6 +224,10 @@ impl<'a> GameRow<Cow<'a, str>> {
             key: o(self.key),
             duplicate_of: o(self.duplicate_of),
             moves: o(self.moves),
+            missed_mate_ply: self.missed_mate_ply,
+            missed_mate_side: self.missed_mate_side,
+            missed_mate_length: self.missed_mate_length,
+            missed_mate_pv: self.missed_mate_pv.map(o),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! JSON, SQLite and Python, and read back from that word.
 
 use crate::filter_text::EndingName;
-use shogi_core::Variant;
+use shogi_core::{Color, Variant};
 use shogi_kif::{Encoding, Format, Winner};
 
 /// A value of a closed-set column and its word (`kif`, `shift_jis`, `mini`, `resign`, `gote`).
@@ -74,6 +74,17 @@ impl ColumnWord for EndingName {
     }
 }
 
+impl ColumnWord for Color {
+    const COLUMN: &'static str = "missed_mate_side";
+    /// `sente` or `gote`, as the `winner` column names sides.
+    fn word(self) -> &'static str {
+        Winner::of(self).name()
+    }
+    fn from_word(word: &str) -> Option<Self> {
+        Winner::from_name(word).and_then(Winner::color)
+    }
+}
+
 /// The word `text` stored in `column` as its value, or a message naming the column and the
 /// word (a damaged database, a hand-edited CSV).
 pub fn parse_word<T: ColumnWord>(text: &str) -> Result<T, String> {
@@ -122,6 +133,26 @@ pub(super) mod serde_opt_word {
     }
 }
 
+/// Serde for a closed-set column that only some rows carry (`Some(None)`: the column is
+/// there and empty; `None` is skipped by the field's `skip_serializing_if`).
+pub(super) mod serde_flag_word {
+    use super::ColumnWord;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<T: ColumnWord, Z: Serializer>(
+        v: &Option<Option<T>>,
+        s: Z,
+    ) -> Result<Z::Ok, Z::Error> {
+        super::serde_opt_word::serialize(&v.flatten(), s)
+    }
+
+    pub fn deserialize<'de, T: ColumnWord, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Option<T>>, D::Error> {
+        super::serde_opt_word::deserialize(d).map(Some)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,6 +180,7 @@ mod tests {
         back(&[Encoding::Utf8, Encoding::ShiftJis, Encoding::EucJp]);
         back(&[Variant::Standard, Variant::Mini]);
         back(&[Winner::Sente, Winner::Gote, Winner::Draw, Winner::None]);
+        back(&[Color::Black, Color::White]);
         let endings: Vec<EndingName> = crate::ENDINGS.iter().map(|e| e.parse().unwrap()).collect();
         back(&endings);
         assert_eq!(Encoding::ShiftJis.word(), "shift_jis");
