@@ -325,14 +325,14 @@ mod tests {
             rusqlite::params_from_iter(values),
         )
         .unwrap();
-        let back = conn
-            .query_row(
+        let read_back = || {
+            conn.query_row(
                 &format!("SELECT {} FROM games g", select_list("g")),
                 [],
                 |r| row_from(r, 0),
             )
-            .unwrap();
-        assert_eq!(back, row);
+        };
+        assert_eq!(read_back().unwrap(), row);
         let stored: (String, String) = conn
             .query_row("SELECT encoding, ending FROM games", [], |r| {
                 Ok((r.get(0)?, r.get(1)?))
@@ -342,13 +342,7 @@ mod tests {
         // A stored word that is none of its column's is an error, not a panic.
         conn.execute("UPDATE games SET winner = 'black'", [])
             .unwrap();
-        let e = conn
-            .query_row(
-                &format!("SELECT {} FROM games g", select_list("g")),
-                [],
-                |r| row_from(r, 0),
-            )
-            .unwrap_err();
+        let e = read_back().unwrap_err();
         let e = db_err(Path::new("x.db"), e).to_string();
         assert!(
             e.contains("x.db") && e.contains("'black'") && e.contains("winner"),

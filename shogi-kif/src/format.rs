@@ -22,6 +22,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in declaration order.
+    pub const ALL: [Format; 6] = [
+        Format::Kif,
+        Format::Ki2,
+        Format::Csa,
+        Format::Usi,
+        Format::Sfen,
+        Format::Jkf,
+    ];
+
     /// The format a file extension suggests (`kif`, `kifu`, `ki2`, `ki2u`, `csa`, `usi`, `sfen`, `jkf`, `json`).
     pub fn from_extension(ext: &str) -> Option<Format> {
         Some(match ext.to_ascii_lowercase().as_str() {

@@ -5,6 +5,7 @@
 //! numbers as `itoa` and `ryu` spell them; `\n` at the end), which a test checks.
 
 use super::{COLUMNS, ColumnWord, GameRow};
+use std::io::Write as _;
 
 /// The columns `--mate` adds (see [`GameRow::set_missed_mate`]), after `moves`.
 pub const MATE_COLUMNS: &[&str] = &[
@@ -90,18 +91,8 @@ impl Fields<'_> {
 
     fn number(&mut self, n: u32) {
         self.start();
-        let mut digits = [0u8; 10];
-        let mut i = digits.len();
-        let mut n = n;
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        self.out.extend_from_slice(&digits[i..]);
+        // Writing to a Vec cannot fail.
+        let _ = write!(self.out, "{n}");
     }
 
     fn opt_number(&mut self, n: Option<u32>) {

@@ -29,8 +29,7 @@ impl ColumnWord for Format {
         self.name()
     }
     fn from_word(word: &str) -> Option<Self> {
-        use Format::*;
-        find(&[Kif, Ki2, Csa, Usi, Sfen, Jkf], word)
+        find(&Format::ALL, word)
     }
 }
 
@@ -169,14 +168,7 @@ mod tests {
             let e = parse_word::<T>("Bogus").unwrap_err();
             assert!(e.contains(T::COLUMN) && e.contains("Bogus"), "{e}");
         }
-        back(&[
-            Format::Kif,
-            Format::Ki2,
-            Format::Csa,
-            Format::Usi,
-            Format::Sfen,
-            Format::Jkf,
-        ]);
+        back(&Format::ALL);
         back(&[Encoding::Utf8, Encoding::ShiftJis, Encoding::EucJp]);
         back(&[Variant::Standard, Variant::Mini]);
         back(&[Winner::Sente, Winner::Gote, Winner::Draw, Winner::None]);
