@@ -6,14 +6,7 @@ use std::path::Path;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
 
-const FORMATS: [Format; 6] = [
-    Format::Kif,
-    Format::Ki2,
-    Format::Csa,
-    Format::Usi,
-    Format::Sfen,
-    Format::Jkf,
-];
+const FORMATS: [Format; 6] = Format::ALL;
 
 /// The records of every corpus file we read (none when the corpus is absent).
 fn corpus() -> Vec<(String, Record)> {

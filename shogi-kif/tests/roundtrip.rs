@@ -149,14 +149,7 @@ fn corpus_round_trips() {
             if rec.moves.moves.iter().any(|m| m.foul.is_some()) {
                 continue;
             }
-            for format in [
-                Format::Kif,
-                Format::Ki2,
-                Format::Csa,
-                Format::Usi,
-                Format::Sfen,
-                Format::Jkf,
-            ] {
+            for format in Format::ALL {
                 // CSA cannot hold a record whose main line ends in a variation-only ending.
                 let text = write(&rec, format);
                 let back = match shogi_kif::read_str(&text, ReadOptions::with_hint(Some(format))) {

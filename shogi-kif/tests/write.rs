@@ -5,14 +5,7 @@
 use shogi_kif::{Format, Record};
 use std::fmt;
 
-const FORMATS: [Format; 6] = [
-    Format::Kif,
-    Format::Ki2,
-    Format::Csa,
-    Format::Usi,
-    Format::Sfen,
-    Format::Jkf,
-];
+const FORMATS: [Format; 6] = Format::ALL;
 
 fn fixture(name: &str) -> Record {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));

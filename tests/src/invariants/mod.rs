@@ -99,11 +99,4 @@ pub fn target(name: &str) -> Option<fn(&[u8])> {
 }
 
 /// Every record format, in a fixed order.
-pub const FORMATS: [Format; 6] = [
-    Format::Kif,
-    Format::Ki2,
-    Format::Csa,
-    Format::Usi,
-    Format::Sfen,
-    Format::Jkf,
-];
+pub const FORMATS: [Format; 6] = Format::ALL;
