@@ -61,18 +61,18 @@ impl EndingName {
         self.0
     }
 
-    /// The ending name `name` exactly as [`crate::ENDINGS`] spells it.
+    /// The ending name `name` exactly as [`shogi_kif::ENDING_NAMES`] spells it.
     pub fn from_exact(name: &str) -> Option<EndingName> {
-        crate::ENDINGS
+        shogi_kif::ENDING_NAMES
             .iter()
             .find(|e| **e == name)
             .map(|e| EndingName(e))
     }
 
-    /// A name shogi-kif's [`shogi_kif::outcome`] gave (one of [`crate::ENDINGS`]), kept
+    /// A name shogi-kif's [`shogi_kif::outcome`] gave (one of [`shogi_kif::ENDING_NAMES`]), kept
     /// without looking it up.
     pub(crate) fn of_outcome(name: &'static str) -> EndingName {
-        debug_assert!(crate::ENDINGS.contains(&name), "{name}");
+        debug_assert!(shogi_kif::ENDING_NAMES.contains(&name), "{name}");
         EndingName(name)
     }
 }
@@ -85,7 +85,7 @@ impl FromStr for EndingName {
         EndingName::from_exact(&k).ok_or_else(|| {
             format!(
                 "unknown ending '{k}' (one of: {})",
-                crate::ENDINGS.join(", ")
+                shogi_kif::ENDING_NAMES.join(", ")
             )
         })
     }

@@ -1,6 +1,6 @@
 //! The arguments every batch command shares: shards and the selection of games.
 
-use crate::Failure;
+use crate::ctx::Failure;
 use shogi_batch::{DedupMode, Input, MateSearch, Selection, Shard};
 
 /// `--mate`, `--mate-plies K`, `--mate-length M` (of `check` and `stats`).

@@ -1,9 +1,9 @@
 //! `shogi check`: every record of every input read and replayed; each problem located.
 
+use crate::args::InputArgs;
 use crate::batch::{MateArgs, SelectArgs, ShardArgs};
-use crate::cli::InputArgs;
+use crate::ctx::{Ctx, Failure};
 use crate::driver::{Batch, Copies, Handler, Plan, internal_error, selected, status};
-use crate::{Ctx, Failure};
 use serde::Serialize;
 use shogi_batch::{DedupMode, INTERNAL_ERROR, Input, InputRecord, game_key};
 use shogi_kif::{Diagnostic, ErrorKind, Severity};

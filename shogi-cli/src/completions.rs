@@ -1,9 +1,7 @@
 //! `shogi completions`: the shell completion script, made by clap_complete from the same
 //! command-line definition the parser uses, so it never falls behind a new flag.
 
-use crate::cli::Cli;
-use crate::{Ctx, Failure, emit};
-use clap::CommandFactory;
+use crate::ctx::{Ctx, Failure, emit};
 use clap_complete::Shell;
 
 /// Arguments of `shogi completions`.
@@ -22,9 +20,9 @@ pub struct CompletionsArgs {
     pub shell: Shell,
 }
 
-/// Runs `shogi completions`: the script on stdout.
-pub fn run(args: &CompletionsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+/// Runs `shogi completions`: the script for `cli` (the whole command line) on stdout.
+pub fn run(args: &CompletionsArgs, cli: &mut clap::Command, ctx: &mut Ctx) -> Result<(), Failure> {
     let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "shogi", &mut script);
+    clap_complete::generate(args.shell, cli, "shogi", &mut script);
     emit(ctx.stdout, &String::from_utf8_lossy(&script))
 }

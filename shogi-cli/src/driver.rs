@@ -5,12 +5,12 @@
 //! around it (the report of a record whose handling panicked, the selection test, `--dedup`'s
 //! choice of copies, the exit status).
 
+use crate::args::InputArgs;
 use crate::batch::ShardArgs;
-use crate::cli::InputArgs;
+use crate::ctx::{Failure, Options, RecordHook};
 use crate::inputs::{expand, reading, record_hook};
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
-use crate::{Failure, Options, RecordHook};
 use shogi_batch::{
     Dedup, DedupMode, Event, GameRow, INTERNAL_ERROR, Input, InputRecord, Reading, Selection,
     SharedStdin, duplicates,

@@ -2,8 +2,8 @@
 //! collection layer of the CLI, the database and the Python bindings): paths as given,
 //! directories walked recursively in sorted order, `-` for standard input.
 
-use crate::Failure;
-use crate::cli::InputArgs;
+use crate::args::InputArgs;
+use crate::ctx::Failure;
 pub use shogi_batch::{Input, io_reason};
 use shogi_kif::{Encoding, Format, ReadOptions};
 
@@ -48,10 +48,10 @@ pub fn output<'a>(
     })
 }
 
-/// Calls the per-record hook of [`crate::Options::on_record`] (tests only) before a game is
+/// Calls the per-record hook of [`crate::ctx::Options::on_record`] (tests only) before a game is
 /// handled, unless the game is the report of a panic.
 pub fn record_hook(
-    hook: Option<&crate::RecordHook>,
+    hook: Option<&crate::ctx::RecordHook>,
     input: &Input,
     game: &shogi_batch::InputRecord,
 ) {

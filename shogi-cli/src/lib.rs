@@ -4,7 +4,8 @@
 //!
 //! Exit codes: 0 success, 1 a check or suite found failures, 2 usage, input or I/O error.
 //!
-//! Layout: `cli` holds the command line shared by every command; `perft`, `moves`, `check`,
+//! Layout: `cli` holds the top-level parser, `args` the argument types several commands share,
+//! `ctx` what every command is handed (streams, options, [`Options`], the failure type); `perft`, `moves`, `check`,
 //! `convert`, `stats`, `show` and `completions` one command each. The batch commands (`check`,
 //! `convert`, `stats`) stand on the shogi-batch crate (inputs walked in sorted order, shards,
 //! inputs read in parallel with results in input order, one row type, the selection, duplicates,
@@ -15,11 +16,13 @@
 //! `convert::training`.
 
 mod analyze;
+mod args;
 mod batch;
 mod check;
 mod cli;
 mod completions;
 mod convert;
+mod ctx;
 mod db;
 mod driver;
 mod inputs;
@@ -34,30 +37,13 @@ mod stats;
 
 /// The columns of `shogi analyze`'s per-ply table and of its `--summary`, in order.
 pub use analyze::{COLUMNS as ANALYZE_COLUMNS, SUMMARY_COLUMNS as ANALYZE_SUMMARY_COLUMNS};
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use cli::{Cli, Command};
+use ctx::Ctx;
+pub use ctx::{Options, RecordHook};
 use std::ffi::OsString;
 use std::io::{BufRead, Write};
-use std::sync::{Arc, Mutex};
-
-/// A per-record hook: called with the input's name and the record's number (from 1).
-pub type RecordHook = Arc<dyn Fn(&str, usize) + Send + Sync>;
-
-/// Settings the binary takes from its environment; tests leave them at their defaults.
-#[derive(Clone, Default)]
-pub struct Options {
-    /// Draw progress bars on the process's real stderr (the binary sets this when stderr is a
-    /// terminal; they never go to the `stderr` given to [`run_with`]).
-    pub progress: bool,
-    /// Called with the input's name and the record's number (from 1) before each record of a
-    /// batch command is handled, inside the isolation of that input: a test installs one that
-    /// panics to check that an internal failure is reported and the batch goes on.
-    #[doc(hidden)]
-    pub on_record: Option<RecordHook>,
-    /// Standard output is a terminal (the binary sets this): binary training data is then
-    /// refused.
-    pub stdout_terminal: bool,
-}
+use std::sync::Mutex;
 
 /// Runs the `shogi` command line `args` (the program name first, as in `std::env::args_os`),
 /// reading `stdin` and writing `stdout` and `stderr`; returns the exit code. No progress bar is
@@ -103,7 +89,7 @@ pub fn run_with(
         Command::Explore(a) => db::explore(a, &mut ctx),
         Command::Show(a) => show::run(a, &mut ctx),
         Command::Analyze(a) => analyze::run(a, &mut ctx),
-        Command::Completions(a) => completions::run(a, &mut ctx),
+        Command::Completions(a) => completions::run(a, &mut Cli::command(), &mut ctx),
         Command::Match(a) => match_cmd::run(a, &mut ctx),
         Command::Mate(a) => mate::run(a, &mut ctx),
     };
@@ -141,49 +127,4 @@ fn usage_error(e: &clap::Error, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     }
     let _ = writeln!(stderr, "{line} (see 'shogi --help')");
     2
-}
-
-/// What a command reads and writes: the streams given to [`run_with`] and its options.
-pub(crate) struct Ctx<'a> {
-    /// Standard input, locked by whichever thread reads `-`.
-    pub stdin: Mutex<&'a mut (dyn BufRead + Send)>,
-    pub stdout: &'a mut dyn Write,
-    pub stderr: &'a mut dyn Write,
-    pub options: &'a Options,
-}
-
-/// A failure that ends the command: a message for stderr and the exit code.
-#[derive(Debug)]
-pub(crate) struct Failure {
-    /// Exit code (1: something checked failed, 2: usage, input or I/O error).
-    pub code: u8,
-    /// One-line message (empty: the command already said everything).
-    pub message: String,
-}
-
-impl Failure {
-    /// A usage, input or I/O error (exit 2).
-    pub fn usage(message: impl Into<String>) -> Failure {
-        Failure {
-            code: 2,
-            message: message.into(),
-        }
-    }
-
-    /// An exit code with nothing more to say.
-    pub fn silent(code: u8) -> Failure {
-        Failure {
-            code,
-            message: String::new(),
-        }
-    }
-}
-
-/// Writes `text` to `out` and flushes it; a closed pipe is not an error worth reporting.
-pub(crate) fn emit(out: &mut dyn Write, text: &str) -> Result<(), Failure> {
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Failure::usage(format!("error: cannot write stdout: {e}"))),
-    }
 }

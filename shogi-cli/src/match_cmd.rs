@@ -1,8 +1,8 @@
 //! `shogi match`: games between USI engines refereed by our rules (the shogi-match crate),
 //! records written as games end, results with Elo, LOS and SPRT.
 
-use crate::cli::{OutputFormat, VariantArg};
-use crate::{Ctx, Failure, emit};
+use crate::args::{OutputFormat, VariantArg};
+use crate::ctx::{Ctx, Failure, emit};
 use shogi_core::{ImpasseRule, Variant};
 use shogi_match::clock::TimeControl;
 use shogi_match::openings::{Opening, order, read_openings};

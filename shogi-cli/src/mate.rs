@@ -2,10 +2,10 @@
 //! one answer per problem, the problems solved in parallel; a record's own answer (its main
 //! line) is checked against the solver.
 
-use crate::cli::InputArgs;
+use crate::args::InputArgs;
+use crate::ctx::{Ctx, Failure, emit};
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
-use crate::{Ctx, Failure, emit};
 use rayon::prelude::*;
 use shogi_core::{Move, Position, SetupOptions};
 use shogi_kif::notation::{Notation, move_text};

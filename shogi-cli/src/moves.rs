@@ -1,7 +1,7 @@
 //! `shogi moves`: the legal moves of a position.
 
-use crate::cli::{NotationArg, VariantArg, parse_position};
-use crate::{Ctx, Failure};
+use crate::args::{NotationArg, VariantArg, parse_position};
+use crate::ctx::{Ctx, Failure};
 use shogi_kif::notation::{Notation, move_text};
 
 /// Arguments of `shogi moves`.
@@ -34,5 +34,5 @@ pub fn run(args: &MovesArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         }
         out.push('\n');
     }
-    crate::emit(ctx.stdout, &out)
+    crate::ctx::emit(ctx.stdout, &out)
 }

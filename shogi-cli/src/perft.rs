@@ -1,10 +1,10 @@
 //! `shogi perft`: leaf counts of one position, suites of known counts, and split/run/merge for
 //! runs spread over many machines.
 
-use crate::cli::{OutputFormat, VariantArg, parse_position};
+use crate::args::{OutputFormat, VariantArg, parse_position};
+use crate::ctx::{Ctx, Failure, emit};
 use crate::pool::thread_pool;
 use crate::progress::Progress;
-use crate::{Ctx, Failure, emit};
 use shogi_core::Position;
 use shogi_perft::split::{Results, Shard, TaskList};
 use shogi_perft::suite::{Limits, Suite};

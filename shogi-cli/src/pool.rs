@@ -1,6 +1,6 @@
 //! The worker threads of a command.
 
-use crate::Failure;
+use crate::ctx::Failure;
 
 /// A rayon pool of `threads` workers (0: one per core).
 pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {

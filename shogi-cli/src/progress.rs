@@ -1,4 +1,4 @@
-//! The one progress bar: drawn on the process's stderr when [`crate::Options::progress`] says it
+//! The one progress bar: drawn on the process's stderr when [`crate::ctx::Options::progress`] says it
 //! is a terminal, and only once the work has lasted a second.
 
 use indicatif::{ProgressBar, ProgressStyle};

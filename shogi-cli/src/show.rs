@@ -1,8 +1,8 @@
 //! `shogi show`: one position of a record (or an SFEN) as a board diagram, with hands, side to
 //! move, check and mate, its SFEN and the moves that led to it.
 
-use crate::cli::{InputArgs, NotationArg, VariantArg, parse_position};
-use crate::{Ctx, Failure, emit};
+use crate::args::{InputArgs, NotationArg, VariantArg, parse_position};
+use crate::ctx::{Ctx, Failure, emit};
 use shogi_core::{Color, Handicap, Move, Position, Square, UsiWords, Variant};
 use shogi_kif::notation::{Notation, move_text};
 use shogi_kif::{Format, Line, ReadError, ReadOptions, Reader, Record};

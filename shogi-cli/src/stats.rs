@@ -1,9 +1,9 @@
 //! `shogi stats`: one row per game (CSV or JSON lines), or totals with `--summary`.
 
+use crate::args::{InputArgs, NotationArg};
 use crate::batch::{MateArgs, SelectArgs, ShardArgs};
-use crate::cli::{InputArgs, NotationArg};
+use crate::ctx::{Ctx, Failure};
 use crate::driver::{Batch, Copies, Handler, Plan, status};
-use crate::{Ctx, Failure};
 use shogi_batch::{
     DedupMode, GameRow, Input, InputRecord, MateSearch, Selection, Summary, csv_header, game_key,
     line_text,

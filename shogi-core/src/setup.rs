@@ -2,7 +2,6 @@
 //! playable position. Its SFEN syntax is in `sfen.rs`.
 
 use crate::hand::Hand;
-use crate::sfen::{self, SfenError};
 use crate::types::{Color, Piece, Role, Square, Variant};
 use std::fmt;
 
@@ -44,24 +43,6 @@ impl Setup {
     /// Puts (or clears) a piece on `sq`.
     pub fn set_piece(&mut self, sq: Square, piece: Option<Piece>) {
         self.board[sq.index()] = piece;
-    }
-
-    /// Parses the SFEN syntax (board, side, hands, move number). Hands and move number may be
-    /// omitted (empty hands, move 1). The variant comes from the board's shape (9x9 or 5x5).
-    /// A leading `sfen ` is accepted. Legality is not checked here.
-    pub fn from_sfen(s: &str) -> Result<Setup, SfenError> {
-        sfen::parse(s)
-    }
-
-    /// The SFEN text, hands in the conventional order (R B G S N L P, Black first).
-    pub fn to_sfen(&self) -> String {
-        sfen::write(
-            self.variant,
-            &self.board,
-            &self.hands,
-            self.side_to_move,
-            self.move_number,
-        )
     }
 }
 

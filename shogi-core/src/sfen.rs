@@ -81,6 +81,28 @@ pub(crate) fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
         .map(move |w| (w.as_ptr() as usize - base, w))
 }
 
+// SFEN text for a `Setup` (here, beside the reader and writer, so that `setup` does not
+// depend on `sfen`).
+impl Setup {
+    /// Parses the SFEN syntax (board, side, hands, move number). Hands and move number may be
+    /// omitted (empty hands, move 1). The variant comes from the board's shape (9x9 or 5x5).
+    /// A leading `sfen ` is accepted. Legality is not checked here.
+    pub fn from_sfen(s: &str) -> Result<Setup, SfenError> {
+        parse(s)
+    }
+
+    /// The SFEN text, hands in the conventional order (R B G S N L P, Black first).
+    pub fn to_sfen(&self) -> String {
+        write(
+            self.variant,
+            &self.board,
+            &self.hands,
+            self.side_to_move,
+            self.move_number,
+        )
+    }
+}
+
 /// Reads an SFEN: board, side to move, then optional hands and move number, after an optional
 /// leading `sfen`. Offsets in errors are bytes into `input`.
 pub(crate) fn parse(input: &str) -> Result<Setup, SfenError> {

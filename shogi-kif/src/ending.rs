@@ -1,9 +1,7 @@
 //! How a game (or a line of play) ends.
 
-use crate::Format;
 use serde::{Deserialize, Serialize};
 use shogi_core::Color;
-use std::borrow::Cow;
 
 /// The word KIF, KI2 and JKF write for an unknown ending word that would not read back as
 /// itself (不明, "unknown"): the line keeps an ending, so that the ending's variations stay
@@ -145,66 +143,76 @@ impl EndingKind {
         })
     }
 
-    /// Whether the KIF and KI2 writers write this ending as a word that reads back as the
-    /// same ending: every known ending, and an unknown word unless it has a line break,
-    /// blanks around it or a trailing time field, or reads as a move or as a known ending.
-    /// Such a word is written as [`UNKNOWN_ENDING_WORD`] with the word in a comment
-    /// ([`EndingKind::as_written`], [`crate::Loss::Ending`]).
-    pub fn reads_back_in_kif(&self) -> bool {
-        match self {
-            EndingKind::Other(w) => {
-                crate::kif::word_reads_back(w)
-                    && [Color::Black, Color::White]
-                        .iter()
-                        .all(|&c| crate::replay::closing_kind(w, c).is_none_or(|k| &k == self))
-            }
-            _ => true,
-        }
-    }
-
-    /// Whether `format`'s writer writes this ending as a word its reader reads back as the
-    /// same ending. This is about unknown words ([`EndingKind::Other`]), kept as written
-    /// where they read back as themselves: in KIF and KI2 see
-    /// [`EndingKind::reads_back_in_kif`]; in CSA a `%` word on one line, without a comma or
-    /// blanks around it, that is not a CSA word (`%TORYO` would read back as a resignation);
-    /// in JKF any word that is not a CSA or KIF word; in USI and SFEN none. Every known
-    /// ending gives `true`: which of them a format has no word for is [`crate::losses`]'s
-    /// business.
-    pub fn reads_back_in(&self, format: Format) -> bool {
-        let EndingKind::Other(w) = self else {
-            return true;
-        };
-        let foul = |w: &str| matches!(w, "+ILLEGAL_ACTION" | "-ILLEGAL_ACTION" | "ILLEGAL_ACTION");
-        match format {
-            Format::Kif | Format::Ki2 => self.reads_back_in_kif(),
-            Format::Csa => w.strip_prefix('%').is_some_and(|rest| {
-                !w.contains(['\n', ','])
-                    && w.trim() == w
-                    && !foul(rest)
-                    && Self::from_csa(rest).is_none()
-            }),
-            Format::Jkf => {
-                !foul(w) && Self::from_csa(w).is_none() && Self::from_japanese(w).is_none()
-            }
-            Format::Usi | Format::Sfen => false,
-        }
-    }
-
-    /// The ending `format`'s writer writes for this one: itself, except an unknown word that
-    /// would not read back as itself in KIF, KI2 or JKF ([`EndingKind::reads_back_in`]),
-    /// which is written as [`UNKNOWN_ENDING_WORD`] with the word as the ending's first
-    /// comment ([`crate::Loss::Ending`] names it).
-    pub fn as_written(&self, format: Format) -> Cow<'_, EndingKind> {
-        let variations = matches!(format, Format::Kif | Format::Ki2 | Format::Jkf);
-        if variations && !self.reads_back_in(format) {
-            Cow::Owned(EndingKind::Other(UNKNOWN_ENDING_WORD.to_string()))
-        } else {
-            Cow::Borrowed(self)
-        }
-    }
-
     /// Does this ending say that the last move was a foul?
     pub fn is_foul(&self) -> bool {
         matches!(self, EndingKind::FoulWin | EndingKind::FoulLoss)
     }
+}
+
+/// The ending a KI2 `まで…` line gives a line ending with `stm` to move: the result
+/// [`closing_kind`] reads, else a KIF ending word, else the text as an unknown word.
+pub(crate) fn ki2_closing_ending(text: &str, stm: Color) -> EndingKind {
+    closing_kind(text, stm)
+        .or_else(|| EndingKind::from_japanese(text))
+        .unwrap_or_else(|| EndingKind::Other(text.to_string()))
+}
+
+/// The side the result part of a `まで…` line names first (`先手の勝ち`, `時間切れにより後手の勝ち`).
+pub(crate) fn closing_winner(text: &str) -> Option<Color> {
+    if text.starts_with("先手") || text.starts_with("下手") {
+        Some(Color::Black)
+    } else if text.starts_with("後手") || text.starts_with("上手") {
+        Some(Color::White)
+    } else if text.contains("により先手") || text.contains("により下手") {
+        Some(Color::Black)
+    } else if text.contains("により後手") || text.contains("により上手") {
+        Some(Color::White)
+    } else {
+        None
+    }
+}
+
+/// Read the result part of a `まで…` line, relative to the side to move at the end.
+pub(crate) fn closing_kind(text: &str, stm: Color) -> Option<EndingKind> {
+    let winner = closing_winner(text);
+    let t = text;
+    Some(if t.contains("反則勝ち") {
+        if winner == Some(stm) {
+            EndingKind::FoulWin
+        } else {
+            EndingKind::FoulLoss
+        }
+    } else if t.contains("反則負け") {
+        if winner == Some(stm) {
+            EndingKind::FoulLoss
+        } else {
+            EndingKind::FoulWin
+        }
+    } else if t.contains("時間切れ") || t.contains("切れ負け") {
+        EndingKind::TimeUp
+    } else if t.contains("入玉勝ち") || t.contains("宣言勝ち") {
+        EndingKind::Declaration
+    } else if t.contains("不詰") {
+        EndingKind::NoMate
+    } else if t.contains("詰") {
+        EndingKind::Mate
+    } else if t.contains("勝ち") {
+        if winner.is_some() && winner != Some(stm) {
+            EndingKind::Resign
+        } else {
+            EndingKind::Other(t.to_string())
+        }
+    } else if t.contains("中断") {
+        EndingKind::Interrupt
+    } else if t.contains("千日手") {
+        EndingKind::Repetition
+    } else if t.contains("持将棋") {
+        EndingKind::Impasse
+    } else if t.contains("封じ手") {
+        EndingKind::SealedMove
+    } else if t.contains("投了") {
+        EndingKind::Resign
+    } else {
+        return None;
+    })
 }

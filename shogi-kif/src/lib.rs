@@ -98,6 +98,7 @@ mod usi;
 mod validate;
 mod variations;
 mod write;
+mod written_ending;
 
 pub use encode::{Unencodable, encode, encode_lossy, substitute};
 pub use encoding::{Encoding, declared_encoding, decode};

@@ -1,8 +1,8 @@
 //! What a format cannot hold. The writers leave it out (or write it in another form);
 //! [`losses`] names it beforehand, so that a conversion never drops data silently.
 
-use crate::Format;
 use crate::ending::EndingKind;
+use crate::format::Format;
 use crate::holds::{EndingHolds, HeaderHolds, Holds};
 use crate::model::{Line, MoveTime, Record};
 use std::collections::HashSet;
@@ -193,7 +193,7 @@ pub fn losses(record: &Record, format: Format) -> Vec<Loss> {
         HeaderHolds::All => 0,
         HeaderHolds::None => record.header.entries.len(),
         HeaderHolds::KifLines => {
-            let kept = |e: &&crate::HeaderEntry| {
+            let kept = |e: &&crate::model::HeaderEntry| {
                 crate::kif::write::header_kept(&e.key, &crate::text::one_line(&e.value))
             };
             record.header.entries.iter().filter(|e| !kept(e)).count()

@@ -1,6 +1,6 @@
 //! Replay: resolve every written move against the position and check it with shogi-core.
 
-use crate::ending::EndingKind;
+use crate::ending::{EndingKind, closing_kind, closing_winner, ki2_closing_ending};
 use crate::error::{Diagnostic, ErrorKind, ReadError, Severity};
 mod start;
 
@@ -666,74 +666,6 @@ fn resolve_jkf(
             promote: promote == Some(true),
         }),
     }
-}
-
-/// The ending a KI2 `まで…` line gives a line ending with `stm` to move: the result
-/// [`closing_kind`] reads, else a KIF ending word, else the text as an unknown word.
-pub(crate) fn ki2_closing_ending(text: &str, stm: Color) -> EndingKind {
-    closing_kind(text, stm)
-        .or_else(|| EndingKind::from_japanese(text))
-        .unwrap_or_else(|| EndingKind::Other(text.to_string()))
-}
-
-/// The side the result part of a `まで…` line names first (`先手の勝ち`, `時間切れにより後手の勝ち`).
-fn closing_winner(text: &str) -> Option<Color> {
-    if text.starts_with("先手") || text.starts_with("下手") {
-        Some(Color::Black)
-    } else if text.starts_with("後手") || text.starts_with("上手") {
-        Some(Color::White)
-    } else if text.contains("により先手") || text.contains("により下手") {
-        Some(Color::Black)
-    } else if text.contains("により後手") || text.contains("により上手") {
-        Some(Color::White)
-    } else {
-        None
-    }
-}
-
-/// Read the result part of a `まで…` line, relative to the side to move at the end.
-pub(crate) fn closing_kind(text: &str, stm: Color) -> Option<EndingKind> {
-    let winner = closing_winner(text);
-    let t = text;
-    Some(if t.contains("反則勝ち") {
-        if winner == Some(stm) {
-            EndingKind::FoulWin
-        } else {
-            EndingKind::FoulLoss
-        }
-    } else if t.contains("反則負け") {
-        if winner == Some(stm) {
-            EndingKind::FoulLoss
-        } else {
-            EndingKind::FoulWin
-        }
-    } else if t.contains("時間切れ") || t.contains("切れ負け") {
-        EndingKind::TimeUp
-    } else if t.contains("入玉勝ち") || t.contains("宣言勝ち") {
-        EndingKind::Declaration
-    } else if t.contains("不詰") {
-        EndingKind::NoMate
-    } else if t.contains("詰") {
-        EndingKind::Mate
-    } else if t.contains("勝ち") {
-        if winner.is_some() && winner != Some(stm) {
-            EndingKind::Resign
-        } else {
-            EndingKind::Other(t.to_string())
-        }
-    } else if t.contains("中断") {
-        EndingKind::Interrupt
-    } else if t.contains("千日手") {
-        EndingKind::Repetition
-    } else if t.contains("持将棋") {
-        EndingKind::Impasse
-    } else if t.contains("封じ手") {
-        EndingKind::SealedMove
-    } else if t.contains("投了") {
-        EndingKind::Resign
-    } else {
-        return None;
-    })
 }
 
 /// CSA `%±ILLEGAL_ACTION` names the offender: by the side not to move it is an ordinary foul

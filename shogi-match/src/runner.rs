@@ -21,7 +21,9 @@ use crate::stats::{Decision, EloSample, Pentanomial, Sprt, Trinomial};
 use serde::Serialize;
 use shogi_core::{Color, Move, Variant};
 use shogi_kif::{HeaderKey, Record};
-use shogi_usi::{BestMove, Engine, EngineErrorKind, Limit, Score, StartOptions, Timeouts};
+use shogi_usi::{
+    BestMove, Engine, EngineError, EngineErrorKind, Limit, Score, StartOptions, Timeouts,
+};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -906,6 +908,8 @@ fn to_eval(s: Score) -> Eval {
 }
 
 /// Plays one game between two engines (either may have failed to start).
+// About 110 lines: one loop, a move an iteration (restart a stale engine, write the search,
+// judge its answer); the judging is in `judge_search` and `judge_engine_error`.
 fn play(
     settings: &Settings,
     spec: &GameSpec,
@@ -989,63 +993,14 @@ fn play(
         match searched {
             Ok(search) => {
                 last_read = Some((search.bestmove_read_at, Instant::now()));
-                let ms = search.elapsed.as_millis() as u64;
-                if let Err(f) = clock.spend(side, ms) {
-                    referee.fail(Termination::TimeUp {
-                        elapsed_ms: f.elapsed_ms,
-                        allowed_ms: f.allowed_ms,
-                        no_answer: false,
-                        last_info: None,
-                    });
+                let notes = std::mem::take(&mut pending_notes);
+                if !judge_search(&mut referee, &mut clock, side, &search, notes) {
                     break;
                 }
-                let answer = match search.bestmove {
-                    BestMove::Move(m) => Answer::Move(m.to_usi()),
-                    BestMove::Resign => Answer::Resign,
-                    BestMove::Win(_) => Answer::Win,
-                };
-                let best = search.best_line();
-                let info = MoveInfo {
-                    time_ms: ms,
-                    eval: search.score().map(|s| to_eval(s.relative())),
-                    pv: best.map_or_else(Vec::new, |l| l.pv.iter().map(|m| m.to_usi()).collect()),
-                    notes: std::mem::take(&mut pending_notes),
-                };
-                referee.answer(&answer, info);
             }
             Err(e) => {
-                match &e.kind {
-                    EngineErrorKind::IllegalMove { text, .. } => {
-                        // Our referee judges it (and names the rule) the same way.
-                        let info = MoveInfo::default();
-                        if referee.answer(&Answer::Move(text.clone()), info).is_none() {
-                            continue;
-                        }
-                    }
-                    EngineErrorKind::Timeout {
-                        waiting_for: "bestmove",
-                        after,
-                    } => {
-                        let last_info = e
-                            .last_lines()
-                            .iter()
-                            .rev()
-                            .find(|l| l.text.starts_with("info"))
-                            .map(|l| l.text.clone());
-                        referee.fail(Termination::TimeUp {
-                            elapsed_ms: after.as_millis() as u64,
-                            allowed_ms: clock.allowed(side),
-                            no_answer: true,
-                            last_info,
-                        });
-                    }
-                    _ => {
-                        let mut detail = e.kind.to_string();
-                        if let Some(l) = e.last_lines().last() {
-                            detail.push_str(&format!("; last line: {}", l.text));
-                        }
-                        referee.fail(Termination::EngineFailure { detail });
-                    }
+                if judge_engine_error(&mut referee, &clock, side, &e) {
+                    continue;
                 }
                 if e.needs_restart() {
                     if let Err(r) = engine.restart() {
@@ -1059,6 +1014,101 @@ fn play(
         .outcome()
         .cloned()
         .unwrap_or_else(|| referee.fail(Termination::Resign).clone());
+    tell_result(black, white, &outcome);
+    let record = game_record(settings, spec, &referee, &outcome, started_at);
+    Finished {
+        spec: *spec,
+        record,
+        outcome,
+        overheads_us: overheads,
+        overhead_steps: steps,
+    }
+}
+
+/// Judges a finished search of `side`'s engine: its time goes on the clock (over the limit:
+/// lost on time, and false is returned), its answer to the referee with the move's time,
+/// evaluation, PV and `notes`.
+fn judge_search(
+    referee: &mut Referee,
+    clock: &mut Clock,
+    side: Color,
+    search: &shogi_usi::Search,
+    notes: Vec<String>,
+) -> bool {
+    let ms = search.elapsed.as_millis() as u64;
+    if let Err(f) = clock.spend(side, ms) {
+        referee.fail(Termination::TimeUp {
+            elapsed_ms: f.elapsed_ms,
+            allowed_ms: f.allowed_ms,
+            no_answer: false,
+            last_info: None,
+        });
+        return false;
+    }
+    let answer = match search.bestmove {
+        BestMove::Move(m) => Answer::Move(m.to_usi()),
+        BestMove::Resign => Answer::Resign,
+        BestMove::Win(_) => Answer::Win,
+    };
+    let best = search.best_line();
+    let info = MoveInfo {
+        time_ms: ms,
+        eval: search.score().map(|s| to_eval(s.relative())),
+        pv: best.map_or_else(Vec::new, |l| l.pv.iter().map(|m| m.to_usi()).collect()),
+        notes,
+    };
+    referee.answer(&answer, info);
+    true
+}
+
+/// Judges a failed search of `side`'s engine: an illegal move goes to the referee as the
+/// engine's answer (true when the referee lets the game go on: the caller asks again), a
+/// timeout waiting for `bestmove` loses on time, anything else ends the game as the engine's
+/// failure, with its last line.
+fn judge_engine_error(referee: &mut Referee, clock: &Clock, side: Color, e: &EngineError) -> bool {
+    match &e.kind {
+        EngineErrorKind::IllegalMove { text, .. } => {
+            // Our referee judges it (and names the rule) the same way.
+            let info = MoveInfo::default();
+            if referee.answer(&Answer::Move(text.clone()), info).is_none() {
+                return true;
+            }
+        }
+        EngineErrorKind::Timeout {
+            waiting_for: "bestmove",
+            after,
+        } => {
+            let last_info = e
+                .last_lines()
+                .iter()
+                .rev()
+                .find(|l| l.text.starts_with("info"))
+                .map(|l| l.text.clone());
+            referee.fail(Termination::TimeUp {
+                elapsed_ms: after.as_millis() as u64,
+                allowed_ms: clock.allowed(side),
+                no_answer: true,
+                last_info,
+            });
+        }
+        _ => {
+            let mut detail = e.kind.to_string();
+            if let Some(l) = e.last_lines().last() {
+                detail.push_str(&format!("; last line: {}", l.text));
+            }
+            referee.fail(Termination::EngineFailure { detail });
+        }
+    }
+    false
+}
+
+/// Tells both engines (those still running) the game's result; one that cannot take it is
+/// restarted for its next game.
+fn tell_result(
+    black: &mut Result<Engine, String>,
+    white: &mut Result<Engine, String>,
+    outcome: &Outcome,
+) {
     for (slot, color) in [(&mut *black, Color::Black), (&mut *white, Color::White)] {
         if let Ok(e) = slot {
             let word = match outcome.winner {
@@ -1071,6 +1121,16 @@ fn play(
             }
         }
     }
+}
+
+/// The game's record, with its number in the match as a header entry.
+fn game_record(
+    settings: &Settings,
+    spec: &GameSpec,
+    referee: &Referee,
+    outcome: &Outcome,
+    started_at: SystemTime,
+) -> Record {
     let info = GameInfo {
         black: settings.engines[spec.black].name.clone(),
         white: settings.engines[spec.white].name.clone(),
@@ -1078,20 +1138,14 @@ fn play(
         time_control: Some(settings.time_control),
         start_time: Some(started_at),
         end_time: Some(SystemTime::now()),
-        opening_source: Some(opening.source.clone()),
+        opening_source: Some(settings.openings[spec.opening].source.clone()),
     };
-    let mut rec = record::build(&referee, &outcome, &info);
+    let mut rec = record::build(referee, outcome, &info);
     rec.header.push(
         HeaderKey::Other(GAME_KEY.into()),
         (spec.index + 1).to_string(),
     );
-    Finished {
-        spec: *spec,
-        record: rec,
-        outcome,
-        overheads_us: overheads,
-        overhead_steps: steps,
-    }
+    rec
 }
 
 fn unreachable_referee(settings: &Settings) -> Referee {

@@ -5,7 +5,8 @@
 //! thread with bulk counting. The functions run on the current rayon pool: wrap a call in
 //! [`rayon::ThreadPool::install`] to choose the number of threads.
 
-use crate::{Counters, sort_by_usi};
+use crate::counters::{self, Counters};
+use crate::serial::{self, sort_by_usi};
 use rayon::prelude::*;
 use shogi_core::{Move, Position};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -95,7 +96,7 @@ pub fn perft_with_progress(pos: &Position, depth: u32, progress: Progress<'_>) -
     match depth {
         0 => 1,
         1 => pos.count_legal_moves(),
-        _ => run(pos, depth, crate::perft, progress)
+        _ => run(pos, depth, serial::perft, progress)
             .into_iter()
             .map(|(_, n)| n)
             .sum(),
@@ -115,7 +116,7 @@ pub fn divide_with_progress(
     depth: u32,
     progress: Progress<'_>,
 ) -> Vec<(Move, u64)> {
-    let mut div = run(pos, depth.max(1), crate::perft, progress);
+    let mut div = run(pos, depth.max(1), serial::perft, progress);
     sort_by_usi(&mut div);
     div
 }
@@ -129,16 +130,16 @@ pub fn perft_counters(
     progress: Progress<'_>,
 ) -> (Counters, Vec<(Move, Counters)>) {
     if depth == 0 {
-        return (crate::perft_counters(pos, 0), Vec::new());
+        return (counters::perft_counters(pos, 0), Vec::new());
     }
     let mut div = if depth == 1 {
         let moves = pos.legal_moves();
         moves
             .iter()
-            .map(|&m| (m, crate::counters::leaf_counters(pos, m)))
+            .map(|&m| (m, counters::leaf_counters(pos, m)))
             .collect()
     } else {
-        run(pos, depth, crate::perft_counters, progress)
+        run(pos, depth, counters::perft_counters, progress)
     };
     sort_by_usi(&mut div);
     let total = div.iter().map(|(_, c)| *c).sum();

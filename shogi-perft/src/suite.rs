@@ -14,7 +14,9 @@
 //! # Ok::<(), shogi_perft::ParseError>(())
 //! ```
 
-use crate::{MAX_DEPTH, ParseError, parallel};
+use crate::error::ParseError;
+use crate::parallel;
+use crate::serial::MAX_DEPTH;
 use rayon::prelude::*;
 use shogi_core::Position;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,7 +1,7 @@
 //! `analyze`: the per-ply table of `shogi analyze` (or its summary) as Python values, made by
 //! the CLI's own code run in-process (the same columns and values as `--format jsonl`).
 
-use crate::io::path_list;
+use crate::args::path_list;
 use crate::stats::json_value;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;

@@ -1,6 +1,7 @@
 //! `shogitk.Engine`: a USI engine (shogi-usi) from Python, the GIL released while it thinks.
 
-use crate::position::{PyMove, PyPosition, color_name};
+use crate::args::color_name;
+use crate::position::{PyMove, PyPosition};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

@@ -1,70 +1,18 @@
 //! Reading and writing records: `read`, `read_many` (with its iterator), `files`, `write`.
 
+use crate::args::{options, path_list};
 use crate::errors;
 use crate::reading::{self, RecordData};
-use crate::record::PyRecord;
+use crate::record::{PyRecord, write_game};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
 use shogi_batch::{Event, InputRecord};
-use shogi_kif::{Encoding, Format, ReadOptions};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-/// The format named `name` ("kif", "csa", …), or ValueError.
-pub fn parse_format(name: &str) -> PyResult<Format> {
-    Format::from_extension(name).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown format {name:?}: expected kif, ki2, csa, usi, sfen or jkf"
-        ))
-    })
-}
-
-/// Read options from the `format` and `encoding` arguments.
-pub fn options(format: Option<&str>, encoding: Option<&str>) -> PyResult<ReadOptions> {
-    Ok(ReadOptions {
-        format: format.map(parse_format).transpose()?,
-        encoding: encoding
-            .map(|e| {
-                Encoding::from_label(e).ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "unknown encoding {e:?}: expected utf-8, shift_jis or euc-jp"
-                    ))
-                })
-            })
-            .transpose()?,
-        ..ReadOptions::default()
-    })
-}
-
-/// The game written in `format` (ValueError for an unknown format; the game's ReadError when
-/// it holds no record).
-pub fn write_game(py: Python<'_>, game: &RecordData, format: &str) -> PyResult<String> {
-    let format = parse_format(format)?;
-    let Some(record) = &game.record else {
-        return Err(match &game.error {
-            Some(e) => errors::read_error(py, e),
-            None => PyValueError::new_err("the game holds no record"),
-        });
-    };
-    Ok(py.detach(|| shogi_kif::write(record, format)))
-}
-
-/// What writing the game in `format` would not keep (see `Record.losses`).
-pub fn game_losses(py: Python<'_>, game: &RecordData, format: &str) -> PyResult<Vec<String>> {
-    let format = parse_format(format)?;
-    let Some(record) = &game.record else {
-        return Err(match &game.error {
-            Some(e) => errors::read_error(py, e),
-            None => PyValueError::new_err("the game holds no record"),
-        });
-    };
-    let losses = shogi_kif::losses(record, format);
-    Ok(losses.iter().map(ToString::to_string).collect())
-}
 
 /// Write a record in `format`: "kif", "ki2", "csa", "usi", "sfen" or "jkf" (CSA, USI and
 /// SFEN hold the main line only). Raises the record's ReadError when it could not be read.
@@ -269,21 +217,6 @@ pub fn files(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult<Vec<String>> 
         let (inputs, _) = reading::expand(&paths);
         inputs.into_iter().map(|i| i.name).collect()
     }))
-}
-
-/// The paths of a `paths` argument: one path (str or os.PathLike) or an iterable of them.
-pub fn path_list(paths: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    let one = |p: &Bound<'_, PyAny>| -> PyResult<String> {
-        let p: PathBuf = p.extract()?;
-        Ok(p.to_string_lossy().into_owned())
-    };
-    if paths.is_instance_of::<PyString>() {
-        return Ok(vec![one(paths)?]);
-    }
-    if let Ok(p) = one(paths) {
-        return Ok(vec![p]);
-    }
-    paths.try_iter()?.map(|p| one(&p?)).collect()
 }
 
 /// Games handed from the reading thread to the iterator at a time (one handover per game

@@ -12,6 +12,7 @@
 #![allow(unsafe_code)]
 
 mod analyze;
+mod args;
 mod diagnostic;
 mod engine;
 mod errors;

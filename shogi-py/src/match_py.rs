@@ -38,6 +38,8 @@ fn value_err(e: impl std::fmt::Display) -> PyErr {
     move_timeout = 60000, variant = "standard", openings = None, opening_plies = None,
     seed = None, max_plies = 320, declaration = 27, resign = None, draw = None, sprt = None,
     sprt_model = "normalized", engine_sched = "batch", event = "shogi match"))]
+// Over 100 lines on purpose: one keyword argument a `shogi match` flag, each checked and
+// mapped in turn to the same settings the CLI builds.
 #[allow(clippy::too_many_arguments)]
 pub fn play_match<'py>(
     py: Python<'py>,

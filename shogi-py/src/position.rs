@@ -1,5 +1,6 @@
 //! `Position` and `Move`.
 
+use crate::args::{color_name, notation_arg, rows};
 use crate::errors::{self, IllegalMoveError, InvalidMoveError, o, s, with_attrs};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -339,19 +340,6 @@ pub fn parse_color(name: &str) -> PyResult<Color> {
     }
 }
 
-pub fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
-/// The notation named `name` ("usi", "japanese", "western"), or ValueError.
-pub fn notation_arg(name: &str) -> PyResult<shogi_kif::notation::Notation> {
-    name.parse()
-        .map_err(|e: shogi_kif::notation::UnknownNotation| PyValueError::new_err(e.to_string()))
-}
-
 /// The hand roles of a variant, in SFEN order (R B G S N L P).
 pub fn hand_roles(variant: Variant) -> impl Iterator<Item = Role> {
     Role::HAND_SFEN_ORDER
@@ -368,17 +356,6 @@ fn square_arg(pos: &Position, text: &str) -> PyResult<Square> {
                 pos.variant().name()
             ))
         })
-}
-
-/// The squares of the board row by row from the top (rank a), files from high to low: the
-/// order of SFEN and of diagrams.
-pub fn rows(variant: Variant) -> impl Iterator<Item = impl Iterator<Item = Square>> {
-    let n = variant.size();
-    (1..=n).map(move |rank| {
-        (1..=n)
-            .rev()
-            .filter_map(move |file| Square::new(file, rank))
-    })
 }
 
 #[pymethods]

@@ -242,7 +242,7 @@ impl PyRecord {
     /// recorded foul move is written as far as its position tells.
     #[pyo3(signature = (notation = "usi"))]
     fn moves_text(&self, notation: &str) -> PyResult<Vec<String>> {
-        let notation = crate::position::notation_arg(notation)?;
+        let notation = crate::args::notation_arg(notation)?;
         let Some(r) = self.record() else {
             return Ok(Vec::new());
         };
@@ -471,14 +471,14 @@ impl PyRecord {
 
     /// The record written in `format` (see `shogitk.write`).
     fn write(&self, py: Python<'_>, format: &str) -> PyResult<String> {
-        crate::io::write_game(py, &self.game, format)
+        write_game(py, &self.game, format)
     }
 
     /// What writing the record in `format` does not keep, one phrase each ("3 times",
     /// "1 variation"): the same list `shogi convert` warns with. Empty when the written text
     /// reads back as the same record.
     fn losses(&self, py: Python<'_>, format: &str) -> PyResult<Vec<String>> {
-        crate::io::game_losses(py, &self.game, format)
+        game_losses(py, &self.game, format)
     }
 
     /// Pickling (Dask, multiprocessing): the record with everything it holds, as bytes.
@@ -521,4 +521,30 @@ impl PyRecord {
             None => format!("<Record {place} unreadable>"),
         }
     }
+}
+
+/// The game written in `format` (ValueError for an unknown format; the game's ReadError when
+/// it holds no record).
+pub fn write_game(py: Python<'_>, game: &RecordData, format: &str) -> PyResult<String> {
+    let format = crate::args::parse_format(format)?;
+    let Some(record) = &game.record else {
+        return Err(match &game.error {
+            Some(e) => errors::read_error(py, e),
+            None => PyValueError::new_err("the game holds no record"),
+        });
+    };
+    Ok(py.detach(|| shogi_kif::write(record, format)))
+}
+
+/// What writing the game in `format` would not keep (see `Record.losses`).
+pub fn game_losses(py: Python<'_>, game: &RecordData, format: &str) -> PyResult<Vec<String>> {
+    let format = crate::args::parse_format(format)?;
+    let Some(record) = &game.record else {
+        return Err(match &game.error {
+            Some(e) => errors::read_error(py, e),
+            None => PyValueError::new_err("the game holds no record"),
+        });
+    };
+    let losses = shogi_kif::losses(record, format);
+    Ok(losses.iter().map(ToString::to_string).collect())
 }

@@ -1,7 +1,7 @@
 //! `stats`: the rows of `shogi stats` (shogi-batch's [`GameRow`]), with its selection,
 //! shards and duplicate detection, as Python values.
 
-use crate::io::path_list;
+use crate::args::path_list;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};

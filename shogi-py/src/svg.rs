@@ -1,6 +1,6 @@
 //! The text diagram of `repr()`; the SVG board of Jupyter is `shogi_kif::board::svg`.
 
-use crate::position::{color_name, rows};
+use crate::args::{color_name, rows};
 use shogi_core::{Color, Position, Role};
 use std::fmt::Write as _;
 

@@ -1125,24 +1125,59 @@ impl Engine {
         let deadline = deadline_override
             .or(deadline)
             .unwrap_or_else(|| Instant::now() + self.start_options.timeouts.search_unbounded);
-        let mut finals: Vec<Option<Info>> = Vec::new();
-        let mut nodes: Option<u64> = None;
-        let mut strings: VecDeque<String> = VecDeque::new();
-        let mut warnings: Vec<String> = Vec::new();
-        let mut scored = false;
-        let (text, at) = loop {
+        let heard = self.read_to_bestmove(deadline, on_info)?;
+        self.state = State::Idle;
+        let elapsed = heard.at.saturating_duration_since(started);
+        let bestmove = checked_bestmove(&position, &heard.text, self.start_options.impasse_rule)
+            .map_err(|kind| self.error(kind))?;
+        let mut warnings = Vec::new();
+        let ponder = ponder_move(&position, &heard.text, bestmove, &mut warnings);
+        let lines = search_lines(&position, heard.finals, &mut warnings);
+        if heard.scored {
+            self.searched = true;
+        }
+        Ok(Search {
+            position,
+            bestmove,
+            ponder,
+            lines,
+            nodes: heard.nodes,
+            elapsed,
+            bestmove_read_at: heard.at,
+            strings: heard.strings.into_iter().collect(),
+            warnings,
+            retried: None,
+        })
+    }
+
+    /// Reads the engine's lines until `bestmove` (or `deadline`): the last info of each
+    /// multipv line that has a score or a PV, the most nodes said, the last 16 strings.
+    fn read_to_bestmove(
+        &mut self,
+        deadline: Instant,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Result<Heard, EngineError> {
+        let mut heard = Heard {
+            finals: Vec::new(),
+            nodes: None,
+            strings: VecDeque::new(),
+            scored: false,
+            text: BestMoveText::Resign,
+            at: Instant::now(),
+        };
+        loop {
             match self.recv_until(deadline, "bestmove")? {
                 (EngineLine::Info(info), _) => {
                     on_info(&info);
-                    scored |= info.score.is_some();
+                    heard.scored |= info.score.is_some();
                     if let Some(n) = info.nodes {
-                        nodes = Some(nodes.map_or(n, |m: u64| m.max(n)));
+                        heard.nodes = Some(heard.nodes.map_or(n, |m: u64| m.max(n)));
                     }
                     if let Some(s) = &info.string {
-                        if strings.len() == 16 {
-                            strings.pop_front();
+                        if heard.strings.len() == 16 {
+                            heard.strings.pop_front();
                         }
-                        strings.push_back(s.clone());
+                        heard.strings.push_back(s.clone());
                     }
                     if info.score.is_none() && info.pv.is_empty() {
                         continue;
@@ -1152,106 +1187,22 @@ impl Engine {
                         continue;
                     }
                     let k = k as usize;
-                    if finals.len() < k {
-                        finals.resize(k, None);
+                    if heard.finals.len() < k {
+                        heard.finals.resize(k, None);
                     }
-                    finals[k - 1] = Some(info);
+                    heard.finals[k - 1] = Some(info);
                 }
-                (EngineLine::BestMove(b), at) => break (b, at),
+                (EngineLine::BestMove(b), at) => {
+                    heard.text = b;
+                    heard.at = at;
+                    return Ok(heard);
+                }
                 (EngineLine::Malformed { line, reason }, _) if line.starts_with("bestmove") => {
                     return Err(self.fail(EngineErrorKind::Protocol(format!("{reason}: `{line}`"))));
                 }
                 _ => {}
             }
-        };
-        self.state = State::Idle;
-        let elapsed = at.saturating_duration_since(started);
-        let bestmove = match text {
-            BestMoveText::Resign => BestMove::Resign,
-            BestMoveText::Win => {
-                BestMove::Win(position.declaration(self.start_options.impasse_rule))
-            }
-            BestMoveText::Move { ref mv, .. } => match Move::from_usi(mv) {
-                Err(e) => {
-                    return Err(self.error(EngineErrorKind::IllegalMove {
-                        text: mv.clone(),
-                        reason: format!(
-                            "not a USI move ({}), in {}",
-                            e.message,
-                            position.to_sfen()
-                        ),
-                    }));
-                }
-                Ok(m) => match position.check_move(m) {
-                    Ok(()) => BestMove::Move(m),
-                    Err(e) => {
-                        return Err(self.error(EngineErrorKind::IllegalMove {
-                            text: mv.clone(),
-                            reason: format!("{e}, in {}", position.to_sfen()),
-                        }));
-                    }
-                },
-            },
-        };
-        let ponder = match (&text, bestmove) {
-            (
-                BestMoveText::Move {
-                    ponder: Some(p), ..
-                },
-                BestMove::Move(m),
-            ) => {
-                let mut after = position.clone();
-                after.play_unchecked(m);
-                match Move::from_usi(p) {
-                    Ok(pm) if after.is_legal(pm) => Some(pm),
-                    _ => {
-                        warnings.push(format!("ponder move `{p}` is not legal after {}", m.usi()));
-                        None
-                    }
-                }
-            }
-            _ => None,
-        };
-        let turn = position.side_to_move();
-        let mut lines = Vec::new();
-        for (i, info) in finals.into_iter().enumerate() {
-            let Some(info) = info else { continue };
-            let (pv, pv_cut) = check_pv(&position, &info.pv);
-            for p in &info.problems {
-                warnings.push(format!("info (multipv {}): {p}", i + 1));
-            }
-            lines.push(SearchLine {
-                multipv: i as u32 + 1,
-                score: info.score.map(|score| PovScore {
-                    score,
-                    bound: info.bound,
-                    turn,
-                }),
-                pv,
-                pv_cut,
-                depth: info.depth,
-                seldepth: info.seldepth,
-                nodes: info.nodes,
-                nps: info.nps,
-                time_ms: info.time_ms,
-                hashfull: info.hashfull,
-            });
         }
-        if scored {
-            self.searched = true;
-        }
-        Ok(Search {
-            position,
-            bestmove,
-            ponder,
-            lines,
-            nodes,
-            elapsed,
-            bestmove_read_at: at,
-            strings: strings.into_iter().collect(),
-            warnings,
-            retried: None,
-        })
     }
 
     /// `go mate <ms>` (`go mate infinite` for `None`) and the `checkmate` answer, every move of
@@ -1391,4 +1342,105 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// What a search's lines said, up to its `bestmove`.
+struct Heard {
+    /// The last info of each multipv line (index k-1 for line k) with a score or a PV.
+    finals: Vec<Option<Info>>,
+    nodes: Option<u64>,
+    strings: VecDeque<String>,
+    /// Whether any info had a score.
+    scored: bool,
+    text: BestMoveText,
+    /// When the `bestmove` line was read.
+    at: Instant,
+}
+
+/// The engine's `bestmove` checked against `position`: a move must be USI and legal there; a
+/// win is the declaration judged by `rule`.
+fn checked_bestmove(
+    position: &Position,
+    text: &BestMoveText,
+    rule: ImpasseRule,
+) -> Result<BestMove, EngineErrorKind> {
+    Ok(match text {
+        BestMoveText::Resign => BestMove::Resign,
+        BestMoveText::Win => BestMove::Win(position.declaration(rule)),
+        BestMoveText::Move { mv, .. } => {
+            let m = Move::from_usi(mv).map_err(|e| EngineErrorKind::IllegalMove {
+                text: mv.clone(),
+                reason: format!("not a USI move ({}), in {}", e.message, position.to_sfen()),
+            })?;
+            position
+                .check_move(m)
+                .map_err(|e| EngineErrorKind::IllegalMove {
+                    text: mv.clone(),
+                    reason: format!("{e}, in {}", position.to_sfen()),
+                })?;
+            BestMove::Move(m)
+        }
+    })
+}
+
+/// The ponder move of `bestmove … ponder P`, when legal after the best move (else a warning).
+fn ponder_move(
+    position: &Position,
+    text: &BestMoveText,
+    bestmove: BestMove,
+    warnings: &mut Vec<String>,
+) -> Option<Move> {
+    let (
+        BestMoveText::Move {
+            ponder: Some(p), ..
+        },
+        BestMove::Move(m),
+    ) = (text, bestmove)
+    else {
+        return None;
+    };
+    let mut after = position.clone();
+    after.play_unchecked(m);
+    match Move::from_usi(p) {
+        Ok(pm) if after.is_legal(pm) => Some(pm),
+        _ => {
+            warnings.push(format!("ponder move `{p}` is not legal after {}", m.usi()));
+            None
+        }
+    }
+}
+
+/// The search's lines from the last info of each multipv line, PVs checked against
+/// `position` (cut at the first illegal move); the infos' problems become warnings.
+fn search_lines(
+    position: &Position,
+    finals: Vec<Option<Info>>,
+    warnings: &mut Vec<String>,
+) -> Vec<SearchLine> {
+    let turn = position.side_to_move();
+    let mut lines = Vec::new();
+    for (i, info) in finals.into_iter().enumerate() {
+        let Some(info) = info else { continue };
+        let (pv, pv_cut) = check_pv(position, &info.pv);
+        for p in &info.problems {
+            warnings.push(format!("info (multipv {}): {p}", i + 1));
+        }
+        lines.push(SearchLine {
+            multipv: i as u32 + 1,
+            score: info.score.map(|score| PovScore {
+                score,
+                bound: info.bound,
+                turn,
+            }),
+            pv,
+            pv_cut,
+            depth: info.depth,
+            seldepth: info.seldepth,
+            nodes: info.nodes,
+            nps: info.nps,
+            time_ms: info.time_ms,
+            hashfull: info.hashfull,
+        });
+    }
+    lines
 }

@@ -173,7 +173,10 @@ mod tests {
         back(&[Variant::Standard, Variant::Mini]);
         back(&[Winner::Sente, Winner::Gote, Winner::Draw, Winner::None]);
         back(&[Color::Black, Color::White]);
-        let endings: Vec<EndingName> = crate::ENDINGS.iter().map(|e| e.parse().unwrap()).collect();
+        let endings: Vec<EndingName> = shogi_kif::ENDING_NAMES
+            .iter()
+            .map(|e| e.parse().unwrap())
+            .collect();
         back(&endings);
         assert_eq!(Encoding::ShiftJis.word(), "shift_jis");
     }

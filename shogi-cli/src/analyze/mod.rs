@@ -14,11 +14,11 @@ pub mod graph;
 pub mod result;
 mod rows;
 
+use crate::args::{InputArgs, NotationArg};
 use crate::batch::{SelectArgs, ShardArgs};
-use crate::cli::{InputArgs, NotationArg};
+use crate::ctx::{Ctx, Failure};
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
-use crate::{Ctx, Failure};
 use cache::Cache;
 use classify::Classifier;
 use result::PosResult;
@@ -29,6 +29,7 @@ use shogi_kif::Record;
 use shogi_kif::notation::Notation;
 use shogi_usi::{BestMove, Engine, EngineError, Limit, OptionKind, Pool, Score, StartOptions};
 use std::collections::{HashMap, HashSet};
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -587,9 +588,149 @@ fn overwrites(out: &Path, inputs: &HashSet<PathBuf>) -> bool {
     }
 }
 
-/// Runs `shogi analyze`.
+/// Runs `shogi analyze`: read the games, gather their distinct positions, start the engines
+/// (and the cache), search what the cache lacks, and write each game as soon as all of its
+/// positions have a result.
+// About 120 lines on purpose: the pipeline's steps in order, each one call, sharing the
+// games, the slots and the results; the state the search callback writes with is `Ready`.
 pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let started = Instant::now();
+    let classifier = checked_classifier(args)?;
+    let limit = (!args.from_comments).then(|| limit(args)).transpose()?;
+    let selection = args.select.selection()?;
+    let dedup = args.select.dedup()?;
+    let inputs = crate::inputs::expand(&args.paths)?;
+    let inputs = args.shard.apply(inputs)?;
+    let jobs = args.jobs.unwrap_or(1);
+    let read_pool = jobs_pool(Some(jobs))?;
+    let input_set = canonical_inputs(&inputs);
+    check_outputs(args, &inputs, &input_set)?;
+
+    let (mut games, io_failed) = read_games(args, ctx, &inputs, &read_pool, &selection, dedup);
+    let (slots, game_slots) = distinct_positions(&games, args.from_comments);
+    let mut results: Vec<Option<PosResult>> = vec![None; slots.len()];
+    let mut engines = match (&args.engine, &limit) {
+        (Some(path), Some(limit)) => {
+            Some(start_engines(args, path, limit, &games, jobs, slots.len())?)
+        }
+        _ => None,
+    };
+    let mini_refused = engines.as_ref().and_then(|e| e.mini_refused.clone());
+    if let Some(msg) = &mini_refused {
+        refuse_mini(&mut games, msg, ctx.stderr);
+    }
+    let cache = engines.as_ref().and_then(|e| e.cache.as_ref());
+    let (todo, from_cache) = plan_searches(
+        &games,
+        &game_slots,
+        &slots,
+        &mut results,
+        mini_refused.as_deref(),
+        cache,
+    )?;
+
+    // Output, game by game as their positions complete.
+    let out = crate::inputs::output(args.output.as_deref(), &mut *ctx.stdout)?;
+    let sink = Sink::new(out, args.format, args.summary);
+    let writer = GameRows {
+        classifier,
+        notation: Notation::from(args.notation),
+        engine: engines
+            .as_ref()
+            .map_or_else(String::new, |e| e.name.clone()),
+        annotate: args.annotate_dir.clone(),
+        inputs: input_set,
+        failed_games: 0,
+        annotate_errors: Vec::new(),
+    };
+    let mut ready = Ready {
+        games,
+        game_slots,
+        next: 0,
+        from_comments: args.from_comments,
+        sink,
+        writer,
+    };
+    ready.write(&results);
+
+    let searched = match (engines.as_mut(), &limit) {
+        (Some(e), Some(limit)) => {
+            let jobs = Search {
+                limit,
+                todo: &todo,
+                slots: &slots,
+                progress: ctx.options.progress,
+            };
+            search_positions(e, &jobs, &mut results, |results| {
+                ready.write(results);
+                if ready.sink.failed() {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+        }
+        _ => Searched::default(),
+    };
+    ready.write(&results);
+    let Ready {
+        games,
+        sink,
+        writer,
+        ..
+    } = ready;
+    let searches_max = engines
+        .as_ref()
+        .and_then(|e| e.cache.as_ref())
+        .and_then(|c| c.counts().ok());
+    if let Some(e) = engines {
+        for e in e.pool.into_engines() {
+            e.quit();
+        }
+    }
+    let write_result = sink.finish();
+    let errors = searched.engine_errors.iter().map(|e| e.to_string());
+    let errors = errors.chain(writer.annotate_errors.iter().map(|e| format!("error: {e}")));
+    let errors = errors.chain(searched.cache_error.iter().map(|e| format!("error: {e}")));
+    for e in errors {
+        let _ = writeln!(ctx.stderr, "{e}");
+    }
+    write_result?;
+    let tally = Tally {
+        files: inputs.len(),
+        games: &games,
+        failed_games: writer.failed_games,
+        distinct: slots.len(),
+        searched: searched.count,
+        from_cache,
+        failed_positions: results
+            .iter()
+            .filter(|r| r.as_ref().is_some_and(|r| r.error.is_some()))
+            .count(),
+        searches_max,
+        secs: started.elapsed().as_secs_f64(),
+    };
+    report(&tally, args.from_comments, ctx.stderr);
+    let failed = writer.failed_games > 0
+        || !writer.annotate_errors.is_empty()
+        || searched.cache_error.is_some();
+    exit_status(io_failed, failed)
+}
+
+/// The exit status: 2 when an input could not be read, 1 when a game, an annotated copy or
+/// the cache failed.
+fn exit_status(io_failed: bool, failed: bool) -> Result<(), Failure> {
+    if io_failed {
+        Err(Failure::silent(2))
+    } else if failed {
+        Err(Failure::silent(1))
+    } else {
+        Ok(())
+    }
+}
+
+/// The classifier of the command line, checked, with the other counts that must be positive.
+fn checked_classifier(args: &AnalyzeArgs) -> Result<Classifier, Failure> {
     let classifier = Classifier {
         coefficient: args.sigmoid,
         mate_cp: args.mate_cp,
@@ -604,20 +745,18 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     if args.jobs == Some(0) {
         return Err(Failure::usage("error: --jobs must be at least 1"));
     }
-    let limit = if args.from_comments {
-        None
-    } else {
-        Some(limit(args)?)
-    };
-    let selection = args.select.selection()?;
-    let dedup = args.select.dedup()?;
-    let inputs = crate::inputs::expand(&args.paths)?;
-    let inputs = args.shard.apply(inputs)?;
-    let jobs = args.jobs.unwrap_or(1);
-    let read_pool = jobs_pool(Some(jobs))?;
-    let input_set = canonical_inputs(&inputs);
+    Ok(classifier)
+}
+
+/// Refuses outputs that would overwrite an input: an annotated copy (or its graph) in
+/// `--annotate-dir`, or `-o`.
+fn check_outputs(
+    args: &AnalyzeArgs,
+    inputs: &[Input],
+    input_set: &HashSet<PathBuf>,
+) -> Result<(), Failure> {
     if let Some(dir) = &args.annotate_dir {
-        for i in &inputs {
+        for i in inputs {
             let probe = GameIn {
                 rel: i.rel.clone(),
                 index: 1,
@@ -625,7 +764,7 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
                 ..GameIn::default()
             };
             let (p, _) = annotated_path(dir, &probe);
-            if overwrites(&p, &input_set) || overwrites(&svg_path(&p), &input_set) {
+            if overwrites(&p, input_set) || overwrites(&svg_path(&p), input_set) {
                 return Err(Failure::usage(format!(
                     "error: --annotate-dir {}: writing {} would overwrite the input {}",
                     dir.display(),
@@ -635,16 +774,27 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             }
         }
     }
-    if let (Some(path), true) = (&args.output, args.output.is_some()) {
-        if overwrites(path, &input_set) {
+    if let Some(path) = &args.output {
+        if overwrites(path, input_set) {
             return Err(Failure::usage(format!(
                 "error: -o {}: that is one of the inputs",
                 path.display()
             )));
         }
     }
+    Ok(())
+}
 
-    // 1. Read every game.
+/// Reads every selected game in input order, without the copies `--dedup` drops; and whether
+/// an input could not be read.
+fn read_games(
+    args: &AnalyzeArgs,
+    ctx: &Ctx,
+    inputs: &[Input],
+    read_pool: &rayon::ThreadPool,
+    selection: &Selection,
+    dedup: Option<DedupMode>,
+) -> (Vec<GameIn>, bool) {
     let reading = crate::inputs::reading(&args.input, true, &ctx.stdin);
     let keep_record = args.annotate_dir.is_some();
     let mut games: Vec<GameIn> = Vec::new();
@@ -654,14 +804,14 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let progress_read = Progress::new(ctx.options.progress, "reading", "files");
     let total_inputs = inputs.len() as u64;
     let _ = shogi_batch::run(
-        &inputs,
+        inputs,
         &reading,
-        &read_pool,
+        read_pool,
         |input, game| {
             read_one(
                 input,
                 game,
-                &selection,
+                selection,
                 dedup,
                 keep_record,
                 args.from_comments,
@@ -707,14 +857,22 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             .map(|(g, _)| g)
             .collect();
     }
+    (games, io_failed)
+}
 
-    // 2. The positions: one slot per distinct position.
+/// One slot per distinct position (its SFEN and the position), and each game's slots in
+/// ply order (none when the results come from the records' comments).
+#[allow(clippy::type_complexity)]
+fn distinct_positions(
+    games: &[GameIn],
+    from_comments: bool,
+) -> (Vec<(String, Position)>, Vec<Vec<usize>>) {
     let mut slot_of: HashMap<String, usize> = HashMap::new();
     let mut slots: Vec<(String, Position)> = Vec::new();
     let mut game_slots: Vec<Vec<usize>> = Vec::with_capacity(games.len());
-    for g in &games {
+    for g in games {
         let mut v = Vec::with_capacity(g.positions.len());
-        if !args.from_comments {
+        if !from_comments {
             for p in &g.positions {
                 let sfen = p.to_sfen();
                 let n = slots.len();
@@ -727,115 +885,152 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         }
         game_slots.push(v);
     }
-    let mut results: Vec<Option<PosResult>> = vec![None; slots.len()];
+    (slots, game_slots)
+}
 
-    // 3. The engines, the cache.
-    let mut pool = None;
-    let mut engine_name = String::new();
-    let mut cache = None;
-    let mut mini_refused = None;
-    let mut threads_reset = None;
-    if let (Some(path), Some(limit)) = (&args.engine, &limit) {
-        let mut start = StartOptions {
-            options: options(args),
-            threads: Some(args.threads),
-            fresh_state: true,
-            ..StartOptions::default()
-        };
-        if let Some(t) = args.start_timeout {
-            if !(t.is_finite() && t > 0.0) {
-                return Err(Failure::usage(
-                    "error: --start-timeout must be a positive number of seconds",
-                ));
-            }
-            start.timeouts.usiok = Duration::from_secs_f64(t);
-            start.timeouts.readyok = Duration::from_secs_f64(t);
+/// The started engines and what was learnt from the first: its name, the Threads value reset
+/// per position, why it cannot play Mini Shogi, and the cache opened for it.
+struct Engines {
+    pool: Pool,
+    name: String,
+    threads_reset: Option<String>,
+    mini_refused: Option<String>,
+    cache: Option<Cache>,
+}
+
+/// Starts `min(jobs, positions)` engines from `path` with the command line's options and
+/// timeouts (in Mini Shogi when every game is Mini Shogi), and opens the cache.
+fn start_engines(
+    args: &AnalyzeArgs,
+    path: &Path,
+    limit: &Limit,
+    games: &[GameIn],
+    jobs: usize,
+    positions: usize,
+) -> Result<Engines, Failure> {
+    let mut start = StartOptions {
+        options: options(args),
+        threads: Some(args.threads),
+        fresh_state: true,
+        ..StartOptions::default()
+    };
+    let seconds = |t: f64, flag: &str| -> Result<Duration, Failure> {
+        if t.is_finite() && t > 0.0 {
+            Ok(Duration::from_secs_f64(t))
+        } else {
+            Err(Failure::usage(format!(
+                "error: {flag} must be a positive number of seconds"
+            )))
         }
-        if let Some(t) = args.search_timeout {
-            if !(t.is_finite() && t > 0.0) {
-                return Err(Failure::usage(
-                    "error: --search-timeout must be a positive number of seconds",
-                ));
-            }
-            let t = Duration::from_secs_f64(t);
-            start.timeouts.search_unbounded = t;
-            start.timeouts.search_margin = t;
-        }
-        if games.iter().all(|g| {
-            g.positions
-                .first()
-                .is_none_or(|p| p.variant() == Variant::Mini)
-        }) && games.iter().any(|g| !g.positions.is_empty())
-        {
-            start.variant = Variant::Mini;
-        }
-        let engines = jobs.min(slots.len().max(1));
-        let mut p = Pool::start(engines, path, &args.engine_args, &start).map_err(|e| {
+    };
+    if let Some(t) = args.start_timeout {
+        let t = seconds(t, "--start-timeout")?;
+        start.timeouts.usiok = t;
+        start.timeouts.readyok = t;
+    }
+    if let Some(t) = args.search_timeout {
+        let t = seconds(t, "--search-timeout")?;
+        start.timeouts.search_unbounded = t;
+        start.timeouts.search_margin = t;
+    }
+    if games.iter().all(|g| {
+        g.positions
+            .first()
+            .is_none_or(|p| p.variant() == Variant::Mini)
+    }) && games.iter().any(|g| !g.positions.is_empty())
+    {
+        start.variant = Variant::Mini;
+    }
+    let mut pool = Pool::start(jobs.min(positions.max(1)), path, &args.engine_args, &start)
+        .map_err(|e| {
             Failure::usage(format!(
                 "error: cannot start the engine {}: {e}",
                 path.display()
             ))
         })?;
-        if args.multipv > 1 {
-            for e in p.engines_mut() {
-                e.set_multipv(args.multipv)
-                    .map_err(|e| Failure::usage(format!("error: --multipv: {e}")))?;
-            }
+    if args.multipv > 1 {
+        for e in pool.engines_mut() {
+            e.set_multipv(args.multipv)
+                .map_err(|e| Failure::usage(format!("error: --multipv: {e}")))?;
         }
-        let first = &p.engines()[0];
-        engine_name = first.name();
-        threads_reset = reset_threads(first, args.threads);
-        if !plays_mini(first) {
-            mini_refused = Some(format!(
-                "the engine {engine_name} cannot play Mini Shogi (it offers no UCI_Variant option with minishogi)"
-            ));
-        }
-        if let Some(file) = &args.cache {
+    }
+    let first = &pool.engines()[0];
+    let name = first.name();
+    let threads_reset = reset_threads(first, args.threads);
+    let mini_refused = (!plays_mini(first)).then(|| {
+        format!(
+            "the engine {name} cannot play Mini Shogi (it offers no UCI_Variant option with minishogi)"
+        )
+    });
+    let cache = match &args.cache {
+        Some(file) => {
             let lim = format!(
                 "{} multipv {} fresh-state threads-reset",
                 limit.go_command(false),
                 args.multipv
             );
-            cache = Some(
-                Cache::open(file, &engine_name, &option_key(first), &lim)
+            Some(
+                Cache::open(file, &name, &option_key(first), &lim)
                     .map_err(|e| Failure::usage(format!("error: {e}")))?,
-            );
+            )
         }
-        pool = Some(p);
+        None => None,
+    };
+    Ok(Engines {
+        pool,
+        name,
+        threads_reset,
+        mini_refused,
+        cache,
+    })
+}
+
+/// Whether game `g` is refused (a Mini Shogi game for an engine that cannot play it).
+fn refused(g: &GameIn, mini_refused: Option<&str>) -> bool {
+    mini_refused.is_some()
+        && g.positions
+            .first()
+            .is_some_and(|p| p.variant() == Variant::Mini)
+}
+
+/// Marks every Mini Shogi game with the refusal `msg`, and says how many on stderr.
+fn refuse_mini(games: &mut [GameIn], msg: &str, stderr: &mut dyn Write) {
+    let mut count = 0;
+    for g in games.iter_mut() {
+        if refused(g, Some(msg)) {
+            g.error = Some((None, msg.to_string()));
+            count += 1;
+        }
     }
-    if let Some(msg) = &mini_refused {
-        let mut refused = 0;
-        for g in &mut games {
-            if g.positions
-                .first()
-                .is_some_and(|p| p.variant() == Variant::Mini)
-            {
-                g.error = Some((None, msg.clone()));
-                refused += 1;
-            }
-        }
-        if refused > 0 {
-            let _ = writeln!(
-                ctx.stderr,
-                "error: {msg}: {refused} Mini Shogi game(s) not analysed"
-            );
-        }
+    if count > 0 {
+        let _ = writeln!(
+            stderr,
+            "error: {msg}: {count} Mini Shogi game(s) not analysed"
+        );
     }
-    // The slots to search: those of games still to analyse, not in the cache.
+}
+
+/// The slots to search: those of the games still to analyse that the cache does not hold
+/// (the cache's results are put into `results`, and how many); a slot no game needs (all its
+/// games refused) gets the refusal, so that its games complete.
+fn plan_searches(
+    games: &[GameIn],
+    game_slots: &[Vec<usize>],
+    slots: &[(String, Position)],
+    results: &mut [Option<PosResult>],
+    mini_refused: Option<&str>,
+    cache: Option<&Cache>,
+) -> Result<(Vec<usize>, u64), Failure> {
     let mut needed = vec![false; slots.len()];
-    for (g, s) in games.iter().zip(&game_slots) {
-        let refused = mini_refused.is_some()
-            && g.positions
-                .first()
-                .is_some_and(|p| p.variant() == Variant::Mini);
-        if !refused {
+    for (g, s) in games.iter().zip(game_slots) {
+        if !refused(g, mini_refused) {
             for &i in s {
                 needed[i] = true;
             }
         }
     }
     let mut from_cache = 0u64;
-    if let Some(c) = &cache {
+    if let Some(c) = cache {
         for (i, (sfen, _)) in slots.iter().enumerate() {
             if needed[i] {
                 if let Some(r) = c
@@ -851,141 +1046,147 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let todo: Vec<usize> = (0..slots.len())
         .filter(|&i| needed[i] && results[i].is_none())
         .collect();
-    // A slot no game needs (refused) is filled with the refusal, so games complete.
     for (i, n) in needed.iter().enumerate() {
         if !n {
             results[i] = Some(PosResult {
-                error: mini_refused.clone(),
+                error: mini_refused.map(str::to_string),
                 ..PosResult::default()
             });
         }
     }
+    Ok((todo, from_cache))
+}
 
-    // 4. Output.
-    let notation = Notation::from(args.notation);
-    let out = crate::inputs::output(args.output.as_deref(), &mut *ctx.stdout)?;
-    let mut sink = Sink::new(out, args.format, args.summary);
-    let mut writer = GameRows {
-        classifier,
-        notation,
-        engine: engine_name.clone(),
-        annotate: args.annotate_dir.clone(),
-        inputs: input_set,
-        failed_games: 0,
-        annotate_errors: Vec::new(),
-    };
-    let mut next_game = 0usize;
-    let flush = |next_game: &mut usize,
-                 results: &[Option<PosResult>],
-                 games: &mut Vec<GameIn>,
-                 sink: &mut Sink,
-                 writer: &mut GameRows| {
-        while *next_game < games.len() {
-            let s = &game_slots[*next_game];
-            let g = &mut games[*next_game];
-            let per: Vec<Option<&PosResult>> = if args.from_comments {
+/// The games waiting for their positions' results, written in input order as soon as the
+/// next one is complete.
+struct Ready<'o> {
+    games: Vec<GameIn>,
+    /// Each game's slots (see [`distinct_positions`]).
+    game_slots: Vec<Vec<usize>>,
+    /// The next game to write.
+    next: usize,
+    from_comments: bool,
+    sink: Sink<'o>,
+    writer: GameRows,
+}
+
+impl Ready<'_> {
+    /// Writes every game, from the next one on, whose positions all have a result.
+    fn write(&mut self, results: &[Option<PosResult>]) {
+        while self.next < self.games.len() {
+            let s = &self.game_slots[self.next];
+            let g = &mut self.games[self.next];
+            let per: Vec<Option<&PosResult>> = if self.from_comments {
                 g.from_comments.iter().map(Option::as_ref).collect()
             } else if s.iter().all(|&i| results[i].is_some()) {
                 s.iter().map(|&i| results[i].as_ref()).collect()
             } else {
                 return;
             };
-            writer.game(g, &per, sink);
+            self.writer.game(g, &per, &mut self.sink);
             // The game's record is no longer needed.
             g.record = None;
-            *next_game += 1;
+            self.next += 1;
         }
-    };
-    flush(&mut next_game, &results, &mut games, &mut sink, &mut writer);
+    }
+}
 
-    let total = todo.len() as u64;
-    let progress = Progress::new(ctx.options.progress, "analyze", "positions");
-    let mut searched = 0u64;
-    let mut engine_errors: Vec<String> = Vec::new();
-    let mut cache_error = None;
-    if let (Some(pool), Some(limit)) = (pool.as_mut(), &limit) {
-        let jobs_iter = todo.iter().map(|&i| (i, slots[i].1.clone()));
-        let _ = pool.run(
-            jobs_iter,
-            |engine, (i, pos)| {
-                let (r, full) = analyse(engine, &pos, limit, threads_reset.as_deref());
-                (i, r, full)
-            },
-            |_, (i, r, full)| {
-                searched += 1;
-                if let Some(full) = full {
-                    if engine_errors.len() < 5 {
-                        engine_errors.push(full);
-                    }
+/// The searches to run: the limit, the slots to search (`todo`) among `slots`, and whether
+/// to draw a progress bar.
+struct Search<'a> {
+    limit: &'a Limit,
+    todo: &'a [usize],
+    slots: &'a [(String, Position)],
+    progress: bool,
+}
+
+/// What the searches did: how many ran, the first engine failures in full, and the first
+/// error writing the cache.
+#[derive(Default)]
+struct Searched {
+    count: u64,
+    engine_errors: Vec<String>,
+    cache_error: Option<String>,
+}
+
+/// Searches the slots of `jobs` on the engine pool, each result into `results` (and the
+/// cache); `after_each` is called with the results after each one and stops the searches by
+/// breaking.
+fn search_positions(
+    e: &mut Engines,
+    jobs: &Search,
+    results: &mut [Option<PosResult>],
+    mut after_each: impl FnMut(&[Option<PosResult>]) -> ControlFlow<()>,
+) -> Searched {
+    let total = jobs.todo.len() as u64;
+    let progress = Progress::new(jobs.progress, "analyze", "positions");
+    let mut done = Searched::default();
+    let threads_reset = e.threads_reset.as_deref();
+    let cache = e.cache.as_ref();
+    let limit = jobs.limit;
+    let _ = e.pool.run(
+        jobs.todo.iter().map(|&i| (i, jobs.slots[i].1.clone())),
+        |engine, (i, pos)| {
+            let (r, full) = analyse(engine, &pos, limit, threads_reset);
+            (i, r, full)
+        },
+        |_, (i, r, full)| {
+            done.count += 1;
+            if let Some(full) = full {
+                if done.engine_errors.len() < 5 {
+                    done.engine_errors.push(full);
                 }
-                if let Some(c) = &cache {
-                    if let Err(e) = c.put(&slots[i].0, &r) {
-                        cache_error.get_or_insert(e);
-                    }
+            }
+            if let Some(c) = cache {
+                if let Err(e) = c.put(&jobs.slots[i].0, &r) {
+                    done.cache_error.get_or_insert(e);
                 }
-                results[i] = Some(r);
-                progress.set(searched, total);
-                flush(&mut next_game, &results, &mut games, &mut sink, &mut writer);
-                if sink.failed() {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            },
-        );
-    }
+            }
+            results[i] = Some(r);
+            progress.set(done.count, total);
+            after_each(results)
+        },
+    );
     progress.finish();
-    flush(&mut next_game, &results, &mut games, &mut sink, &mut writer);
-    let searches_max = cache.as_ref().and_then(|c| c.counts().ok());
-    if let Some(p) = pool {
-        for e in p.into_engines() {
-            e.quit();
-        }
-    }
-    let write_result = sink.finish();
-    for e in &engine_errors {
-        let _ = writeln!(ctx.stderr, "{e}");
-    }
-    for e in &writer.annotate_errors {
-        let _ = writeln!(ctx.stderr, "error: {e}");
-    }
-    if let Some(e) = &cache_error {
-        let _ = writeln!(ctx.stderr, "error: {e}");
-    }
-    write_result?;
-    let secs = started.elapsed().as_secs_f64();
-    let positions: usize = games.iter().map(|g| g.positions.len()).sum();
-    let files = inputs.len();
-    let n = games.len();
-    let analysed = n as u64 - writer.failed_games;
-    let _ = if args.from_comments {
+    done
+}
+
+/// What the closing line of `shogi analyze` counts.
+struct Tally<'a> {
+    files: usize,
+    games: &'a [GameIn],
+    failed_games: u64,
+    distinct: usize,
+    searched: u64,
+    from_cache: u64,
+    failed_positions: usize,
+    searches_max: Option<(u64, u64)>,
+    secs: f64,
+}
+
+/// The closing line on stderr.
+fn report(t: &Tally, from_comments: bool, stderr: &mut dyn Write) {
+    let positions: usize = t.games.iter().map(|g| g.positions.len()).sum();
+    let (files, n, secs, searched) = (t.files, t.games.len(), t.secs, t.searched);
+    let analysed = n as u64 - t.failed_games;
+    let _ = if from_comments {
         writeln!(
-            ctx.stderr,
+            stderr,
             "read {n} game(s) in {files} file(s) from their comments: {analysed} complete, {} with a failure ({positions} positions, {secs:.2}s)",
-            writer.failed_games
+            t.failed_games
         )
     } else {
         writeln!(
-            ctx.stderr,
-            "analysed {n} game(s) in {files} file(s): {analysed} complete, {} with a failure; {} distinct positions: {searched} searched, {from_cache} from the cache, {} failed ({secs:.2}s, {:.1} searches/s){}",
-            writer.failed_games,
-            slots.len(),
-            results
-                .iter()
-                .filter(|r| r.as_ref().is_some_and(|r| r.error.is_some()))
-                .count(),
+            stderr,
+            "analysed {n} game(s) in {files} file(s): {analysed} complete, {} with a failure; {} distinct positions: {searched} searched, {} from the cache, {} failed ({secs:.2}s, {:.1} searches/s){}",
+            t.failed_games,
+            t.distinct,
+            t.from_cache,
+            t.failed_positions,
             searched as f64 / secs.max(1e-9),
-            searches_max.map_or(String::new(), |(rows, most)| format!(
+            t.searches_max.map_or(String::new(), |(rows, most)| format!(
                 "; cache: {rows} results, each searched at most {most} time(s)"
             ))
         )
     };
-    if io_failed {
-        Err(Failure::silent(2))
-    } else if writer.failed_games > 0 || !writer.annotate_errors.is_empty() || cache_error.is_some()
-    {
-        Err(Failure::silent(1))
-    } else {
-        Ok(())
-    }
 }

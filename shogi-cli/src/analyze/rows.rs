@@ -3,7 +3,7 @@
 use super::classify::{Class, Classifier};
 use super::result::PosResult;
 use super::{AnalyzeFormat, GameIn, annotated_path, overwrites};
-use crate::Failure;
+use crate::ctx::Failure;
 use shogi_core::{Color, Move, Position};
 use shogi_kif::eval::{Judgement, Style};
 use shogi_kif::notation::{Notation, move_text};
@@ -328,31 +328,8 @@ impl GameRows {
                     None => text.to_string(),
                 });
             }
-            let best_score = before.and_then(|b| b.score);
-            let played_score = after.and_then(|a| a.score).map(Score::flip);
-            let sente = |s: Score| if mover == Color::Black { s } else { s.flip() };
-            row.best_cp = cp_of(best_score);
-            row.best_mate = best_score.and_then(mate_text);
-            row.played_cp = cp_of(played_score);
-            row.played_mate = played_score.and_then(mate_text);
-            row.best_cp_sente = cp_of(best_score.map(sente));
-            row.best_mate_sente = best_score.map(sente).and_then(mate_text);
-            row.played_cp_sente = cp_of(played_score.map(sente));
-            row.played_mate_sente = played_score.map(sente).and_then(mate_text);
-            let mut class = None;
-            let mut loss = None;
-            if let (Some(b), Some(a)) = (best_score, played_score) {
-                let c = &self.classifier;
-                let l = c.loss(b, a);
-                row.win_before = Some(round2(c.win(b)));
-                row.win_after = Some(round2(c.win(a)));
-                row.loss = Some(round2(l));
-                let is_best = best_move.and_then(|(_, m)| m) == Some(mv);
-                let cl = c.classify(is_best, l);
-                row.class = Some(cl.name());
-                class = Some(cl);
-                loss = Some(l);
-            }
+            let is_best = best_move.and_then(|(_, m)| m) == Some(mv);
+            let (class, loss) = self.score_columns(&mut row, mover, is_best, before, after);
             labels.push(class.and_then(Class::shogihome));
             if let Some(b) = before {
                 if !b.pv.is_empty() {
@@ -369,22 +346,7 @@ impl GameRows {
             } else {
                 Some(self.engine.clone())
             };
-            let mut errors = Vec::new();
-            for (what, r) in [("before", before), ("after", after)] {
-                match r {
-                    Some(r) => {
-                        if let Some(e) = &r.error {
-                            errors.push(format!("position {what} the move: {e}"));
-                        } else if let Some(w) =
-                            r.warning.as_deref().filter(|w| !w.starts_with("engine="))
-                        {
-                            errors.push(format!("note, position {what} the move: {w}"));
-                        }
-                    }
-                    None if self.engine.is_empty() => {}
-                    None => errors.push(format!("position {what} the move: no result")),
-                }
-            }
+            let errors = self.ply_errors(before, after);
             if errors.iter().any(|e| !e.starts_with("note")) {
                 failed = true;
             }
@@ -411,25 +373,72 @@ impl GameRows {
             self.failed_games += 1;
         }
         if sink.summary {
-            for s in sides {
-                let name = s.player.clone().unwrap_or_else(|| "(unknown)".into());
-                let p = sink
-                    .players
-                    .entry(name.clone())
-                    .or_insert_with(|| SummaryRow {
-                        scope: "player",
-                        player: Some(name),
-                        ..SummaryRow::default()
-                    });
-                p.merge(&s);
-                sink.game_rows.push(s);
-            }
+            merge_summary(sink, sides);
         }
         if let Some(dir) = self.annotate.clone() {
             if g.error.as_ref().is_none_or(|(ply, _)| ply.is_some()) {
                 self.write_annotated(&dir, g, per, &labels);
             }
         }
+    }
+
+    /// Fills `row`'s score columns (mover's view and sente's) and, when both positions have a
+    /// score, the win chances, the loss and the class; returns the class and the loss.
+    fn score_columns(
+        &self,
+        row: &mut PlyRow,
+        mover: Color,
+        is_best: bool,
+        before: Option<&PosResult>,
+        after: Option<&PosResult>,
+    ) -> (Option<Class>, Option<f64>) {
+        let best_score = before.and_then(|b| b.score);
+        let played_score = after.and_then(|a| a.score).map(Score::flip);
+        let sente = |s: Score| if mover == Color::Black { s } else { s.flip() };
+        row.best_cp = cp_of(best_score);
+        row.best_mate = best_score.and_then(mate_text);
+        row.played_cp = cp_of(played_score);
+        row.played_mate = played_score.and_then(mate_text);
+        row.best_cp_sente = cp_of(best_score.map(sente));
+        row.best_mate_sente = best_score.map(sente).and_then(mate_text);
+        row.played_cp_sente = cp_of(played_score.map(sente));
+        row.played_mate_sente = played_score.map(sente).and_then(mate_text);
+        let mut class = None;
+        let mut loss = None;
+        if let (Some(b), Some(a)) = (best_score, played_score) {
+            let c = &self.classifier;
+            let l = c.loss(b, a);
+            row.win_before = Some(round2(c.win(b)));
+            row.win_after = Some(round2(c.win(a)));
+            row.loss = Some(round2(l));
+            let cl = c.classify(is_best, l);
+            row.class = Some(cl.name());
+            class = Some(cl);
+            loss = Some(l);
+        }
+        (class, loss)
+    }
+
+    /// The problems of a ply's two positions: errors, and notes (warnings other than the
+    /// engine's name) that start with "note".
+    fn ply_errors(&self, before: Option<&PosResult>, after: Option<&PosResult>) -> Vec<String> {
+        let mut errors = Vec::new();
+        for (what, r) in [("before", before), ("after", after)] {
+            match r {
+                Some(r) => {
+                    if let Some(e) = &r.error {
+                        errors.push(format!("position {what} the move: {e}"));
+                    } else if let Some(w) =
+                        r.warning.as_deref().filter(|w| !w.starts_with("engine="))
+                    {
+                        errors.push(format!("note, position {what} the move: {w}"));
+                    }
+                }
+                None if self.engine.is_empty() => {}
+                None => errors.push(format!("position {what} the move: no result")),
+            }
+        }
+        errors
     }
 
     fn write_annotated(
@@ -551,5 +560,22 @@ fn to_kif_score(s: Score) -> shogi_kif::eval::Score {
             winner: if winning { Color::Black } else { Color::White },
             plies: None,
         },
+    }
+}
+
+/// Adds a game's two side rows to the summary: each to its player's total, and as game rows.
+fn merge_summary(sink: &mut Sink, sides: [SummaryRow; 2]) {
+    for s in sides {
+        let name = s.player.clone().unwrap_or_else(|| "(unknown)".into());
+        let p = sink
+            .players
+            .entry(name.clone())
+            .or_insert_with(|| SummaryRow {
+                scope: "player",
+                player: Some(name),
+                ..SummaryRow::default()
+            });
+        p.merge(&s);
+        sink.game_rows.push(s);
     }
 }

@@ -5,10 +5,10 @@
 //! into the output format's bytes (or says what it cannot hold); `output` writes them (stdout,
 //! files below --out-dir) and gathers each input's records and messages.
 
+use crate::args::{EncodingArg, InputArgs, NotationArg};
 use crate::batch::{SelectArgs, ShardArgs};
-use crate::cli::{EncodingArg, InputArgs, NotationArg};
+use crate::ctx::{Ctx, Failure};
 use crate::driver::{Batch, Copies, Plan, internal_error, selected, status};
-use crate::{Ctx, Failure};
 use shogi_batch::{DedupMode, InputRecord, Selection, game_key, line_text};
 use shogi_kif::{Encoding, ErrorKind, Record};
 use std::borrow::Cow;

@@ -3,7 +3,7 @@
 //! until it is done, and --dedup's choice of copies.
 
 use super::{ConvertArgs, ConvertedGame, Message, ToFormat, record::format_of};
-use crate::Failure;
+use crate::ctx::Failure;
 use crate::driver::{Copies, Handler};
 use crate::inputs::{Input, io_reason};
 use shogi_kif::{Encoding, Format};

@@ -9,9 +9,9 @@
 //! encodable) are only counted, in the summary line on stderr.
 
 use super::{ConvertArgs, ToFormat, chosen_line, extension, output_paths};
+use crate::ctx::{Ctx, Failure};
 use crate::driver::{Batch, Handler, Plan, internal_error, selected, status};
 use crate::inputs::io_reason;
-use crate::{Ctx, Failure};
 use shogi_batch::{Input, InputRecord, Selection};
 use shogi_kif::{Encoding, ErrorKind};
 use shogi_train::{self as training, Skip, TrainingOptions};

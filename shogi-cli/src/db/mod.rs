@@ -3,10 +3,10 @@
 mod output;
 mod target;
 
+use crate::args::NotationArg;
 use crate::batch::SelectArgs;
-use crate::cli::NotationArg;
+use crate::ctx::{Ctx, Failure};
 use crate::progress::Progress;
-use crate::{Ctx, Failure};
 use output::{FoundWriter, write_explore, write_found};
 use shogi_db::{Db, DbError, IndexOptions};
 use std::ops::ControlFlow;
@@ -47,7 +47,7 @@ pub struct IndexArgs {
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
     #[command(flatten)]
-    pub input: crate::cli::InputArgs,
+    pub input: crate::args::InputArgs,
 }
 
 /// `shogi index`.
@@ -93,7 +93,7 @@ pub fn index(args: &IndexArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
         r.positions_added,
         size as f64 / 1e6
     );
-    crate::emit(ctx.stdout, &text)
+    crate::ctx::emit(ctx.stdout, &text)
 }
 
 /// Output formats of `shogi find`.

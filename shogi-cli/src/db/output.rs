@@ -172,107 +172,115 @@ pub fn write_explore(e: &Explore, format: ExploreFormat, out: &mut dyn Write) ->
             serde_json::to_writer_pretty(&mut *out, e).map_err(io_err)?;
             out.write_all(b"\n")
         }
-        ExploreFormat::Csv => {
-            let mut w = csv::Writer::from_writer(out);
-            w.write_record([
-                "usi",
-                "move",
-                "games",
-                "sente_wins",
-                "gote_wins",
-                "draws",
-                "unfinished",
-                "win_rate",
-                "avg_rating",
-                "recent_path",
-                "recent_game",
-                "recent_date",
-            ])
-            .map_err(io_err)?;
-            for m in &e.moves {
-                let recent = m.recent.as_ref();
-                w.write_record([
-                    m.usi.clone(),
-                    m.text.clone(),
-                    m.games.to_string(),
-                    m.sente_wins.to_string(),
-                    m.gote_wins.to_string(),
-                    m.draws.to_string(),
-                    m.unfinished.to_string(),
-                    format!("{:.4}", m.win_rate),
-                    m.avg_rating.map(|r| format!("{r:.1}")).unwrap_or_default(),
-                    recent.map(|r| r.path.clone()).unwrap_or_default(),
-                    recent.map(|r| r.game.to_string()).unwrap_or_default(),
-                    recent.and_then(|r| r.date.clone()).unwrap_or_default(),
-                ])
-                .map_err(io_err)?;
-            }
-            w.flush()
-        }
-        ExploreFormat::Text => {
-            writeln!(out, "position: {} ({} to move)", e.sfen, e.side_to_move)?;
-            writeln!(
-                out,
-                "games: {}{}",
-                e.games,
-                if e.ended_here > 0 {
-                    format!(" ({} ended here)", e.ended_here)
-                } else {
-                    String::new()
-                }
-            )?;
-            if e.moves.is_empty() {
-                return writeln!(out, "no move was played from this position");
-            }
-            let width = e
-                .moves
-                .iter()
-                .map(|m| shown_width(&m.text))
-                .max()
-                .unwrap_or(0)
-                .max(7);
-            writeln!(
-                out,
-                "{} {:>7} {:>7} {:>7} {:>6} {:>6} {:>7}  most recent",
-                pad("move", width),
-                "games",
-                "sente",
-                "gote",
-                "draws",
-                "win%",
-                "rating"
-            )?;
-            for m in &e.moves {
-                let recent = m
-                    .recent
-                    .as_ref()
-                    .map(|r| {
-                        format!(
-                            "{} {}#{}",
-                            r.date.as_deref().map_or("", |d| &d[..d.len().min(10)]),
-                            r.path,
-                            r.game
-                        )
-                    })
-                    .unwrap_or_default();
-                writeln!(
-                    out,
-                    "{} {:>7} {:>7} {:>7} {:>6} {:>6.1} {:>7}  {}",
-                    pad(&m.text, width),
-                    m.games,
-                    m.sente_wins,
-                    m.gote_wins,
-                    m.draws,
-                    m.win_rate * 100.0,
-                    m.avg_rating
-                        .map(|r| format!("{r:.0}"))
-                        .unwrap_or_else(|| "-".into()),
-                    recent
-                )?;
-            }
-            Ok(())
-        }
+        ExploreFormat::Csv => write_explore_csv(e, out),
+        ExploreFormat::Text => write_explore_text(e, out),
     }
+}
+
+/// The explorer table as CSV: a header, then one row per move.
+fn write_explore_csv(e: &Explore, out: &mut dyn Write) -> io::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record([
+        "usi",
+        "move",
+        "games",
+        "sente_wins",
+        "gote_wins",
+        "draws",
+        "unfinished",
+        "win_rate",
+        "avg_rating",
+        "recent_path",
+        "recent_game",
+        "recent_date",
+    ])
+    .map_err(io_err)?;
+    for m in &e.moves {
+        let recent = m.recent.as_ref();
+        w.write_record([
+            m.usi.clone(),
+            m.text.clone(),
+            m.games.to_string(),
+            m.sente_wins.to_string(),
+            m.gote_wins.to_string(),
+            m.draws.to_string(),
+            m.unfinished.to_string(),
+            format!("{:.4}", m.win_rate),
+            m.avg_rating.map(|r| format!("{r:.1}")).unwrap_or_default(),
+            recent.map(|r| r.path.clone()).unwrap_or_default(),
+            recent.map(|r| r.game.to_string()).unwrap_or_default(),
+            recent.and_then(|r| r.date.clone()).unwrap_or_default(),
+        ])
+        .map_err(io_err)?;
+    }
+    w.flush()
+}
+
+/// The explorer table as text: the position, its game count, one aligned line per move.
+fn write_explore_text(e: &Explore, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "position: {} ({} to move)", e.sfen, e.side_to_move)?;
+    writeln!(
+        out,
+        "games: {}{}",
+        e.games,
+        if e.ended_here > 0 {
+            format!(" ({} ended here)", e.ended_here)
+        } else {
+            String::new()
+        }
+    )?;
+    if e.moves.is_empty() {
+        return writeln!(out, "no move was played from this position");
+    }
+    let width = e
+        .moves
+        .iter()
+        .map(|m| shown_width(&m.text))
+        .max()
+        .unwrap_or(0)
+        .max(7);
+    writeln!(
+        out,
+        "{} {:>7} {:>7} {:>7} {:>6} {:>6} {:>7}  most recent",
+        pad("move", width),
+        "games",
+        "sente",
+        "gote",
+        "draws",
+        "win%",
+        "rating"
+    )?;
+    for m in &e.moves {
+        let recent = m
+            .recent
+            .as_ref()
+            .map(|r| {
+                format!(
+                    "{} {}#{}",
+                    r.date
+                        .as_deref()
+                        .map_or(String::new(), |d| d.chars().take(10).collect()),
+                    r.path,
+                    r.game
+                )
+            })
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "{} {:>7} {:>7} {:>7} {:>6} {:>6.1} {:>7}  {}",
+            pad(&m.text, width),
+            m.games,
+            m.sente_wins,
+            m.gote_wins,
+            m.draws,
+            m.win_rate * 100.0,
+            m.avg_rating
+                .map(|r| format!("{r:.0}"))
+                .unwrap_or_else(|| "-".into()),
+            recent
+        )?;
+    }
+    Ok(())
 }
 
 /// The columns `text` takes on a terminal: two for a full-width (CJK) character or mark.

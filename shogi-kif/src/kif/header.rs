@@ -50,7 +50,7 @@ impl<'a> Parser<'a> {
         let loc = line.loc_of(tt);
         // Whether the closing line reader knows the text (whose kind, not whether it reads
         // at all, depends on the side).
-        let known = crate::replay::closing_kind(text, Color::Black).is_some()
+        let known = crate::ending::closing_kind(text, Color::Black).is_some()
             || EndingKind::from_japanese(text).is_some();
         let mut understood = true;
         let end = |kind| {
@@ -62,7 +62,7 @@ impl<'a> Parser<'a> {
         match self.ki2_before_ending() {
             _ if text.is_empty() => {}
             Before::Mover(mover) => {
-                let kind = crate::replay::ki2_closing_ending(text, !mover);
+                let kind = crate::ending::ki2_closing_ending(text, !mover);
                 understood = known;
                 self.place(line, None, end(kind), loc, (loc.start, loc.end))?;
             }

@@ -29,7 +29,9 @@
 //! Layout: this module holds the task list (split, text form, running a shard); `results` the
 //! shards' results and their merge.
 
-use crate::{MAX_DEPTH, ParseError, parallel};
+use crate::error::ParseError;
+use crate::parallel;
+use crate::serial::MAX_DEPTH;
 use rayon::prelude::*;
 use shogi_core::Position;
 use std::collections::HashMap;

@@ -205,6 +205,8 @@ fn sorted_moves(pos: &Position) -> Vec<Move> {
     moves
 }
 
+// Over 100 lines on purpose: the fake engine's whole script, one match arm per USI command
+// and per fault it can be told to show, read top to bottom like the protocol.
 fn main() {
     let config = parse_args();
     let (tx, rx) = channel::<String>();
