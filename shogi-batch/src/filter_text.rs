@@ -52,9 +52,28 @@ impl FromStr for Day {
 pub struct EndingName(&'static str);
 
 impl EndingName {
+    /// `none`: a game that states no ending and whose final position decides nothing (the
+    /// `ending` column is empty then).
+    pub const NONE: EndingName = EndingName("none");
+
     /// The name (`resign`, `checkmate`, …, `none`).
     pub fn name(self) -> &'static str {
         self.0
+    }
+
+    /// The ending name `name` exactly as [`shogi_kif::ENDING_NAMES`] spells it.
+    pub fn from_exact(name: &str) -> Option<EndingName> {
+        shogi_kif::ENDING_NAMES
+            .iter()
+            .find(|e| **e == name)
+            .map(|e| EndingName(e))
+    }
+
+    /// A name shogi-kif's [`shogi_kif::outcome`] gave (one of [`shogi_kif::ENDING_NAMES`]), kept
+    /// without looking it up.
+    pub(crate) fn of_outcome(name: &'static str) -> EndingName {
+        debug_assert!(shogi_kif::ENDING_NAMES.contains(&name), "{name}");
+        EndingName(name)
     }
 }
 
@@ -63,16 +82,12 @@ impl FromStr for EndingName {
 
     fn from_str(s: &str) -> Result<EndingName, String> {
         let k = s.trim().to_ascii_lowercase();
-        shogi_kif::ENDING_NAMES
-            .iter()
-            .find(|e| **e == k)
-            .map(|e| EndingName(e))
-            .ok_or_else(|| {
-                format!(
-                    "unknown ending '{k}' (one of: {})",
-                    shogi_kif::ENDING_NAMES.join(", ")
-                )
-            })
+        EndingName::from_exact(&k).ok_or_else(|| {
+            format!(
+                "unknown ending '{k}' (one of: {})",
+                shogi_kif::ENDING_NAMES.join(", ")
+            )
+        })
     }
 }
 

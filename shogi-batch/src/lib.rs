@@ -50,7 +50,10 @@ pub use input::{Input, InputError, RECORD_EXTENSIONS, Shard, expand, io_reason};
 pub use isolate::{install_hook, isolated};
 pub use key::{Fnv1a, game_key, key_hex, start_text};
 pub use read::{INTERNAL_ERROR, InputRecord, Reading, SharedStdin, Stdin, read_input};
-pub use row::{COLUMNS, GameRow, csv_header, main_line_text, moves_text};
+pub use row::{
+    COLUMNS, ColumnWord, GameRow, MATE_COLUMNS, MateSearch, MissedMate, csv_header, main_line_text,
+    missed_mate, moves_text, parse_word,
+};
 pub use run::{Event, pool, run, select_row};
 pub use select::{ENDINGS, Selection};
 pub use summary::{Summary, SummaryLine};

@@ -58,6 +58,20 @@ pub struct Selection {
     position: Option<Position>,
 }
 
+/// `Selection`'s setters of one optional filter each: `name: Type => field` makes
+/// `pub fn name(self, value: Type) -> Selection` setting `field` to `Some(value)`.
+macro_rules! setters {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty => $field:ident,)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(mut self, value: $ty) -> Selection {
+                self.$field = Some(value);
+                self
+            }
+        )*
+    };
+}
+
 impl Selection {
     /// An empty selection (keeps every game).
     pub fn new() -> Selection {
@@ -101,70 +115,42 @@ impl Selection {
         self
     }
 
-    /// Games started on or after `day`.
-    pub fn since(mut self, day: Day) -> Selection {
-        self.since = Some(day);
-        self
-    }
+    setters! {
+        /// Games started on or after the day given.
+        since: Day => since,
 
-    /// Games started on or before `day`.
-    pub fn until(mut self, day: Day) -> Selection {
-        self.until = Some(day);
-        self
-    }
+        /// Games started on or before the day given.
+        until: Day => until,
 
-    /// Games of at least `n` main-line moves.
-    pub fn min_plies(mut self, n: u32) -> Selection {
-        self.min_plies = Some(n);
-        self
-    }
+        /// Games of at least this many main-line moves.
+        min_plies: u32 => min_plies,
 
-    /// Games of at most `n` main-line moves.
-    pub fn max_plies(mut self, n: u32) -> Selection {
-        self.max_plies = Some(n);
-        self
+        /// Games of at most this many main-line moves.
+        max_plies: u32 => max_plies,
+
+        /// Games with this winner ([`Winner::None`]: no result).
+        winner: Winner => winner,
+
+        /// Games of this variant.
+        variant: Variant => variant,
+
+        /// Games with this handicap.
+        handicap: Handicap => handicap,
+
+        /// Games read without an error (`true`) or with one (`false`).
+        valid: bool => valid,
+
+        /// Games where both sides' ratings are known and at least this rating.
+        min_rating: f64 => min_rating,
+
+        /// Games whose main line passes through this position (board, hands and side to move; the
+        /// move number need not match).
+        passes_through: Position => position,
     }
 
     /// Games that ended so; called again, games that ended in any of the endings given.
     pub fn ending(mut self, ending: EndingName) -> Selection {
         self.endings.push(ending);
-        self
-    }
-
-    /// Games with this winner ([`Winner::None`]: no result).
-    pub fn winner(mut self, winner: Winner) -> Selection {
-        self.winner = Some(winner);
-        self
-    }
-
-    /// Games of this variant.
-    pub fn variant(mut self, variant: Variant) -> Selection {
-        self.variant = Some(variant);
-        self
-    }
-
-    /// Games with this handicap.
-    pub fn handicap(mut self, handicap: Handicap) -> Selection {
-        self.handicap = Some(handicap);
-        self
-    }
-
-    /// Games read without an error (`true`) or with one (`false`).
-    pub fn valid(mut self, valid: bool) -> Selection {
-        self.valid = Some(valid);
-        self
-    }
-
-    /// Games where both sides' ratings are known and at least `rating`.
-    pub fn min_rating(mut self, rating: f64) -> Selection {
-        self.min_rating = Some(rating);
-        self
-    }
-
-    /// Games whose main line passes through `position` (board, hands and side to move; the
-    /// move number need not match).
-    pub fn passes_through(mut self, position: Position) -> Selection {
-        self.position = Some(position);
         self
     }
 
@@ -214,18 +200,15 @@ impl Selection {
             return false;
         }
         if !self.endings.is_empty() {
-            let e = row.ending.as_deref().unwrap_or("none");
-            if !self.endings.iter().any(|k| k.name() == e) {
+            let e = row.ending.unwrap_or(EndingName::NONE);
+            if !self.endings.contains(&e) {
                 return false;
             }
         }
-        if self.winner.is_some_and(|w| w.name() != row.winner) {
+        if self.winner.is_some_and(|w| w != row.winner) {
             return false;
         }
-        if self
-            .variant
-            .is_some_and(|v| row.variant.as_deref() != Some(v.name()))
-        {
+        if self.variant.is_some_and(|v| row.variant != Some(v)) {
             return false;
         }
         if self
@@ -262,9 +245,9 @@ mod tests {
             gote: Some("suzuki".into()),
             start_iso: Some("2024-01-02T10:00:00".into()),
             plies: 120,
-            ending: Some("resign".into()),
-            winner: "gote".into(),
-            variant: Some("standard".into()),
+            ending: Some("resign".parse().unwrap()),
+            winner: Winner::Gote,
+            variant: Some(Variant::Standard),
             handicap: Some("平手".into()),
             valid: true,
             sente_rating: Some(3000.0),

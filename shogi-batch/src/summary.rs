@@ -1,6 +1,6 @@
 //! `--summary`: totals by ending, winner, format and variant.
 
-use crate::row::GameRow;
+use crate::row::{ColumnWord, GameRow};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -46,10 +46,18 @@ impl Summary {
         let bump = |map: &mut BTreeMap<String, u64>, v: Option<&str>, absent: &str| {
             *map.entry(v.unwrap_or(absent).to_string()).or_insert(0) += 1;
         };
-        bump(&mut self.ending, row.ending.as_deref(), "none");
-        bump(&mut self.winner, Some(&row.winner), "none");
-        bump(&mut self.format, row.format.as_deref(), "unknown");
-        bump(&mut self.variant, row.variant.as_deref(), "unknown");
+        bump(&mut self.ending, row.ending.map(ColumnWord::word), "none");
+        bump(&mut self.winner, Some(row.winner.word()), "none");
+        bump(
+            &mut self.format,
+            row.format.map(ColumnWord::word),
+            "unknown",
+        );
+        bump(
+            &mut self.variant,
+            row.variant.map(ColumnWord::word),
+            "unknown",
+        );
     }
 
     /// The summary as lines: totals first, then each group by value.

@@ -89,7 +89,7 @@ fn every_input_gets_its_rows_in_order() {
     assert_eq!(many.sente_rating, Some(1500.0));
     assert_eq!(many.gote_rating, Some(1600.5));
     // Sente played 7g7f, then gote (to move) resigned.
-    assert_eq!(many.winner, "sente");
+    assert_eq!(many.winner, shogi_kif::Winner::Sente);
     assert_eq!(all[5].sente_rating, None);
     let dangling = &all[8];
     assert_eq!(

@@ -1,7 +1,34 @@
 //! The arguments every batch command shares: shards and the selection of games.
 
 use crate::ctx::Failure;
-use shogi_batch::{DedupMode, Input, Selection, Shard};
+use shogi_batch::{DedupMode, Input, MateSearch, Selection, Shard};
+
+/// `--mate`, `--mate-plies K`, `--mate-length M` (of `check` and `stats`).
+#[derive(clap::Args, Clone, Default)]
+pub struct MateArgs {
+    /// For a game lost by resignation or time: the first of the last --mate-plies
+    /// positions where the loser, to move, had a mate in at most --mate-length plies
+    /// (df-pn, 200000 nodes a position).
+    #[arg(long)]
+    pub mate: bool,
+    /// How many plies before the end --mate looks at.
+    #[arg(long, value_name = "K", default_value_t = 10, requires = "mate")]
+    pub mate_plies: usize,
+    /// The longest mate --mate reports, in plies.
+    #[arg(long, value_name = "M", default_value_t = 7, requires = "mate",
+          value_parser = clap::value_parser!(u16).range(1..=99))]
+    pub mate_length: u16,
+}
+
+impl MateArgs {
+    /// The search, when --mate is given.
+    pub fn search(&self) -> Option<MateSearch> {
+        self.mate.then_some(MateSearch {
+            plies: self.mate_plies,
+            length: self.mate_length,
+        })
+    }
+}
 
 /// `--shard I/N`.
 #[derive(clap::Args, Clone, Default)]

@@ -1,7 +1,7 @@
 //! `shogi check`: every record of every input read and replayed; each problem located.
 
 use crate::args::InputArgs;
-use crate::batch::{SelectArgs, ShardArgs};
+use crate::batch::{MateArgs, SelectArgs, ShardArgs};
 use crate::ctx::{Ctx, Failure};
 use crate::driver::{Batch, Copies, Handler, Plan, internal_error, selected, status};
 use serde::Serialize;
@@ -47,18 +47,9 @@ pub struct CheckArgs {
     pub shard: ShardArgs,
     #[command(flatten)]
     pub select: SelectArgs,
-    /// For a game lost by resignation or time: a warning at the first of the last
-    /// --mate-plies positions where the loser, to move, had a mate in at most --mate-length
-    /// plies (df-pn, 200000 nodes a position).
-    #[arg(long)]
-    pub mate: bool,
-    /// How many plies before the end --mate looks at.
-    #[arg(long, value_name = "K", default_value_t = 10, requires = "mate")]
-    pub mate_plies: usize,
-    /// The longest mate --mate reports, in plies.
-    #[arg(long, value_name = "M", default_value_t = 7, requires = "mate",
-          value_parser = clap::value_parser!(u16).range(1..=99))]
-    pub mate_length: u16,
+    /// With --mate: a warning for a game whose loser missed a forced mate.
+    #[command(flatten)]
+    pub mate: MateArgs,
 }
 
 /// Output formats of `shogi check`.
@@ -190,11 +181,15 @@ fn check_game(
 
 /// With `--mate`: the warning for a game whose loser missed a forced mate.
 fn missed_mate(path: &str, game: &InputRecord, args: &CheckArgs) -> Option<Problem> {
-    if !args.mate || game.error.is_some() || game.panic.is_some() {
+    let search = args.mate.search()?;
+    if game.error.is_some() || game.panic.is_some() {
         return None;
     }
     let record = game.record.as_ref()?;
-    let (ply, length, pv) = crate::mate::missed_mate(record, args.mate_plies, args.mate_length)?;
+    let found = shogi_batch::missed_mate(record, search)?;
+    let (ply, length) = (found.ply, found.length);
+    let pv: Vec<String> = found.pv.iter().map(|m| m.to_usi()).collect();
+    let pv = pv.join(" ");
     let message = format!(
         "the loser had a forced mate in {length} at ply {ply} (move {}): {pv}",
         ply + 1

@@ -414,57 +414,6 @@ fn solve_one(solver: &mut Solver, p: &Problem, options: &Options) -> Row {
     row
 }
 
-/// For a game lost by resignation or time: the first position of the last `plies` plies
-/// (the position after that many moves) where the loser, to move, had a mate in at most
-/// `length` plies, with the mate's length and line (USI). `None` for other games.
-pub(crate) fn missed_mate(
-    record: &shogi_kif::Record,
-    plies: usize,
-    length: u16,
-) -> Option<(usize, u16, String)> {
-    use shogi_kif::EndingKind;
-    let ending = record.ending()?;
-    if !matches!(ending.kind, EndingKind::Resign | EndingKind::TimeUp) {
-        return None;
-    }
-    let start = record.start_position().clone();
-    let moves: Vec<Move> = record
-        .main_line()
-        .take_while(|n| n.foul.is_none())
-        .map(|n| n.mv)
-        .collect();
-    // The loser is the side to move at the end.
-    let mut positions = Vec::with_capacity(moves.len() + 1);
-    let mut p = start;
-    positions.push(p.clone());
-    for m in &moves {
-        if p.play(*m).is_err() {
-            return None;
-        }
-        positions.push(p.clone());
-    }
-    let loser = positions.last()?.side_to_move();
-    let first = positions.len().saturating_sub(plies + 1);
-    let options = Options {
-        nodes: 200_000,
-        max_depth: Some(length),
-        ..Options::default()
-    };
-    let mut solver = Solver::new(8 << 20);
-    for (ply, pos) in positions.iter().enumerate().skip(first) {
-        if pos.side_to_move() != loser {
-            continue;
-        }
-        if let Ok(a) = solver.solve(pos, &options) {
-            if let MateResult::Mate { pv } = a.result {
-                let line = pv.iter().map(|m| m.to_usi()).collect::<Vec<_>>().join(" ");
-                return Some((ply, a.length.unwrap_or(pv.len() as u16), line));
-            }
-        }
-    }
-    None
-}
-
 /// Whether `moves` (legal from `start`, an odd number, all checks) end in check with only
 /// drops left for the defender: composed answers stop there when the drops are futile
 /// interpositions (無駄合).

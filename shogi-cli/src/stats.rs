@@ -1,11 +1,12 @@
 //! `shogi stats`: one row per game (CSV or JSON lines), or totals with `--summary`.
 
 use crate::args::{InputArgs, NotationArg};
-use crate::batch::{SelectArgs, ShardArgs};
+use crate::batch::{MateArgs, SelectArgs, ShardArgs};
 use crate::ctx::{Ctx, Failure};
 use crate::driver::{Batch, Copies, Handler, Plan, status};
 use shogi_batch::{
-    DedupMode, GameRow, Input, InputRecord, Selection, Summary, csv_header, game_key, line_text,
+    DedupMode, GameRow, Input, InputRecord, MateSearch, Selection, Summary, csv_header, game_key,
+    line_text,
 };
 use shogi_kif::notation::Notation;
 use std::io::Write;
@@ -28,12 +29,13 @@ pub enum StatsFormat {
 start_iso, event, site, time_control, sente_rating, gote_rating, sente_rank, gote_rank, plies, \
 ending, winner, valid, first_error, error_ply, error_line, warnings, repetition_ply, final_sfen, \
 start_sfen, key, duplicate_of (see the README); with --moves NOTATION a last column, moves, holds \
-the main line in that notation (usi, japanese, western), moves separated by spaces. With --dedup every row is kept and \
+the main line in that notation (usi, japanese, western), moves separated by spaces. With --mate four last columns, missed_mate_ply, missed_mate_side, missed_mate_length, missed_mate_pv: the first of the last K positions where the loser of a game lost by resignation or time had a mate in at most M plies (empty when none). With --dedup every row is kept and \
 duplicate_of names the first copy. Rows come in input order (paths as given, folders walked in sorted order, \
 games as in each file) whatever --jobs is.\n\
 Exit status: 0 when every game was read, 1 when any game is invalid, 2 on usage or I/O errors.\n\n\
 Examples:\n  shogi stats samples/ > games.csv\n  shogi stats samples/ --format jsonl --min-plies 100\n  \
-shogi stats samples/ --summary\n  shogi stats samples/game.kif --moves western\n  shogi stats samples/ --shard 2/4 -o part-2.csv"
+shogi stats samples/ --summary\n  shogi stats samples/game.kif --moves western\n  \
+shogi stats samples/ --mate --mate-plies 20\n  shogi stats samples/ --shard 2/4 -o part-2.csv"
 )]
 pub struct StatsArgs {
     /// Files or directories (walked recursively); `-` reads stdin.
@@ -54,6 +56,10 @@ pub struct StatsArgs {
     /// single spaces (for a game with an error, the moves before it).
     #[arg(long, value_enum, value_name = "NOTATION")]
     pub moves: Option<NotationArg>,
+    /// With --mate: the missed_mate_* columns (a mate solver runs on each game lost by
+    /// resignation or time, so this is slower).
+    #[command(flatten)]
+    pub mate: MateArgs,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
@@ -159,6 +165,25 @@ impl Sink<'_> {
     }
 }
 
+/// The columns a row may carry at its end: `moves`, the `missed_mate_*` ones.
+#[derive(Clone, Copy)]
+struct Extra {
+    moves: Option<Notation>,
+    mate: Option<MateSearch>,
+}
+
+impl Extra {
+    /// Fills the extra columns of the row of `game`.
+    fn fill<S: From<String>>(self, row: &mut GameRow<S>, game: &InputRecord) {
+        if let Some(notation) = self.moves {
+            row.set_moves(game, notation);
+        }
+        if let Some(search) = self.mate {
+            row.set_missed_mate(game, search);
+        }
+    }
+}
+
 /// The row of one game (when the selection keeps it) and what --dedup needs; runs on a
 /// worker.
 fn stats_game(
@@ -166,7 +191,7 @@ fn stats_game(
     game: &InputRecord,
     selection: &Selection,
     dedup: Option<DedupMode>,
-    moves: Option<Notation>,
+    extra: Extra,
     handover: Handover,
 ) -> Item {
     let io = game
@@ -176,9 +201,7 @@ fn stats_game(
     if let (Handover::Text(format), true) = (handover, selection.is_empty()) {
         // Every game kept, written at once: the row borrows from the game.
         let mut row = GameRow::borrowed(&input.name, game);
-        if let Some(notation) = moves {
-            row.set_moves(game, notation);
-        }
+        extra.fill(&mut row, game);
         return Item {
             invalid: !row.valid,
             row: Some(Kept::Text(encode(&row, format))),
@@ -190,8 +213,8 @@ fn stats_game(
     let mut row = GameRow::new(&input.name, game);
     let invalid = !row.valid;
     let keep = selection.matches(&row, |want| game.reached(want));
-    if let Some(notation) = moves.filter(|_| keep) {
-        row.set_moves(game, notation);
+    if keep {
+        extra.fill(&mut row, game);
     }
     let (key, line) = match &game.record {
         Some(rec) if keep && dedup.is_some() => (
@@ -325,7 +348,7 @@ fn open_sink<'a>(
     Ok(match (handover, args.format) {
         (Handover::Text(StatsFormat::Csv), _) => Sink::Text {
             out,
-            header: Some(csv_header(args.moves.is_some())),
+            header: Some(csv_header(args.moves.is_some(), args.mate.mate)),
         },
         (Handover::Text(StatsFormat::Jsonl), _) => Sink::Text { out, header: None },
         (Handover::Row, StatsFormat::Csv) => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
@@ -337,7 +360,10 @@ fn open_sink<'a>(
 pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let selection = args.select.selection()?;
     let dedup = args.select.dedup()?;
-    let moves = args.moves.map(Notation::from);
+    let extra = Extra {
+        moves: args.moves.map(Notation::from),
+        mate: args.mate.search(),
+    };
     let plan = Plan::new(&args.paths, &args.input, args.jobs, "stats").shard(&args.shard);
     let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;
     let handover = if args.summary || dedup.is_some() {
@@ -357,7 +383,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     };
     let start = std::time::Instant::now();
     batch.run(
-        |input, game| stats_game(input, &game, &selection, dedup, moves, handover),
+        |input, game| stats_game(input, &game, &selection, dedup, extra, handover),
         &mut rows,
     );
     rows.flush_held();

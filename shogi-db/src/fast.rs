@@ -7,6 +7,7 @@
 use crate::error::DbError;
 use crate::hit::{
     Counts, Hit, fill_hit_row, hit_columns, hit_row, position_after, prefix, stored_move,
+    stored_word,
 };
 use crate::key::{check_key, position_key};
 use crate::schema::{self, db_err};
@@ -203,7 +204,8 @@ pub(crate) fn explore(
         }
         let Some(mv) = mv else { continue };
         // Winner, ratings, date: columns 3 to 6.
-        let winner = r.get_ref(3).map_err(get)?.as_str().unwrap_or("");
+        let winner = r.get_ref(3).map_err(get)?.as_str_or_null().ok().flatten();
+        let winner = stored_word(winner, 3).map_err(get)?.unwrap_or_default();
         let ratings = [r.get(4).map_err(get)?, r.get(5).map_err(get)?];
         let date = r.get_ref(6).map_err(get)?.as_str_or_null().ok().flatten();
         tally.count(game_id, mv, winner, ratings, date);

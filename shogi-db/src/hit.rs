@@ -2,7 +2,7 @@
 //! they are confirmed against.
 
 use rusqlite::Row;
-use shogi_batch::GameRow;
+use shogi_batch::{ColumnWord, GameRow, parse_word};
 use shogi_core::{Move, Position, SetupOptions};
 
 /// One occurrence of the position: a game, the ply at which it stood there (0 = the start)
@@ -121,8 +121,8 @@ pub(crate) fn hit_row(r: &Row<'_>, i: usize) -> rusqlite::Result<GameRow> {
         start: r.get(i + 4)?,
         start_iso: r.get(i + 5)?,
         plies: r.get(i + 6)?,
-        ending: r.get(i + 7)?,
-        winner: r.get(i + 8)?,
+        ending: stored_word(text(r, i + 7)?, i + 7)?,
+        winner: stored_word(text(r, i + 8)?, i + 8)?.unwrap_or_default(),
         valid: r.get::<_, i64>(i + 9)? != 0,
         sente_rating: r.get(i + 10)?,
         gote_rating: r.get(i + 11)?,
@@ -134,6 +134,30 @@ pub(crate) fn hit_row(r: &Row<'_>, i: usize) -> rusqlite::Result<GameRow> {
 pub(crate) fn set(to: &mut String, from: Option<&str>) {
     to.clear();
     to.push_str(from.unwrap_or_default());
+}
+
+/// The text (or NULL) of column `i` of `r`.
+fn text<'r>(r: &'r Row<'_>, i: usize) -> rusqlite::Result<Option<&'r str>> {
+    Ok(r.get_ref(i)?.as_str_or_null()?)
+}
+
+/// A stored word of a closed-set column (`ending`, `winner`, …) of column `column`, `None`
+/// for NULL; a word that is none of the column's (a damaged database) is that column's
+/// conversion error, which the caller reports with the database's path.
+pub(crate) fn stored_word<T: ColumnWord>(
+    text: Option<&str>,
+    column: usize,
+) -> rusqlite::Result<Option<T>> {
+    text.map(|t| {
+        parse_word(t).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(
+                column,
+                rusqlite::types::Type::Text,
+                format!("stored {e}").into(),
+            )
+        })
+    })
+    .transpose()
 }
 
 /// A stored move (USI text, or NULL at the end of a line) of column `column`; text that is
@@ -164,7 +188,7 @@ pub(crate) fn set_opt(to: &mut Option<String>, from: Option<&str>) {
 
 /// [`hit_row`] into an existing row, reusing its strings (for streaming many hits).
 pub(crate) fn fill_hit_row(r: &Row<'_>, i: usize, row: &mut GameRow) -> rusqlite::Result<()> {
-    let text = |k: usize| r.get_ref(i + k).and_then(|v| Ok(v.as_str_or_null()?));
+    let text = |k: usize| text(r, i + k);
     set(&mut row.path, text(0)?);
     row.game = r.get(i + 1)?;
     set_opt(&mut row.sente, text(2)?);
@@ -172,8 +196,8 @@ pub(crate) fn fill_hit_row(r: &Row<'_>, i: usize, row: &mut GameRow) -> rusqlite
     set_opt(&mut row.start, text(4)?);
     set_opt(&mut row.start_iso, text(5)?);
     row.plies = r.get(i + 6)?;
-    set_opt(&mut row.ending, text(7)?);
-    set(&mut row.winner, text(8)?);
+    row.ending = stored_word(text(7)?, i + 7)?;
+    row.winner = stored_word(text(8)?, i + 8)?.unwrap_or_default();
     row.valid = r.get::<_, i64>(i + 9)? != 0;
     row.sente_rating = r.get(i + 10)?;
     row.gote_rating = r.get(i + 11)?;

@@ -307,7 +307,11 @@ mod tests {
             sente_rating: Some(3012.5),
             gote_rating: Some(2900.0),
             plies: 7,
-            winner: "gote".into(),
+            format: Some(shogi_kif::Format::Ki2),
+            encoding: Some(shogi_kif::Encoding::ShiftJis),
+            variant: Some(shogi_core::Variant::Mini),
+            ending: Some("perpetual-check".parse().unwrap()),
+            winner: shogi_kif::Winner::Gote,
             valid: true,
             error_ply: Some(4),
             ..GameRow::default()
@@ -321,13 +325,28 @@ mod tests {
             rusqlite::params_from_iter(values),
         )
         .unwrap();
-        let back = conn
-            .query_row(
+        let read_back = || {
+            conn.query_row(
                 &format!("SELECT {} FROM games g", select_list("g")),
                 [],
                 |r| row_from(r, 0),
             )
+        };
+        assert_eq!(read_back().unwrap(), row);
+        let stored: (String, String) = conn
+            .query_row("SELECT encoding, ending FROM games", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
             .unwrap();
-        assert_eq!(back, row);
+        assert_eq!(stored, ("shift_jis".into(), "perpetual-check".into()));
+        // A stored word that is none of its column's is an error, not a panic.
+        conn.execute("UPDATE games SET winner = 'black'", [])
+            .unwrap();
+        let e = read_back().unwrap_err();
+        let e = db_err(Path::new("x.db"), e).to_string();
+        assert!(
+            e.contains("x.db") && e.contains("'black'") && e.contains("winner"),
+            "{e}"
+        );
     }
 }

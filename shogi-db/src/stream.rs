@@ -5,9 +5,11 @@
 //! few chunks ahead of it.
 
 use crate::error::DbError;
-use crate::hit::{Hit, hit_columns, set, set_opt, stored_move};
+use crate::hit::{Hit, hit_columns, set, set_opt, stored_move, stored_word};
 use crate::schema::{self, db_err};
 use rusqlite::Connection;
+use shogi_batch::EndingName;
+use shogi_kif::Winner;
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -34,8 +36,8 @@ struct Packed {
     start: Span,
     start_iso: Span,
     plies: u32,
-    ending: Span,
-    winner: Span,
+    ending: Option<EndingName>,
+    winner: Winner,
     valid: bool,
     sente_rating: Option<f64>,
     gote_rating: Option<f64>,
@@ -75,8 +77,8 @@ impl Packed {
         set_opt(&mut row.start, chunk.get(self.start));
         set_opt(&mut row.start_iso, chunk.get(self.start_iso));
         row.plies = self.plies;
-        set_opt(&mut row.ending, chunk.get(self.ending));
-        set(&mut row.winner, chunk.get(self.winner));
+        row.ending = self.ending;
+        row.winner = self.winner;
         row.valid = self.valid;
         row.sente_rating = self.sente_rating;
         row.gote_rating = self.gote_rating;
@@ -135,8 +137,8 @@ fn read(
             start: chunk.span(text(6)?),
             start_iso: chunk.span(text(7)?),
             plies: row.get(8)?,
-            ending: chunk.span(text(9)?),
-            winner: chunk.span(text(10)?),
+            ending: stored_word(text(9)?, 9)?,
+            winner: stored_word(text(10)?, 10)?.unwrap_or_default(),
             valid: row.get::<_, i64>(11)? != 0,
             sente_rating: row.get(12)?,
             gote_rating: row.get(13)?,

@@ -4,6 +4,7 @@
 use crate::hit::Found;
 use serde::Serialize;
 use shogi_core::{Color, Position};
+use shogi_kif::Winner;
 use std::collections::HashMap;
 
 /// A game named in the explorer: where it is and when it was played.
@@ -117,12 +118,12 @@ impl<G: PartialEq + Clone> Tally<G> {
     }
 
     /// Counts move `mv` of game `game` (after [`Tally::hit`] said so): the game's winner
-    /// (`sente`, `gote`, `draw`, anything else: no result), players' ratings and date.
+    /// (a sente or gote win, a draw, or no result), players' ratings and date.
     pub(crate) fn count(
         &mut self,
         game: G,
         mv: &str,
-        winner: &str,
+        winner: Winner,
         ratings: [Option<f64>; 2],
         date: Option<&str>,
     ) {
@@ -150,10 +151,10 @@ impl<G: PartialEq + Clone> Tally<G> {
         };
         tally.line.games += 1;
         match winner {
-            "sente" => tally.line.sente_wins += 1,
-            "gote" => tally.line.gote_wins += 1,
-            "draw" => tally.line.draws += 1,
-            _ => tally.line.unfinished += 1,
+            Winner::Sente => tally.line.sente_wins += 1,
+            Winner::Gote => tally.line.gote_wins += 1,
+            Winner::Draw => tally.line.draws += 1,
+            Winner::None => tally.line.unfinished += 1,
         }
         for x in ratings.into_iter().flatten() {
             tally.ratings.0 += x;
@@ -243,7 +244,7 @@ pub fn explore_hits(target: &Position, found: &Found) -> Explore {
         let new_move = tally.hit(&game, mv);
         if let Some(mv) = mv.filter(|_| new_move) {
             let ratings = [h.row.sente_rating, h.row.gote_rating];
-            tally.count(game, mv, &h.row.winner, ratings, h.row.start_iso.as_deref());
+            tally.count(game, mv, h.row.winner, ratings, h.row.start_iso.as_deref());
         }
     }
     // The last by path and number of the games of the newest date.

@@ -58,8 +58,8 @@ fn narrow(h: &Hit) -> Hit {
             start: r.start.clone(),
             start_iso: r.start_iso.clone(),
             plies: r.plies,
-            ending: r.ending.clone(),
-            winner: r.winner.clone(),
+            ending: r.ending,
+            winner: r.winner,
             valid: r.valid,
             sente_rating: r.sente_rating,
             gote_rating: r.gote_rating,
@@ -308,7 +308,7 @@ fn explore_counts_equal_brute_force() {
             if let Some(m) = &s.next {
                 per.entry(m.clone())
                     .or_default()
-                    .insert((s.path.clone(), s.game), s.row.winner.clone());
+                    .insert((s.path.clone(), s.game), s.row.winner.name().to_string());
             }
         }
         assert_eq!(table.games as usize, games.len(), "{sfen}");

@@ -16,6 +16,16 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// The name the `encoding` column of `shogi stats` and Python's `Record.encoding` give:
+    /// `utf-8`, `shift_jis`, `euc-jp`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Utf8 => "utf-8",
+            Encoding::ShiftJis => "shift_jis",
+            Encoding::EucJp => "euc-jp",
+        }
+    }
+
     /// Parse an encoding name as written in `encoding=` declarations (case-insensitive).
     pub fn from_label(label: &str) -> Option<Encoding> {
         // Lowercased without '-' and '_' (no name is longer than 16 bytes that way).

@@ -6,8 +6,8 @@ use crate::main_line::MainLine;
 use crate::model::Record;
 use shogi_core::{Color, DeclarationResult, Position, Repetition};
 
-/// Who won a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Who won a game (by default [`Winner::None`]: no result known).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Winner {
     /// Sente (先手, black) won.
     Sente,
@@ -16,6 +16,7 @@ pub enum Winner {
     /// A draw (repetition, impasse, …).
     Draw,
     /// No result: unfinished, interrupted, adjourned, a problem, an unknown ending word.
+    #[default]
     None,
 }
 

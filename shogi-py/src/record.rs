@@ -125,11 +125,7 @@ impl PyRecord {
     /// The text encoding the input was decoded with: "utf-8", "shift_jis" or "euc-jp".
     #[getter]
     fn encoding(&self) -> Option<&'static str> {
-        self.game.encoding.map(|e| match e {
-            Encoding::Utf8 => "utf-8",
-            Encoding::ShiftJis => "shift_jis",
-            Encoding::EucJp => "euc-jp",
-        })
+        self.game.encoding.map(Encoding::name)
     }
 
     /// The format the input was read as ("kif", "ki2", "csa", "usi", "sfen", "jkf").
@@ -326,9 +322,9 @@ impl PyRecord {
     /// "draw", or None when the game has no result. (Earlier versions said "black"/"white",
     /// None for a draw, as `result` still does.)
     #[getter]
-    fn winner(&self) -> Option<String> {
-        let w = &self.row().winner;
-        (w != "none").then(|| w.clone())
+    fn winner(&self) -> Option<&'static str> {
+        let w = self.row().winner;
+        (w != shogi_kif::Winner::None).then(|| w.name())
     }
 
     /// The game's row of `shogi stats` as a dict (the same columns and values as

@@ -6,8 +6,8 @@ use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 use shogi_batch::{
-    COLUMNS, Dedup, DedupMode, Event, GameRow, Input, Selection, Shard, duplicates, game_key,
-    line_text,
+    COLUMNS, Dedup, DedupMode, Event, GameRow, Input, MATE_COLUMNS, MateSearch, Selection, Shard,
+    duplicates, game_key, line_text,
 };
 use shogi_kif::notation::Notation;
 use std::ops::ControlFlow;
@@ -212,6 +212,7 @@ fn rows(
     selection: &Selection,
     dedup: Option<DedupMode>,
     moves: Option<Notation>,
+    mate: Option<MateSearch>,
     cancel: &AtomicBool,
 ) -> Vec<GameRow> {
     let prefix = dedup == Some(DedupMode::Prefix);
@@ -228,6 +229,9 @@ fn rows(
             let keep = selection.matches(&row, |want| game.reached(want));
             if let Some(notation) = moves.filter(|_| keep) {
                 row.set_moves(&game, notation);
+            }
+            if let Some(search) = mate.filter(|_| keep) {
+                row.set_missed_mate(&game, search);
             }
             let (key, line) = match &game.record {
                 Some(rec) if keep && dedup.is_some() => {
@@ -276,7 +280,8 @@ fn rows(
 /// The rows of `shogi stats` for `paths`: (columns, rows as tuples). The Python function
 /// `shogitk.stats` wraps them in a `Table`.
 #[pyfunction]
-#[pyo3(name = "_stats", signature = (paths, *, jobs = Some(1), shard = None, dedup = None, moves = None, filters = None))]
+#[pyo3(name = "_stats", signature = (paths, *, jobs = Some(1), shard = None, dedup = None, moves = None, mate = false, mate_plies = 10, mate_length = 7, filters = None))]
+#[allow(clippy::too_many_arguments)] // The keyword arguments of `shogitk.stats`.
 pub fn stats_rows<'py>(
     py: Python<'py>,
     paths: &Bound<'py, PyAny>,
@@ -284,9 +289,19 @@ pub fn stats_rows<'py>(
     shard: Option<&Bound<'py, PyAny>>,
     dedup: Option<&Bound<'py, PyAny>>,
     moves: Option<&str>,
+    mate: bool,
+    mate_plies: usize,
+    mate_length: u16,
     filters: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<(Vec<&'static str>, Bound<'py, PyList>)> {
     let selection = selection(filters)?;
+    if mate && !(1..=99).contains(&mate_length) {
+        return Err(PyValueError::new_err("mate_length: expected 1 to 99 plies"));
+    }
+    let mate = mate.then_some(MateSearch {
+        plies: mate_plies,
+        length: mate_length,
+    });
     let moves = moves
         .map(|m| {
             m.parse::<Notation>()
@@ -312,7 +327,7 @@ pub fn stats_rows<'py>(
     std::thread::Builder::new()
         .name("shogitk-stats".into())
         .spawn(move || {
-            let _ = tx.send(rows(&inputs, &pool, &selection, dedup, moves, &stop));
+            let _ = tx.send(rows(&inputs, &pool, &selection, dedup, moves, mate, &stop));
         })
         .map_err(|e| {
             pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start a thread: {e}"))
@@ -342,6 +357,9 @@ pub fn stats_rows<'py>(
     let mut columns = COLUMNS.to_vec();
     if moves.is_some() {
         columns.push("moves");
+    }
+    if mate.is_some() {
+        columns.extend_from_slice(MATE_COLUMNS);
     }
     let list = PyList::empty(py);
     for row in &rows {

@@ -177,3 +177,26 @@ def test_ctrl_c_stops_a_long_stats(corpus):
     assert time.monotonic() - t0 < 30
     # The next call is not disturbed by the one stopped.
     assert len(shogitk.stats(SAMPLES)) == 6
+
+
+def test_stats_mate_equals_the_cli(shogi_cli, tmp_path):
+    # Sente, to move, had S*1b 2a1b G*2b (mate in 3), played 5i4h, and resigned two plies on.
+    csa = ("V2.2\nP1 *  *  *  *  *  *  * -GI-OU\n" + "".join(f"P{r} " + " * " * 9 + "\n" for r in (2,))
+           + "P3 *  *  *  *  *  *  * +FU+FU\n"
+           + "".join(f"P{r} " + " * " * 9 + "\n" for r in (4, 5, 6, 7, 8))
+           + "P9 *  *  *  * +OU *  *  *  * \nP+00KI00GI\n+\n+5948OU\n-2132GI\n%TORYO\n")
+    path = tmp_path / "resigned.csa"
+    path.write_text(csa)
+    quiet = tmp_path / "quiet.kif"
+    quiet.write_text("   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n", encoding="utf-8")
+    want = _cli_rows(shogi_cli, str(path), str(quiet), "--mate", "--mate-length", "3")
+    got = shogitk.stats([str(path), str(quiet)], mate=True, mate_length=3)
+    assert list(got) == want
+    first, second = got[0], got[1]
+    assert (first["missed_mate_ply"], first["missed_mate_side"], first["missed_mate_length"],
+            first["missed_mate_pv"]) == (0, "sente", 3, "S*1b 2a1b G*2b")
+    assert second["missed_mate_ply"] is None and second["missed_mate_pv"] is None
+    assert got.columns[-4:] == ["missed_mate_ply", "missed_mate_side", "missed_mate_length",
+                                "missed_mate_pv"]
+    # Without mate=True the columns are not there.
+    assert "missed_mate_ply" not in shogitk.stats([str(path)]).columns

@@ -499,3 +499,91 @@ fn check_and_convert_take_the_selection() {
         "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 5e4d 1b1c\n"
     );
 }
+
+/// `--mate`: a game resigned two plies after the loser had a mate in 3 (S*1b 2a1b G*2b) gets
+/// it in the four last columns (and, with mates of at most 1 ply, the mate in 1 at ply 2); a
+/// resigned game without one, and games not lost by resignation or time, have the columns
+/// empty. Without the flag the columns are absent.
+#[test]
+fn stats_mate_gives_the_missed_mate() {
+    let csa = "V2.2\nP1 *  *  *  *  *  *  * -GI-OU\nP2 *  *  *  *  *  *  *  *  * \nP3 *  *  *  *  *  *  * +FU+FU\n\
+P4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \n\
+P7 *  *  *  *  *  *  *  *  * \nP8 *  *  *  *  *  *  *  *  * \nP9 *  *  *  * +OU *  *  *  * \nP+00KI00GI\n+\n\
++5948OU\n-2132GI\n%TORYO\n";
+    let dir = scratch("stats-mate");
+    let resigned = dir.join("resigned.csa");
+    std::fs::write(&resigned, csa).unwrap();
+    let path = resigned.to_str().unwrap();
+    let mate_columns = "missed_mate_ply,missed_mate_side,missed_mate_length,missed_mate_pv";
+    let csv = |extra: &[&str]| {
+        let mut args = vec!["stats", path, "--mate"];
+        args.extend_from_slice(extra);
+        stdout(&shogi_ok(&args))
+    };
+    let text = csv(&["--mate-length", "3"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].ends_with(&format!(",duplicate_of,{mate_columns}")),
+        "{text}"
+    );
+    assert!(lines[1].ends_with(",0,sente,3,S*1b 2a1b G*2b"), "{text}");
+    assert!(lines[1].contains(",2,resign,gote,"), "{text}");
+    // With --moves too, moves comes first.
+    let text = csv(&["--mate-length", "3", "--moves", "usi"]);
+    assert!(
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(",5i4h 2a3b,0,sente,3,S*1b 2a1b G*2b"),
+        "{text}"
+    );
+    // No mate in 1 at ply 0 (the gold drop is taken by the silver); after the silver left
+    // 2a, S*1b mates at once at ply 2.
+    let text = csv(&["--mate-length", "1"]);
+    assert!(
+        text.lines().nth(1).unwrap().ends_with(",2,sente,1,S*1b"),
+        "{text}"
+    );
+    // A resigned game from the start position with no mate near: the columns are empty.
+    let quiet = dir.join("quiet.kif");
+    std::fs::write(&quiet, "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n").unwrap();
+    let text = stdout(&shogi_ok(&["stats", quiet.to_str().unwrap(), "--mate"]));
+    let row = text.lines().nth(1).unwrap();
+    assert!(
+        row.contains(",2,resign,gote,") && row.ends_with(",,,,"),
+        "{text}"
+    );
+    // JSON lines: the same values, null when none.
+    let out = shogi_ok(&[
+        "stats",
+        path,
+        "--mate",
+        "--mate-length",
+        "3",
+        "--format",
+        "jsonl",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["missed_mate_ply"], 0);
+    assert_eq!(v["missed_mate_side"], "sente");
+    assert_eq!(v["missed_mate_length"], 3);
+    assert_eq!(v["missed_mate_pv"], "S*1b 2a1b G*2b");
+    // A game that is not resigned (the fixtures' USI lines state no ending): null.
+    let out = shogi_ok(&[
+        "stats",
+        "tests/fixtures/stats",
+        "--mate",
+        "--format",
+        "jsonl",
+    ]);
+    for line in stdout(&out).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["ending"] != "resign" && v["ending"] != "timeout" {
+            assert!(v["missed_mate_ply"].is_null(), "{line}");
+            assert!(v["missed_mate_pv"].is_null(), "{line}");
+        }
+    }
+    // Without --mate: no such columns.
+    let text = stdout(&shogi_ok(&["stats", path]));
+    assert!(!text.contains("missed_mate"), "{text}");
+}

@@ -3,6 +3,7 @@
 
 use super::GameRow;
 use crate::date::iso8601;
+use crate::filter_text::EndingName;
 use shogi_kif::{HeaderKey, MainLine, Record, Winner};
 
 fn header<'r>(record: &'r Record, key: &HeaderKey) -> Option<&'r str> {
@@ -51,7 +52,7 @@ where
     S: From<&'a str> + From<String>,
 {
     let text = |s: Option<&'a str>| s.map(S::from);
-    row.variant = Some(S::from(record.start.variant().name()));
+    row.variant = Some(record.start.variant());
     row.handicap = text(
         record
             .start
@@ -133,25 +134,15 @@ fn rank(name: &str) -> Option<&str> {
 pub(super) fn ending_and_winner(
     record: &Record,
     main: Option<&MainLine>,
-) -> (Option<&'static str>, &'static str) {
-    match main {
-        Some(main) => {
-            let (ending, winner) = shogi_kif::outcome(record, main);
-            (ending, winner.name())
-        }
+) -> (Option<EndingName>, Winner) {
+    let (ending, winner) = match main {
+        Some(main) => shogi_kif::outcome(record, main),
         None => (
             record.ending().map(|e| shogi_kif::ending_name(&e.kind)),
-            Winner::None.name(),
+            Winner::None,
         ),
-    }
-}
-
-pub(super) fn encoding_name(e: shogi_kif::Encoding) -> &'static str {
-    match e {
-        shogi_kif::Encoding::Utf8 => "utf-8",
-        shogi_kif::Encoding::ShiftJis => "shift_jis",
-        shogi_kif::Encoding::EucJp => "euc-jp",
-    }
+    };
+    (ending.map(EndingName::of_outcome), winner)
 }
 
 #[cfg(test)]

@@ -4,14 +4,29 @@
 //! by `,`; a field holding `,`, `"`, `\r` or `\n` quoted with `"`, its quotes doubled;
 //! numbers as `itoa` and `ryu` spell them; `\n` at the end), which a test checks.
 
-use super::{COLUMNS, GameRow};
+use super::{COLUMNS, ColumnWord, GameRow};
+use std::io::Write as _;
 
-/// The CSV header of rows written by [`GameRow::write_csv`]: [`COLUMNS`], and `moves` when
-/// the rows carry it.
-pub fn csv_header(with_moves: bool) -> String {
+/// The columns `--mate` adds (see [`GameRow::set_missed_mate`]), after `moves`.
+pub const MATE_COLUMNS: &[&str] = &[
+    "missed_mate_ply",
+    "missed_mate_side",
+    "missed_mate_length",
+    "missed_mate_pv",
+];
+
+/// The CSV header of rows written by [`GameRow::write_csv`]: [`COLUMNS`], `moves` when the
+/// rows carry it, then the [`MATE_COLUMNS`] when they carry those.
+pub fn csv_header(with_moves: bool, with_mate: bool) -> String {
     let mut h = COLUMNS.join(",");
     if with_moves {
         h.push_str(",moves");
+    }
+    if with_mate {
+        for c in MATE_COLUMNS {
+            h.push(',');
+            h.push_str(c);
+        }
     }
     h.push('\n');
     h
@@ -62,6 +77,11 @@ impl Fields<'_> {
         }
     }
 
+    /// A closed-set column's word (none needs quotes: a test checks).
+    fn word<T: ColumnWord>(&mut self, w: Option<T>) {
+        self.plain(&w.map(T::word));
+    }
+
     fn opt_text<S: AsRef<str>>(&mut self, s: &Option<S>) {
         match s {
             Some(s) => self.text(s.as_ref()),
@@ -71,18 +91,8 @@ impl Fields<'_> {
 
     fn number(&mut self, n: u32) {
         self.start();
-        let mut digits = [0u8; 10];
-        let mut i = digits.len();
-        let mut n = n;
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        self.out.extend_from_slice(&digits[i..]);
+        // Writing to a Vec cannot fail.
+        let _ = write!(self.out, "{n}");
     }
 
     fn opt_number(&mut self, n: Option<u32>) {
@@ -110,9 +120,9 @@ impl<S: AsRef<str>> GameRow<S> {
         f.text(self.path.as_ref());
         f.number(self.game);
         f.opt_number(self.line);
-        f.plain(&self.format);
-        f.plain(&self.encoding);
-        f.plain(&self.variant);
+        f.word(self.format);
+        f.word(self.encoding);
+        f.word(self.variant);
         for s in [
             &self.handicap,
             &self.sente,
@@ -130,8 +140,8 @@ impl<S: AsRef<str>> GameRow<S> {
         f.opt_text(&self.sente_rank);
         f.opt_text(&self.gote_rank);
         f.number(self.plies);
-        f.plain(&self.ending);
-        f.text(self.winner.as_ref());
+        f.word(self.ending);
+        f.word(Some(self.winner));
         f.start();
         f.out
             .extend_from_slice(if self.valid { b"true" } else { b"false" });
@@ -146,6 +156,12 @@ impl<S: AsRef<str>> GameRow<S> {
         f.opt_text(&self.duplicate_of);
         if let Some(moves) = &self.moves {
             f.text(moves.as_ref());
+        }
+        if let Some(ply) = self.missed_mate_ply {
+            f.opt_number(ply);
+            f.word(self.missed_mate_side.flatten());
+            f.opt_number(self.missed_mate_length.flatten().map(u32::from));
+            f.plain(&self.missed_mate_pv.as_ref().and_then(Option::as_ref));
         }
         f.out.push(b'\n');
     }
@@ -176,7 +192,7 @@ mod tests {
             path: "a,b/\"c\".kif".into(),
             game: 4_000_000_000,
             line: Some(0),
-            format: Some("kif".into()),
+            format: Some(shogi_kif::Format::Kif),
             sente: Some("name with\nnewline".into()),
             gote: Some("cr\rhere".into()),
             start: Some(String::new()),
@@ -184,7 +200,6 @@ mod tests {
             sente_rating: Some(1500.0),
             gote_rating: Some(2345.678),
             plies: 7,
-            winner: "none".into(),
             valid: true,
             first_error: Some("illegal-move: move 3, \"x\"".into()),
             error_ply: Some(3),
@@ -209,7 +224,7 @@ mod tests {
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
         assert_eq!(
             text.lines().next().map(|l| format!("{l}\n")),
-            Some(csv_header(true))
+            Some(csv_header(true, false))
         );
     }
 }

@@ -4,18 +4,26 @@
 //! Layout: this module holds the row and its steps; `columns` the header and ending
 //! columns. What replaying the main line tells is shogi-kif's [`MainLine`].
 
+use crate::filter_text::EndingName;
 use crate::key::{game_key, key_hex};
 use crate::read::InputRecord;
-use columns::{encoding_name, ending_and_winner};
+use columns::ending_and_winner;
 use serde::{Deserialize, Serialize};
-use shogi_kif::{MainLine, Record, Severity};
+use shogi_core::{Color, Variant};
+use shogi_kif::{Encoding, Format, MainLine, Record, Severity, Winner};
 use std::borrow::Cow;
+use word::{serde_flag_word, serde_opt_word, serde_word};
 
 mod columns;
 mod csv_line;
+mod mate;
 mod moves;
+mod word;
 
-pub use csv_line::csv_header;
+pub use mate::{MateSearch, MissedMate, missed_mate};
+pub use word::{ColumnWord, parse_word};
+
+pub use csv_line::{MATE_COLUMNS, csv_header};
 
 pub use moves::{main_line_text, moves_text};
 
@@ -27,6 +35,8 @@ pub use moves::{main_line_text, moves_text};
 ///
 /// `S` is the text of the columns: `String` (the usual row, owned), or `Cow<str>` for a row
 /// that borrows what it can from its game while it is written out ([`GameRow::borrowed`]).
+/// The closed-set columns (`format`, `encoding`, `variant`, `ending`, `winner`) are enums,
+/// written as their words ([`ColumnWord`]) whatever `S` is.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GameRow<S = String> {
     /// The input the game comes from (see [`crate::Input::name`]).
@@ -36,11 +46,14 @@ pub struct GameRow<S = String> {
     /// The line the game starts on in its input, when the reader says.
     pub line: Option<u32>,
     /// The record format: `kif`, `ki2`, `csa`, `usi`, `sfen`, `jkf`.
-    pub format: Option<S>,
+    #[serde(with = "serde_opt_word")]
+    pub format: Option<Format>,
     /// The text encoding: `utf-8`, `shift_jis`, `euc-jp`.
-    pub encoding: Option<S>,
+    #[serde(with = "serde_opt_word")]
+    pub encoding: Option<Encoding>,
     /// `standard` or `mini` (Mini Shogi).
-    pub variant: Option<S>,
+    #[serde(with = "serde_opt_word")]
+    pub variant: Option<Variant>,
     /// The handicap (手合割) by its Japanese name (`平手`, `香落ち`, `二枚落ち`, …), or the
     /// name a record gives a position that is no preset (`詰将棋`, `その他`).
     pub handicap: Option<S>,
@@ -74,10 +87,12 @@ pub struct GameRow<S = String> {
     /// How the game ended: `resign`, `checkmate`, `repetition`, `perpetual-check`,
     /// `declaration`, `impasse`, `timeout`, `foul`, `abort`, `max-moves`, `draw`, `no-mate`,
     /// `sealed`, `win-by-default`, `loss-by-default`, `other`; empty when the record states
-    /// none and the final position does not end the game.
-    pub ending: Option<S>,
+    /// none and the final position does not end the game (never the name `none`).
+    #[serde(with = "serde_opt_word")]
+    pub ending: Option<EndingName>,
     /// `sente`, `gote`, `draw`, or `none` (unfinished, unknown).
-    pub winner: S,
+    #[serde(with = "serde_word")]
+    pub winner: Winner,
     /// Read without an error (warnings allowed).
     pub valid: bool,
     /// The first error: its kind and reason (`illegal-move: move 88 ５五歩打: 二歩 …`).
@@ -103,6 +118,24 @@ pub struct GameRow<S = String> {
     /// in that notation, moves separated by single spaces (see [`moves_text`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moves: Option<S>,
+    /// With `--mate` only (absent otherwise; inner `None`: empty, no missed mate): the ply
+    /// of the first position where the loser of a game lost by resignation or time had a
+    /// forced mate (see [`missed_mate`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missed_mate_ply: Option<Option<u32>>,
+    /// With `--mate`: the side that had it, `sente` or `gote`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "serde_flag_word"
+    )]
+    pub missed_mate_side: Option<Option<Color>>,
+    /// With `--mate`: the mate's length in plies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missed_mate_length: Option<Option<u16>>,
+    /// With `--mate`: the mating line in USI, moves separated by single spaces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missed_mate_pv: Option<Option<S>>,
 }
 
 /// The column names, in order.
@@ -162,9 +195,9 @@ impl<'a> GameRow<Cow<'a, str>> {
             path: self.path.into_owned(),
             game: self.game,
             line: self.line,
-            format: o(self.format),
-            encoding: o(self.encoding),
-            variant: o(self.variant),
+            format: self.format,
+            encoding: self.encoding,
+            variant: self.variant,
             handicap: o(self.handicap),
             sente: o(self.sente),
             gote: o(self.gote),
@@ -178,8 +211,8 @@ impl<'a> GameRow<Cow<'a, str>> {
             sente_rank: o(self.sente_rank),
             gote_rank: o(self.gote_rank),
             plies: self.plies,
-            ending: o(self.ending),
-            winner: self.winner.into_owned(),
+            ending: self.ending,
+            winner: self.winner,
             valid: self.valid,
             first_error: o(self.first_error),
             error_ply: self.error_ply,
@@ -191,6 +224,10 @@ impl<'a> GameRow<Cow<'a, str>> {
             key: o(self.key),
             duplicate_of: o(self.duplicate_of),
             moves: o(self.moves),
+            missed_mate_ply: self.missed_mate_ply,
+            missed_mate_side: self.missed_mate_side,
+            missed_mate_length: self.missed_mate_length,
+            missed_mate_pv: self.missed_mate_pv.map(o),
         }
     }
 }
@@ -206,9 +243,8 @@ where
         path: S::from(path),
         game: game.index,
         line: (game.line > 0).then_some(game.line),
-        format: game.format.map(|f| S::from(f.name())),
-        encoding: game.encoding.map(|e| S::from(encoding_name(e))),
-        winner: S::from("none"),
+        format: game.format,
+        encoding: game.encoding,
         valid: game.is_valid(),
         sente_rating: game.ratings[0],
         gote_rating: game.ratings[1],
@@ -256,8 +292,8 @@ impl<'a, S: From<&'a str> + From<String>> GameRow<S> {
         let moves = &record.moves.moves;
         self.plies = moves.len() as u32;
         let (ending, winner) = ending_and_winner(record, main);
-        self.ending = ending.map(S::from);
-        self.winner = S::from(winner);
+        self.ending = ending;
+        self.winner = winner;
         self.repetition_ply = main
             .and_then(|m| m.repetition)
             .map(|rep| rep.fourth_ply as u32);
@@ -338,19 +374,19 @@ mod tests {
     fn resign_winner_is_the_other_side() {
         let r = row_of("   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n");
         assert_eq!(r.plies, 2);
-        assert_eq!(r.ending.as_deref(), Some("resign"));
-        assert_eq!(r.winner, "gote");
+        assert_eq!(r.ending.map(EndingName::name), Some("resign"));
+        assert_eq!(r.winner, Winner::Gote);
         assert!(r.valid);
         let r = row_of("   1 ７六歩(77)\n   2 投了\n");
-        assert_eq!(r.winner, "sente");
+        assert_eq!(r.winner, Winner::Sente);
     }
 
     #[test]
     fn mate_found_by_replay_without_an_ending() {
         // Fool's mate-like: a position where sente mates with G*5b (tsume start).
         let r = row_of("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b\n");
-        assert_eq!(r.ending.as_deref(), Some("checkmate"));
-        assert_eq!(r.winner, "sente");
+        assert_eq!(r.ending.map(EndingName::name), Some("checkmate"));
+        assert_eq!(r.winner, Winner::Sente);
         assert_eq!(
             r.final_sfen.as_deref(),
             Some("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 2")
@@ -362,8 +398,8 @@ mod tests {
         let moves = "2h3h 8b7b 3h2h 7b8b ".repeat(3);
         let r = row_of(&format!("position startpos moves {moves}\n"));
         assert_eq!(r.repetition_ply, Some(12));
-        assert_eq!(r.ending.as_deref(), Some("repetition"));
-        assert_eq!(r.winner, "draw");
+        assert_eq!(r.ending.map(EndingName::name), Some("repetition"));
+        assert_eq!(r.winner, Winner::Draw);
     }
 
     #[test]
@@ -387,6 +423,6 @@ mod tests {
         assert_eq!(r.time_control.as_deref(), Some("10分 秒読み30秒"));
         assert_eq!(r.handicap.as_deref(), Some("香落ち"));
         // Gote (上手) moved first and sente (下手) resigned.
-        assert_eq!(r.winner, "gote");
+        assert_eq!(r.winner, Winner::Gote);
     }
 }

@@ -3,6 +3,7 @@
 use super::{ExploreFormat, FindFormat};
 use serde::Serialize;
 use shogi_db::{Counts, Explore, Found, Hit};
+use shogi_kif::Winner;
 use std::io::{self, Write};
 
 /// The columns of `find --format csv` and the fields of `--format jsonl`, in order.
@@ -45,8 +46,8 @@ fn line(h: &Hit) -> FindLine<'_> {
         game: h.row.game,
         ply: h.ply,
         next_move: h.next_move.map(|m| m.to_usi()),
-        winner: &h.row.winner,
-        ending: h.row.ending.as_deref(),
+        winner: h.row.winner.name(),
+        ending: h.row.ending.map(|e| e.name()),
         sente: h.row.sente.as_deref(),
         gote: h.row.gote.as_deref(),
         sente_rating: h.row.sente_rating,
@@ -150,13 +151,13 @@ fn text_line(out: &mut dyn Write, h: &Hit) -> io::Result<()> {
     }
     let name = |n: &Option<String>| n.as_deref().unwrap_or("?").to_string();
     write!(out, "  {} vs {}", name(&h.row.sente), name(&h.row.gote))?;
-    match h.row.winner.as_str() {
-        "sente" | "gote" => write!(out, "  {} won", h.row.winner)?,
-        "draw" => write!(out, "  draw")?,
-        _ => write!(out, "  no result")?,
+    match h.row.winner {
+        Winner::Sente | Winner::Gote => write!(out, "  {} won", h.row.winner.name())?,
+        Winner::Draw => write!(out, "  draw")?,
+        Winner::None => write!(out, "  no result")?,
     }
-    if let Some(e) = &h.row.ending {
-        write!(out, " ({e})")?;
+    if let Some(e) = h.row.ending {
+        write!(out, " ({})", e.name())?;
     }
     if !h.row.valid {
         write!(out, "  [invalid]")?;

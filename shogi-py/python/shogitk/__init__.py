@@ -81,6 +81,9 @@ def stats(
     shard: Union[str, Tuple[int, int], None] = None,
     dedup: Union[bool, str, None] = None,
     moves: Optional[str] = None,
+    mate: bool = False,
+    mate_plies: int = 10,
+    mate_length: int = 7,
     **filters: Any,
 ) -> Table:
     """The rows of ``shogi stats`` for ``paths``: one per game, the same columns and values
@@ -90,7 +93,10 @@ def stats(
     ``jobs`` threads read (None: all cores); ``shard`` ("I/N" or (I, N)) keeps the CLI's
     ``--shard`` share of the files; ``dedup`` (True or "exact", or "prefix") fills in
     ``duplicate_of``; ``moves`` ("usi", "japanese" or "western") adds the column of
-    ``--moves``: the main line as text in that notation. ``filters`` are the selection flags
+    ``--moves``: the main line as text in that notation. ``mate=True`` adds the columns of
+    ``--mate`` (missed_mate_ply, missed_mate_side, missed_mate_length, missed_mate_pv: the
+    first of the last ``mate_plies`` positions where the loser of a game lost by resignation
+    or time had a mate in at most ``mate_length`` plies; None when there is none). ``filters`` are the selection flags
     of ``shogi stats`` as keywords: player (a name or a list of names), sente, gote, since,
     until (YYYY-MM-DD), min_plies, max_plies, ending ("resign,checkmate" or a list), winner,
     variant, handicap, valid (True: ``--valid``, False: ``--invalid``), min_rating, position
@@ -103,7 +109,9 @@ def stats(
     """
     if isinstance(filters.get("ending"), (list, tuple)):
         filters["ending"] = ",".join(filters["ending"])
-    columns, rows = _stats(paths, jobs=jobs, shard=shard, dedup=dedup, moves=moves, filters=filters)
+    columns, rows = _stats(paths, jobs=jobs, shard=shard, dedup=dedup, moves=moves,
+                           mate=mate, mate_plies=mate_plies, mate_length=mate_length,
+                           filters=filters)
     return Table(columns, rows)
 
 

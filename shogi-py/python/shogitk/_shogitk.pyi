@@ -374,6 +374,9 @@ def _stats(
     shard: Union[str, Tuple[int, int], None] = None,
     dedup: Union[bool, str, None] = None,
     moves: Optional[str] = None,
+    mate: bool = False,
+    mate_plies: int = 10,
+    mate_length: int = 7,
     filters: Optional[Dict[str, Any]] = None,
 ) -> Tuple[List[str], List[Tuple[Any, ...]]]:
     """The columns and rows of `shogi stats` (`shogitk.stats` wraps them in a Table)."""
