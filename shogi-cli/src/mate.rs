@@ -310,6 +310,8 @@ fn japanese(pos: &Position, moves: &[Move]) -> String {
     out.join(" ")
 }
 
+// About 100 lines: one problem's row, step by step (solve, the line in both notations, the
+// record's stated answer checked against it).
 fn solve_one(solver: &mut Solver, p: &Problem, options: &Options) -> Row {
     let mut row = Row {
         path: p.path.clone(),

@@ -156,6 +156,9 @@ impl Search<'_> {
 
     /// Searches `pos` (key `key`, attacker's hand `hand`) until its proof number reaches
     /// `th_pn` or its disproof number `th_dn`, with `rem` plies left, on the path `path`.
+    // Over 100 lines on purpose: df-pn's MID procedure, the search's hot loop (expand, then
+    // pick the best child and recurse under its thresholds until they are crossed); its state is
+    // the children's numbers on the shared stack, which a split would have to pass around.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn mid(
         &mut self,

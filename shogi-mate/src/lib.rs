@@ -311,6 +311,8 @@ impl From<Limit> for Halt {
     }
 }
 
+// About 140 lines: a solve's steps in order (the first proof, the shortest length, the line,
+// its replay, the counted length, uniqueness), each reading the answer the last one built.
 fn solve_inner(
     tt: &mut tt::Table,
     pos: &Position,

@@ -394,6 +394,8 @@ struct LineWriter<'w, W: ?Sized> {
 impl<W: Write + ?Sized> LineWriter<'_, W> {
     /// Write the moves of a line, then its ending; collect its variations into `blocks` (in
     /// reverse ply order, so that popping them gives record order).
+    // About 110 lines: one pass over a line's moves, each written with its time, comments,
+    // bookmark and the variations that branch from it, in the order KIF puts them.
     fn write_line<'r>(&mut self, branch: Branch<'r>, blocks: &mut Vec<Branch<'r>>) -> fmt::Result {
         let Branch {
             mut ply,
