@@ -714,19 +714,8 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let failed = writer.failed_games > 0
         || !writer.annotate_errors.is_empty()
         || searched.cache_error.is_some();
-    exit_status(io_failed, failed)
-}
-
-/// The exit status: 2 when an input could not be read, 1 when a game, an annotated copy or
-/// the cache failed.
-fn exit_status(io_failed: bool, failed: bool) -> Result<(), Failure> {
-    if io_failed {
-        Err(Failure::silent(2))
-    } else if failed {
-        Err(Failure::silent(1))
-    } else {
-        Ok(())
-    }
+    // 2 when an input could not be read, 1 when a game, an annotated copy or the cache failed.
+    crate::driver::status(io_failed, failed)
 }
 
 /// The classifier of the command line, checked, with the other counts that must be positive.
