@@ -185,28 +185,32 @@ impl Search<'_> {
                     .store(key, hand, v.pn, v.dn, v.len, false, path, rem, 1);
                 return v;
             }
-            let mut mate_in_one = None;
+            // First the checks and their keys, each child's table cluster asked for at
+            // once (the reads then overlap), then the children's numbers.
+            let tt = &*self.tt;
             pos.for_each_check(|m| {
-                if mate_in_one.is_some() {
-                    return;
-                }
                 let ckey = board_key_after(pos, key, m);
-                let chand = hand_after(hand, pos, m);
-                let mut c = Child {
+                tt.prefetch(ckey);
+                children.push(Child {
                     mv: m,
                     key: ckey,
-                    hand: chand,
+                    hand: hand_after(hand, pos, m),
                     pn: 1,
                     dn: 1,
                     len: 0,
                     rep: false,
                     rem: rem - 1,
                     futile: false,
-                };
+                });
+            });
+            let cpath = path_step(path, full);
+            let mut mate_in_one = None;
+            for i in base..self.stack.len() {
+                let c = &mut self.stack[i];
+                let (m, ckey, chand) = (c.mv, c.key, c.hand);
                 if self.path.contains(&full_key(ckey, chand)) {
                     (c.pn, c.dn, c.len, c.rep) = (INF, 0, NO_DEPTH_LIMIT, true);
-                } else if let Some(f) = self.tt.lookup(ckey, chand, rem - 1, path_step(path, full))
-                {
+                } else if let Some(f) = self.tt.lookup(ckey, chand, rem - 1, cpath) {
                     (c.pn, c.dn, c.len, c.rep) = (f.pn, f.dn, f.len, f.rep);
                 } else if rem - 1 == 0 {
                     // No plies left after this check: only a mate in one counts, and the
@@ -235,11 +239,14 @@ impl Search<'_> {
                         self.tt.store(ckey, chand, c.pn, 1, 0, false, 0, rem - 1, 0);
                     }
                 }
-                if c.pn == 0 && mate_in_one.is_none() && c.len == 0 {
+                if c.pn == 0 && c.len == 0 {
                     mate_in_one = Some(m);
                 }
-                children.push(c);
-            });
+                if mate_in_one.is_some() {
+                    break;
+                }
+            }
+            let children = &mut self.stack;
             if mate_in_one.is_some() {
                 children.truncate(base);
                 let v = Values::proof(1);
@@ -259,6 +266,7 @@ impl Search<'_> {
         } else {
             let cpath = path_step(path, full);
             let futile_rule = self.futile;
+            let tt = &*self.tt;
             pos.for_each_legal_move(|m| {
                 let ckey = board_key_after(pos, key, m);
                 // Under the tsume conventions a futile interposition and its capture count no
@@ -270,7 +278,7 @@ impl Search<'_> {
                     rem.saturating_sub(1)
                 };
                 // The defender's moves never change the attacker's hand.
-                let mut c = Child {
+                let c = Child {
                     mv: m,
                     key: ckey,
                     hand,
@@ -281,15 +289,20 @@ impl Search<'_> {
                     rem: crem,
                     futile,
                 };
-                if self.path.contains(&full_key(ckey, hand)) {
-                    (c.pn, c.dn, c.len, c.rep) = (INF, 0, NO_DEPTH_LIMIT, true);
-                } else if crem == 0 {
-                    (c.pn, c.dn) = (INF, 0);
-                } else if let Some(f) = self.tt.lookup(ckey, hand, crem, cpath) {
-                    (c.pn, c.dn, c.len, c.rep) = (f.pn, f.dn, f.len, f.rep);
+                if crem > 0 {
+                    tt.prefetch(ckey);
                 }
                 children.push(c);
             });
+            for c in &mut self.stack[base..] {
+                if self.path.contains(&full_key(c.key, hand)) {
+                    (c.pn, c.dn, c.len, c.rep) = (INF, 0, NO_DEPTH_LIMIT, true);
+                } else if c.rem == 0 {
+                    (c.pn, c.dn) = (INF, 0);
+                } else if let Some(f) = self.tt.lookup(c.key, hand, c.rem, cpath) {
+                    (c.pn, c.dn, c.len, c.rep) = (f.pn, f.dn, f.len, f.rep);
+                }
+            }
         }
         self.path.insert(full);
         let cpath = path_step(path, full);
