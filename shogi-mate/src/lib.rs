@@ -35,6 +35,7 @@ use dfpn::{Search, path_step};
 use key::{PackedHand, board_key};
 use shogi_core::{Color, Move, Position};
 use std::fmt;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The default table size, in bytes.
@@ -227,9 +228,59 @@ impl fmt::Display for ProblemError {
 
 impl std::error::Error for ProblemError {}
 
-/// A solver: its table (fixed size) is reused from problem to problem.
+/// A solver: its table (fixed size) is reused from problem to problem, and so is the thread
+/// the searches run on.
 pub struct Solver {
-    tt: tt::Table,
+    /// The memory asked for.
+    memory: usize,
+    /// The search thread, started by the first solve (and again after a panic).
+    worker: Option<Worker>,
+}
+
+/// A problem for the search thread.
+type Job = (Position, Options);
+
+/// The search thread: it owns the table and solves the problems sent to it, one at a time.
+/// Lines of thousands of plies recurse deeply, hence its large stack; it lives as long as the
+/// solver, so that the stack's pages and the table are set up once, not once per problem.
+struct Worker {
+    jobs: Option<mpsc::Sender<Job>>,
+    answers: mpsc::Receiver<Result<Answer, ProblemError>>,
+    handle: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Worker {
+    fn start(memory: usize) -> Result<Worker, ProblemError> {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let (outbox, answers) = mpsc::channel();
+        let handle = std::thread::Builder::new()
+            .name("shogi-mate".into())
+            .stack_size(512 << 20)
+            .spawn(move || {
+                let mut tt = tt::Table::new(memory);
+                for (pos, options) in inbox {
+                    if outbox.send(solve_inner(&mut tt, &pos, &options)).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| ProblemError::Internal(format!("cannot start the search thread: {e}")))?;
+        Ok(Worker {
+            jobs: Some(jobs),
+            answers,
+            handle: Some(handle),
+        })
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        // Closing the job channel ends the thread's loop.
+        self.jobs = None;
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
 }
 
 impl Solver {
@@ -237,33 +288,32 @@ impl Solver {
     /// clusters; at least one cluster).
     pub fn new(memory: usize) -> Solver {
         Solver {
-            tt: tt::Table::new(memory),
+            memory,
+            worker: None,
         }
     }
 
     /// The bytes the table takes.
     pub fn table_bytes(&self) -> usize {
-        self.tt.bytes()
+        tt::Table::bytes_for(self.memory)
     }
 
-    /// Solves `pos` for the side to move. The search runs on a thread of its own with a
-    /// large stack (lines of thousands of plies recurse deeply).
+    /// Solves `pos` for the side to move. The search runs on the solver's own thread, which
+    /// has a large stack; a panic in it is reported as [`ProblemError::Internal`] (the next
+    /// problem gets a new thread and an empty table).
     pub fn solve(&mut self, pos: &Position, options: &Options) -> Result<Answer, ProblemError> {
         validate(pos)?;
-        let tt = &mut self.tt;
-        std::thread::scope(|s| {
-            let handle = std::thread::Builder::new()
-                .name("shogi-mate".into())
-                .stack_size(512 << 20)
-                .spawn_scoped(s, move || solve_inner(tt, pos, options));
-            match handle {
-                Ok(h) => h
-                    .join()
-                    .unwrap_or_else(|_| Err(ProblemError::Internal("the search panicked".into()))),
-                Err(e) => Err(ProblemError::Internal(format!(
-                    "cannot start the search thread: {e}"
-                ))),
-            }
+        if self.worker.is_none() {
+            self.worker = Some(Worker::start(self.memory)?);
+        }
+        let answer = self.worker.as_ref().and_then(|w| {
+            let sent = w.jobs.as_ref()?.send((pos.clone(), options.clone()));
+            sent.ok()?;
+            w.answers.recv().ok()
+        });
+        answer.unwrap_or_else(|| {
+            self.worker = None;
+            Err(ProblemError::Internal("the search panicked".into()))
         })
     }
 }

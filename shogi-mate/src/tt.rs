@@ -157,10 +157,7 @@ pub(crate) struct Table {
 impl Table {
     /// A table using at most `bytes` bytes for its entries (at least one cluster).
     pub(crate) fn new(bytes: usize) -> Table {
-        let per_cluster = std::mem::size_of::<Cluster>();
-        let clusters = (bytes / per_cluster).max(1);
-        // A power of two, rounded down, so the index is a mask.
-        let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
+        let clusters = Table::clusters_for(bytes);
         Table {
             clusters: vec![Cluster([Entry::EMPTY; CLUSTER]); clusters],
             full_mask: clusters - 1,
@@ -171,9 +168,16 @@ impl Table {
         }
     }
 
-    /// The bytes the entries take.
-    pub(crate) fn bytes(&self) -> usize {
-        self.clusters.len() * std::mem::size_of::<Cluster>()
+    /// The clusters of a table of at most `bytes` bytes: a power of two (rounded down, so the
+    /// index is a mask), at least one.
+    fn clusters_for(bytes: usize) -> usize {
+        let clusters = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        1usize << (usize::BITS - 1 - clusters.leading_zeros())
+    }
+
+    /// The bytes the entries of a table made with [`Table::new`]`(bytes)` take.
+    pub(crate) fn bytes_for(bytes: usize) -> usize {
+        Table::clusters_for(bytes) * std::mem::size_of::<Cluster>()
     }
 
     /// Forgets everything (in constant time: entries of older generations count as empty).
