@@ -7,6 +7,7 @@ use crate::read::InputRecord;
 use shogi_core::{Color, Move};
 use shogi_kif::{EndingKind, Record};
 use shogi_mate::{MateResult, Options, Solver};
+use std::cell::RefCell;
 
 /// How far back, and for how short a mate, [`missed_mate`] looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +41,11 @@ pub struct MissedMate {
     pub pv: Vec<Move>,
 }
 
+thread_local! {
+    /// Each thread's solver (its table and search thread made once, not once per game).
+    static SOLVER: RefCell<Solver> = RefCell::new(Solver::new(8 << 20));
+}
+
 /// The node budget of each position searched.
 const NODES: u64 = 200_000;
 
@@ -67,23 +73,24 @@ pub fn missed_mate(record: &Record, search: MateSearch) -> Option<MissedMate> {
         max_depth: Some(search.length),
         ..Options::default()
     };
-    let mut solver = Solver::new(8 << 20);
-    for (ply, pos) in positions.iter().enumerate().skip(first) {
-        if pos.side_to_move() != loser {
-            continue;
-        }
-        if let Ok(a) = solver.solve(pos, &options) {
-            if let MateResult::Mate { pv } = a.result {
-                return Some(MissedMate {
-                    ply,
-                    side: loser,
-                    length: a.length.unwrap_or(pv.len() as u16),
-                    pv,
-                });
+    SOLVER.with_borrow_mut(|solver| {
+        for (ply, pos) in positions.iter().enumerate().skip(first) {
+            if pos.side_to_move() != loser {
+                continue;
+            }
+            if let Ok(a) = solver.solve(pos, &options) {
+                if let MateResult::Mate { pv } = a.result {
+                    return Some(MissedMate {
+                        ply,
+                        side: loser,
+                        length: a.length.unwrap_or(pv.len() as u16),
+                        pv,
+                    });
+                }
             }
         }
-    }
-    None
+        None
+    })
 }
 
 impl<S: From<String>> GameRow<S> {
