@@ -224,10 +224,12 @@ impl Search<'_> {
                         (c.pn, c.dn) = (0, INF);
                     }
                 } else {
-                    // A new child: its evasions are counted once (df-pn+'s initial proof
-                    // number, and a mate in one when there are none), and the estimate is
-                    // kept in the table so that the next visit of this node finds it there
-                    // instead of generating the evasions again.
+                    // A new child: its evasions are counted (df-pn+'s initial proof number,
+                    // and a mate in one when there are none). The count is not kept in the
+                    // table: counting again on a later visit costs less than the entries
+                    // (measured on the hard set: keeping them took 4-13% more time and 0.5%
+                    // more nodes, though two problems just under the 100,000-node budget
+                    // were solved with them and not without).
                     let mut p = pos.clone();
                     p.play_unchecked(m);
                     let n = p.count_evasions();
@@ -236,7 +238,6 @@ impl Search<'_> {
                         (c.pn, c.dn) = (0, INF);
                     } else {
                         c.pn = (n as u32).min(BIG);
-                        self.tt.store(ckey, chand, c.pn, 1, 0, false, 0, rem - 1, 0);
                     }
                 }
                 if c.pn == 0 && c.len == 0 {
