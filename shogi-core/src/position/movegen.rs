@@ -211,6 +211,7 @@ impl Position {
         let mut rooks = theirs & (r[Role::Rook as usize] | r[Role::Dragon as usize]);
         let mut bishops = theirs & (r[Role::Bishop as usize] | r[Role::Horse as usize]);
         let mut lances = theirs & r[Role::Lance as usize];
+        let mut near = theirs;
         if self.variant == Variant::Standard {
             // Only pieces that could reach the king's surroundings matter; often there are
             // none on the big board (on the Mini Shogi board there nearly always are).
@@ -218,40 +219,43 @@ impl Position {
             rooks &= rook_region;
             bishops &= bishop_region;
             lances &= lance_region;
-            if (theirs & step_region).is_empty() && (rooks | bishops | lances).is_empty() {
+            near &= step_region;
+            if near.is_empty() && (rooks | bishops | lances).is_empty() {
                 return candidates;
             }
         }
-        let pawns = theirs & r[Role::Pawn as usize];
-        let knights = theirs & r[Role::Knight as usize];
-        let silvers = theirs & r[Role::Silver as usize];
-        let golds = theirs & self.golds();
-        let kings =
-            theirs & (r[Role::King as usize] | r[Role::Horse as usize] | r[Role::Dragon as usize]);
-        let occ = self.occupied() ^ Bitboard::from_square(k);
-        let mut safe = Bitboard::EMPTY;
-        for to in candidates {
-            let steppers = (pawn_attacks(us, to) & pawns)
-                | (knight_attacks(us, to) & knights)
-                | (silver_attacks(us, to) & silvers)
-                | (gold_attacks(us, to) & golds)
-                | (king_attacks(to) & kings);
-            if steppers.any() {
-                continue;
-            }
-            let snipers = (rook_pseudo_attacks(to) & rooks)
-                | (bishop_pseudo_attacks(to) & bishops)
-                | (lance_pseudo_attacks(us, to) & lances);
-            let mut hit = false;
-            for s in snipers {
-                if (between(to, s) & occ).is_empty() {
-                    hit = true;
-                    break;
-                }
-            }
-            if !hit {
-                safe.insert(to);
-            }
+        // The squares the opponent attacks, piece by piece (only the pieces near enough,
+        // on the big board), with the king taken off so that sliders see through it.
+        let them = !us;
+        let occ_s = self.slider_occupancy(self.occupied() ^ Bitboard::from_square(k));
+        let mut attacked = pawn_pushes(them, near & r[Role::Pawn as usize]);
+        for s in near & r[Role::Knight as usize] {
+            attacked |= knight_attacks(them, s);
+        }
+        for s in near & r[Role::Silver as usize] {
+            attacked |= silver_attacks(them, s);
+        }
+        for s in near & self.golds() {
+            attacked |= gold_attacks(them, s);
+        }
+        for s in
+            near & (r[Role::King as usize] | r[Role::Horse as usize] | r[Role::Dragon as usize])
+        {
+            attacked |= king_attacks(s);
+        }
+        let mut safe = candidates & !attacked;
+        if safe.is_empty() {
+            return safe;
+        }
+        // The sliders last, when a square is still safe.
+        for s in rooks {
+            safe &= !rook_attacks(s, occ_s);
+        }
+        for s in bishops {
+            safe &= !bishop_attacks(s, occ_s);
+        }
+        for s in lances {
+            safe &= !lance_attacks(them, s, occ_s);
         }
         safe
     }
