@@ -30,7 +30,8 @@ interpositions (無駄合: a drop between the king and a long-range checker that
 takes with check, by the checker when no defender piece guards the square, or by any piece \
 that cannot be taken back) and their captures are not counted (the line still shows them). \
 A stated answer may stop in check with only futile drops left.\n\
-Each job's table takes --memory MiB (default 64) and never grows.\n\
+Each job's table takes --memory MiB (default 64), and up to 512 KiB more (a sixteenth) for a cache of evasion \
+counts; it never grows.\n\
 Exit status: 0, 1 when a problem is not a problem or a stated answer is wrong, 2 on usage or \
 input errors.\n\n\
 Examples:\n  shogi mate '4k4/9/4P4/9/9/9/9/9/4K4 b G 1'\n  shogi mate samples/ --shortest\n  \

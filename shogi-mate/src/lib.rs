@@ -19,7 +19,7 @@
 //! ```
 //!
 //! The table's memory is fixed when the [`Solver`] is made ([`Solver::new`]; the default
-//! [`DEFAULT_MEMORY`] is 64 MiB): it never grows. When a cluster of entries is full the entry
+//! [`DEFAULT_MEMORY`] is 64 MiB, and a cache of evasion counts adds 512 KiB at most): it never grows. When a cluster of entries is full the entry
 //! with the least work below it is written over (proofs and disproofs count as a million nodes
 //! more, so they stay longest).
 
@@ -284,8 +284,9 @@ impl Drop for Worker {
 }
 
 impl Solver {
-    /// A solver whose table uses at most `memory` bytes (rounded down to a power of two of
-    /// clusters; at least one cluster).
+    /// A solver whose table's entries use at most `memory` bytes (rounded down to a power of
+    /// two of clusters; at least one cluster), beside a cache of evasion counts of
+    /// `memory / 16` bytes at most and 512 KiB at most ([`Solver::table_bytes`] is the sum).
     pub fn new(memory: usize) -> Solver {
         Solver {
             memory,
@@ -293,7 +294,7 @@ impl Solver {
         }
     }
 
-    /// The bytes the table takes.
+    /// The bytes the table takes: its entries and its evasion-count cache.
     pub fn table_bytes(&self) -> usize {
         tt::Table::bytes_for(self.memory)
     }

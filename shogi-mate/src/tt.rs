@@ -63,6 +63,13 @@ const CLUSTER: usize = 8;
 /// search so stays within the caches; a large one uses all the memory.
 const FIRST_CLUSTERS: usize = 1 << 11;
 
+/// The slots of the evasion-count cache, at most (8 bytes each: 512 KiB, which stays in the
+/// caches next to the table).
+const COUNTS: usize = 1 << 16;
+
+/// The key bits an evasion-count slot keeps (its top 40; the slot's index takes the low ones).
+const COUNT_TAG: u64 = !0 << 24;
+
 /// The low seven bytes of [`Entry::hand_gen`]: the hand.
 const HAND_BITS: u64 = u64::MAX >> 8;
 
@@ -152,11 +159,14 @@ pub(crate) struct Table {
     generation: u8,
     /// Entries written over while they still held a proof or disproof.
     pub(crate) evicted_final: u64,
+    /// The evasion counts of positions after a check (see [`Table::evasions`]).
+    counts: Vec<u64>,
 }
 
 impl Table {
     /// A table using at most `bytes` bytes for its entries (at least one cluster).
     pub(crate) fn new(bytes: usize) -> Table {
+        let counts = Table::counts_for(bytes);
         let clusters = Table::clusters_for(bytes);
         Table {
             clusters: vec![Cluster([Entry::EMPTY; CLUSTER]); clusters],
@@ -165,6 +175,19 @@ impl Table {
             filled: 0,
             generation: 1,
             evicted_final: 0,
+            counts: vec![0; counts],
+        }
+    }
+
+    /// The slots of the evasion-count cache of a table of `bytes` bytes (beside its entries):
+    /// a power of two taking a sixteenth of `bytes` at most, and [`COUNTS`] slots at most;
+    /// none for a tiny table.
+    fn counts_for(bytes: usize) -> usize {
+        let n = bytes / 16 / 8;
+        if n == 0 {
+            0
+        } else {
+            (1usize << (usize::BITS - 1 - n.leading_zeros())).min(COUNTS)
         }
     }
 
@@ -175,9 +198,36 @@ impl Table {
         1usize << (usize::BITS - 1 - clusters.leading_zeros())
     }
 
-    /// The bytes the entries of a table made with [`Table::new`]`(bytes)` take.
+    /// The bytes a table made with [`Table::new`]`(bytes)` takes: its entries (`bytes` at
+    /// most) and its evasion-count cache (`bytes / 16` and 512 KiB at most).
     pub(crate) fn bytes_for(bytes: usize) -> usize {
-        Table::clusters_for(bytes) * std::mem::size_of::<Cluster>()
+        Table::clusters_for(bytes) * std::mem::size_of::<Cluster>() + Table::counts_for(bytes) * 8
+    }
+
+    /// The number of evasions of the position whose full key is `full`, if it was counted
+    /// since the last clear. A heuristic only: a slot holds the count of the last position
+    /// stored there, found again by 40 bits of its key and the generation, and no count of
+    /// zero is ever stored (so a mate is never taken from here).
+    #[inline(always)]
+    pub(crate) fn evasions(&self, full: u64) -> Option<u32> {
+        let slot = *self
+            .counts
+            .get(full as usize & self.counts.len().wrapping_sub(1))?;
+        let want = (full & COUNT_TAG) | (u64::from(self.generation) << 16);
+        if slot & !0xFFFF == want && slot & 0xFFFF != 0 {
+            Some((slot & 0xFFFF) as u32)
+        } else {
+            None
+        }
+    }
+
+    /// Keeps the evasion count `n` (not zero) of the position whose full key is `full`.
+    #[inline(always)]
+    pub(crate) fn set_evasions(&mut self, full: u64, n: u64) {
+        let mask = self.counts.len().wrapping_sub(1);
+        if let Some(slot) = self.counts.get_mut(full as usize & mask) {
+            *slot = (full & COUNT_TAG) | (u64::from(self.generation) << 16) | n.min(0xFFFF);
+        }
     }
 
     /// Forgets everything (in constant time: entries of older generations count as empty).
@@ -187,6 +237,7 @@ impl Table {
         self.filled = 0;
         if self.generation == u8::MAX {
             self.clusters.fill(Cluster([Entry::EMPTY; CLUSTER]));
+            self.counts.fill(0);
             self.generation = 1;
         } else {
             self.generation += 1;
@@ -374,3 +425,30 @@ fn prefetch_lines(p: *const i8) {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn prefetch_lines(_p: *const i8) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evasion_counts_are_found_again_until_the_next_clear() {
+        let mut t = Table::new(1 << 20);
+        let key = 0x0123_4567_89AB_CDEF;
+        assert_eq!(t.evasions(key), None);
+        t.set_evasions(key, 7);
+        assert_eq!(t.evasions(key), Some(7));
+        // Another key in the same slot (same low bits) is not taken for it, and replaces it.
+        let other = key ^ (1 << 40);
+        assert_eq!(t.evasions(other), None);
+        t.set_evasions(other, 3);
+        assert_eq!((t.evasions(other), t.evasions(key)), (Some(3), None));
+        t.clear();
+        assert_eq!(t.evasions(other), None);
+        // The cache comes on top of the entries, a sixteenth of them at most.
+        assert_eq!(Table::bytes_for(1 << 20), (1 << 20) + (1 << 16));
+        assert_eq!(Table::bytes_for(64 << 20), (64 << 20) + (512 << 10));
+        assert_eq!(Table::counts_for(1 << 30), COUNTS);
+        let tiny = Table::new(64);
+        assert_eq!((tiny.counts.len(), tiny.evasions(key)), (0, None));
+    }
+}

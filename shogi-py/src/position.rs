@@ -591,7 +591,8 @@ impl PyPosition {
     /// within it) or `"unknown:nodes"` / `"unknown:time"` / `"unknown:depth"` /
     /// `"unknown:memory"`, the mate's length in plies (None unless a mate) and its line as USI
     /// moves. `shortest` proves the minimal length under the composed-tsume conventions.
-    /// The table takes `memory_mb` MiB and never grows.
+    /// The table takes `memory_mb` MiB (and 512 KiB at most for a cache of evasion counts)
+    /// and never grows.
     #[pyo3(signature = (nodes = 1_000_000, shortest = false, depth = None, time = None, memory_mb = 64))]
     fn mate(
         &self,
