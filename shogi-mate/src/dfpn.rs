@@ -190,11 +190,13 @@ impl Search<'_> {
             let tt = &*self.tt;
             pos.for_each_check(|m| {
                 let ckey = board_key_after(pos, key, m);
+                let chand = hand_after(hand, pos, m);
                 tt.prefetch(ckey);
+                tt.prefetch_evasions(full_key(ckey, chand));
                 children.push(Child {
                     mv: m,
                     key: ckey,
-                    hand: hand_after(hand, pos, m),
+                    hand: chand,
                     pn: 1,
                     dn: 1,
                     len: 0,
