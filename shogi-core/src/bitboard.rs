@@ -470,6 +470,76 @@ static ROOK_REGION: [u128; 81] = slider_region_table([N, S, E, W]);
 static BISHOP_REGION: [u128; 81] = slider_region_table([NE, SW, NW, SE]);
 static LANCE_REGION: [[u128; 81]; 2] = lance_region_table();
 
+/// For each colour, kind of mover (pawn, lance, knight, silver, gold-like) and king square:
+/// the squares from which such a piece of that colour could give check to the other colour's
+/// king there with one move, promoting or not (a superset: lances on an empty board, and
+/// promotion allowed everywhere). A piece outside them checks only by uncovering a check.
+const fn check_from_table() -> [[[u128; 81]; 5]; 2] {
+    let pawn = steps_table(PAWN_STEPS);
+    let knight = steps_table(KNIGHT_STEPS);
+    let silver = steps_table(SILVER_STEPS);
+    let gold = steps_table(GOLD_STEPS);
+    let rays = rays_table();
+    let mut t = [[[0u128; 81]; 5]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let o = 1 - c;
+        // Black's pieces move towards lower ranks (N), White's towards higher ones (S).
+        let (ahead, behind) = if c == 0 { (N, S) } else { (S, N) };
+        let mut k = 0;
+        while k < 81 {
+            // Our piece of a kind attacks `k` from the squares the other side's piece of that
+            // kind attacks from `k`; a promoting piece may also land where a gold would.
+            let g = gold[o][k];
+            let targets = [
+                pawn[o][k] | g,
+                rays[behind][k] | g,
+                knight[o][k] | g,
+                silver[o][k] | g,
+                g,
+            ];
+            let mut from = 0;
+            while from < 81 {
+                let moves = [
+                    pawn[c][from],
+                    rays[ahead][from],
+                    knight[c][from],
+                    silver[c][from],
+                    gold[c][from],
+                ];
+                let mut kind = 0;
+                while kind < 5 {
+                    if moves[kind] & targets[kind] != 0 {
+                        t[c][kind][k] |= 1u128 << from;
+                    }
+                    kind += 1;
+                }
+                from += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static CHECK_FROM: [[[u128; 81]; 5]; 2] = check_from_table();
+
+/// The squares from which a pawn, lance, knight, silver and gold-like piece of `color` could
+/// give check to the opposing king on `k` with one move (see [`check_from_table`]).
+#[inline(always)]
+pub(crate) fn check_from(color: Color, k: Square) -> [Bitboard; 5] {
+    let t = &CHECK_FROM[color.index()];
+    let i = k.index();
+    [
+        Bitboard(t[0][i]),
+        Bitboard(t[1][i]),
+        Bitboard(t[2][i]),
+        Bitboard(t[3][i]),
+        Bitboard(t[4][i]),
+    ]
+}
+
 /// Where opposing pieces could stand to attack the king of `color` on `sq` or a square next to
 /// it: (steppers, rook-likes, bishop-likes, lances).
 #[inline(always)]

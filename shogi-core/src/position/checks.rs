@@ -4,8 +4,8 @@
 use super::Position;
 use super::sink::{Sink, each_normal, each_pawn_push};
 use crate::bitboard::{
-    Bitboard, attacks, bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks,
-    line, pawn_attacks, pawn_pushes, rook_attacks, silver_attacks,
+    Bitboard, attacks, bishop_attacks, check_from, gold_attacks, king_attacks, knight_attacks,
+    lance_attacks, line, pawn_attacks, pawn_pushes, rook_attacks, silver_attacks,
 };
 use crate::moves::Move;
 use crate::types::{Color, Role, Square};
@@ -25,6 +25,9 @@ struct Checks<'a, F> {
     /// Our pieces that are the only piece between one of our sliders and the king on `k`:
     /// moving one off that line is a discovered check.
     discoverers: Bitboard,
+    /// For pawns, lances, knights, silvers and gold-likes: the squares from which one may give
+    /// check (see [`check_from`]), with the discoverers.
+    movers: [Bitboard; 5],
     f: F,
 }
 
@@ -66,6 +69,18 @@ impl<F: FnMut(Move)> Sink for Checks<'_, F> {
     #[inline(always)]
     fn wants_king_moves(&self, k: Square) -> bool {
         self.discoverers.contains(k)
+    }
+    /// Only the pieces that may give check, or uncover one.
+    #[inline(always)]
+    fn movers(&self, role: Role) -> Bitboard {
+        match role {
+            Role::Pawn => self.movers[0],
+            Role::Lance => self.movers[1],
+            Role::Knight => self.movers[2],
+            Role::Silver => self.movers[3],
+            Role::Gold => self.movers[4],
+            _ => Bitboard::FULL,
+        }
     }
     #[inline(always)]
     fn drops(&mut self, role: Role, targets: Bitboard) {
@@ -135,11 +150,13 @@ impl Position {
         targets[Role::King.index()] = king;
         targets[Role::Horse.index()] = bishop | king;
         targets[Role::Dragon.index()] = rook | king;
+        let discoverers = self.discoverers(k);
         let mut sink = Checks {
             pos: self,
             k,
             targets,
-            discoverers: self.discoverers(k),
+            discoverers,
+            movers: check_from(us, k).map(|b| b | discoverers),
             f,
         };
         self.generate(&mut sink);

@@ -311,17 +311,17 @@ impl Position {
         // Pawns push in bulk; lances and knights move forward only, so promotion depends on
         // the target alone.
         let pawns = ours & r[Role::Pawn as usize];
-        let t = pawn_pushes(us, pawns & free) & move_mask;
+        let t = pawn_pushes(us, pawns & free & sink.movers(Role::Pawn)) & move_mask;
         if t.any() {
             sink.pawn_pushes(us, t & !last1, t & zone);
         }
-        for from in free & r[Role::Lance as usize] {
+        for from in free & r[Role::Lance as usize] & sink.movers(Role::Lance) {
             let t = lance_attacks(us, from, occ_s) & move_mask;
             if t.any() {
                 sink.normal(from, t & !last1, t & zone);
             }
         }
-        for from in free & r[Role::Knight as usize] {
+        for from in free & r[Role::Knight as usize] & sink.movers(Role::Knight) {
             let t = knight_attacks(us, from) & move_mask;
             if t.any() {
                 sink.normal(from, t & !last2, t & zone);
@@ -329,13 +329,13 @@ impl Position {
         }
         // Silvers, bishops and rooks promote on any move that starts or ends in the zone.
         let promo_from = &masks.promo_from[us.index()];
-        for from in free & r[Role::Silver as usize] {
+        for from in free & r[Role::Silver as usize] & sink.movers(Role::Silver) {
             let t = silver_attacks(us, from) & move_mask;
             if t.any() {
                 sink.normal(from, t, t & promo_from[from.index()]);
             }
         }
-        for from in free & self.golds() {
+        for from in free & self.golds() & sink.movers(Role::Gold) {
             let t = gold_attacks(us, from) & move_mask;
             if t.any() {
                 sink.normal(from, t, Bitboard::EMPTY);

@@ -27,6 +27,13 @@ pub(crate) trait Sink {
     fn wants_king_moves(&self, _k: Square) -> bool {
         true
     }
+    /// The squares whose pieces of `role` (a pawn, lance, knight, silver, or `Gold` for every
+    /// gold-like piece) may have wanted moves: a sink that would drop the moves of the others
+    /// says so, and the generator skips them. Every square by default.
+    #[inline(always)]
+    fn movers(&self, _role: Role) -> Bitboard {
+        Bitboard::FULL
+    }
 }
 
 /// Counts moves without a popcount per bundle: the target sets are summed square by square in
