@@ -3,13 +3,21 @@
 node and time budget; prints the result, the line's length against the stated one, nodes and
 time. Too slow for a test (寿 takes about 12 million nodes), so a benchmark.
 
+With --replay, each line found is also replayed by cshogi (installed in a scratch venv if the
+running Python lacks it), an independent program: every move must be legal there, every
+attacker's move a check, and the last position checkmate.
+
 Usage: python3 scripts/mate-famous.py --shogi target/release/shogi [--time 300] [--memory 2048]
-       [--shortest]
+       [--shortest] [--only NAME] [--replay]
 """
 import argparse
 import json
 import os
 import subprocess
+import sys
+import tempfile
+
+import scratch_venv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SET = os.path.join(HERE, "..", "shogi-mate", "bench", "famous.tsv")
@@ -23,7 +31,15 @@ def main():
     ap.add_argument("--memory", type=int, default=2048, help="table MiB")
     ap.add_argument("--shortest", action="store_true")
     ap.add_argument("--only", help="run only the problems whose name contains this")
+    ap.add_argument("--replay", action="store_true", help="replay each line found in cshogi")
+    ap.add_argument("--venv", default=os.path.join(tempfile.gettempdir(), "shogi-mate-venv"))
     args = ap.parse_args()
+    if args.replay:
+        try:
+            import cshogi  # noqa: F401
+        except ImportError:
+            scratch_venv.rerun_in(args.venv, ["cshogi"])
+    failed = False
     print(f"load: {open('/proc/loadavg').read().split()[0]}")
     for line in open(SET, encoding="utf-8"):
         if line.startswith("#") or not line.strip():
@@ -46,6 +62,31 @@ def main():
         verdict = "" if length is None else ("= stated" if length == int(stated) else f"stated {stated}")
         print(f"{name}: {r['result']} length {length} ({plies} plies, minimal {r['minimal']}) "
               f"{verdict}; {r['nodes']} nodes, {r['time_s']:.1f} s")
+        if args.replay and r["pv_usi"]:
+            problem = replay(sfen, r["pv_usi"].split())
+            print(f"  cshogi replay: {problem or 'every move legal, every attacker move a check, checkmate at the end'}")
+            failed |= problem is not None
+    if failed:
+        sys.exit(1)
+
+
+def replay(sfen, moves):
+    """None if cshogi plays `moves` from `sfen` as a mate (legal moves, the attacker checking
+    each time, the defender mated at the end), else what went wrong."""
+    import cshogi
+    board = cshogi.Board(sfen)
+    for i, usi in enumerate(moves):
+        move = board.move_from_usi(usi)
+        if not move or not board.is_legal(move):
+            return f"ply {i + 1} ({usi}) is not legal"
+        board.push(move)
+        if i % 2 == 0 and not board.is_check():
+            return f"ply {i + 1} ({usi}) is not a check"
+    if len(moves) % 2 == 0:
+        return "the line ends with the defender's move"
+    if any(True for _ in board.legal_moves):
+        return "the defender has a legal move at the end"
+    return None
 
 
 if __name__ == "__main__":
