@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Famous long tsume (shogi-mate/bench/famous.tsv): `shogi mate` on each, one at a time, with a
 node and time budget; prints the result, the line's length against the stated one, nodes and
-time. Too slow for a test (寿 takes about 12 million nodes), so a benchmark.
+time. ミクロコスモス takes about 157 million nodes, too many for a test, so this is a benchmark
+(寿, 8 million nodes, is also a test in shogi-mate/tests/known.rs).
 
 With --replay, each line found is also replayed by cshogi (installed in a scratch venv if the
 running Python lacks it), an independent program: every move must be legal there, every
