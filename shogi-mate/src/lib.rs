@@ -319,7 +319,8 @@ impl Solver {
     }
 }
 
-/// Solves `pos` with a table of [`DEFAULT_MEMORY`] bytes.
+/// Solves `pos` with a table of [`DEFAULT_MEMORY`] bytes, made for this call (setting up a
+/// table and its thread takes tens of milliseconds): for many problems keep one [`Solver`].
 pub fn solve(pos: &Position, options: &Options) -> Result<Answer, ProblemError> {
     Solver::new(DEFAULT_MEMORY).solve(pos, options)
 }
