@@ -625,7 +625,8 @@ impl PyPosition {
             tsume: shortest,
         };
         let pos = self.pos.clone();
-        let answer = py.detach(move || solve_mate(&pos, &options, memory_mb << 20));
+        let answer =
+            py.detach(move || shogi_mate::solve_on_this_thread(memory_mb << 20, &pos, &options));
         let answer = answer.map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(match answer.result {
             shogi_mate::MateResult::Mate { pv } => (
@@ -731,27 +732,4 @@ impl PyPosition {
             self.pos.to_sfen()
         )
     }
-}
-
-thread_local! {
-    /// Each thread's mate solver and its table size in bytes: made on the first
-    /// [`Position::mate`] call, kept while the size asked for stays the same (a new solver
-    /// and table cost about 35 ms at 64 MiB, a reused one's setup a tenth of a millisecond).
-    static SOLVER: std::cell::RefCell<Option<(usize, shogi_mate::Solver)>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Solves `pos` with this thread's solver, made anew when `bytes` differs from its table's.
-fn solve_mate(
-    pos: &Position,
-    options: &shogi_mate::Options,
-    bytes: usize,
-) -> Result<shogi_mate::Answer, shogi_mate::ProblemError> {
-    SOLVER.with_borrow_mut(|cell| {
-        let solver = match cell {
-            Some((b, solver)) if *b == bytes => solver,
-            _ => &mut cell.insert((bytes, shogi_mate::Solver::new(bytes))).1,
-        };
-        solver.solve(pos, options)
-    })
 }

@@ -6,8 +6,7 @@ use super::GameRow;
 use crate::read::InputRecord;
 use shogi_core::{Color, Move};
 use shogi_kif::{EndingKind, Record};
-use shogi_mate::{MateResult, Options, Solver};
-use std::cell::RefCell;
+use shogi_mate::{MateResult, Options};
 
 /// How far back, and for how short a mate, [`missed_mate`] looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,13 +40,11 @@ pub struct MissedMate {
     pub pv: Vec<Move>,
 }
 
-thread_local! {
-    /// Each thread's solver (its table and search thread made once, not once per game).
-    static SOLVER: RefCell<Solver> = RefCell::new(Solver::new(8 << 20));
-}
-
 /// The node budget of each position searched.
 const NODES: u64 = 200_000;
+
+/// The table size of each thread's solver.
+const TABLE_BYTES: usize = 8 << 20;
 
 /// For a game lost by resignation or time: the first position of the last `search.plies`
 /// plies where the loser, to move, had a mate in at most `search.length` plies. `None` for
@@ -73,24 +70,24 @@ pub fn missed_mate(record: &Record, search: MateSearch) -> Option<MissedMate> {
         max_depth: Some(search.length),
         ..Options::default()
     };
-    SOLVER.with_borrow_mut(|solver| {
-        for (ply, pos) in positions.iter().enumerate().skip(first) {
-            if pos.side_to_move() != loser {
-                continue;
-            }
-            if let Ok(a) = solver.solve(pos, &options) {
-                if let MateResult::Mate { pv } = a.result {
-                    return Some(MissedMate {
-                        ply,
-                        side: loser,
-                        length: a.length.unwrap_or(pv.len() as u16),
-                        pv,
-                    });
-                }
+    // Each worker thread's solver is kept from game to game (its table and search thread
+    // made once, not once per game).
+    for (ply, pos) in positions.iter().enumerate().skip(first) {
+        if pos.side_to_move() != loser {
+            continue;
+        }
+        if let Ok(a) = shogi_mate::solve_on_this_thread(TABLE_BYTES, pos, &options) {
+            if let MateResult::Mate { pv } = a.result {
+                return Some(MissedMate {
+                    ply,
+                    side: loser,
+                    length: a.length.unwrap_or(pv.len() as u16),
+                    pv,
+                });
             }
         }
-        None
-    })
+    }
+    None
 }
 
 impl<S: From<String>> GameRow<S> {
