@@ -14,11 +14,10 @@ Usage: python3 scripts/mate-famous.py --shogi target/release/shogi [--time 300] 
 import argparse
 import json
 import os
+import importlib.util
 import subprocess
 import sys
 import tempfile
-
-import scratch_venv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SET = os.path.join(HERE, "..", "shogi-mate", "bench", "famous.tsv")
@@ -35,11 +34,9 @@ def main():
     ap.add_argument("--replay", action="store_true", help="replay each line found in cshogi")
     ap.add_argument("--venv", default=os.path.join(tempfile.gettempdir(), "shogi-mate-venv"))
     args = ap.parse_args()
-    if args.replay:
-        try:
-            import cshogi  # noqa: F401
-        except ImportError:
-            scratch_venv.rerun_in(args.venv, ["cshogi"])
+    cc = crosscheck() if args.replay else None
+    if cc:
+        cc.ensure_cshogi(args.venv)
     failed = False
     print(f"load: {open('/proc/loadavg').read().split()[0]}")
     for line in open(SET, encoding="utf-8"):
@@ -63,31 +60,21 @@ def main():
         verdict = "" if length is None else ("= stated" if length == int(stated) else f"stated {stated}")
         print(f"{name}: {r['result']} length {length} ({plies} plies, minimal {r['minimal']}) "
               f"{verdict}; {r['nodes']} nodes, {r['time_s']:.1f} s")
-        if args.replay and r["pv_usi"]:
-            problem = replay(sfen, r["pv_usi"].split())
+        if cc and r["pv_usi"]:
+            pv = r["pv_usi"].split()
+            problem = "an even number of moves" if len(pv) % 2 == 0 else cc.replay(sfen, pv)
             print(f"  cshogi replay: {problem or 'every move legal, every attacker move a check, checkmate at the end'}")
             failed |= problem is not None
     if failed:
         sys.exit(1)
 
 
-def replay(sfen, moves):
-    """None if cshogi plays `moves` from `sfen` as a mate (legal moves, the attacker checking
-    each time, the defender mated at the end), else what went wrong."""
-    import cshogi
-    board = cshogi.Board(sfen)
-    for i, usi in enumerate(moves):
-        move = board.move_from_usi(usi)
-        if not move or not board.is_legal(move):
-            return f"ply {i + 1} ({usi}) is not legal"
-        board.push(move)
-        if i % 2 == 0 and not board.is_check():
-            return f"ply {i + 1} ({usi}) is not a check"
-    if len(moves) % 2 == 0:
-        return "the line ends with the defender's move"
-    if any(True for _ in board.legal_moves):
-        return "the defender has a legal move at the end"
-    return None
+def crosscheck():
+    """scripts/mate-crosscheck.py as a module (its venv set-up and its cshogi replay)."""
+    spec = importlib.util.spec_from_file_location("crosscheck", os.path.join(HERE, "mate-crosscheck.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 if __name__ == "__main__":
