@@ -610,3 +610,105 @@ fn fairy_stockfish_corpus_games_jobs_1_equals_jobs_2() {
     assert_eq!(text(&one.stdout), text(&two.stdout));
     assert!(text(&one.stdout).lines().count() > 200);
 }
+
+/// The positions of a record's main line (start first).
+fn positions_of(path: &Path) -> Vec<shogi_core::Position> {
+    let record = shogi_kif::read_path(path, shogi_kif::ReadOptions::default()).unwrap();
+    let mut pos = record.start_position().clone();
+    let mut out = vec![pos.clone()];
+    for node in record.main_line() {
+        pos.play(node.mv).unwrap();
+        out.push(pos.clone());
+    }
+    out
+}
+
+/// A Mini Shogi game in the batch once changed the standard games' results (the worker set
+/// `UCI_Variant shogi` after it, and fairy-stockfish 11.1 searches differently then): now every
+/// standard row equals a fresh process's search of its position, whether the batch has a Mini
+/// Shogi game between them, whether the cache was filled by another mixed batch, with 1 or 2
+/// jobs.
+#[test]
+fn fairy_stockfish_mixed_batch_equals_a_fresh_process_per_position() {
+    let Some(fairy) = shogi_usi::testing::fairy_stockfish() else {
+        return;
+    };
+    let e = fairy.to_str().unwrap();
+    let dir = scratch("mixed");
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::copy(root().join(GAME), games.join("a.kif")).unwrap();
+    std::fs::copy(root().join("samples/mini.kif"), games.join("b.kif")).unwrap();
+    std::fs::write(
+        games.join("c.kif"),
+        "手合割：平手\n手数----指手--\n   1 ２六歩(27)\n   2 ８四歩(83)\n   3 ２五歩(26)\n   4 ８五歩(84)\n   5 ７八金(69)\n   6 ３二金(41)\n",
+    )
+    .unwrap();
+    let cache = dir.join("cache.sqlite");
+    let (g, c) = (games.to_str().unwrap(), cache.to_str().unwrap());
+    let common = ["--engine", e, "--nodes", "2000", "--format", "jsonl"];
+    let with = |more: &[&str]| -> Output {
+        let mut a: Vec<&str> = more.to_vec();
+        a.extend_from_slice(&common);
+        let o = run(&a);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        o
+    };
+    // A cache filled by a batch of the Mini Shogi game and one standard game.
+    let b = games.join("b.kif");
+    let cg = games.join("c.kif");
+    with(&[b.to_str().unwrap(), cg.to_str().unwrap(), "--cache", c]);
+    let cached = with(&[g, "--jobs", "2", "--cache", c]);
+    let plain = with(&[g, "--jobs", "1"]);
+    assert_eq!(text(&cached.stdout), text(&plain.stdout));
+    let rows = rows(&plain);
+    let mut checked = 0;
+    let mut engine = shogi_usi::Engine::start(&fairy, &[] as &[&str], Default::default()).unwrap();
+    for name in ["a.kif", "c.kif"] {
+        let positions = positions_of(&games.join(name));
+        for row in rows
+            .iter()
+            .filter(|r| r["path"].as_str().unwrap().ends_with(name))
+        {
+            let ply = row["ply"].as_u64().unwrap() as usize;
+            // A fresh process for each position.
+            engine.restart().unwrap();
+            let s = engine
+                .search(&positions[ply - 1], &[], &shogi_usi::Limit::nodes(2000))
+                .unwrap();
+            let best = match s.bestmove {
+                shogi_usi::BestMove::Move(m) => m.to_usi(),
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(row["best_usi"].as_str(), Some(best.as_str()), "{row}");
+            let line = s.best_line().unwrap();
+            let pv: Vec<String> = line.pv.iter().map(|m| m.to_usi()).collect();
+            assert_eq!(row["pv"].as_str(), Some(pv.join(" ").as_str()), "{row}");
+            match s.score().map(|p| p.relative()) {
+                Some(shogi_usi::Score::Cp(cp)) => {
+                    assert_eq!(row["best_cp"].as_i64(), Some(i64::from(cp)), "{row}")
+                }
+                other => assert!(row["best_cp"].is_null(), "{row} {other:?}"),
+            }
+            assert_eq!(row["nodes"].as_u64(), s.nodes.or(line.nodes), "{row}");
+            checked += 1;
+        }
+    }
+    engine.quit();
+    assert_eq!(checked, PLIES + 6);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn uci_variant_is_not_an_option_of_analyze() {
+    let o = run(&args(
+        &fake_args(&[]),
+        &[GAME, "--nodes", "1", "--option", "UCI_Variant=shogi"],
+    ));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("UCI_Variant"),
+        "{}",
+        text(&o.stderr)
+    );
+}

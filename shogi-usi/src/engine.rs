@@ -1,6 +1,7 @@
 //! One USI engine as a child process: a reader thread per pipe, channels, a timeout on every wait.
 
 use crate::error::{EngineError, EngineErrorKind, ErrorContext, OutputLine, Stream};
+use crate::fresh::FreshState;
 use crate::limit::Limit;
 use crate::options::{OptionKind, OptionSpec, find_option};
 use crate::protocol::{BestMoveText, CheckmateText, EngineLine, Info, parse_line};
@@ -57,17 +58,17 @@ pub struct StartOptions {
     /// `Threads` is set to this when the engine offers an option of that name (default 1).
     /// gpsusi's `Thread` is left alone: gpsusi saves every set option as its new default.
     pub threads: Option<u32>,
-    /// Fresh state per position: `usinewgame` + `isready` before every search, which for
-    /// fairy-stockfish clears the hash and histories, so a result depends on the position, the
-    /// engine, its options and the limit alone (ENGINE-FACTS §2.6).
+    /// Fresh state per search: before every search, the commands that make its result equal
+    /// to a fresh process's, chosen per engine ([`FreshState`], measured), so that a result
+    /// depends on the position, the engine, its options and the limit alone.
     pub fresh_state: bool,
     /// The rule `bestmove win` is judged by (default the CSA 27-point rule).
     pub impasse_rule: ImpasseRule,
     /// Swap the clocks in `go` (`btime`↔`wtime`, `binc`↔`winc`); `None` (default) swaps for
     /// fairy-stockfish 11 (`id name Fairy-Stockfish 11.…`), which reads them swapped in USI.
     pub swap_clocks: Option<bool>,
-    /// The variant to set up at start ([`Engine::set_variant`]); searches of a position of the
-    /// other variant switch it again.
+    /// The variant the process is started in. A process plays one variant all its life:
+    /// searching a position of the other variant restarts it ([`Engine::set_variant`]).
     pub variant: Variant,
     /// How many of the engine's last output lines errors carry (default 32).
     pub last_lines: usize,
@@ -437,6 +438,10 @@ pub struct Engine {
     searched: bool,
     /// The last position sent with `go`: its start and moves.
     last_sent: Option<(Position, Vec<Move>)>,
+    /// Whether this process has been sent a `go` (a search or a `go mate`).
+    used: bool,
+    /// How this engine is given a fresh state (from its name, after `usiok`).
+    fresh: FreshState,
     state: State,
     last_command: Option<String>,
     /// Malformed lines seen during `usi` (an option we could not read).
@@ -469,10 +474,7 @@ impl Engine {
         for (name, value) in &opts {
             engine.set_option(name, value)?;
         }
-        let variant = engine.start_options.variant;
-        if variant != Variant::Standard {
-            engine.set_variant(variant)?;
-        }
+        engine.apply_variant(engine.start_options.variant)?;
         engine.is_ready()?;
         Ok(engine)
     }
@@ -503,6 +505,8 @@ impl Engine {
             stale: None,
             searched: false,
             last_sent: None,
+            used: false,
+            fresh: FreshState::All,
             state: State::Idle,
             last_command: None,
             start_warnings: Vec::new(),
@@ -564,6 +568,7 @@ impl Engine {
                 _ => {}
             }
         }
+        self.fresh = FreshState::for_engine(self.name.as_deref().unwrap_or(""));
         self.swap_clocks = match self.start_options.swap_clocks {
             Some(b) => b,
             None => self
@@ -893,33 +898,101 @@ impl Engine {
         Ok(())
     }
 
-    /// Sets the engine up for `variant`. Mini Shogi needs a `UCI_Variant` combo offering
-    /// `minishogi` (fairy-stockfish); any other engine is refused with a message. Standard
-    /// shogi sets `UCI_Variant` back to `shogi` where the engine has that option.
+    /// Sets the engine up for `variant`: nothing when the process already plays it, else a
+    /// restart into it. A process never switches variant: fairy-stockfish 11.1 searches
+    /// standard shogi differently once `UCI_Variant` has been set, even to `shogi`, its USI
+    /// default (ENGINE-FACTS §2.6), so a process that had played Mini Shogi would give other
+    /// results than a fresh one. Mini Shogi needs a `UCI_Variant` combo offering `minishogi`
+    /// (fairy-stockfish); any other engine is refused with a message, and keeps running.
     pub fn set_variant(&mut self, variant: Variant) -> Result<(), EngineError> {
         self.check_idle()?;
-        let want = match variant {
-            Variant::Standard => "shogi",
-            Variant::Mini => "minishogi",
-        };
-        let offered = find_option(&self.options, "UCI_Variant").and_then(|o| match &o.kind {
-            OptionKind::Combo { vars, .. } => Some(vars.iter().any(|v| v == want)),
+        if variant == self.variant {
+            return Ok(());
+        }
+        self.check_variant(variant)?;
+        self.variant = variant;
+        self.restart()
+    }
+
+    /// The variant's `UCI_Variant` value, when it must be sent: Mini Shogi always, standard
+    /// shogi only to an engine whose `UCI_Variant` does not default to `shogi` (the engine's
+    /// own default is left alone: see [`Engine::set_variant`]).
+    fn check_variant(&self, variant: Variant) -> Result<Option<&'static str>, EngineError> {
+        let option = find_option(&self.options, "UCI_Variant").and_then(|o| match &o.kind {
+            OptionKind::Combo { vars, default } => Some((vars, default)),
             _ => None,
         });
-        match (variant, offered) {
-            (_, Some(true)) => {
-                self.set_option("UCI_Variant", want)?;
-                self.variant = variant;
-                self.is_ready()
-            }
-            (Variant::Standard, _) => {
-                self.variant = variant;
-                Ok(())
+        match (variant, option) {
+            (Variant::Mini, Some((vars, _))) if vars.iter().any(|v| v == "minishogi") => {
+                Ok(Some("minishogi"))
             }
             (Variant::Mini, _) => Err(self.error(EngineErrorKind::Unsupported(format!(
                 "{} cannot play Mini Shogi: it offers no UCI_Variant option with the value minishogi",
                 self.name()
             )))),
+            (Variant::Standard, Some((vars, default)))
+                if default.as_deref() != Some("shogi") && vars.iter().any(|v| v == "shogi") =>
+            {
+                Ok(Some("shogi"))
+            }
+            (Variant::Standard, _) => Ok(None),
+        }
+    }
+
+    /// Sets a process just started up for `variant` (before its `isready`). The
+    /// `setoption` is not one of [`Engine::applied_options`]: the variant is the process's.
+    fn apply_variant(&mut self, variant: Variant) -> Result<(), EngineError> {
+        if let Some(value) = self.check_variant(variant)? {
+            self.send(&format!("setoption name UCI_Variant value {value}"))?;
+        }
+        self.variant = variant;
+        Ok(())
+    }
+
+    /// How this engine is given a fresh state before each search when
+    /// [`StartOptions::fresh_state`] is set.
+    pub fn fresh_state(&self) -> FreshState {
+        self.fresh
+    }
+
+    /// Makes the next search's result equal to a fresh process's ([`FreshState`]): `moves`
+    /// are those the search sends after its start position.
+    fn make_fresh(&mut self, moves: &[Move]) -> Result<(), EngineError> {
+        match self.fresh {
+            FreshState::NewSearcher => {
+                if self.used && !moves.is_empty() {
+                    self.restart()?;
+                }
+                Ok(())
+            }
+            FreshState::IsReady => self.is_ready(),
+            FreshState::Threads => {
+                self.reset_threads()?;
+                self.is_ready()
+            }
+            FreshState::All => {
+                self.reset_threads()?;
+                self.send("usinewgame")?;
+                self.is_ready()
+            }
+        }
+    }
+
+    /// Sets `Threads` again to the value it has (when the engine offers it).
+    fn reset_threads(&mut self) -> Result<(), EngineError> {
+        let set = self.applied.iter().find(|(n, _)| n == "Threads");
+        let value = match set {
+            Some((_, v)) => v.clone(),
+            None => find_option(&self.options, "Threads").and_then(|o| match &o.kind {
+                OptionKind::Spin { default, .. } => default.map(|d| d.to_string()),
+                _ => None,
+            }),
+        };
+        match value {
+            Some(v) if find_option(&self.options, "Threads").is_some() => {
+                self.write_option("Threads", Some(v))
+            }
+            _ => Ok(()),
         }
     }
 
@@ -974,13 +1047,12 @@ impl Engine {
     ) -> Result<(), EngineError> {
         self.check_idle()?;
         self.restart_if_stale(start, moves)?;
-        if position.variant() != self.variant {
-            self.set_variant(position.variant())?;
-        }
+        self.set_variant(position.variant())?;
         if self.start_options.fresh_state {
-            self.new_game()?;
+            self.make_fresh(moves)?;
         }
         self.drain()?;
+        self.used = true;
         // One write for both lines: the engine wakes once, with the whole request.
         self.send_lines(&[&position_command(start, moves), &go])?;
         if is_gpsusi(self.name.as_deref()) {
@@ -1302,7 +1374,7 @@ impl Engine {
             }
             fresh.write_option(&name, value)?;
         }
-        fresh.variant = self.variant;
+        fresh.apply_variant(self.variant)?;
         fresh.is_ready()?;
         std::mem::swap(self, &mut fresh);
         // `fresh` now holds the old, already shut down process.

@@ -29,6 +29,7 @@
 
 mod engine;
 mod error;
+mod fresh;
 mod limit;
 mod options;
 mod pool;
@@ -41,6 +42,7 @@ pub use engine::{
     check_pv, position_command,
 };
 pub use error::{EngineError, EngineErrorKind, ErrorContext, OutputLine, Stream};
+pub use fresh::FreshState;
 pub use limit::Limit;
 pub use options::{OptionKind, OptionSpec, find_option};
 pub use pool::Pool;

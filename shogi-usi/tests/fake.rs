@@ -443,10 +443,13 @@ fn commands_sent_are_as_documented() {
             "setoption name Threads value 1",
             "setoption name Style value wild",
             "isready",
+            // An engine not measured gets every fresh-state command (FreshState::All).
+            "setoption name Threads value 1",
             "usinewgame",
             "isready",
             "position startpos moves 7g7f 3c3d",
             "go nodes 5",
+            "setoption name Threads value 1",
             "usinewgame",
             "isready",
             "position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1",

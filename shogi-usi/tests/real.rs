@@ -163,6 +163,59 @@ fn fairy_fresh_state_is_reproducible_and_plays_mini_shogi() {
     e.quit();
 }
 
+/// The fresh state fairy-stockfish is given before each search ([`shogi_usi::FreshState`]) equals
+/// a process just started, also after the process played Mini Shogi in between (it restarts
+/// into each variant: once `UCI_Variant` is set, even to `shogi`, fairy-stockfish 11.1 searches
+/// standard positions differently).
+#[test]
+fn fairy_fresh_state_equals_a_fresh_process_across_variants() {
+    let Some(path) = fairy_stockfish() else {
+        return;
+    };
+    let opts = StartOptions {
+        fresh_state: true,
+        ..StartOptions::default()
+    };
+    let mut used = Engine::start(&path, &[] as &[&str], opts.clone()).unwrap();
+    assert_eq!(used.fresh_state(), shogi_usi::FreshState::Threads);
+    let start = Position::startpos(Variant::Standard);
+    let mini = Position::startpos(Variant::Mini);
+    let lines: [&[&str]; 4] = [
+        &[],
+        &["7g7f"],
+        &["2g2f", "8c8d"],
+        &["7g7f", "3c3d", "8h2b+"],
+    ];
+    for (i, line) in lines.iter().enumerate() {
+        let moves: Vec<Move> = line.iter().map(|m| mv(m)).collect();
+        if i % 2 == 1 {
+            used.search(&mini, &[], &Limit::nodes(2_000)).unwrap();
+            assert_eq!(used.variant(), Variant::Mini);
+        }
+        let got = used.search(&start, &moves, &Limit::nodes(2_000)).unwrap();
+        let mut fresh = Engine::start(&path, &[] as &[&str], opts.clone()).unwrap();
+        let want = fresh.search(&start, &moves, &Limit::nodes(2_000)).unwrap();
+        fresh.quit();
+        assert_eq!(got.bestmove, want.bestmove, "{line:?}");
+        assert_eq!(got.score(), want.score(), "{line:?}");
+        assert_eq!(
+            got.best_line().unwrap().pv,
+            want.best_line().unwrap().pv,
+            "{line:?}"
+        );
+        assert_eq!(got.nodes, want.nodes, "{line:?}");
+    }
+    // The variant is the process's, not an option set: it is not among the applied options.
+    assert!(
+        used.applied_options()
+            .iter()
+            .all(|(n, _)| n != "UCI_Variant"),
+        "{:?}",
+        used.applied_options()
+    );
+    used.quit();
+}
+
 /// gpsusi's start takes 1 s on an idle machine and 7 s on a loaded one (measured here with a
 /// load average of 13 on 2 cores): generous start timeouts.
 fn gps_options() -> StartOptions {

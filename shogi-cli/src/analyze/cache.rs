@@ -1,94 +1,188 @@
 //! The analysis cache: SQLite (WAL), one row per (configuration, position), written as each
 //! result arrives.
 //!
-//! A configuration is the engine's identity (`id name`), its complete option set (every
-//! option it offered at its default, overridden by the ones set) and the limit with the
-//! multipv count and the per-position reset: everything a result depends on besides the
-//! position, since each position is searched from a fresh engine state (`usinewgame` +
-//! `isready`) and sent as `position sfen <the position>` with no moves. The position is its
-//! full SFEN (board, side, hands, move number). Errors are not stored, so a later run retries
-//! them. Each result is committed on its own: a run killed at any point loses at most the
-//! positions being searched; `searches` counts how often a row was written (more than 1
-//! would mean a position was searched again).
+//! A configuration ([`CacheKey`]) is everything a result depends on besides the position: the
+//! engine's identity (`id name`) and build (the program file's size and hash), its complete
+//! option set (every option it offered at its default, or the value set and marked so: an
+//! option set to its default value can still change a search), and the limit with the
+//! multipv count, the way a fresh state is given before each search and the mode. Each
+//! position is searched from a fresh engine state, so its result depends on nothing else: not
+//! on the other games of the batch, their order or the worker. The position is its full SFEN
+//! (board, side, hands, move number), or in game mode the position with the game's moves
+//! before it. Errors are not stored, so a later run retries them. Each result is committed on
+//! its own: a run killed at any point loses at most the positions being searched; `searches`
+//! counts how often a row was written (more than 1 would mean a position was searched again).
+//!
+//! Version 2 of the file (`PRAGMA user_version = 2`) has its own tables. Results of version 1
+//! (tables `configs` and `results`) are kept in the file but never used: a worker that had
+//! searched a Mini Shogi position searched standard positions differently, so they could
+//! depend on the batch.
 
 use super::result::PosResult;
 use rusqlite::{Connection, OptionalExtension, params};
+use std::cell::Cell;
 use std::path::Path;
+
+/// Everything besides the position that a cached result depends on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CacheKey {
+    /// The engine's `id name`.
+    pub engine: String,
+    /// The engine program's build: its size and content hash (see [`program_build`]).
+    pub build: String,
+    /// Every option at the value the engine searches with, one `name=value` line each, sorted
+    /// (see `option_key`).
+    pub options: String,
+    /// The limit, multipv, fresh-state method and mode.
+    pub limit: String,
+}
 
 /// An open cache, for one configuration.
 pub struct Cache {
     conn: Connection,
     config: i64,
+    unreadable: Cell<u64>,
 }
 
 fn err(path: &Path, e: rusqlite::Error) -> String {
-    format!("{}: the cache: {e}", path.display())
+    match e {
+        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::NotADatabase => {
+            format!(
+                "{}: not an analysis cache (not an SQLite database)",
+                path.display()
+            )
+        }
+        e => format!("{}: the cache: {e}", path.display()),
+    }
 }
 
+/// The tables of a version 2 cache, and of version 1 (kept, unused).
+const OURS: [&str; 4] = ["analysis_configs", "analysis_results", "configs", "results"];
+
 impl Cache {
-    /// Opens (or creates) the cache at `path` for the configuration (`engine`, `options`,
-    /// `limit`).
-    pub fn open(path: &Path, engine: &str, options: &str, limit: &str) -> Result<Cache, String> {
+    /// Opens (or creates) the cache at `path` for the configuration `key`. The notes say what
+    /// the file holds that this configuration will not use (results of other configurations,
+    /// of an older version): print them.
+    pub fn open(path: &Path, key: &CacheKey) -> Result<(Cache, Vec<String>), String> {
         let conn = Connection::open(path).map_err(|e| err(path, e))?;
         conn.busy_timeout(std::time::Duration::from_secs(10))
             .map_err(|e| err(path, e))?;
+        let tables: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+            .and_then(|mut s| {
+                s.query_map([], |r| r.get::<_, String>(0))?
+                    .collect::<Result<_, _>>()
+            })
+            .map_err(|e| err(path, e))?;
+        let foreign: Vec<&str> = tables
+            .iter()
+            .map(String::as_str)
+            .filter(|t| !OURS.contains(t) && !t.starts_with("sqlite_"))
+            .collect();
+        if !foreign.is_empty() {
+            return Err(format!(
+                "{}: not an analysis cache: it has the tables {} (a game database is given with --db, not --cache)",
+                path.display(),
+                foreign.join(", ")
+            ));
+        }
         conn.execute_batch(
             "PRAGMA journal_mode = WAL;
              PRAGMA synchronous = NORMAL;
-             CREATE TABLE IF NOT EXISTS configs(
+             CREATE TABLE IF NOT EXISTS analysis_configs(
                  id INTEGER PRIMARY KEY,
                  engine TEXT NOT NULL,
+                 build TEXT NOT NULL,
                  options TEXT NOT NULL,
                  lim TEXT NOT NULL,
-                 UNIQUE(engine, options, lim));
-             CREATE TABLE IF NOT EXISTS results(
-                 config INTEGER NOT NULL REFERENCES configs(id),
-                 sfen TEXT NOT NULL,
+                 UNIQUE(engine, build, options, lim));
+             CREATE TABLE IF NOT EXISTS analysis_results(
+                 config INTEGER NOT NULL REFERENCES analysis_configs(id),
+                 position TEXT NOT NULL,
                  result TEXT NOT NULL,
                  searches INTEGER NOT NULL DEFAULT 1,
-                 PRIMARY KEY(config, sfen)) WITHOUT ROWID;",
+                 PRIMARY KEY(config, position)) WITHOUT ROWID;
+             PRAGMA user_version = 2;",
         )
         .map_err(|e| err(path, e))?;
+        let mut notes = Vec::new();
+        if tables.iter().any(|t| t == "results") {
+            let n: i64 = conn
+                .query_row("SELECT count(*) FROM results", [], |r| r.get(0))
+                .map_err(|e| err(path, e))?;
+            if n > 0 {
+                notes.push(format!(
+                    "note: {}: {n} results from an earlier version of the cache are not used (they \
+                     could depend on the other games of their batch); they are searched again",
+                    path.display()
+                ));
+            }
+        }
+        let others = other_configs(&conn, key).map_err(|e| err(path, e))?;
+        if !others.is_empty() {
+            notes.push(format!(
+                "note: {}: results of {} other configuration(s) are not used: {}",
+                path.display(),
+                others.len(),
+                others.join("; ")
+            ));
+        }
         conn.execute(
-            "INSERT OR IGNORE INTO configs(engine, options, lim) VALUES (?1, ?2, ?3)",
-            params![engine, options, limit],
+            "INSERT OR IGNORE INTO analysis_configs(engine, build, options, lim)
+             VALUES (?1, ?2, ?3, ?4)",
+            params![key.engine, key.build, key.options, key.limit],
         )
         .map_err(|e| err(path, e))?;
         let config = conn
             .query_row(
-                "SELECT id FROM configs WHERE engine = ?1 AND options = ?2 AND lim = ?3",
-                params![engine, options, limit],
+                "SELECT id FROM analysis_configs
+                 WHERE engine = ?1 AND build = ?2 AND options = ?3 AND lim = ?4",
+                params![key.engine, key.build, key.options, key.limit],
                 |r| r.get(0),
             )
             .map_err(|e| err(path, e))?;
-        Ok(Cache { conn, config })
+        let cache = Cache {
+            conn,
+            config,
+            unreadable: Cell::new(0),
+        };
+        Ok((cache, notes))
     }
 
-    /// The stored result of `sfen`, if any (a row that does not read is treated as absent).
-    pub fn get(&self, sfen: &str) -> Result<Option<PosResult>, String> {
+    /// The stored result of `position`, if any. A row that does not read is treated as
+    /// absent (the position is searched again) and counted ([`Cache::unreadable`]).
+    pub fn get(&self, position: &str) -> Result<Option<PosResult>, String> {
         let text: Option<String> = self
             .conn
-            .prepare_cached("SELECT result FROM results WHERE config = ?1 AND sfen = ?2")
+            .prepare_cached(
+                "SELECT result FROM analysis_results WHERE config = ?1 AND position = ?2",
+            )
             .and_then(|mut s| {
-                s.query_row(params![self.config, sfen], |r| r.get(0))
+                s.query_row(params![self.config, position], |r| r.get(0))
                     .optional()
             })
             .map_err(|e| format!("the cache: {e}"))?;
-        Ok(text.as_deref().and_then(PosResult::from_json))
+        let Some(text) = text else { return Ok(None) };
+        let r = PosResult::from_json(&text);
+        if r.is_none() {
+            self.unreadable.set(self.unreadable.get() + 1);
+        }
+        Ok(r)
     }
 
-    /// Stores `result` for `sfen` (committed at once). Results with an error are not stored.
-    pub fn put(&self, sfen: &str, result: &PosResult) -> Result<(), String> {
+    /// Stores `result` for `position` (committed at once). Results with an error are not
+    /// stored.
+    pub fn put(&self, position: &str, result: &PosResult) -> Result<(), String> {
         if result.error.is_some() {
             return Ok(());
         }
         self.conn
             .prepare_cached(
-                "INSERT INTO results(config, sfen, result) VALUES (?1, ?2, ?3)
-                 ON CONFLICT(config, sfen) DO UPDATE SET result = excluded.result,
+                "INSERT INTO analysis_results(config, position, result) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(config, position) DO UPDATE SET result = excluded.result,
                  searches = searches + 1",
             )
-            .and_then(|mut s| s.execute(params![self.config, sfen, result.to_json()]))
+            .and_then(|mut s| s.execute(params![self.config, position, result.to_json()]))
             .map(|_| ())
             .map_err(|e| format!("the cache: {e}"))
     }
@@ -97,31 +191,131 @@ impl Cache {
     pub fn counts(&self) -> Result<(u64, u64), String> {
         self.conn
             .query_row(
-                "SELECT count(*), coalesce(max(searches), 0) FROM results WHERE config = ?1",
+                "SELECT count(*), coalesce(max(searches), 0) FROM analysis_results
+                 WHERE config = ?1",
                 params![self.config],
                 |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)),
             )
             .map_err(|e| format!("the cache: {e}"))
     }
+
+    /// How many stored results could not be read (and were searched again).
+    pub fn unreadable(&self) -> u64 {
+        self.unreadable.get()
+    }
+}
+
+/// The other configurations in the file that have results, each said by how it differs from
+/// `key`.
+fn other_configs(conn: &Connection, key: &CacheKey) -> rusqlite::Result<Vec<String>> {
+    let mut s = conn.prepare(
+        "SELECT c.engine, c.build, c.options, c.lim, count(r.position)
+         FROM analysis_configs c JOIN analysis_results r ON r.config = c.id
+         GROUP BY c.id ORDER BY c.id",
+    )?;
+    let rows = s.query_map([], |r| {
+        Ok((
+            CacheKey {
+                engine: r.get(0)?,
+                build: r.get(1)?,
+                options: r.get(2)?,
+                limit: r.get(3)?,
+            },
+            r.get::<_, i64>(4)?,
+        ))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (other, n) = row?;
+        if other == *key {
+            continue;
+        }
+        let mut how = Vec::new();
+        if other.engine != key.engine {
+            how.push(format!("engine {}", other.engine));
+        } else if other.build != key.build {
+            how.push("another build of the engine".to_string());
+        }
+        if other.options != key.options {
+            let ours: Vec<&str> = key.options.lines().collect();
+            let diff: Vec<&str> = other
+                .options
+                .lines()
+                .filter(|l| !ours.contains(l))
+                .take(3)
+                .collect();
+            how.push(format!("options {}", diff.join(", ")));
+        }
+        if other.limit != key.limit {
+            how.push(format!("limit {}", other.limit));
+        }
+        out.push(format!("{n} results with {}", how.join(", ")));
+    }
+    Ok(out)
+}
+
+/// The build of an engine program: `size N fnv1a64 H` of the file `program` names (found on
+/// the `PATH` when it has no `/`), or `unknown` when it cannot be read. Two builds with the
+/// same `id name` (a program rebuilt with other flags) have different caches.
+pub fn program_build(program: &Path) -> String {
+    let found = if program.components().count() > 1 || program.is_file() {
+        Some(program.to_path_buf())
+    } else {
+        std::env::var_os("PATH").and_then(|p| {
+            std::env::split_paths(&p)
+                .map(|d| d.join(program))
+                .find(|f| f.is_file())
+        })
+    };
+    match found.and_then(|f| std::fs::read(f).ok()) {
+        Some(bytes) => format!("size {} fnv1a64 {:016x}", bytes.len(), fnv1a64(&bytes)),
+        None => "unknown".to_string(),
+    }
+}
+
+/// FNV-1a, 64 bits: stable across Rust versions and platforms (unlike std's hasher).
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn key(limit: &str) -> CacheKey {
+        CacheKey {
+            engine: "E".into(),
+            build: "size 1 fnv1a64 0".into(),
+            options: "Hash=16".into(),
+            limit: limit.into(),
+        }
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("shogi-cache-test-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     #[test]
     fn stores_per_configuration_and_counts_searches() {
-        let dir = std::env::temp_dir().join(format!("shogi-cache-test-{}", std::process::id()));
-        let _ = std::fs::create_dir_all(&dir);
+        let dir = scratch("store");
         let path = dir.join("c.sqlite");
-        let _ = std::fs::remove_file(&path);
         let r = PosResult {
             best: Some("7g7f".into()),
             score: Some(shogi_usi::Score::Cp(30)),
             ..PosResult::default()
         };
         {
-            let c = Cache::open(&path, "E", "Hash=16", "go nodes 10").unwrap();
+            let (c, notes) = Cache::open(&path, &key("go nodes 10")).unwrap();
+            assert!(notes.is_empty());
             assert_eq!(c.get("startpos").unwrap(), None);
             c.put("startpos", &r).unwrap();
             let failed = PosResult {
@@ -131,14 +325,118 @@ mod tests {
             c.put("other", &failed).unwrap();
             assert_eq!(c.counts().unwrap(), (1, 1));
         }
-        let c = Cache::open(&path, "E", "Hash=16", "go nodes 10").unwrap();
+        let (c, _) = Cache::open(&path, &key("go nodes 10")).unwrap();
         assert_eq!(c.get("startpos").unwrap(), Some(r.clone()));
         assert_eq!(c.get("other").unwrap(), None);
         c.put("startpos", &r).unwrap();
         assert_eq!(c.counts().unwrap(), (1, 2));
-        // Another limit is another configuration.
-        let d = Cache::open(&path, "E", "Hash=16", "go nodes 20").unwrap();
+        // Another limit is another configuration, and the file says it has one.
+        let (d, notes) = Cache::open(&path, &key("go nodes 20")).unwrap();
         assert_eq!(d.get("startpos").unwrap(), None);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].contains("1 results with limit go nodes 10"),
+            "{notes:?}"
+        );
+        // Another build of the same engine too.
+        let mut other = key("go nodes 10");
+        other.build = "size 2 fnv1a64 1".into();
+        let (e, notes) = Cache::open(&path, &other).unwrap();
+        assert_eq!(e.get("startpos").unwrap(), None);
+        assert!(notes[0].contains("another build"), "{notes:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn version_1_results_are_kept_but_not_used() {
+        let dir = scratch("v1");
+        let path = dir.join("old.sqlite");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE configs(id INTEGER PRIMARY KEY, engine TEXT NOT NULL,
+                     options TEXT NOT NULL, lim TEXT NOT NULL, UNIQUE(engine, options, lim));
+                 CREATE TABLE results(config INTEGER NOT NULL, sfen TEXT NOT NULL,
+                     result TEXT NOT NULL, searches INTEGER NOT NULL DEFAULT 1,
+                     PRIMARY KEY(config, sfen)) WITHOUT ROWID;
+                 INSERT INTO configs VALUES (1, 'E', 'Hash=16', 'go nodes 10');
+                 INSERT INTO results VALUES (1, 'startpos', '{\"best\":\"7g7f\"}', 1);",
+            )
+            .unwrap();
+        }
+        let (c, notes) = Cache::open(&path, &key("go nodes 10")).unwrap();
+        assert_eq!(c.get("startpos").unwrap(), None);
+        assert!(
+            notes[0].contains("1 results from an earlier version"),
+            "{notes:?}"
+        );
+        drop(c);
+        let conn = Connection::open(&path).unwrap();
+        let kept: i64 = conn
+            .query_row("SELECT count(*) FROM results", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(kept, 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn files_that_are_not_caches_are_refused() {
+        let dir = scratch("foreign");
+        let text = dir.join("notes.txt");
+        std::fs::write(
+            &text,
+            "this is not a database, just text that is long enough ".repeat(20),
+        )
+        .unwrap();
+        let e = Cache::open(&text, &key("go nodes 10")).err().unwrap();
+        assert!(e.contains("not an analysis cache"), "{e}");
+        let db = dir.join("games.sqlite");
+        Connection::open(&db)
+            .unwrap()
+            .execute_batch("CREATE TABLE games(id INTEGER PRIMARY KEY);")
+            .unwrap();
+        let e = Cache::open(&db, &key("go nodes 10")).err().unwrap();
+        assert!(
+            e.contains("not an analysis cache") && e.contains("games"),
+            "{e}"
+        );
+        // Nothing was added to the user's database.
+        let n: i64 = Connection::open(&db)
+            .unwrap()
+            .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_result_that_does_not_read_is_searched_again_and_counted() {
+        let dir = scratch("bad-row");
+        let path = dir.join("c.sqlite");
+        let (c, _) = Cache::open(&path, &key("go nodes 10")).unwrap();
+        c.conn
+            .execute(
+                "INSERT INTO analysis_results(config, position, result) VALUES (?1, 'x', 'garbage')",
+                params![c.config],
+            )
+            .unwrap();
+        assert_eq!(c.get("x").unwrap(), None);
+        assert_eq!(c.unreadable(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn builds_differ_by_content() {
+        let dir = scratch("build");
+        let a = dir.join("a");
+        std::fs::write(&a, b"engine one").unwrap();
+        let first = program_build(&a);
+        assert!(first.starts_with("size 10 fnv1a64 "), "{first}");
+        std::fs::write(&a, b"engine two").unwrap();
+        assert_ne!(program_build(&a), first);
+        assert_eq!(program_build(&dir.join("missing")), "unknown");
+        // FNV-1a's published test value.
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -19,7 +19,7 @@ use crate::batch::{SelectArgs, ShardArgs};
 use crate::ctx::{Ctx, Failure};
 use crate::pool::jobs_pool;
 use crate::progress::Progress;
-use cache::Cache;
+use cache::{Cache, CacheKey, program_build};
 use classify::Classifier;
 use result::PosResult;
 use rows::{GameRows, Sink};
@@ -375,18 +375,34 @@ fn limit(args: &AnalyzeArgs) -> Result<Limit, Failure> {
 }
 
 /// `NAME=VALUE` pairs (a button takes `NAME` alone).
-fn options(args: &AnalyzeArgs) -> Vec<(String, String)> {
-    args.options
+///
+/// `UCI_Variant` is refused: each position's variant decides it, in a process that plays
+/// that variant alone ([`shogi_usi::Engine::set_variant`]).
+fn options(args: &AnalyzeArgs) -> Result<Vec<(String, String)>, Failure> {
+    let pairs: Vec<(String, String)> = args
+        .options
         .iter()
         .map(|o| match o.split_once('=') {
             Some((n, v)) => (n.trim().to_string(), v.trim().to_string()),
             None => (o.trim().to_string(), String::new()),
         })
-        .collect()
+        .collect();
+    if pairs
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant"))
+    {
+        return Err(Failure::usage(
+            "error: --option UCI_Variant: the variant follows each position (a Mini Shogi \
+             position is searched by a process playing Mini Shogi alone); leave it out",
+        ));
+    }
+    Ok(pairs)
 }
 
-/// Every option the engine offered at its default, overridden by those set: the option part
-/// of the cache key (buttons left out).
+/// Every option the engine offered at its default, overridden by those set and marked `(set)`:
+/// the option part of the cache key (buttons left out). An option set to its default value is
+/// not the same as one left alone: fairy-stockfish 11.1 searches differently once
+/// `UCI_Variant` has been set, even to its default.
 fn option_key(engine: &Engine) -> String {
     let applied: HashMap<String, Option<String>> = engine
         .applied_options()
@@ -406,13 +422,10 @@ fn option_key(engine: &Engine) -> String {
                 | OptionKind::Filename { default } => default.clone(),
                 OptionKind::Button => None,
             };
-            let value = applied
-                .get(&o.name.to_ascii_lowercase())
-                .cloned()
-                .flatten()
-                .or(default)
-                .unwrap_or_default();
-            format!("{}={value}", o.name)
+            match applied.get(&o.name.to_ascii_lowercase()) {
+                Some(set) => format!("{}={} (set)", o.name, set.clone().unwrap_or_default()),
+                None => format!("{}={}", o.name, default.unwrap_or_default()),
+            }
         })
         .collect();
     // Options set without being offered (none today, but a key must not miss them).
@@ -422,27 +435,11 @@ fn option_key(engine: &Engine) -> String {
             .iter()
             .any(|o| o.name.eq_ignore_ascii_case(n))
         {
-            lines.push(format!("{n}={}", v.clone().unwrap_or_default()));
+            lines.push(format!("{n}={} (set)", v.clone().unwrap_or_default()));
         }
     }
     lines.sort();
     lines.join("\n")
-}
-
-/// The `Threads` value to set again before every search, when the engine offers `Threads`.
-///
-/// `usinewgame` does not give fairy-stockfish 11.1 a fresh state: it clears the hash and the
-/// histories, but not the per-thread pawn and material tables, whose cached entries change
-/// later evaluations (measured: 100 of 101 positions of two corpus games equal to a fresh
-/// process after `usinewgame` alone, 101 of 101 when `Threads` is set again first, which
-/// makes the engine build its search threads anew). gpsusi (`Thread`, saved as its default
-/// when set) is left alone.
-fn reset_threads(engine: &Engine, threads: u32) -> Option<String> {
-    engine
-        .options()
-        .iter()
-        .any(|o| o.name == "Threads")
-        .then(|| threads.to_string())
 }
 
 /// Whether the engine can play Mini Shogi (a `UCI_Variant` combo offering `minishogi`).
@@ -459,18 +456,9 @@ fn short(e: &EngineError) -> String {
     e.to_string().lines().next().unwrap_or("").to_string()
 }
 
-/// One search, as a result. `threads`: the `Threads` value to set again before it (see
-/// [`reset_threads`]).
-fn analyse(
-    engine: &mut Engine,
-    pos: &Position,
-    limit: &Limit,
-    threads: Option<&str>,
-) -> (PosResult, Option<String>) {
-    if let Some(t) = threads {
-        // An error here leaves the engine dead or refused: the search reports it.
-        let _ = engine.set_option("Threads", t);
-    }
+/// One search, as a result (the engine gives itself a fresh state first: the pool's engines
+/// are started with [`StartOptions::fresh_state`]).
+fn analyse(engine: &mut Engine, pos: &Position, limit: &Limit) -> (PosResult, Option<String>) {
     match engine.search_with_retry(pos, &[], limit) {
         Ok(s) => {
             let best = match s.bestmove {
@@ -615,6 +603,9 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         }
         _ => None,
     };
+    for note in engines.iter().flat_map(|e| &e.cache_notes) {
+        let _ = writeln!(ctx.stderr, "{note}");
+    }
     let mini_refused = engines.as_ref().and_then(|e| e.mini_refused.clone());
     if let Some(msg) = &mini_refused {
         refuse_mini(&mut games, msg, ctx.stderr);
@@ -683,6 +674,17 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         .as_ref()
         .and_then(|e| e.cache.as_ref())
         .and_then(|c| c.counts().ok());
+    if let Some(n) = engines
+        .as_ref()
+        .and_then(|e| e.cache.as_ref())
+        .map(Cache::unreadable)
+        .filter(|&n| n > 0)
+    {
+        let _ = writeln!(
+            ctx.stderr,
+            "note: {n} cached result(s) could not be read and were searched again"
+        );
+    }
     if let Some(e) = engines {
         for e in e.pool.into_engines() {
             e.quit();
@@ -877,14 +879,14 @@ fn distinct_positions(
     (slots, game_slots)
 }
 
-/// The started engines and what was learnt from the first: its name, the Threads value reset
-/// per position, why it cannot play Mini Shogi, and the cache opened for it.
+/// The started engines and what was learnt from the first: its name, why it cannot play Mini
+/// Shogi, and the cache opened for it with the notes on what the file holds that is not used.
 struct Engines {
     pool: Pool,
     name: String,
-    threads_reset: Option<String>,
     mini_refused: Option<String>,
     cache: Option<Cache>,
+    cache_notes: Vec<String>,
 }
 
 /// Starts `min(jobs, positions)` engines from `path` with the command line's options and
@@ -898,7 +900,7 @@ fn start_engines(
     positions: usize,
 ) -> Result<Engines, Failure> {
     let mut start = StartOptions {
-        options: options(args),
+        options: options(args)?,
         threads: Some(args.threads),
         fresh_state: true,
         ..StartOptions::default()
@@ -945,32 +947,36 @@ fn start_engines(
     }
     let first = &pool.engines()[0];
     let name = first.name();
-    let threads_reset = reset_threads(first, args.threads);
     let mini_refused = (!plays_mini(first)).then(|| {
         format!(
             "the engine {name} cannot play Mini Shogi (it offers no UCI_Variant option with minishogi)"
         )
     });
-    let cache = match &args.cache {
+    let (cache, cache_notes) = match &args.cache {
         Some(file) => {
-            let lim = format!(
-                "{} multipv {} fresh-state threads-reset",
-                limit.go_command(false),
-                args.multipv
-            );
-            Some(
-                Cache::open(file, &name, &option_key(first), &lim)
-                    .map_err(|e| Failure::usage(format!("error: {e}")))?,
-            )
+            let key = CacheKey {
+                engine: name.clone(),
+                build: program_build(path),
+                options: option_key(first),
+                limit: format!(
+                    "{} multipv {} fresh {}",
+                    limit.go_command(false),
+                    args.multipv,
+                    first.fresh_state()
+                ),
+            };
+            let (cache, notes) =
+                Cache::open(file, &key).map_err(|e| Failure::usage(format!("error: {e}")))?;
+            (Some(cache), notes)
         }
-        None => None,
+        None => (None, Vec::new()),
     };
     Ok(Engines {
         pool,
         name,
-        threads_reset,
         mini_refused,
         cache,
+        cache_notes,
     })
 }
 
@@ -1032,9 +1038,12 @@ fn plan_searches(
             }
         }
     }
-    let todo: Vec<usize> = (0..slots.len())
+    let mut todo: Vec<usize> = (0..slots.len())
         .filter(|&i| needed[i] && results[i].is_none())
         .collect();
+    // Standard positions first, then Mini Shogi: a worker's engine restarts once when the
+    // variant changes (a process plays one variant), not at every switch.
+    todo.sort_by_key(|&i| slots[i].1.variant() == Variant::Mini);
     for (i, n) in needed.iter().enumerate() {
         if !n {
             results[i] = Some(PosResult {
@@ -1110,13 +1119,12 @@ fn search_positions(
     let total = jobs.todo.len() as u64;
     let progress = Progress::new(jobs.progress, "analyze", "positions");
     let mut done = Searched::default();
-    let threads_reset = e.threads_reset.as_deref();
     let cache = e.cache.as_ref();
     let limit = jobs.limit;
     let _ = e.pool.run(
         jobs.todo.iter().map(|&i| (i, jobs.slots[i].1.clone())),
         |engine, (i, pos)| {
-            let (r, full) = analyse(engine, &pos, limit, threads_reset);
+            let (r, full) = analyse(engine, &pos, limit);
             (i, r, full)
         },
         |_, (i, r, full)| {
