@@ -712,3 +712,109 @@ fn uci_variant_is_not_an_option_of_analyze() {
         text(&o.stderr)
     );
 }
+
+/// `--mode game` sends each position with the game's moves before it (the engine sees the
+/// history), keeps position mode's cache apart, and a prefix shared by two games is searched
+/// once.
+#[test]
+fn game_mode_sends_the_moves_before_each_position() {
+    let dir = scratch("game-mode");
+    let log = dir.join("log");
+    let cache = dir.join("cache.sqlite");
+    let f = fake_args(&["--log", log.to_str().unwrap()]);
+    let c = cache.to_str().unwrap();
+    let (a, b) = (dir.join("a.kif"), dir.join("b.kif"));
+    let head = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n";
+    std::fs::write(&a, format!("{head}   3 ２六歩(27)\n")).unwrap();
+    std::fs::write(&b, format!("{head}   3 ６六歩(67)\n")).unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let game = run(&args(
+        &f,
+        &[
+            a, b, "--nodes", "1", "--mode", "game", "--cache", c, "--format", "jsonl",
+        ],
+    ));
+    assert_eq!(game.status.code(), Some(0), "{}", text(&game.stderr));
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let positions: Vec<&str> = sent.lines().filter(|l| l.starts_with("position")).collect();
+    // 4 positions each, the first three shared: 5 searches.
+    assert_eq!(positions.len(), 5, "{positions:?}");
+    for want in [
+        "position startpos",
+        "position startpos moves 7g7f",
+        "position startpos moves 7g7f 3c3d",
+        "position startpos moves 7g7f 3c3d 2g2f",
+        "position startpos moves 7g7f 3c3d 6g6f",
+    ] {
+        assert!(positions.contains(&want), "{want} not in {positions:?}");
+    }
+    assert_eq!(rows(&game).len(), 6);
+    // Position mode does not take game mode's results from the cache, and sends no moves.
+    let position = run(&args(
+        &f,
+        &[a, b, "--nodes", "1", "--cache", c, "--format", "jsonl"],
+    ));
+    assert_eq!(
+        position.status.code(),
+        Some(0),
+        "{}",
+        text(&position.stderr)
+    );
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let later: Vec<&str> = sent
+        .lines()
+        .filter(|l| l.starts_with("position"))
+        .skip(5)
+        .collect();
+    assert_eq!(later.len(), 5, "{later:?}");
+    assert!(later.iter().all(|l| !l.contains(" moves ")), "{later:?}");
+    assert!(
+        text(&position.stderr).contains("mode game"),
+        "{}",
+        text(&position.stderr)
+    );
+    // A second game-mode run takes everything from the cache.
+    let again = run(&args(
+        &f,
+        &[
+            a, b, "--nodes", "1", "--mode", "game", "--cache", c, "--format", "jsonl",
+        ],
+    ));
+    assert_eq!(text(&again.stdout), text(&game.stdout));
+    assert!(
+        text(&again.stderr).contains("0 searched, 5 from the cache"),
+        "{}",
+        text(&again.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Game mode with fairy-stockfish: `--jobs 1` equals `--jobs 2`, and a run resumed from a
+/// cache filled by a part of the batch equals an uninterrupted one.
+#[test]
+fn fairy_stockfish_game_mode_is_reproducible() {
+    let Some(fairy) = shogi_usi::testing::fairy_stockfish() else {
+        return;
+    };
+    let e = fairy.to_str().unwrap();
+    let dir = scratch("game-mode-fairy");
+    let cache = dir.join("cache.sqlite");
+    let c = cache.to_str().unwrap();
+    let common = [
+        "--engine", e, "--nodes", "1500", "--mode", "game", "--format", "jsonl",
+    ];
+    let with = |more: &[&str]| -> Output {
+        let mut a: Vec<&str> = more.to_vec();
+        a.extend_from_slice(&common);
+        let o = run(&a);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        o
+    };
+    let one = with(&[GAME, "samples/mini.kif", "--jobs", "1"]);
+    let two = with(&[GAME, "samples/mini.kif", "--jobs", "2"]);
+    assert_eq!(text(&one.stdout), text(&two.stdout));
+    with(&["samples/mini.kif", "--cache", c]);
+    let resumed = with(&[GAME, "samples/mini.kif", "--cache", c]);
+    assert_eq!(text(&resumed.stdout), text(&one.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -13,6 +13,7 @@ pub mod classify;
 pub mod graph;
 pub mod result;
 mod rows;
+mod slots;
 
 use crate::args::{InputArgs, NotationArg};
 use crate::batch::{SelectArgs, ShardArgs};
@@ -28,6 +29,8 @@ use shogi_core::{Move, Position, Variant};
 use shogi_kif::Record;
 use shogi_kif::notation::Notation;
 use shogi_usi::{BestMove, Engine, EngineError, Limit, OptionKind, Pool, Score, StartOptions};
+pub use slots::AnalyzeMode;
+use slots::Slot;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -147,6 +150,13 @@ pub struct AnalyzeArgs {
     /// (`go btime 0 wtime 0 byoyomi MS`: the one limit gpsusi accepts).
     #[arg(long, value_name = "MS", group = "limit")]
     pub byoyomi: Option<u64>,
+    /// How positions are sent: `position`, each alone (a result depends on the position
+    /// only, and a position met in several games is searched once), or `game`, each with the
+    /// game's moves before it as ShogiHome sends them, so the engine sees repetitions (a
+    /// result then depends on the game up to that position; a shared prefix is searched once).
+    /// Each search starts from a fresh engine state either way.
+    #[arg(long, value_enum, default_value_t = AnalyzeMode::Position)]
+    pub mode: AnalyzeMode,
     /// Lines searched per position (`MultiPV`); the table shows the best, JSON lines all.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub multipv: u32,
@@ -458,8 +468,13 @@ fn short(e: &EngineError) -> String {
 
 /// One search, as a result (the engine gives itself a fresh state first: the pool's engines
 /// are started with [`StartOptions::fresh_state`]).
-fn analyse(engine: &mut Engine, pos: &Position, limit: &Limit) -> (PosResult, Option<String>) {
-    match engine.search_with_retry(pos, &[], limit) {
+fn analyse(
+    engine: &mut Engine,
+    start: &Position,
+    moves: &[Move],
+    limit: &Limit,
+) -> (PosResult, Option<String>) {
+    match engine.search_with_retry(start, moves, limit) {
         Ok(s) => {
             let best = match s.bestmove {
                 BestMove::Move(m) => m.to_usi(),
@@ -595,7 +610,7 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     check_outputs(args, &inputs, &input_set)?;
 
     let (mut games, io_failed) = read_games(args, ctx, &inputs, &read_pool, &selection, dedup);
-    let (slots, game_slots) = distinct_positions(&games, args.from_comments);
+    let (slots, game_slots) = slots::distinct(&games, args.from_comments, args.mode);
     let mut results: Vec<Option<PosResult>> = vec![None; slots.len()];
     let mut engines = match (&args.engine, &limit) {
         (Some(path), Some(limit)) => {
@@ -851,34 +866,6 @@ fn read_games(
     (games, io_failed)
 }
 
-/// One slot per distinct position (its SFEN and the position), and each game's slots in
-/// ply order (none when the results come from the records' comments).
-#[allow(clippy::type_complexity)]
-fn distinct_positions(
-    games: &[GameIn],
-    from_comments: bool,
-) -> (Vec<(String, Position)>, Vec<Vec<usize>>) {
-    let mut slot_of: HashMap<String, usize> = HashMap::new();
-    let mut slots: Vec<(String, Position)> = Vec::new();
-    let mut game_slots: Vec<Vec<usize>> = Vec::with_capacity(games.len());
-    for g in games {
-        let mut v = Vec::with_capacity(g.positions.len());
-        if !from_comments {
-            for p in &g.positions {
-                let sfen = p.to_sfen();
-                let n = slots.len();
-                let s = *slot_of.entry(sfen.clone()).or_insert(n);
-                if s == n {
-                    slots.push((sfen, p.clone()));
-                }
-                v.push(s);
-            }
-        }
-        game_slots.push(v);
-    }
-    (slots, game_slots)
-}
-
 /// The started engines and what was learnt from the first: its name, why it cannot play Mini
 /// Shogi, and the cache opened for it with the notes on what the file holds that is not used.
 struct Engines {
@@ -959,10 +946,11 @@ fn start_engines(
                 build: program_build(path),
                 options: option_key(first),
                 limit: format!(
-                    "{} multipv {} fresh {}",
+                    "{} multipv {} fresh {} mode {}",
                     limit.go_command(false),
                     args.multipv,
-                    first.fresh_state()
+                    first.fresh_state(),
+                    args.mode.name()
                 ),
             };
             let (cache, notes) =
@@ -1011,7 +999,7 @@ fn refuse_mini(games: &mut [GameIn], msg: &str, stderr: &mut dyn Write) {
 fn plan_searches(
     games: &[GameIn],
     game_slots: &[Vec<usize>],
-    slots: &[(String, Position)],
+    slots: &[Slot],
     results: &mut [Option<PosResult>],
     mini_refused: Option<&str>,
     cache: Option<&Cache>,
@@ -1026,10 +1014,10 @@ fn plan_searches(
     }
     let mut from_cache = 0u64;
     if let Some(c) = cache {
-        for (i, (sfen, _)) in slots.iter().enumerate() {
+        for (i, slot) in slots.iter().enumerate() {
             if needed[i] {
                 if let Some(r) = c
-                    .get(sfen)
+                    .get(&slot.key)
                     .map_err(|e| Failure::usage(format!("error: {e}")))?
                 {
                     results[i] = Some(r);
@@ -1043,7 +1031,7 @@ fn plan_searches(
         .collect();
     // Standard positions first, then Mini Shogi: a worker's engine restarts once when the
     // variant changes (a process plays one variant), not at every switch.
-    todo.sort_by_key(|&i| slots[i].1.variant() == Variant::Mini);
+    todo.sort_by_key(|&i| slots[i].position.variant() == Variant::Mini);
     for (i, n) in needed.iter().enumerate() {
         if !n {
             results[i] = Some(PosResult {
@@ -1094,7 +1082,7 @@ impl Ready<'_> {
 struct Search<'a> {
     limit: &'a Limit,
     todo: &'a [usize],
-    slots: &'a [(String, Position)],
+    slots: &'a [Slot],
     progress: bool,
 }
 
@@ -1122,9 +1110,10 @@ fn search_positions(
     let cache = e.cache.as_ref();
     let limit = jobs.limit;
     let _ = e.pool.run(
-        jobs.todo.iter().map(|&i| (i, jobs.slots[i].1.clone())),
-        |engine, (i, pos)| {
-            let (r, full) = analyse(engine, &pos, limit);
+        jobs.todo.iter().map(|&i| (i, &jobs.slots[i])),
+        |engine, (i, slot)| {
+            let (start, moves) = slot.sent();
+            let (r, full) = analyse(engine, start, moves, limit);
             (i, r, full)
         },
         |_, (i, r, full)| {
@@ -1135,7 +1124,7 @@ fn search_positions(
                 }
             }
             if let Some(c) = cache {
-                if let Err(e) = c.put(&jobs.slots[i].0, &r) {
+                if let Err(e) = c.put(&jobs.slots[i].key, &r) {
                     done.cache_error.get_or_insert(e);
                 }
             }
