@@ -474,6 +474,14 @@ impl Engine {
         for (name, value) in &opts {
             engine.set_option(name, value)?;
         }
+        if engine.start_options.fresh_state {
+            for (name, value) in engine.fresh.quiet_options() {
+                let offered = find_option(&engine.options, name).is_some();
+                if offered && !opts.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
+                    engine.set_option(name, value)?;
+                }
+            }
+        }
         engine.apply_variant(engine.start_options.variant)?;
         engine.is_ready()?;
         Ok(engine)

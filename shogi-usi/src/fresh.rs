@@ -57,6 +57,18 @@ impl FreshState {
         }
     }
 
+    /// Options set at start (unless the caller sets them) so that what the engine prints does
+    /// not depend on time: YaneuraOu prints its PV at most every `PvInterval` ms (300 by
+    /// default), and which lines it printed changes the depth of its last one, so on a loaded
+    /// machine the same search reported another depth (move, score, PV and nodes equal);
+    /// `PvInterval 0` prints every PV (2 vs 8 jobs under a load of 15: equal tables).
+    pub fn quiet_options(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            FreshState::IsReady => &[("PvInterval", "0")],
+            _ => &[],
+        }
+    }
+
     /// A short stable name (part of the analysis cache's key).
     pub fn name(self) -> &'static str {
         match self {
@@ -98,5 +110,7 @@ mod tests {
             FreshState::All
         );
         assert_eq!(FreshState::for_engine("fake-usi"), FreshState::All);
+        assert_eq!(FreshState::IsReady.quiet_options(), [("PvInterval", "0")]);
+        assert!(FreshState::Threads.quiet_options().is_empty());
     }
 }
