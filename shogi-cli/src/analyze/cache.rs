@@ -273,14 +273,11 @@ pub fn program_build(program: &Path) -> String {
     }
 }
 
-/// FNV-1a, 64 bits: stable across Rust versions and platforms (unlike std's hasher).
+/// FNV-1a, 64 bits (shogi-batch's): stable across Rust versions and platforms.
 fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+    let mut h = shogi_batch::Fnv1a::new();
+    h.write(bytes);
+    h.finish()
 }
 
 #[cfg(test)]
