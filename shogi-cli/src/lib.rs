@@ -34,6 +34,7 @@ mod pool;
 mod progress;
 mod show;
 mod stats;
+mod view;
 
 /// The columns of `shogi analyze`'s per-ply table and of its `--summary`, in order.
 pub use analyze::{COLUMNS as ANALYZE_COLUMNS, SUMMARY_COLUMNS as ANALYZE_SUMMARY_COLUMNS};
@@ -92,6 +93,7 @@ pub fn run_with(
         Command::Completions(a) => completions::run(a, &mut Cli::command(), &mut ctx),
         Command::Match(a) => match_cmd::run(a, &mut ctx),
         Command::Mate(a) => mate::run(a, &mut ctx),
+        Command::View(a) => view::run(a, &mut ctx),
     };
     let code = match result {
         Ok(()) => 0,
