@@ -32,6 +32,7 @@ mod moves;
 mod perft;
 mod pool;
 mod progress;
+mod serve;
 mod show;
 mod stats;
 mod view;
@@ -94,6 +95,7 @@ pub fn run_with(
         Command::Match(a) => match_cmd::run(a, &mut ctx),
         Command::Mate(a) => mate::run(a, &mut ctx),
         Command::View(a) => view::run(a, &mut ctx),
+        Command::Serve(a) => serve::run(a, &mut ctx),
     };
     let code = match result {
         Ok(()) => 0,

@@ -8,6 +8,7 @@ use crate::hit::{Counts, Found, Hit};
 use crate::index::{IndexOptions, IndexReport, index_with};
 use crate::load::IndexProgress;
 use crate::schema;
+use crate::stored::{self, StoredGame};
 use crate::stream;
 use crate::tally::{Explore, explore_hits};
 use rusqlite::Connection;
@@ -46,6 +47,35 @@ impl Db {
             conn,
             chunk: stream::CHUNK,
         })
+    }
+
+    /// [`Db::open`] with SQLite's read-only flag (see [`schema::open_read_only`]): for a
+    /// server that must never write.
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Db, DbError> {
+        let path = path.as_ref().to_path_buf();
+        let conn = schema::open_read_only(&path)?;
+        Ok(Db {
+            path,
+            conn,
+            chunk: stream::CHUNK,
+        })
+    }
+
+    /// The game `game` of input `path` (as `find` names it), with its start and main line;
+    /// `None` when the database holds no such game.
+    pub fn game(&self, path: &str, game: u32) -> Result<Option<StoredGame>, DbError> {
+        stored::game(&self.conn, &self.path, path, game)
+    }
+
+    /// The games with a player whose name contains `name`, in (path, game) order: at most
+    /// `limit` after the first `offset`, and whether there are more.
+    pub fn games_by_player(
+        &self,
+        name: &str,
+        limit: usize,
+        offset: usize,
+    ) -> Result<(Vec<shogi_batch::GameRow>, bool), DbError> {
+        stored::by_player(&self.conn, &self.path, name, limit, offset)
     }
 
     /// The same handle reading many hits in chunks of `hits` hits (at least 1; 16,384 by

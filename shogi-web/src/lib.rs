@@ -23,11 +23,14 @@
 //! `api` (the server's answers, as data), `serve` (the HTTP server).
 
 mod analysis;
+pub mod api;
 mod board;
 mod game;
 mod page;
+mod serve;
 
 pub use analysis::{Analysis, cache_eval};
 pub use board::{Board, cell, move_cells, side_name};
 pub use game::{Eval, GRAPH_CAP, GameView, Ply, record_evals};
 pub use page::{IndexEntry, escape_html, game_page, index_page, page, script_json};
+pub use serve::{MAX_URL, ServeOptions, Server, Stopper, app_page, split_url};

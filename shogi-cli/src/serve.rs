@@ -1,0 +1,62 @@
+//! `shogi serve`: the local web explorer and game viewer over a game database (the shogi-web
+//! crate serves it).
+
+use crate::ctx::{Ctx, Failure};
+use shogi_web::{ServeOptions, Server};
+use std::path::PathBuf;
+
+/// Arguments of `shogi serve`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Open the address it prints in a browser: a board played by clicks, the \
+explorer of the position (games, sente/draw/gote, average rating, last date; a click plays the \
+move), the games that reached it (a click opens the game with its evaluation graph), search by \
+player, a position pasted as SFEN or USI. The JSON API under /api/ (explore, games, game, \
+position, search) is described in the README. The database is opened read-only and never \
+written; it listens on 127.0.0.1 unless --bind says otherwise. Stop it with Ctrl-C.\n\
+Exit status: 2 when the database cannot be opened or the address cannot be bound.\n\n\
+Examples:\n  shogi index samples/ --db games.sqlite\n  shogi serve --db games.sqlite\n  \
+shogi serve --db games.sqlite --analysis cache.sqlite --bind 127.0.0.1:9000"
+)]
+pub struct ServeArgs {
+    /// The game database (see `shogi index`).
+    #[arg(long, value_name = "FILE")]
+    pub db: PathBuf,
+    /// An analysis cache (`shogi analyze --cache`) whose evaluations the game viewer shows.
+    #[arg(long, value_name = "FILE")]
+    pub analysis: Option<PathBuf>,
+    /// Address and port to listen on (port 0: any free port).
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+    pub bind: String,
+    /// Threads answering requests.
+    #[arg(long, default_value_t = 4)]
+    pub threads: usize,
+}
+
+/// `shogi serve`: runs until the process is stopped.
+pub fn run(args: &ServeArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
+    let options = ServeOptions {
+        bind: args.bind.clone(),
+        analysis: args.analysis.clone(),
+        threads: args.threads,
+    };
+    let server =
+        Server::bind(&args.db, &options).map_err(|e| Failure::usage(format!("error: {e}")))?;
+    let addr = server.addr();
+    if !addr.ip().is_loopback() {
+        let _ = writeln!(
+            ctx.stderr,
+            "warning: listening on {addr}, reachable from other machines (give --bind 127.0.0.1:PORT to keep it local)"
+        );
+    }
+    crate::ctx::emit(
+        ctx.stdout,
+        &format!(
+            "shogi serve: {} at http://{addr}/ (Ctrl-C stops)\n",
+            args.db.display()
+        ),
+    )?;
+    server
+        .run()
+        .map_err(|e| Failure::usage(format!("error: {e}")))
+}
