@@ -75,8 +75,7 @@
       $("xstatus").textContent = a[0].line.length + " 手" + (a[0].board.check ? " 王手" : "");
       $("explore").innerHTML = explorerTable(a[1]);
       $("xcount").textContent = a[1].games + " games";
-      document.body.setAttribute("data-loaded", s);
-      return loadGames();
+      return loadGames().then(function () { document.body.setAttribute("data-loaded", s); });
     }).catch(fail);
   }
   $("xboard").onclick = function (ev) {
