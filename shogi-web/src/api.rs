@@ -329,6 +329,14 @@ pub fn game(db: &Db, analysis: Option<&Analysis>, p: &Params) -> Result<GameView
         (Some(b), Some(w)) => format!("☗{b} ☖{w}"),
         _ => format!("{path} #{number}"),
     };
+    if let Some(record) = indexed_record(&stored, path, number) {
+        let mut view = GameView::of(&record, &title);
+        view.tags.insert(0, ("path".to_string(), path.to_string()));
+        if let Some(a) = analysis {
+            a.annotate(&mut view).map_err(ApiError::internal)?;
+        }
+        return Ok(view);
+    }
     let mut view = GameView::of_line(&stored.start, &stored.moves, &title);
     let mut tags = vec![("path".to_string(), path.to_string())];
     for (k, v) in [
@@ -352,4 +360,26 @@ pub fn game(db: &Db, analysis: Option<&Analysis>, p: &Params) -> Result<GameView
         a.annotate(&mut view).map_err(ApiError::internal)?;
     }
     Ok(view)
+}
+
+/// Game `number` of the record file `path` that the database indexed, when the file still
+/// holds that game: the same start position and the same main line as the database (which
+/// keeps the line up to its first error). `None` when the file is gone, unreadable or changed.
+fn indexed_record(
+    stored: &shogi_db::StoredGame,
+    path: &str,
+    number: u32,
+) -> Option<shogi_kif::Record> {
+    let reader = shogi_kif::Reader::open(path, shogi_kif::ReadOptions::default()).ok()?;
+    let game = reader
+        .into_iter()
+        .nth(usize::try_from(number).ok()?.checked_sub(1)?)?;
+    let record = game.record;
+    let same_start = record.start_position().same_position(&stored.start);
+    let line: Vec<shogi_core::Move> = record
+        .main_line()
+        .take_while(|n| n.foul.is_none())
+        .map(|n| n.mv)
+        .collect();
+    (same_start && line == stored.moves).then_some(record)
 }

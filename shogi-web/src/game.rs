@@ -218,9 +218,14 @@ impl GameView {
     /// The view of a line of `moves` (USI, already checked legal) from `start`, with no
     /// header: what the server shows of a stored game whose record is not at hand.
     pub fn of_line(start: &Position, moves: &[shogi_core::Move], title: &str) -> GameView {
-        let mut record = Record::default();
-        record.start = shogi_kif::Start::of(start.clone(), None);
-        record.moves.moves = moves.iter().map(|m| shogi_kif::MoveNode::new(*m)).collect();
+        let record = Record {
+            start: shogi_kif::Start::of(start.clone(), None),
+            moves: shogi_kif::Line {
+                moves: moves.iter().map(|m| shogi_kif::MoveNode::new(*m)).collect(),
+                ending: None,
+            },
+            ..Record::default()
+        };
         GameView::of(&record, title)
     }
 }

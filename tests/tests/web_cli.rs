@@ -196,6 +196,15 @@ fn api_numbers_equal_the_cli() {
     let plies = game["plies"].as_array().unwrap();
     assert_eq!(plies.len() as u64, first["plies"].as_u64().unwrap() + 1);
     assert_eq!(plies[0]["board"]["cells"][0], "v香");
+    // The record file still holds the game: its comments and evaluations are shown.
+    assert_eq!(game["eval_source"], "record comments");
+    assert!(plies[1]["eval"]["cp"].is_i64(), "{}", plies[1]);
+    assert_eq!(
+        plies[1]["comments"][0]
+            .as_str()
+            .map(|c| c.starts_with("#評価値=")),
+        Some(true)
+    );
     // The record itself, read by `shogi convert`, has the same main line.
     let out = shogi_ok(&["convert", path, "--to", "usi"]);
     let usi: Vec<String> = plies[1..]
@@ -499,6 +508,11 @@ fn serve_in_a_browser() {
         b.wait("return !document.getElementById('gameview').hidden && document.querySelector('#vroot svg.board') !== null", "the game");
         let ply0 = b.js(STATE)["ply"].clone();
         assert_eq!(ply0, "1", "opened at the ply where it reached the position");
+        assert_eq!(
+            b.js(STATE)["graph"],
+            true,
+            "the record's evaluations are drawn"
+        );
         b.press("\u{E014}");
         assert_eq!(b.js(STATE)["ply"], "2");
         b.click("#vroot #graph svg");
