@@ -40,11 +40,17 @@ impl Db {
     /// Opens the existing database at `path` for queries. Errors name the file: no such
     /// file, not a game database, another schema version, other position keys.
     pub fn open(path: impl AsRef<Path>) -> Result<Db, DbError> {
-        let path = path.as_ref().to_path_buf();
-        let conn = schema::open_for_query(&path)?;
+        Db::open_with(path.as_ref(), schema::open_for_query)
+    }
+
+    /// A handle on the connection `open` makes of `path`.
+    fn open_with(
+        path: &Path,
+        open: fn(&Path) -> Result<Connection, DbError>,
+    ) -> Result<Db, DbError> {
         Ok(Db {
-            path,
-            conn,
+            path: path.to_path_buf(),
+            conn: open(path)?,
             chunk: stream::CHUNK,
         })
     }
@@ -52,13 +58,7 @@ impl Db {
     /// [`Db::open`] with SQLite's read-only flag (see [`schema::open_read_only`]): for a
     /// server that must never write.
     pub fn open_read_only(path: impl AsRef<Path>) -> Result<Db, DbError> {
-        let path = path.as_ref().to_path_buf();
-        let conn = schema::open_read_only(&path)?;
-        Ok(Db {
-            path,
-            conn,
-            chunk: stream::CHUNK,
-        })
+        Db::open_with(path.as_ref(), schema::open_read_only)
     }
 
     /// The game `game` of input `path` (as `find` names it), with its start and main line;

@@ -16,7 +16,11 @@ use std::time::{Duration, Instant};
 /// One GET; the status and the body's length.
 fn get(addr: SocketAddr, path: &str) -> (u16, usize) {
     let mut s = TcpStream::connect(addr).expect("connect");
-    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut raw = Vec::new();
     s.read_to_end(&mut raw).unwrap();
     let text = String::from_utf8_lossy(&raw);
@@ -113,10 +117,20 @@ fn main() {
         games[0],
         games[games.len() - 1]
     );
-    println!("page: {} bytes ({} bytes with headers)", app_page().len(), page);
-    println!("first render's requests (page, position, explore, games of startpos): {:.1} ms", ms(first));
+    println!(
+        "page: {} bytes ({} bytes with headers)",
+        app_page().len(),
+        page
+    );
+    println!(
+        "first render's requests (page, position, explore, games of startpos): {:.1} ms",
+        ms(first)
+    );
     println!("explore in-process (anchor): median {dm:.2} ms, p99 {dp:.2} ms, max {dx:.2} ms");
     println!("/api/explore over HTTP:      median {am:.2} ms, p99 {ap:.2} ms, max {ax:.2} ms");
     let total = |v: &[Duration]| v.iter().sum::<Duration>().as_secs_f64();
-    println!("HTTP / in-process, total time: {:.2}x", total(&api) / total(&direct));
+    println!(
+        "HTTP / in-process, total time: {:.2}x",
+        total(&api) / total(&direct)
+    );
 }

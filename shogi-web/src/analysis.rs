@@ -3,7 +3,7 @@
 //! the side to move's view: `cp 34`, `mate 5`, `mate -4`, `mate +`, `mate -`, `mate given`).
 //! Opened read-only; nothing is written.
 
-use crate::game::{Eval, GRAPH_CAP};
+use crate::game::{Eval, GRAPH_CAP, mate_text};
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use shogi_core::Color;
 use std::path::{Path, PathBuf};
@@ -39,18 +39,14 @@ pub fn cache_eval(text: &str, mover: Color) -> Option<Eval> {
         }
         _ => return None,
     };
-    let sente_wins = mate.0 == (mover == Color::Black);
-    let who = if sente_wins {
-        "先手勝ち"
-    } else {
-        "後手勝ち"
-    };
+    let winner = if mate.0 { mover } else { mover.opposite() };
     Some(Eval {
-        cp: if sente_wins { GRAPH_CAP } else { -GRAPH_CAP },
-        text: match mate.1 {
-            Some(n) => format!("詰 {who} {n}手"),
-            None => format!("詰 {who}"),
+        cp: if winner == Color::Black {
+            GRAPH_CAP
+        } else {
+            -GRAPH_CAP
         },
+        text: mate_text(winner, mate.1),
     })
 }
 

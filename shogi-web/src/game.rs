@@ -27,19 +27,22 @@ impl Eval {
         let cp = score.cp_for(Color::Black, GRAPH_CAP);
         let text = match score {
             Score::Cp(v) => format!("{v:+}"),
-            Score::Mate { winner, plies } => {
-                let who = if winner == Color::Black {
-                    "先手勝ち"
-                } else {
-                    "後手勝ち"
-                };
-                match plies {
-                    Some(n) => format!("詰 {who} {n}手"),
-                    None => format!("詰 {who}"),
-                }
-            }
+            Score::Mate { winner, plies } => mate_text(winner, plies),
         };
         Eval { cp, text }
+    }
+}
+
+/// A mate as the viewer writes it: `詰 先手勝ち 15手`, `詰 後手勝ち` (distance unknown).
+pub fn mate_text(winner: Color, plies: Option<u32>) -> String {
+    let who = if winner == Color::Black {
+        "先手勝ち"
+    } else {
+        "後手勝ち"
+    };
+    match plies {
+        Some(n) => format!("詰 {who} {n}手"),
+        None => format!("詰 {who}"),
     }
 }
 

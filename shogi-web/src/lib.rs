@@ -31,6 +31,6 @@ mod serve;
 
 pub use analysis::{Analysis, cache_eval};
 pub use board::{Board, cell, move_cells, side_name};
-pub use game::{Eval, GRAPH_CAP, GameView, Ply, record_evals};
+pub use game::{Eval, GRAPH_CAP, GameView, Ply, mate_text, record_evals};
 pub use page::{IndexEntry, escape_html, game_page, index_page, page, script_json};
 pub use serve::{MAX_URL, ServeOptions, Server, Stopper, app_page, split_url};

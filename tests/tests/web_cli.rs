@@ -358,25 +358,23 @@ fn view_writes_small_self_contained_pages() {
     ]);
     let size = std::fs::metadata(&page).unwrap().len();
     assert!(size < 300_000, "{size} bytes");
+    let view = |input: &Path, out: &Path| {
+        shogi(&[
+            "view",
+            &input.display().to_string(),
+            "-o",
+            &out.display().to_string(),
+        ])
+    };
     // Several games and -o FILE.html: refused, nothing written.
-    let res = shogi(&[
-        "view",
-        &games.display().to_string(),
-        "-o",
-        &dir.join("all.html").display().to_string(),
-    ]);
+    let res = view(games, &dir.join("all.html"));
     assert_eq!(code(&res), 2);
     assert!(stderr(&res).contains("give a folder"), "{}", stderr(&res));
     assert!(!dir.join("all.html").exists());
     // A record with an error: reported with its place, shown up to there, exit 1.
     let bad = dir.join("bad.kif");
     std::fs::write(&bad, "手数----指手--\n   1 ７六歩(77)\n   2 ７五歩(76)\n").unwrap();
-    let res = shogi(&[
-        "view",
-        &bad.display().to_string(),
-        "-o",
-        &dir.join("bad.html").display().to_string(),
-    ]);
+    let res = view(&bad, &dir.join("bad.html"));
     assert_eq!(code(&res), 1);
     assert!(stderr(&res).contains("bad.kif:3:"), "{}", stderr(&res));
     let html = std::fs::read_to_string(dir.join("bad.html")).unwrap();
