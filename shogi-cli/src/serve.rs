@@ -31,6 +31,9 @@ pub struct ServeArgs {
     /// Threads answering requests.
     #[arg(long, default_value_t = 4)]
     pub threads: usize,
+    /// The longest a request's database query may run, in seconds (then it is stopped: 503).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub query_time: f64,
 }
 
 /// `shogi serve`: runs until the process is stopped.
@@ -39,6 +42,8 @@ pub fn run(args: &ServeArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
         bind: args.bind.clone(),
         analysis: args.analysis.clone(),
         threads: args.threads,
+        query_time: std::time::Duration::try_from_secs_f64(args.query_time)
+            .map_err(|_| Failure::usage("error: --query-time: a number of seconds, at least 0"))?,
     };
     let server =
         Server::bind(&args.db, &options).map_err(|e| Failure::usage(format!("error: {e}")))?;

@@ -61,6 +61,12 @@ impl Db {
         Db::open_with(path.as_ref(), schema::open_read_only)
     }
 
+    /// A handle that interrupts this handle's query from another thread (the query then
+    /// fails with SQLite's "interrupted"): how a server bounds a query's time.
+    pub fn interrupt_handle(&self) -> rusqlite::InterruptHandle {
+        self.conn.get_interrupt_handle()
+    }
+
     /// The game `game` of input `path` (as `find` names it), with its start and main line;
     /// `None` when the database holds no such game.
     pub fn game(&self, path: &str, game: u32) -> Result<Option<StoredGame>, DbError> {

@@ -10,8 +10,9 @@ use serde::Serialize;
 use shogi_db::Db;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The application's own script.
 const APP_JS: &str = include_str!("../assets/app.js");
@@ -27,6 +28,8 @@ pub struct ServeOptions {
     pub analysis: Option<PathBuf>,
     /// Threads answering requests (at least 1).
     pub threads: usize,
+    /// The longest a request's database query may run before it is interrupted (503).
+    pub query_time: Duration,
 }
 
 impl Default for ServeOptions {
@@ -35,6 +38,7 @@ impl Default for ServeOptions {
             bind: "127.0.0.1:8080".into(),
             analysis: None,
             threads: 4,
+            query_time: Duration::from_secs(10),
         }
     }
 }
@@ -45,6 +49,7 @@ pub struct Server {
     db: PathBuf,
     analysis: Option<PathBuf>,
     threads: usize,
+    query_time: Duration,
     addr: SocketAddr,
     stopped: Arc<AtomicBool>,
 }
@@ -83,6 +88,7 @@ impl Server {
             db: db.to_path_buf(),
             analysis: options.analysis.clone(),
             threads: options.threads.max(1),
+            query_time: options.query_time,
             addr,
             stopped: Arc::new(AtomicBool::new(false)),
         })
@@ -111,12 +117,16 @@ impl Server {
                 Some(a) => Some(Analysis::open(a)?),
                 None => None,
             };
+            let watch = Watchdog::start(db.interrupt_handle(), Arc::clone(&stopped));
+            let limit = self.query_time;
             workers.push(std::thread::spawn(move || {
                 let state = State { db, analysis, app };
                 while !stopped.load(Ordering::SeqCst) {
                     // An error is a failed connection, or the unblocking of `stop`.
                     if let Ok(req) = http.recv() {
-                        answer(&state, req);
+                        watch.arm(limit);
+                        answer(&state, &watch, limit, req);
+                        watch.disarm();
                     }
                 }
             }));
@@ -125,6 +135,48 @@ impl Server {
             let _ = w.join();
         }
         Ok(())
+    }
+}
+
+/// Interrupts a worker's query once its deadline has passed.
+struct Watchdog {
+    /// The deadline of the request being answered, if any.
+    deadline: Arc<Mutex<Option<Instant>>>,
+    /// Whether the current request's query was interrupted.
+    fired: Arc<AtomicBool>,
+}
+
+impl Watchdog {
+    /// A watchdog thread over `handle`, ending when `stopped` is set.
+    fn start(handle: rusqlite::InterruptHandle, stopped: Arc<AtomicBool>) -> Watchdog {
+        let deadline: Arc<Mutex<Option<Instant>>> = Arc::new(Mutex::new(None));
+        let fired = Arc::new(AtomicBool::new(false));
+        let (d, f) = (Arc::clone(&deadline), Arc::clone(&fired));
+        std::thread::spawn(move || {
+            while !stopped.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(20));
+                let mut due = d.lock().unwrap_or_else(|e| e.into_inner());
+                if due.is_some_and(|t| Instant::now() >= t) {
+                    *due = None;
+                    f.store(true, Ordering::SeqCst);
+                    handle.interrupt();
+                }
+            }
+        });
+        Watchdog { deadline, fired }
+    }
+
+    fn arm(&self, limit: Duration) {
+        self.fired.store(false, Ordering::SeqCst);
+        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now() + limit);
+    }
+
+    fn disarm(&self) {
+        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
+    fn fired(&self) -> bool {
+        self.fired.load(Ordering::SeqCst)
     }
 }
 
@@ -222,9 +274,17 @@ fn route(state: &State, method: &tiny_http::Method, url: &str) -> (u16, &'static
     }
 }
 
-/// Answers one request (a request body is never read).
-fn answer(state: &State, req: tiny_http::Request) {
-    let (status, kind, body) = route(state, req.method(), req.url());
+/// Answers one request (a request body is never read); a query the watchdog interrupted is
+/// a 503 saying so.
+fn answer(state: &State, watch: &Watchdog, limit: Duration, req: tiny_http::Request) {
+    let (mut status, kind, mut body) = route(state, req.method(), req.url());
+    if status >= 500 && watch.fired() {
+        status = 503;
+        body = serde_json::json!({
+            "error": format!("the query took longer than {} s and was stopped", limit.as_secs_f64())
+        })
+        .to_string();
+    }
     let header = |k: &str, v: &str| tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).ok();
     let mut resp = tiny_http::Response::from_string(body).with_status_code(status);
     for h in [
