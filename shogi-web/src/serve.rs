@@ -305,6 +305,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_watchdog_stops_a_long_query() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        let stopped = Arc::new(AtomicBool::new(false));
+        let watch = Watchdog::start(conn.get_interrupt_handle(), Arc::clone(&stopped));
+        watch.arm(Duration::from_millis(50));
+        let t = Instant::now();
+        // Minutes of counting, unless interrupted.
+        let r: rusqlite::Result<i64> = conn.query_row(
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000000000) \
+             SELECT count(*) FROM c",
+            [],
+            |r| r.get(0),
+        );
+        watch.disarm();
+        stopped.store(true, Ordering::SeqCst);
+        assert!(r.is_err(), "{r:?}");
+        assert!(watch.fired());
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        // Armed again, a quick query is left alone.
+        watch.arm(Duration::from_secs(5));
+        assert!(!watch.fired());
+        let one: i64 = conn.query_row("SELECT 1", [], |r| r.get(0)).unwrap();
+        assert_eq!(one, 1);
+    }
+
+    #[test]
     fn urls_decode() {
         let (path, p) =
             split_url("/api/explore?pos=startpos+moves+7g7f&notation=japanese&x=%E5%85%88")
