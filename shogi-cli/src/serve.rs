@@ -13,10 +13,12 @@ explorer of the position (games, sente/draw/gote, average rating, last date; a c
 move), the games that reached it (a click opens the game with its evaluation graph), search by \
 player, a position pasted as SFEN or USI. The JSON API under /api/ (explore, games, game, \
 position, search) is described in the README. The database is opened read-only and never \
-written; it listens on 127.0.0.1 unless --bind says otherwise. Stop it with Ctrl-C.\n\
-Exit status: 2 when the database cannot be opened or the address cannot be bound.\n\n\
-Examples:\n  shogi index samples/ --db games.sqlite\n  shogi serve --db games.sqlite\n  \
-shogi serve --db games.sqlite --analysis cache.sqlite --bind 127.0.0.1:9000"
+written; it listens on 127.0.0.1 unless --bind says otherwise (and warns when the address is \
+reachable from elsewhere). `shogi serve --db games.sqlite` runs until stopped (Ctrl-C); --check \
+only opens the database and the address, says so, and exits.\n\
+Exit status: 0, 2 when the database cannot be opened or the address cannot be bound.\n\n\
+Examples:\n  shogi index samples/ --db games.sqlite\n  shogi serve --db games.sqlite --bind 127.0.0.1:0 --check\n  \
+shogi serve --db games.sqlite --bind 127.0.0.1:0 --threads 2 --query-time 5 --check"
 )]
 pub struct ServeArgs {
     /// The game database (see `shogi index`).
@@ -31,6 +33,9 @@ pub struct ServeArgs {
     /// Threads answering requests.
     #[arg(long, default_value_t = 4)]
     pub threads: usize,
+    /// Open the database and the address, say so, and exit instead of serving.
+    #[arg(long)]
+    pub check: bool,
     /// The longest a request's database query may run, in seconds (then it is stopped: 503).
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub query_time: f64,
@@ -52,6 +57,15 @@ pub fn run(args: &ServeArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
         let _ = writeln!(
             ctx.stderr,
             "warning: listening on {addr}, reachable from other machines (give --bind 127.0.0.1:PORT to keep it local)"
+        );
+    }
+    if args.check {
+        return crate::ctx::emit(
+            ctx.stdout,
+            &format!(
+                "shogi serve: {} can be served at http://{addr}/\n",
+                args.db.display()
+            ),
         );
     }
     crate::ctx::emit(

@@ -311,6 +311,19 @@ fn serve_refuses_a_file_that_is_not_a_game_database() {
     ]);
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("x.sqlite"), "{}", stderr(&out));
+    // A usable database: --check says so; an address reachable from elsewhere is warned of.
+    let db = database().1.display().to_string();
+    let out = shogi(&["serve", "--db", &db, "--bind", "127.0.0.1:0", "--check"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("can be served at http://127.0.0.1:"));
+    assert_eq!(stderr(&out), "");
+    let out = shogi(&["serve", "--db", &db, "--bind", "0.0.0.0:0", "--check"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("reachable from other machines"),
+        "{}",
+        stderr(&out)
+    );
     let out = shogi(&["serve", "--db", "/nonexistent/g.sqlite"]);
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("no such file"), "{}", stderr(&out));
