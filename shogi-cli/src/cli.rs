@@ -1,6 +1,9 @@
 //! The top-level parser: `shogi` and its commands, each command's arguments from its module.
 
-use crate::{analyze, check, completions, convert, db, match_cmd, mate, moves, perft, show, stats};
+use crate::{
+    analyze, check, completions, convert, db, match_cmd, mate, moves, perft, serve, show, stats,
+    view,
+};
 
 /// Shogi toolkit: rules, perft, and game records.
 #[derive(clap::Parser)]
@@ -49,4 +52,8 @@ shogi moves startpos --notation western\n  shogi moves 'lnsgkgsnl/1r5b1/pppppppp
     Match(match_cmd::MatchArgs),
     /// Solve mate problems (df-pn): SFENs or tsume records; a record's stated answer checked.
     Mate(mate::MateArgs),
+    /// Self-contained HTML pages of records: board, moves, comments, evaluation graph.
+    View(view::ViewArgs),
+    /// A local web explorer and game viewer over a game database, with a JSON API.
+    Serve(serve::ServeArgs),
 }

@@ -32,8 +32,10 @@ mod moves;
 mod perft;
 mod pool;
 mod progress;
+mod serve;
 mod show;
 mod stats;
+mod view;
 
 /// The columns of `shogi analyze`'s per-ply table and of its `--summary`, in order.
 pub use analyze::{COLUMNS as ANALYZE_COLUMNS, SUMMARY_COLUMNS as ANALYZE_SUMMARY_COLUMNS};
@@ -92,6 +94,8 @@ pub fn run_with(
         Command::Completions(a) => completions::run(a, &mut Cli::command(), &mut ctx),
         Command::Match(a) => match_cmd::run(a, &mut ctx),
         Command::Mate(a) => mate::run(a, &mut ctx),
+        Command::View(a) => view::run(a, &mut ctx),
+        Command::Serve(a) => serve::run(a, &mut ctx),
     };
     let code = match result {
         Ok(()) => 0,

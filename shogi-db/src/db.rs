@@ -8,6 +8,7 @@ use crate::hit::{Counts, Found, Hit};
 use crate::index::{IndexOptions, IndexReport, index_with};
 use crate::load::IndexProgress;
 use crate::schema;
+use crate::stored::{self, StoredGame};
 use crate::stream;
 use crate::tally::{Explore, explore_hits};
 use rusqlite::Connection;
@@ -39,13 +40,48 @@ impl Db {
     /// Opens the existing database at `path` for queries. Errors name the file: no such
     /// file, not a game database, another schema version, other position keys.
     pub fn open(path: impl AsRef<Path>) -> Result<Db, DbError> {
-        let path = path.as_ref().to_path_buf();
-        let conn = schema::open_for_query(&path)?;
+        Db::open_with(path.as_ref(), schema::open_for_query)
+    }
+
+    /// A handle on the connection `open` makes of `path`.
+    fn open_with(
+        path: &Path,
+        open: fn(&Path) -> Result<Connection, DbError>,
+    ) -> Result<Db, DbError> {
         Ok(Db {
-            path,
-            conn,
+            path: path.to_path_buf(),
+            conn: open(path)?,
             chunk: stream::CHUNK,
         })
+    }
+
+    /// [`Db::open`] with SQLite's read-only flag (see [`schema::open_read_only`]): for a
+    /// server that must never write.
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Db, DbError> {
+        Db::open_with(path.as_ref(), schema::open_read_only)
+    }
+
+    /// A handle that interrupts this handle's query from another thread (the query then
+    /// fails with SQLite's "interrupted"): how a server bounds a query's time.
+    pub fn interrupt_handle(&self) -> rusqlite::InterruptHandle {
+        self.conn.get_interrupt_handle()
+    }
+
+    /// The game `game` of input `path` (as `find` names it), with its start and main line;
+    /// `None` when the database holds no such game.
+    pub fn game(&self, path: &str, game: u32) -> Result<Option<StoredGame>, DbError> {
+        stored::game(&self.conn, &self.path, path, game)
+    }
+
+    /// The games with a player whose name contains `name`, in (path, game) order: at most
+    /// `limit` after the first `offset`, and whether there are more.
+    pub fn games_by_player(
+        &self,
+        name: &str,
+        limit: usize,
+        offset: usize,
+    ) -> Result<(Vec<shogi_batch::GameRow>, bool), DbError> {
+        stored::by_player(&self.conn, &self.path, name, limit, offset)
     }
 
     /// The same handle reading many hits in chunks of `hits` hits (at least 1; 16,384 by

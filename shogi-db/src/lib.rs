@@ -52,6 +52,7 @@ mod load;
 mod rows;
 mod scan;
 pub mod schema;
+mod stored;
 mod stream;
 mod tally;
 
@@ -63,4 +64,5 @@ pub use key::position_key;
 pub use load::IndexProgress;
 pub use scan::scan;
 pub use schema::SCHEMA_VERSION;
+pub use stored::StoredGame;
 pub use tally::{Explore, GameRef, MoveLine, explore_hits, name_moves};

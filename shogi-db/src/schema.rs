@@ -199,6 +199,18 @@ pub fn check(conn: &Connection, path: &Path) -> Result<(), DbError> {
 /// Opens an existing database for queries. It is opened for writing (so that SQLite can roll
 /// back what an interrupted `index` left in its journal) but only reads (`query_only`).
 pub fn open_for_query(path: &Path) -> Result<Connection, DbError> {
+    open_checked(path, false)
+}
+
+/// Opens an existing database for queries with SQLite's read-only flag: nothing can be
+/// written, not even a journal rolled back (a database left mid-update by an interrupted
+/// `index` is then refused with SQLite's message instead of being repaired).
+pub fn open_read_only(path: &Path) -> Result<Connection, DbError> {
+    open_checked(path, true)
+}
+
+/// [`open_for_query`], or [`open_read_only`] when `read_only`.
+fn open_checked(path: &Path, read_only: bool) -> Result<Connection, DbError> {
     if !path.is_file() {
         return Err(DbError::new(
             path,
@@ -210,7 +222,8 @@ pub fn open_for_query(path: &Path) -> Result<Connection, DbError> {
         ));
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags(path, flags)
+    let read = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, if read_only { read } else { flags })
         .or_else(|_| {
             Connection::open_with_flags(
                 path,

@@ -1,0 +1,155 @@
+// The explorer application of `shogi serve`: a board played by clicks (the legal moves come
+// from /api/position), the explorer of the position (/api/explore), the games that reached
+// it (/api/games, paged; a click opens the viewer), search by player, a position pasted as
+// SFEN or USI. Every number comes from the server; this script only shows it.
+"use strict";
+(function () {
+  var E = Draw.esc, PAGE = 10;
+  var st = { start: "startpos", moves: [], flip: false, sel: null, selHand: null, pos: null, offset: 0, viewer: null };
+  var app = document.getElementById("app");
+  app.innerHTML =
+    '<div id="main"><h1>shogi explorer</h1><div class="layout"><div class="boardcol"><div id="xboard"></div>' +
+    '<div class="controls"><button id="back" title="←">◀ 一手戻る</button><button id="reset">初期局面</button>' +
+    '<button id="xflip">反転</button><span class="status" id="xstatus"></span></div>' +
+    '<div class="row"><input type="text" id="posin" placeholder="SFEN / USI: startpos moves 7g7f 3c3d"><button id="posgo">表示</button></div>' +
+    '<div class="status" id="xline"></div><div class="error" id="err"></div></div>' +
+    '<div class="side"><h2>Explorer <span class="status" id="xcount"></span></h2><div id="explore"></div>' +
+    '<h2>Games <span class="status" id="gcount"></span></h2><div id="games"></div>' +
+    '<div class="controls"><button id="gprev">◀</button><button id="gnext">▶</button><span class="status" id="gpage"></span></div>' +
+    '<h2>Player</h2><div class="row"><input type="text" id="player" placeholder="name"><button id="psearch">検索</button></div>' +
+    '<div id="found"></div></div></div></div>' +
+    '<div id="gameview" hidden><div class="controls"><button id="close">◀ explorer</button></div><div id="vroot"></div></div>';
+  function $(id) { return document.getElementById(id); }
+  function spec() { return st.start + (st.moves.length ? " moves " + st.moves.join(" ") : ""); }
+  function get(path, params) {
+    var q = Object.keys(params).map(function (k) { return k + "=" + encodeURIComponent(params[k]); }).join("&");
+    return fetch(path + "?" + q).then(function (r) {
+      return r.json().then(function (j) { if (!r.ok) throw new Error(j.error || r.status); return j; });
+    });
+  }
+  function fail(e) { $("err").textContent = String(e.message || e); }
+  function drawBoard() {
+    var p = st.pos, targets = [];
+    p.legal.forEach(function (m) {
+      if (st.sel !== null && m.from === st.sel) targets.push(m.to);
+      if (st.selHand !== null && m.drop === st.selHand) targets.push(m.to);
+    });
+    $("xboard").innerHTML = Draw.boardSvg(p.board, { flip: st.flip, from: p.from, to: p.to, sel: st.sel, targets: targets,
+      selHand: st.selHand === null ? null : p.board.turn + ":" + st.selHand });
+  }
+  function play(usi) { st.moves.push(usi); st.offset = 0; load(); }
+  function explorerTable(x) {
+    if (!x.moves.length) return '<div class="status">no game continues from here</div>';
+    var rows = x.moves.map(function (m) {
+      return '<tr class="click mvrow" data-usi="' + E(m.usi) + '"><td>' + E(m.move) + '</td><td class="num">' + m.games + "</td><td>" + Draw.bars(m) +
+        '</td><td class="num">' + (100 * m.win_rate).toFixed(1) + '%</td><td class="num">' + (m.avg_rating === null ? "" : Math.round(m.avg_rating)) +
+        "</td><td>" + E(m.recent && m.recent.date ? m.recent.date.slice(0, 10) : "") + "</td></tr>";
+    });
+    return '<table id="xtable"><tr><th>指し手</th><th>対局</th><th>先手 / 引分 / 後手</th><th>勝率</th><th>R</th><th>最新</th></tr>' + rows.join("") + "</table>";
+  }
+  function gameTable(g, id) {
+    if (!g.items.length) return '<div class="status">no games</div>';
+    var rows = g.items.map(function (r) {
+      return '<tr class="click gamerow" data-path="' + E(r.path) + '" data-game="' + r.game + '" data-ply="' + r.ply + '"><td>' +
+        E(r.sente || "?") + " – " + E(r.gote || "?") + "</td><td>" + E((r.date || "").slice(0, 10)) + "</td><td>" + E(r.winner) +
+        "</td><td>" + E(r.ending || "") + '</td><td class="num">' + r.plies + "</td></tr>";
+    });
+    return '<table id="' + id + '"><tr><th>対局者</th><th>日付</th><th>勝者</th><th>終局</th><th>手数</th></tr>' + rows.join("") + "</table>";
+  }
+  function loadGames() {
+    return get("/api/games", { pos: spec(), offset: st.offset, limit: PAGE }).then(function (g) {
+      $("games").innerHTML = gameTable(g, "gtable");
+      $("gcount").textContent = g.games + " games";
+      $("gpage").textContent = g.items.length ? (g.offset + 1) + "–" + (g.offset + g.items.length) + " / " + g.total : "";
+      $("gprev").disabled = g.offset === 0;
+      $("gnext").disabled = !g.more;
+    });
+  }
+  function load() {
+    $("err").textContent = "";
+    var s = spec();
+    return Promise.all([get("/api/position", { pos: s }), get("/api/explore", { pos: s, notation: "japanese" })]).then(function (a) {
+      st.pos = a[0]; st.sel = null; st.selHand = null;
+      drawBoard();
+      $("xline").textContent = a[0].line.join(" ");
+      $("xstatus").textContent = a[0].line.length + " 手" + (a[0].board.check ? " 王手" : "");
+      $("explore").innerHTML = explorerTable(a[1]);
+      $("xcount").textContent = a[1].games + " games";
+      return loadGames().then(function () { document.body.setAttribute("data-loaded", s); });
+    }).catch(fail);
+  }
+  $("xboard").onclick = function (ev) {
+    if (!st.pos) return;
+    var hand = ev.target.getAttribute && ev.target.getAttribute("data-hand");
+    if (hand) {
+      var parts = hand.split(":");
+      st.sel = null;
+      st.selHand = parts[0] === st.pos.board.turn && st.selHand !== parts[1] ? parts[1] : null;
+      drawBoard();
+      return;
+    }
+    var c = ev.target.getAttribute && ev.target.getAttribute("data-cell");
+    if (c === null || c === undefined) return;
+    c = +c;
+    var cands = st.pos.legal.filter(function (m) {
+      return m.to === c && ((st.sel !== null && m.from === st.sel) || (st.selHand !== null && m.drop === st.selHand));
+    });
+    if (cands.length) {
+      var m = cands[0];
+      if (cands.length > 1) {
+        var promo = window.confirm("成りますか？ (OK: 成, Cancel: 不成)");
+        m = cands.filter(function (x) { return x.promote === promo; })[0] || cands[0];
+      }
+      play(m.usi);
+      return;
+    }
+    st.selHand = null;
+    st.sel = st.pos.legal.some(function (m) { return m.from === c; }) && st.sel !== c ? c : null;
+    drawBoard();
+  };
+  $("explore").onclick = function (ev) {
+    var tr = ev.target.closest("tr.mvrow");
+    if (tr) play(tr.getAttribute("data-usi"));
+  };
+  function openGame(ev) {
+    var tr = ev.target.closest("tr.gamerow");
+    if (!tr) return;
+    get("/api/game", { path: tr.getAttribute("data-path"), game: tr.getAttribute("data-game") }).then(function (g) {
+      $("main").hidden = true; $("gameview").hidden = false;
+      if (st.viewer) st.viewer.detach();
+      st.viewer = Viewer.mount($("vroot"), g, +tr.getAttribute("data-ply"));
+    }).catch(fail);
+  }
+  $("games").onclick = openGame;
+  $("found").onclick = openGame;
+  $("close").onclick = function () {
+    if (st.viewer) { st.viewer.detach(); st.viewer = null; }
+    $("vroot").innerHTML = ""; $("gameview").hidden = true; $("main").hidden = false;
+  };
+  $("back").onclick = function () { if (st.moves.length) { st.moves.pop(); st.offset = 0; load(); } };
+  $("reset").onclick = function () { st.start = "startpos"; st.moves = []; st.offset = 0; load(); };
+  $("xflip").onclick = function () { st.flip = !st.flip; if (st.pos) drawBoard(); };
+  $("gprev").onclick = function () { st.offset = Math.max(0, st.offset - PAGE); loadGames().catch(fail); };
+  $("gnext").onclick = function () { st.offset += PAGE; loadGames().catch(fail); };
+  $("posgo").onclick = function () {
+    var t = $("posin").value.trim().replace(/^position\s+/, "");
+    if (!t) return;
+    var i = t.indexOf(" moves");
+    var start = i < 0 ? t : t.slice(0, i), moves = i < 0 ? [] : t.slice(i + 6).trim().split(/\s+/).filter(Boolean);
+    get("/api/position", { pos: t }).then(function () {
+      st.start = start; st.moves = moves; st.offset = 0; return load();
+    }).catch(fail);
+  };
+  $("psearch").onclick = function () {
+    var name = $("player").value.trim();
+    if (!name) return;
+    get("/api/search", { player: name, limit: 50 }).then(function (g) {
+      $("found").innerHTML = gameTable(g, "ftable") + (g.more ? '<div class="status">more than 50: refine the name</div>' : "");
+    }).catch(fail);
+  };
+  document.addEventListener("keydown", function (ev) {
+    if (!$("gameview").hidden || ev.target.tagName === "INPUT") return;
+    if (ev.key === "ArrowLeft") { $("back").onclick(); ev.preventDefault(); }
+  });
+  load();
+})();
