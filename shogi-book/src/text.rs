@@ -23,7 +23,9 @@ pub struct TextRecord {
 }
 
 /// Reads a text book position by position, checking every line: a position's SFEN, each move
-/// (legal in its position, and the ponder legal after it), the numbers.
+/// (legal in its position, and the ponder legal after it), the numbers. A bad line is an
+/// error item; reading goes on after it (the move lines of a bad `sfen` line are skipped), so
+/// a checker can report every problem; only an I/O error ends the iteration.
 pub struct TextReader<R> {
     input: R,
     file: String,
@@ -34,6 +36,10 @@ pub struct TextReader<R> {
     comments: Vec<String>,
     header: Vec<String>,
     seen_position: bool,
+    /// After a bad `sfen` line: its move lines are skipped.
+    skipping: bool,
+    /// An error found while a finished position was being handed out.
+    pending_error: Option<BookError>,
     warnings: Vec<BookError>,
     done: bool,
 }
@@ -50,6 +56,8 @@ impl<R: BufRead> TextReader<R> {
             comments: Vec::new(),
             header: Vec::new(),
             seen_position: false,
+            skipping: false,
+            pending_error: None,
             warnings: Vec::new(),
             done: false,
         }
@@ -98,7 +106,9 @@ impl<R: BufRead> TextReader<R> {
     }
 
     fn start_position(&mut self, sfen: &str) -> Result<(), BookError> {
+        self.skipping = true;
         let pos = book_position(sfen).map_err(|m| self.err(Some(6), m))?;
+        self.skipping = false;
         let key = position_key(&pos);
         let has_ply = sfen.split_ascii_whitespace().count() >= 4;
         let ply = has_ply.then(|| pos.move_number());
@@ -130,6 +140,9 @@ impl<R: BufRead> TextReader<R> {
 
     fn move_line(&mut self, text: &str) -> Result<(), BookError> {
         let fields = fields(text);
+        if self.skipping {
+            return Ok(());
+        }
         let Some((rec, pos)) = self.current.as_ref() else {
             self.warnings.push(self.err(
                 None,
@@ -203,6 +216,9 @@ impl<R: BufRead> Iterator for TextReader<R> {
     type Item = Result<TextRecord, BookError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if let Some(e) = self.pending_error.take() {
+            return Some(Err(e));
+        }
         if self.done {
             return None;
         }
@@ -214,7 +230,7 @@ impl<R: BufRead> Iterator for TextReader<R> {
                     return self.current.take().map(|(r, _)| Ok(r));
                 }
                 Err(e) => {
-                    self.done = true;
+                    self.done = e.location == crate::error::Location::File;
                     return Some(Err(e));
                 }
             };
@@ -231,17 +247,21 @@ impl<R: BufRead> Iterator for TextReader<R> {
                 Ok(None)
             } else if let Some(sfen) = line.strip_prefix("sfen ") {
                 let done = self.current.take().map(|(r, _)| r);
-                self.start_position(sfen.trim_start()).map(|()| done)
+                match (self.start_position(sfen.trim_start()), done) {
+                    (Ok(()), done) => Ok(done),
+                    (Err(e), Some(done)) => {
+                        self.pending_error = Some(e);
+                        Ok(Some(done))
+                    }
+                    (Err(e), None) => Err(e),
+                }
             } else {
                 self.move_line(&line).map(|()| None)
             };
             match step {
                 Ok(Some(r)) => return Some(Ok(r)),
                 Ok(None) => {}
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
+                Err(e) => return Some(Err(e)),
             }
         }
     }

@@ -1,6 +1,8 @@
 //! The top-level parser: `shogi` and its commands, each command's arguments from its module.
 
-use crate::{analyze, check, completions, convert, db, match_cmd, mate, moves, perft, show, stats};
+use crate::{
+    analyze, book, check, completions, convert, db, match_cmd, mate, moves, perft, show, stats,
+};
 
 /// Shogi toolkit: rules, perft, and game records.
 #[derive(clap::Parser)]
@@ -49,4 +51,7 @@ shogi moves startpos --notation western\n  shogi moves 'lnsgkgsnl/1r5b1/pppppppp
     Match(match_cmd::MatchArgs),
     /// Solve mate problems (df-pn): SFENs or tsume records; a record's stated answer checked.
     Mate(mate::MateArgs),
+    /// Opening books (YaneuraOu .db/.ybb, Apery book.bin): probe, convert, stats, check, merge,
+    /// build from records, back up values (peta_shock).
+    Book(book::BookArgs),
 }

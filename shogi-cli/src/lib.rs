@@ -18,6 +18,7 @@
 mod analyze;
 mod args;
 mod batch;
+mod book;
 mod check;
 mod cli;
 mod completions;
@@ -92,6 +93,7 @@ pub fn run_with(
         Command::Completions(a) => completions::run(a, &mut Cli::command(), &mut ctx),
         Command::Match(a) => match_cmd::run(a, &mut ctx),
         Command::Mate(a) => mate::run(a, &mut ctx),
+        Command::Book(a) => book::run(a, &mut ctx),
     };
     let code = match result {
         Ok(()) => 0,
