@@ -95,9 +95,9 @@ fn packed(pos: &Position) -> Option<[u8; 32]> {
 pub fn backup(book: &Book) -> (Book, BackupReport) {
     let mut report = BackupReport::default();
     let mut index: HashMap<[u8; 32], usize> = HashMap::new();
-    let mut nodes: Vec<Node> = Vec::new();
-    let mut positions: Vec<Position> = Vec::new();
-    let mut inputs: Vec<&Entry> = Vec::new();
+    // Every input position, with its node; the node's edges are those of its last member.
+    let mut members: Vec<(Node, Position, &Entry, usize)> = Vec::new();
+    let mut reps: Vec<usize> = Vec::new();
     for (key, entry) in book.iter() {
         let Ok(pos) = Position::from_sfen(key) else {
             continue;
@@ -108,196 +108,277 @@ pub fn backup(book: &Book) -> (Book, BackupReport) {
         let id = match index.get(&a).or_else(|| index.get(&b)) {
             Some(&id) => id,
             None => {
-                nodes.push(Node {
-                    key: String::new(),
-                    ply: None,
-                    in_check: false,
-                    edges: Vec::new(),
-                });
-                positions.push(pos.clone());
-                inputs.push(entry);
-                nodes.len() - 1
+                reps.push(0);
+                reps.len() - 1
             }
         };
         index.insert(a, id);
         index.insert(b, id);
-        nodes[id].key = key.to_string();
-        nodes[id].ply = entry.ply;
-        nodes[id].in_check = pos.is_check();
-        positions[id] = pos;
-        inputs[id] = entry;
+        reps[id] = members.len();
+        let node = Node {
+            key: key.to_string(),
+            ply: entry.ply,
+            in_check: pos.is_check(),
+            edges: Vec::new(),
+        };
+        members.push((node, pos, entry, id));
     }
-    report.nodes = nodes.len();
-    for (id, node) in nodes.iter_mut().enumerate() {
-        let pos = &positions[id];
-        for &mv in pos.legal_moves().iter() {
-            let mut child = pos.clone();
-            child.play_unchecked(mv);
-            let listed = inputs[id].moves.iter().find(|m| m.mv == mv);
-            match packed(&child).and_then(|k| index.get(&k)) {
-                Some(&c) => {
-                    report.converged_moves += usize::from(listed.is_none());
-                    node.edges.push((mv, Target::Node(c)));
-                }
-                None => {
-                    if let Some(m) = listed {
-                        let value = m.value.clamp(-VALUE_MATE, VALUE_MATE);
-                        node.edges
-                            .push((mv, Target::Leaf(Score { value, depth: 0 })));
-                    }
-                }
-            }
-        }
+    report.nodes = reps.len();
+    for (node, pos, entry, _) in members.iter_mut() {
+        node.edges = edges(pos, entry, &index);
     }
-    let (values, loops) = solve(&nodes, &mut report);
-    (write_out(&nodes, &values, &loops, book), report)
-}
-
-/// The score of an edge given the current node values.
-fn edge_score(
-    t: Target,
-    values: &[Option<Score>],
-    loops: &[bool],
-    nodes: &[Node],
-) -> Option<Score> {
-    match t {
-        Target::Leaf(s) => Some(s),
-        Target::Node(c) => values[c].map(|v| {
-            let mut s = v.to_parent();
-            if loops[c] && nodes[c].in_check {
-                s.depth = DEPTH_PERPETUAL;
-            }
-            s
-        }),
-    }
-}
-
-fn best_of(node: &Node, values: &[Option<Score>], loops: &[bool], nodes: &[Node]) -> Option<Score> {
-    let mut best: Option<Score> = None;
-    for &(_, t) in &node.edges {
-        let s = edge_score(t, values, loops, nodes)?;
-        if best.is_none_or(|b| s.better(b)) {
-            best = Some(s);
-        }
-    }
-    best
-}
-
-/// Steps I to IV: the value of every node.
-fn solve(nodes: &[Node], report: &mut BackupReport) -> (Vec<Score>, Vec<bool>) {
-    let n = nodes.len();
-    let mut values: Vec<Option<Score>> = vec![None; n];
-    let no_loops = vec![false; n];
-    // Step I: retrograde analysis of the acyclic part.
-    for _ in 0..STEP_I_PASSES {
-        let mut changed = false;
-        for (i, node) in nodes.iter().enumerate() {
-            if values[i].is_none() && !node.edges.is_empty() {
-                if let Some(b) = best_of(node, &values, &no_loops, nodes) {
-                    values[i] = Some(b);
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    report.acyclic = values.iter().filter(|v| v.is_some()).count();
-    // Step II: perpetual-check loops among the unresolved nodes.
-    let unresolved: Vec<bool> = values.iter().map(Option::is_none).collect();
-    let children = |i: usize| {
-        nodes[i].edges.iter().filter_map(|&(_, t)| match t {
-            Target::Node(c) => Some(c),
-            Target::Leaf(_) => None,
-        })
-    };
-    let mut in_set: Vec<bool> = (0..n).map(|i| unresolved[i] && nodes[i].in_check).collect();
-    loop {
-        let mut changed = false;
-        for i in 0..n {
-            if in_set[i] && !children(i).any(|x| children(x).any(|y| in_set[y])) {
-                in_set[i] = false;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    let mut loops = in_set.clone();
-    for i in (0..n).filter(|&i| in_set[i]) {
-        for x in children(i) {
-            if children(x).any(|y| in_set[y]) {
-                loops[x] = true;
-            }
-        }
-    }
-    report.check_loop = loops.iter().filter(|&&l| l).count();
-    // Step III: cycles start as draws; check loops as a loss for the checking side.
-    for i in 0..n {
-        if values[i].is_none() {
-            let value = match (loops[i], nodes[i].in_check) {
-                (false, _) => 0,
-                (true, true) => VALUE_MATE,
-                (true, false) => -VALUE_MATE,
-            };
-            values[i] = Some(Score {
-                value,
-                depth: DEPTH_DRAW,
-            });
-        }
-    }
-    // Step IV: sweeps over the nodes on cycles until nothing changes.
-    for sweep in 0..STEP_IV_SWEEPS {
-        let mut changed = false;
-        for i in (0..n).filter(|&i| unresolved[i]) {
-            if let Some(mut b) = best_of(&nodes[i], &values, &loops, nodes) {
-                if b.depth > 256 {
-                    b.depth = DEPTH_DRAW;
-                }
-                if values[i] != Some(b) {
-                    values[i] = Some(b);
-                    changed = true;
-                }
-            }
-        }
-        report.sweeps = sweep + 1;
-        if !changed {
-            break;
-        }
-    }
-    let values = values
-        .into_iter()
-        .map(|v| {
-            v.unwrap_or(Score {
-                value: 0,
-                depth: DEPTH_DRAW,
+    for &r in &reps {
+        let (node, _, entry, _) = &members[r];
+        report.converged_moves += node
+            .edges
+            .iter()
+            .filter(|(mv, t)| {
+                matches!(t, Target::Node(_)) && !entry.moves.iter().any(|m| m.mv == *mv)
             })
+            .count();
+    }
+    let nodes: Vec<Node> = reps
+        .iter()
+        .map(|&r| {
+            let n = &members[r].0;
+            Node {
+                key: n.key.clone(),
+                ply: n.ply,
+                in_check: n.in_check,
+                edges: n.edges.clone(),
+            }
         })
         .collect();
-    (values, loops)
+    let (vd, loops) = solve(&nodes, &mut report);
+    let outputs: Vec<Node> = members.into_iter().map(|m| m.0).collect();
+    (write_out(&outputs, &nodes, &vd, &loops, book), report)
 }
 
-fn write_out(nodes: &[Node], values: &[Score], loops: &[bool], book: &Book) -> Book {
-    let vals: Vec<Option<Score>> = values.iter().copied().map(Some).collect();
+/// The edges of a position as `makebook peta_shock` makes them: every legal move reaching a
+/// book position, in move generation order, then the listed moves leaving the book, in the
+/// book's order, as leaves with their value and depth 0. Moves of equal value and depth keep
+/// this order in the output (YaneuraOu's order among them follows its own move generator).
+fn edges(pos: &Position, entry: &Entry, index: &HashMap<[u8; 32], usize>) -> Vec<(Move, Target)> {
+    let mut out = Vec::new();
+    for &mv in pos.legal_moves().iter() {
+        let mut child = pos.clone();
+        child.play_unchecked(mv);
+        if let Some(&c) = packed(&child).and_then(|k| index.get(&k)) {
+            out.push((mv, Target::Node(c)));
+        }
+    }
+    for m in &entry.moves {
+        if out.iter().any(|(mv, _)| *mv == m.mv) || !pos.is_legal(m.mv) {
+            continue;
+        }
+        let value = m.value.clamp(-VALUE_MATE, VALUE_MATE);
+        out.push((m.mv, Target::Leaf(Score { value, depth: 0 })));
+    }
+    out
+}
+
+/// YaneuraOu's "minus infinity" of a node's best before any move is seen (an `s16`'s max).
+const VALUE_INF: i32 = 32767;
+/// The depth marking a repetition reached by the checked side in a perpetual-check loop.
+const DEPTH_PERPETUAL_CHECKED: i32 = 9998;
+/// Depths above this are repetitions (YaneuraOu's BOOK_MAX_PLY).
+const MAX_PLY: i32 = 256;
+
+/// The score of an edge for the mover, given each node's score as its parents see it.
+fn edge_score(t: Target, vd: &[Score]) -> Score {
+    match t {
+        Target::Leaf(s) => s,
+        Target::Node(c) => vd[c],
+    }
+}
+
+/// The node's score as its parents see it: the best of its edges, negated, one ply deeper.
+fn best_for_parent(node: &Node, vd: &[Score]) -> Score {
+    let mut best = Score {
+        value: -VALUE_INF,
+        depth: DEPTH_DRAW,
+    };
+    for &(_, t) in &node.edges {
+        let s = edge_score(t, vd);
+        if s.better(best) {
+            best = s;
+        }
+    }
+    best.to_parent()
+}
+
+fn children(node: &Node) -> impl Iterator<Item = usize> + '_ {
+    node.edges.iter().filter_map(|&(_, t)| match t {
+        Target::Node(c) => Some(c),
+        Target::Leaf(_) => None,
+    })
+}
+
+/// Steps I to IV: each node's score as its parents see it, and which nodes are on
+/// perpetual-check loops.
+fn solve(nodes: &[Node], report: &mut BackupReport) -> (Vec<Score>, Vec<bool>) {
+    let n = nodes.len();
+    let mut vd = vec![
+        Score {
+            value: 0,
+            depth: DEPTH_DRAW
+        };
+        n
+    ];
+    // Step I: nodes all of whose moves reach leaves or resolved nodes, pass after pass.
+    let mut resolved = vec![false; n];
+    for _ in 0..STEP_I_PASSES {
+        let mut count = 0;
+        for i in 0..n {
+            if !resolved[i] && children(&nodes[i]).all(|c| resolved[c]) {
+                vd[i] = best_for_parent(&nodes[i], &vd);
+                resolved[i] = true;
+                count += 1;
+            }
+        }
+        if count == 0 {
+            break;
+        }
+    }
+    report.acyclic = resolved.iter().filter(|&&r| r).count();
+    let check_loop = check_loops(nodes);
+    report.check_loop = check_loop.iter().filter(|&&l| l).count();
+    // Step III: cycles start as draws, perpetual-check loops as a loss for the checker.
+    for i in (0..n).filter(|&i| !resolved[i]) {
+        let value = match (check_loop[i], nodes[i].in_check) {
+            (false, _) => 0,
+            (true, true) => -VALUE_MATE,
+            (true, false) => VALUE_MATE,
+        };
+        vd[i] = Score {
+            value,
+            depth: DEPTH_DRAW,
+        };
+    }
+    // Step IV: sweeps over the other nodes on cycles, then a search of each check loop.
+    let loop_nodes: Vec<usize> = (0..n).filter(|&i| check_loop[i]).collect();
+    let mut trajectory = vec![false; n];
+    for sweep in 0..STEP_IV_SWEEPS {
+        let mut updated = 0;
+        for i in 0..n {
+            if resolved[i] || check_loop[i] {
+                continue;
+            }
+            let mut best = best_for_parent(&nodes[i], &vd);
+            if best.depth > MAX_PLY {
+                best.depth = DEPTH_DRAW;
+            }
+            updated += usize::from(vd[i] != best);
+            vd[i] = best;
+        }
+        for &l in &loop_nodes {
+            vd[l] = loop_search(l, nodes, &vd, &check_loop, &mut trajectory);
+        }
+        report.sweeps = sweep + 1;
+        if updated == 0 {
+            break;
+        }
+    }
+    (vd, check_loop)
+}
+
+/// Step II: the nodes on perpetual-check loops. Nodes in check stay while a node two plies
+/// ahead is still in the set; then the nodes between two of them join.
+fn check_loops(nodes: &[Node]) -> Vec<bool> {
+    let mut check_loop: Vec<bool> = nodes.iter().map(|n| n.in_check).collect();
+    for _ in 0..MAX_PLY {
+        let mut updated = 0;
+        for i in 0..nodes.len() {
+            if check_loop[i]
+                && !children(&nodes[i]).any(|x| children(&nodes[x]).any(|y| check_loop[y]))
+            {
+                check_loop[i] = false;
+                updated += 1;
+            }
+        }
+        if updated == 0 {
+            break;
+        }
+    }
+    let checked: Vec<usize> = (0..nodes.len()).filter(|&i| check_loop[i]).collect();
+    for i in checked {
+        for x in children(&nodes[i]) {
+            if children(&nodes[x]).any(|y| check_loop[y]) {
+                check_loop[x] = true;
+            }
+        }
+    }
+    check_loop
+}
+
+/// The score (as the parent sees it) of a node on a check loop, searched depth-first through
+/// the loop: coming back to a node on the path is perpetual check, lost by the checker.
+fn loop_search(
+    i: usize,
+    nodes: &[Node],
+    vd: &[Score],
+    check_loop: &[bool],
+    trajectory: &mut [bool],
+) -> Score {
+    if !check_loop[i] {
+        return vd[i];
+    }
+    if trajectory[i] {
+        return if nodes[i].in_check {
+            Score {
+                value: -VALUE_MATE,
+                depth: DEPTH_PERPETUAL,
+            }
+        } else {
+            Score {
+                value: VALUE_MATE,
+                depth: DEPTH_PERPETUAL_CHECKED,
+            }
+        };
+    }
+    trajectory[i] = true;
+    let mut best = Score {
+        value: -VALUE_INF,
+        depth: 0,
+    };
+    for &(_, t) in &nodes[i].edges {
+        let s = match t {
+            Target::Leaf(s) => s,
+            Target::Node(c) => loop_search(c, nodes, vd, check_loop, trajectory),
+        };
+        if s.better(best) {
+            best = s;
+        }
+    }
+    trajectory[i] = false;
+    best.to_parent()
+}
+
+fn write_out(outputs: &[Node], nodes: &[Node], vd: &[Score], loops: &[bool], book: &Book) -> Book {
     let mut out = Book::new();
     out.header_comments = book.header_comments.clone();
-    for node in nodes {
+    for node in outputs {
         let mut scored: Vec<(Move, Score)> = node
             .edges
             .iter()
-            .filter_map(|&(mv, t)| edge_score(t, &vals, loops, nodes).map(|s| (mv, s)))
+            .map(|&(mv, t)| {
+                let mut s = edge_score(t, vd);
+                if let Target::Node(c) = t {
+                    if loops[c] && nodes[c].in_check {
+                        s.depth = DEPTH_PERPETUAL;
+                    }
+                }
+                (mv, s)
+            })
             .collect();
-        scored.sort_by(|a, b| {
-            if a.1.better(b.1) {
-                Ordering::Less
-            } else if b.1.better(a.1) {
-                Ordering::Greater
-            } else {
-                Ordering::Equal
+        // Best first; an insertion sort, stable, as `better` is no total order.
+        for i in 1..scored.len() {
+            let mut j = i;
+            while j > 0 && scored[j].1.better(scored[j - 1].1) {
+                scored.swap(j, j - 1);
+                j -= 1;
             }
-        });
+        }
         let best = scored.first().map(|s| s.1);
         let moves = scored
             .iter()
