@@ -206,7 +206,10 @@ fn check_text(path: &PathBuf) -> Result<Vec<String>, Failure> {
         std::fs::File::open(path).map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
     let mut reader = TextReader::new(BufReader::with_capacity(1 << 16, file), &name);
     let mut problems = Vec::new();
-    let mut last: Option<(String, String, u64)> = None;
+    let mut last: Option<(String, u64)> = None;
+    // Each key's hash and first line: a repeated position anywhere, in bounded memory (16
+    // bytes a position; a 64-bit hash collision would report a false repeat).
+    let mut seen: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
     for rec in reader.by_ref() {
         let rec = match rec {
             Ok(r) => r,
@@ -215,21 +218,28 @@ fn check_text(path: &PathBuf) -> Result<Vec<String>, Failure> {
                 continue;
             }
         };
-        if let Some((sfen, key, line)) = &last {
-            let at = |m: String| BookError::line(&name, rec.line, Some(6), m).to_string();
-            if *key == rec.key {
-                problems.push(at(format!(
-                    "repeated position `{}` (also at line {line})",
-                    rec.key
-                )));
-            } else if sfen.as_str() > rec.sfen.as_str() {
-                problems.push(at(format!(
-                    "out of order: `sfen {}` comes after `sfen {sfen}` (line {line}); YaneuraOu's on-disk search needs byte order",
-                    rec.sfen
-                )));
+        let at = |m: String| BookError::line(&name, rec.line, Some(6), m).to_string();
+        let hash = {
+            use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+            BuildHasherDefault::<DefaultHasher>::default().hash_one(&rec.key)
+        };
+        if let Some(&first) = seen.get(&hash) {
+            problems.push(at(format!(
+                "repeated position `{}` (also at line {first})",
+                rec.key
+            )));
+        } else {
+            seen.insert(hash, rec.line);
+            if let Some((sfen, line)) = &last {
+                if sfen.as_str() > rec.sfen.as_str() {
+                    problems.push(at(format!(
+                        "out of order: `sfen {}` comes after `sfen {sfen}` (line {line}); YaneuraOu's on-disk search needs byte order",
+                        rec.sfen
+                    )));
+                }
             }
         }
-        last = Some((rec.sfen, rec.key, rec.line));
+        last = Some((rec.sfen, rec.line));
     }
     problems.extend(reader.warnings().iter().map(|w| format!("{w} (warning)")));
     Ok(problems)
