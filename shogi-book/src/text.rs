@@ -312,7 +312,7 @@ pub fn read_text<R: BufRead>(
     let mut reader = TextReader::new(input, file);
     let mut book = Book::new();
     let mut last: Option<(String, u64)> = None;
-    while let Some(rec) = reader.next() {
+    for rec in reader.by_ref() {
         let rec = rec?;
         if !options.sort {
             check_order(file, last.as_ref(), &rec)?;

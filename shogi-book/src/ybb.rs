@@ -153,7 +153,7 @@ pub fn write_ybb<W: Write>(
             .map_err(|e| format!("`{key}`: {e}"))?;
         rows.push((packed, entry));
     }
-    rows.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    rows.sort_unstable_by_key(|a| a.0);
     let mut head = Vec::with_capacity(HEADER + rows.len() * INDEX_RECORD);
     head.extend_from_slice(MAGIC);
     head.extend_from_slice(&(rows.len() as u64).to_le_bytes());

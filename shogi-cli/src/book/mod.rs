@@ -38,7 +38,7 @@ pub enum BookCommand {
     Merge(MergeArgs),
     /// Build a book from game records: every position up to --max-ply reached by at least
     /// --min-games games, each move with its count and a value from its results.
-    Build(build::BuildArgs),
+    Build(Box<build::BuildArgs>),
     /// Back values up over the book graph as YaneuraOu's `makebook peta_shock` does.
     Backup(build::BackupArgs),
     /// Apery's book key of positions (SFEN arguments, or `-`: one SFEN per line of stdin).
