@@ -87,16 +87,6 @@ fn zobrist() -> &'static Zobrist {
 
 /// Apery's piece code of a role (Black's; White's is 16 more).
 const APERY_CODE: [usize; 14] = [1, 2, 3, 4, 7, 5, 6, 8, 9, 10, 11, 12, 13, 14];
-/// Apery's hand order P L N S G B R, which is also our role order 0..7.
-const HAND_ROLES: [Role; 7] = [
-    Role::Pawn,
-    Role::Lance,
-    Role::Knight,
-    Role::Silver,
-    Role::Gold,
-    Role::Bishop,
-    Role::Rook,
-];
 
 /// Apery's book key of a standard position: the pieces on the board, the side to move's hand
 /// (only), and the turn. Equal to cshogi's `Board.book_key()`.
@@ -110,7 +100,8 @@ pub fn apery_key(pos: &Position) -> u64 {
         }
     }
     let hand = pos.hand(pos.side_to_move());
-    for (h, role) in HAND_ROLES.iter().enumerate() {
+    // Apery's hand order P L N S G B R is our role order 0..7.
+    for (h, role) in Role::ALL[..7].iter().enumerate() {
         key ^= z.hand[h][usize::from(hand.count(*role)).min(18)];
     }
     if pos.side_to_move() == Color::White {

@@ -136,6 +136,7 @@ pub fn sort_books(
     let stem = out
         .file_name()
         .map_or("book".into(), |n| n.to_string_lossy().into_owned());
+    let run_at = |n: usize| temp_path(&dir, &stem, n);
     let mut report = SortReport::default();
     let mut runs: Vec<TempFile> = Vec::new();
     let mut buffer: Vec<TextRecord> = Vec::new();
@@ -153,9 +154,7 @@ pub fn sort_books(
             if used >= options.memory {
                 runs.push(write_run(
                     &mut buffer,
-                    &dir,
-                    &stem,
-                    runs.len(),
+                    &run_at(runs.len()),
                     options.duplicates,
                 )?);
                 used = 0;
@@ -183,9 +182,7 @@ pub fn sort_books(
         if !buffer.is_empty() {
             runs.push(write_run(
                 &mut buffer,
-                &dir,
-                &stem,
-                runs.len(),
+                &run_at(runs.len()),
                 options.duplicates,
             )?);
         }
@@ -220,13 +217,11 @@ fn sort_buffer(buffer: &mut Vec<TextRecord>, rule: Duplicates) {
 
 fn write_run(
     buffer: &mut Vec<TextRecord>,
-    dir: &Path,
-    stem: &str,
-    n: usize,
+    path: &Path,
     rule: Duplicates,
 ) -> Result<TempFile, BookError> {
     sort_buffer(buffer, rule);
-    let tmp = TempFile(temp_path(dir, stem, n));
+    let tmp = TempFile(path.to_path_buf());
     let name = tmp.0.display().to_string();
     let io = |e: std::io::Error| BookError::io(&name, &e);
     let mut w = BufWriter::with_capacity(1 << 16, File::create(&tmp.0).map_err(io)?);

@@ -127,17 +127,12 @@ fn convert(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             temp_dir: None,
             duplicates: Duplicates::SmallestPly,
         };
-        let report = sort_books(std::slice::from_ref(&args.input), &args.output, &options)
-            .map_err(|e| files::book_failure(&e))?;
-        for w in &report.warnings {
-            let _ = writeln!(ctx.stderr, "{w} (warning)");
-        }
-        let _ = writeln!(
-            ctx.stderr,
-            "wrote {} positions ({} read, {} sorted runs)",
-            report.written, report.read, report.runs
+        return sort_on_disk(
+            std::slice::from_ref(&args.input),
+            &args.output,
+            &options,
+            ctx,
         );
-        return Ok(());
     }
     let (book, notes) = read_book(&args.input, from, args.sort, &roots(&args.root)?)?;
     for n in &notes {
@@ -173,15 +168,24 @@ fn merge(args: &MergeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             Duplicates::Merge
         },
     };
-    let report =
-        sort_books(&args.inputs, &args.output, &options).map_err(|e| files::book_failure(&e))?;
+    sort_on_disk(&args.inputs, &args.output, &options, ctx)
+}
+
+/// Sorts (and merges) text books on disk and says what it did.
+fn sort_on_disk(
+    inputs: &[PathBuf],
+    output: &std::path::Path,
+    options: &SortOptions,
+    ctx: &mut Ctx,
+) -> Result<(), Failure> {
+    let report = sort_books(inputs, output, options).map_err(|e| files::book_failure(&e))?;
     for w in &report.warnings {
         let _ = writeln!(ctx.stderr, "{w} (warning)");
     }
     let _ = writeln!(
         ctx.stderr,
-        "merged {} positions into {} ({} sorted runs)",
-        report.read, report.written, report.runs
+        "wrote {} positions ({} read, {} sorted runs)",
+        report.written, report.read, report.runs
     );
     Ok(())
 }
