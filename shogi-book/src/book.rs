@@ -176,26 +176,9 @@ impl Book {
     /// The entry for `pos` under `lookup`, with its moves in `pos`'s orientation (flipped
     /// back when found through the flipped position).
     pub fn probe(&self, pos: &Position, lookup: Lookup) -> Option<Entry> {
-        let hit = |p: &Position| {
-            self.entries
-                .get(&position_key(p))
-                .filter(|e| lookup.ignore_ply || e.ply == Some(p.move_number()))
-        };
-        if let Some(e) = hit(pos) {
-            return Some(e.clone());
-        }
-        if !lookup.flipped {
-            return None;
-        }
-        let flipped = flip_position(pos);
-        hit(&flipped).map(|e| {
-            let mut e = e.clone();
-            for m in &mut e.moves {
-                m.mv = flip_move(m.mv);
-                m.ponder = m.ponder.map(flip_move);
-            }
-            e
-        })
+        let found: Result<_, std::convert::Infallible> =
+            probe_with(pos, lookup, |key| Ok(self.entries.get(key).cloned()));
+        found.unwrap_or_else(|e| match e {})
     }
 
     /// Merges `other` into this book. A position in both keeps YaneuraOu's `merge` choice: the
@@ -224,6 +207,32 @@ impl Book {
         self.header_comments.extend(other.header_comments);
         self.trailing_comments.extend(other.trailing_comments);
     }
+}
+
+/// YaneuraOu's lookup over any store of entries: `get` returns the entry of a key
+/// ([`position_key`]); the ply must match unless `lookup.ignore_ply`; on a miss with
+/// `lookup.flipped`, the flipped position is looked up and its moves flipped back.
+pub fn probe_with<E>(
+    pos: &Position,
+    lookup: Lookup,
+    mut get: impl FnMut(&str) -> Result<Option<Entry>, E>,
+) -> Result<Option<Entry>, E> {
+    let mut hit = |p: &Position| -> Result<Option<Entry>, E> {
+        Ok(get(&position_key(p))?.filter(|e| lookup.ignore_ply || e.ply == Some(p.move_number())))
+    };
+    if let Some(e) = hit(pos)? {
+        return Ok(Some(e));
+    }
+    if !lookup.flipped {
+        return Ok(None);
+    }
+    Ok(hit(&flip_position(pos))?.map(|mut e| {
+        for m in &mut e.moves {
+            m.mv = flip_move(m.mv);
+            m.ponder = m.ponder.map(flip_move);
+        }
+        e
+    }))
 }
 
 /// The smaller of two plies, a known ply winning over an unknown one.

@@ -47,10 +47,13 @@ mod ybb;
 pub use apery::{AperyBook, AperyLosses, AperyRecord, apery_key, write_apery};
 pub use backup::{BackupReport, DEPTH_DRAW, DEPTH_PERPETUAL, VALUE_MATE, backup};
 pub use book::{
-    Book, BookMove, Entry, Lookup, flip_move, flip_position, flip_square, position_key,
+    Book, BookMove, Entry, Lookup, flip_move, flip_position, flip_square, position_key, probe_with,
 };
 pub use build::{BuildOptions, Builder, MoveTally, value_from_results};
 pub use error::{BookError, Location};
 pub use extsort::{Duplicates, SortOptions, SortReport, sort_books};
-pub use text::{HEADER, ReadOptions, TextReader, TextRecord, read_text, write_record, write_text};
+pub use text::{
+    HEADER, ReadOptions, TextReader, TextRecord, find_in_text_file, read_text, write_record,
+    write_text,
+};
 pub use ybb::{MAGIC as YBB_MAGIC, YbbLosses, parse_ybb, read_ybb, write_ybb};

@@ -418,3 +418,65 @@ pub fn write_record<W: Write>(out: &mut W, key: &str, entry: &Entry) -> std::io:
     }
     Ok(())
 }
+
+/// Finds one position in a sorted text book on disk by binary search over byte offsets, as
+/// YaneuraOu's `BookOnTheFly` does, reading a few kilobytes instead of the whole book. The
+/// book must be sorted (see [`read_text`] and `shogi book check`): in an unsorted one a
+/// position may be missed. Returns the record with the key `key` ([`position_key`]), if any.
+pub fn find_in_text_file(
+    path: &std::path::Path,
+    key: &str,
+) -> Result<Option<TextRecord>, BookError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let name = path.display().to_string();
+    let io = |e: std::io::Error| BookError::io(&name, &e);
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    // The first `sfen` line starting at or after `at`: its offset and key.
+    let mut sfen_after = |at: u64| -> Result<Option<(u64, String)>, BookError> {
+        file.seek(SeekFrom::Start(at)).map_err(io)?;
+        let mut r = std::io::BufReader::with_capacity(8192, (&mut file).take(len - at));
+        let mut pos = at;
+        let mut line = Vec::new();
+        if at > 0 {
+            // Past the end of the line `at` falls in (a line starting exactly at `at` is
+            // skipped too: the final scan below goes on past such a line, so nothing is missed).
+            pos += r.read_until(b'\n', &mut line).map_err(io)? as u64;
+        }
+        loop {
+            line.clear();
+            let n = r.read_until(b'\n', &mut line).map_err(io)?;
+            if n == 0 {
+                return Ok(None);
+            }
+            if let Some(rest) = line.strip_prefix(b"sfen ") {
+                let text = String::from_utf8_lossy(rest);
+                let fields: Vec<&str> = text.split_ascii_whitespace().collect();
+                return Ok(Some((pos, fields[..fields.len().min(3)].join(" "))));
+            }
+            pos += n as u64;
+        }
+    };
+    let (mut lo, mut hi) = (0u64, len);
+    while hi - lo > 4096 {
+        let mid = lo + (hi - lo) / 2;
+        match sfen_after(mid)? {
+            Some((s, k)) if s < hi && k.as_str() < key => lo = s + 1,
+            _ => hi = mid,
+        }
+    }
+    let mut at = lo;
+    while let Some((s, k)) = sfen_after(at)? {
+        match k.as_str().cmp(key) {
+            std::cmp::Ordering::Less => at = s + 1,
+            std::cmp::Ordering::Greater => return Ok(None),
+            std::cmp::Ordering::Equal => {
+                let mut f = std::fs::File::open(path).map_err(io)?;
+                f.seek(SeekFrom::Start(s)).map_err(io)?;
+                let mut reader = TextReader::new(std::io::BufReader::new(f), &name);
+                return reader.next().transpose();
+            }
+        }
+    }
+    Ok(None)
+}

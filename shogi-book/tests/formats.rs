@@ -316,3 +316,23 @@ fn bad_binary_books_give_located_errors() {
     assert_eq!(e.location, Location::Byte(16));
     assert!(parse_ybb(b"not a book at all, really", "x.ybb").is_err());
 }
+
+#[test]
+fn the_on_disk_search_finds_every_position_and_nothing_else() {
+    let book = generated(21, 150);
+    let path = std::env::temp_dir().join(format!("shogi-book-find-{}.db", std::process::id()));
+    std::fs::write(&path, text_of(&book)).unwrap();
+    for (key, entry) in book.iter() {
+        let found = shogi_book::find_in_text_file(&path, key).unwrap();
+        assert_eq!(found.map(|r| r.entry).as_ref(), Some(entry), "{key}");
+        // A key just beside it (another side to move) is not there unless the book has it.
+        let other = if key.contains(" b ") {
+            key.replace(" b ", " w ")
+        } else {
+            key.replace(" w ", " b ")
+        };
+        let found = shogi_book::find_in_text_file(&path, &other).unwrap();
+        assert_eq!(found.is_some(), book.get(&other).is_some(), "{other}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}

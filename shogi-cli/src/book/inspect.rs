@@ -4,7 +4,10 @@ use super::files::{BookFormat, book_failure, read_book};
 use super::{move_in, roots};
 use crate::args::{NotationArg, parse_position};
 use crate::ctx::{Ctx, Failure, emit};
-use shogi_book::{AperyBook, Book, BookError, BookMove, Lookup, TextReader, apery_key};
+use shogi_book::{
+    AperyBook, Book, BookError, BookMove, Lookup, TextReader, apery_key, find_in_text_file,
+    probe_with,
+};
 use shogi_core::Position;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -14,7 +17,8 @@ use std::path::PathBuf;
 /// Arguments of `shogi book probe`.
 #[derive(clap::Args)]
 pub struct ProbeArgs {
-    /// The book (text, .ybb or Apery's book.bin).
+    /// The book (text, .ybb or Apery's book.bin). A text book is searched on disk, as
+    /// YaneuraOu's BookOnTheFly does: it must be sorted (`shogi book check`).
     pub book: PathBuf,
     /// The position: startpos, an SFEN, or either followed by `moves …`.
     #[arg(default_value = "startpos")]
@@ -75,12 +79,22 @@ pub fn probe(args: &ProbeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             .map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
         (!moves.is_empty()).then_some(moves)
     } else {
-        let (book, _) = read_book(&args.book, format, true, &[])?;
         let lookup = Lookup {
             ignore_ply: args.ignore_ply,
             flipped: !args.no_flip,
         };
-        book.probe(&pos, lookup).map(|e| e.moves)
+        let found = if format == BookFormat::Db {
+            // A binary search over the file, as YaneuraOu's BookOnTheFly: the book must be sorted.
+            probe_with(&pos, lookup, |key| {
+                find_in_text_file(&args.book, key).map(|r| r.map(|r| r.entry))
+            })
+            .map_err(|e| book_failure(&e))?
+        } else {
+            read_book(&args.book, format, true, &[])?
+                .0
+                .probe(&pos, lookup)
+        };
+        found.map(|e| e.moves)
     };
     let Some(moves) = moves else {
         let _ = writeln!(ctx.stderr, "{}: not in the book", pos.to_sfen());
