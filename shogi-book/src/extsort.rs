@@ -58,11 +58,18 @@ pub struct SortReport {
     pub warnings: Vec<BookError>,
 }
 
+/// The bytes a buffered record holds: its slot in the buffer (counted twice, as the buffer
+/// grows by doubling), its key and moves, each allocation rounded up to 16 bytes.
 fn record_size(r: &TextRecord) -> usize {
-    96 + r.key.len()
-        + r.sfen.len()
-        + r.entry.moves.len() * std::mem::size_of::<crate::BookMove>()
-        + r.entry.comments.iter().map(|c| c.len() + 24).sum::<usize>()
+    let heap = |n: usize| n.div_ceil(16) * 16 + 16;
+    2 * std::mem::size_of::<TextRecord>()
+        + heap(r.key.len())
+        + heap(r.entry.moves.len() * std::mem::size_of::<crate::BookMove>())
+        + r.entry
+            .comments
+            .iter()
+            .map(|c| heap(c.len()) + 24)
+            .sum::<usize>()
 }
 
 /// Combines two entries of one position; `a` came first.
@@ -147,7 +154,9 @@ pub fn sort_books(
         let file = File::open(input).map_err(|e| BookError::io(&name, &e))?;
         let mut reader = TextReader::new(BufReader::with_capacity(1 << 16, file), &name);
         for rec in reader.by_ref() {
-            let rec = rec?;
+            let mut rec = rec?;
+            // The text as written is needed only for the sort check of the reader.
+            rec.sfen = String::new();
             report.read += 1;
             used += record_size(&rec);
             buffer.push(rec);

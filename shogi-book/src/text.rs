@@ -312,6 +312,7 @@ pub fn read_text<R: BufRead>(
     let mut reader = TextReader::new(input, file);
     let mut book = Book::new();
     let mut last: Option<(String, u64)> = None;
+    let mut repeats = Vec::new();
     for rec in reader.by_ref() {
         let rec = rec?;
         if !options.sort {
@@ -326,8 +327,19 @@ pub fn read_text<R: BufRead>(
         } = rec;
         if let Some(old) = book.get(&key) {
             if !options.sort {
-                return Err(BookError::line(file, line, None, "duplicate position"));
+                return Err(BookError::line(
+                    file,
+                    line,
+                    Some(6),
+                    format!("repeated position `{key}`"),
+                ));
             }
+            repeats.push(BookError::line(
+                file,
+                line,
+                Some(6),
+                format!("repeated position `{key}`: the entry with the smaller ply is kept (as YaneuraOu's write_book keeps it)"),
+            ));
             if old.ply.is_some() && min_ply(old.ply, entry.ply) == old.ply {
                 let mut kept = old.clone();
                 kept.comments.append(&mut entry.comments);
@@ -339,7 +351,9 @@ pub fn read_text<R: BufRead>(
     let (header, trailing) = reader.take_comments();
     book.header_comments = header;
     book.trailing_comments = trailing;
-    Ok((book, reader.warnings))
+    let mut warnings = reader.warnings;
+    warnings.extend(repeats);
+    Ok((book, warnings))
 }
 
 /// The sort check of one position against the one before it: YaneuraOu's on-disk search

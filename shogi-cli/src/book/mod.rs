@@ -15,6 +15,9 @@ use std::path::PathBuf;
 
 /// Arguments of `shogi book`.
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book probe book.db startpos\n  shogi book convert book.db book.ybb\n  shogi book check book.db"
+)]
 pub struct BookArgs {
     /// What to do with books.
     #[command(subcommand)]
@@ -25,23 +28,47 @@ pub struct BookArgs {
 #[derive(clap::Subcommand)]
 pub enum BookCommand {
     /// The book's moves for a position: value, depth, count and share, in notation.
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book probe book.db startpos --notation japanese\n  shogi book probe book.db 'startpos moves 7g7f' --ignore-ply"
+    )]
     Probe(inspect::ProbeArgs),
     /// Convert between YaneuraOu's text book (.db), .ybb and Apery's book.bin (by extension,
     /// or --to).
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book convert book.db book.ybb\n  shogi book convert book.db book.bin\n  shogi book convert book.ybb back.db\n  shogi book convert book.db sorted.db --sort --memory 64"
+    )]
     Convert(ConvertArgs),
     /// Positions, moves, and the histograms of depths and plies.
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book stats book.db"
+    )]
     Stats(inspect::StatsArgs),
     /// Check books: sort order, illegal moves, repeated positions, bad lines (all located).
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book check book.db book.db"
+    )]
     Check(inspect::CheckArgs),
     /// Merge text books into one sorted book (YaneuraOu's merge rule for repeated positions),
     /// in bounded memory.
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book build samples -o short.db --max-ply 6\n  shogi book merge book.db short.db -o merged.db\n  shogi book merge book.db short.db -o counted.db --add-counts"
+    )]
     Merge(MergeArgs),
     /// Build a book from game records: every position up to --max-ply reached by at least
     /// --min-games games, each move with its count and a value from its results.
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16 --min-games 2\n  shogi book build samples -o sente.db --winner sente\n  shogi book build samples -o book.bin --max-ply 8"
+    )]
     Build(Box<build::BuildArgs>),
     /// Back values up over the book graph as YaneuraOu's `makebook peta_shock` does.
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book backup book.db peta.db"
+    )]
     Backup(build::BackupArgs),
     /// Apery's book key of positions (SFEN arguments, or `-`: one SFEN per line of stdin).
+    #[command(
+        after_help = "Examples:\n  shogi book key startpos\n  shogi book key 'startpos moves 7g7f'"
+    )]
     Key(inspect::KeyArgs),
 }
 
