@@ -6,9 +6,10 @@
 
 1. Builds a text book from the records with `shogi book build` (or takes --book).
 2. Copies the engine binary into a scratch folder (YaneuraOu finds books at
-   <binary folder>/<BookDir>/<BookFile>), loads the book with BookFile/BookDir and checks that
+   <binary folder>/<BookDir>/<BookFile>), loads the book with BookFile/BookDir, as text, as
+   .ybb (converted by us) and as Apery's book.bin (converted by us), and checks each time that
    `go` at the start position answers a move the book lists, with YaneuraOu's book output
-   (depth-0 `info` lines) and no `Illegal Move In Book DB` error.
+   (`info` lines of 0 nodes) and no `Illegal Move In Book DB` error.
 3. Runs `makebook peta_shock` on the same book and `shogi book backup` on it, and compares
    the two books move by move (value and depth of every move of every position, and the
    best's). Moves of equal value and depth may come in another order (YaneuraOu's follows its
@@ -72,21 +73,29 @@ def main():
         subprocess.run([shogi, "book", "build", args.records, "-o", db, "--max-ply", str(args.max_ply)], check=True)
     failures = 0
 
-    # 2. The engine plays a book move at the start position.
-    out = usi(work, [
-        "usi", "setoption name USI_Hash value 16", "setoption name BookDir value book",
-        "setoption name BookFile value user_book1.db", "setoption name BookDepthLimit value 0",
-        "isready", "usinewgame", "position startpos", "go btime 1000 wtime 1000 byoyomi 100", "quit",
-    ], timeout=60)
-    best = [l.split()[1] for l in out.splitlines() if l.startswith("bestmove")]
+    # 2. The engine plays a book move at the start position, from each of our three formats
+    # (.ybb through YaneuraOu's fallback from user_book1.db; book.bin read as Apery's).
     listed = [m for m, _, _ in read_db(db).get(
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", [])]
-    book_info = [l for l in out.splitlines() if l.startswith("info depth 0 multipv")]
-    illegal = [l for l in out.splitlines() if "Illegal Move In Book" in l]
-    ok = bool(best) and best[0] in listed and book_info and not illegal
-    print(f"go at startpos: bestmove {best[0] if best else None}; book moves {listed}; "
-          f"{len(book_info)} book info lines; {len(illegal)} illegal-move errors -> {'ok' if ok else 'FAILED'}")
-    failures += not ok
+    for fmt, book_file in (("db", "user_book1.db"), ("ybb", "user_book1.db"), ("bin", "book.bin")):
+        play = os.path.join(work, "play")
+        shutil.rmtree(play, ignore_errors=True)
+        os.makedirs(os.path.join(play, "book"))
+        shutil.copy(ENGINE, play)
+        target = os.path.join(play, "book", "book.bin" if fmt == "bin" else f"user_book1.{fmt}")
+        subprocess.run([shogi, "book", "convert", db, target], check=True, capture_output=True)
+        out = usi(play, [
+            "usi", "setoption name USI_Hash value 16", "setoption name BookDir value book",
+            f"setoption name BookFile value {book_file}", "setoption name BookDepthLimit value 0",
+            "isready", "usinewgame", "position startpos", "go btime 1000 wtime 1000 byoyomi 100", "quit",
+        ], timeout=60)
+        best = [l.split()[1] for l in out.splitlines() if l.startswith("bestmove")]
+        book_info = [l for l in out.splitlines() if l.startswith("info depth") and "multipv" in l and " nodes 0 " in l]
+        illegal = [l for l in out.splitlines() if "Illegal Move In Book" in l]
+        ok = bool(best) and best[0] in listed and book_info and not illegal
+        print(f"{fmt}: go at startpos: bestmove {best[0] if best else None}; book moves {listed}; "
+              f"{len(book_info)} book info lines; {len(illegal)} illegal-move errors -> {'ok' if ok else 'FAILED'}")
+        failures += not ok
 
     # 3. peta_shock against ours.
     log = usi(work, [
