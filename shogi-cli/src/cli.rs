@@ -1,8 +1,8 @@
 //! The top-level parser: `shogi` and its commands, each command's arguments from its module.
 
 use crate::{
-    analyze, check, completions, convert, db, match_cmd, mate, moves, perft, serve, show, stats,
-    view,
+    analyze, book, check, completions, convert, db, match_cmd, mate, moves, perft, serve, show,
+    stats, view,
 };
 
 /// Shogi toolkit: rules, perft, and game records.
@@ -56,4 +56,7 @@ shogi moves startpos --notation western\n  shogi moves 'lnsgkgsnl/1r5b1/pppppppp
     View(view::ViewArgs),
     /// A local web explorer and game viewer over a game database, with a JSON API.
     Serve(serve::ServeArgs),
+    /// Opening books (YaneuraOu .db/.ybb, Apery book.bin): probe, convert, stats, check, merge,
+    /// build from records, back up values (peta_shock).
+    Book(book::BookArgs),
 }

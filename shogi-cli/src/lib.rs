@@ -18,6 +18,7 @@
 mod analyze;
 mod args;
 mod batch;
+mod book;
 mod check;
 mod cli;
 mod completions;
@@ -96,6 +97,7 @@ pub fn run_with(
         Command::Mate(a) => mate::run(a, &mut ctx),
         Command::View(a) => view::run(a, &mut ctx),
         Command::Serve(a) => serve::run(a, &mut ctx),
+        Command::Book(a) => book::run(a, &mut ctx),
     };
     let code = match result {
         Ok(()) => 0,

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Times `shogi book` on large generated books, with anchors measured in the same run.
+
+    python3 scripts/book-bench.py [--shogi target/release/shogi] [--positions 10000000]
+        [--memory 256] [--backup-positions 1000000] [--engine YaneuraOu-by-gcc] [--work DIR]
+        [--games 100000]
+
+1. Writes an unsorted text book of POSITIONS random-walk positions (the shogi-book example
+   `book_gen`, built in release).
+2. Sorts it with `shogi book convert --sort --memory MEMORY` (on disk, in runs) and reports the
+   time, the peak resident memory (`/usr/bin/time`), positions per second and the number of
+   runs; anchor: GNU `sort` of the same file's lines (`LC_ALL=C sort -S MEMORY`), i.e. a
+   byte sort of text with no parsing, in the same memory.
+3. Backs up the first BACKUP_POSITIONS positions with `shogi book backup`, and with
+   YaneuraOu's `makebook peta_shock` when --engine is given (the anchor).
+4. `shogi book probe` on the sorted book (a whole text book is read: the time of one probe
+   from the command line).
+5. With --games N (0 skips it): N games of random legal play (shogi-kif's gen_games example,
+   one KIF file each), a book built from them with `shogi book build --max-ply 32`, against
+   `shogi stats` reading the same files (the anchor: reading and replaying alone).
+--positions 0 skips 1-4.
+Numbers are printed; nothing is asserted.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def timed(cmd, **kw):
+    """(seconds, peak RSS in MiB, completed process) of a command under /usr/bin/time -v."""
+    t = time.perf_counter()
+    r = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True, **kw)
+    secs = time.perf_counter() - t
+    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", r.stderr)
+    r.stderr = r.stderr.split("\tCommand being timed:")[0]
+    if r.returncode != 0:
+        print(r.stderr[-2000:], file=sys.stderr)
+        raise SystemExit(f"failed: {' '.join(cmd)}")
+    return secs, int(m.group(1)) / 1024 if m else float("nan"), r
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shogi", default="target/release/shogi")
+    ap.add_argument("--positions", type=int, default=10_000_000)
+    ap.add_argument("--memory", type=int, default=256, help="MiB for the sort")
+    ap.add_argument("--backup-positions", type=int, default=1_000_000)
+    ap.add_argument("--engine", help="YaneuraOu (material edition) for the backup anchor")
+    ap.add_argument("--work", help="folder for the books (default: a temporary one)")
+    ap.add_argument("--games", type=int, default=0, help="games for the build benchmark (0: none)")
+    args = ap.parse_args()
+    shogi = os.path.abspath(args.shogi)
+    work = args.work or tempfile.mkdtemp(prefix="book-bench-")
+    os.makedirs(work, exist_ok=True)
+    if args.positions:
+        bench_books(args, shogi, work)
+    if args.games:
+        bench_build(args, shogi, work)
+    if not args.work:
+        shutil.rmtree(work)
+
+
+def bench_build(args, shogi, work):
+    games = os.path.join(work, "games")
+    if not os.path.isdir(games):
+        subprocess.run(["cargo", "run", "--release", "-q", "-p", "shogi-kif", "--example", "gen_games", "--",
+                        "--out", games, "--games", str(args.games)], check=True)
+    out = os.path.join(work, "built.db")
+    secs, rss, r = timed([shogi, "book", "build", games, "-o", out, "--max-ply", "32"])
+    said = r.stderr.strip().splitlines()[-1]
+    m = re.search(r"(\d+) positions", said)
+    positions = int(m.group(1)) if m else 0
+    t = time.perf_counter()
+    a = subprocess.run(["/usr/bin/time", "-v", shogi, "stats", games], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    asecs = time.perf_counter() - t
+    am = re.search(r"Maximum resident set size \(kbytes\): (\d+)", a.stderr)
+    arss = int(am.group(1)) / 1024 if am else float("nan")
+    print(f"build from {args.games:,} games (max ply 32): {secs:.1f}s, peak {rss:,.0f} MiB, "
+          f"{positions / secs:,.0f} book positions/s, {args.games * 32 / secs:,.0f} plies/s; {said}")
+    print(f"  anchor shogi stats of the same files: {asecs:.1f}s, peak {arss:,.0f} MiB: build {secs / asecs:.2f}x its time")
+
+
+def bench_books(args, shogi, work):
+    big, srt = os.path.join(work, "big.db"), os.path.join(work, "sorted.db")
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "shogi-book", "--example", "book_gen"], check=True)
+    gen = os.path.join("target", "release", "examples", "book_gen")
+    secs, _, _ = timed([gen, str(args.positions), "1", big])
+    size = os.path.getsize(big) / 2**20
+    print(f"generated {args.positions:,} positions, {size:,.0f} MiB, in {secs:.1f}s")
+
+    secs, rss, r = timed([shogi, "book", "convert", big, srt, "--sort", "--memory", str(args.memory)])
+    line = r.stderr.strip().splitlines()
+    said = [l for l in line if l.startswith("wrote ")]
+    anchor, arss, _ = timed(["sort", "-S", f"{args.memory}M", "-T", work, "-o", os.path.join(work, "gnu.txt"), big],
+                            env={**os.environ, "LC_ALL": "C"})
+    os.remove(os.path.join(work, "gnu.txt"))
+    print(f"sort: {secs:.1f}s, peak {rss:,.0f} MiB (bound {args.memory} MiB of records), "
+          f"{args.positions / secs:,.0f} positions/s; {said[0] if said else ''}")
+    print(f"  anchor GNU sort of the lines: {anchor:.1f}s, peak {arss:,.0f} MiB: ours {secs / anchor:.2f}x its time")
+
+    # Backup of the first positions (the sorted book cut after N positions).
+    small = os.path.join(work, "user_book1.db")
+    n = 0
+    with open(srt) as f, open(small, "w") as out:
+        for l in f:
+            if l.startswith("sfen "):
+                n += 1
+                if n > args.backup_positions:
+                    break
+            out.write(l)
+    secs, rss, r = timed([shogi, "book", "backup", small, os.path.join(work, "ours-peta.db")])
+    print(f"backup of {min(n, args.backup_positions):,} positions: {secs:.1f}s, peak {rss:,.0f} MiB ({r.stderr.strip().splitlines()[-1]})")
+    if args.engine:
+        yo = os.path.join(work, "yo")
+        os.makedirs(os.path.join(yo, "book"), exist_ok=True)
+        shutil.copy(args.engine, yo)
+        shutil.copy(small, os.path.join(yo, "book", "user_book1.db"))
+        cmds = "".join(c + "\n" for c in [
+            "setoption name USI_Hash value 16", "setoption name BookFile value no_book",
+            "setoption name FlippedBook value true", "makebook peta_shock user_book1.db peta.db", "quit"])
+        ysecs, yrss, _ = timed(["./" + os.path.basename(args.engine)], cwd=yo, input=cmds)
+        print(f"  anchor YaneuraOu makebook peta_shock: {ysecs:.1f}s, peak {yrss:,.0f} MiB: ours {secs / ysecs:.2f}x its time")
+
+    secs, rss, _ = timed([shogi, "book", "probe", srt, "startpos"])
+    print(f"probe of the start position (a binary search of the sorted {args.positions:,}-position book on disk, the process included): {secs:.3f}s, peak {rss:,.0f} MiB")
+    anchor, _, _ = timed([shogi, "moves", "startpos"])
+    print(f"  anchor shogi moves startpos (a process doing next to nothing): {anchor:.3f}s")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

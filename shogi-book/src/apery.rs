@@ -1,0 +1,299 @@
+//! Apery's `book.bin`: a key-sorted array of 16-byte records (u64 key, u16 move, u16 count,
+//! i32 score), the key being a Zobrist hash over Apery's own table.
+
+use crate::book::{Book, BookMove, Entry, position_key};
+use crate::error::{BookError, Location};
+use shogi_core::{Color, Position, Role, Square};
+use shogi_train::Move16Format;
+use std::collections::VecDeque;
+use std::io::{Read, Write};
+use std::sync::OnceLock;
+
+/// Size of one record.
+pub const RECORD: usize = 16;
+
+/// The 64-bit Mersenne Twister (MT19937-64) with the standard constants.
+struct Mt64 {
+    state: [u64; 312],
+    index: usize,
+}
+
+impl Mt64 {
+    fn new(seed: u64) -> Mt64 {
+        let mut state = [0u64; 312];
+        state[0] = seed;
+        for i in 1..312 {
+            let prev = state[i - 1];
+            state[i] = 6364136223846793005u64
+                .wrapping_mul(prev ^ (prev >> 62))
+                .wrapping_add(i as u64);
+        }
+        Mt64 { state, index: 312 }
+    }
+
+    fn next(&mut self) -> u64 {
+        const UPPER: u64 = 0xFFFF_FFFF_8000_0000;
+        const LOWER: u64 = 0x7FFF_FFFF;
+        if self.index >= 312 {
+            for i in 0..312 {
+                let x = (self.state[i] & UPPER) | (self.state[(i + 1) % 312] & LOWER);
+                let mut xa = x >> 1;
+                if x & 1 != 0 {
+                    xa ^= 0xB502_6F5A_A966_19E9;
+                }
+                self.state[i] = self.state[(i + 156) % 312] ^ xa;
+            }
+            self.index = 0;
+        }
+        let mut y = self.state[self.index];
+        self.index += 1;
+        y ^= (y >> 29) & 0x5555_5555_5555_5555;
+        y ^= (y << 17) & 0x71D6_7FFF_EDA6_0000;
+        y ^= (y << 37) & 0xFFF7_EEE0_0000_0000;
+        y ^ (y >> 43)
+    }
+}
+
+/// Apery's Zobrist table: pieces (31 codes × 81 squares), hands (7 kinds × 19 counts), turn.
+struct Zobrist {
+    piece: Vec<[u64; 81]>,
+    hand: [[u64; 19]; 7],
+    turn: u64,
+}
+
+fn zobrist() -> &'static Zobrist {
+    static TABLE: OnceLock<Zobrist> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut rng = Mt64::new(5489);
+        let mut piece = vec![[0u64; 81]; 31];
+        for row in piece.iter_mut() {
+            for v in row.iter_mut() {
+                *v = rng.next();
+            }
+        }
+        let mut hand = [[0u64; 19]; 7];
+        for row in hand.iter_mut() {
+            for v in row.iter_mut() {
+                *v = rng.next();
+            }
+        }
+        Zobrist {
+            piece,
+            hand,
+            turn: rng.next(),
+        }
+    })
+}
+
+/// Apery's piece code of a role (Black's; White's is 16 more).
+const APERY_CODE: [usize; 14] = [1, 2, 3, 4, 7, 5, 6, 8, 9, 10, 11, 12, 13, 14];
+
+/// Apery's book key of a standard position: the pieces on the board, the side to move's hand
+/// (only), and the turn. Equal to cshogi's `Board.book_key()`.
+pub fn apery_key(pos: &Position) -> u64 {
+    let z = zobrist();
+    let mut key = 0u64;
+    for sq in Square::all() {
+        if let Some(p) = pos.piece_at(sq) {
+            let code = APERY_CODE[p.role.index()] + if p.color == Color::White { 16 } else { 0 };
+            key ^= z.piece[code][sq.index()];
+        }
+    }
+    let hand = pos.hand(pos.side_to_move());
+    // Apery's hand order P L N S G B R is our role order 0..7.
+    for (h, role) in Role::ALL[..7].iter().enumerate() {
+        key ^= z.hand[h][usize::from(hand.count(*role)).min(18)];
+    }
+    if pos.side_to_move() == Color::White {
+        key ^= z.turn;
+    }
+    key
+}
+
+/// One record of `book.bin`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AperyRecord {
+    /// The position's key ([`apery_key`]).
+    pub key: u64,
+    /// The move in Apery's 16-bit encoding (cshogi's move16).
+    pub move16: u16,
+    /// How often the move was played.
+    pub count: u16,
+    /// The score (0 unless the book was searched).
+    pub score: i32,
+}
+
+/// An Apery book: its records in file order (sorted by key).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AperyBook {
+    /// The records.
+    pub records: Vec<AperyRecord>,
+}
+
+impl AperyBook {
+    /// Reads `book.bin`: its size must be a multiple of 16 and its keys ascending.
+    pub fn read<R: Read>(mut input: R, file: &str) -> Result<AperyBook, BookError> {
+        let mut bytes = Vec::new();
+        input
+            .read_to_end(&mut bytes)
+            .map_err(|e| BookError::io(file, &e))?;
+        if bytes.len() % RECORD != 0 {
+            return Err(BookError::file(
+                file,
+                format!(
+                    "{} bytes is not a whole number of 16-byte Apery records ({} bytes left over)",
+                    bytes.len(),
+                    bytes.len() % RECORD
+                ),
+            ));
+        }
+        let mut records = Vec::with_capacity(bytes.len() / RECORD);
+        for (i, r) in bytes.chunks_exact(RECORD).enumerate() {
+            let rec = AperyRecord {
+                key: u64::from_le_bytes(r[..8].try_into().expect("8 bytes")),
+                move16: u16::from_le_bytes([r[8], r[9]]),
+                count: u16::from_le_bytes([r[10], r[11]]),
+                score: i32::from_le_bytes(r[12..16].try_into().expect("4 bytes")),
+            };
+            if records
+                .last()
+                .is_some_and(|l: &AperyRecord| l.key > rec.key)
+            {
+                return Err(BookError::new(
+                    file,
+                    Location::Byte((i * RECORD) as u64),
+                    format!("record {i}: keys out of order (Apery's search needs them ascending)"),
+                ));
+            }
+            records.push(rec);
+        }
+        Ok(AperyBook { records })
+    }
+
+    /// The records of a key.
+    pub fn records_of(&self, key: u64) -> &[AperyRecord] {
+        let lo = self.records.partition_point(|r| r.key < key);
+        let hi = self.records.partition_point(|r| r.key <= key);
+        &self.records[lo..hi]
+    }
+
+    /// The book moves of a position, as YaneuraOu reads them (ponder none, depth 256, value =
+    /// score, count = count, duplicates merged by adding counts). A move illegal in the
+    /// position is an error naming it.
+    pub fn probe(&self, pos: &Position) -> Result<Vec<BookMove>, String> {
+        let mut out: Vec<BookMove> = Vec::new();
+        for r in self.records_of(apery_key(pos)) {
+            let mv = Move16Format::Cshogi
+                .decode(r.move16, pos)
+                .map_err(|e| format!("in `{}`: {e}", pos.to_sfen()))?;
+            match out.iter_mut().find(|m| m.mv == mv) {
+                Some(m) => m.count += u64::from(r.count),
+                None => out.push(BookMove {
+                    mv,
+                    ponder: None,
+                    value: r.score,
+                    depth: 256,
+                    count: u64::from(r.count),
+                }),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The positions reachable from `roots` through book moves, as a [`Book`] (plies from the
+    /// roots' move numbers). Records of keys never reached stay out; their number is returned.
+    pub fn to_book(&self, roots: &[Position]) -> Result<(Book, usize), String> {
+        let mut book = Book::new();
+        let mut reached = std::collections::HashSet::new();
+        let mut queue: VecDeque<Position> = roots.iter().cloned().collect();
+        while let Some(pos) = queue.pop_front() {
+            let key = position_key(&pos);
+            if book.get(&key).is_some() {
+                continue;
+            }
+            let moves = self.probe(&pos)?;
+            if moves.is_empty() {
+                continue;
+            }
+            reached.insert(apery_key(&pos));
+            for m in &moves {
+                let mut next = pos.clone();
+                next.play_unchecked(m.mv);
+                queue.push_back(next);
+            }
+            let entry = Entry {
+                ply: Some(pos.move_number()),
+                moves,
+                comments: Vec::new(),
+            };
+            book.insert_key(key, entry);
+        }
+        let unreached = self
+            .records
+            .iter()
+            .filter(|r| !reached.contains(&r.key))
+            .count();
+        Ok((book, unreached))
+    }
+}
+
+/// What writing `book.bin` could not keep.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AperyLosses {
+    /// Moves whose count was above 65535 (written as 65535).
+    pub capped_counts: usize,
+    /// Positions whose key another position of the book has too (they differ only in the hand
+    /// of the side not to move): their moves share one key.
+    pub key_collisions: usize,
+    /// Ponders, depths and comments (the format holds none of them).
+    pub ponders_depths_comments: usize,
+}
+
+/// Writes a book as Apery's `book.bin`, sorted by key, each key's records by count
+/// descending; counts above 65535 capped (reported in the losses).
+pub fn write_apery<W: Write>(book: &Book, out: &mut W) -> Result<AperyLosses, String> {
+    let mut losses = AperyLosses::default();
+    let mut recs: Vec<(AperyRecord, usize)> = Vec::new();
+    let mut keys = std::collections::HashMap::new();
+    for (i, (key, entry)) in book.iter().enumerate() {
+        let pos = Position::from_sfen(key).map_err(|e| format!("`{key}`: {e}"))?;
+        let k = apery_key(&pos);
+        if keys.insert(k, i).is_some() {
+            losses.key_collisions += 1;
+        }
+        losses.ponders_depths_comments += entry.comments.len();
+        for m in &entry.moves {
+            let move16 = Move16Format::Cshogi
+                .encode(m.mv)
+                .map_err(|e| e.to_string())?;
+            if m.count > 65535 {
+                losses.capped_counts += 1;
+            }
+            if m.ponder.is_some() || m.depth != 0 {
+                losses.ponders_depths_comments += 1;
+            }
+            let rec = AperyRecord {
+                key: k,
+                move16,
+                count: m.count.min(65535) as u16,
+                score: m.value,
+            };
+            recs.push((rec, recs.len()));
+        }
+    }
+    recs.sort_by(|a, b| {
+        a.0.key
+            .cmp(&b.0.key)
+            .then(b.0.count.cmp(&a.0.count))
+            .then(a.1.cmp(&b.1))
+    });
+    let mut bytes = Vec::with_capacity(recs.len() * RECORD);
+    for (r, _) in &recs {
+        bytes.extend_from_slice(&r.key.to_le_bytes());
+        bytes.extend_from_slice(&r.move16.to_le_bytes());
+        bytes.extend_from_slice(&r.count.to_le_bytes());
+        bytes.extend_from_slice(&r.score.to_le_bytes());
+    }
+    out.write_all(&bytes).map_err(|e| e.to_string())?;
+    Ok(losses)
+}

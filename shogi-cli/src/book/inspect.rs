@@ -1,0 +1,291 @@
+//! `shogi book probe`, `stats`, `check` and `key`: reading books and saying what is in them.
+
+use super::files::{BookFormat, book_failure, read_book};
+use super::{move_in, roots};
+use crate::args::{NotationArg, parse_position};
+use crate::ctx::{Ctx, Failure, emit};
+use shogi_book::{
+    AperyBook, Book, BookError, BookMove, Lookup, TextReader, apery_key, find_in_text_file,
+    probe_with,
+};
+use shogi_core::Position;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::BufReader;
+use std::path::PathBuf;
+
+/// Arguments of `shogi book probe`.
+#[derive(clap::Args)]
+pub struct ProbeArgs {
+    /// The book (text, .ybb or Apery's book.bin). A text book is searched on disk, as
+    /// YaneuraOu's BookOnTheFly does: it must be sorted (`shogi book check`).
+    pub book: PathBuf,
+    /// The position: startpos, an SFEN, or either followed by `moves …`.
+    #[arg(default_value = "startpos")]
+    pub position: String,
+    /// Match the position whatever its move number (YaneuraOu's IgnoreBookPly).
+    #[arg(long)]
+    pub ignore_ply: bool,
+    /// Do not look up the flipped position on a miss (YaneuraOu's FlippedBook=false).
+    #[arg(long)]
+    pub no_flip: bool,
+    /// How moves are written.
+    #[arg(long, value_enum, default_value_t = NotationArg::Usi)]
+    pub notation: NotationArg,
+}
+
+/// Arguments of `shogi book stats`.
+#[derive(clap::Args)]
+pub struct StatsArgs {
+    /// The book.
+    pub book: PathBuf,
+    /// Accept an unsorted text book.
+    #[arg(long)]
+    pub sort: bool,
+    /// Where an Apery book is walked from (repeatable; default startpos).
+    #[arg(long, value_name = "POSITION")]
+    pub root: Vec<String>,
+}
+
+/// Arguments of `shogi book check`.
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// The books.
+    #[arg(required = true)]
+    pub books: Vec<PathBuf>,
+    /// Where an Apery book is walked from (repeatable; default startpos).
+    #[arg(long, value_name = "POSITION")]
+    pub root: Vec<String>,
+}
+
+/// Arguments of `shogi book key`.
+#[derive(clap::Args)]
+pub struct KeyArgs {
+    /// Positions (SFEN, startpos, `… moves …`), or `-` to read one per line from stdin.
+    #[arg(required = true)]
+    pub positions: Vec<String>,
+}
+
+pub fn probe(args: &ProbeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    let pos = parse_position(&args.position, None)?;
+    let format = BookFormat::of_input(&args.book)?;
+    let moves: Option<Vec<BookMove>> = if format == BookFormat::Apery {
+        let name = args.book.display().to_string();
+        let file = std::fs::File::open(&args.book)
+            .map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
+        let apery = AperyBook::read(BufReader::new(file), &name).map_err(|e| book_failure(&e))?;
+        let moves = apery
+            .probe(&pos)
+            .map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
+        (!moves.is_empty()).then_some(moves)
+    } else {
+        let lookup = Lookup {
+            ignore_ply: args.ignore_ply,
+            flipped: !args.no_flip,
+        };
+        let found = if format == BookFormat::Db {
+            // A binary search over the file, as YaneuraOu's BookOnTheFly: the book must be sorted.
+            probe_with(&pos, lookup, |key| {
+                find_in_text_file(&args.book, key).map(|r| r.map(|r| r.entry))
+            })
+            .map_err(|e| book_failure(&e))?
+        } else {
+            read_book(&args.book, format, true, &[])?
+                .0
+                .probe(&pos, lookup)
+        };
+        found.map(|e| e.moves)
+    };
+    let Some(moves) = moves else {
+        let _ = writeln!(ctx.stderr, "{}: not in the book", pos.to_sfen());
+        return Err(Failure::silent(1));
+    };
+    let total: u64 = moves.iter().map(|m| m.count).sum();
+    let mut out = String::from("move\tnotation\tvalue\tdepth\tcount\tshare\tponder\n");
+    for m in &moves {
+        let share = if total > 0 {
+            format!("{:.2}%", m.count as f64 * 100.0 / total as f64)
+        } else {
+            "-".into()
+        };
+        let ponder = m.ponder.map_or("none".to_string(), |p| p.to_usi());
+        let _ = writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}\t{share}\t{ponder}",
+            m.mv.to_usi(),
+            move_in(&pos, m.mv, args.notation),
+            m.value,
+            m.depth,
+            m.count
+        );
+    }
+    emit(ctx.stdout, &out)
+}
+
+pub fn stats(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    let format = BookFormat::of_input(&args.book)?;
+    let (book, notes) = read_book(&args.book, format, args.sort, &roots(&args.root)?)?;
+    for n in notes {
+        let _ = writeln!(ctx.stderr, "{n}");
+    }
+    emit(ctx.stdout, &stats_text(&book))
+}
+
+/// The text of `book stats`: totals, then `depth D: N moves` and `ply P: N positions` lines.
+fn stats_text(book: &Book) -> String {
+    let mut depths: BTreeMap<i32, u64> = BTreeMap::new();
+    let mut plies: BTreeMap<Option<u32>, u64> = BTreeMap::new();
+    let mut empty = 0u64;
+    let mut most = 0usize;
+    for (_, e) in book.iter() {
+        empty += u64::from(e.moves.is_empty());
+        most = most.max(e.moves.len());
+        *plies.entry(e.ply).or_default() += 1;
+        for m in &e.moves {
+            *depths.entry(m.depth).or_default() += 1;
+        }
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "positions\t{}", book.len());
+    let _ = writeln!(out, "moves\t{}", book.move_count());
+    let _ = writeln!(out, "positions without moves\t{empty}");
+    let _ = writeln!(out, "most moves in a position\t{most}");
+    for (d, n) in depths {
+        let _ = writeln!(out, "depth {d}\t{n}");
+    }
+    for (p, n) in plies {
+        match p {
+            Some(p) => {
+                let _ = writeln!(out, "ply {p}\t{n}");
+            }
+            None => {
+                let _ = writeln!(out, "ply none\t{n}");
+            }
+        }
+    }
+    out
+}
+
+/// Problems printed per book before the rest are only counted.
+const SHOWN: usize = 50;
+
+pub fn check(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    let mut bad = false;
+    for path in &args.books {
+        let format = BookFormat::of_input(path)?;
+        let problems = if format == BookFormat::Db {
+            check_text(path)?
+        } else {
+            match read_book(path, format, false, &roots(&args.root)?) {
+                Ok((book, notes)) => {
+                    let _ = writeln!(
+                        ctx.stderr,
+                        "{}: {} positions, {} moves",
+                        path.display(),
+                        book.len(),
+                        book.move_count()
+                    );
+                    notes
+                }
+                Err(f) => vec![f.message],
+            }
+        };
+        let errors = problems
+            .iter()
+            .filter(|p| !p.ends_with("(warning)"))
+            .count();
+        bad |= errors > 0;
+        let mut out = String::new();
+        for p in problems.iter().take(SHOWN) {
+            let _ = writeln!(out, "{p}");
+        }
+        if problems.len() > SHOWN {
+            let _ = writeln!(
+                out,
+                "{}: ... and {} more",
+                path.display(),
+                problems.len() - SHOWN
+            );
+        }
+        emit(ctx.stdout, &out)?;
+        let _ = writeln!(ctx.stderr, "{}: {errors} error(s)", path.display());
+    }
+    if bad { Err(Failure::silent(1)) } else { Ok(()) }
+}
+
+/// Every problem of a text book: bad lines, illegal moves, order and repeated positions.
+fn check_text(path: &PathBuf) -> Result<Vec<String>, Failure> {
+    let name = path.display().to_string();
+    let file =
+        std::fs::File::open(path).map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
+    let mut reader = TextReader::new(BufReader::with_capacity(1 << 16, file), &name);
+    let mut problems = Vec::new();
+    let mut last: Option<(String, u64)> = None;
+    // Each key's hash and first line: a repeated position anywhere, in bounded memory (16
+    // bytes a position; a 64-bit hash collision would report a false repeat).
+    let mut seen: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
+    for rec in reader.by_ref() {
+        let rec = match rec {
+            Ok(r) => r,
+            Err(e) => {
+                problems.push(format!("{e}"));
+                continue;
+            }
+        };
+        let at = |m: String| BookError::line(&name, rec.line, Some(6), m).to_string();
+        let hash = {
+            use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+            BuildHasherDefault::<DefaultHasher>::default().hash_one(&rec.key)
+        };
+        if let Some(&first) = seen.get(&hash) {
+            problems.push(at(format!(
+                "repeated position `{}` (also at line {first})",
+                rec.key
+            )));
+        } else {
+            seen.insert(hash, rec.line);
+            if let Some((sfen, line)) = &last {
+                if sfen.as_str() > rec.sfen.as_str() {
+                    problems.push(at(format!(
+                        "out of order: `sfen {}` comes after `sfen {sfen}` (line {line}); YaneuraOu's on-disk search needs byte order",
+                        rec.sfen
+                    )));
+                }
+            }
+        }
+        last = Some((rec.sfen, rec.line));
+    }
+    problems.extend(reader.warnings().iter().map(|w| format!("{w} (warning)")));
+    Ok(problems)
+}
+
+pub fn key(args: &KeyArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    let mut texts: Vec<String> = Vec::new();
+    for p in &args.positions {
+        if p == "-" {
+            let mut stdin = ctx.stdin.lock().expect("stdin lock");
+            let mut line = String::new();
+            loop {
+                line.clear();
+                let n = stdin
+                    .read_line(&mut line)
+                    .map_err(|e| Failure::usage(format!("error: stdin: {e}")))?;
+                if n == 0 {
+                    break;
+                }
+                if !line.trim().is_empty() {
+                    texts.push(line.trim().to_string());
+                }
+            }
+        } else {
+            texts.push(p.clone());
+        }
+    }
+    let mut out = String::new();
+    for t in &texts {
+        let pos: Position = parse_position(t, None)?;
+        let _ = writeln!(out, "{:016x}", apery_key(&pos));
+    }
+    let _ = ctx.stdout.flush();
+    emit(ctx.stdout, &out)
+}

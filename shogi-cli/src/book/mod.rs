@@ -1,0 +1,229 @@
+//! `shogi book`: opening books (YaneuraOu's text and `.ybb`, Apery's `book.bin`) probed,
+//! converted, checked, merged, built from records and backed up (peta_shock). The book model
+//! and formats are shogi-book's; this module holds the flags and the printing.
+
+mod build;
+mod files;
+mod inspect;
+
+use crate::args::{NotationArg, parse_position};
+use crate::ctx::{Ctx, Failure};
+use files::{BookFormat, read_book, write_book};
+use shogi_book::{Duplicates, SortOptions, sort_books};
+use shogi_core::{Position, Variant};
+use std::path::PathBuf;
+
+/// Arguments of `shogi book`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book probe book.db startpos\n  shogi book convert book.db book.ybb\n  shogi book check book.db"
+)]
+pub struct BookArgs {
+    /// What to do with books.
+    #[command(subcommand)]
+    pub command: BookCommand,
+}
+
+/// The subcommands of `shogi book`.
+#[derive(clap::Subcommand)]
+pub enum BookCommand {
+    /// The book's moves for a position: value, depth, count and share, in notation.
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book probe book.db startpos --notation japanese\n  shogi book probe book.db 'startpos moves 7g7f' --ignore-ply"
+    )]
+    Probe(inspect::ProbeArgs),
+    /// Convert between YaneuraOu's text book (.db), .ybb and Apery's book.bin (by extension,
+    /// or --to).
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book convert book.db book.ybb\n  shogi book convert book.db book.bin\n  shogi book convert book.ybb back.db\n  shogi book convert book.db sorted.db --sort --memory 64"
+    )]
+    Convert(ConvertArgs),
+    /// Positions, moves, and the histograms of depths and plies.
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book stats book.db"
+    )]
+    Stats(inspect::StatsArgs),
+    /// Check books: sort order, illegal moves, repeated positions, bad lines (all located).
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book check book.db book.db"
+    )]
+    Check(inspect::CheckArgs),
+    /// Merge text books into one sorted book (YaneuraOu's merge rule for repeated positions),
+    /// in bounded memory.
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book build samples -o short.db --max-ply 6\n  shogi book merge book.db short.db -o merged.db\n  shogi book merge book.db short.db -o counted.db --add-counts"
+    )]
+    Merge(MergeArgs),
+    /// Build a book from game records: every position up to --max-ply reached by at least
+    /// --min-games games, each move with its count and a value from its results.
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16 --min-games 2\n  shogi book build samples -o sente.db --winner sente\n  shogi book build samples -o book.bin --max-ply 8"
+    )]
+    Build(Box<build::BuildArgs>),
+    /// Back values up over the book graph as YaneuraOu's `makebook peta_shock` does.
+    #[command(
+        after_help = "Examples:\n  shogi book build samples -o book.db --max-ply 16\n  shogi book backup book.db peta.db"
+    )]
+    Backup(build::BackupArgs),
+    /// Apery's book key of positions (SFEN arguments, or `-`: one SFEN per line of stdin).
+    #[command(
+        after_help = "Examples:\n  shogi book key startpos\n  shogi book key 'startpos moves 7g7f'"
+    )]
+    Key(inspect::KeyArgs),
+}
+
+/// Arguments of `shogi book convert`.
+#[derive(clap::Args)]
+pub struct ConvertArgs {
+    /// The book to read (format from its content: .ybb's magic, `.bin` for Apery, else text).
+    pub input: PathBuf,
+    /// The book to write (written to a temporary file, then renamed).
+    pub output: PathBuf,
+    /// The input's format, instead of detecting it.
+    #[arg(long, value_enum)]
+    pub from: Option<BookFormat>,
+    /// The output's format, instead of its extension (`.ybb`, `.bin`, else text).
+    #[arg(long, value_enum)]
+    pub to: Option<BookFormat>,
+    /// Sort an unsorted text book (otherwise the first position out of order is an error);
+    /// text to text is then sorted in bounded memory (--memory).
+    #[arg(long)]
+    pub sort: bool,
+    /// Write .ybb without depths (flags 0).
+    #[arg(long)]
+    pub no_depth: bool,
+    /// Memory for sorting, in MiB (text to text with --sort).
+    #[arg(long, default_value_t = 256)]
+    pub memory: usize,
+    /// Where an Apery book is walked from (an SFEN or startpos; repeat for several).
+    #[arg(long, value_name = "POSITION")]
+    pub root: Vec<String>,
+}
+
+/// Arguments of `shogi book merge`.
+#[derive(clap::Args)]
+pub struct MergeArgs {
+    /// Text books, in order of preference for YaneuraOu's merge rule's last tie-break.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// The merged book (written to a temporary file, then renamed).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Add the counts of positions found in several books instead of choosing one (books built
+    /// from different games).
+    #[arg(long)]
+    pub add_counts: bool,
+    /// Memory for sorting, in MiB.
+    #[arg(long, default_value_t = 256)]
+    pub memory: usize,
+}
+
+/// Runs `shogi book`.
+pub fn run(args: &BookArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    match &args.command {
+        BookCommand::Probe(a) => inspect::probe(a, ctx),
+        BookCommand::Convert(a) => convert(a, ctx),
+        BookCommand::Stats(a) => inspect::stats(a, ctx),
+        BookCommand::Check(a) => inspect::check(a, ctx),
+        BookCommand::Merge(a) => merge(a, ctx),
+        BookCommand::Build(a) => build::build(a, ctx),
+        BookCommand::Backup(a) => build::backup(a, ctx),
+        BookCommand::Key(a) => inspect::key(a, ctx),
+    }
+}
+
+/// The root positions of an Apery walk (default: the start position).
+fn roots(texts: &[String]) -> Result<Vec<Position>, Failure> {
+    if texts.is_empty() {
+        return Ok(vec![Position::startpos(Variant::Standard)]);
+    }
+    texts.iter().map(|t| parse_position(t, None)).collect()
+}
+
+fn convert(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    let from = match args.from {
+        Some(f) => f,
+        None => BookFormat::of_input(&args.input)?,
+    };
+    let to = args
+        .to
+        .unwrap_or_else(|| BookFormat::of_output(&args.output));
+    if from == BookFormat::Db && to == BookFormat::Db && args.sort {
+        let options = SortOptions {
+            memory: args.memory << 20,
+            temp_dir: None,
+            duplicates: Duplicates::SmallestPly,
+        };
+        return sort_on_disk(
+            std::slice::from_ref(&args.input),
+            &args.output,
+            &options,
+            ctx,
+        );
+    }
+    let (book, notes) = read_book(&args.input, from, args.sort, &roots(&args.root)?)?;
+    for n in &notes {
+        let _ = writeln!(ctx.stderr, "{n}");
+    }
+    for n in write_book(&args.output, to, &book, !args.no_depth)? {
+        let _ = writeln!(ctx.stderr, "{n}");
+    }
+    let _ = writeln!(
+        ctx.stderr,
+        "wrote {} positions, {} moves",
+        book.len(),
+        book.move_count()
+    );
+    Ok(())
+}
+
+fn merge(args: &MergeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    for input in &args.inputs {
+        if BookFormat::of_input(input)? != BookFormat::Db {
+            return Err(Failure::usage(format!(
+                "error: {}: merge reads text books; convert it first (shogi book convert)",
+                input.display()
+            )));
+        }
+    }
+    let options = SortOptions {
+        memory: args.memory << 20,
+        temp_dir: None,
+        duplicates: if args.add_counts {
+            Duplicates::AddCounts
+        } else {
+            Duplicates::Merge
+        },
+    };
+    sort_on_disk(&args.inputs, &args.output, &options, ctx)
+}
+
+/// Sorts (and merges) text books on disk and says what it did.
+fn sort_on_disk(
+    inputs: &[PathBuf],
+    output: &std::path::Path,
+    options: &SortOptions,
+    ctx: &mut Ctx,
+) -> Result<(), Failure> {
+    let report = sort_books(inputs, output, options).map_err(|e| files::book_failure(&e))?;
+    for w in &report.warnings {
+        let _ = writeln!(ctx.stderr, "{w} (warning)");
+    }
+    let _ = writeln!(
+        ctx.stderr,
+        "wrote {} positions ({} read, {} sorted runs)",
+        report.written, report.read, report.runs
+    );
+    Ok(())
+}
+
+/// The notation argument's text of a move.
+fn move_in(pos: &Position, m: shogi_core::Move, notation: NotationArg) -> String {
+    use shogi_kif::notation::{Notation, move_text};
+    let n = Notation::from(notation);
+    if n == Notation::Usi {
+        m.to_usi()
+    } else {
+        move_text(pos, m, None, n)
+    }
+}
