@@ -223,11 +223,7 @@ fn unpack(mut input: Input, out: &mut Vec<Input>) {
     });
     let rel = input.rel.to_string_lossy().into_owned();
     let stem = PathBuf::from(archive::strip_archive_suffix(&rel));
-    let member = |index: usize, mut path: String, size: u64, note, error| {
-        // `tar -C dir .` stores `./a.csa`: the name is `a.csa`.
-        while let Some(p) = path.strip_prefix("./") {
-            path = p.to_string();
-        }
+    let member = |index: usize, path: String, size: u64, note, error| {
         let (below, escape) = archive::safe_rel(&path, index);
         Input {
             name: if path.is_empty() {

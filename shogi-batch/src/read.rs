@@ -263,7 +263,8 @@ pub(crate) fn read_member(
     let opts = options_for(input, reading);
     let note = input.member.as_ref().and_then(|m| m.note.clone());
     read_games(&bytes[..], opts, &mut |mut game| {
-        if let Some(note) = &note {
+        // Said once, with the member's first game.
+        if let Some(note) = note.as_ref().filter(|_| game.index <= 1) {
             game.diagnostics.insert(
                 0,
                 Diagnostic {

@@ -535,10 +535,12 @@ fn look(inputs: &[Input], stored: &HashMap<String, Stored>, pool: &rayon::Thread
                 };
                 let old = stored.get(&input.name);
                 if let Some(s) = old {
-                    if s.size == size && s.mtime_ns == mtime_ns && s.hash.is_some() {
-                        if member.is_none() || s.hash == hash() {
-                            return Plan::Unchanged;
-                        }
+                    if s.size == size
+                        && s.mtime_ns == mtime_ns
+                        && s.hash.is_some()
+                        && (member.is_none() || s.hash == hash())
+                    {
+                        return Plan::Unchanged;
                     }
                 }
                 let hash = hash();

@@ -1,7 +1,9 @@
 //! Reading an archive's members in its order, one decoder pass for all of them: each
 //! member's bytes (at most [`MEMBER_LIMIT`]) or why they cannot be had.
 
-use super::{Archive, MEMBER_LIMIT, Member, Packing, sevenz_reason, tar_reason, zip_reason};
+use super::{
+    Archive, MEMBER_LIMIT, Member, Packing, member_reason, sevenz_reason, tar_reason, zip_reason,
+};
 use std::io::{BufReader, Read};
 use std::ops::ControlFlow;
 
@@ -90,13 +92,14 @@ pub(crate) fn read_members(
 
 /// Reads at most [`MEMBER_LIMIT`] bytes of a member, then reads past the rest of it (the
 /// next member starts there in a stream).
-fn read_capped(r: &mut dyn Read) -> Bytes {
+/// `reason` words an I/O error (the member's own, or the stream's).
+fn read_capped(r: &mut dyn Read, reason: fn(&std::io::Error) -> String) -> Bytes {
     let mut buf = Vec::new();
     r.take(MEMBER_LIMIT + 1)
         .read_to_end(&mut buf)
-        .map_err(|e| tar_reason(&e))?;
+        .map_err(|e| reason(&e))?;
     if buf.len() as u64 > MEMBER_LIMIT {
-        std::io::copy(r, &mut std::io::sink()).map_err(|e| tar_reason(&e))?;
+        std::io::copy(r, &mut std::io::sink()).map_err(|e| reason(&e))?;
         return Err(format!(
             "the member inflates past {} MiB, the limit for one member: not read",
             MEMBER_LIMIT >> 20
@@ -119,7 +122,7 @@ fn zip_members(
     };
     for (pos, m) in wanted.iter().enumerate() {
         let bytes = match zip.by_index(m.index) {
-            Ok(mut f) => read_capped(&mut f),
+            Ok(mut f) => read_capped(&mut f, member_reason),
             Err(e) => Err(zip_reason(&e)),
         };
         each(pos, bytes)?;
@@ -183,7 +186,7 @@ fn sevenz_members(
                     }
                 };
             }
-            let bytes = read_capped(reader);
+            let bytes = read_capped(reader, member_reason);
             if let Err(why) = &bytes {
                 if !why.contains("inflates past") {
                     broke = Some(format!(
@@ -236,7 +239,7 @@ fn tar_members(
                 if index != wanted[pos].index {
                     continue;
                 }
-                let bytes = read_capped(&mut entry);
+                let bytes = read_capped(&mut entry, tar_reason);
                 let stop = matches!(&bytes, Err(w) if !w.contains("inflates past"));
                 if let Err(w) = &bytes {
                     broke = Some(format!(

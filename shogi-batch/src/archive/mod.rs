@@ -181,6 +181,14 @@ pub fn member_name(raw: &[u8], fallback: Option<String>) -> (String, Option<Stri
     }
 }
 
+/// A member's path without the `./` that `tar -C dir .` puts before every name.
+fn tidy(mut path: String) -> String {
+    while let Some(p) = path.strip_prefix("./") {
+        path = p.to_string();
+    }
+    path
+}
+
 /// Where a member goes below a folder: its path's plain parts, without a root, a drive,
 /// `.` or `..` (a path that would leave the folder stays inside it), with a note when
 /// anything was dropped. A path with no plain part becomes `member-N`.
@@ -288,7 +296,7 @@ fn list_zip(reader: BufReader<std::fs::File>) -> Result<Listing, String> {
         }
         out.entries.push(Entry {
             index,
-            path: name,
+            path: tidy(name),
             size: f.size(),
             note,
         });
@@ -307,7 +315,7 @@ fn list_7z(mut reader: BufReader<std::fs::File>) -> Result<Listing, String> {
         }
         out.entries.push(Entry {
             index,
-            path: f.name.clone(),
+            path: tidy(f.name.clone()),
             size: f.size,
             note: None,
         });
@@ -340,7 +348,7 @@ fn list_tar(reader: Box<dyn Read + '_>) -> Listing {
         if is_record_name(&name) {
             out.entries.push(Entry {
                 index,
-                path: name,
+                path: tidy(name),
                 size: entry.size(),
                 note,
             });
@@ -358,13 +366,16 @@ pub(crate) fn zip_reason(e: &zip::result::ZipError) -> String {
         }
         ZipError::UnsupportedArchive(why) => format!("not supported: {why}"),
         ZipError::InvalidArchive(why) => format!("not a readable zip file: {why}"),
-        ZipError::Io(e) => tar_reason(e),
+        ZipError::Io(e) => member_reason(e),
         other => other.to_string(),
     }
 }
 
 /// A 7z error in words.
 pub(crate) fn sevenz_reason(e: &sevenz_rust2::Error) -> String {
+    if let sevenz_rust2::Error::Io(io, _) = e {
+        return format!("not a readable 7z file: {}", tar_reason(io));
+    }
     let text = e.to_string();
     if text.to_ascii_lowercase().contains("password") {
         format!("encrypted: a password is needed (not read): {text}")
@@ -379,6 +390,15 @@ pub(crate) fn tar_reason(e: &std::io::Error) -> String {
         "the archive ends too early (truncated)".into()
     } else {
         format!("the archive is damaged: {e}")
+    }
+}
+
+/// An I/O error met reading one member's bytes out of a zip, in words.
+pub(crate) fn member_reason(e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        "the member ends too early (truncated)".into()
+    } else {
+        format!("the member is damaged: {e}")
     }
 }
 
