@@ -537,3 +537,68 @@ fn archives_in_a_folder_walk_shards_and_copies_across_members() {
     whole.sort();
     assert_eq!(shards, whole);
 }
+
+/// The columns `names` of every row of `stats args`.
+fn columns(args: &[&str], names: &[&str]) -> Vec<Vec<String>> {
+    let out = shogi(args);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at: Vec<usize> = names
+        .iter()
+        .map(|n| header.iter().position(|h| h == n).unwrap())
+        .collect();
+    lines
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            at.iter().map(|&i| cells[i].to_string()).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn floodgate_names_give_time_control_and_event_in_folders_and_archives() {
+    let dir = scratch("archive-floodgate");
+    let src = common::workspace_root().join("tests/fixtures/floodgate");
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (format!("2020/{name}"), std::fs::read(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    // What each file says: its $EVENT, else its name; and the time its game name means.
+    let want: Vec<Vec<String>> = files
+        .iter()
+        .map(|(rel, bytes)| {
+            let text = String::from_utf8(bytes.clone()).unwrap();
+            let id = match text.lines().find_map(|l| l.strip_prefix("$EVENT:")) {
+                Some(e) => e.to_string(),
+                None => rel[5..].strip_suffix(".csa").unwrap().to_string(),
+            };
+            let game = id.split('+').nth(1).unwrap();
+            let (base, more) = game[game.find('-').unwrap() + 1..].split_once('-').unwrap();
+            vec![id.clone(), format!("{base}+{more}")]
+        })
+        .collect();
+    assert!(
+        want.iter().any(|w| w[1].ends_with('F')),
+        "a Fischer game among them"
+    );
+    let cols = ["event", "time_control"];
+    let folder = src.display().to_string();
+    assert_eq!(columns(&["stats", &folder], &cols), want);
+    let zip = dir.join("wdoor2020.zip");
+    std::fs::write(&zip, zip_of(&files)).unwrap();
+    let zip = zip.display().to_string();
+    assert_eq!(columns(&["stats", &zip], &cols), want);
+    // The index reads the members, and a second run finds them unchanged.
+    let db = dir.join("fg.sqlite").display().to_string();
+    let first = shogi(&["index", "--db", &db, &zip]);
+    assert_contains(&said(&first), "3 files read, 0 unchanged");
+    let again = shogi(&["index", "--db", &db, &zip]);
+    assert_contains(&said(&again), "0 files read, 3 unchanged");
+}
