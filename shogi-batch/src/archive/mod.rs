@@ -98,12 +98,15 @@ impl Kind {
         }
     }
 
-    /// What the file at `path` is, from its first bytes (a compressed file's first 64 KiB).
+    /// What the file at `path` is, from its first 512 bytes (a compressed file's first
+    /// 64 KiB, to find a tar header inside).
     pub fn of_file(path: &Path) -> std::io::Result<Kind> {
+        let mut file = std::fs::File::open(path)?;
         let mut head = Vec::new();
-        std::fs::File::open(path)?
-            .take(64 << 10)
-            .read_to_end(&mut head)?;
+        (&mut file).take(512).read_to_end(&mut head)?;
+        if Codec::sniff(&head).is_some() {
+            file.take(64 << 10).read_to_end(&mut head)?;
+        }
         Ok(Kind::of(&head))
     }
 }
@@ -411,10 +414,15 @@ pub(crate) fn open_compressed(
     Ok(BufReader::with_capacity(1 << 16, codec.decoder(file)))
 }
 
-/// Standard input, decompressed when its first bytes show a compression.
+/// Standard input, decompressed when its first bytes show a compression; handed over as
+/// it is (no second buffer) when its buffer already shows that it is not compressed.
 pub(crate) fn stdin_decoded<'a>(
     reader: &'a mut dyn BufRead,
 ) -> std::io::Result<Box<dyn BufRead + 'a>> {
+    let head = reader.fill_buf()?;
+    if head.len() >= 6 && Codec::sniff(head).is_none() {
+        return Ok(Box::new(reader));
+    }
     let (head, all) = peek(reader, 6)?;
     Ok(match Codec::sniff(&head) {
         Some(codec) => Box::new(BufReader::with_capacity(
@@ -474,6 +482,27 @@ mod tests {
             );
         }
         assert_eq!(safe_rel("..", 3).0, PathBuf::from("member-3"));
+    }
+
+    #[test]
+    fn stdin_is_decompressed_whatever_its_buffer_holds() {
+        use std::io::Write;
+        let text = "position startpos moves 7g7f\n".repeat(50);
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(text.as_bytes()).unwrap();
+        let gz = gz.finish().unwrap();
+        // A buffer of 2 bytes (a pipe handing out little at a time), and a whole one.
+        for capacity in [2, 1 << 16] {
+            for (input, want) in [(&gz[..], text.as_str()), (b"ab".as_slice(), "ab")] {
+                let mut reader = BufReader::with_capacity(capacity, input);
+                let mut out = String::new();
+                stdin_decoded(&mut reader)
+                    .unwrap()
+                    .read_to_string(&mut out)
+                    .unwrap();
+                assert_eq!(out, want, "capacity {capacity}");
+            }
+        }
     }
 
     #[test]
