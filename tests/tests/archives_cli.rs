@@ -10,25 +10,34 @@ use common::{assert_contains, code, scratch, shogi, stderr, stdout};
 use std::io::{Cursor, Write};
 use std::path::Path;
 
-/// The collection: relative path and bytes, in sorted path order (a folder walk's order).
-fn collection() -> Vec<(String, Vec<u8>)> {
-    let src = common::workspace_root().join("tests/fixtures/stats");
+/// The files of the fixture folder `fixtures` (below tests/fixtures), each at the relative
+/// path `place` gives its name, in sorted path order (a folder walk's order).
+fn files_of(fixtures: &str, place: fn(&str) -> String) -> Vec<(String, Vec<u8>)> {
+    let src = common::workspace_root()
+        .join("tests/fixtures")
+        .join(fixtures);
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&src)
         .unwrap()
         .map(|e| e.unwrap().path())
         .map(|p| {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            // Two folders, so that members have paths below the archive's root.
-            let rel = if name.ends_with(".csa") || name.ends_with(".usi") {
-                format!("2020/{name}")
-            } else {
-                format!("top/{name}")
-            };
-            (rel, std::fs::read(&p).unwrap())
+            (place(&name), std::fs::read(&p).unwrap())
         })
         .collect();
     files.sort();
     files
+}
+
+/// The collection: the stats fixtures in two folders, so that members have paths below the
+/// archive's root.
+fn collection() -> Vec<(String, Vec<u8>)> {
+    files_of("stats", |name| {
+        if name.ends_with(".csa") || name.ends_with(".usi") {
+            format!("2020/{name}")
+        } else {
+            format!("top/{name}")
+        }
+    })
 }
 
 /// The collection unpacked below `dir/col`.
@@ -156,6 +165,20 @@ fn rows(args: &[&str]) -> (i32, Vec<(String, String)>, String) {
     (code(&out), rows, stderr(&out))
 }
 
+/// Files by relative path, and `stats` rows as (path, the other columns).
+type Files = Vec<(String, Vec<u8>)>;
+type Rows = Vec<(String, String)>;
+
+/// A scratch folder `name` with the collection unpacked in it: the folder, the collection,
+/// the unpacked folder's path and its `stats` rows.
+fn with_folder(name: &str) -> (std::path::PathBuf, Files, String, Rows) {
+    let dir = scratch(name);
+    let files = collection();
+    let folder = unpack(&dir, &files);
+    let (_, want, _) = rows(&["stats", &folder]);
+    (dir, files, folder, want)
+}
+
 const FORMATS: [&str; 9] = [
     "col.zip",
     "col.7z",
@@ -170,11 +193,7 @@ const FORMATS: [&str; 9] = [
 
 #[test]
 fn every_archive_format_reads_as_its_folder() {
-    let dir = scratch("archive-formats");
-    let files = collection();
-    let folder = unpack(&dir, &files);
-    let (c, want, _) = rows(&["stats", &folder]);
-    assert_eq!(c, 0);
+    let (dir, files, folder, want) = with_folder("archive-formats");
     assert_eq!(want.len(), 9, "the fixtures' 9 games");
     for name in FORMATS {
         let path = dir.join(name);
@@ -238,10 +257,7 @@ fn until_error(args: &[&str]) -> (i32, Vec<(String, String)>, String) {
 
 #[test]
 fn a_truncated_archive_keeps_every_member_before_the_break() {
-    let dir = scratch("archive-truncated");
-    let files = collection();
-    let folder = unpack(&dir, &files);
-    let (_, want, _) = rows(&["stats", &folder]);
+    let (dir, files, folder, want) = with_folder("archive-truncated");
     for name in ["col.tar.gz", "col.tar", "col.solid.7z"] {
         let whole = pack(name, &files);
         let path = dir.join(format!("cut-{name}"));
@@ -457,10 +473,7 @@ fn walk(dir: &Path, out: &mut Vec<String>) {
 
 #[test]
 fn a_damaged_7z_block_leaves_the_other_blocks_readable() {
-    let dir = scratch("archive-7z-block");
-    let files = collection();
-    let folder = unpack(&dir, &files);
-    let (_, want, _) = rows(&["stats", &folder]);
+    let (dir, files, folder, want) = with_folder("archive-7z-block");
     let mut bytes = sevenz_of(&files, false);
     // The first block's packed data starts after the 32-byte signature header.
     bytes[40..60].fill(0x5a);
@@ -561,15 +574,7 @@ fn columns(args: &[&str], names: &[&str]) -> Vec<Vec<String>> {
 fn floodgate_names_give_time_control_and_event_in_folders_and_archives() {
     let dir = scratch("archive-floodgate");
     let src = common::workspace_root().join("tests/fixtures/floodgate");
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&src)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (format!("2020/{name}"), std::fs::read(&p).unwrap())
-        })
-        .collect();
-    files.sort();
+    let files = files_of("floodgate", |name| format!("2020/{name}"));
     // What each file says: its $EVENT, else its name; and the time its game name means.
     let want: Vec<Vec<String>> = files
         .iter()
