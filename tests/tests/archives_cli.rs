@@ -607,3 +607,34 @@ fn floodgate_names_give_time_control_and_event_in_folders_and_archives() {
     let again = shogi(&["index", "--db", &db, &zip]);
     assert_contains(&said(&again), "0 files read, 3 unchanged");
 }
+
+#[test]
+fn mate_reads_problems_out_of_an_archive() {
+    // Sente mates by G*5b; the stated answer of bad.csa does not mate.
+    let board = "P1 *  *  *  *  -OU *  *  *  * \nP2 *  *  *  *  *  *  *  *  * \nP3 *  *  *  *  +FU *  *  *  * \n\
+P4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \n\
+P7 *  *  *  *  *  *  *  *  * \nP8 *  *  *  *  *  *  *  *  * \nP9 *  *  *  *  +OU *  *  *  * \nP+00KI\n+\n";
+    let files = vec![
+        (
+            "q/bad.csa".to_string(),
+            format!("V2.2\n{board}+0042KI\n").into_bytes(),
+        ),
+        (
+            "q/good.csa".to_string(),
+            format!("V2.2\n{board}+0052KI\n%TSUMI\n").into_bytes(),
+        ),
+    ];
+    let dir = scratch("archive-mate");
+    let path = dir.join("tsume.tar.gz");
+    std::fs::write(&path, pack("tsume.tar.gz", &files)).unwrap();
+    let path = path.display().to_string();
+    let out = shogi(&["mate", &path, "--shortest"]);
+    let text = stdout(&out);
+    assert_eq!(code(&out), 1, "{text}");
+    assert_contains(
+        &text,
+        &format!("{path}/q/bad.csa:1: mate 1 (minimal, unique): G*5b"),
+    );
+    assert_contains(&text, "stated answer (1 plies) does not mate");
+    assert_contains(&text, &format!("{path}/q/good.csa:1: mate 1"));
+}
