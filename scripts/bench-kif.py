@@ -117,8 +117,10 @@ def main():
     if a.tar_zst:
         packed = d.rstrip("/") + ".tar.zst"
         if not os.path.exists(packed) or os.path.getmtime(packed) < os.path.getmtime(os.path.join(d, ".complete")):
-            names.sort()
-            sh(["tar", "-C", d, "-I", "zstd -3 -q", "-cf", packed] + names)
+            listing = os.path.join(CACHE, "tar-files.txt")
+            with open(listing, "w") as f:
+                f.write("".join(n + "\n" for n in sorted(names)))
+            sh(["tar", "-C", d, "-I", "zstd -3 -q", "-cf", packed, "-T", listing])
         print(f"{packed}: {os.path.getsize(packed) / 1e6:.1f} MB", file=sys.stderr)
         subjects[2:2] = [
             ("shogi check .tar.zst -j1", [SHOGI, "check", packed, "--jobs", "1", "--quiet"]),

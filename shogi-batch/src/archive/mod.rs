@@ -98,16 +98,25 @@ impl Kind {
         }
     }
 
-    /// What the file at `path` is, from its first 512 bytes (a compressed file's first
-    /// 64 KiB, to find a tar header inside).
+    /// What the file at `path` is, from its first 512 bytes (for a compressed file, from
+    /// the first 512 bytes it unpacks to, read through the decoder: a zstd or bzip2 block
+    /// must be read whole before it gives anything).
     pub fn of_file(path: &Path) -> std::io::Result<Kind> {
         let mut file = std::fs::File::open(path)?;
         let mut head = Vec::new();
         (&mut file).take(512).read_to_end(&mut head)?;
-        if Codec::sniff(&head).is_some() {
-            file.take(64 << 10).read_to_end(&mut head)?;
-        }
-        Ok(Kind::of(&head))
+        let Some(codec) = Codec::sniff(&head) else {
+            return Ok(Kind::of(&head));
+        };
+        let file = BufReader::with_capacity(1 << 16, std::fs::File::open(path)?);
+        let mut inner = Vec::new();
+        // A damaged stream: its reading will say so.
+        let _ = codec.decoder(file).take(512).read_to_end(&mut inner);
+        Ok(if is_tar(&inner) {
+            Kind::Archive(Packing::Tar(Some(codec)))
+        } else {
+            Kind::Compressed(codec)
+        })
     }
 }
 
@@ -503,6 +512,33 @@ mod tests {
                 assert_eq!(out, want, "capacity {capacity}");
             }
         }
+    }
+
+    #[test]
+    fn a_tar_is_found_inside_a_compressed_stream_whose_first_block_is_large() {
+        // 300 KB that do not compress: the first zstd block is about 128 KB of input.
+        let mut noise = Vec::with_capacity(300_000);
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        while noise.len() < 300_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            noise.extend_from_slice(&x.to_le_bytes());
+        }
+        let mut tar = tar::Builder::new(Vec::new());
+        let mut h = tar::Header::new_gnu();
+        h.set_size(noise.len() as u64);
+        tar.append_data(&mut h, "noise.bin", &noise[..]).unwrap();
+        let tar = tar.into_inner().unwrap();
+        let level = ruzstd::encoding::CompressionLevel::Fastest;
+        let packed = ruzstd::encoding::compress_to_vec(&tar[..], level);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.tar.zst");
+        std::fs::write(&path, &packed).unwrap();
+        assert_eq!(
+            Kind::of_file(&path).unwrap(),
+            Kind::Archive(Packing::Tar(Some(Codec::Zstd)))
+        );
     }
 
     #[test]
