@@ -15,9 +15,13 @@ Timing: whole-process wall time and CPU time (user + system) of each command, ru
 interleaved (ours -j1, ours -j2, cshogi, then again) and the median of --runs taken. The
 machine may be shared: the CPU-time ratio is the steadier number.
 
+With --tar-zst the same files are also packed into DIR.tar.zst (`tar` and `zstd -3`) and
+`shogi check` reads the archive itself, at --jobs 1 and 2: the ratio of archive to files in
+the same run is the archive reader's cost (issue 29 asks for at least 0.8x).
+
 Usage (from the workspace root):
   python3 scripts/bench-kif.py [--games 10000] [--runs 3] [--encoding sjis|utf8]
-  [--dir DIR] [--python PY]
+  [--dir DIR] [--python PY] [--tar-zst]
 
 Needs cshogi (PyPI) in the Python given by --python, or in a venv that this script makes at
 ~/.cache/shogi-kif-bench/venv on first use (`pip install cshogi==1.1.0`).
@@ -89,6 +93,7 @@ def main():
     ap.add_argument("--dir", help="where the games are (default ~/.cache/shogi-kif-bench/games-N-ENC)")
     ap.add_argument("--python", help="a Python with cshogi installed")
     ap.add_argument("--no-build", action="store_true", help="use the binaries as built")
+    ap.add_argument("--tar-zst", action="store_true", help="also read the files packed as one .tar.zst")
     a = ap.parse_args()
 
     py = ensure_python(a.python)
@@ -109,6 +114,18 @@ def main():
         ("shogi check --jobs 2", [SHOGI, "check", d, "--jobs", "2", "--quiet"]),
         ("cshogi 1.1.0 KIF reader", [py, reader, d]),
     ]
+    if a.tar_zst:
+        packed = d.rstrip("/") + ".tar.zst"
+        if not os.path.exists(packed) or os.path.getmtime(packed) < os.path.getmtime(os.path.join(d, ".complete")):
+            listing = os.path.join(CACHE, "tar-files.txt")
+            with open(listing, "w") as f:
+                f.write("".join(n + "\n" for n in sorted(names)))
+            sh(["tar", "-C", d, "-I", "zstd -3 -q", "-cf", packed, "-T", listing])
+        print(f"{packed}: {os.path.getsize(packed) / 1e6:.1f} MB", file=sys.stderr)
+        subjects[2:2] = [
+            ("shogi check .tar.zst -j1", [SHOGI, "check", packed, "--jobs", "1", "--quiet"]),
+            ("shogi check .tar.zst -j2", [SHOGI, "check", packed, "--jobs", "2", "--quiet"]),
+        ]
     results = {name: [] for name, _ in subjects}
     for run in range(a.runs):
         for name, cmd in subjects:
@@ -130,6 +147,11 @@ def main():
     for name, (wall, cpu) in med.items():
         print(f"{name:26s} {wall:8.3f} {games / wall:9.0f} {mb / wall:7.1f} {cpu:8.3f} {games / cpu:12.0f}")
     benchkit.print_ratios(med, "cshogi 1.1.0 KIF reader", [n for n, _ in subjects[:2]])
+    if a.tar_zst:
+        for jobs in (1, 2):
+            files, packed = med[f"shogi check --jobs {jobs}"], med[f"shogi check .tar.zst -j{jobs}"]
+            print(f"archive / files at --jobs {jobs}: wall {files[0] / packed[0]:.2f}x, "
+                  f"cpu {files[1] / packed[1]:.2f}x (speed of reading the .tar.zst relative to the files)")
 
 
 if __name__ == "__main__":

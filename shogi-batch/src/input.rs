@@ -1,27 +1,35 @@
 //! Inputs: the command line's paths expanded into files, and shards of them.
 
+use crate::archive::{self, Archive, Codec, Kind, Member};
 use crate::key::Fnv1a;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// File extensions read when a directory is walked (compared without case).
 pub const RECORD_EXTENSIONS: &[&str] = &["kif", "kifu", "ki2", "ki2u", "csa", "jkf", "usi", "sfen"];
 
-/// One input: a file, or standard input (`-`).
+/// One input: a file, a member of an archive, or standard input (`-`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Input {
     /// The name shown in messages and in the `path` column: the path as given, or for a
     /// file found in a directory, the directory as given joined with the path below it;
     /// `<stdin>` for standard input.
     pub name: String,
-    /// The file, or `None` for standard input.
+    /// The file, or `None` for standard input and for a member of an archive.
     pub path: Option<PathBuf>,
     /// The path below the directory it was found in (the file name for a file given by
     /// itself, `stdin` for standard input): where an output for it goes below an output
     /// folder, and what [`Shard`] hashes.
     pub rel: PathBuf,
-    /// The size in bytes when known at expansion (0 for standard input).
+    /// The size in bytes when known at expansion (0 for standard input; a member's size
+    /// unpacked; a compressed file's size packed).
     pub size: u64,
+    /// For a member of an archive: which (its name is `archive/member/path`, its `rel` the
+    /// archive's relative path without its suffix joined with the member's path).
+    pub member: Option<Arc<Member>>,
+    /// For a file compressed as a whole (`game.csa.gz`): how (read through it, streamed).
+    pub codec: Option<Codec>,
 }
 
 impl Input {
@@ -32,6 +40,8 @@ impl Input {
             path: None,
             rel: PathBuf::from("stdin"),
             size: 0,
+            member: None,
+            codec: None,
         }
     }
 
@@ -47,14 +57,29 @@ impl Input {
                 .unwrap_or_else(|| path.clone()),
             path: Some(path),
             size,
+            member: None,
+            codec: None,
         }
     }
 
-    /// The format the file extension suggests (a hint for detection only).
+    /// Whether this is standard input.
+    pub fn is_stdin(&self) -> bool {
+        self.path.is_none() && self.member.is_none()
+    }
+
+    /// The format the file extension suggests (a hint for detection only): the member's for
+    /// a member, the name's without the compression suffix for a compressed file.
     pub fn hint(&self) -> Option<shogi_kif::Format> {
-        self.path
-            .as_ref()
-            .and_then(|p| p.extension())
+        let name = match (&self.member, &self.path) {
+            (Some(m), _) => m.path.clone(),
+            (None, Some(p)) if self.codec.is_some() => {
+                archive::strip_archive_suffix(&p.to_string_lossy()).to_string()
+            }
+            (None, Some(p)) => p.to_string_lossy().into_owned(),
+            (None, None) => return None,
+        };
+        Path::new(&name)
+            .extension()
             .and_then(|e| e.to_str())
             .and_then(shogi_kif::Format::from_extension)
     }
@@ -64,7 +89,7 @@ impl Input {
     /// collection is mounted), or the path as given for a file named by itself; `-` for
     /// standard input.
     pub fn shard_name(&self) -> String {
-        if self.path.is_none() {
+        if self.is_stdin() {
             return "-".into();
         }
         let parts: Vec<String> = self
@@ -104,7 +129,14 @@ pub fn io_reason(e: &std::io::Error) -> String {
 
 /// Expands paths into inputs, in order: files as given (whatever their extension), `-` as
 /// standard input, directories walked recursively for record files (see
-/// [`RECORD_EXTENSIONS`]) in sorted path order, so that every run lists them the same way.
+/// [`RECORD_EXTENSIONS`]) and archives (see [`archive::is_archive_name`]) in sorted path
+/// order, so that every run lists them the same way.
+///
+/// An archive (zip, 7z, tar, compressed tar: told by its first bytes) becomes one input per
+/// record member, in the archive's order; a file compressed as a whole (gzip, zstd, xz,
+/// bzip2) one input read through its decompression. An archive that cannot be listed, or
+/// breaks part way, becomes inputs that fail with the reason when read, after the members
+/// listed before the break.
 ///
 /// A path that does not exist or a directory that cannot be listed is an error: the caller
 /// asked for something that is not there.
@@ -125,8 +157,8 @@ pub fn expand(paths: &[impl AsRef<str>]) -> Result<Vec<Input>, InputError> {
         if meta.is_dir() {
             let mut files = Vec::new();
             walk(&path, &mut files).map_err(err)?;
-            out.extend(files.into_iter().map(|(f, size)| {
-                Input {
+            for (f, size) in files {
+                let input = Input {
                     name: f.display().to_string(),
                     rel: f
                         .strip_prefix(&path)
@@ -134,10 +166,18 @@ pub fn expand(paths: &[impl AsRef<str>]) -> Result<Vec<Input>, InputError> {
                         .unwrap_or_else(|_| f.clone()),
                     path: Some(f),
                     size,
+                    member: None,
+                    codec: None,
+                };
+                let name = input.rel.to_string_lossy().into_owned();
+                if archive::is_archive_name(&name) {
+                    unpack(input, &mut out);
+                } else {
+                    out.push(input);
                 }
-            }));
+            }
         } else {
-            out.push(Input {
+            let input = Input {
                 name: p.to_string(),
                 rel: path
                     .file_name()
@@ -145,10 +185,81 @@ pub fn expand(paths: &[impl AsRef<str>]) -> Result<Vec<Input>, InputError> {
                     .unwrap_or_else(|| path.clone()),
                 path: Some(path),
                 size: meta.len(),
-            });
+                member: None,
+                codec: None,
+            };
+            unpack(input, &mut out);
         }
     }
     Ok(out)
+}
+
+/// Adds `input` to `out` as what its first bytes say it is: a record file, a compressed
+/// record, or an archive's record members (see [`expand`]).
+fn unpack(mut input: Input, out: &mut Vec<Input>) {
+    let Some(path) = input.path.clone() else {
+        out.push(input);
+        return;
+    };
+    // A file that cannot be read is kept: reading it reports why.
+    let packing = match Kind::of_file(&path) {
+        Ok(Kind::Archive(packing)) => packing,
+        Ok(Kind::Compressed(codec)) => {
+            input.codec = Some(codec);
+            let rel = input.rel.to_string_lossy().into_owned();
+            input.rel = PathBuf::from(archive::strip_archive_suffix(&rel));
+            out.push(input);
+            return;
+        }
+        Ok(Kind::Plain) | Err(_) => {
+            out.push(input);
+            return;
+        }
+    };
+    let archive = Arc::new(Archive {
+        path,
+        name: input.name.clone(),
+        packing,
+    });
+    let rel = input.rel.to_string_lossy().into_owned();
+    let stem = PathBuf::from(archive::strip_archive_suffix(&rel));
+    let member = |index: usize, path: String, size: u64, note, error| {
+        let (below, escape) = archive::safe_rel(&path, index);
+        Input {
+            name: if path.is_empty() {
+                archive.name.clone()
+            } else {
+                format!("{}/{path}", archive.name)
+            },
+            rel: stem.join(below),
+            path: None,
+            size,
+            member: Some(Arc::new(Member {
+                archive: archive.clone(),
+                index,
+                note: escape.or(note),
+                path,
+                error,
+            })),
+            codec: None,
+        }
+    };
+    match archive::list(&archive.path, packing) {
+        Err(why) => out.push(member(usize::MAX, String::new(), 0, None, Some(why))),
+        Ok(listing) => {
+            let last = listing.entries.last().map(|e| e.path.clone());
+            for e in listing.entries {
+                out.push(member(e.index, e.path, e.size, e.note, None));
+            }
+            if let Some(why) = listing.tail {
+                let why = match last {
+                    Some(p) => format!("cannot be read after the member {p}: {why}"),
+                    None => format!("cannot be read: {why}"),
+                };
+                out.push(member(usize::MAX, String::new(), 0, None, Some(why)));
+            }
+        }
+    }
 }
 
 /// The record files under `dir` with their sizes, in sorted path order: a path sorts by its
@@ -169,13 +280,22 @@ fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64)>) -> std::io::Result<()> {
         // cannot be looked at (a dangling link) is kept: reading it reports why.
         match std::fs::metadata(&path) {
             Ok(meta) if meta.is_dir() => walk(&path, out)?,
-            Ok(meta) if meta.is_file() && is_record => out.push((path, meta.len())),
+            Ok(meta) if meta.is_file() && (is_record || is_archive(&path)) => {
+                out.push((path, meta.len()))
+            }
             Ok(_) => {}
             Err(_) if is_record => out.push((path, 0)),
             Err(_) => {}
         }
     }
     Ok(())
+}
+
+/// Whether a file found in a folder is read as an archive or a compressed record.
+fn is_archive(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(archive::is_archive_name)
 }
 
 /// A share of the inputs: `--shard I/N` keeps the inputs whose [`Input::shard_name`] hashes

@@ -31,6 +31,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod archive;
 mod date;
 mod dedup;
 pub mod filter_text;
@@ -49,10 +50,10 @@ pub use filter_text::{Day, EndingName};
 pub use input::{Input, InputError, RECORD_EXTENSIONS, Shard, expand, io_reason};
 pub use isolate::{install_hook, isolated};
 pub use key::{Fnv1a, game_key, key_hex, start_text};
-pub use read::{INTERNAL_ERROR, InputRecord, Reading, SharedStdin, Stdin, read_input};
+pub use read::{INTERNAL_ERROR, InputRecord, Reading, SharedStdin, Stdin, input_bytes, read_input};
 pub use row::{
-    COLUMNS, ColumnWord, GameRow, MATE_COLUMNS, MateSearch, MissedMate, csv_header, main_line_text,
-    missed_mate, moves_text, parse_word,
+    COLUMNS, ColumnWord, GameRow, MATE_COLUMNS, MateSearch, MissedMate, TimeControl, csv_header,
+    game_id, main_line_text, missed_mate, moves_text, parse_word,
 };
 pub use run::{Event, pool, run, select_row};
 pub use select::{ENDINGS, Selection};

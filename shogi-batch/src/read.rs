@@ -1,10 +1,13 @@
 //! Reading one input game by game: the one place that talks to shogi-kif's reader.
 
+use crate::archive::members::{Bytes, read_members};
+use crate::archive::{open_compressed, stdin_decoded};
 use crate::input::{Input, io_reason};
 use crate::isolate::isolated;
 use shogi_core::Position;
 use shogi_kif::{
     Diagnostic, Encoding, ErrorKind, Format, MainLine, ReadError, ReadOptions, Reader, Record,
+    Severity,
 };
 use std::borrow::Cow;
 use std::io::{BufRead, Read};
@@ -106,10 +109,10 @@ pub const MAX_INPUT: u64 = 256 * 1024 * 1024;
 /// Inputs at least this large, and standard input, are read game by game.
 pub const STREAM_FROM: u64 = 32 * 1024 * 1024;
 
-/// Whether an input is read game by game from a stream (standard input, large files) rather
-/// than whole.
+/// Whether an input is read game by game from a stream (standard input, large files,
+/// compressed files) rather than whole.
 pub fn is_streamed(input: &Input) -> bool {
-    input.path.is_none() || input.size >= STREAM_FROM
+    input.is_stdin() || input.codec.is_some() || input.size >= STREAM_FROM
 }
 
 /// The standard input a batch shares between its workers (the one that reads `-` locks it).
@@ -172,26 +175,35 @@ pub fn read_input(
     reading: &Reading<'_>,
     each: &mut dyn FnMut(InputRecord),
 ) -> Result<(), String> {
-    let mut opts = reading.options;
-    opts.validate = reading.validate;
-    if opts.hint.is_none() {
-        opts.hint = input.hint();
+    let opts = options_for(input, reading);
+    if input.member.is_some() {
+        // One member by itself: the archive is decoded up to it.
+        return read_member(input, input_bytes(input), reading, each);
     }
     let Some(path) = &input.path else {
+        let mut read_stdin = |reader: &mut dyn BufRead| {
+            let reader = stdin_decoded(reader).map_err(|e| io_reason(&e))?;
+            read_games(reader, opts, each)
+        };
         return match reading.stdin {
             Some(stdin) => {
                 let mut result = Ok(());
                 stdin.with_reader(&mut |reader| {
-                    result = read_games(reader, opts, each);
+                    result = read_stdin(reader);
                 });
                 result
             }
             None => {
-                let reader = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
-                read_games(reader, opts, each)
+                let mut reader =
+                    std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
+                read_stdin(&mut reader)
             }
         };
     };
+    if let Some(codec) = input.codec {
+        let reader = open_compressed(path, codec).map_err(|e| io_reason(&e))?;
+        return read_games(reader, opts, each);
+    }
     let f = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
     let size = regular_size(&f);
     if size >= STREAM_FROM {
@@ -199,6 +211,73 @@ pub fn read_input(
     }
     let bytes = read_file(f, size)?;
     read_games(&bytes[..], opts, each)
+}
+
+/// The bytes of an input that is a file, a compressed file or an archive's member,
+/// decompressed (at most [`MAX_INPUT`] bytes; a member at most
+/// [`crate::archive::MEMBER_LIMIT`]); `Err` for standard input or why they cannot be had.
+pub fn input_bytes(input: &Input) -> Result<Vec<u8>, String> {
+    if let Some(member) = &input.member {
+        let mut bytes = Err("not read".to_string());
+        read_members(&member.archive, &[member], &mut |_, b| {
+            bytes = b;
+            std::ops::ControlFlow::Break(())
+        });
+        return bytes;
+    }
+    let path = input.path.as_ref().ok_or("standard input is not a file")?;
+    let mut reader: Box<dyn Read> = match input.codec {
+        Some(codec) => Box::new(open_compressed(path, codec).map_err(|e| io_reason(&e))?),
+        None => Box::new(std::fs::File::open(path).map_err(|e| io_reason(&e))?),
+    };
+    let mut buf = Vec::new();
+    (&mut reader)
+        .take(MAX_INPUT + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| io_reason(&e))?;
+    if buf.len() as u64 > MAX_INPUT {
+        return Err(format!("larger than {} MiB", MAX_INPUT / 1024 / 1024));
+    }
+    Ok(buf)
+}
+
+/// The reading options of one input: the hint from its name unless one is given.
+fn options_for(input: &Input, reading: &Reading<'_>) -> ReadOptions {
+    let mut opts = reading.options;
+    opts.validate = reading.validate;
+    if opts.hint.is_none() {
+        opts.hint = input.hint();
+    }
+    opts
+}
+
+/// Reads the games of an archive's member from its bytes (`Err`: why they could not be
+/// had), each with the member's note as a warning.
+pub(crate) fn read_member(
+    input: &Input,
+    bytes: Bytes,
+    reading: &Reading<'_>,
+    each: &mut dyn FnMut(InputRecord),
+) -> Result<(), String> {
+    let bytes = bytes?;
+    let opts = options_for(input, reading);
+    let note = input.member.as_ref().and_then(|m| m.note.clone());
+    read_games(&bytes[..], opts, &mut |mut game| {
+        // Said once, with the member's first game.
+        if let Some(note) = note.as_ref().filter(|_| game.index <= 1) {
+            game.diagnostics.insert(
+                0,
+                Diagnostic {
+                    severity: Severity::Warning,
+                    line: 0,
+                    column: 0,
+                    message: note.clone(),
+                    line_text: String::new(),
+                },
+            );
+        }
+        each(game)
+    })
 }
 
 /// Reads the games of a reader with shogi-kif's [`Reader`].

@@ -254,6 +254,11 @@ fn gather(args: &MateArgs, ctx: &mut Ctx) -> Result<Vec<Problem>, Failure> {
             )
         };
         let games: Vec<shogi_kif::ReadRecord> = match &input.path {
+            _ if input.member.is_some() || input.codec.is_some() => {
+                let bytes = shogi_batch::input_bytes(&input)
+                    .map_err(|e| Failure::usage(format!("error: {}: {e}", input.name)))?;
+                Reader::new(&bytes[..], opts).map_err(unreadable)?.collect()
+            }
             Some(path) => Reader::open(path, opts).map_err(unreadable)?.collect(),
             None => {
                 let mut bytes = Vec::new();

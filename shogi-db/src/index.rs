@@ -516,19 +516,34 @@ fn look(inputs: &[Input], stored: &HashMap<String, Stored>, pool: &rayon::Thread
         inputs
             .par_iter()
             .map(|input| {
-                let Some(path) = &input.path else {
+                // A member of an archive: unchanged while the archive is (its size and
+                // time, in place of a hash of the member's bytes).
+                let member = input.member.as_ref().map(|m| m.archive.path.as_path());
+                let Some(path) = input.path.as_deref().or(member) else {
                     return Plan::Vanished;
                 };
-                let Some((size, mtime_ns)) = stat(path) else {
+                let Some((file_size, mtime_ns)) = stat(path) else {
                     return Plan::Vanished;
+                };
+                let hash = || match member {
+                    Some(_) => Some(format!("archive:{file_size}:{mtime_ns}:{}", input.size)),
+                    None => content_hash(path),
+                };
+                let size = match member {
+                    Some(_) => input.size as i64,
+                    None => file_size,
                 };
                 let old = stored.get(&input.name);
                 if let Some(s) = old {
-                    if s.size == size && s.mtime_ns == mtime_ns && s.hash.is_some() {
+                    if s.size == size
+                        && s.mtime_ns == mtime_ns
+                        && s.hash.is_some()
+                        && (member.is_none() || s.hash == hash())
+                    {
                         return Plan::Unchanged;
                     }
                 }
-                let hash = content_hash(path);
+                let hash = hash();
                 let seen = Seen {
                     size,
                     mtime_ns,

@@ -8,6 +8,7 @@ use crate::filter_text::EndingName;
 use crate::key::{game_key, key_hex};
 use crate::read::InputRecord;
 use columns::ending_and_winner;
+pub use floodgate::{TimeControl, game_id};
 use serde::{Deserialize, Serialize};
 use shogi_core::{Color, Variant};
 use shogi_kif::{Encoding, Format, MainLine, Record, Severity, Winner};
@@ -16,6 +17,7 @@ use word::{serde_flag_word, serde_opt_word, serde_word};
 
 mod columns;
 mod csv_line;
+mod floodgate;
 mod mate;
 mod moves;
 mod word;
@@ -255,6 +257,7 @@ where
         return row;
     };
     columns::header_columns(&mut row, record);
+    floodgate::fill(&mut row, record, path);
     row.line_columns(record, game.main_line().as_deref());
     row
 }

@@ -7,6 +7,9 @@ use crate::row::GameRow;
 use crate::select::Selection;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
+use std::sync::Arc;
+
+mod members;
 
 /// What the driver hands back, in input order.
 #[derive(Debug)]
@@ -40,7 +43,17 @@ const STREAM_QUEUE: usize = 1024;
 const PIPE_FROM: u64 = 4 << 20;
 
 fn piped(input: &Input) -> bool {
-    input.path.is_none() || input.size >= PIPE_FROM
+    input.is_stdin()
+        || input.size >= PIPE_FROM
+        || (input.codec.is_some() && input.size >= PIPE_FROM / 16)
+}
+
+/// Whether `b` is a member of the same archive as `a`.
+fn same_archive(a: &Input, b: &Input) -> bool {
+    match (&a.member, &b.member) {
+        (Some(x), Some(y)) => Arc::ptr_eq(&x.archive, &y.archive),
+        _ => false,
+    }
 }
 
 /// Reads every game of `inputs` on `pool`, runs `work` on each (on a worker thread) and hands
@@ -69,6 +82,15 @@ where
     let per_chunk = CHUNK_PER_THREAD * pool.current_num_threads().max(1);
     let mut i = 0;
     while i < inputs.len() {
+        if inputs[i].member.is_some() {
+            let mut j = i + 1;
+            while j < inputs.len() && same_archive(&inputs[i], &inputs[j]) {
+                j += 1;
+            }
+            members::run_members(&inputs[i..j], reading, pool, &work, &mut emit)?;
+            i = j;
+            continue;
+        }
         if piped(&inputs[i]) {
             stream_one(&inputs[i], reading, pool, &work, &mut emit)?;
             i += 1;
@@ -91,10 +113,15 @@ where
                 .par_iter()
                 .map(|input| {
                     let mut out = Vec::new();
-                    read_guarded(input, reading, &work, &mut |t| {
-                        out.push(t);
-                        ControlFlow::Continue(())
-                    });
+                    read_guarded(
+                        input,
+                        &work,
+                        |each| read_input(input, reading, each),
+                        &mut |t| {
+                            out.push(t);
+                            ControlFlow::Continue(())
+                        },
+                    );
                     out
                 })
                 .collect()
@@ -127,10 +154,15 @@ where
     let mut flow = ControlFlow::Continue(());
     pool.in_place_scope(|scope| {
         scope.spawn(move |_| {
-            read_guarded(input, reading, work, &mut |t| match tx.send(t) {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(_) => ControlFlow::Break(()),
-            });
+            read_guarded(
+                input,
+                work,
+                |each| read_input(input, reading, each),
+                &mut |t| match tx.send(t) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(_) => ControlFlow::Break(()),
+                },
+            );
         });
         for t in rx.iter() {
             if emit(input, Event::Game(t)).is_break() {
@@ -145,11 +177,12 @@ where
     emit(input, Event::InputDone)
 }
 
-/// Reads one input, runs `work` on each game, with the panic guard (see [`run`]).
-fn read_guarded<T, W>(
+/// Reads one input's games with `source`, runs `work` on each game, with the panic guard
+/// (see [`run`]).
+pub(crate) fn read_guarded<T, W>(
     input: &Input,
-    reading: &Reading<'_>,
     work: &W,
+    source: impl FnOnce(&mut dyn FnMut(InputRecord)) -> Result<(), String>,
     out: &mut dyn FnMut(T) -> ControlFlow<()>,
 ) where
     W: Fn(&Input, InputRecord) -> T + Sync,
@@ -167,7 +200,7 @@ fn read_guarded<T, W>(
         }
     };
     let result = isolated(|| {
-        read_input(input, reading, &mut |game| {
+        source(&mut |game| {
             if stopped {
                 return;
             }

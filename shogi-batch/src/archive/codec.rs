@@ -1,0 +1,158 @@
+//! Compressed streams: which compression a stream's first bytes show, and a reader that
+//! undoes it (all pure Rust: flate2 with miniz_oxide, ruzstd, lzma-rust2, bzip2 with
+//! libbz2-rs-sys).
+
+use std::io::{self, BufRead, Read};
+
+/// A compression applied to one stream (a single record file, or a whole tar archive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Codec {
+    /// gzip (`.gz`, `.tgz`), every member of a concatenated file.
+    Gzip,
+    /// Zstandard (`.zst`), every frame.
+    Zstd,
+    /// xz (`.xz`), every stream.
+    Xz,
+    /// bzip2 (`.bz2`), every stream.
+    Bzip2,
+}
+
+impl Codec {
+    /// The compression whose magic bytes `head` starts with.
+    pub fn sniff(head: &[u8]) -> Option<Codec> {
+        if head.starts_with(&[0x1f, 0x8b]) {
+            Some(Codec::Gzip)
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+            Some(Codec::Zstd)
+        } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+            Some(Codec::Xz)
+        } else if head.len() >= 4 && head.starts_with(b"BZh") && (b'1'..=b'9').contains(&head[3]) {
+            Some(Codec::Bzip2)
+        } else {
+            None
+        }
+    }
+
+    /// The file-name suffixes (lower case, without the dot) of this compression.
+    pub fn suffixes(self) -> &'static [&'static str] {
+        match self {
+            Codec::Gzip => &["gz"],
+            Codec::Zstd => &["zst", "zstd"],
+            Codec::Xz => &["xz"],
+            Codec::Bzip2 => &["bz2"],
+        }
+    }
+
+    /// The compression a file-name suffix names (`gz`, `zst`, `xz`, `bz2`; any case).
+    pub fn from_suffix(ext: &str) -> Option<Codec> {
+        let ext = ext.to_ascii_lowercase();
+        [Codec::Gzip, Codec::Zstd, Codec::Xz, Codec::Bzip2]
+            .into_iter()
+            .find(|c| c.suffixes().contains(&ext.as_str()))
+    }
+
+    /// A reader of the decompressed bytes of `inner`.
+    pub fn decoder<'a, R: BufRead + 'a>(self, inner: R) -> Box<dyn Read + 'a> {
+        match self {
+            Codec::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(inner)),
+            Codec::Zstd => Box::new(ZstdFrames::new(inner)),
+            Codec::Xz => Box::new(lzma_rust2::XzReader::new(inner, true)),
+            Codec::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(inner)),
+        }
+    }
+
+    /// What it is called in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Codec::Gzip => "gzip",
+            Codec::Zstd => "zstd",
+            Codec::Xz => "xz",
+            Codec::Bzip2 => "bzip2",
+        }
+    }
+}
+
+/// Every frame of a Zstandard stream (ruzstd's decoder reads one frame).
+struct ZstdFrames<R: BufRead> {
+    source: Option<R>,
+    frame: Option<ruzstd::decoding::StreamingDecoder<R, ruzstd::decoding::FrameDecoder>>,
+}
+
+impl<R: BufRead> ZstdFrames<R> {
+    fn new(source: R) -> Self {
+        ZstdFrames {
+            source: Some(source),
+            frame: None,
+        }
+    }
+}
+
+impl<R: BufRead> Read for ZstdFrames<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if let Some(frame) = &mut self.frame {
+                let n = frame.read(buf)?;
+                if n > 0 || buf.is_empty() {
+                    return Ok(n);
+                }
+                let frame = self.frame.take().expect("a frame was being read");
+                self.source = Some(frame.into_inner());
+            }
+            let Some(mut source) = self.source.take() else {
+                return Ok(0);
+            };
+            if source.fill_buf()?.is_empty() {
+                self.source = Some(source);
+                return Ok(0);
+            }
+            let frame = ruzstd::decoding::StreamingDecoder::new(source)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+            self.frame = Some(frame);
+        }
+    }
+}
+
+/// A reader whose first bytes were read ahead ([`peek`]) and are given back first.
+pub type Peeked<R> = io::Chain<io::Cursor<Vec<u8>>, R>;
+
+/// Reads the first bytes of `reader` (up to `n`, fewer only at the end) without losing them:
+/// they come first in the reader returned.
+pub fn peek<R: Read>(mut reader: R, n: usize) -> io::Result<(Vec<u8>, Peeked<R>)> {
+    let mut head = Vec::with_capacity(n);
+    (&mut reader).take(n as u64).read_to_end(&mut head)?;
+    let copy = head.clone();
+    Ok((copy, io::Cursor::new(head).chain(reader)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_bytes_name_each_compression() {
+        assert_eq!(Codec::sniff(&[0x1f, 0x8b, 8]), Some(Codec::Gzip));
+        assert_eq!(
+            Codec::sniff(&[0x28, 0xb5, 0x2f, 0xfd, 0]),
+            Some(Codec::Zstd)
+        );
+        assert_eq!(Codec::sniff(b"\xfd7zXZ\0\0"), Some(Codec::Xz));
+        assert_eq!(Codec::sniff(b"BZh9"), Some(Codec::Bzip2));
+        assert_eq!(Codec::sniff(b"BZhx"), None);
+        assert_eq!(Codec::sniff("V2.2\nN+".as_bytes()), None);
+        assert_eq!(Codec::from_suffix("GZ"), Some(Codec::Gzip));
+        assert_eq!(Codec::from_suffix("csa"), None);
+    }
+
+    #[test]
+    fn zstd_reads_every_frame() {
+        let level = ruzstd::encoding::CompressionLevel::Fastest;
+        let mut both = ruzstd::encoding::compress_to_vec(&b"first "[..], level);
+        both.extend(ruzstd::encoding::compress_to_vec(&b"second"[..], level));
+        let mut out = String::new();
+        Codec::Zstd
+            .decoder(&both[..])
+            .read_to_string(&mut out)
+            .unwrap();
+        assert_eq!(out, "first second");
+    }
+}
