@@ -94,7 +94,7 @@ impl TagFilter {
     }
 }
 
-impl<S: From<&'static str> + From<String>> GameRow<S> {
+impl<S: From<String>> GameRow<S> {
     /// Recognises the game's openings and castles with `rules` (kept typed in
     /// [`GameRow::tags`] for the selection) and, with `columns`, fills the [`TAG_COLUMNS`]:
     /// empty where the taxonomy does not apply or the game could not be read.
@@ -106,20 +106,20 @@ impl<S: From<&'static str> + From<String>> GameRow<S> {
         }
         let names = |hits: &[TagHit]| {
             hits.iter()
-                .map(|h| S::from(rules.name(h.tag)))
+                .map(|h| S::from(rules.name(h.tag).to_string()))
                 .collect::<Vec<S>>()
         };
         let t = self.tags.as_ref();
         self.opening = Some(t.and_then(|t| {
             match t.main {
-                Some(m) => Some(S::from(rules.name(m))),
+                Some(m) => Some(S::from(rules.name(m).to_string())),
                 None => (t.class == GameClass::Unclassified)
-                    .then(|| S::from(GameClass::Unclassified.japanese())),
+                    .then(|| S::from(GameClass::Unclassified.japanese().to_string())),
             }
         }));
-        self.game_class = Some(t.map(|t| S::from(t.class.japanese())));
-        self.sente_class = Some(t.map(|t| S::from(t.sente.class.japanese())));
-        self.gote_class = Some(t.map(|t| S::from(t.gote.class.japanese())));
+        self.game_class = Some(t.map(|t| S::from(t.class.japanese().to_string())));
+        self.sente_class = Some(t.map(|t| S::from(t.sente.class.japanese().to_string())));
+        self.gote_class = Some(t.map(|t| S::from(t.gote.class.japanese().to_string())));
         self.sente_openings = Some(t.map_or_else(Vec::new, |t| names(&t.sente.openings)));
         self.gote_openings = Some(t.map_or_else(Vec::new, |t| names(&t.gote.openings)));
         self.sente_castles = Some(t.map_or_else(Vec::new, |t| names(&t.sente.castles)));
