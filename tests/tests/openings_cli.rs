@@ -262,3 +262,19 @@ fn unknown_names_and_bad_rule_files_are_usage_errors() {
     assert_eq!(got.iter().map(file).collect::<Vec<_>>(), ["a-shiken.usi"]);
     assert_eq!(got[0]["opening"].as_str(), Some("早指し四間"));
 }
+
+#[test]
+fn show_lists_each_sides_tags_with_plies() {
+    let line =
+        "position startpos moves 7g7f 3c3d 6g6f 8c8d 2h6h 8d8e 5i4h 5a4b 4h3h 4b3b 3h2h 7a7b 3i3h";
+    let text = stdout(&shogi_ok(&["show", line, "--tags"]));
+    assert_contains(&text, "Tags: 対抗形, 戦型 四間飛車\n");
+    assert_contains(
+        &text,
+        "  sente (black, ▲) 振り飛車: 四間飛車 (5), ノーマル四間飛車 (5); castles: 片美濃囲い (13)\n",
+    );
+    assert_contains(&text, "  gote (white, △) 居飛車: -; castles: -\n");
+    let mini = stdout(&shogi_ok(&["show", "samples/mini.kif", "--tags"]));
+    assert_contains(&mini, "Tags: none");
+    assert!(!stdout(&shogi_ok(&["show", line])).contains("Tags:"));
+}
