@@ -276,7 +276,11 @@ fn error(sources: &[(&str, &str)], loc: Loc, message: String) -> RuleError {
 }
 
 /// Resolves names, checks families, compiles rules.
-fn build(sources: &[(&str, &str)], defs: Vec<TagDef>) -> Result<RuleSet, RuleError> {
+/// Every name and alias (normalised) to its tags; a name given twice within a kind is an error.
+fn lookup_table(
+    sources: &[(&str, &str)],
+    defs: &[TagDef],
+) -> Result<HashMap<String, Vec<TagId>>, RuleError> {
     let mut lookup: HashMap<String, Vec<TagId>> = HashMap::new();
     for (i, d) in defs.iter().enumerate() {
         let id = TagId(i as u16);
@@ -304,6 +308,11 @@ fn build(sources: &[(&str, &str)], defs: Vec<TagDef>) -> Result<RuleSet, RuleErr
             entry.push(id);
         }
     }
+    Ok(lookup)
+}
+
+fn build(sources: &[(&str, &str)], defs: Vec<TagDef>) -> Result<RuleSet, RuleError> {
+    let lookup = lookup_table(sources, &defs)?;
     let resolve = |r: &NameRef, prefer: &[Kind]| -> Result<TagId, RuleError> {
         let key = normalize(&r.name);
         let found = variants(&key)
