@@ -71,5 +71,6 @@ pub use names::normalize;
 pub use parse::{Kind, RuleError};
 pub use recognise::{
     GameClass, GameTags, Recognizer, SideClass, SideTags, TagHit, applies_to, recognise,
+    recognise_legal,
 };
 pub use ruleset::{BUILTIN_RULES, RuleSet, Tag, TagId};

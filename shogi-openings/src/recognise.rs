@@ -183,6 +183,15 @@ impl<'r> Recognizer<'r> {
     /// Plays the next move (checked: an illegal move is refused and changes nothing) and
     /// records the tags it completes.
     pub fn push(&mut self, mv: Move) -> Result<(), PlayError> {
+        self.pos.check_move(mv)?;
+        self.push_legal(mv);
+        Ok(())
+    }
+
+    /// [`Recognizer::push`] for a move known to be legal where it stands (a main line already
+    /// replayed and checked, as a record reader gives it): not checked again. An illegal move
+    /// gives meaningless tags (never a panic or unsafety).
+    pub fn push_legal(&mut self, mv: Move) {
         let mover = self.pos.side_to_move();
         let (role, captured) = match mv {
             Move::Drop { role, .. } => (role, None),
@@ -191,7 +200,7 @@ impl<'r> Recognizer<'r> {
                 self.pos.piece_at(to).map(|p| p.role.unpromote()),
             ),
         };
-        self.pos.play(mv)?;
+        self.pos.play_unchecked(mv);
         self.ply += 1;
         if let Some(c) = captured {
             self.captured |= 1 << c.index();
@@ -219,7 +228,6 @@ impl<'r> Recognizer<'r> {
                     && !given[side].contains(r.tag)
             });
         }
-        Ok(())
     }
 
     fn check(
@@ -359,6 +367,23 @@ fn hand_ok(h: &HandRule, pos: &Position, side: Color) -> bool {
         let n = hand.count(r);
         h.exact.is_none_or(|e| e[i] == n) && n >= h.at_least[i] && (h.lacks >> i & 1 == 0 || n == 0)
     })
+}
+
+/// [`recognise`] for moves known to be legal (a main line already checked, as
+/// `shogi_kif::MainLine` replays it): no move is checked again.
+pub fn recognise_legal(
+    rules: &RuleSet,
+    start: &Position,
+    moves: impl IntoIterator<Item = Move>,
+) -> Option<GameTags> {
+    let mut r = Recognizer::new(rules, start)?;
+    for mv in moves {
+        if r.is_done() {
+            break;
+        }
+        r.push_legal(mv);
+    }
+    Some(r.finish())
 }
 
 /// Recognises the openings and castles of the main line `moves` from `start` with `rules`:

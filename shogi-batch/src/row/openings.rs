@@ -5,7 +5,9 @@ use super::GameRow;
 use crate::read::InputRecord;
 use shogi_core::Color;
 use shogi_kif::{HeaderKey, Record};
-use shogi_openings::{GameClass, GameTags, Kind, RuleSet, SideClass, TagHit, TagId, recognise};
+use shogi_openings::{
+    GameClass, GameTags, Kind, RuleSet, SideClass, TagHit, TagId, recognise, recognise_legal,
+};
 
 /// The columns `--tags` adds, after the `moves` and `missed_mate_*` ones.
 pub const TAG_COLUMNS: &[&str] = &[
@@ -29,6 +31,14 @@ pub fn game_tags(record: &Record, rules: &RuleSet) -> Option<GameTags> {
         .take_while(|n| n.foul.is_none())
         .map(|n| n.mv);
     recognise(rules, record.start_position(), moves)
+}
+
+/// [`game_tags`] of a game read: its main line as the reader replayed it, not checked again.
+fn read_game_tags(game: &InputRecord, rules: &RuleSet) -> Option<GameTags> {
+    let record = game.record.as_ref().filter(|_| game.panic.is_none())?;
+    let main = game.main_line()?;
+    let moves = record.main_line().take(main.played()).map(|n| n.mv);
+    recognise_legal(rules, record.start_position(), moves)
 }
 
 /// The side a tag filter looks at.
@@ -100,7 +110,7 @@ impl<S: From<String>> GameRow<S> {
     /// empty where the taxonomy does not apply or the game could not be read.
     pub fn set_tags(&mut self, game: &InputRecord, rules: &'static RuleSet, columns: bool) {
         let record = game.record.as_ref().filter(|_| game.panic.is_none());
-        self.tags = record.and_then(|r| game_tags(r, rules));
+        self.tags = read_game_tags(game, rules);
         if !columns {
             return;
         }
