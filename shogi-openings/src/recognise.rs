@@ -145,6 +145,12 @@ pub struct Recognizer<'r> {
     given: [TagSet; 2],
     hits: [Vec<TagHit>; 2],
     active: [Vec<u32>; 2],
+    /// The first ply at which a rule's ply limit runs out (the lists are pruned then).
+    next_expiry: u32,
+    /// The captures the lists were last pruned for.
+    pruned_captured: u16,
+    /// Whether a tag was given since the lists were last pruned.
+    fired: bool,
 }
 
 impl<'r> Recognizer<'r> {
@@ -172,6 +178,9 @@ impl<'r> Recognizer<'r> {
             given: [TagSet::new(rules.len()), TagSet::new(rules.len())],
             hits: [Vec::new(), Vec::new()],
             active,
+            next_expiry: 0,
+            pruned_captured: 0,
+            fired: false,
         })
     }
 
@@ -206,28 +215,40 @@ impl<'r> Recognizer<'r> {
             self.captured |= 1 << c.index();
         }
         let me = mover.index();
-        let mut fired: Vec<TagId> = Vec::new();
         for k in 0..self.active[me].len() {
             let rule = &self.rules.rules[self.active[me][k] as usize];
             if !self.given[me].contains(rule.tag) && self.check(rule, mover, mv, role, captured) {
                 self.given[me].insert(rule.tag);
+                self.fired = true;
                 self.hits[me].push(TagHit {
                     tag: rule.tag,
                     ply: self.ply,
                 });
-                fired.push(rule.tag);
             }
         }
+        // Rules leave the lists when their ply limit passes, a capture ends them, or their
+        // tag is given: looked at only when one of those can have happened.
+        if self.ply < self.next_expiry && self.captured == self.pruned_captured && !self.fired {
+            return;
+        }
         let (ply, captured, rules, given) = (self.ply, self.captured, self.rules, &self.given);
+        let mut next = u32::MAX;
         for (side, list) in self.active.iter_mut().enumerate() {
             list.retain(|&i| {
                 let r = &rules.rules[i as usize];
-                r.max_ply > ply
+                let keep = r.max_ply > ply
                     && r.eq_ply.is_none_or(|e| e > ply)
                     && r.before_capture & captured == 0
-                    && !given[side].contains(r.tag)
+                    && !given[side].contains(r.tag);
+                if keep {
+                    next = next.min(r.max_ply).min(r.eq_ply.unwrap_or(u32::MAX));
+                }
+                keep
             });
         }
+        self.next_expiry = next;
+        self.pruned_captured = captured;
+        self.fired = false;
     }
 
     fn check(
@@ -259,7 +280,8 @@ impl<'r> Recognizer<'r> {
         }
         let pos = &self.pos;
         let opp = mover.opposite();
-        if (pos.occupied() & m.empty).any()
+        if pos.by_color(mover) & m.own_any != m.own_any
+            || (pos.occupied() & m.empty).any()
             || m.own.iter().any(|&(r, b)| pos.pieces(mover, r) & b != b)
             || m.opponent.iter().any(|&(r, b)| pos.pieces(opp, r) & b != b)
             || m.not_own

@@ -68,6 +68,9 @@ pub(crate) type HandRule = HandCond;
 /// Board masks of one rule for one owner colour (actual squares).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Masks {
+    /// Every square an own piece must stand on, whatever its role: one test that rejects
+    /// most positions before the per-role ones.
+    pub own_any: Bitboard,
     pub own: Vec<(Role, Bitboard)>,
     pub opponent: Vec<(Role, Bitboard)>,
     pub empty: Bitboard,
@@ -468,7 +471,10 @@ fn masks(c: &Cond, owner: Color) -> Masks {
         let s = owner_square(sq, owner);
         match mark {
             Mark::Empty => m.empty |= Bitboard::from_square(s),
-            Mark::Own(r) => add(&mut m.own, r, s),
+            Mark::Own(r) => {
+                m.own_any |= Bitboard::from_square(s);
+                add(&mut m.own, r, s)
+            }
             Mark::Opponent(r) => add(&mut m.opponent, r, s),
             Mark::NotOwn(r) => add(&mut m.not_own, r, s),
             Mark::AnyOwn(r) => add(&mut m.any_own, r, s),
