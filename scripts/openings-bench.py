@@ -8,7 +8,7 @@ Each run times `stats -j1` without and with --tags, interleaved, under /usr/bin/
 /dev/null); the medians of --runs give games per second per core and the ratio (the issue's
 target: at most 1.5x).
 
-    python3 scripts/openings-bench.py [--games 10000] [--runs 3] [--shogi target/release/shogi]
+    python3 scripts/openings-bench.py [--games 10000] [--runs 3] [--kif] [--shogi target/release/shogi]
 """
 
 import argparse
@@ -36,6 +36,7 @@ def main():
     ap.add_argument("--games", type=int, default=10000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--shogi", default=os.path.join(ROOT, "target", "release", "shogi"))
+    ap.add_argument("--kif", action="store_true", help="one KIF file per game (as collections are) instead of USI lines")
     args = ap.parse_args()
     out = subprocess.run([args.shogi, "convert", os.path.join(SHARED, "corpus-openings", "files"), "--to", "usi"], capture_output=True, text=True)
     lines = [l for l in out.stdout.splitlines() if l.startswith("position")]
@@ -44,15 +45,25 @@ def main():
     plies = sum(len(l.split()) - 3 for l in lines) / len(lines)
     with tempfile.TemporaryDirectory() as d:
         games = [lines[i % len(lines)] for i in range(args.games)]
-        for k in range(0, len(games), 100):
-            with open(os.path.join(d, f"g{k // 100:05}.usi"), "w") as f:
-                f.write("\n".join(games[k:k + 100]) + "\n")
+        if args.kif:
+            kif = os.path.join(d, "kif")
+            subprocess.run([args.shogi, "convert", os.path.join(SHARED, "corpus-openings", "files"), "--to", "kif", "--out-dir", kif, "--lossy"], capture_output=True, check=True)
+            files = sorted(os.listdir(kif))
+            for i in range(args.games):
+                os.link(os.path.join(kif, files[i % len(files)]), os.path.join(d, f"g{i:06}.kif"))
+            import shutil
+            shutil.rmtree(kif)
+        else:
+            for k in range(0, len(games), 100):
+                with open(os.path.join(d, f"g{k // 100:05}.usi"), "w") as f:
+                    f.write("\n".join(games[k:k + 100]) + "\n")
         base = [args.shogi, "stats", d, "-j", "1", "-o", "/dev/null"]
         res = {"without": [], "with --tags": []}
         for _ in range(args.runs):
             res["without"].append(timed(base))
             res["with --tags"].append(timed(base + ["--tags"]))
-    print(f"{args.games} games ({len(lines)} distinct, mean {plies:.0f} plies), stats -j1, median of {args.runs} runs")
+    form = "one KIF file per game" if args.kif else "USI lines, 100 a file"
+    print(f"{args.games} games ({len(lines)} distinct, mean {plies:.0f} plies, {form}), stats -j1, median of {args.runs} runs")
     cpu = {}
     for name, runs in res.items():
         wall = statistics.median(r[0] for r in runs)
