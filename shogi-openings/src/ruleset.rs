@@ -293,6 +293,13 @@ fn lookup_table(
             let entry = lookup.entry(k).or_default();
             if let Some(&other) = entry.iter().find(|&&o| defs[o.index()].kind == d.kind) {
                 if other != id {
+                    // At the later file's place (a user's name that meets a built-in one).
+                    let first = &defs[other.index()];
+                    let loc = if first.loc.source > loc.source {
+                        first.loc
+                    } else {
+                        loc
+                    };
                     return Err(error(
                         sources,
                         loc,
@@ -367,11 +374,27 @@ fn build(sources: &[(&str, &str)], defs: Vec<TagDef>) -> Result<RuleSet, RuleErr
             t = p;
             steps += 1;
             if steps > n {
-                let loc = d.parent.as_ref().map_or(d.loc, |p| p.loc);
+                // `t` is on the cycle: blame the family written last (a user's file that
+                // closed a cycle through built-in tags is where the mistake is).
+                let mut members = vec![t];
+                while let Some(p) = parents[members[members.len() - 1].index()].filter(|&p| p != t)
+                {
+                    members.push(p);
+                }
+                let blamed = members
+                    .iter()
+                    .map(|m| &defs[m.index()])
+                    .max_by_key(|m| {
+                        m.parent.as_ref().map_or((0, std::cmp::Reverse(0)), |p| {
+                            (p.loc.source, std::cmp::Reverse(p.loc.line))
+                        })
+                    })
+                    .unwrap_or(d);
+                let loc = blamed.parent.as_ref().map_or(blamed.loc, |p| p.loc);
                 return Err(error(
                     sources,
                     loc,
-                    format!("a cycle of families through `{}`", d.name),
+                    format!("a cycle of families through `{}`", blamed.name),
                 ));
             }
         }

@@ -291,3 +291,18 @@ fn an_illegal_move_ends_the_line_it_is_tagged_up_to() {
     let t = recognise(rules, &even(), long.iter().copied()).unwrap();
     assert!(t.plies_seen < 110, "replayed {} plies", t.plies_seen);
 }
+
+#[test]
+fn a_users_mistake_through_built_in_tags_is_located_in_the_users_file() {
+    // The built-in 金矢倉's family is 矢倉: making 矢倉's family 金矢倉 closes a cycle.
+    let e = RuleSet::with_user_file("mine.rules", "castle 矢倉 < 金矢倉\n").unwrap_err();
+    assert_eq!(
+        (e.origin.as_str(), e.line, e.col),
+        ("mine.rules", 1, 13),
+        "{e}"
+    );
+    // A new tag named as a built-in alias.
+    let e =
+        RuleSet::with_user_file("mine.rules", "castle X < 居飛車\n  alias 金矢倉\n").unwrap_err();
+    assert_eq!((e.origin.as_str(), e.line), ("mine.rules", 2), "{e}");
+}
