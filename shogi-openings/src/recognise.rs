@@ -398,14 +398,10 @@ pub fn recognise_legal(
     start: &Position,
     moves: impl IntoIterator<Item = Move>,
 ) -> Option<GameTags> {
-    let mut r = Recognizer::new(rules, start)?;
-    for mv in moves {
-        if r.is_done() {
-            break;
-        }
+    replay(rules, start, moves, |r, mv| {
         r.push_legal(mv);
-    }
-    Some(r.finish())
+        true
+    })
 }
 
 /// Recognises the openings and castles of the main line `moves` from `start` with `rules`:
@@ -416,9 +412,19 @@ pub fn recognise(
     start: &Position,
     moves: impl IntoIterator<Item = Move>,
 ) -> Option<GameTags> {
+    replay(rules, start, moves, |r, mv| r.push(mv).is_ok())
+}
+
+/// Plays `moves` with `step` (false: stop) while a rule can still fire.
+fn replay(
+    rules: &RuleSet,
+    start: &Position,
+    moves: impl IntoIterator<Item = Move>,
+    mut step: impl FnMut(&mut Recognizer<'_>, Move) -> bool,
+) -> Option<GameTags> {
     let mut r = Recognizer::new(rules, start)?;
     for mv in moves {
-        if r.is_done() || r.push(mv).is_err() {
+        if r.is_done() || !step(&mut r, mv) {
             break;
         }
     }
