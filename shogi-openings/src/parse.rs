@@ -548,7 +548,7 @@ impl Reader<'_> {
         let mut i = 1;
         let &(rc, r) = toks
             .get(1)
-            .ok_or_else(|| self.err(n, toks[0].0 + 6, "`moved` needs a piece (or `any`)"))?;
+            .ok_or_else(|| self.err(n, toks[0].0 + 5, "`moved` needs a piece (or `any`)"))?;
         if r != "any" {
             m.role = Some(self.role(r, n, rc)?);
         }
