@@ -189,3 +189,92 @@ mod tests {
         assert!(variant("chess").is_err());
     }
 }
+
+/// Which flag names a tag: `--opening` (an opening or a class), `--castle` (a castle or a
+/// class) or `--class` (a side's or the game's class).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagFlag {
+    /// `--opening NAME`.
+    Opening,
+    /// `--castle NAME`.
+    Castle,
+    /// `--class NAME`.
+    Class,
+}
+
+/// What a tag filter's name asks for, looked up in `rules` (a tag's name or alias, in any
+/// spelling the rules accept); an unknown name says which names are nearest.
+pub fn tag_want(
+    rules: &shogi_openings::RuleSet,
+    flag: TagFlag,
+    name: &str,
+) -> Result<crate::TagWant, String> {
+    use crate::TagWant;
+    use shogi_openings::{GameClass, Kind, SideClass};
+    let key = shogi_openings::normalize(name);
+    if flag == TagFlag::Class {
+        for c in [SideClass::StaticRook, SideClass::RangingRook] {
+            if shogi_openings::normalize(c.japanese()) == key
+                || rules
+                    .find(name, Some(Kind::Class))
+                    .iter()
+                    .any(|&t| rules.name(t) == c.japanese())
+            {
+                return Ok(TagWant::Side(c));
+            }
+        }
+        if let Some(c) = GameClass::ALL.into_iter().find(|c| {
+            shogi_openings::normalize(c.japanese()) == key
+                || (key == "相振飛車" && *c == GameClass::DoubleRangingRook)
+        }) {
+            return Ok(TagWant::Game(c));
+        }
+        let all = [
+            "居飛車",
+            "振り飛車",
+            "相居飛車",
+            "対抗形",
+            "相振り飛車",
+            "力戦",
+        ];
+        return Err(format!(
+            "unknown class '{name}' (one of {})",
+            all.join(", ")
+        ));
+    }
+    let kind = if flag == TagFlag::Opening {
+        Kind::Opening
+    } else {
+        Kind::Castle
+    };
+    for k in [kind, Kind::Class] {
+        if let Some(&id) = rules.find(name, Some(k)).first() {
+            return Ok(TagWant::Tag(id, kind));
+        }
+    }
+    let near = rules.nearest(name, Some(kind), 5);
+    let what = if kind == Kind::Opening {
+        "opening"
+    } else {
+        "castle"
+    };
+    if near.is_empty() {
+        Err(format!("unknown {what} '{name}'"))
+    } else {
+        Err(format!(
+            "unknown {what} '{name}' (nearest: {})",
+            near.join(", ")
+        ))
+    }
+}
+
+/// `sente`, `gote` or `either` (also `black`, `white`, `先手`, `後手`).
+pub fn tag_side(s: &str) -> Result<crate::TagSide, String> {
+    use crate::TagSide;
+    match s.trim().to_ascii_lowercase().as_str() {
+        "sente" | "black" | "b" | "先手" | "下手" => Ok(TagSide::Sente),
+        "gote" | "white" | "w" | "後手" | "上手" => Ok(TagSide::Gote),
+        "either" | "any" | "both" => Ok(TagSide::Either),
+        _ => Err(format!("'{s}' is not a side (sente, gote or either)")),
+    }
+}

@@ -1,7 +1,7 @@
 //! Selection: the filters of `shogi stats`, `check` and `convert`, applied to rows.
 
 use crate::filter_text::{Day, EndingName};
-use crate::row::GameRow;
+use crate::row::{GameRow, TagFilter};
 use shogi_core::{Handicap, Position, Variant};
 use shogi_kif::Winner;
 
@@ -40,6 +40,7 @@ pub const ENDINGS: &[&str] = shogi_kif::ENDING_NAMES;
 /// | [`valid`](Selection::valid) | read without an error (`true`) or with one (`false`) |
 /// | [`min_rating`](Selection::min_rating) | where both sides' ratings are known and at least this |
 /// | [`passes_through`](Selection::passes_through) | whose main line passes through this position (board, hands, side to move) |
+/// | [`tag`](Selection::tag) | whose openings, castles or classes the [`TagFilter`] keeps (the row's tags must be set: [`GameRow::set_tags`] with [`Selection::tag_rules`]) |
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
     players: Vec<String>,
@@ -56,6 +57,7 @@ pub struct Selection {
     valid: Option<bool>,
     min_rating: Option<f64>,
     position: Option<Position>,
+    tags: Vec<TagFilter>,
 }
 
 /// `Selection`'s setters of one optional filter each: `name: Type => field` makes
@@ -94,6 +96,18 @@ impl Selection {
             && self.valid.is_none()
             && self.min_rating.is_none()
             && self.position.is_none()
+            && self.tags.is_empty()
+    }
+
+    /// Games whose tags the filter keeps; called again, games that all the filters keep.
+    pub fn tag(mut self, filter: TagFilter) -> Selection {
+        self.tags.push(filter);
+        self
+    }
+
+    /// The rules the tag filters need the row's tags recognised with, when there are any.
+    pub fn tag_rules(&self) -> Option<&'static shogi_openings::RuleSet> {
+        self.tags.first().map(|f| f.rules)
     }
 
     /// Games where either side's name contains `name` (case-insensitive); called again,
@@ -225,6 +239,9 @@ impl Selection {
             if !ok {
                 return false;
             }
+        }
+        if !self.tags.iter().all(|f| f.keeps(row.tags.as_ref())) {
+            return false;
         }
         match &self.position {
             Some(want) => reached(want),

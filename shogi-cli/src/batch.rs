@@ -1,7 +1,10 @@
 //! The arguments every batch command shares: shards and the selection of games.
 
 use crate::ctx::Failure;
-use shogi_batch::{DedupMode, Input, MateSearch, Selection, Shard};
+use shogi_batch::{DedupMode, Input, MateSearch, Selection, Shard, TagFilter};
+use shogi_openings::RuleSet;
+use std::path::PathBuf;
+use std::sync::Mutex;
 
 /// `--mate`, `--mate-plies K`, `--mate-length M` (of `check` and `stats`).
 #[derive(clap::Args, Clone, Default)]
@@ -110,6 +113,24 @@ pub struct SelectArgs {
     /// `stats` keeps every row and names the first copy in its duplicate_of column.
     #[arg(long, value_name = "MODE", num_args = 0..=1, default_missing_value = "exact")]
     pub dedup: Option<String>,
+    /// Games where an opening (戦法) of this name, or of its family, formed (a class name such
+    /// as 振り飛車 keeps every opening of the class); aliases and spellings are accepted.
+    #[arg(long, value_name = "NAME")]
+    pub opening: Option<String>,
+    /// Games where a castle (囲い) of this name, or of its family (美濃, 穴熊, 矢倉), formed.
+    #[arg(long, value_name = "NAME")]
+    pub castle: Option<String>,
+    /// Games of this class: a side's (居飛車, 振り飛車) or the game's (相居飛車, 対抗形,
+    /// 相振り飛車, 力戦).
+    #[arg(long, value_name = "NAME")]
+    pub class: Option<String>,
+    /// Whose tags --opening, --castle and a side's --class look at: sente, gote or either.
+    #[arg(long, value_name = "SIDE", default_value = "either")]
+    pub side: String,
+    /// Read opening and castle rules from FILE over the built-in ones (new tags add, a tag
+    /// defined again replaces the built-in one); see the shogi-openings crate docs.
+    #[arg(long, value_name = "FILE")]
+    pub tag_rules: Option<PathBuf>,
 }
 
 /// `s` with the filter of `flag` set (`set`) to its value read by `read`, when the flag was
@@ -205,9 +226,53 @@ impl SelectArgs {
             text::position,
             Selection::passes_through,
         )?;
+        s = self.tag_filters(s)?;
         if self.valid || self.invalid {
             // clap refuses both at once.
             s = s.valid(self.valid);
+        }
+        Ok(s)
+    }
+
+    /// The opening and castle rules: the built-in ones, or with --tag-rules FILE over them
+    /// (read once; a mistake in the file is a usage error at its file:line:col).
+    pub fn tag_rules(&self) -> Result<&'static RuleSet, Failure> {
+        // Each file's rules made once per process and kept to its end (`run` may be called
+        // many times in one process: keyed by path and text).
+        type Loaded = Vec<(PathBuf, String, &'static RuleSet)>;
+        static LOADED: Mutex<Loaded> = Mutex::new(Vec::new());
+        let Some(path) = &self.tag_rules else {
+            return Ok(RuleSet::builtin());
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Failure::usage(format!("error: --tag-rules {}: {e}", path.display())))?;
+        let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(&(_, _, rules)) = loaded.iter().find(|(p, t, _)| p == path && *t == text) {
+            return Ok(rules);
+        }
+        let rules = RuleSet::with_user_file(&path.display().to_string(), &text)
+            .map_err(|e| Failure::usage(format!("error: {e}")))?;
+        let rules: &'static RuleSet = Box::leak(Box::new(rules));
+        loaded.push((path.clone(), text, rules));
+        Ok(rules)
+    }
+
+    /// `s` with the --opening, --castle and --class filters, on --side.
+    fn tag_filters(&self, mut s: Selection) -> Result<Selection, Failure> {
+        use shogi_batch::filter_text::{TagFlag, tag_side, tag_want};
+        let side =
+            tag_side(&self.side).map_err(|e| Failure::usage(format!("error: --side: {e}")))?;
+        for (flag, name, value) in [
+            (TagFlag::Opening, "--opening", &self.opening),
+            (TagFlag::Castle, "--castle", &self.castle),
+            (TagFlag::Class, "--class", &self.class),
+        ] {
+            if let Some(v) = value {
+                let rules = self.tag_rules()?;
+                let want = tag_want(rules, flag, v)
+                    .map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
+                s = s.tag(TagFilter { rules, want, side });
+            }
         }
         Ok(s)
     }

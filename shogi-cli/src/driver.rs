@@ -166,6 +166,9 @@ pub(crate) fn selected(
     if let Some(v) = valid {
         row.valid = v;
     }
+    if let Some(rules) = selection.tag_rules() {
+        row.set_tags(game, rules, false);
+    }
     selection.matches(&row, |want| game.reached(want))
 }
 

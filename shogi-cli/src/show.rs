@@ -6,6 +6,7 @@ use crate::ctx::{Ctx, Failure, emit};
 use shogi_core::{Color, Handicap, Move, Position, Square, UsiWords, Variant};
 use shogi_kif::notation::{Notation, move_text};
 use shogi_kif::{Format, Line, ReadError, ReadOptions, Reader, Record};
+use shogi_openings::{RuleSet, TagHit, recognise};
 use std::fmt::Write as _;
 use std::io::BufRead;
 use std::path::Path;
@@ -54,6 +55,10 @@ pub struct ShowArgs {
     /// The variant for `startpos` (an SFEN's or a record's board decides on its own).
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
+    /// List each side's openings (戦法) and castles (囲い) over the line shown, each with the
+    /// ply it formed, the sides' and the game's class and the main 戦型.
+    #[arg(long)]
+    pub tags: bool,
     #[command(flatten)]
     pub read: InputArgs,
 }
@@ -324,6 +329,9 @@ fn render(shown: &Shown, ply: usize, args: &ShowArgs) -> Result<String, std::fmt
     if let Some(n) = args.variation {
         writeln!(out, "Line: variation {n}")?;
     }
+    if args.tags {
+        write_tags(&mut out, shown)?;
+    }
     if !moves.is_empty() {
         writeln!(out, "Moves:")?;
         let width = moves.len().to_string().len();
@@ -339,6 +347,43 @@ fn render(shown: &Shown, ply: usize, args: &ShowArgs) -> Result<String, std::fmt
         }
     }
     Ok(out)
+}
+
+/// `Tags:` and a line per side: class, openings and castles with the ply each formed (or
+/// that the taxonomy does not apply: Mini Shogi, most handicaps).
+fn write_tags(out: &mut String, shown: &Shown) -> std::fmt::Result {
+    let rules = RuleSet::builtin();
+    let Some(tags) = recognise(rules, &shown.start, shown.moves.iter().copied()) else {
+        return writeln!(
+            out,
+            "Tags: none (the taxonomy covers the even game and the lance handicaps)"
+        );
+    };
+    let main = tags.main.map_or("力戦", |t| rules.name(t));
+    writeln!(out, "Tags: {}, 戦型 {main}", tags.class.japanese())?;
+    let list = |hits: &[TagHit]| {
+        let v: Vec<String> = hits
+            .iter()
+            .map(|h| format!("{} ({})", rules.name(h.tag), h.ply))
+            .collect();
+        if v.is_empty() {
+            "-".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    for color in [Color::Black, Color::White] {
+        let side = tags.side(color);
+        let name = side_name(color, shown.handicap);
+        writeln!(
+            out,
+            "  {name} {}: {}; castles: {}",
+            side.class.japanese(),
+            list(&side.openings),
+            list(&side.castles)
+        )?;
+    }
+    Ok(())
 }
 
 /// `sente`/`gote`, or `shitate`/`uwate` in a handicap game.

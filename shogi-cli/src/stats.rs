@@ -5,10 +5,11 @@ use crate::batch::{MateArgs, SelectArgs, ShardArgs};
 use crate::ctx::{Ctx, Failure};
 use crate::driver::{Batch, Copies, Handler, Plan, status};
 use shogi_batch::{
-    DedupMode, GameRow, Input, InputRecord, MateSearch, Selection, Summary, csv_header, game_key,
-    line_text,
+    DedupMode, GameRow, Input, InputRecord, MateSearch, Selection, Summary, TAG_COLUMNS,
+    csv_header, game_key, line_text,
 };
 use shogi_kif::notation::Notation;
+use shogi_openings::RuleSet;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -60,6 +61,11 @@ pub struct StatsArgs {
     /// resignation or time, so this is slower).
     #[command(flatten)]
     pub mate: MateArgs,
+    /// Add the opening and castle columns: opening (the main 戦型), game_class, sente_class,
+    /// gote_class, sente_openings, gote_openings, sente_castles, gote_castles (lists joined
+    /// by ", " in CSV, arrays in JSON lines) and opening_header (the record's own 戦型).
+    #[arg(long)]
+    pub tags: bool,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
@@ -119,7 +125,14 @@ fn encode<S: AsRef<str> + serde::Serialize>(
 
 /// Where rows go: CSV or JSON lines serialised here, or rows the workers wrote.
 enum Sink<'a> {
+    /// Summary lines as CSV.
     Csv(Box<csv::Writer<Box<dyn Write + 'a>>>),
+    /// Rows written here as CSV (by `GameRow::write_csv`, which also joins the tag lists);
+    /// `header` goes before the first.
+    RowsCsv {
+        out: Box<dyn Write + 'a>,
+        header: Option<String>,
+    },
     Jsonl(Box<dyn Write + 'a>),
     /// Rows written by the workers; `header` goes before the first (CSV).
     Text {
@@ -129,9 +142,33 @@ enum Sink<'a> {
 }
 
 impl Sink<'_> {
-    fn row<T: serde::Serialize>(&mut self, row: &T) -> std::io::Result<()> {
+    /// A summary line.
+    fn line<T: serde::Serialize>(&mut self, line: &T) -> std::io::Result<()> {
         match self {
-            Sink::Csv(w) => w.serialize(row).map_err(std::io::Error::other),
+            Sink::Csv(w) => w.serialize(line).map_err(std::io::Error::other),
+            Sink::Jsonl(w) => {
+                serde_json::to_writer(&mut *w, line)?;
+                w.write_all(b"\n")
+            }
+            Sink::RowsCsv { .. } | Sink::Text { .. } => Err(std::io::Error::other(
+                "a summary line sent to rows (a bug: please report it)",
+            )),
+        }
+    }
+
+    fn row(&mut self, row: &GameRow) -> std::io::Result<()> {
+        match self {
+            Sink::Csv(_) => Err(std::io::Error::other(
+                "a row sent to the summary (a bug: please report it)",
+            )),
+            Sink::RowsCsv { out, header } => {
+                if let Some(h) = header.take() {
+                    out.write_all(h.as_bytes())?;
+                }
+                let mut line = Vec::new();
+                row.write_csv(&mut line);
+                out.write_all(&line)
+            }
             Sink::Jsonl(w) => {
                 serde_json::to_writer(&mut *w, row)?;
                 w.write_all(b"\n")
@@ -151,7 +188,7 @@ impl Sink<'_> {
                 }
                 out.write_all(text)
             }
-            Sink::Csv(_) | Sink::Jsonl(_) => Err(std::io::Error::other(
+            Sink::Csv(_) | Sink::RowsCsv { .. } | Sink::Jsonl(_) => Err(std::io::Error::other(
                 "a row handed over written (a bug: please report it)",
             )),
         }
@@ -160,6 +197,7 @@ impl Sink<'_> {
     fn flush(&mut self) -> std::io::Result<()> {
         match self {
             Sink::Csv(w) => w.flush(),
+            Sink::RowsCsv { out: w, .. } => w.flush(),
             Sink::Jsonl(w) | Sink::Text { out: w, .. } => w.flush(),
         }
     }
@@ -170,6 +208,8 @@ impl Sink<'_> {
 struct Extra {
     moves: Option<Notation>,
     mate: Option<MateSearch>,
+    /// --tags: the rules the tag columns come from.
+    tags: Option<&'static RuleSet>,
 }
 
 impl Extra {
@@ -180,6 +220,19 @@ impl Extra {
         }
         if let Some(search) = self.mate {
             row.set_missed_mate(game, search);
+        }
+    }
+
+    /// Recognises the game's tags when the columns or the selection need them (before the
+    /// selection looks at the row), filling the columns with --tags.
+    fn tags<S: From<String>>(
+        self,
+        row: &mut GameRow<S>,
+        game: &InputRecord,
+        selection: &Selection,
+    ) {
+        if let Some(rules) = self.tags.or(selection.tag_rules()) {
+            row.set_tags(game, rules, self.tags.is_some());
         }
     }
 }
@@ -202,6 +255,7 @@ fn stats_game(
         // Every game kept, written at once: the row borrows from the game.
         let mut row = GameRow::borrowed(&input.name, game);
         extra.fill(&mut row, game);
+        extra.tags(&mut row, game, selection);
         return Item {
             invalid: !row.valid,
             row: Some(Kept::Text(encode(&row, format))),
@@ -211,6 +265,7 @@ fn stats_game(
         };
     }
     let mut row = GameRow::new(&input.name, game);
+    extra.tags(&mut row, game, selection);
     let invalid = !row.valid;
     let keep = selection.matches(&row, |want| game.reached(want));
     if keep {
@@ -281,7 +336,7 @@ impl Rows<'_> {
     fn finish(mut self) -> Result<(), Failure> {
         if self.summary_only {
             for line in self.summary.lines() {
-                if let Err(e) = self.sink.row(&line) {
+                if let Err(e) = self.sink.line(&line) {
                     self.write_error = Some(e);
                     break;
                 }
@@ -348,12 +403,32 @@ fn open_sink<'a>(
     Ok(match (handover, args.format) {
         (Handover::Text(StatsFormat::Csv), _) => Sink::Text {
             out,
-            header: Some(csv_header(args.moves.is_some(), args.mate.mate)),
+            header: Some(header(args)),
         },
         (Handover::Text(StatsFormat::Jsonl), _) => Sink::Text { out, header: None },
-        (Handover::Row, StatsFormat::Csv) => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
+        (Handover::Row, StatsFormat::Csv) if args.summary => {
+            Sink::Csv(Box::new(csv::Writer::from_writer(out)))
+        }
+        (Handover::Row, StatsFormat::Csv) => Sink::RowsCsv {
+            out,
+            header: Some(header(args)),
+        },
         (Handover::Row, StatsFormat::Jsonl) => Sink::Jsonl(out),
     })
+}
+
+/// The CSV header: the columns, `moves`, the mate columns, the tag columns, as the row has them.
+fn header(args: &StatsArgs) -> String {
+    let mut h = csv_header(args.moves.is_some(), args.mate.mate);
+    if args.tags {
+        h.pop();
+        for c in TAG_COLUMNS {
+            h.push(',');
+            h.push_str(c);
+        }
+        h.push('\n');
+    }
+    h
 }
 
 /// Runs `shogi stats`.
@@ -363,6 +438,11 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let extra = Extra {
         moves: args.moves.map(Notation::from),
         mate: args.mate.search(),
+        tags: if args.tags {
+            Some(args.select.tag_rules()?)
+        } else {
+            None
+        },
     };
     let plan = Plan::new(&args.paths, &args.input, args.jobs, "stats").shard(&args.shard);
     let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;

@@ -163,6 +163,22 @@ impl<S: AsRef<str>> GameRow<S> {
             f.opt_number(self.missed_mate_length.flatten().map(u32::from));
             f.plain(&self.missed_mate_pv.as_ref().and_then(Option::as_ref));
         }
+        if let Some(opening) = &self.opening {
+            f.opt_text(opening);
+            for s in [&self.game_class, &self.sente_class, &self.gote_class] {
+                f.opt_text(&s.as_ref().and_then(Option::as_ref));
+            }
+            for list in [
+                &self.sente_openings,
+                &self.gote_openings,
+                &self.sente_castles,
+                &self.gote_castles,
+            ] {
+                let names: Vec<&str> = list.iter().flatten().map(AsRef::as_ref).collect();
+                f.text(&names.join(", "));
+            }
+            f.opt_text(&self.opening_header.as_ref().and_then(Option::as_ref));
+        }
         f.out.push(b'\n');
     }
 }

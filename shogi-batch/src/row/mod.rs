@@ -20,6 +20,7 @@ mod csv_line;
 mod floodgate;
 mod mate;
 mod moves;
+mod openings;
 mod word;
 
 pub use mate::{MateSearch, MissedMate, missed_mate};
@@ -28,6 +29,8 @@ pub use word::{ColumnWord, parse_word};
 pub use csv_line::{MATE_COLUMNS, csv_header};
 
 pub use moves::{main_line_text, moves_text};
+
+pub use openings::{TAG_COLUMNS, TagFilter, TagSide, TagWant, game_tags};
 
 /// One game, as a row of the `shogi stats` table.
 ///
@@ -138,6 +141,40 @@ pub struct GameRow<S = String> {
     /// With `--mate`: the mating line in USI, moves separated by single spaces.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub missed_mate_pv: Option<Option<S>>,
+    /// With `--tags` only (absent otherwise; inner `None`: empty): the game's main 戦型, the
+    /// name a `戦型：` header would give (`力戦` when no opening fits); see
+    /// [`GameRow::set_tags`]. Empty where the taxonomy does not apply (Mini Shogi, most
+    /// handicaps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<Option<S>>,
+    /// With `--tags`: `相居飛車`, `対抗形`, `相振り飛車` or `力戦`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_class: Option<Option<S>>,
+    /// With `--tags`: sente's class, `居飛車` or `振り飛車`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sente_class: Option<Option<S>>,
+    /// With `--tags`: gote's class.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gote_class: Option<Option<S>>,
+    /// With `--tags`: sente's openings (戦法) in the order they formed (CSV: joined by `, `).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sente_openings: Option<Vec<S>>,
+    /// With `--tags`: gote's openings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gote_openings: Option<Vec<S>>,
+    /// With `--tags`: sente's castles (囲い) in the order they formed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sente_castles: Option<Vec<S>>,
+    /// With `--tags`: gote's castles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gote_castles: Option<Vec<S>>,
+    /// With `--tags`: what the record's own `戦型` header (CSA `$OPENING`) says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening_header: Option<Option<S>>,
+    /// The recognised tags, typed, for the selection's tag filters (set by
+    /// [`GameRow::set_tags`]; never written).
+    #[serde(skip)]
+    pub tags: Option<shogi_openings::GameTags>,
 }
 
 /// The column names, in order.
@@ -230,8 +267,22 @@ impl<'a> GameRow<Cow<'a, str>> {
             missed_mate_side: self.missed_mate_side,
             missed_mate_length: self.missed_mate_length,
             missed_mate_pv: self.missed_mate_pv.map(o),
+            opening: self.opening.map(o),
+            game_class: self.game_class.map(o),
+            sente_class: self.sente_class.map(o),
+            gote_class: self.gote_class.map(o),
+            sente_openings: owned_list(self.sente_openings),
+            gote_openings: owned_list(self.gote_openings),
+            sente_castles: owned_list(self.sente_castles),
+            gote_castles: owned_list(self.gote_castles),
+            opening_header: self.opening_header.map(o),
+            tags: self.tags,
         }
     }
+}
+
+fn owned_list(v: Option<Vec<Cow<'_, str>>>) -> Option<Vec<String>> {
+    v.map(|v| v.into_iter().map(Cow::into_owned).collect())
 }
 
 /// The row, in three steps: what the reader said (format, errors, warnings), what the

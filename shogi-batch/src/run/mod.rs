@@ -231,7 +231,10 @@ pub(crate) fn read_guarded<T, W>(
 
 /// The work of `shogi stats` on one game: its row, or `None` when `selection` drops it.
 pub fn select_row(input: &Input, game: &InputRecord, selection: &Selection) -> Option<GameRow> {
-    let row = GameRow::new(&input.name, game);
+    let mut row = GameRow::new(&input.name, game);
+    if let Some(rules) = selection.tag_rules() {
+        row.set_tags(game, rules, false);
+    }
     selection
         .matches(&row, |want| game.reached(want))
         .then_some(row)

@@ -339,7 +339,10 @@ fn read_one(
         .error
         .as_ref()
         .is_some_and(|e| e.kind == shogi_kif::ErrorKind::Io);
-    let row = GameRow::new(&input.name, &game);
+    let mut row = GameRow::new(&input.name, &game);
+    if let Some(rules) = selection.tag_rules() {
+        row.set_tags(&game, rules, false);
+    }
     let keep = selection.matches(&row, |want| game.reached(want));
     let (key, line) = match &game.record {
         Some(rec) if keep && dedup.is_some() => (

@@ -21,6 +21,7 @@ mod play;
 mod read;
 mod seeds;
 mod sfen;
+mod tag_rules;
 mod write;
 
 pub use play::check_play;
@@ -30,6 +31,7 @@ pub use read::{
 };
 pub use seeds::{SeedSources, files_under, seed_sources, seeds};
 pub use sfen::{check_sfen, check_usi_position};
+pub use tag_rules::check_tag_rules;
 pub use write::check_write;
 
 /// How many games of one input are checked (a fuzz input can hold thousands of tiny ones).
@@ -47,6 +49,10 @@ pub struct Target {
 
 /// Every target, by name.
 pub const TARGETS: &[Target] = &[
+    Target {
+        name: "tag_rules",
+        check: check_tag_rules,
+    },
     Target {
         name: "sfen",
         check: check_sfen,

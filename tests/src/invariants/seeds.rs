@@ -88,6 +88,13 @@ pub fn seeds(name: &str, sources: &SeedSources) -> Vec<Vec<u8>> {
         "streaming" => records().map(|r| prefixed(&[123, 4], &r)).collect(),
         // No format hint.
         "write" => records().map(|r| prefixed(&[6], &r)).collect(),
+        // The built-in rules, and some of their tags alone.
+        "tag_rules" => {
+            let text = shogi_openings::BUILTIN_RULES;
+            let mut out = vec![text.as_bytes().to_vec()];
+            out.extend(text.split("\n\n").map(|block| block.as_bytes().to_vec()));
+            out
+        }
         "play" => lines()
             .map(|l| {
                 let mut v = prefixed(&[0], l);

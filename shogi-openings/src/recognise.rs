@@ -1,0 +1,432 @@
+//! The recogniser: replays a main line, checks each rule of the mover while its conditions can
+//! still hold, and derives the classes and the main 戦型 at the end.
+
+use crate::parse::{Kind, Order};
+use crate::ruleset::{HandRule, Rule, RuleSet, TagId, TagSet};
+use shogi_core::{Color, Handicap, Move, PlayError, Position, Role, Variant};
+
+/// A tag a side formed, and the ply (1-based, from the start of the record) of the move that
+/// first completed it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TagHit {
+    /// The tag.
+    pub tag: TagId,
+    /// The ply of the completing move.
+    pub ply: u32,
+}
+
+/// A side's class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SideClass {
+    /// 居飛車: no opening of the 振り飛車 class.
+    StaticRook,
+    /// 振り飛車: an opening of the 振り飛車 class.
+    RangingRook,
+}
+
+impl SideClass {
+    /// 居飛車 or 振り飛車.
+    pub const fn japanese(self) -> &'static str {
+        match self {
+            SideClass::StaticRook => "居飛車",
+            SideClass::RangingRook => "振り飛車",
+        }
+    }
+}
+
+/// The game's class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameClass {
+    /// 相居飛車: both sides Static Rook (and at least one opening recognised).
+    DoubleStaticRook,
+    /// 対抗形: one side Ranging Rook.
+    StaticVsRanging,
+    /// 相振り飛車: both sides Ranging Rook.
+    DoubleRangingRook,
+    /// 力戦: no opening recognised for either side.
+    Unclassified,
+}
+
+impl GameClass {
+    /// All classes.
+    pub const ALL: [GameClass; 4] = [
+        GameClass::DoubleStaticRook,
+        GameClass::StaticVsRanging,
+        GameClass::DoubleRangingRook,
+        GameClass::Unclassified,
+    ];
+
+    /// 相居飛車, 対抗形, 相振り飛車 or 力戦.
+    pub const fn japanese(self) -> &'static str {
+        match self {
+            GameClass::DoubleStaticRook => "相居飛車",
+            GameClass::StaticVsRanging => "対抗形",
+            GameClass::DoubleRangingRook => "相振り飛車",
+            GameClass::Unclassified => "力戦",
+        }
+    }
+}
+
+/// What one side formed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideTags {
+    /// Openings (戦法) in the order they formed.
+    pub openings: Vec<TagHit>,
+    /// Castles (囲い) in the order they formed.
+    pub castles: Vec<TagHit>,
+    /// 居飛車 or 振り飛車.
+    pub class: SideClass,
+}
+
+/// The tags of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameTags {
+    /// Sente's (the 下手's in a handicap game) tags.
+    pub sente: SideTags,
+    /// Gote's (the 上手's) tags.
+    pub gote: SideTags,
+    /// The game's class.
+    pub class: GameClass,
+    /// The one main 戦型 (what a `戦型：` header would say); `None` is 力戦.
+    pub main: Option<TagId>,
+    /// How many plies were replayed before no rule could fire any more (or the line ended).
+    pub plies_seen: u32,
+}
+
+impl GameTags {
+    /// One side's tags.
+    pub fn side(&self, color: Color) -> &SideTags {
+        match color {
+            Color::Black => &self.sente,
+            Color::White => &self.gote,
+        }
+    }
+
+    /// Whether `color`'s openings or castles (`kind`; both for `None`) include `family` or a
+    /// descendant of it.
+    pub fn has(&self, rules: &RuleSet, color: Color, family: TagId, kind: Option<Kind>) -> bool {
+        let s = self.side(color);
+        let both = s.openings.iter().chain(&s.castles);
+        both.filter(|h| kind.is_none_or(|k| rules.tag(h.tag).kind == k))
+            .any(|h| rules.is_within(h.tag, family))
+    }
+}
+
+/// Whether the taxonomy applies to games from `start`: standard shogi from the even start or
+/// the lance handicaps (香落ち, 右香落ち), whoever moves first; not Mini Shogi or other handicaps.
+pub fn applies_to(start: &Position) -> bool {
+    if start.variant() != Variant::Standard {
+        return false;
+    }
+    [Handicap::Even, Handicap::Lance, Handicap::RightLance]
+        .iter()
+        .any(|h| {
+            h.position().is_some_and(|p| {
+                Color::ALL.iter().all(|&c| {
+                    Role::ALL
+                        .iter()
+                        .all(|&r| p.pieces(c, r) == start.pieces(c, r))
+                        && start.hand(c).is_empty()
+                })
+            })
+        })
+}
+
+/// Replays a main line and recognises its openings and castles, incrementally: [`Recognizer::push`]
+/// each move, [`Recognizer::is_done`] says when no rule can fire any more, [`Recognizer::finish`]
+/// gives the tags.
+#[derive(Clone, Debug)]
+pub struct Recognizer<'r> {
+    rules: &'r RuleSet,
+    pos: Position,
+    ply: u32,
+    first: Color,
+    captured: u16,
+    given: [TagSet; 2],
+    hits: [Vec<TagHit>; 2],
+    active: [Vec<u32>; 2],
+    /// The first ply at which a rule's ply limit runs out (the lists are pruned then).
+    next_expiry: u32,
+    /// The captures the lists were last pruned for.
+    pruned_captured: u16,
+    /// Whether a tag was given since the lists were last pruned.
+    fired: bool,
+}
+
+impl<'r> Recognizer<'r> {
+    /// A recogniser from `start`, or `None` where the taxonomy does not apply ([`applies_to`]).
+    pub fn new(rules: &'r RuleSet, start: &Position) -> Option<Recognizer<'r>> {
+        if !applies_to(start) {
+            return None;
+        }
+        let first = start.side_to_move();
+        let active = [Color::Black, Color::White].map(|c| {
+            (0..rules.rules.len() as u32)
+                .filter(|&i| match rules.rules[i as usize].order {
+                    Some(Order::First) => c == first,
+                    Some(Order::Second) => c != first,
+                    None => true,
+                })
+                .collect()
+        });
+        Some(Recognizer {
+            rules,
+            pos: start.clone(),
+            ply: 0,
+            first,
+            captured: 0,
+            given: [TagSet::new(rules.len()), TagSet::new(rules.len())],
+            hits: [Vec::new(), Vec::new()],
+            active,
+            next_expiry: 0,
+            pruned_captured: 0,
+            fired: false,
+        })
+    }
+
+    /// Whether no rule can fire any more (the rest of the game need not be replayed).
+    pub fn is_done(&self) -> bool {
+        self.active[0].is_empty() && self.active[1].is_empty()
+    }
+
+    /// Plays the next move (checked: an illegal move is refused and changes nothing) and
+    /// records the tags it completes.
+    pub fn push(&mut self, mv: Move) -> Result<(), PlayError> {
+        self.pos.check_move(mv)?;
+        self.push_legal(mv);
+        Ok(())
+    }
+
+    /// [`Recognizer::push`] for a move known to be legal where it stands (a main line already
+    /// replayed and checked, as a record reader gives it): not checked again. An illegal move
+    /// gives meaningless tags (never a panic or unsafety).
+    pub fn push_legal(&mut self, mv: Move) {
+        let mover = self.pos.side_to_move();
+        let (role, captured) = match mv {
+            Move::Drop { role, .. } => (role, None),
+            Move::Normal { from, to, .. } => (
+                self.pos.piece_at(from).map_or(Role::King, |p| p.role),
+                self.pos.piece_at(to).map(|p| p.role.unpromote()),
+            ),
+        };
+        self.pos.play_unchecked(mv);
+        self.ply += 1;
+        if let Some(c) = captured {
+            self.captured |= 1 << c.index();
+        }
+        let me = mover.index();
+        for k in 0..self.active[me].len() {
+            let rule = &self.rules.rules[self.active[me][k] as usize];
+            if !self.given[me].contains(rule.tag) && self.check(rule, mover, mv, role, captured) {
+                self.given[me].insert(rule.tag);
+                self.fired = true;
+                self.hits[me].push(TagHit {
+                    tag: rule.tag,
+                    ply: self.ply,
+                });
+            }
+        }
+        // Rules leave the lists when their ply limit passes, a capture ends them, or their
+        // tag is given: looked at only when one of those can have happened.
+        if self.ply < self.next_expiry && self.captured == self.pruned_captured && !self.fired {
+            return;
+        }
+        let (ply, captured, rules, given) = (self.ply, self.captured, self.rules, &self.given);
+        let mut next = u32::MAX;
+        for (side, list) in self.active.iter_mut().enumerate() {
+            list.retain(|&i| {
+                let r = &rules.rules[i as usize];
+                let keep = r.max_ply > ply
+                    && r.eq_ply.is_none_or(|e| e > ply)
+                    && r.before_capture & captured == 0
+                    && !given[side].contains(r.tag);
+                if keep {
+                    next = next.min(r.max_ply).min(r.eq_ply.unwrap_or(u32::MAX));
+                }
+                keep
+            });
+        }
+        self.next_expiry = next;
+        self.pruned_captured = captured;
+        self.fired = false;
+    }
+
+    fn check(
+        &self,
+        rule: &Rule,
+        mover: Color,
+        mv: Move,
+        role: Role,
+        captured: Option<Role>,
+    ) -> bool {
+        if rule.eq_ply.is_some_and(|e| e != self.ply)
+            || rule.max_ply < self.ply
+            || rule.before_capture & self.captured != 0
+        {
+            return false;
+        }
+        let m = &rule.masks[mover.index()];
+        if let Some(cond) = &rule.moved {
+            if cond.role.is_some_and(|r| r != role)
+                || cond.drop != mv.is_drop()
+                || !m.to.contains(mv.to())
+                || cond.captures.is_some_and(|c| captured != Some(c))
+            {
+                return false;
+            }
+            if m.from.is_some() && mv.from() != m.from {
+                return false;
+            }
+        }
+        let pos = &self.pos;
+        let opp = mover.opposite();
+        if pos.by_color(mover) & m.own_any != m.own_any
+            || (pos.occupied() & m.empty).any()
+            || m.own.iter().any(|&(r, b)| pos.pieces(mover, r) & b != b)
+            || m.opponent.iter().any(|&(r, b)| pos.pieces(opp, r) & b != b)
+            || m.not_own
+                .iter()
+                .any(|&(r, b)| (pos.pieces(mover, r) & b).any())
+            || (!m.any_own.is_empty()
+                && !m
+                    .any_own
+                    .iter()
+                    .any(|&(r, b)| (pos.pieces(mover, r) & b).any()))
+        {
+            return false;
+        }
+        if rule.hand.as_ref().is_some_and(|h| !hand_ok(h, pos, mover))
+            || rule
+                .opponent_hand
+                .as_ref()
+                .is_some_and(|h| !hand_ok(h, pos, opp))
+        {
+            return false;
+        }
+        let has =
+            |side: Color, t: TagId| self.given[side.index()].meets(&self.rules.below[t.index()]);
+        rule.requires.iter().all(|&t| has(mover, t))
+            && !rule.excludes.iter().any(|&t| has(mover, t))
+            && rule.opponent_has.iter().all(|&t| has(opp, t))
+            && !rule.opponent_lacks.iter().any(|&t| has(opp, t))
+    }
+
+    /// The tags found, with the classes and the main 戦型.
+    pub fn finish(self) -> GameTags {
+        let rules = self.rules;
+        let side = |c: Color| {
+            let hits = &self.hits[c.index()];
+            let pick = |k: Kind| {
+                hits.iter()
+                    .copied()
+                    .filter(|h| rules.tag(h.tag).kind == k)
+                    .collect::<Vec<_>>()
+            };
+            let openings = pick(Kind::Opening);
+            let ranging = rules
+                .furibisha()
+                .is_some_and(|f| openings.iter().any(|h| rules.tag(h.tag).class == f));
+            SideTags {
+                castles: pick(Kind::Castle),
+                openings,
+                class: if ranging {
+                    SideClass::RangingRook
+                } else {
+                    SideClass::StaticRook
+                },
+            }
+        };
+        let (sente, gote) = (side(Color::Black), side(Color::White));
+        let class = match (sente.class, gote.class) {
+            (SideClass::RangingRook, SideClass::RangingRook) => GameClass::DoubleRangingRook,
+            (SideClass::StaticRook, SideClass::StaticRook)
+                if sente.openings.is_empty() && gote.openings.is_empty() =>
+            {
+                GameClass::Unclassified
+            }
+            (SideClass::StaticRook, SideClass::StaticRook) => GameClass::DoubleStaticRook,
+            _ => GameClass::StaticVsRanging,
+        };
+        let main = match class {
+            GameClass::Unclassified => None,
+            GameClass::DoubleRangingRook => rules.ai_furibisha(),
+            _ => {
+                // The ranging side names a 対抗形; in 相居飛車 both sides count.
+                let sides: Vec<&SideTags> = [&sente, &gote]
+                    .into_iter()
+                    .filter(|s| {
+                        class == GameClass::DoubleStaticRook || s.class == SideClass::RangingRook
+                    })
+                    .collect();
+                let mut best: Option<(u8, u32, TagId)> = None;
+                for s in sides {
+                    for h in s.openings.iter().chain(&s.castles) {
+                        if let Some((p, header)) = rules.header_of(h.tag) {
+                            if best.is_none_or(|(bp, bply, _)| p > bp || (p == bp && h.ply < bply))
+                            {
+                                best = Some((p, h.ply, header));
+                            }
+                        }
+                    }
+                }
+                best.map(|b| b.2)
+            }
+        };
+        let _ = self.first;
+        GameTags {
+            sente,
+            gote,
+            class,
+            main,
+            plies_seen: self.ply,
+        }
+    }
+}
+
+fn hand_ok(h: &HandRule, pos: &Position, side: Color) -> bool {
+    let hand = pos.hand(side);
+    Role::HAND.iter().enumerate().all(|(i, &r)| {
+        let n = hand.count(r);
+        h.exact.is_none_or(|e| e[i] == n) && n >= h.at_least[i] && (h.lacks >> i & 1 == 0 || n == 0)
+    })
+}
+
+/// [`recognise`] for moves known to be legal (a main line already checked, as
+/// `shogi_kif::MainLine` replays it): no move is checked again.
+pub fn recognise_legal(
+    rules: &RuleSet,
+    start: &Position,
+    moves: impl IntoIterator<Item = Move>,
+) -> Option<GameTags> {
+    replay(rules, start, moves, |r, mv| {
+        r.push_legal(mv);
+        true
+    })
+}
+
+/// Recognises the openings and castles of the main line `moves` from `start` with `rules`:
+/// `None` where the taxonomy does not apply ([`applies_to`]). Replaying stops at the first
+/// illegal move (the tags are those of the line up to it) and once no rule can fire any more.
+pub fn recognise(
+    rules: &RuleSet,
+    start: &Position,
+    moves: impl IntoIterator<Item = Move>,
+) -> Option<GameTags> {
+    replay(rules, start, moves, |r, mv| r.push(mv).is_ok())
+}
+
+/// Plays `moves` with `step` (false: stop) while a rule can still fire.
+fn replay(
+    rules: &RuleSet,
+    start: &Position,
+    moves: impl IntoIterator<Item = Move>,
+    mut step: impl FnMut(&mut Recognizer<'_>, Move) -> bool,
+) -> Option<GameTags> {
+    let mut r = Recognizer::new(rules, start)?;
+    for mv in moves {
+        if r.is_done() || !step(&mut r, mv) {
+            break;
+        }
+    }
+    Some(r.finish())
+}
