@@ -818,3 +818,35 @@ fn fairy_stockfish_game_mode_is_reproducible() {
     assert_eq!(text(&resumed.stdout), text(&one.stdout));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `shogi view --analysis` reads the cache `shogi analyze --cache` writes: the page carries
+/// the cache's evaluations (the fake engine's fixed score, in sente's view).
+#[test]
+fn view_reads_the_analysis_cache() {
+    let dir = scratch("view-cache");
+    let cache = dir.join("cache.sqlite");
+    let c = cache.to_str().unwrap();
+    let o = run(&args(
+        &fake_args(&["--score", "cp 77"]),
+        &[GAME, "--nodes", "1", "--cache", c],
+    ));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let page = dir.join("game.html");
+    let v = Command::new(SHOGI)
+        .current_dir(root())
+        .args(["view", GAME, "--analysis", c, "-o", page.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(v.status.code(), Some(0), "{}", text(&v.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("analysis cache"),
+        "no evaluations from the cache"
+    );
+    // Sente to move scores +77, gote to move -77 (sente's view).
+    assert!(
+        html.contains("\"+77\"") && html.contains("\"-77\""),
+        "scores missing"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,6 +1,8 @@
-//! Evaluations from the analysis cache `shogi analyze --cache` writes (SQLite: `configs`, and
-//! `results(config, sfen, result)` with the result as JSON whose `score` is USI-like text in
-//! the side to move's view: `cp 34`, `mate 5`, `mate -4`, `mate +`, `mate -`, `mate given`).
+//! Evaluations from the analysis cache `shogi analyze --cache` writes (SQLite, version 2:
+//! `analysis_configs`, and `analysis_results(config, position, result)` with the result as
+//! JSON whose `score` is USI-like text in the side to move's view: `cp 34`, `mate 5`,
+//! `mate -4`, `mate +`, `mate -`, `mate given`). Only configurations of `--mode position` are
+//! read (their `position` is the SFEN; game mode's keys carry the history too).
 //! Opened read-only; nothing is written.
 
 use crate::game::{Eval, GRAPH_CAP, mate_text};
@@ -63,7 +65,9 @@ impl Analysis {
         )
         .map_err(err)?;
         let configs = conn
-            .prepare("SELECT id FROM configs ORDER BY id DESC")
+            .prepare(
+                "SELECT id FROM analysis_configs WHERE lim LIKE '% mode position' ORDER BY id DESC",
+            )
             .and_then(|mut st| {
                 st.query_map([], |r| r.get(0))?
                     .collect::<rusqlite::Result<Vec<i64>>>()
@@ -91,7 +95,9 @@ impl Analysis {
     pub fn eval(&self, sfen: &str, mover: Color) -> Result<Option<Eval>, String> {
         let mut st = self
             .conn
-            .prepare_cached("SELECT result FROM results WHERE config = ?1 AND sfen = ?2")
+            .prepare_cached(
+                "SELECT result FROM analysis_results WHERE config = ?1 AND position = ?2",
+            )
             .map_err(|e| format!("{}: {e}", self.path.display()))?;
         for c in &self.configs {
             let text: Option<String> = st
