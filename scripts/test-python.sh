@@ -22,8 +22,15 @@ echo "== virtualenv $venv"
 export SHOGI_PY_REQUIRE_DASK=1 SHOGI_PY_REQUIRE_CSHOGI=1 SHOGI_PY_REQUIRE_PANDAS=1 SHOGI_PY_REQUIRE_PYARROW=1
 
 echo "== shogi CLI (to compare against) and the fake USI engine (tests/test_engine.py)"
-cargo build --locked --quiet -p shogi-cli -p shogi-usi
 target="${CARGO_TARGET_DIR:-$root/target}"
+# .ci/run has just run `cargo test --workspace`, which built both programs from this tree (the
+# integration tests run them): it says so with SHOGI_PY_BINS_BUILT=1, and they are not built
+# again in another profile (a second compile of every crate, about 1.5 minutes on CI).
+if [ "${SHOGI_PY_BINS_BUILT:-0}" = 1 ] && [ -x "$target/debug/shogi" ] && [ -x "$target/debug/fake-usi" ]; then
+    echo "(reusing $target/debug/shogi and fake-usi from cargo test)"
+else
+    cargo build --locked --quiet -p shogi-cli -p shogi-usi
+fi
 export SHOGI_BIN="$target/debug/shogi" SHOGI_FAKE_USI="$target/debug/fake-usi"
 
 echo "== wheel"
