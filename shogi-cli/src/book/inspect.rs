@@ -263,7 +263,7 @@ pub fn key(args: &KeyArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let mut texts: Vec<String> = Vec::new();
     for p in &args.positions {
         if p == "-" {
-            let mut stdin = ctx.stdin.lock().expect("stdin lock");
+            let mut stdin = ctx.stdin.lock().unwrap_or_else(|e| e.into_inner());
             let mut line = String::new();
             loop {
                 line.clear();
