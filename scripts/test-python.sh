@@ -33,9 +33,12 @@ else
 fi
 export SHOGI_BIN="$target/debug/shogi" SHOGI_FAKE_USI="$target/debug/fake-usi"
 
-echo "== wheel"
+# SHOGI_PY_PROFILE picks the cargo profile of the wheel: `release` (the default, as users get it)
+# or `py-test` (the same code without fat LTO, several times quicker to build; .ci/run uses it).
+profile="${SHOGI_PY_PROFILE:-release}"
+echo "== wheel (profile $profile)"
 rm -rf "$root/target/wheels"
-"$venv/bin/maturin" build --locked --quiet --manifest-path shogi-py/Cargo.toml --out "$root/target/wheels"
+"$venv/bin/maturin" build --locked --quiet --profile "$profile" --manifest-path shogi-py/Cargo.toml --out "$root/target/wheels"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall "$root"/target/wheels/shogitk-*.whl
 
 echo "== pytest"
