@@ -1,120 +1,286 @@
-//! `analyze`: the per-ply table of `shogi analyze` (or its summary) as Python values, made by
-//! the CLI's own code run in-process (the same columns and values as `--format jsonl`).
+//! `analyze`: the per-ply table of an analysis (or its summaries) as Python values, made by
+//! the analysis library (shogi-analysis) in-process, the same rows as `shogi analyze` writes.
 
-use crate::args::path_list;
-use crate::stats::json_value;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use crate::args::{notation_arg, path_list};
+use crate::errors::{s, with_attrs};
+use crate::stats::{dedup_arg, inputs, json_value, selection, shard_arg};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
-use std::ffi::OsString;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use shogi_analysis::{
+    AnalysisError, AnalyzeMode, Classifier, Collect, EngineSettings, Message, Parameter, Settings,
+};
+use shogi_usi::{EngineErrorKind, Limit};
+use std::path::PathBuf;
+use std::time::Duration;
 
-/// The keyword filters, as `shogi analyze` flags (`min_plies` → `--min-plies`).
-fn filter_args(filters: Option<&Bound<'_, PyDict>>, argv: &mut Vec<OsString>) -> PyResult<()> {
-    let Some(filters) = filters else {
-        return Ok(());
-    };
-    for (key, v) in filters.iter() {
-        let key: String = key.extract()?;
-        if v.is_none() {
-            continue;
-        }
-        let flag = format!("--{}", key.replace('_', "-"));
-        if key == "valid" {
-            let keep: bool = v
-                .extract()
-                .map_err(|_| PyValueError::new_err("valid: expected True, False or None"))?;
-            argv.push(if keep { "--valid" } else { "--invalid" }.into());
-        } else if v.is_instance_of::<PyBool>() {
-            if v.extract::<bool>()? {
-                argv.push(flag.into());
-            }
-        } else if !v.is_instance_of::<PyString>() && v.try_iter().is_ok() {
-            for item in v.try_iter()? {
-                argv.push(flag.clone().into());
-                argv.push(item?.str()?.to_cow()?.into_owned().into());
-            }
-        } else {
-            argv.push(flag.into());
-            argv.push(v.str()?.to_cow()?.into_owned().into());
-        }
-    }
-    Ok(())
+/// The exceptions of an analysis (a module of their own: the Python names are the library's).
+pub mod exc {
+    use crate::errors::ShogiError;
+
+    pyo3::create_exception!(
+        shogitk,
+        AnalysisError,
+        ShogiError,
+        "An analysis that could not run: a keyword out of range, a cache that is not usable, \
+an annotated copy that would replace an input. Attributes: parameter (the keyword, or None), \
+reason."
+    );
+    pyo3::create_exception!(
+        shogitk,
+        OptionError,
+        ShogiError,
+        "An engine option the engine does not offer or whose value it refuses. Attributes: \
+name, value (or None), available (the options the engine offers, as `Name (type, default)` \
+strings)."
+    );
 }
 
-/// `shogi analyze` on `paths`: (columns, rows as tuples). The Python function
-/// `shogitk.analyze` builds the keywords and wraps the result in a `Table`.
+use exc::{AnalysisError as PyAnalysisError, OptionError};
+
+/// The keyword of a parameter.
+fn keyword(p: Parameter) -> &'static str {
+    match p {
+        Parameter::Limit => "nodes/depth/movetime/byoyomi",
+        Parameter::Option => "options",
+        Parameter::Multipv => "multipv",
+        Parameter::Jobs => "jobs",
+        Parameter::StartTimeout => "start_timeout",
+        Parameter::SearchTimeout => "search_timeout",
+        Parameter::Sigmoid => "sigmoid",
+        Parameter::Thresholds => "inaccuracy < dubious < mistake < blunder",
+        Parameter::AnnotateDir => "annotate_dir",
+    }
+}
+
+/// The Python exception of an analysis error.
+fn py_error(py: Python<'_>, e: AnalysisError) -> PyErr {
+    match e {
+        AnalysisError::Setting { parameter, message } => {
+            let k = keyword(parameter);
+            with_attrs::<PyAnalysisError>(
+                py,
+                format!("{k}: {message}"),
+                &[("parameter", s(py, k)), ("reason", s(py, &message))],
+            )
+        }
+        AnalysisError::Engine { error, .. } => match &error.kind {
+            EngineErrorKind::UnknownOption { name, available } => {
+                let list = PyList::new(py, available).map(|l| l.into_any());
+                match list {
+                    Ok(list) => with_attrs::<OptionError>(
+                        py,
+                        error.to_string(),
+                        &[
+                            ("name", s(py, name)),
+                            ("value", py.None().into_bound(py)),
+                            ("available", list),
+                        ],
+                    ),
+                    Err(e) => e,
+                }
+            }
+            EngineErrorKind::BadOptionValue { name, value, .. } => with_attrs::<OptionError>(
+                py,
+                error.to_string(),
+                &[
+                    ("name", s(py, name)),
+                    ("value", s(py, value)),
+                    ("available", py.None().into_bound(py)),
+                ],
+            ),
+            _ => crate::engine::engine_error(py, &error),
+        },
+        other => {
+            let reason = other.to_string();
+            let parameter = match &other {
+                AnalysisError::Overwrite { .. } => s(py, "annotate_dir"),
+                _ => s(py, "cache"),
+            };
+            with_attrs::<PyAnalysisError>(
+                py,
+                reason.clone(),
+                &[("parameter", parameter), ("reason", s(py, &reason))],
+            )
+        }
+    }
+}
+
+/// A positive duration in seconds, or a ValueError naming `keyword`.
+fn seconds(t: Option<f64>, keyword: &str) -> PyResult<Option<Duration>> {
+    match t {
+        None => Ok(None),
+        Some(t) if t.is_finite() && t > 0.0 => Ok(Some(Duration::from_secs_f64(t))),
+        Some(t) => Err(PyValueError::new_err(format!(
+            "{keyword}: must be a positive number of seconds, not {t}"
+        ))),
+    }
+}
+
+/// The search limit of `(kind, value)`: `nodes`, `depth`, `movetime` or `byoyomi` (ms).
+fn limit_arg(limit: Option<(String, u64)>) -> PyResult<Limit> {
+    let mut l = Limit::default();
+    match limit {
+        None => {}
+        Some((k, v)) => match k.as_str() {
+            "nodes" => l.nodes = Some(v),
+            "depth" => {
+                l.depth = Some(
+                    u32::try_from(v)
+                        .map_err(|_| PyValueError::new_err(format!("depth: {v} is too large")))?,
+                )
+            }
+            "movetime" => l.movetime = Some(Duration::from_millis(v)),
+            "byoyomi" => {
+                l.btime = Some(Duration::ZERO);
+                l.wtime = Some(Duration::ZERO);
+                l.byoyomi = Some(Duration::from_millis(v));
+            }
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "{other} is not a limit (nodes, depth, movetime, byoyomi)"
+                )));
+            }
+        },
+    }
+    Ok(l)
+}
+
+/// What `_analyze` returns: the columns, the rows as tuples, the messages as (kind, text).
+type Analyzed<'py> = (
+    Vec<&'static str>,
+    Bound<'py, PyList>,
+    Vec<(&'static str, String)>,
+);
+
+/// The analysis of `paths`: (columns, rows as tuples), the rows of the per-ply table or with
+/// `summary` the summaries. The Python function `shogitk.analyze` builds the keywords and
+/// wraps the result in a `Table`; messages (a failed position's full engine error, notes on
+/// the cache) are returned as `(kind, text)` pairs.
 ///
-/// `options` are `NAME=VALUE` engine options; `filters` the other flags as keywords
-/// (selection, `shard`, `dedup`, `sigmoid`, thresholds, `search_timeout`, `threads`, …).
 /// The GIL is released while the engines work.
 #[pyfunction]
-#[pyo3(name = "_analyze", signature = (paths, *, engine = None, limit = None, options = Vec::new(), summary = false, from_comments = false, filters = None))]
+#[pyo3(name = "_analyze", signature = (paths, *, engine = None, limit = None, options = Vec::new(), engine_args = Vec::new(), threads = 1, multipv = 1, jobs = 1, cache = None, summary = false, from_comments = false, notation = "japanese", annotate_dir = None, mode = "position", sigmoid = 600.0, mate_cp = 30000, thresholds = (5.0, 10.0, 20.0, 50.0), search_timeout = None, start_timeout = None, shard = None, dedup = None, filters = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn analyze_rows<'py>(
     py: Python<'py>,
     paths: &Bound<'py, PyAny>,
-    engine: Option<String>,
-    limit: Option<(String, String)>,
-    options: Vec<String>,
+    engine: Option<PathBuf>,
+    limit: Option<(String, u64)>,
+    options: Vec<(String, String)>,
+    engine_args: Vec<String>,
+    threads: u32,
+    multipv: u32,
+    jobs: usize,
+    cache: Option<PathBuf>,
     summary: bool,
     from_comments: bool,
+    notation: &str,
+    annotate_dir: Option<PathBuf>,
+    mode: &str,
+    sigmoid: f64,
+    mate_cp: i32,
+    thresholds: (f64, f64, f64, f64),
+    search_timeout: Option<f64>,
+    start_timeout: Option<f64>,
+    shard: Option<&Bound<'py, PyAny>>,
+    dedup: Option<&Bound<'py, PyAny>>,
     filters: Option<&Bound<'py, PyDict>>,
-) -> PyResult<(Vec<&'static str>, Bound<'py, PyList>)> {
-    let paths = path_list(paths)?;
-    let mut argv: Vec<OsString> = vec!["shogi".into(), "analyze".into()];
-    argv.extend(paths.iter().map(OsString::from));
-    if let Some(e) = engine {
-        argv.push("--engine".into());
-        argv.push(e.into());
+) -> PyResult<Analyzed<'py>> {
+    let mode = match mode {
+        "position" => AnalyzeMode::Position,
+        "game" => AnalyzeMode::Game,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "mode: {other:?} is not a mode (position, game)"
+            )));
+        }
+    };
+    let engine = match engine {
+        Some(program) if !from_comments => Some(EngineSettings {
+            program,
+            args: engine_args,
+            options,
+            threads,
+            limit: limit_arg(limit)?,
+            start_timeout: seconds(start_timeout, "start_timeout")?,
+            search_timeout: seconds(search_timeout, "search_timeout")?,
+        }),
+        Some(_) => {
+            return Err(PyValueError::new_err(
+                "engine: from_comments=True reads the records' evaluations, with no engine",
+            ));
+        }
+        None if !from_comments => {
+            return Err(PyValueError::new_err(
+                "engine: give the engine program, or from_comments=True",
+            ));
+        }
+        None => None,
+    };
+    let settings = Settings {
+        engine,
+        multipv,
+        mode,
+        jobs,
+        cache,
+        from_comments,
+        classifier: Classifier {
+            coefficient: sigmoid,
+            mate_cp,
+            thresholds: [thresholds.0, thresholds.1, thresholds.2, thresholds.3],
+        },
+        notation: notation_arg(notation)?,
+        annotate_dir,
+        summary,
+        selection: selection(filters, "analyze")?,
+        dedup: dedup_arg(dedup)?,
+    };
+    settings.check().map_err(|e| py_error(py, e))?;
+    let mut inputs = inputs(&path_list(paths)?)?;
+    if let Some(shard) = shard_arg(shard)? {
+        inputs = shard.select(inputs);
     }
-    if let Some((flag, v)) = limit {
-        argv.push(format!("--{flag}").into());
-        argv.push(v.into());
-    }
-    for o in options {
-        argv.push("--option".into());
-        argv.push(o.into());
-    }
-    if summary {
-        argv.push("--summary".into());
-    }
-    if from_comments {
-        argv.push("--from-comments".into());
-    }
-    filter_args(filters, &mut argv)?;
-    argv.push("--format".into());
-    argv.push("jsonl".into());
-    let (code, out, err) = py.detach(move || {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let mut stdin: &[u8] = b"";
-        let code = shogi_cli::run(argv, &mut stdin, &mut out, &mut err);
-        (code, out, err)
+    let (result, collected) = py.detach(move || {
+        let mut collect = Collect::default();
+        let reading = crate::reading::reading(shogi_kif::ReadOptions::default());
+        let r = shogi_analysis::run(&settings, &inputs, &reading, &mut collect);
+        (r, collect)
     });
-    let err = String::from_utf8_lossy(&err);
-    if code == 2 {
-        let msg = err
-            .lines()
-            .find(|l| l.starts_with("error"))
-            .unwrap_or_else(|| err.lines().next().unwrap_or("analyze failed"));
-        return Err(PyValueError::new_err(
-            msg.trim_start_matches("error: ").to_string(),
-        ));
-    }
+    let report = result.map_err(|e| py_error(py, e))?;
     let columns: Vec<&'static str> = if summary {
-        shogi_cli::ANALYZE_SUMMARY_COLUMNS.to_vec()
+        shogi_analysis::SUMMARY_COLUMNS.to_vec()
     } else {
-        shogi_cli::ANALYZE_COLUMNS.to_vec()
+        shogi_analysis::COLUMNS.to_vec()
     };
     let list = PyList::empty(py);
     let null = serde_json::Value::Null;
-    for line in String::from_utf8_lossy(&out).lines() {
-        let row: serde_json::Value = serde_json::from_str(line)
-            .map_err(|e| PyRuntimeError::new_err(format!("analyze: a row did not read: {e}")))?;
+    let append = |value: serde_json::Value| -> PyResult<()> {
         let values = columns
             .iter()
-            .map(|c| json_value(py, row.get(*c).unwrap_or(&null)))
+            .map(|c| json_value(py, value.get(*c).unwrap_or(&null)))
             .collect::<PyResult<Vec<_>>>()?;
-        list.append(PyTuple::new(py, values)?)?;
+        list.append(PyTuple::new(py, values)?)
+    };
+    let value = |e: serde_json::Error| PyValueError::new_err(format!("a row: {e}"));
+    if summary {
+        for row in &report.summaries {
+            append(serde_json::to_value(row).map_err(value)?)?;
+        }
+    } else {
+        for row in &collected.rows {
+            append(serde_json::to_value(row).map_err(value)?)?;
+        }
     }
-    Ok((columns, list))
+    let mut messages: Vec<(&'static str, String)> = collected
+        .messages
+        .into_iter()
+        .map(|m| match m {
+            Message::Error(t) => ("error", t),
+            Message::Note(t) => ("note", t),
+        })
+        .collect();
+    messages.extend(report.annotate_errors.iter().map(|e| ("error", e.clone())));
+    messages.extend(report.cache_error.iter().map(|e| ("error", e.clone())));
+    Ok((columns, list, messages))
 }

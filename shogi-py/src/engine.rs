@@ -37,7 +37,7 @@ fn kind_name(k: &EngineErrorKind) -> &'static str {
 }
 
 /// The Python EngineError for `e`, with its attributes.
-fn engine_error(py: Python<'_>, e: &UsiError) -> PyErr {
+pub(crate) fn engine_error(py: Python<'_>, e: &UsiError) -> PyErr {
     let lines: Vec<String> = e
         .last_lines()
         .iter()

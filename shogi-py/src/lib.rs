@@ -45,6 +45,11 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("ReadError", py.get_type::<errors::ReadError>())?;
     m.add("EngineError", py.get_type::<engine::EngineError>())?;
+    m.add(
+        "AnalysisError",
+        py.get_type::<analyze::exc::AnalysisError>(),
+    )?;
+    m.add("OptionError", py.get_type::<analyze::exc::OptionError>())?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::PyScore>()?;
     m.add_class::<engine::PyPovScore>()?;

@@ -84,7 +84,10 @@ pub fn row_dict<'py>(py: Python<'py>, row: &GameRow) -> PyResult<Bound<'py, PyDi
 
 /// The selection of the filter keyword arguments, read into the typed [`Selection`]; a bad
 /// value is a ValueError naming the keyword, an unknown keyword a TypeError.
-fn selection(filters: Option<&Bound<'_, PyDict>>) -> PyResult<Selection> {
+pub(crate) fn selection(
+    filters: Option<&Bound<'_, PyDict>>,
+    function: &str,
+) -> PyResult<Selection> {
     let mut s = Selection::new();
     let Some(filters) = filters else {
         return Ok(s);
@@ -93,7 +96,7 @@ fn selection(filters: Option<&Bound<'_, PyDict>>) -> PyResult<Selection> {
         let key: String = key.extract()?;
         if !FILTERS.contains(&key.as_str()) {
             return Err(PyTypeError::new_err(format!(
-                "stats() got an unexpected keyword argument '{key}' (filters: {})",
+                "{function}() got an unexpected keyword argument '{key}' (filters: {})",
                 FILTERS.join(", ")
             )));
         }
@@ -147,7 +150,7 @@ fn filter(s: Selection, key: &str, text: &str) -> PyResult<Selection> {
     })
 }
 
-fn shard_arg(shard: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Shard>> {
+pub(crate) fn shard_arg(shard: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Shard>> {
     let Some(shard) = shard.filter(|s| !s.is_none()) else {
         return Ok(None);
     };
@@ -160,7 +163,7 @@ fn shard_arg(shard: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Shard>> {
         .map_err(|e| PyValueError::new_err(format!("shard: {e}")))
 }
 
-fn dedup_arg(dedup: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DedupMode>> {
+pub(crate) fn dedup_arg(dedup: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DedupMode>> {
     let Some(dedup) = dedup.filter(|d| !d.is_none()) else {
         return Ok(None);
     };
@@ -177,7 +180,7 @@ fn dedup_arg(dedup: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DedupMode>> {
 
 /// The inputs of `paths` as `shogi stats` expands them; a path that is not there raises
 /// (FileNotFoundError), as the CLI stops with a usage error. `-` is a file named `-`.
-fn inputs(paths: &[String]) -> PyResult<Vec<Input>> {
+pub(crate) fn inputs(paths: &[String]) -> PyResult<Vec<Input>> {
     let mut out = Vec::new();
     for p in paths {
         if p == "-" {
@@ -294,7 +297,7 @@ pub fn stats_rows<'py>(
     mate_length: u16,
     filters: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<(Vec<&'static str>, Bound<'py, PyList>)> {
-    let selection = selection(filters)?;
+    let selection = selection(filters, "stats")?;
     if mate && !(1..=99).contains(&mate_length) {
         return Err(PyValueError::new_err("mate_length: expected 1 to 99 plies"));
     }

@@ -50,10 +50,46 @@ def test_analyze_equals_the_cli_with_the_fake_engine(shogi_cli, fake):
 
 
 def test_analyze_errors(fake):
+    game = os.path.join(SAMPLES, "game.kif")
     with pytest.raises(ValueError, match="NoSuch"):
-        shogitk.analyze([os.path.join(SAMPLES, "game.kif")], fake, nodes=1, options={"NoSuch": 1})
+        shogitk.analyze([game], fake, nodes=1, options={"NoSuch": 1})
     with pytest.raises(ValueError, match="one limit"):
-        shogitk.analyze([os.path.join(SAMPLES, "game.kif")], fake, nodes=1, depth=2)
+        shogitk.analyze([game], fake, nodes=1, depth=2)
+
+
+def test_analyze_errors_are_typed(fake):
+    """The library's typed errors reach Python as exceptions with attributes, worded with the
+    keywords (not the CLI's flags)."""
+    game = os.path.join(SAMPLES, "game.kif")
+    with pytest.raises(shogitk.OptionError) as refused:
+        shogitk.analyze([game], fake, nodes=1, options={"NoSuch": 1})
+    assert refused.value.name == "NoSuch"
+    assert refused.value.available, "the engine's own options are listed"
+    assert all(isinstance(o, str) for o in refused.value.available)
+    with pytest.raises(shogitk.AnalysisError) as bad:
+        shogitk.analyze([game], fake, nodes=1, multipv=0)
+    assert bad.value.parameter == "multipv"
+    assert "--" not in str(bad.value)
+    with pytest.raises(shogitk.AnalysisError) as bad:
+        shogitk.analyze([game], fake, nodes=1, mistake=1.0)
+    assert "mistake" in bad.value.parameter
+    with pytest.raises(shogitk.AnalysisError) as bad:
+        shogitk.analyze([game], fake, nodes=1, options={"UCI_Variant": "shogi"})
+    assert bad.value.parameter == "options"
+    with pytest.raises(TypeError, match="no_such_filter"):
+        shogitk.analyze([game], fake, nodes=1, no_such_filter=3)
+    assert issubclass(shogitk.AnalysisError, ValueError)
+    assert issubclass(shogitk.OptionError, shogitk.ShogiError)
+
+
+def test_analyze_keywords_reach_the_library(fake, shogi_cli):
+    """Selection, mode and thresholds given as keywords give the CLI's rows for its flags."""
+    game = os.path.relpath(os.path.join(SAMPLES, "game.kif"), ROOT)
+    want = _cli_rows(shogi_cli, game, "--engine", fake, "--nodes", "1", "--mode", "game",
+                     "--mistake", "15", "--min-plies", "5")
+    got = shogitk.analyze([game], fake, nodes=1, mode="game", mistake=15, min_plies=5)
+    assert list(got) == want
+    assert list(shogitk.analyze([game], fake, nodes=1, min_plies=1000)) == []
 
 
 @pytest.mark.skipif(not os.path.exists(FAIRY) and not os.environ.get("CI"), reason="fairy-stockfish missing")

@@ -15,11 +15,13 @@ file, line, column and reason that the ``shogi`` command prints.
 """
 
 import os
+import warnings
 from typing import Any, Dict, Iterable, Optional, Tuple, Union
 
 from ._table import Table
 from ._shogitk import _analyze, _record_from_state, _stats  # noqa: F401 (pickle finds it here)
 from ._shogitk import (
+    AnalysisError,
     Diagnostic,
     Engine,
     EngineError,
@@ -29,6 +31,7 @@ from ._shogitk import (
     Move,
     MoveIterator,
     MoveList,
+    OptionError,
     Position,
     PovScore,
     ReadError,
@@ -45,6 +48,7 @@ from ._shogitk import (
 )
 
 __all__ = [
+    "AnalysisError",
     "Diagnostic",
     "Engine",
     "EngineError",
@@ -54,6 +58,7 @@ __all__ = [
     "Move",
     "MoveIterator",
     "MoveList",
+    "OptionError",
     "Position",
     "PovScore",
     "ReadError",
@@ -143,8 +148,14 @@ def analyze(
     ``jobs`` engines in parallel; ``cache`` an SQLite file reused across runs;
     ``from_comments=True`` reads the evaluations the records carry, with no engine.
     Other ``shogi analyze`` flags are keywords (``min_plies=40``, ``search_timeout=10``,
-    ``mistake=25``, ``engine_arg=[...]``). A usage error (a missing engine, a refused option)
-    raises ValueError. The GIL is released while the engines think.
+    ``mistake=25``, ``engine_arg=[...]``, ``mode="game"``, ``shard=(1, 4)``, ``dedup=True``).
+    A keyword out of range raises ``shogitk.AnalysisError`` (a ValueError; attribute
+    ``parameter``), an option the engine refuses ``shogitk.OptionError`` (a ValueError;
+    attributes ``name``, ``value``, ``available``: the options the engine offers), an engine
+    that cannot start ``shogitk.EngineError``. A position or game that failed is in the
+    ``error`` column, and its full engine error comes as a RuntimeWarning. The analysis runs
+    in-process (the library ``shogi analyze`` runs too); the GIL is released while the
+    engines think.
 
     >>> t = analyze(["games"], "/usr/games/fairy-stockfish", nodes=10000)  # doctest: +SKIP
     >>> t.to_pandas().groupby("class").size()                              # doctest: +SKIP
@@ -152,17 +163,33 @@ def analyze(
     limits = [(k, v) for k, v in (("nodes", nodes), ("depth", depth), ("movetime", movetime), ("byoyomi", byoyomi)) if v is not None]
     if len(limits) > 1:
         raise ValueError("give one limit: nodes, depth, movetime or byoyomi")
-    limit = (limits[0][0], str(limits[0][1])) if limits else None
-    opts = [f"{k}={v}" for k, v in (options or {}).items()]
-    flags.update(multipv=multipv, jobs=jobs, cache=cache, notation=notation, annotate_dir=annotate_dir)
-    flags = {k: (os.fspath(v) if isinstance(v, os.PathLike) else v) for k, v in flags.items()}
-    columns, rows = _analyze(
+    limit = (limits[0][0], int(limits[0][1])) if limits else None
+    opts = [(str(k), "" if v is None else str(v).lower() if isinstance(v, bool) else str(v)) for k, v in (options or {}).items()]
+    engine_args = flags.pop("engine_arg", None) or []
+    if isinstance(engine_args, str):
+        engine_args = [engine_args]
+    thresholds = tuple(float(flags.pop(k, d)) for k, d in (("inaccuracy", 5.0), ("dubious", 10.0), ("mistake", 20.0), ("blunder", 50.0)))
+    typed = {k: flags.pop(k) for k in ("threads", "mode", "sigmoid", "mate_cp", "search_timeout", "start_timeout", "shard", "dedup") if k in flags}
+    if flags.get("ending") is not None and isinstance(flags["ending"], (list, tuple)):
+        flags["ending"] = ",".join(flags["ending"])
+    columns, rows, messages = _analyze(
         paths,
         engine=os.fspath(engine) if engine is not None else None,
         limit=limit,
         options=opts,
+        engine_args=[str(a) for a in engine_args],
+        multipv=multipv,
+        jobs=jobs,
+        cache=os.fspath(cache) if cache is not None else None,
         summary=summary,
         from_comments=from_comments,
+        notation=notation,
+        annotate_dir=os.fspath(annotate_dir) if annotate_dir is not None else None,
+        thresholds=thresholds,
         filters=flags,
+        **typed,
     )
+    for kind, text in messages:
+        if kind == "error":
+            warnings.warn(f"analyze: {text}", RuntimeWarning, stacklevel=2)
     return Table(columns, rows)

@@ -281,6 +281,20 @@ class EngineError(RuntimeError):
     last_lines: List[str]
     last_command: Optional[str]
 
+class AnalysisError(ShogiError):
+    """An analysis that could not run: a keyword out of range, a cache that is not usable, an
+    annotated copy that would replace an input."""
+
+    parameter: Optional[str]
+    reason: str
+
+class OptionError(ShogiError):
+    """An engine option the engine does not offer or whose value it refuses."""
+
+    name: str
+    value: Optional[str]
+    available: Optional[List[str]]
+
 class Score:
     """An evaluation from one side's view: centipawns or mate (its own kind)."""
 
@@ -384,13 +398,28 @@ def _analyze(
     paths: Union[StrPath, Iterable[StrPath]],
     *,
     engine: Optional[str] = None,
-    limit: Optional[Tuple[str, str]] = None,
-    options: List[str] = ...,
+    limit: Optional[Tuple[str, int]] = None,
+    options: List[Tuple[str, str]] = ...,
+    engine_args: List[str] = ...,
+    threads: int = 1,
+    multipv: int = 1,
+    jobs: int = 1,
+    cache: Optional[str] = None,
     summary: bool = False,
     from_comments: bool = False,
+    notation: str = "japanese",
+    annotate_dir: Optional[str] = None,
+    mode: str = "position",
+    sigmoid: float = 600.0,
+    mate_cp: int = 30000,
+    thresholds: Tuple[float, float, float, float] = (5.0, 10.0, 20.0, 50.0),
+    search_timeout: Optional[float] = None,
+    start_timeout: Optional[float] = None,
+    shard: Any = None,
+    dedup: Any = None,
     filters: Optional[Dict[str, Any]] = None,
-) -> Tuple[List[str], List[Tuple[Any, ...]]]:
-    """The columns and rows of `shogi analyze` (`shogitk.analyze` wraps them in a Table)."""
+) -> Tuple[List[str], List[Tuple[Any, ...]], List[Tuple[str, str]]]:
+    """The columns and rows of an analysis and its messages (`shogitk.analyze` wraps them)."""
 def _record_from_state(state: bytes) -> Record:
     """A Record from its pickled form (what `Record.__reduce__` gives)."""
 def match(

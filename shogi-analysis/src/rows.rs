@@ -1,16 +1,66 @@
-//! The per-ply table, the summaries, and the annotated records of `shogi analyze`.
+//! The per-ply table ([`PlyRow`]) and the summaries ([`SummaryRow`]) of an analysis, made
+//! game by game from each position's result.
 
-use super::classify::{Class, Classifier};
-use super::result::PosResult;
-use super::{AnalyzeFormat, GameIn, annotated_path, overwrites};
-use crate::ctx::Failure;
-use shogi_core::{Color, Move, Position};
-use shogi_kif::eval::{Judgement, Style};
+use crate::Observer;
+use crate::annotate::{Annotator, legal};
+use crate::classify::{Class, Classifier};
+use crate::read::GameIn;
+use crate::result::PosResult;
+use shogi_core::Color;
 use shogi_kif::notation::{Notation, move_text};
 use shogi_usi::Score;
-use std::collections::{BTreeMap, HashSet};
-use std::io::Write;
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+
+/// The columns of the per-ply table, in order (the CSV header): [`PlyRow`]'s fields as
+/// serialised.
+pub const COLUMNS: &[&str] = &[
+    "path",
+    "game",
+    "ply",
+    "side",
+    "move_usi",
+    "move",
+    "best_usi",
+    "best",
+    "best_cp",
+    "best_mate",
+    "played_cp",
+    "played_mate",
+    "best_cp_sente",
+    "best_mate_sente",
+    "played_cp_sente",
+    "played_mate_sente",
+    "win_before",
+    "win_after",
+    "loss",
+    "class",
+    "pv",
+    "depth",
+    "nodes",
+    "engine",
+    "error",
+];
+
+/// The columns of the summaries, in order: [`SummaryRow`]'s fields as serialised.
+pub const SUMMARY_COLUMNS: &[&str] = &[
+    "scope",
+    "path",
+    "game",
+    "side",
+    "player",
+    "games",
+    "moves",
+    "judged",
+    "average_loss",
+    "best",
+    "good",
+    "inaccuracy",
+    "dubious",
+    "mistake",
+    "blunder",
+    "max_loss",
+    "max_loss_ply",
+];
 
 /// One row of the per-ply table.
 #[derive(serde::Serialize, Clone, Debug, Default)]
@@ -108,7 +158,7 @@ pub struct SummaryRow {
 }
 
 impl SummaryRow {
-    fn add(&mut self, ply: u32, class: Option<Class>, loss: Option<f64>) {
+    pub(crate) fn add(&mut self, ply: u32, class: Option<Class>, loss: Option<f64>) {
         self.moves += 1;
         let (Some(class), Some(loss)) = (class, loss) else {
             return;
@@ -130,7 +180,7 @@ impl SummaryRow {
         }
     }
 
-    fn merge(&mut self, o: &SummaryRow) {
+    pub(crate) fn merge(&mut self, o: &SummaryRow) {
         let judged = self.judged + o.judged;
         if judged > 0 {
             let total = self.average_loss.unwrap_or(0.0) * self.judged as f64
@@ -150,92 +200,6 @@ impl SummaryRow {
             if self.max_loss.is_none_or(|s| m > s) {
                 self.max_loss = Some(m);
             }
-        }
-    }
-}
-
-/// Where rows go.
-pub struct Sink<'a> {
-    format: AnalyzeFormat,
-    csv: Option<csv::Writer<Box<dyn Write + 'a>>>,
-    out: Option<Box<dyn Write + 'a>>,
-    summary: bool,
-    players: BTreeMap<String, SummaryRow>,
-    game_rows: Vec<SummaryRow>,
-    error: Option<std::io::Error>,
-}
-
-impl<'a> Sink<'a> {
-    /// Rows to `out` in `format`; with `summary`, summaries at the end instead.
-    pub fn new(out: Box<dyn Write + 'a>, format: AnalyzeFormat, summary: bool) -> Sink<'a> {
-        let (csv, out) = match format {
-            AnalyzeFormat::Csv => (Some(csv::Writer::from_writer(out)), None),
-            AnalyzeFormat::Jsonl => (None, Some(out)),
-        };
-        Sink {
-            format,
-            csv,
-            out,
-            summary,
-            players: BTreeMap::new(),
-            game_rows: Vec::new(),
-            error: None,
-        }
-    }
-
-    /// Whether writing failed (the run then stops).
-    pub fn failed(&self) -> bool {
-        self.error.is_some()
-    }
-
-    fn put<T: serde::Serialize>(&mut self, row: &T) {
-        if self.error.is_some() {
-            return;
-        }
-        let r = match (&mut self.csv, &mut self.out) {
-            (Some(w), _) => w.serialize(row).map_err(std::io::Error::other),
-            (None, Some(w)) => serde_json::to_writer(&mut *w, row)
-                .map_err(std::io::Error::other)
-                .and_then(|()| w.write_all(b"\n")),
-            (None, None) => Ok(()),
-        };
-        if let Err(e) = r {
-            self.error = Some(e);
-        }
-    }
-
-    fn row(&mut self, row: &PlyRow) {
-        if !self.summary {
-            self.put(row);
-        }
-    }
-
-    /// Writes the summaries (with `--summary`) and flushes.
-    pub fn finish(mut self) -> Result<(), Failure> {
-        if self.summary {
-            let games = std::mem::take(&mut self.game_rows);
-            for g in &games {
-                self.put(g);
-            }
-            let players = std::mem::take(&mut self.players);
-            for p in players.values() {
-                self.put(p);
-            }
-        }
-        let flushed = match (&mut self.csv, &mut self.out) {
-            (Some(w), _) => w.flush(),
-            (None, Some(w)) => w.flush(),
-            (None, None) => Ok(()),
-        };
-        if let Err(e) = flushed {
-            self.error.get_or_insert(e);
-        }
-        let _ = self.format;
-        match self.error {
-            Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::usage(format!(
-                "error: cannot write the output: {e}"
-            ))),
-            _ => Ok(()),
         }
     }
 }
@@ -262,33 +226,58 @@ fn round2(v: f64) -> f64 {
     (v * 100.0).round() / 100.0
 }
 
-/// A USI move of `pos`, when legal.
-fn legal(pos: &Position, usi: &str) -> Option<Move> {
-    Move::from_usi(usi).ok().filter(|m| pos.is_legal(*m))
+/// The summaries of an analysis: each game and side, and each player over the collection.
+#[derive(Default)]
+pub(crate) struct Summaries {
+    /// Game rows, in input order (two per game).
+    pub games: Vec<SummaryRow>,
+    /// Player rows, by name.
+    pub players: BTreeMap<String, SummaryRow>,
+}
+
+impl Summaries {
+    /// Adds a game's two side rows: each to its player's total, and as game rows.
+    fn add(&mut self, sides: [SummaryRow; 2]) {
+        for s in sides {
+            let name = s.player.clone().unwrap_or_else(|| "(unknown)".into());
+            let p = self
+                .players
+                .entry(name.clone())
+                .or_insert_with(|| SummaryRow {
+                    scope: "player",
+                    player: Some(name),
+                    ..SummaryRow::default()
+                });
+            p.merge(&s);
+            self.games.push(s);
+        }
+    }
 }
 
 /// Makes the rows of each game, its summary, its annotated copy and graph.
-pub struct GameRows {
+pub(crate) struct GameRows<'a> {
     /// Win rates and classes.
-    pub classifier: Classifier,
+    pub classifier: &'a Classifier,
     /// The notation of `move` and `best`.
     pub notation: Notation,
-    /// The engine's name (empty with --from-comments).
+    /// The engine's name (empty with comments as the source).
     pub engine: String,
-    /// `--annotate-dir`.
-    pub annotate: Option<PathBuf>,
-    /// The inputs' canonical paths (never overwritten).
-    pub inputs: HashSet<PathBuf>,
+    /// Where annotated copies go.
+    pub annotator: Option<Annotator<'a>>,
+    /// The summaries, when asked for.
+    pub summaries: Option<Summaries>,
     /// Games with any failure.
     pub failed_games: u64,
     /// Annotated copies that could not be written.
     pub annotate_errors: Vec<String>,
+    /// The observer asked to stop.
+    pub stopped: bool,
 }
 
-impl GameRows {
+impl GameRows<'_> {
     /// The rows of game `g` given each position's result (`per[k]`: the position after k
-    /// moves), into `sink`; then its annotated copy.
-    pub fn game(&mut self, g: &GameIn, per: &[Option<&PosResult>], sink: &mut Sink) {
+    /// moves), to `observer`; then its annotated copy.
+    pub fn game(&mut self, g: &GameIn, per: &[Option<&PosResult>], observer: &mut dyn Observer) {
         let mut failed = false;
         let names = [Color::Black, Color::White].map(|c| g.players[c as usize].clone());
         let mut sides = [Color::Black, Color::White].map(|c| SummaryRow {
@@ -303,6 +292,11 @@ impl GameRows {
         let get = |k: usize| per.get(k).copied().flatten();
         let mut labels: Vec<Option<&'static str>> = Vec::with_capacity(g.moves.len());
         let mut prev_to = None;
+        let mut emit = |row: &PlyRow, stopped: &mut bool| {
+            if !*stopped && observer.row(row).is_break() {
+                *stopped = true;
+            }
+        };
         for (i, &mv) in g.moves.iter().enumerate() {
             let ply = i as u32 + 1;
             let pos = &g.positions[i];
@@ -346,15 +340,13 @@ impl GameRows {
             } else {
                 Some(self.engine.clone())
             };
-            let errors = self.ply_errors(before, after);
-            if errors.iter().any(|e| !e.starts_with("note")) {
-                failed = true;
-            }
+            let (errors, any_error) = self.ply_errors(before, after);
+            failed |= any_error;
             if !errors.is_empty() {
                 row.error = Some(errors.join("; "));
             }
             sides[mover as usize].add(ply, class, loss);
-            sink.row(&row);
+            emit(&row, &mut self.stopped);
             prev_to = Some(mv.to());
         }
         if let Some((ply, e)) = &g.error {
@@ -367,17 +359,17 @@ impl GameRows {
                 error: Some(e.clone()),
                 ..PlyRow::default()
             };
-            sink.row(&row);
+            emit(&row, &mut self.stopped);
         }
         if failed {
             self.failed_games += 1;
         }
-        if sink.summary {
-            merge_summary(sink, sides);
+        if let Some(s) = &mut self.summaries {
+            s.add(sides);
         }
-        if let Some(dir) = self.annotate.clone() {
+        if let Some(a) = &self.annotator {
             if g.error.as_ref().is_none_or(|(ply, _)| ply.is_some()) {
-                self.write_annotated(&dir, g, per, &labels);
+                self.annotate_errors.extend(a.write(g, per, &labels));
             }
         }
     }
@@ -406,7 +398,7 @@ impl GameRows {
         let mut class = None;
         let mut loss = None;
         if let (Some(b), Some(a)) = (best_score, played_score) {
-            let c = &self.classifier;
+            let c = self.classifier;
             let l = c.loss(b, a);
             row.win_before = Some(round2(c.win(b)));
             row.win_after = Some(round2(c.win(a)));
@@ -419,15 +411,22 @@ impl GameRows {
         (class, loss)
     }
 
-    /// The problems of a ply's two positions: errors, and notes (warnings other than the
-    /// engine's name) that start with "note".
-    fn ply_errors(&self, before: Option<&PosResult>, after: Option<&PosResult>) -> Vec<String> {
+    /// The problems of a ply's two positions, in order: errors, and notes (warnings other
+    /// than the engine's name, starting with "note"); and whether any is an error (the game
+    /// then failed).
+    fn ply_errors(
+        &self,
+        before: Option<&PosResult>,
+        after: Option<&PosResult>,
+    ) -> (Vec<String>, bool) {
         let mut errors = Vec::new();
+        let mut any_error = false;
         for (what, r) in [("before", before), ("after", after)] {
             match r {
                 Some(r) => {
                     if let Some(e) = &r.error {
                         errors.push(format!("position {what} the move: {e}"));
+                        any_error = true;
                     } else if let Some(w) =
                         r.warning.as_deref().filter(|w| !w.starts_with("engine="))
                     {
@@ -435,147 +434,16 @@ impl GameRows {
                     }
                 }
                 None if self.engine.is_empty() => {}
-                None => errors.push(format!("position {what} the move: no result")),
+                None => {
+                    errors.push(format!("position {what} the move: no result"));
+                    any_error = true;
+                }
             }
         }
-        errors
-    }
-
-    fn write_annotated(
-        &mut self,
-        dir: &std::path::Path,
-        g: &GameIn,
-        per: &[Option<&PosResult>],
-        labels: &[Option<&'static str>],
-    ) {
-        let Some(record) = &g.record else { return };
-        let mut record = record.clone();
-        let (path, format) = annotated_path(dir, g);
-        let style = if format == shogi_kif::Format::Csa {
-            Style::Floodgate
-        } else {
-            Style::ShogiHome
-        };
-        let mut judgements = Vec::with_capacity(g.moves.len());
-        let mut graph = Vec::with_capacity(g.positions.len());
-        for (k, pos) in g.positions.iter().enumerate() {
-            let r = per.get(k).copied().flatten().filter(|r| r.error.is_none());
-            let sente_score = r.and_then(|r| r.score).map(|s| {
-                if pos.side_to_move() == Color::Black {
-                    s
-                } else {
-                    s.flip()
-                }
-            });
-            graph.push(sente_score.map(|s| self.classifier.cp(s)));
-            if k == 0 {
-                continue;
-            }
-            judgements.push(r.map(|r| {
-                let mut p = pos.clone();
-                let mut pv = Vec::new();
-                for m in &r.pv {
-                    match legal(&p, m) {
-                        Some(m) => {
-                            pv.push(m);
-                            let _ = p.play(m);
-                        }
-                        None => break,
-                    }
-                }
-                Judgement {
-                    score: sente_score.map(to_kif_score),
-                    pv,
-                    depth: r.depth,
-                    nodes: r.nodes,
-                    engine: (!self.engine.is_empty()).then(|| self.engine.clone()),
-                    label: labels.get(k - 1).copied().flatten().map(str::to_string),
-                }
-            }));
-        }
-        shogi_kif::eval::annotate(&mut record, &judgements, style);
-        let text = shogi_kif::write(&record, format);
-        let encoding = match format {
-            shogi_kif::Format::Jkf => shogi_kif::Encoding::Utf8,
-            _ => g.encoding.unwrap_or(shogi_kif::Encoding::Utf8),
-        };
-        let text = if encoding == shogi_kif::Encoding::Utf8 {
-            text
-        } else {
-            shogi_kif::write_with(
-                &record,
-                format,
-                &shogi_kif::WriteOptions::encoding(encoding),
-            )
-        };
-        let (bytes, _) = shogi_kif::encode_lossy(&text, encoding);
-        let svg_path = super::svg_path(&path);
-        let title = format!("{} #{}", g.path, g.index);
-        let svg = super::graph::svg(&title, &graph, 2000);
-        for (p, data) in [(&path, bytes.as_ref()), (&svg_path, svg.as_bytes())] {
-            if overwrites(p, &self.inputs) {
-                self.annotate_errors.push(format!(
-                    "{}: would overwrite an input; not written",
-                    p.display()
-                ));
-                continue;
-            }
-            let written = p
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|()| std::fs::write(p, data));
-            if let Err(e) = written {
-                self.annotate_errors.push(format!(
-                    "{}: {}",
-                    p.display(),
-                    shogi_batch::io_reason(&e)
-                ));
-            }
-        }
+        (errors, any_error)
     }
 }
 
 fn side_name(c: Color) -> &'static str {
     if c == Color::Black { "sente" } else { "gote" }
-}
-
-/// A sente-view score in the record model's terms.
-fn to_kif_score(s: Score) -> shogi_kif::eval::Score {
-    use shogi_kif::eval::Score as K;
-    match s {
-        Score::Cp(v) => K::Cp(v),
-        Score::Mate { plies } if plies > 0 => K::Mate {
-            winner: Color::Black,
-            plies: Some(plies as u32),
-        },
-        Score::Mate { plies } => K::Mate {
-            winner: Color::White,
-            plies: Some(plies.unsigned_abs()),
-        },
-        Score::MateGiven => K::Mate {
-            winner: Color::Black,
-            plies: Some(0),
-        },
-        Score::MateUnknown { winning } => K::Mate {
-            winner: if winning { Color::Black } else { Color::White },
-            plies: None,
-        },
-    }
-}
-
-/// Adds a game's two side rows to the summary: each to its player's total, and as game rows.
-fn merge_summary(sink: &mut Sink, sides: [SummaryRow; 2]) {
-    for s in sides {
-        let name = s.player.clone().unwrap_or_else(|| "(unknown)".into());
-        let p = sink
-            .players
-            .entry(name.clone())
-            .or_insert_with(|| SummaryRow {
-                scope: "player",
-                player: Some(name),
-                ..SummaryRow::default()
-            });
-        p.merge(&s);
-        sink.game_rows.push(s);
-    }
 }

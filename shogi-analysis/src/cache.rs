@@ -18,7 +18,7 @@
 //! searched a Mini Shogi position searched standard positions differently, so they could
 //! depend on the batch.
 
-use super::result::PosResult;
+use crate::result::PosResult;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::cell::Cell;
 use std::path::Path;
@@ -202,6 +202,76 @@ impl Cache {
     /// How many stored results could not be read (and were searched again).
     pub fn unreadable(&self) -> u64 {
         self.unreadable.get()
+    }
+}
+
+/// A cache opened read-only to look results up by position, as the pages of `shogi view`
+/// and `shogi serve` do: the configurations of position mode (their key is the SFEN alone),
+/// newest first; a position's result comes from the first that has one.
+pub struct CacheReader {
+    path: std::path::PathBuf,
+    conn: Connection,
+    configs: Vec<i64>,
+}
+
+impl CacheReader {
+    /// Opens the cache at `path` read-only (nothing is written). Errors name the file.
+    pub fn open(path: &Path) -> Result<CacheReader, String> {
+        if !path.is_file() {
+            return Err(format!("{}: no such analysis cache", path.display()));
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| err(path, e))?;
+        let configs = conn
+            .prepare(
+                "SELECT id FROM analysis_configs WHERE lim LIKE '% mode position' ORDER BY id DESC",
+            )
+            .and_then(|mut st| {
+                st.query_map([], |r| r.get(0))?
+                    .collect::<rusqlite::Result<Vec<i64>>>()
+            })
+            .map_err(|e| {
+                format!(
+                    "{}: not an analysis cache of `shogi analyze` ({e})",
+                    path.display()
+                )
+            })?;
+        Ok(CacheReader {
+            path: path.to_path_buf(),
+            conn,
+            configs,
+        })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The newest readable result for the position `sfen` (with its move number, as the cache
+    /// keys it) that has a score.
+    pub fn scored(&self, sfen: &str) -> Result<Option<PosResult>, String> {
+        let mut st = self
+            .conn
+            .prepare_cached(
+                "SELECT result FROM analysis_results WHERE config = ?1 AND position = ?2",
+            )
+            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+        for c in &self.configs {
+            let text: Option<String> = st
+                .query_row(params![c, sfen], |r| r.get(0))
+                .optional()
+                .map_err(|e| format!("{}: {e}", self.path.display()))?;
+            if let Some(r) = text.and_then(|t| PosResult::from_json(&t)) {
+                if r.score.is_some() {
+                    return Ok(Some(r));
+                }
+            }
+        }
+        Ok(None)
     }
 }
 

@@ -10,15 +10,16 @@
 //! searched once. Either way each search starts from a fresh engine state, so its result
 //! depends on its key, the engine, its options and the limit alone.
 
-use super::GameIn;
+use crate::read::GameIn;
 use shogi_core::{Move, Position};
 use std::collections::HashMap;
 use std::sync::Arc;
 
 /// How positions are sent to the engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum AnalyzeMode {
     /// Each position alone (`position sfen …`): a result depends on the position only.
+    #[default]
     Position,
     /// Each position with the game's moves before it (`position sfen START moves …`): the
     /// engine sees repetitions; a result depends on the game up to that position.

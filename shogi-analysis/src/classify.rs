@@ -7,6 +7,7 @@
 //! from the mover's view: before = the engine's best score in the position before the move,
 //! after = the score of the position after it.
 
+use crate::error::{AnalysisError, Parameter};
 use shogi_usi::Score;
 
 /// The class of a played move.
@@ -111,18 +112,21 @@ impl Classifier {
     }
 
     /// Checks the thresholds are strictly increasing and the coefficient positive.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), AnalysisError> {
         if !(self.coefficient > 0.0 && self.coefficient.is_finite()) {
-            return Err(format!(
-                "--sigmoid must be positive, not {}",
-                self.coefficient
+            return Err(AnalysisError::setting(
+                Parameter::Sigmoid,
+                format!("must be positive, not {}", self.coefficient),
             ));
         }
         let t = self.thresholds;
         if !t.iter().all(|x| x.is_finite() && *x >= 0.0) || !t.windows(2).all(|w| w[0] < w[1]) {
-            return Err(format!(
-                "the thresholds must increase strictly: --inaccuracy {} --dubious {} --mistake {} --blunder {}",
-                t[0], t[1], t[2], t[3]
+            return Err(AnalysisError::setting(
+                Parameter::Thresholds,
+                format!(
+                    "must increase strictly: inaccuracy {}, dubious {}, mistake {}, blunder {}",
+                    t[0], t[1], t[2], t[3]
+                ),
             ));
         }
         Ok(())

@@ -1,0 +1,344 @@
+//! The engine side of an analysis: starting the pool (and opening the cache for its
+//! configuration), planning which positions to search, and searching them.
+
+use crate::cache::{Cache, CacheKey, program_build};
+use crate::error::AnalysisError;
+use crate::read::GameIn;
+use crate::result::PosResult;
+use crate::slots::Slot;
+use crate::{EngineSettings, Message, Observer, Settings};
+use shogi_core::{Move, Position, Variant};
+use shogi_usi::{BestMove, Engine, EngineError, Limit, OptionKind, Pool, StartOptions};
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+/// Every option the engine offered at its default, overridden by those set and marked `(set)`:
+/// the option part of the cache key (buttons left out). An option set to its default value is
+/// not the same as one left alone: fairy-stockfish 11.1 searches differently once
+/// `UCI_Variant` has been set, even to its default.
+fn option_key(engine: &Engine) -> String {
+    let applied: HashMap<String, Option<String>> = engine
+        .applied_options()
+        .iter()
+        .map(|(n, v)| (n.to_ascii_lowercase(), v.clone()))
+        .collect();
+    let mut lines: Vec<String> = engine
+        .options()
+        .iter()
+        .filter(|o| !matches!(o.kind, OptionKind::Button))
+        .map(|o| {
+            let default = match &o.kind {
+                OptionKind::Check { default } => default.map(|b| b.to_string()),
+                OptionKind::Spin { default, .. } => default.map(|v| v.to_string()),
+                OptionKind::Combo { default, .. }
+                | OptionKind::String { default }
+                | OptionKind::Filename { default } => default.clone(),
+                OptionKind::Button => None,
+            };
+            match applied.get(&o.name.to_ascii_lowercase()) {
+                Some(set) => format!("{}={} (set)", o.name, set.clone().unwrap_or_default()),
+                None => format!("{}={}", o.name, default.unwrap_or_default()),
+            }
+        })
+        .collect();
+    // Options set without being offered (none today, but a key must not miss them).
+    for (n, v) in engine.applied_options() {
+        if !engine
+            .options()
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case(n))
+        {
+            lines.push(format!("{n}={} (set)", v.clone().unwrap_or_default()));
+        }
+    }
+    lines.sort();
+    lines.join("\n")
+}
+
+/// Whether the engine can play Mini Shogi (a `UCI_Variant` combo offering `minishogi`).
+fn plays_mini(engine: &Engine) -> bool {
+    engine.options().iter().any(|o| {
+        o.name.eq_ignore_ascii_case("UCI_Variant")
+            && matches!(&o.kind, OptionKind::Combo { vars, .. } if vars.iter().any(|v| v == "minishogi"))
+    })
+}
+
+/// The first line of an engine error (the table's error column); the whole text goes to
+/// the caller's messages.
+fn short(e: &EngineError) -> String {
+    e.to_string().lines().next().unwrap_or("").to_string()
+}
+
+/// One search, as a result (the engine gives itself a fresh state first: the pool's engines
+/// are started with [`StartOptions::fresh_state`]).
+fn analyse(
+    engine: &mut Engine,
+    start: &Position,
+    moves: &[Move],
+    limit: &Limit,
+) -> (PosResult, Option<String>) {
+    match engine.search_with_retry(start, moves, limit) {
+        Ok(s) => {
+            let best = match s.bestmove {
+                BestMove::Move(m) => m.to_usi(),
+                BestMove::Resign => "resign".into(),
+                BestMove::Win(_) => "win".into(),
+            };
+            let line = s.best_line();
+            let mut warnings: Vec<String> = Vec::new();
+            if let Some(first) = &s.retried {
+                warnings.push(format!("restarted after: {}", short(first)));
+            }
+            if let Some(cut) = line.and_then(|l| l.pv_cut.as_ref()) {
+                warnings.push(format!(
+                    "pv cut at move {} ({}): {}",
+                    cut.index + 1,
+                    cut.text,
+                    cut.reason
+                ));
+            }
+            let others = s
+                .lines
+                .iter()
+                .skip(1)
+                .map(|l| {
+                    (
+                        l.score.map(|p| p.relative()),
+                        l.pv.iter().map(|m| m.to_usi()).collect(),
+                    )
+                })
+                .collect();
+            let r = PosResult {
+                best: Some(best),
+                score: s.score().map(|p| p.relative()),
+                pv: line
+                    .map(|l| l.pv.iter().map(|m| m.to_usi()).collect())
+                    .unwrap_or_default(),
+                depth: line.and_then(|l| l.depth),
+                nodes: s.nodes.or_else(|| line.and_then(|l| l.nodes)),
+                others,
+                warning: (!warnings.is_empty()).then(|| warnings.join("; ")),
+                error: None,
+            };
+            (r, None)
+        }
+        Err(e) => (
+            PosResult {
+                error: Some(short(&e)),
+                ..PosResult::default()
+            },
+            Some(e.to_string()),
+        ),
+    }
+}
+
+/// The started engines and what was learnt from the first: its name, why it cannot play Mini
+/// Shogi, and the cache opened for it with the notes on what the file holds that is not used.
+pub(crate) struct Engines {
+    pub pool: Pool,
+    pub name: String,
+    pub mini_refused: Option<String>,
+    pub cache: Option<Cache>,
+    pub cache_notes: Vec<String>,
+}
+
+/// Starts `min(jobs, positions)` engines with the settings' options and timeouts (in Mini
+/// Shogi when every game is Mini Shogi), and opens the cache.
+pub(crate) fn start_engines(
+    settings: &Settings,
+    e: &EngineSettings,
+    games: &[GameIn],
+    positions: usize,
+) -> Result<Engines, AnalysisError> {
+    let mut start = StartOptions {
+        options: e.options.clone(),
+        threads: Some(e.threads),
+        fresh_state: true,
+        ..StartOptions::default()
+    };
+    if let Some(t) = e.start_timeout {
+        start.timeouts.usiok = t;
+        start.timeouts.readyok = t;
+    }
+    if let Some(t) = e.search_timeout {
+        start.timeouts.search_unbounded = t;
+        start.timeouts.search_margin = t;
+    }
+    if games.iter().all(|g| {
+        g.positions
+            .first()
+            .is_none_or(|p| p.variant() == Variant::Mini)
+    }) && games.iter().any(|g| !g.positions.is_empty())
+    {
+        start.variant = Variant::Mini;
+    }
+    let engine_error = |error: EngineError| AnalysisError::Engine {
+        program: e.program.clone(),
+        error,
+    };
+    let mut pool = Pool::start(
+        settings.jobs.min(positions.max(1)),
+        &e.program,
+        &e.args,
+        &start,
+    )
+    .map_err(engine_error)?;
+    if settings.multipv > 1 {
+        for engine in pool.engines_mut() {
+            engine.set_multipv(settings.multipv).map_err(engine_error)?;
+        }
+    }
+    let first = &pool.engines()[0];
+    let name = first.name();
+    let mini_refused = (!plays_mini(first)).then(|| {
+        format!(
+            "the engine {name} cannot play Mini Shogi (it offers no UCI_Variant option with minishogi)"
+        )
+    });
+    let (cache, cache_notes) = match &settings.cache {
+        Some(file) => {
+            let key = CacheKey {
+                engine: name.clone(),
+                build: program_build(&e.program),
+                options: option_key(first),
+                limit: format!(
+                    "{} multipv {} fresh {} mode {}",
+                    e.limit.go_command(false),
+                    settings.multipv,
+                    first.fresh_state(),
+                    settings.mode.name()
+                ),
+            };
+            let (cache, notes) = Cache::open(file, &key).map_err(AnalysisError::Cache)?;
+            (Some(cache), notes)
+        }
+        None => (None, Vec::new()),
+    };
+    Ok(Engines {
+        pool,
+        name,
+        mini_refused,
+        cache,
+        cache_notes,
+    })
+}
+
+/// Whether game `g` is refused (a Mini Shogi game for an engine that cannot play it).
+pub(crate) fn refused(g: &GameIn, mini_refused: Option<&str>) -> bool {
+    mini_refused.is_some()
+        && g.positions
+            .first()
+            .is_some_and(|p| p.variant() == Variant::Mini)
+}
+
+/// Marks every Mini Shogi game with the refusal `msg`, and says how many.
+pub(crate) fn refuse_mini(games: &mut [GameIn], msg: &str, observer: &mut dyn Observer) {
+    let mut count = 0;
+    for g in games.iter_mut() {
+        if refused(g, Some(msg)) {
+            g.error = Some((None, msg.to_string()));
+            count += 1;
+        }
+    }
+    if count > 0 {
+        observer.message(Message::Error(format!(
+            "{msg}: {count} Mini Shogi game(s) not analysed"
+        )));
+    }
+}
+
+/// The slots to search: those of the games still to analyse that the cache does not hold
+/// (the cache's results are put into `results`, and how many); a slot no game needs (all its
+/// games refused) gets the refusal, so that its games complete.
+pub(crate) fn plan_searches(
+    games: &[GameIn],
+    game_slots: &[Vec<usize>],
+    slots: &[Slot],
+    results: &mut [Option<PosResult>],
+    mini_refused: Option<&str>,
+    cache: Option<&Cache>,
+) -> Result<(Vec<usize>, u64), AnalysisError> {
+    let mut needed = vec![false; slots.len()];
+    for (g, s) in games.iter().zip(game_slots) {
+        if !refused(g, mini_refused) {
+            for &i in s {
+                needed[i] = true;
+            }
+        }
+    }
+    let mut from_cache = 0u64;
+    if let Some(c) = cache {
+        for (i, slot) in slots.iter().enumerate() {
+            if needed[i] {
+                if let Some(r) = c.get(&slot.key).map_err(AnalysisError::Cache)? {
+                    results[i] = Some(r);
+                    from_cache += 1;
+                }
+            }
+        }
+    }
+    let mut todo: Vec<usize> = (0..slots.len())
+        .filter(|&i| needed[i] && results[i].is_none())
+        .collect();
+    // Standard positions first, then Mini Shogi: a worker's engine restarts once when the
+    // variant changes (a process plays one variant), not at every switch.
+    todo.sort_by_key(|&i| slots[i].position.variant() == Variant::Mini);
+    for (i, n) in needed.iter().enumerate() {
+        if !n {
+            results[i] = Some(PosResult {
+                error: mini_refused.map(str::to_string),
+                ..PosResult::default()
+            });
+        }
+    }
+    Ok((todo, from_cache))
+}
+
+/// What the searches did: how many ran, the first engine failures in full, and the first
+/// error writing the cache.
+#[derive(Default)]
+pub(crate) struct Searched {
+    pub count: u64,
+    pub engine_errors: Vec<String>,
+    pub cache_error: Option<String>,
+}
+
+/// Searches the slots `todo` of `slots` on the engine pool, each result into `results` (and
+/// the cache); `after_each` is called with the results after each one and stops the searches
+/// by breaking.
+pub(crate) fn search_positions(
+    e: &mut Engines,
+    limit: &Limit,
+    todo: &[usize],
+    slots: &[Slot],
+    results: &mut [Option<PosResult>],
+    mut after_each: impl FnMut(&[Option<PosResult>], u64, u64) -> ControlFlow<()>,
+) -> Searched {
+    let total = todo.len() as u64;
+    let mut done = Searched::default();
+    let cache = e.cache.as_ref();
+    let _ = e.pool.run(
+        todo.iter().map(|&i| (i, &slots[i])),
+        |engine, (i, slot)| {
+            let (start, moves) = slot.sent();
+            let (r, full) = analyse(engine, start, moves, limit);
+            (i, r, full)
+        },
+        |_, (i, r, full)| {
+            done.count += 1;
+            if let Some(full) = full {
+                if done.engine_errors.len() < 5 {
+                    done.engine_errors.push(full);
+                }
+            }
+            if let Some(c) = cache {
+                if let Err(e) = c.put(&slots[i].key, &r) {
+                    done.cache_error.get_or_insert(e);
+                }
+            }
+            results[i] = Some(r);
+            after_each(results, done.count, total)
+        },
+    );
+    done
+}
