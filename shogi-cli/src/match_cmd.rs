@@ -280,10 +280,6 @@ fn result_word(f: &Finished) -> &'static str {
     }
 }
 
-fn signed(x: Option<f64>) -> String {
-    x.map_or_else(|| "inf".to_string(), |v| format!("{v:+.1}"))
-}
-
 /// The live line after a game.
 fn live_line(f: &Finished, tally: &Tally, settings: &Settings, total: usize) -> String {
     let s = tally.summary(settings, false);
@@ -299,14 +295,8 @@ fn live_line(f: &Finished, tally: &Tally, settings: &Settings, total: usize) -> 
     if let Some(p) = s.pairings.get(f.spec.pairing) {
         let _ = write!(
             line,
-            " | {} vs {}: +{} -{} ={}, Elo {} ± {}",
-            p.first,
-            p.second,
-            p.wins,
-            p.losses,
-            p.draws,
-            signed(p.elo),
-            p.elo_margin.map_or("inf".into(), |m| format!("{m:.1}"))
+            " | {} vs {}: +{} -{} ={}, Elo: {:.2} +/- {:.2}",
+            p.first, p.second, p.wins, p.losses, p.draws, p.elo, p.elo_margin
         );
     }
     if let Some(sp) = &s.sprt {
@@ -342,20 +332,21 @@ fn text_summary(s: &Summary) -> String {
     for p in &s.pairings {
         let _ = writeln!(
             out,
-            "{} vs {}: +{} -{} ={}, Elo {} ± {} [{}, {}], LOS {:.1} %, draws {:.1} %, nElo {}; \
-             pairs {} (LL LD WL+DD WD WW: {:?})",
+            "{} vs {}: +{} -{} ={}, Elo: {:.2} +/- {:.2} [{:.2}, {:.2}], nElo: {:.2} +/- {:.2}, \
+             LOS: {:.2} %, DrawRatio: {:.2} %; pairs {} (LL LD WL+DD WD WW: {:?})",
             p.first,
             p.second,
             p.wins,
             p.losses,
             p.draws,
-            signed(p.elo),
-            p.elo_margin.map_or("inf".into(), |m| format!("{m:.1}")),
-            signed(p.elo_low),
-            signed(p.elo_high),
+            p.elo,
+            p.elo_margin,
+            p.elo_low,
+            p.elo_high,
+            p.normalized_elo,
+            p.normalized_elo_margin,
             100.0 * p.los,
             100.0 * p.draw_rate,
-            signed(p.normalized_elo),
             p.pairs,
             p.pentanomial
         );

@@ -17,7 +17,7 @@ use crate::clock::{Clock, TimeControl};
 use crate::openings::Opening;
 use crate::record::{self, GameInfo};
 use crate::referee::{Answer, Eval, MoveInfo, Outcome, Referee, Rules, Termination};
-use crate::stats::{Decision, EloSample, Pentanomial, Sprt, Trinomial};
+use crate::stats::{Decision, EloSample, Figure, Pentanomial, Sprt, Trinomial};
 use serde::Serialize;
 use shogi_core::{Color, Move, Variant};
 use shogi_kif::{HeaderKey, Record};
@@ -556,17 +556,18 @@ impl Tally {
                         losses: t.losses,
                         draws: t.draws,
                         score: t.score(),
-                        elo: finite(t.elo()),
-                        elo_low: finite(lo),
-                        elo_high: finite(hi),
-                        elo_margin: finite(t.elo_margin()),
+                        elo: Figure(t.elo()),
+                        elo_low: Figure(lo),
+                        elo_high: Figure(hi),
+                        elo_margin: Figure(t.elo_margin()),
                         los: t.los(),
                         draw_rate: t.draw_rate(),
-                        normalized_elo: finite(t.normalized_elo()),
+                        normalized_elo: Figure(t.normalized_elo()),
+                        normalized_elo_margin: Figure(t.normalized_elo_margin()),
                         pairs: p.pairs.pairs(),
                         pentanomial: p.pairs.counts,
-                        pair_elo: finite(p.pairs.elo()),
-                        pair_elo_margin: finite(p.pairs.elo_margin()),
+                        pair_elo: Figure(p.pairs.elo()),
+                        pair_elo_margin: Figure(p.pairs.elo_margin()),
                     }
                 })
                 .collect(),
@@ -593,10 +594,6 @@ impl Tally {
             overhead_samples: sorted.len(),
         }
     }
-}
-
-fn finite(x: f64) -> Option<f64> {
-    x.is_finite().then_some(x)
 }
 
 /// One engine's results.
@@ -637,28 +634,30 @@ pub struct PairSummary {
     pub draws: u64,
     /// First's score.
     pub score: f64,
-    /// Elo difference (`null` when infinite).
-    pub elo: Option<f64>,
+    /// Elo difference (±∞ after a perfect score: `"inf"`/`"-inf"` in JSON).
+    pub elo: Figure,
     /// 95 % interval, low end.
-    pub elo_low: Option<f64>,
+    pub elo_low: Figure,
     /// 95 % interval, high end.
-    pub elo_high: Option<f64>,
-    /// Half the interval.
-    pub elo_margin: Option<f64>,
+    pub elo_high: Figure,
+    /// Half the interval (`nan` when an end is infinite and the other too).
+    pub elo_margin: Figure,
     /// Likelihood of superiority (fastchess's formula).
     pub los: f64,
     /// Share of draws.
     pub draw_rate: f64,
-    /// Normalized Elo.
-    pub normalized_elo: Option<f64>,
+    /// Normalized Elo (`nan` without variance at an even score: all draws).
+    pub normalized_elo: Figure,
+    /// Its 95 % margin.
+    pub normalized_elo_margin: Figure,
     /// Complete pairs.
     pub pairs: u64,
     /// Pairs by score: LL, LD, WL+DD, WD, WW.
     pub pentanomial: [u64; 5],
     /// Elo over pairs.
-    pub pair_elo: Option<f64>,
+    pub pair_elo: Figure,
     /// Its margin.
-    pub pair_elo_margin: Option<f64>,
+    pub pair_elo_margin: Figure,
 }
 
 /// The SPRT state.

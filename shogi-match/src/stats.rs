@@ -36,7 +36,8 @@ pub const Z95: f64 = 1.959963984540054;
 
 /// Elo difference for an expected score `s` (0 < s < 1; ±infinity at the ends).
 pub fn elo_from_score(s: f64) -> f64 {
-    -400.0 * (1.0 / s - 1.0).log10()
+    // `+ 0.0` turns the −0 of an even score into 0.
+    -400.0 * (1.0 / s - 1.0).log10() + 0.0
 }
 
 /// Expected score for an Elo difference (the logistic curve).
@@ -220,7 +221,7 @@ impl Trinomial {
 
     /// The 95 % margin of the normalized Elo, z/√N·800/ln 10.
     pub fn normalized_elo_margin(&self) -> f64 {
-        Z95 / (self.games() as f64).sqrt() * 800.0 / LN_10
+        normalized_margin(self.variance(), self.games() as f64)
     }
 
     /// The same counts seen from the other engine.
@@ -287,7 +288,7 @@ impl Pentanomial {
 
     /// The 95 % margin of the normalized Elo, z/√(2N)·800/ln 10.
     pub fn normalized_elo_margin(&self) -> f64 {
-        Z95 / (2.0 * self.pairs() as f64).sqrt() * 800.0 / LN_10
+        normalized_margin(self.variance(), 2.0 * self.pairs() as f64)
     }
 
     /// The games of the pairs as W/L/D (WL and DD cannot be told apart: counts must be given
@@ -306,26 +307,81 @@ impl Pentanomial {
 const PENTA_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 const TRI_SCORES: [f64; 3] = [0.0, 0.5, 1.0];
 
+/// The Elo interval of score `s` ± z·σ/√n. A score bound past 0 or 1 is taken at 0 or 1
+/// (Elo −∞ or +∞): fastchess computes the Elo of the raw bound, which is `nan` past 1.
 fn interval(s: f64, var: f64, n: f64, z: f64) -> (f64, f64) {
     if n == 0.0 {
         return (f64::NEG_INFINITY, f64::INFINITY);
     }
     let d = z * (var / n).sqrt();
-    (elo_from_score(s - d), elo_from_score(s + d))
+    (
+        elo_from_score((s - d).clamp(0.0, 1.0)),
+        elo_from_score((s + d).clamp(0.0, 1.0)),
+    )
 }
 
+/// LOS, fastchess's formula. Without variance (every unit scored alike) it is its limit: 1
+/// above an even score, 0 below; at an even score with no variance (all draws, or no game)
+/// there is no evidence either way: ½ (fastchess's formula gives `nan` there).
 fn los(s: f64, var: f64, n: f64) -> f64 {
     if n == 0.0 || var == 0.0 {
-        return 0.5;
+        return match s.partial_cmp(&0.5) {
+            Some(std::cmp::Ordering::Greater) => 1.0,
+            Some(std::cmp::Ordering::Less) => 0.0,
+            _ => 0.5,
+        };
     }
     0.5 * (1.0 - erf(-(s - 0.5) / (2.0 * var / n).sqrt()))
 }
 
+/// Normalized Elo, (s−½)/σ·800/ln 10: ±∞ with no variance off an even score, undefined
+/// (`nan`) at an even score with no variance, as fastchess computes it.
 fn normalized(s: f64, sigma: f64) -> f64 {
-    if sigma == 0.0 {
-        return 0.0;
-    }
     (s - 0.5) / sigma * 800.0 / LN_10
+}
+
+/// The 95 % margin of the normalized Elo over `n` units, z/√n·800/ln 10; undefined (`nan`)
+/// without variance, as fastchess computes it.
+fn normalized_margin(var: f64, n: f64) -> f64 {
+    if var == 0.0 {
+        return f64::NAN;
+    }
+    Z95 / n.sqrt() * 800.0 / LN_10
+}
+
+/// A figure of the statistics printed as fastchess prints it: two decimals (or the precision
+/// asked), `inf`, `-inf` for an infinite one (the Elo of a perfect score) and `nan` for an
+/// undefined one (the margin of an infinite Elo, the normalized Elo of all draws). In JSON a
+/// finite figure is a number and the others these strings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Figure(pub f64);
+
+impl std::fmt::Display for Figure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let v = self.0;
+        if v.is_nan() {
+            f.write_str("nan")
+        } else if v.is_infinite() {
+            f.write_str(if v > 0.0 { "inf" } else { "-inf" })
+        } else {
+            let p = f.precision().unwrap_or(2);
+            if f.sign_plus() {
+                write!(f, "{v:+.p$}")
+            } else {
+                write!(f, "{v:.p$}")
+            }
+        }
+    }
+}
+
+impl Serialize for Figure {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0.is_finite() {
+            s.serialize_f64(self.0)
+        } else {
+            s.collect_str(self)
+        }
+    }
 }
 
 /// What the SPRT says.
@@ -762,6 +818,87 @@ mod tests {
         assert!((erf(1.0) - 0.8427007929497149).abs() < 1e-14);
         assert!((erf(3.0) - 0.9999779095030014).abs() < 1e-14);
         assert!((erf(-1.0) + 0.8427007929497149).abs() < 1e-14);
+    }
+
+    /// Elo, margin, nElo, its margin and LOS as a match line prints them (fastchess's form).
+    fn line<T: EloSample>(t: &T, nelo: f64, nelo_margin: f64) -> String {
+        format!(
+            "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}, LOS: {:.2} %",
+            Figure(t.elo()),
+            Figure(t.elo_margin()),
+            Figure(nelo),
+            Figure(nelo_margin),
+            100.0 * t.los()
+        )
+    }
+
+    fn tri(wins: u64, losses: u64, draws: u64) -> String {
+        let t = Trinomial {
+            wins,
+            losses,
+            draws,
+        };
+        line(&t, t.normalized_elo(), t.normalized_elo_margin())
+    }
+
+    fn penta(counts: [u64; 5]) -> String {
+        let p = Pentanomial { counts };
+        line(&p, p.normalized_elo(), p.normalized_elo_margin())
+    }
+
+    #[test]
+    fn degenerate_results_are_right() {
+        // Worked by hand. A perfect score is an infinite Elo whose interval is [inf, inf]
+        // (its half-width undefined, `nan` as fastchess prints it); LOS is its limit, 0 or 1.
+        // This was `Elo inf ± inf, LOS 50.0 %, nElo +0.0` for the engine that lost 0-4.
+        assert_eq!(
+            tri(0, 4, 0),
+            "Elo: -inf +/- nan, nElo: -inf +/- nan, LOS: 0.00 %"
+        );
+        assert_eq!(
+            tri(4, 0, 0),
+            "Elo: inf +/- nan, nElo: inf +/- nan, LOS: 100.00 %"
+        );
+        assert_eq!(tri(1, 0, 0), tri(4, 0, 0), "one game");
+        assert_eq!(tri(0, 1, 0), tri(0, 4, 0), "one game");
+        // All draws: Elo 0 with no spread; the normalized Elo is 0/0, undefined; LOS ½.
+        assert_eq!(
+            tri(0, 0, 6),
+            "Elo: 0.00 +/- 0.00, nElo: nan +/- nan, LOS: 50.00 %"
+        );
+        // 3-1: s = 0.75, σ² = 0.1875, s ± 1.96·√(σ²/4) = [0.3257, 1.1743]; the upper bound is
+        // past 1: Elo +inf (fastchess takes the Elo of 1.1743, which is nan).
+        let t = Trinomial {
+            wins: 3,
+            losses: 1,
+            draws: 0,
+        };
+        let (lo, hi) = t.elo_interval();
+        assert_eq!(
+            format!("{:.2} {:.2}", Figure(lo), Figure(hi)),
+            "-126.45 inf"
+        );
+        assert_eq!(format!("{:.2}", Figure(t.elo())), "190.85");
+        assert_eq!(format!("{:.2}", Figure(t.elo_margin())), "inf");
+        // Pairs: one pair WL (½) is like all draws; one pair WW a perfect score.
+        assert_eq!(
+            penta([0, 0, 1, 0, 0]),
+            "Elo: 0.00 +/- 0.00, nElo: nan +/- nan, LOS: 50.00 %"
+        );
+        assert_eq!(
+            penta([0, 0, 0, 0, 1]),
+            "Elo: inf +/- nan, nElo: inf +/- nan, LOS: 100.00 %"
+        );
+        assert_eq!(
+            penta([2, 0, 0, 0, 0]),
+            "Elo: -inf +/- nan, nElo: -inf +/- nan, LOS: 0.00 %"
+        );
+        // The figures' JSON: numbers when finite, fastchess's words otherwise.
+        let json =
+            serde_json::to_string(&[Figure(1.5), Figure(f64::NEG_INFINITY), Figure(f64::NAN)])
+                .unwrap();
+        assert_eq!(json, r#"[1.5,"-inf","nan"]"#);
+        assert_eq!(format!("{:+.1}", Figure(58.46)), "+58.5");
     }
 
     #[test]

@@ -285,3 +285,29 @@ fn fairy_stockfish_against_itself_in_mini_shogi() {
         assert!(game_result(&g.record).is_some());
     }
 }
+
+/// A match one engine loses every game of (it resigns at once) prints the Elo of a perfect
+/// score as fastchess words it (it printed `Elo inf ± inf`, `LOS 50.0 %` and `nElo +0.0`), and
+/// the JSON holds the same figures.
+#[test]
+fn a_match_lost_every_game_prints_infinite_elo() {
+    let f = fake();
+    let engines = [format!("a={f}"), format!("b={f},arg=--bestmove,arg=resign")];
+    let engines = [engines[0].as_str(), engines[1].as_str()];
+    let args = ["--games", "2", "--byoyomi", "200"];
+    let o = run_match(&engines, &args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_contains(&stdout(&o), "a vs b: +2 -0 =0, Elo: inf +/- nan [");
+    assert_contains(&stdout(&o), "nElo: inf +/- nan, LOS: 100.00 %");
+    let o = run_match(&engines, &[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let p = &summary["pairings"][0];
+    assert_eq!(
+        (p["wins"].as_u64(), p["losses"].as_u64()),
+        (Some(2), Some(0))
+    );
+    assert_eq!(p["elo"], "inf");
+    assert_eq!(p["elo_margin"], "nan");
+    assert_eq!(p["los"], 1.0);
+}
