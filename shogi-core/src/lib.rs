@@ -65,4 +65,4 @@ pub use setup::{Setup, SetupError, SetupOptions, SetupProblem};
 pub use sfen::{SfenError, SfenField};
 pub use text::NameError;
 pub use types::{Color, Piece, Role, Square, Variant};
-pub use usi::{UsiError, UsiPosition, UsiStart, UsiWords, parse_usi_position};
+pub use usi::{UsiError, UsiPosition, UsiStart, UsiWords, parse_usi_position, position_line};

@@ -219,27 +219,48 @@ impl UsiPosition {
         }
     }
 
-    /// Whether the start is the variant's start position (move number 1): what `Display`
-    /// writes as `startpos`.
+    /// Whether the start is the variant's start position (move number 1).
     pub fn starts_at_startpos(&self) -> bool {
         self.start == Position::startpos(self.start.variant())
     }
 }
 
+/// The USI `position` line of `start` followed by `moves`, the one writer of it (engines,
+/// matches, records): `position startpos` for the standard start (move number 1),
+/// `position sfen …` for any other start, Mini Shogi's included (`startpos` names the
+/// standard start to an engine, and fairy-stockfish and gpsusi both take an SFEN), then
+/// ` moves …` when there are moves.
+///
+/// ```
+/// use shogi_core::{Move, Position, Variant, position_line};
+///
+/// let start = Position::startpos(Variant::Standard);
+/// let moves = [Move::from_usi("7g7f")?];
+/// assert_eq!(position_line(&start, &moves), "position startpos moves 7g7f");
+/// let mini = Position::startpos(Variant::Mini);
+/// assert_eq!(position_line(&mini, &[]), "position sfen rbsgk/4p/5/P4/KGSBR b - 1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn position_line(start: &Position, moves: &[Move]) -> String {
+    use std::fmt::Write;
+    let mut s = if *start == Position::startpos(Variant::Standard) {
+        String::from("position startpos")
+    } else {
+        format!("position sfen {start}")
+    };
+    if !moves.is_empty() {
+        s.push_str(" moves");
+        for m in moves {
+            let _ = write!(s, " {m}");
+        }
+    }
+    s
+}
+
 impl fmt::Display for UsiPosition {
+    /// [`position_line`] of the start and the moves.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.starts_at_startpos() {
-            f.write_str("position startpos")?;
-        } else {
-            write!(f, "position sfen {}", self.start)?;
-        }
-        if !self.moves.is_empty() {
-            f.write_str(" moves")?;
-            for m in &self.moves {
-                write!(f, " {m}")?;
-            }
-        }
-        Ok(())
+        f.write_str(&position_line(&self.start, &self.moves))
     }
 }
 

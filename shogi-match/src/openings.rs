@@ -32,21 +32,11 @@ impl Opening {
         }
     }
 
-    /// The USI `position` command for the opening followed by `extra` moves.
+    /// The USI `position` command for the opening followed by `extra` moves
+    /// ([`shogi_core::position_line`]).
     pub fn usi_position(&self, extra: &[Move]) -> String {
-        let mut s = if self.start == Position::startpos(Variant::Standard) {
-            "position startpos".to_string()
-        } else {
-            format!("position sfen {}", self.start.to_sfen())
-        };
-        if !self.moves.is_empty() || !extra.is_empty() {
-            s.push_str(" moves");
-            for m in self.moves.iter().chain(extra) {
-                s.push(' ');
-                s.push_str(&m.to_usi());
-            }
-        }
-        s
+        let moves: Vec<Move> = self.moves.iter().chain(extra).copied().collect();
+        shogi_core::position_line(&self.start, &moves)
     }
 }
 

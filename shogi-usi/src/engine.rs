@@ -330,37 +330,6 @@ fn is_gpsusi(name: Option<&str>) -> bool {
     name.is_some_and(|n| n.starts_with("gpsshogi"))
 }
 
-/// The `position` command for `start` + `moves`: `startpos` when `start` is the standard
-/// start position (move number 1 included), `sfen …` otherwise.
-///
-/// ```
-/// use shogi_core::{Move, Position, Variant};
-/// use shogi_usi::position_command;
-///
-/// let start = Position::startpos(Variant::Standard);
-/// let moves = [Move::from_usi("7g7f")?];
-/// assert_eq!(position_command(&start, &moves), "position startpos moves 7g7f");
-/// let mini = Position::startpos(Variant::Mini);
-/// assert_eq!(position_command(&mini, &[]), "position sfen rbsgk/4p/5/P4/KGSBR b - 1");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn position_command(start: &Position, moves: &[Move]) -> String {
-    let sfen = start.to_sfen();
-    let mut s = if start.variant() == Variant::Standard && sfen == Variant::Standard.start_sfen() {
-        String::from("position startpos")
-    } else {
-        format!("position sfen {sfen}")
-    };
-    if !moves.is_empty() {
-        s.push_str(" moves");
-        for m in moves {
-            s.push(' ');
-            s.push_str(m.usi().as_str());
-        }
-    }
-    s
-}
-
 /// Checks a PV on `pos`: the legal prefix and where it was cut. A final `resign` or `win`
 /// (gpsusi writes `pv resign` on a mated side) ends the PV without a cut.
 pub fn check_pv(pos: &Position, pv: &[String]) -> (Vec<Move>, Option<PvCut>) {
@@ -1062,7 +1031,7 @@ impl Engine {
         self.drain()?;
         self.used = true;
         // One write for both lines: the engine wakes once, with the whole request.
-        self.send_lines(&[&position_command(start, moves), &go])?;
+        self.send_lines(&[&shogi_core::position_line(start, moves), &go])?;
         if is_gpsusi(self.name.as_deref()) {
             self.last_sent = Some((start.clone(), moves.to_vec()));
         }

@@ -39,7 +39,7 @@ pub mod testing;
 
 pub use engine::{
     BestMove, Engine, GameResult, MateAnswer, PvCut, Search, SearchLine, StartOptions, Timeouts,
-    check_pv, position_command,
+    check_pv,
 };
 pub use error::{EngineError, EngineErrorKind, ErrorContext, OutputLine, Stream};
 pub use fresh::FreshState;
