@@ -357,9 +357,9 @@ fn solve_one(solver: &mut Solver, p: &Problem, options: &Options) -> Row {
     row.minimal = a.minimal;
     row.unique = a.unique;
     let mut notes = Vec::new();
+    row.result = a.result.verdict();
     match &a.result {
         MateResult::Mate { pv } => {
-            row.result = "mate".into();
             row.length = a.length;
             row.pv_usi = pv.iter().map(|m| m.to_usi()).collect::<Vec<_>>().join(" ");
             row.pv_japanese = japanese(start, pv);
@@ -370,9 +370,7 @@ fn solve_one(solver: &mut Solver, p: &Problem, options: &Options) -> Row {
                 ));
             }
         }
-        MateResult::NoMate { within: None } => row.result = "nomate".into(),
-        MateResult::NoMate { within: Some(n) } => row.result = format!("nomate within {n}"),
-        MateResult::Unknown { limit } => row.result = format!("unknown:{}", limit.name()),
+        MateResult::NoMate { .. } | MateResult::Unknown { .. } => {}
     }
     // The stated answer.
     if let Some(e) = &p.answer_error {

@@ -164,6 +164,25 @@ pub enum MateResult {
     },
 }
 
+impl MateResult {
+    /// The verdict's words, the same in every front end: `mate`, `nomate` (no mate at all),
+    /// `nomate within N` (none within N plies), `unknown:nodes` (and the other limits).
+    ///
+    /// ```
+    /// use shogi_mate::MateResult;
+    /// assert_eq!(MateResult::NoMate { within: Some(5) }.verdict(), "nomate within 5");
+    /// assert_eq!(MateResult::NoMate { within: None }.verdict(), "nomate");
+    /// ```
+    pub fn verdict(&self) -> String {
+        match self {
+            MateResult::Mate { .. } => "mate".into(),
+            MateResult::NoMate { within: None } => "nomate".into(),
+            MateResult::NoMate { within: Some(n) } => format!("nomate within {n}"),
+            MateResult::Unknown { limit } => format!("unknown:{}", limit.name()),
+        }
+    }
+}
+
 /// A solved problem.
 #[derive(Clone, Debug)]
 pub struct Answer {

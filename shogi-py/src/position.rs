@@ -587,8 +587,8 @@ impl PyPosition {
     }
 
     /// Solves the position for a mate by the side to move (df-pn; the GIL is released):
-    /// `(result, length, pv)` with result `"mate"`, `"nomate"` (proven; with `depth`, none
-    /// within it) or `"unknown:nodes"` / `"unknown:time"` / `"unknown:depth"` /
+    /// `(result, length, pv)` with result `"mate"`, `"nomate"` (proven: no mate at all),
+    /// `"nomate within N"` (proven: none within `depth` = N plies) or `"unknown:nodes"` / `"unknown:time"` / `"unknown:depth"` /
     /// `"unknown:memory"`, the mate's length in plies (None unless a mate) and its line as USI
     /// moves. `shortest` proves the minimal length under the composed-tsume conventions.
     /// The table takes `memory_mb` MiB (and 512 KiB at most for a cache of evasion counts)
@@ -628,16 +628,14 @@ impl PyPosition {
         let answer =
             py.detach(move || shogi_mate::solve_on_this_thread(memory_mb << 20, &pos, &options));
         let answer = answer.map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let verdict = answer.result.verdict();
         Ok(match answer.result {
             shogi_mate::MateResult::Mate { pv } => (
-                "mate".to_string(),
+                verdict,
                 answer.length,
                 pv.iter().map(|m| m.to_usi()).collect(),
             ),
-            shogi_mate::MateResult::NoMate { .. } => ("nomate".to_string(), None, Vec::new()),
-            shogi_mate::MateResult::Unknown { limit } => {
-                (format!("unknown:{}", limit.name()), None, Vec::new())
-            }
+            _ => (verdict, None, Vec::new()),
         })
     }
 

@@ -16,7 +16,7 @@ def test_shortest_gives_the_composed_line():
 
 
 def test_no_mate_and_limits():
-    assert shogitk.Position(T7, relax="tsume").mate(depth=5) == ("nomate", None, [])
+    assert shogitk.Position(T7, relax="tsume").mate(depth=5) == ("nomate within 5", None, [])
     assert shogitk.Position(T7, relax="tsume").mate(nodes=2)[0] == "unknown:nodes"
     assert shogitk.Position.startpos().mate(nodes=10000)[0] in ("nomate", "unknown:nodes", "unknown:depth")
 
@@ -41,7 +41,7 @@ def test_answers_do_not_depend_on_earlier_calls_or_threads():
 
     first = [run(c) for c in cases]
     assert first[0] == ("mate", 1, ["G*5b"])
-    assert first[1][:2] == ("mate", 7) and first[2] == ("nomate", None, [])
+    assert first[1][:2] == ("mate", 7) and first[2] == ("nomate within 5", None, [])
     assert [run(c) for c in reversed(cases)][::-1] == first
     with ThreadPoolExecutor(max_workers=3) as pool:
         assert list(pool.map(run, cases * 3)) == first * 3
