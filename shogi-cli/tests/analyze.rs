@@ -628,6 +628,58 @@ fn positions_of(path: &Path) -> Vec<shogi_core::Position> {
 /// standard row equals a fresh process's search of its position, whether the batch has a Mini
 /// Shogi game between them, whether the cache was filled by another mixed batch, with 1 or 2
 /// jobs.
+/// Results stored in the cache file (0 before its table exists).
+fn cached_rows(cache: &Path) -> i64 {
+    rusqlite::Connection::open_with_flags(cache, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .and_then(|c| c.query_row("SELECT count(*) FROM analysis_results", [], |r| r.get(0)))
+        .unwrap_or(0)
+}
+
+/// `shogi analyze ARGS --cache` killed with SIGKILL once a few results are stored, then run
+/// again: it searches only what the killed run had not stored, and its table equals
+/// `reference` (an uninterrupted run without the cache).
+fn killed_and_resumed_equals(a: &[&str], dir: &Path, reference: &Output) {
+    let cache = dir.join("killed.sqlite");
+    let c = cache.to_str().unwrap();
+    let mut argv = vec!["--format", "jsonl", "--cache", c];
+    argv.extend_from_slice(a);
+    let mut child = Command::new(SHOGI)
+        .current_dir(root())
+        .arg("analyze")
+        .args(&argv)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while cached_rows(&cache) < 3 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before it was killed"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no result stored"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    let _ = child.wait();
+    let stored = cached_rows(&cache);
+    let resumed = run(&argv);
+    assert_eq!(resumed.status.code(), Some(0), "{}", text(&resumed.stderr));
+    assert_eq!(text(&resumed.stdout), text(&reference.stdout));
+    let err = text(&resumed.stderr);
+    assert!(
+        err.contains(&format!("searched, {stored} from the cache")),
+        "{stored} stored before the kill: {err}"
+    );
+    assert!(
+        !err.contains(" 0 searched,"),
+        "the kill came too late: {err}"
+    );
+}
+
 #[test]
 fn fairy_stockfish_mixed_batch_equals_a_fresh_process_per_position() {
     let Some(fairy) = shogi_usi::testing::fairy_stockfish() else {
@@ -661,6 +713,7 @@ fn fairy_stockfish_mixed_batch_equals_a_fresh_process_per_position() {
     let cached = with(&[g, "--jobs", "2", "--cache", c]);
     let plain = with(&[g, "--jobs", "1"]);
     assert_eq!(text(&cached.stdout), text(&plain.stdout));
+    killed_and_resumed_equals(&[g, "--engine", e, "--nodes", "2000"], &dir, &plain);
     let rows = rows(&plain);
     let mut checked = 0;
     let mut engine = shogi_usi::Engine::start(&fairy, &[] as &[&str], Default::default()).unwrap();
