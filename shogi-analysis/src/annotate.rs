@@ -2,8 +2,9 @@
 //! form in KIF, KI2 and JKF; Floodgate's in CSA) and its evaluation graph beside it, never
 //! over an input.
 
-use crate::classify::Classifier;
+use crate::classify::{Class, Classifier};
 use crate::error::AnalysisError;
+use crate::graph::{Graph, View};
 use crate::read::GameIn;
 use crate::result::PosResult;
 use shogi_batch::Input;
@@ -135,16 +136,18 @@ pub(crate) struct Annotator<'a> {
     /// The engine's name (empty with comments as the source).
     pub engine: &'a str,
     pub inputs: &'a HashSet<PathBuf>,
+    /// The graph's vertical axis.
+    pub view: View,
 }
 
 impl Annotator<'_> {
     /// Writes game `g`'s annotated copy and graph from each position's result and each move's
-    /// ShogiHome label; the errors (a file not written, and why) are returned.
+    /// class; the errors (a file not written, and why) are returned.
     pub fn write(
         &self,
         g: &GameIn,
         per: &[Option<&PosResult>],
-        labels: &[Option<&'static str>],
+        classes: &[Option<Class>],
     ) -> Vec<String> {
         let Some(record) = &g.record else {
             return Vec::new();
@@ -189,7 +192,12 @@ impl Annotator<'_> {
                     depth: r.depth,
                     nodes: r.nodes,
                     engine: (!self.engine.is_empty()).then(|| self.engine.to_string()),
-                    label: labels.get(k - 1).copied().flatten().map(str::to_string),
+                    label: classes
+                        .get(k - 1)
+                        .copied()
+                        .flatten()
+                        .and_then(Class::shogihome)
+                        .map(str::to_string),
                 }
             }));
         }
@@ -210,7 +218,14 @@ impl Annotator<'_> {
         let (bytes, _) = shogi_kif::encode_lossy(&text, encoding);
         let svg_path = svg_path(&path);
         let title = format!("{} #{}", g.path, g.index);
-        let svg = crate::graph::svg(&title, &graph, 2000);
+        let svg = Graph {
+            title: &title,
+            players: [g.players[0].as_deref(), g.players[1].as_deref()],
+            scores: &graph,
+            classes,
+            view: self.view,
+        }
+        .svg();
         let mut errors = Vec::new();
         for (p, data) in [(&path, bytes.as_ref()), (&svg_path, svg.as_bytes())] {
             if overwrites(p, self.inputs) {

@@ -40,6 +40,20 @@ impl Class {
         }
     }
 
+    /// The class named `name` (as [`Class::name`] writes it).
+    pub fn from_name(name: &str) -> Option<Class> {
+        [
+            Class::Best,
+            Class::Good,
+            Class::Inaccuracy,
+            Class::Dubious,
+            Class::Mistake,
+            Class::Blunder,
+        ]
+        .into_iter()
+        .find(|c| c.name() == name)
+    }
+
     /// ShogiHome's header word (`緩手`, `疑問手`, `悪手`, `大悪手`), for the bad classes.
     pub fn shogihome(self) -> Option<&'static str> {
         match self {

@@ -114,6 +114,8 @@ pub struct Settings {
     pub notation: Notation,
     /// Write each game's annotated copy (and graph) into this folder.
     pub annotate_dir: Option<PathBuf>,
+    /// The graphs' vertical axis (centipawns clamped to ±2000 by default).
+    pub graph: graph::View,
     /// Make the summaries ([`Report::summaries`]).
     pub summary: bool,
     /// Which games to analyse.
@@ -134,6 +136,7 @@ impl Default for Settings {
             classifier: Classifier::default(),
             notation: Notation::Japanese,
             annotate_dir: None,
+            graph: graph::View::Centipawns { range: 2000 },
             summary: false,
             selection: Selection::default(),
             dedup: None,
@@ -382,6 +385,7 @@ pub fn run(
             classifier: &settings.classifier,
             engine: &engine_name,
             inputs: &input_set,
+            view: settings.graph,
         }),
         summaries: settings.summary.then(Summaries::default),
         failed_games: 0,

@@ -290,7 +290,7 @@ impl GameRows<'_> {
             ..SummaryRow::default()
         });
         let get = |k: usize| per.get(k).copied().flatten();
-        let mut labels: Vec<Option<&'static str>> = Vec::with_capacity(g.moves.len());
+        let mut classes: Vec<Option<Class>> = Vec::with_capacity(g.moves.len());
         let mut prev_to = None;
         let mut emit = |row: &PlyRow, stopped: &mut bool| {
             if !*stopped && observer.row(row).is_break() {
@@ -324,7 +324,7 @@ impl GameRows<'_> {
             }
             let is_best = best_move.and_then(|(_, m)| m) == Some(mv);
             let (class, loss) = self.score_columns(&mut row, mover, is_best, before, after);
-            labels.push(class.and_then(Class::shogihome));
+            classes.push(class);
             if let Some(b) = before {
                 if !b.pv.is_empty() {
                     row.pv = Some(b.pv.join(" "));
@@ -369,7 +369,7 @@ impl GameRows<'_> {
         }
         if let Some(a) = &self.annotator {
             if g.error.as_ref().is_none_or(|(ply, _)| ply.is_some()) {
-                self.annotate_errors.extend(a.write(g, per, &labels));
+                self.annotate_errors.extend(a.write(g, per, &classes));
             }
         }
     }

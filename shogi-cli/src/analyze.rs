@@ -11,6 +11,7 @@ use crate::args::{InputArgs, NotationArg};
 use crate::batch::{SelectArgs, ShardArgs};
 use crate::ctx::{Ctx, Failure};
 use crate::progress::Progress;
+use shogi_analysis::graph::View;
 use shogi_analysis::{
     AnalysisError, AnalyzeMode, Classifier, EngineSettings, Message, Observer, Parameter, PlyRow,
     Report, Settings, Stage,
@@ -49,6 +50,15 @@ impl From<ModeArg> for AnalyzeMode {
             ModeArg::Game => AnalyzeMode::Game,
         }
     }
+}
+
+/// `--graph`: the graphs' vertical axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GraphArg {
+    /// Centipawns, clamped to ±2000.
+    Cp,
+    /// Sente's win probability.
+    Win,
 }
 
 /// Arguments of `shogi analyze`.
@@ -129,6 +139,11 @@ pub struct AnalyzeArgs {
     /// judgement as comments, and an SVG evaluation graph beside it (NAME.svg: `game.kif.svg`).
     #[arg(long, value_name = "DIR")]
     pub annotate_dir: Option<PathBuf>,
+    /// The vertical axis of the graphs beside annotated copies: `cp` (centipawns, clamped to
+    /// ±2000) or `win` (sente's win probability by --sigmoid). Mistakes and blunders are marked
+    /// either way.
+    #[arg(long, value_enum, default_value_t = GraphArg::Cp)]
+    pub graph: GraphArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = AnalyzeFormat::Csv)]
     pub format: AnalyzeFormat,
@@ -233,6 +248,12 @@ fn settings(args: &AnalyzeArgs) -> Result<Settings, Failure> {
         },
         notation: Notation::from(args.notation),
         annotate_dir: args.annotate_dir.clone(),
+        graph: match args.graph {
+            GraphArg::Cp => View::Centipawns { range: 2000 },
+            GraphArg::Win => View::WinRate {
+                coefficient: args.sigmoid,
+            },
+        },
         summary: args.summary,
         selection: args.select.selection()?,
         dedup: args.select.dedup()?,

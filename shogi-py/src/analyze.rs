@@ -7,8 +7,10 @@ use crate::stats::{dedup_arg, inputs, json_value, selection, shard_arg};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use shogi_analysis::graph::{Graph, View};
 use shogi_analysis::{
-    AnalysisError, AnalyzeMode, Classifier, Collect, EngineSettings, Message, Parameter, Settings,
+    AnalysisError, AnalyzeMode, Class, Classifier, Collect, EngineSettings, Message, Parameter,
+    Settings,
 };
 use shogi_usi::{EngineErrorKind, Limit};
 use std::path::PathBuf;
@@ -106,6 +108,63 @@ fn py_error(py: Python<'_>, e: AnalysisError) -> PyErr {
     }
 }
 
+/// The graph's axis named `name` (`cp` or `win`, the latter by the logistic of `sigmoid`).
+fn graph_view(name: &str, sigmoid: f64) -> PyResult<View> {
+    match name {
+        "cp" => Ok(View::Centipawns { range: 2000 }),
+        "win" => Ok(View::WinRate {
+            coefficient: sigmoid,
+        }),
+        other => Err(PyValueError::new_err(format!(
+            "graph: {other:?} is not a view (cp, win)"
+        ))),
+    }
+}
+
+/// The evaluation graph of one game as SVG text, drawn by the same code as the graphs of
+/// `shogi analyze --annotate-dir`: `scores[k]` is sente's score in centipawns after ply k
+/// (None: no score), `classes[k - 1]` the class of ply k's move (`"mistake"` and
+/// `"blunder"` are marked), `view` `"cp"` (clamped to ±`range`) or `"win"` (sente's win
+/// probability by the logistic of `sigmoid`).
+#[pyfunction]
+#[pyo3(signature = (scores, *, title = "", sente = None, gote = None, classes = Vec::new(), view = "cp", range = 2000, sigmoid = 600.0))]
+#[allow(clippy::too_many_arguments)]
+pub fn eval_graph(
+    scores: Vec<Option<i32>>,
+    title: &str,
+    sente: Option<String>,
+    gote: Option<String>,
+    classes: Vec<Option<String>>,
+    view: &str,
+    range: i32,
+    sigmoid: f64,
+) -> PyResult<String> {
+    let classes = classes
+        .iter()
+        .map(|c| match c.as_deref() {
+            None => Ok(None),
+            Some(name) => Class::from_name(name)
+                .map(Some)
+                .ok_or_else(|| PyValueError::new_err(format!("classes: {name:?} is not a class"))),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    if !(sigmoid.is_finite() && sigmoid > 0.0) || range <= 0 {
+        return Err(PyValueError::new_err("range and sigmoid must be positive"));
+    }
+    let view = match graph_view(view, sigmoid)? {
+        View::Centipawns { .. } => View::Centipawns { range },
+        v => v,
+    };
+    Ok(Graph {
+        title,
+        players: [sente.as_deref(), gote.as_deref()],
+        scores: &scores,
+        classes: &classes,
+        view,
+    }
+    .svg())
+}
+
 /// A positive duration in seconds, or a ValueError naming `keyword`.
 fn seconds(t: Option<f64>, keyword: &str) -> PyResult<Option<Duration>> {
     match t {
@@ -160,7 +219,7 @@ type Analyzed<'py> = (
 ///
 /// The GIL is released while the engines work.
 #[pyfunction]
-#[pyo3(name = "_analyze", signature = (paths, *, engine = None, limit = None, options = Vec::new(), engine_args = Vec::new(), threads = 1, multipv = 1, jobs = 1, cache = None, summary = false, from_comments = false, notation = "japanese", annotate_dir = None, mode = "position", sigmoid = 600.0, mate_cp = 30000, thresholds = (5.0, 10.0, 20.0, 50.0), search_timeout = None, start_timeout = None, shard = None, dedup = None, filters = None))]
+#[pyo3(name = "_analyze", signature = (paths, *, engine = None, limit = None, options = Vec::new(), engine_args = Vec::new(), threads = 1, multipv = 1, jobs = 1, cache = None, summary = false, from_comments = false, notation = "japanese", annotate_dir = None, mode = "position", graph = "cp", sigmoid = 600.0, mate_cp = 30000, thresholds = (5.0, 10.0, 20.0, 50.0), search_timeout = None, start_timeout = None, shard = None, dedup = None, filters = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn analyze_rows<'py>(
     py: Python<'py>,
@@ -178,6 +237,7 @@ pub fn analyze_rows<'py>(
     notation: &str,
     annotate_dir: Option<PathBuf>,
     mode: &str,
+    graph: &str,
     sigmoid: f64,
     mate_cp: i32,
     thresholds: (f64, f64, f64, f64),
@@ -232,6 +292,7 @@ pub fn analyze_rows<'py>(
         },
         notation: notation_arg(notation)?,
         annotate_dir,
+        graph: graph_view(graph, sigmoid)?,
         summary,
         selection: selection(filters, "analyze")?,
         dedup: dedup_arg(dedup)?,

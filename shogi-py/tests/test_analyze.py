@@ -97,3 +97,24 @@ def test_analyze_with_fairy_stockfish():
     table = shogitk.analyze([os.path.join(SAMPLES, "mini.kif")], FAIRY, nodes=1000, jobs=2)
     assert len(table) > 0
     assert all(r["error"] is None for r in table)
+
+
+def test_eval_graph_is_the_cli_graph(fake, shogi_cli, tmp_path):
+    """shogitk.eval_graph draws with the code of the annotated copies' graphs: from the
+    table's scores and classes it gives the very SVG `--annotate-dir` wrote."""
+    game = os.path.relpath(os.path.join(SAMPLES, "game.kif"), ROOT)
+    out = tmp_path / "annotated"
+    code, _, err = shogi_cli("analyze", game, "--engine", fake, "--nodes", "1", "--annotate-dir",
+                             str(out), "--graph", "win", "-o", os.devnull, cwd=ROOT)
+    assert code in (0, 1), err
+    written = [p for p in out.rglob("*.svg")]
+    assert len(written) == 1
+    rows = list(shogitk.analyze([game], fake, nodes=1))
+    scores = [r["best_cp_sente"] for r in rows] + [rows[-1]["played_cp_sente"]]
+    record = shogitk.read(game)[0]
+    svg = shogitk.eval_graph(scores, title=f"{game} #1", sente=record.black, gote=record.white,
+                             classes=[r["class"] for r in rows], view="win")
+    assert svg == written[0].read_text()
+    assert "win probability" in svg
+    with pytest.raises(ValueError, match="not a class"):
+        shogitk.eval_graph([0, 10], classes=["awful"])

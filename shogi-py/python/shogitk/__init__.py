@@ -25,6 +25,7 @@ from ._shogitk import (
     Diagnostic,
     Engine,
     EngineError,
+    eval_graph,
     GameIterator,
     IllegalMoveError,
     InvalidMoveError,
@@ -69,6 +70,7 @@ __all__ = [
     "Table",
     "__version__",
     "analyze",
+    "eval_graph",
     "files",
     "match",
     "read",
@@ -169,7 +171,7 @@ def analyze(
     if isinstance(engine_args, str):
         engine_args = [engine_args]
     thresholds = tuple(float(flags.pop(k, d)) for k, d in (("inaccuracy", 5.0), ("dubious", 10.0), ("mistake", 20.0), ("blunder", 50.0)))
-    typed = {k: flags.pop(k) for k in ("threads", "mode", "sigmoid", "mate_cp", "search_timeout", "start_timeout", "shard", "dedup") if k in flags}
+    typed = {k: flags.pop(k) for k in ("threads", "mode", "graph", "sigmoid", "mate_cp", "search_timeout", "start_timeout", "shard", "dedup") if k in flags}
     if flags.get("ending") is not None and isinstance(flags["ending"], (list, tuple)):
         flags["ending"] = ",".join(flags["ending"])
     columns, rows, messages = _analyze(

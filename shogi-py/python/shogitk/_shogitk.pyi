@@ -394,6 +394,20 @@ def _stats(
     filters: Optional[Dict[str, Any]] = None,
 ) -> Tuple[List[str], List[Tuple[Any, ...]]]:
     """The columns and rows of `shogi stats` (`shogitk.stats` wraps them in a Table)."""
+def eval_graph(
+    scores: List[Optional[int]],
+    *,
+    title: str = "",
+    sente: Optional[str] = None,
+    gote: Optional[str] = None,
+    classes: List[Optional[str]] = ...,
+    view: str = "cp",
+    range: int = 2000,
+    sigmoid: float = 600.0,
+) -> str:
+    """One game's evaluation graph as SVG (the graphs of `shogi analyze --annotate-dir`):
+    sente's centipawns after each ply, mistakes and blunders marked, view "cp" or "win"."""
+
 def _analyze(
     paths: Union[StrPath, Iterable[StrPath]],
     *,
@@ -410,6 +424,7 @@ def _analyze(
     notation: str = "japanese",
     annotate_dir: Optional[str] = None,
     mode: str = "position",
+    graph: str = "cp",
     sigmoid: float = 600.0,
     mate_cp: int = 30000,
     thresholds: Tuple[float, float, float, float] = (5.0, 10.0, 20.0, 50.0),
