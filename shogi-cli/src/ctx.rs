@@ -21,6 +21,9 @@ pub struct Options {
     /// Standard output is a terminal (the binary sets this): binary training data is then
     /// refused.
     pub stdout_terminal: bool,
+    /// `shogi match` appends each move's timings here (`SHOGI_MATCH_TRACE`, read by the
+    /// binary; [`shogi_match::runner::write_trace`]).
+    pub match_trace: Option<std::path::PathBuf>,
 }
 
 /// What a command reads and writes: the streams given to [`crate::run_with`] and its options.

@@ -8,6 +8,7 @@ fn main() -> ExitCode {
     let mut options = shogi_cli::Options {
         progress: std::io::stderr().is_terminal(),
         stdout_terminal: std::io::stdout().is_terminal(),
+        match_trace: std::env::var_os("SHOGI_MATCH_TRACE").map(std::path::PathBuf::from),
         ..shogi_cli::Options::default()
     };
     // A test hook of debug builds only: an internal failure on the named input, to check from

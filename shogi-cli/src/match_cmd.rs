@@ -415,9 +415,28 @@ pub fn run(a: &MatchArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         );
     }
     let stderr = &mut ctx.stderr;
+    let mut trace = match &ctx.options.match_trace {
+        Some(p) => match std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(p)
+        {
+            Ok(f) => Some(std::io::BufWriter::new(f)),
+            Err(e) => {
+                let _ = writeln!(stderr, "warning: SHOGI_MATCH_TRACE={}: {e}", p.display());
+                None
+            }
+        },
+        None => None,
+    };
     let (tally, stopped) = runner::run(&settings, &done, |f, tally| {
         if let Some(o) = &output {
             o.write(f)?;
+        }
+        if let Some(w) = &mut trace {
+            if runner::write_trace(w, f).and_then(|()| w.flush()).is_err() {
+                trace = None;
+            }
         }
         let _ = writeln!(stderr, "{}", live_line(f, tally, &settings, total));
         let _ = stderr.flush();

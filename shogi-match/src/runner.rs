@@ -739,7 +739,6 @@ pub fn run(
     }
     let next = AtomicUsize::new(0);
     let mut failure = None;
-    let mut trace = Trace::from_env();
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<Finished>();
         for _ in 0..settings.jobs.max(1).min(queue.len().max(1)) {
@@ -755,7 +754,6 @@ pub fn run(
                 &termination_kind(&f.outcome.termination),
             );
             tally.overheads_us.extend(&f.overheads_us);
-            trace.game(&f);
             if failure.is_none() {
                 if let Err(e) = on_game(&f, &tally) {
                     failure = Some(e);
@@ -776,54 +774,22 @@ pub fn run(
     }
 }
 
-/// The environment variable naming a file to which every move's [`OverheadSteps`] are
-/// appended, one JSON object a line with the game's number (a debugging aid for the referee's
-/// speed; nothing is written when it is unset).
-pub const TRACE_ENV: &str = "SHOGI_MATCH_TRACE";
-
-/// The per-move trace of [`TRACE_ENV`], written on the main thread as each game ends (so the
-/// games' threads do no file I/O for it).
-struct Trace(Option<std::io::BufWriter<std::fs::File>>);
-
-impl Trace {
-    fn from_env() -> Trace {
-        let file = std::env::var_os(TRACE_ENV).and_then(|p| {
-            let f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&p);
-            match f {
-                Ok(f) => Some(std::io::BufWriter::new(f)),
-                Err(e) => {
-                    eprintln!("warning: {TRACE_ENV}={}: {e}", PathBuf::from(&p).display());
-                    None
-                }
-            }
+/// Writes the per-move timings of a finished game ([`OverheadSteps`]) to `w`, one JSON object
+/// a line with the game's number: a debugging aid for the referee's speed, written by the
+/// caller (the CLI when `SHOGI_MATCH_TRACE` names a file), never by the library itself.
+pub fn write_trace(w: &mut dyn std::io::Write, f: &Finished) -> std::io::Result<()> {
+    for s in &f.overhead_steps {
+        let line = serde_json::json!({
+            "game": f.spec.index + 1,
+            "ply": s.ply,
+            "total_us": s.total_us(),
+            "handoff_us": s.handoff_us,
+            "referee_us": s.referee_us,
+            "write_us": s.write_us,
         });
-        Trace(file)
+        writeln!(w, "{line}")?;
     }
-
-    fn game(&mut self, f: &Finished) {
-        use std::io::Write;
-        let Some(w) = self.0.as_mut() else { return };
-        for s in &f.overhead_steps {
-            let line = serde_json::json!({
-                "game": f.spec.index + 1,
-                "ply": s.ply,
-                "total_us": s.total_us(),
-                "handoff_us": s.handoff_us,
-                "referee_us": s.referee_us,
-                "write_us": s.write_us,
-            });
-            if writeln!(w, "{line}").is_err() {
-                self.0 = None;
-                return;
-            }
-        }
-        if w.flush().is_err() {
-            self.0 = None;
-        }
-    }
+    Ok(())
 }
 
 /// A worker's engines: idle processes per engine index.
