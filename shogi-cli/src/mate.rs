@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use shogi_core::{Move, Position, SetupOptions};
 use shogi_kif::notation::{Notation, move_text};
 use shogi_kif::{ReadOptions, Reader};
-use shogi_mate::{Answer, MateResult, Options, Solver, counted_length, verify_tsume_answer};
+use shogi_mate::{Answer, MateResult, Options, Solver};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -377,58 +377,10 @@ fn solve_one(solver: &mut Solver, p: &Problem, options: &Options) -> Row {
         notes.push(format!("stated answer is not legal: {e}"));
         row.bad = true;
     } else if !p.answer.is_empty() {
-        // Composed answers stop before futile interpositions and do not count them.
-        let n = usize::from(counted_length(start, &p.answer));
-        match verify_tsume_answer(solver, start, &p.answer, 1_000_000) {
-            Err(why) if only_drops_left(start, &p.answer) => notes.push(format!(
-                "stated answer ({n} plies) ends in check with only interposing drops left \
-                 (a mate if they are futile; {why})"
-            )),
-            Err(why) => {
-                notes.push(format!("stated answer ({n} plies) does not mate: {why}"));
-                row.bad = true;
-            }
-            Ok(()) => match (&a.result, a.minimal, a.length) {
-                (MateResult::Mate { .. }, true, Some(l)) if usize::from(l) < n => {
-                    notes.push(format!(
-                        "shorter mate than the stated answer: {l} < {n} plies"
-                    ));
-                    row.bad = true;
-                }
-                (MateResult::Mate { .. }, true, Some(l)) if usize::from(l) > n => {
-                    notes.push(format!(
-                        "the stated answer mates in {n} plies but its defence is not the longest ({l})"
-                    ));
-                    row.bad = true;
-                }
-                (MateResult::NoMate { within: None }, _, _) => {
-                    notes.push(format!(
-                        "the stated answer mates in {n} plies, but only because the defence is not the best: no forced mate"
-                    ));
-                    row.bad = true;
-                }
-                _ if n < p.answer.len() || shogi_mate::verify_mate(start, &p.answer).is_err() => {
-                    notes.push(format!(
-                        "stated answer mates ({n} plies, futile interpositions not counted)"
-                    ))
-                }
-                _ => notes.push(format!("stated answer mates ({n} plies)")),
-            },
-        }
+        let judged = shogi_mate::check_stated_answer(solver, start, &p.answer, &a, 1_000_000);
+        row.bad |= judged.is_wrong();
+        notes.push(judged.to_string());
     }
     row.note = notes.join("; ");
     row
-}
-
-/// Whether `moves` (legal from `start`, an odd number, all checks) end in check with only
-/// drops left for the defender: composed answers stop there when the drops are futile
-/// interpositions (無駄合).
-fn only_drops_left(start: &Position, moves: &[Move]) -> bool {
-    let mut p = start.clone();
-    for (i, m) in moves.iter().enumerate() {
-        if p.play(*m).is_err() || (i % 2 == 0 && !p.is_check()) {
-            return false;
-        }
-    }
-    moves.len() % 2 == 1 && p.is_check() && p.legal_moves().iter().all(|m| m.is_drop())
 }

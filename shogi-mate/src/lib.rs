@@ -23,10 +23,12 @@
 //! with the least work below it is written over (proofs and disproofs count as a million nodes
 //! more, so they stay longest).
 
+pub use stated::{StatedAnswer, check_stated_answer};
 pub mod brute;
 mod dfpn;
 mod futile;
 mod key;
+mod stated;
 mod tt;
 
 pub use dfpn::Limit;
