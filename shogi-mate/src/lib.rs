@@ -23,7 +23,7 @@
 //! with the least work below it is written over (proofs and disproofs count as a million nodes
 //! more, so they stay longest).
 
-pub use stated::{StatedAnswer, check_stated_answer};
+pub use stated::{StatedAnswer, check_stated_answer, counted_length, verify_tsume_answer};
 pub mod brute;
 mod dfpn;
 mod futile;
@@ -90,59 +90,6 @@ pub fn futile_definition() -> &'static str {
 /// interposition by [`futile_definition`].
 pub fn is_futile_interposition(pos: &Position, m: Move) -> bool {
     futile::is_futile(pos, m)
-}
-
-/// Replays a composed answer from `pos`, as [`verify_mate`] does, but accepts a line that
-/// ends in check with only futile interpositions left (composed answers stop there): after
-/// each of them `solver` must prove a mate within `nodes` nodes. The error says where the
-/// line fails.
-pub fn verify_tsume_answer(
-    solver: &mut Solver,
-    pos: &Position,
-    line: &[Move],
-    nodes: u64,
-) -> Result<(), String> {
-    let Err(why) = verify_mate(pos, line) else {
-        return Ok(());
-    };
-    let mut p = pos.clone();
-    for (i, m) in line.iter().enumerate() {
-        if p.play(*m).is_err() || (i % 2 == 0 && !p.is_check()) {
-            return Err(why);
-        }
-    }
-    if line.len() % 2 == 0 || !p.is_check() {
-        return Err(why);
-    }
-    let replies = p.legal_moves();
-    if let Some(m) = replies.iter().find(|m| !futile::is_futile(&p, **m)) {
-        return Err(format!(
-            "the line ends in check, but the defender's {} is not a futile interposition",
-            m.to_usi()
-        ));
-    }
-    let options = Options {
-        nodes,
-        ..Options::default()
-    };
-    for m in replies.iter() {
-        let mut c = p.clone();
-        c.play_unchecked(*m);
-        match solver.solve(&c, &options) {
-            Ok(Answer {
-                result: MateResult::Mate { .. },
-                ..
-            }) => {}
-            Ok(_) => {
-                return Err(format!(
-                    "no mate proven after the futile interposition {}",
-                    m.to_usi()
-                ));
-            }
-            Err(e) => return Err(e.to_string()),
-        }
-    }
-    Ok(())
 }
 
 /// The answer's verdict.
@@ -913,22 +860,4 @@ impl Search<'_> {
         }
         Ok(None)
     }
-}
-
-/// The length of a line (legal from `pos`, the attacker to move) under the tsume conventions:
-/// futile interpositions ([`futile_definition`]) that the next move takes, and those captures,
-/// left out.
-pub fn counted_length(pos: &Position, pv: &[Move]) -> u16 {
-    let mut p = pos.clone();
-    let mut n = 0u16;
-    for (i, m) in pv.iter().enumerate() {
-        let taken = pv.get(i + 1).is_some_and(|r| r.to() == m.to());
-        if i % 2 == 1 && taken && futile::is_futile(&p, *m) {
-            n = n.saturating_sub(1);
-        } else {
-            n = n.saturating_add(1);
-        }
-        p.play_unchecked(*m);
-    }
-    n
 }

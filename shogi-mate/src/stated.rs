@@ -3,7 +3,7 @@
 //! counted), is the defence the longest, is there a shorter mate. The verdict is typed; its
 //! text is what `shogi mate` notes.
 
-use crate::{Answer, MateResult, Solver, counted_length, verify_mate, verify_tsume_answer};
+use crate::{Answer, MateResult, Options, Solver, futile, verify_mate};
 use shogi_core::{Move, Position};
 use std::fmt;
 
@@ -145,4 +145,75 @@ pub fn check_stated_answer(
             futile_uncounted: plies < answer.len() || verify_mate(start, answer).is_err(),
         },
     }
+}
+
+/// Replays a composed answer from `pos`, as [`verify_mate`] does, but accepts a line that
+/// ends in check with only futile interpositions left (composed answers stop there): after
+/// each of them `solver` must prove a mate within `nodes` nodes. The error says where the
+/// line fails.
+pub fn verify_tsume_answer(
+    solver: &mut Solver,
+    pos: &Position,
+    line: &[Move],
+    nodes: u64,
+) -> Result<(), String> {
+    let Err(why) = verify_mate(pos, line) else {
+        return Ok(());
+    };
+    let mut p = pos.clone();
+    for (i, m) in line.iter().enumerate() {
+        if p.play(*m).is_err() || (i % 2 == 0 && !p.is_check()) {
+            return Err(why);
+        }
+    }
+    if line.len() % 2 == 0 || !p.is_check() {
+        return Err(why);
+    }
+    let replies = p.legal_moves();
+    if let Some(m) = replies.iter().find(|m| !futile::is_futile(&p, **m)) {
+        return Err(format!(
+            "the line ends in check, but the defender's {} is not a futile interposition",
+            m.to_usi()
+        ));
+    }
+    let options = Options {
+        nodes,
+        ..Options::default()
+    };
+    for m in replies.iter() {
+        let mut c = p.clone();
+        c.play_unchecked(*m);
+        match solver.solve(&c, &options) {
+            Ok(Answer {
+                result: MateResult::Mate { .. },
+                ..
+            }) => {}
+            Ok(_) => {
+                return Err(format!(
+                    "no mate proven after the futile interposition {}",
+                    m.to_usi()
+                ));
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Ok(())
+}
+
+/// The length of a line (legal from `pos`, the attacker to move) under the tsume conventions:
+/// futile interpositions ([`futile_definition`]) that the next move takes, and those captures,
+/// left out.
+pub fn counted_length(pos: &Position, pv: &[Move]) -> u16 {
+    let mut p = pos.clone();
+    let mut n = 0u16;
+    for (i, m) in pv.iter().enumerate() {
+        let taken = pv.get(i + 1).is_some_and(|r| r.to() == m.to());
+        if i % 2 == 1 && taken && futile::is_futile(&p, *m) {
+            n = n.saturating_sub(1);
+        } else {
+            n = n.saturating_add(1);
+        }
+        p.play_unchecked(*m);
+    }
+    n
 }
