@@ -84,7 +84,7 @@ pub fn row_dict<'py>(py: Python<'py>, row: &GameRow) -> PyResult<Bound<'py, PyDi
 
 /// The selection of the filter keyword arguments, read into the typed [`Selection`]; a bad
 /// value is a ValueError naming the keyword, an unknown keyword a TypeError.
-fn selection(filters: Option<&Bound<'_, PyDict>>) -> PyResult<Selection> {
+pub(crate) fn selection(filters: Option<&Bound<'_, PyDict>>) -> PyResult<Selection> {
     let mut s = Selection::new();
     let Some(filters) = filters else {
         return Ok(s);

@@ -112,10 +112,11 @@ pub fn build(args: &BuildArgs, ctx: &mut Ctx) -> Result<(), Failure> {
                 let read = sources::add_db_games(&mut builder, db, &selection)
                     .map_err(|e| Failure::usage(format!("error: {e}")))?;
                 parts.push(format!(
-                    "{}: {} game(s) ({} left out by the selection)",
+                    "{}: {} game(s) ({} left out by the selection, {} unreadable)",
                     db.display(),
                     read.games,
-                    read.left_out
+                    read.left_out,
+                    read.unreadable
                 ));
             }
             let (games, skipped) = (builder.games(), builder.skipped());

@@ -9,6 +9,8 @@ use shogi_book::{Book, BookMove, Builder, EngineScore, Entry, position_key};
 use shogi_core::{Move, Position, SetupOptions, Variant};
 use shogi_kif::Winner;
 use shogi_train::GameResult;
+
+pub use super::files::{open_any, save_any};
 use std::path::Path;
 
 /// What [`add_db_games`] read.
@@ -18,6 +20,8 @@ pub struct DbRead {
     pub games: u64,
     /// Games the selection left out.
     pub left_out: u64,
+    /// Games stored without a start position (inputs that could not be read as a record).
+    pub unreadable: u64,
 }
 
 /// The result a game row states, as the builder counts it (`None`: no result).
@@ -67,7 +71,10 @@ pub fn add_db_games(
                 row.game
             )
         };
-        let start = start.unwrap_or_default();
+        let Some(start) = start else {
+            read.unreadable += 1;
+            continue;
+        };
         let start = Position::from_sfen_with(&start, SetupOptions::PERMISSIVE)
             .map_err(|e| bad(format!("start '{start}': {e}")))?;
         moves.clear();

@@ -20,6 +20,8 @@ from typing import Any, Dict, Iterable, Optional, Tuple, Union
 from ._table import Table
 from ._shogitk import _analyze, _record_from_state, _stats  # noqa: F401 (pickle finds it here)
 from ._shogitk import (
+    Book,
+    BookMove,
     Diagnostic,
     Engine,
     EngineError,
@@ -45,6 +47,8 @@ from ._shogitk import (
 )
 
 __all__ = [
+    "Book",
+    "BookMove",
     "Diagnostic",
     "Engine",
     "EngineError",
