@@ -168,7 +168,7 @@ fn text_line(out: &mut dyn Write, h: &Hit) -> io::Result<()> {
 /// Writes the explorer table as JSON (one object), CSV (one row per move) or text.
 /// With `book` (`--book`), each move also gets the book's entry for it (`null`/empty/`-`
 /// when the book does not have it): a `book` object in JSON, `book_value`, `book_depth` and
-/// `book_count` columns in CSV, a `book` column (`value/depth/count`) in the table.
+/// `book_count` as the first columns of the CSV, a `book` column (`value/depth/count`) in the table.
 pub fn write_explore(
     e: &Explore,
     book: Option<&BookMarks>,
@@ -201,54 +201,49 @@ pub fn write_explore(
 /// The book's moves of the explored position, by USI (`shogi explore --book`).
 pub type BookMarks = std::collections::HashMap<String, shogi_book::BookMove>;
 
-/// The explorer table as CSV: a header, then one row per move.
+/// The explorer table as CSV: a header, then one row per move (with `book`, its three
+/// columns first).
 fn write_explore_csv(e: &Explore, book: Option<&BookMarks>, out: &mut dyn Write) -> io::Result<()> {
     let mut w = csv::Writer::from_writer(out);
-    let book_columns = ["book_value", "book_depth", "book_count"];
-    let extra = if book.is_some() {
-        &book_columns[..]
-    } else {
-        &[]
-    };
-    w.write_record(
-        [
-            "usi",
-            "move",
-            "games",
-            "sente_wins",
-            "gote_wins",
-            "draws",
-            "unfinished",
-            "win_rate",
-            "avg_rating",
-            "recent_path",
-            "recent_game",
-            "recent_date",
-        ]
-        .iter()
-        .chain(extra),
-    )
+    if book.is_some() {
+        for f in ["book_value", "book_depth", "book_count"] {
+            w.write_field(f).map_err(io_err)?;
+        }
+    }
+    w.write_record([
+        "usi",
+        "move",
+        "games",
+        "sente_wins",
+        "gote_wins",
+        "draws",
+        "unfinished",
+        "win_rate",
+        "avg_rating",
+        "recent_path",
+        "recent_game",
+        "recent_date",
+    ])
     .map_err(io_err)?;
     for m in &e.moves {
         let recent = m.recent.as_ref();
-        w.write_record(
-            [
-                m.usi.clone(),
-                m.text.clone(),
-                m.games.to_string(),
-                m.sente_wins.to_string(),
-                m.gote_wins.to_string(),
-                m.draws.to_string(),
-                m.unfinished.to_string(),
-                format!("{:.4}", m.win_rate),
-                m.avg_rating.map(|r| format!("{r:.1}")).unwrap_or_default(),
-                recent.map(|r| r.path.clone()).unwrap_or_default(),
-                recent.map(|r| r.game.to_string()).unwrap_or_default(),
-                recent.and_then(|r| r.date.clone()).unwrap_or_default(),
-            ]
-            .into_iter()
-            .chain(book.map(|b| book_fields(b, &m.usi)).into_iter().flatten()),
-        )
+        for f in book.map(|b| book_fields(b, &m.usi)).into_iter().flatten() {
+            w.write_field(f).map_err(io_err)?;
+        }
+        w.write_record([
+            m.usi.clone(),
+            m.text.clone(),
+            m.games.to_string(),
+            m.sente_wins.to_string(),
+            m.gote_wins.to_string(),
+            m.draws.to_string(),
+            m.unfinished.to_string(),
+            format!("{:.4}", m.win_rate),
+            m.avg_rating.map(|r| format!("{r:.1}")).unwrap_or_default(),
+            recent.map(|r| r.path.clone()).unwrap_or_default(),
+            recent.map(|r| r.game.to_string()).unwrap_or_default(),
+            recent.and_then(|r| r.date.clone()).unwrap_or_default(),
+        ])
         .map_err(io_err)?;
     }
     w.flush()
