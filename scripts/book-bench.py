@@ -3,7 +3,7 @@
 
     python3 scripts/book-bench.py [--shogi target/release/shogi] [--positions 10000000]
         [--memory 256] [--backup-positions 1000000] [--engine YaneuraOu-by-gcc] [--work DIR]
-        [--games 100000]
+        [--games 100000,1000000] [--min-plies 40] [--max-plies 80] [--profile release]
 
 1. Writes an unsorted text book of POSITIONS random-walk positions (the shogi-book example
    `book_gen`, built in release).
@@ -15,9 +15,12 @@
    YaneuraOu's `makebook peta_shock` when --engine is given (the anchor).
 4. `shogi book probe` on the sorted book (a whole text book is read: the time of one probe
    from the command line).
-5. With --games N (0 skips it): N games of random legal play (shogi-kif's gen_games example,
-   one KIF file each), a book built from them with `shogi book build --max-ply 32`, against
-   `shogi stats` reading the same files (the anchor: reading and replaying alone).
+5. With --games N[,N...] (0 skips it): for each N, N games of random legal play of MIN_PLIES to
+   MAX_PLIES moves (shogi-kif's gen_games example, one KIF file each, seed 1), a book built from
+   them with `shogi book build --max-ply 32`, against `shogi stats` reading the same files (the
+   anchor: reading and replaying alone); then the same games indexed (`shogi index`, timed for
+   information) and the book built from the database (`shogi book build --db`), against the
+   same anchor. Time, peak memory, book positions per second.
 --positions 0 skips 1-4.
 Numbers are printed; nothing is asserted.
 """
@@ -53,37 +56,58 @@ def main():
     ap.add_argument("--backup-positions", type=int, default=1_000_000)
     ap.add_argument("--engine", help="YaneuraOu (material edition) for the backup anchor")
     ap.add_argument("--work", help="folder for the books (default: a temporary one)")
-    ap.add_argument("--games", type=int, default=0, help="games for the build benchmark (0: none)")
+    ap.add_argument("--games", default="0", help="games for the build benchmark, comma-separated (0: none)")
+    ap.add_argument("--min-plies", type=int, default=40, help="shortest generated game")
+    ap.add_argument("--max-plies", type=int, default=80, help="longest generated game")
+    ap.add_argument("--profile", default="release", help="cargo profile of the generators (dev is optimized too)")
     args = ap.parse_args()
     shogi = os.path.abspath(args.shogi)
     work = args.work or tempfile.mkdtemp(prefix="book-bench-")
     os.makedirs(work, exist_ok=True)
     if args.positions:
         bench_books(args, shogi, work)
-    if args.games:
-        bench_build(args, shogi, work)
+    for n in (int(g) for g in args.games.split(",") if int(g) > 0):
+        bench_build(args, shogi, work, n)
     if not args.work:
         shutil.rmtree(work)
 
 
-def bench_build(args, shogi, work):
-    games = os.path.join(work, "games")
+def peak(cmd):
+    """(seconds, peak RSS in MiB) of a command whose output is not kept."""
+    t = time.perf_counter()
+    a = subprocess.run(["/usr/bin/time", "-v", *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    secs = time.perf_counter() - t
+    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", a.stderr)
+    return secs, int(m.group(1)) / 1024 if m else float("nan")
+
+
+def bench_build(args, shogi, work, n):
+    games = os.path.join(work, f"games-{n}")
     if not os.path.isdir(games):
-        subprocess.run(["cargo", "run", "--release", "-q", "-p", "shogi-kif", "--example", "gen_games", "--",
-                        "--out", games, "--games", str(args.games)], check=True)
-    out = os.path.join(work, "built.db")
+        subprocess.run(["cargo", "run", "--profile", args.profile, "-q", "-p", "shogi-kif", "--example", "gen_games", "--",
+                        "--out", games, "--games", str(n), "--seed", "1",
+                        "--min-plies", str(args.min_plies), "--max-plies", str(args.max_plies)], check=True)
+    asecs, arss = peak([shogi, "stats", games])
+    print(f"{n:,} games ({args.min_plies}-{args.max_plies} plies, max ply 32):")
+    print(f"  anchor shogi stats of the same files: {asecs:.1f}s, peak {arss:,.0f} MiB")
+    out = os.path.join(work, f"built-{n}.db")
     secs, rss, r = timed([shogi, "book", "build", games, "-o", out, "--max-ply", "32"])
     said = r.stderr.strip().splitlines()[-1]
     m = re.search(r"(\d+) positions", said)
     positions = int(m.group(1)) if m else 0
-    t = time.perf_counter()
-    a = subprocess.run(["/usr/bin/time", "-v", shogi, "stats", games], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    asecs = time.perf_counter() - t
-    am = re.search(r"Maximum resident set size \(kbytes\): (\d+)", a.stderr)
-    arss = int(am.group(1)) / 1024 if am else float("nan")
-    print(f"build from {args.games:,} games (max ply 32): {secs:.1f}s, peak {rss:,.0f} MiB, "
-          f"{positions / secs:,.0f} book positions/s, {args.games * 32 / secs:,.0f} plies/s; {said}")
-    print(f"  anchor shogi stats of the same files: {asecs:.1f}s, peak {arss:,.0f} MiB: build {secs / asecs:.2f}x its time")
+    print(f"  book build from the files: {secs:.1f}s ({secs / asecs:.2f}x the anchor), peak {rss:,.0f} MiB "
+          f"({rss / arss:.2f}x), {positions / secs:,.0f} book positions/s; {said}")
+    db = os.path.join(work, f"games-{n}.sqlite")
+    if os.path.exists(db):
+        os.remove(db)
+    isecs, irss = peak([shogi, "index", games, "--db", db])
+    print(f"  (shogi index of the same files: {isecs:.1f}s, peak {irss:,.0f} MiB)")
+    out_db = os.path.join(work, f"built-db-{n}.db")
+    secs, rss, r = timed([shogi, "book", "build", "--db", db, "-o", out_db, "--max-ply", "32"])
+    said = r.stderr.strip().splitlines()[-1]
+    same = open(out, "rb").read() == open(out_db, "rb").read()
+    print(f"  book build --db: {secs:.1f}s ({secs / asecs:.2f}x the anchor), peak {rss:,.0f} MiB ({rss / arss:.2f}x), "
+          f"{positions / secs:,.0f} book positions/s; same book as from the files: {same}; {said}")
 
 
 def bench_books(args, shogi, work):

@@ -40,8 +40,10 @@ mod backup;
 mod book;
 mod build;
 mod error;
+mod eval;
 mod extsort;
 mod text;
+mod walk;
 mod ybb;
 
 pub use apery::{AperyBook, AperyLosses, AperyRecord, apery_key, write_apery};
@@ -51,9 +53,11 @@ pub use book::{
 };
 pub use build::{BuildOptions, Builder, MoveTally, value_from_results};
 pub use error::{BookError, Location};
+pub use eval::{EngineScore, EvalReport, MATE_UNKNOWN_PLIES, apply_evaluations};
 pub use extsort::{Duplicates, SortOptions, SortReport, sort_books};
 pub use text::{
     HEADER, ReadOptions, TextReader, TextRecord, find_in_text_file, read_text, write_record,
     write_text,
 };
+pub use walk::{Pick, Rng, WalkOptions, lines, walk};
 pub use ybb::{MAGIC as YBB_MAGIC, YbbLosses, parse_ybb, read_ybb, write_ybb};

@@ -88,6 +88,8 @@ pub struct MatchArgs {
     /// Take only the first K moves of each opening.
     #[arg(long, value_name = "K")]
     pub opening_plies: Option<usize>,
+    #[command(flatten)]
+    pub book: crate::book::MatchBookArgs,
     /// Shuffle the openings with this seed (default: file order).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
@@ -215,6 +217,15 @@ fn settings(a: &MatchArgs) -> Result<Settings, Failure> {
                 .map_err(|e| Failure::usage(e.to_string()))?
         }
     };
+    let games = a.games.unwrap_or(if a.sprt.is_some() { 20_000 } else { 2 });
+    let openings = crate::book::book_openings(
+        &a.book,
+        openings,
+        a.openings.is_some(),
+        games,
+        a.seed,
+        variant,
+    )?;
     let model: SprtModel = a
         .sprt_model
         .parse()
@@ -253,7 +264,6 @@ fn settings(a: &MatchArgs) -> Result<Settings, Failure> {
             return Err(usage("adjudication needs a score >= 0 and at least 1 move"));
         }
     }
-    let games = a.games.unwrap_or(if sprt.is_some() { 20_000 } else { 2 });
     Ok(Settings {
         order: order(openings.len(), a.seed),
         engines,

@@ -13,6 +13,7 @@
 
 mod analyze;
 mod args;
+mod book;
 mod diagnostic;
 mod engine;
 mod errors;
@@ -58,6 +59,8 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<position::MoveIter>()?;
     m.add_class::<position::PyPosition>()?;
     m.add_class::<record::PyRecord>()?;
+    m.add_class::<book::PyBook>()?;
+    m.add_class::<book::PyBookMove>()?;
     m.add_class::<diagnostic::PyDiagnostic>()?;
     m.add_class::<io::GameIter>()?;
     m.add_function(wrap_pyfunction!(io::read, m)?)?;

@@ -86,11 +86,7 @@ fn the_selection_of_stats_applies_to_build() {
     let db = dir.join("s.db").display().to_string();
     let out = shogi(&["book", "build", &samples(), "-o", &db, "--winner", "sente"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(
-        stderr(&out).starts_with("0 game(s) counted"),
-        "{}",
-        stderr(&out)
-    );
+    assert!(stderr(&out).contains("0 counted"), "{}", stderr(&out));
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 use super::files::{BookFormat, read_book, write_book};
 use super::roots;
+use super::sources;
 use crate::args::InputArgs;
 use crate::batch::SelectArgs;
 use crate::ctx::{Ctx, Failure};
@@ -18,8 +19,17 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct BuildArgs {
     /// Record files or folders (`-` for stdin).
-    #[arg(required = true)]
+    #[arg(required_unless_present_any = ["db", "analysis"])]
     pub paths: Vec<String>,
+    /// Games from this game database (`shogi index`) too; the selection filters apply to its
+    /// rows (players, ratings, dates, ending, winner, plies; not the tag filters).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Values and depths from this analysis cache (`shogi analyze --cache`): alone, the book
+    /// of the engine's lines in every position searched; with games, each move's value from
+    /// the engine's line for it, else from the engine's best line after it (negated).
+    #[arg(long, value_name = "FILE")]
+    pub analysis: Option<PathBuf>,
     /// The book to write (format by extension: `.ybb`, `.bin`, else text).
     #[arg(short, long)]
     pub output: PathBuf,
@@ -56,13 +66,13 @@ struct Game {
     unreadable: bool,
 }
 
-struct Collect {
-    builder: Builder,
+struct Collect<'a> {
+    builder: &'a mut Builder,
     unreadable: u64,
     left_out: u64,
 }
 
-impl Handler<Game> for Collect {
+impl Handler<Game> for Collect<'_> {
     fn game(&mut self, _: &Input, g: Game) -> ControlFlow<()> {
         self.unreadable += u64::from(g.unreadable);
         match g.line {
@@ -81,18 +91,99 @@ impl Handler<Game> for Collect {
 
 pub fn build(args: &BuildArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let selection = args.select.selection()?;
-    let plan = Plan::new(&args.paths, &args.input, args.jobs, "book build");
-    let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;
+    if args.db.is_some() && args.select.dedup.is_some() {
+        return Err(Failure::usage(
+            "error: --dedup: not with --db (every game of the database counts)",
+        ));
+    }
     let options = BuildOptions {
         max_ply: args.max_ply,
         min_games: args.min_games,
     };
+    let start = std::time::Instant::now();
+    let games = (!args.paths.is_empty() || args.db.is_some()).then(|| Builder::new(options));
+    let (mut book, mut summary) = match games {
+        Some(mut builder) => {
+            let mut parts = Vec::new();
+            if !args.paths.is_empty() {
+                parts.push(from_records(args, &selection, &mut builder, ctx)?);
+            }
+            if let Some(db) = &args.db {
+                let read = sources::add_db_games(&mut builder, db, &selection)
+                    .map_err(|e| Failure::usage(format!("error: {e}")))?;
+                parts.push(format!(
+                    "{}: {} game(s) ({} left out by the selection, {} unreadable)",
+                    db.display(),
+                    read.games,
+                    read.left_out,
+                    read.unreadable
+                ));
+            }
+            let (games, skipped) = (builder.games(), builder.skipped());
+            parts.push(format!("{games} counted, {skipped} not standard shogi"));
+            (builder.finish(), parts.join("; "))
+        }
+        None => (shogi_book::Book::new(), String::new()),
+    };
+    if let Some(cache) = &args.analysis {
+        let (evals, read) = sources::analysis_book(cache, args.max_ply)
+            .map_err(|e| Failure::usage(format!("error: {e}")))?;
+        let mut text = format!(
+            "{}: {} result(s), {} not used, {} unreadable",
+            cache.display(),
+            read.results,
+            read.unused,
+            read.unreadable
+        );
+        if args.paths.is_empty() && args.db.is_none() {
+            book = evals;
+        } else {
+            let r = shogi_book::apply_evaluations(&mut book, &evals);
+            text.push_str(&format!(
+                "; moves valued by the engine's line for them {}, by its line after them {}, not valued (results kept) {}",
+                r.from_position, r.from_child, r.kept
+            ));
+        }
+        summary = if summary.is_empty() {
+            text
+        } else {
+            format!("{summary}; {text}")
+        };
+    }
+    let notes = write_book(
+        &args.output,
+        BookFormat::of_output(&args.output),
+        &book,
+        true,
+    )?;
+    for n in notes {
+        let _ = writeln!(ctx.stderr, "{n}");
+    }
+    let _ = writeln!(
+        ctx.stderr,
+        "{summary}: {} positions, {} moves in {:.2}s",
+        book.len(),
+        book.move_count(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Adds the games of the record files to `builder`; returns what was read, in words.
+fn from_records(
+    args: &BuildArgs,
+    selection: &shogi_batch::Selection,
+    builder: &mut Builder,
+    ctx: &mut Ctx,
+) -> Result<String, Failure> {
+    let plan = Plan::new(&args.paths, &args.input, args.jobs, "book build");
+    let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;
+    let before = builder.games() + builder.skipped();
     let mut collect = Collect {
-        builder: Builder::new(options),
+        builder,
         unreadable: 0,
         left_out: 0,
     };
-    let start = std::time::Instant::now();
     batch.run(
         |input, game| {
             let Some(record) = game.record.as_ref() else {
@@ -101,7 +192,7 @@ pub fn build(args: &BuildArgs, ctx: &mut Ctx) -> Result<(), Failure> {
                     unreadable: true,
                 };
             };
-            if !selected(&selection, &input.name, &game, None) {
+            if !selected(selection, &input.name, &game, None) {
                 return Game {
                     line: None,
                     unreadable: false,
@@ -116,30 +207,12 @@ pub fn build(args: &BuildArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         },
         &mut collect,
     );
-    let Collect {
-        builder,
-        unreadable,
-        left_out,
-    } = collect;
-    let (games, skipped) = (builder.games(), builder.skipped());
-    let book = builder.finish();
-    let notes = write_book(
-        &args.output,
-        BookFormat::of_output(&args.output),
-        &book,
-        true,
-    )?;
-    for n in notes {
-        let _ = writeln!(ctx.stderr, "{n}");
-    }
-    let _ = writeln!(
-        ctx.stderr,
-        "{games} game(s) counted ({left_out} left out by the selection, {unreadable} unreadable, {skipped} not standard shogi): {} positions, {} moves in {:.2}s",
-        book.len(),
-        book.move_count(),
-        start.elapsed().as_secs_f64()
-    );
-    Ok(())
+    Ok(format!(
+        "records: {} game(s) ({} left out by the selection, {} unreadable)",
+        collect.builder.games() + collect.builder.skipped() - before,
+        collect.left_out,
+        collect.unreadable
+    ))
 }
 
 pub fn backup(args: &BackupArgs, ctx: &mut Ctx) -> Result<(), Failure> {

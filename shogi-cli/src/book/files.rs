@@ -175,3 +175,18 @@ pub fn write_book(
     })?;
     Ok(notes)
 }
+
+/// A book file of any of the three formats read whole, for library users (Python): the
+/// format from its content and extension, an Apery book walked from the start position.
+/// Returns the book and what the reader noted; an error is the message `shogi` prints.
+pub fn open_any(path: &Path) -> Result<(Book, Vec<String>), String> {
+    let start = Position::startpos(shogi_core::Variant::Standard);
+    let format = BookFormat::of_input(path).map_err(|f| f.message)?;
+    read_book(path, format, false, std::slice::from_ref(&start)).map_err(|f| f.message)
+}
+
+/// Writes `book` in the format of `path`'s extension (`.ybb`, `.bin`, else text) through a
+/// temporary file renamed into place; returns what the format could not keep.
+pub fn save_any(path: &Path, book: &Book) -> Result<Vec<String>, String> {
+    write_book(path, BookFormat::of_output(path), book, true).map_err(|f| f.message)
+}

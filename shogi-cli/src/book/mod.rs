@@ -5,10 +5,13 @@
 mod build;
 mod files;
 mod inspect;
+mod openings;
+pub mod sources;
 
 use crate::args::{NotationArg, parse_position};
 use crate::ctx::{Ctx, Failure};
 use files::{BookFormat, read_book, write_book};
+pub use openings::{MatchBookArgs, book_openings};
 use shogi_book::{Duplicates, SortOptions, sort_books};
 use shogi_core::{Position, Variant};
 use std::path::PathBuf;
@@ -215,6 +218,37 @@ fn sort_on_disk(
         report.written, report.read, report.runs
     );
     Ok(())
+}
+
+/// The moves `book` (a file of any of the three formats) has for `pos`, by USI: what
+/// `shogi explore --book` marks. Looked up without the move number, and flipped.
+pub fn book_marks(
+    path: &std::path::Path,
+    pos: &Position,
+) -> Result<std::collections::HashMap<String, shogi_book::BookMove>, Failure> {
+    let format = BookFormat::of_input(path)?;
+    let by_usi = |moves: Vec<shogi_book::BookMove>| moves.into_iter().map(|m| (m.mv.to_usi(), m));
+    if format == BookFormat::Apery {
+        // Apery's keys are hashes of positions: looked up directly, not walked to.
+        let name = path.display().to_string();
+        let file =
+            std::fs::File::open(path).map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
+        let apery = shogi_book::AperyBook::read(std::io::BufReader::new(file), &name)
+            .map_err(|e| files::book_failure(&e))?;
+        let moves = apery
+            .probe(pos)
+            .map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
+        return Ok(by_usi(moves).collect());
+    }
+    let (book, _) = read_book(path, format, false, &[])?;
+    let lookup = shogi_book::Lookup {
+        ignore_ply: true,
+        flipped: true,
+    };
+    Ok(book
+        .probe(pos, lookup)
+        .map(|e| by_usi(e.moves).collect())
+        .unwrap_or_default())
 }
 
 /// The notation argument's text of a move.

@@ -270,12 +270,21 @@ pub struct ExploreArgs {
     /// How moves are named (JSON and CSV keep `usi` and add `move` in this notation).
     #[arg(long, value_enum, default_value_t = NotationArg::Usi)]
     pub notation: NotationArg,
+    /// Mark the moves this book (YaneuraOu text, .ybb or Apery's book.bin) has for the
+    /// position, with its value, depth and count (looked up without the move number, and
+    /// flipped, as YaneuraOu's IgnoreBookPly and FlippedBook).
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
 }
 
 /// `shogi explore`.
 pub fn explore(args: &ExploreArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
     let (target, mut table) = args.at.explored()?;
     shogi_db::name_moves(&mut table, &target, args.notation.into());
-    write_explore(&table, args.format, ctx.stdout).map_err(out_err)?;
+    let marks = match &args.book {
+        Some(path) => Some(crate::book::book_marks(path, &target)?),
+        None => None,
+    };
+    write_explore(&table, marks.as_ref(), args.format, ctx.stdout).map_err(out_err)?;
     ctx.stdout.flush().map_err(out_err)
 }

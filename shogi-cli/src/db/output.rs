@@ -166,20 +166,50 @@ fn text_line(out: &mut dyn Write, h: &Hit) -> io::Result<()> {
 }
 
 /// Writes the explorer table as JSON (one object), CSV (one row per move) or text.
-pub fn write_explore(e: &Explore, format: ExploreFormat, out: &mut dyn Write) -> io::Result<()> {
+/// With `book` (`--book`), each move also gets the book's entry for it (`null`/empty/`-`
+/// when the book does not have it): a `book` object in JSON, `book_value`, `book_depth` and
+/// `book_count` as the first columns of the CSV, a `book` column (`value/depth/count`) in the table.
+pub fn write_explore(
+    e: &Explore,
+    book: Option<&BookMarks>,
+    format: ExploreFormat,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     match format {
-        ExploreFormat::Json => {
+        ExploreFormat::Json if book.is_none() => {
             serde_json::to_writer_pretty(&mut *out, e).map_err(io_err)?;
             out.write_all(b"\n")
         }
-        ExploreFormat::Csv => write_explore_csv(e, out),
-        ExploreFormat::Text => write_explore_text(e, out),
+        ExploreFormat::Json => {
+            let mut v = serde_json::to_value(e).map_err(io_err)?;
+            if let (Some(book), Some(moves)) = (book, v["moves"].as_array_mut()) {
+                for m in moves {
+                    let mark = m["usi"].as_str().and_then(|u| book.get(u));
+                    m["book"] = mark.map_or(serde_json::Value::Null, |b| {
+                        serde_json::json!({"value": b.value, "depth": b.depth, "count": b.count})
+                    });
+                }
+            }
+            serde_json::to_writer_pretty(&mut *out, &v).map_err(io_err)?;
+            out.write_all(b"\n")
+        }
+        ExploreFormat::Csv => write_explore_csv(e, book, out),
+        ExploreFormat::Text => write_explore_text(e, book, out),
     }
 }
 
-/// The explorer table as CSV: a header, then one row per move.
-fn write_explore_csv(e: &Explore, out: &mut dyn Write) -> io::Result<()> {
+/// The book's moves of the explored position, by USI (`shogi explore --book`).
+pub type BookMarks = std::collections::HashMap<String, shogi_book::BookMove>;
+
+/// The explorer table as CSV: a header, then one row per move (with `book`, its three
+/// columns first).
+fn write_explore_csv(e: &Explore, book: Option<&BookMarks>, out: &mut dyn Write) -> io::Result<()> {
     let mut w = csv::Writer::from_writer(out);
+    if book.is_some() {
+        for f in ["book_value", "book_depth", "book_count"] {
+            w.write_field(f).map_err(io_err)?;
+        }
+    }
     w.write_record([
         "usi",
         "move",
@@ -197,6 +227,9 @@ fn write_explore_csv(e: &Explore, out: &mut dyn Write) -> io::Result<()> {
     .map_err(io_err)?;
     for m in &e.moves {
         let recent = m.recent.as_ref();
+        for f in book.map(|b| book_fields(b, &m.usi)).into_iter().flatten() {
+            w.write_field(f).map_err(io_err)?;
+        }
         w.write_record([
             m.usi.clone(),
             m.text.clone(),
@@ -217,7 +250,11 @@ fn write_explore_csv(e: &Explore, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// The explorer table as text: the position, its game count, one aligned line per move.
-fn write_explore_text(e: &Explore, out: &mut dyn Write) -> io::Result<()> {
+fn write_explore_text(
+    e: &Explore,
+    book: Option<&BookMarks>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     writeln!(out, "position: {} ({} to move)", e.sfen, e.side_to_move)?;
     writeln!(
         out,
@@ -239,9 +276,10 @@ fn write_explore_text(e: &Explore, out: &mut dyn Write) -> io::Result<()> {
         .max()
         .unwrap_or(0)
         .max(7);
+    let book_head = if book.is_some() { "  book" } else { "" };
     writeln!(
         out,
-        "{} {:>7} {:>7} {:>7} {:>6} {:>6} {:>7}  most recent",
+        "{} {:>7} {:>7} {:>7} {:>6} {:>6} {:>7}{book_head}  most recent",
         pad("move", width),
         "games",
         "sente",
@@ -265,9 +303,17 @@ fn write_explore_text(e: &Explore, out: &mut dyn Write) -> io::Result<()> {
                 )
             })
             .unwrap_or_default();
+        let mark = book.map_or(String::new(), |b| {
+            let f = book_fields(b, &m.usi);
+            if f[0].is_empty() {
+                "  -".to_string()
+            } else {
+                format!("  {}/{}/{}", f[0], f[1], f[2])
+            }
+        });
         writeln!(
             out,
-            "{} {:>7} {:>7} {:>7} {:>6} {:>6.1} {:>7}  {}",
+            "{} {:>7} {:>7} {:>7} {:>6} {:>6.1} {:>7}{mark}  {}",
             pad(&m.text, width),
             m.games,
             m.sente_wins,
@@ -281,6 +327,17 @@ fn write_explore_text(e: &Explore, out: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// The book's value, depth and count of the move `usi` (empty when the book lacks it).
+fn book_fields(book: &BookMarks, usi: &str) -> [String; 3] {
+    book.get(usi).map_or_else(Default::default, |b| {
+        [
+            b.value.to_string(),
+            b.depth.to_string(),
+            b.count.to_string(),
+        ]
+    })
 }
 
 /// The columns `text` takes on a terminal: two for a full-width (CJK) character or mark.

@@ -22,6 +22,8 @@ from ._table import Table
 from ._shogitk import _analyze, _record_from_state, _stats  # noqa: F401 (pickle finds it here)
 from ._shogitk import (
     AnalysisError,
+    Book,
+    BookMove,
     Diagnostic,
     Engine,
     EngineError,
@@ -50,6 +52,8 @@ from ._shogitk import (
 
 __all__ = [
     "AnalysisError",
+    "Book",
+    "BookMove",
     "Diagnostic",
     "Engine",
     "EngineError",
