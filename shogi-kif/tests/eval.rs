@@ -1,7 +1,6 @@
 //! Evaluations read from records: a hand-written ShogiHome-style KIF (in the repo) and the
 //! real Floodgate record of the shared corpus (skipped when the corpus is absent).
 
-use shogi_core::Color;
 use shogi_kif::eval::{Score, Source, evaluations};
 use shogi_kif::{ReadOptions, read_path, read_str};
 
@@ -33,21 +32,11 @@ fn shogihome_fixture() {
             (1, Source::Research, Some(Score::Cp(35))),
             (2, Source::Player, Some(Score::Cp(210))),
             (3, Source::Research, Some(Score::Cp(-250))),
-            (
-                4,
-                Source::Research,
-                Some(Score::Mate {
-                    winner: Color::White,
-                    plies: Some(7)
-                })
-            ),
+            (4, Source::Research, Some(Score::Mate { plies: -7 })),
             (
                 5,
                 Source::Research,
-                Some(Score::Mate {
-                    winner: Color::Black,
-                    plies: None
-                })
+                Some(Score::MateUnknown { winning: true })
             ),
         ]
     );

@@ -191,7 +191,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "C", default_value_t = 600.0)]
     pub sigmoid: f64,
     /// A mate counts as this many centipawns for win% and graphs.
-    #[arg(long, value_name = "CP", default_value_t = 30000)]
+    #[arg(long, value_name = "CP", default_value_t = Score::MATE_CP)]
     pub mate_cp: i32,
     /// Loss of win% (points) from which a move is an inaccuracy (緩手).
     #[arg(long, value_name = "PCT", default_value_t = 5.0)]
@@ -242,29 +242,6 @@ struct Read {
     io: bool,
 }
 
-fn sente_to_relative(s: shogi_kif::eval::Score, turn: shogi_core::Color) -> Score {
-    let sente = match s {
-        shogi_kif::eval::Score::Cp(v) => Score::Cp(v),
-        shogi_kif::eval::Score::Mate { winner, plies } => {
-            let win = winner == shogi_core::Color::Black;
-            match plies {
-                Some(n) => {
-                    let n = i32::try_from(n).unwrap_or(i32::MAX).max(1);
-                    Score::Mate {
-                        plies: if win { n } else { -n },
-                    }
-                }
-                None => Score::MateUnknown { winning: win },
-            }
-        }
-    };
-    if turn == shogi_core::Color::Black {
-        sente
-    } else {
-        sente.flip()
-    }
-}
-
 /// The game's positions, moves and (with `comments`) the evaluations its comments carry.
 fn game_in(input: &Input, game: InputRecord, keep_record: bool, comments: bool) -> GameIn {
     let mut g = GameIn {
@@ -310,7 +287,9 @@ fn game_in(input: &Input, game: InputRecord, keep_record: bool, comments: bool) 
             };
             per[k] = Some(PosResult {
                 best: e.pv_usi.first().cloned(),
-                score: e.score.map(|s| sente_to_relative(s, p.side_to_move())),
+                score: e
+                    .score
+                    .map(|s| s.to_view(shogi_core::Color::Black, p.side_to_move())),
                 pv: e.pv_usi.clone(),
                 depth: e.depth,
                 nodes: e.nodes,

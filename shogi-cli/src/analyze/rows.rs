@@ -460,13 +460,9 @@ impl GameRows {
         let mut graph = Vec::with_capacity(g.positions.len());
         for (k, pos) in g.positions.iter().enumerate() {
             let r = per.get(k).copied().flatten().filter(|r| r.error.is_none());
-            let sente_score = r.and_then(|r| r.score).map(|s| {
-                if pos.side_to_move() == Color::Black {
-                    s
-                } else {
-                    s.flip()
-                }
-            });
+            let sente_score = r
+                .and_then(|r| r.score)
+                .map(|s| s.to_view(pos.side_to_move(), Color::Black));
             graph.push(sente_score.map(|s| self.classifier.cp(s)));
             if k == 0 {
                 continue;
@@ -484,7 +480,7 @@ impl GameRows {
                     }
                 }
                 Judgement {
-                    score: sente_score.map(to_kif_score),
+                    score: sente_score,
                     pv,
                     depth: r.depth,
                     nodes: r.nodes,
@@ -537,30 +533,6 @@ impl GameRows {
 
 fn side_name(c: Color) -> &'static str {
     if c == Color::Black { "sente" } else { "gote" }
-}
-
-/// A sente-view score in the record model's terms.
-fn to_kif_score(s: Score) -> shogi_kif::eval::Score {
-    use shogi_kif::eval::Score as K;
-    match s {
-        Score::Cp(v) => K::Cp(v),
-        Score::Mate { plies } if plies > 0 => K::Mate {
-            winner: Color::Black,
-            plies: Some(plies as u32),
-        },
-        Score::Mate { plies } => K::Mate {
-            winner: Color::White,
-            plies: Some(plies.unsigned_abs()),
-        },
-        Score::MateGiven => K::Mate {
-            winner: Color::Black,
-            plies: Some(0),
-        },
-        Score::MateUnknown { winning } => K::Mate {
-            winner: if winning { Color::Black } else { Color::White },
-            plies: None,
-        },
-    }
 }
 
 /// Adds a game's two side rows to the summary: each to its player's total, and as game rows.
