@@ -257,7 +257,8 @@ pub fn evaluations(record: &Record) -> Vec<Evaluation> {
         let mut found = parse_comments(ply, &node.comments);
         if let Some(mut c) = carried.take().filter(|c| continues(c, &pos)) {
             c.ply = ply;
-            found.push(c);
+            // Before this move's own lines of its kind (which belong to the next move).
+            found.insert(0, c);
             found.sort_by_key(|e| e.source.priority());
         }
         if let Some(k) = found
