@@ -7,8 +7,15 @@
 //!   played. In a KIF file every comment line carries one more `*` (`*#評価値=158`); the
 //!   record model keeps the comment text without it.
 //! * Floodgate (CSA): `'** 113 -3334FU +2625FU`, i.e. the comment text `* 113 -3334FU …`.
+//! * Other programs' forms, read only (ShogiGUI, ぴよ将棋 / K-Shogi, csa_client): see the
+//!   `dialects` module's notes in [`Source`]'s variants and [`evaluations`].
 //!
-//! Both give the score in **sente's view** (positive: good for sente) and describe the
+//! The writer is one for every user: [`annotate`] (analysis: the search of the position after
+//! each move, `#` blocks) and [`annotate_by`] with [`Searcher::Player`] (match records: the
+//! playing engine's search before its move, `*` blocks), each in the form of the format
+//! written ([`Style::for_format`]).
+//!
+//! All give the score in **sente's view** (positive: good for sente) and describe the
 //! position **after** the move whose comment holds them (ShogiHome's batch analysis writes
 //! the search of the position after move N into move N; a Floodgate engine writes the score
 //! of the move it just played and a PV starting with the reply). Comment text is never
