@@ -238,11 +238,7 @@ impl PovScore {
 
     /// The view of `color`.
     pub fn pov(&self, color: Color) -> Score {
-        if color == self.turn {
-            self.score
-        } else {
-            self.score.flip()
-        }
+        self.score.to_view(self.turn, color)
     }
 
     /// Sente's (black's) view.
