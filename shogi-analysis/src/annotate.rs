@@ -10,7 +10,6 @@ use crate::result::PosResult;
 use shogi_batch::Input;
 use shogi_core::{Color, Move, Position};
 use shogi_kif::eval::{Judgement, Style};
-use shogi_usi::Score;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -105,30 +104,6 @@ pub(crate) fn legal(pos: &Position, usi: &str) -> Option<Move> {
     Move::from_usi(usi).ok().filter(|m| pos.is_legal(*m))
 }
 
-/// A sente-view score in the record model's terms.
-fn to_kif_score(s: Score) -> shogi_kif::eval::Score {
-    use shogi_kif::eval::Score as K;
-    match s {
-        Score::Cp(v) => K::Cp(v),
-        Score::Mate { plies } if plies > 0 => K::Mate {
-            winner: Color::Black,
-            plies: Some(plies as u32),
-        },
-        Score::Mate { plies } => K::Mate {
-            winner: Color::White,
-            plies: Some(plies.unsigned_abs()),
-        },
-        Score::MateGiven => K::Mate {
-            winner: Color::Black,
-            plies: Some(0),
-        },
-        Score::MateUnknown { winning } => K::Mate {
-            winner: if winning { Color::Black } else { Color::White },
-            plies: None,
-        },
-    }
-}
-
 /// What an annotated copy is written with.
 pub(crate) struct Annotator<'a> {
     pub dir: &'a Path,
@@ -163,13 +138,9 @@ impl Annotator<'_> {
         let mut graph = Vec::with_capacity(g.positions.len());
         for (k, pos) in g.positions.iter().enumerate() {
             let r = per.get(k).copied().flatten().filter(|r| r.error.is_none());
-            let sente_score = r.and_then(|r| r.score).map(|s| {
-                if pos.side_to_move() == Color::Black {
-                    s
-                } else {
-                    s.flip()
-                }
-            });
+            let sente_score = r
+                .and_then(|r| r.score)
+                .map(|s| s.to_view(pos.side_to_move(), Color::Black));
             graph.push(sente_score.map(|s| self.classifier.cp(s)));
             if k == 0 {
                 continue;
@@ -187,7 +158,7 @@ impl Annotator<'_> {
                     }
                 }
                 Judgement {
-                    score: sente_score.map(to_kif_score),
+                    score: sente_score,
                     pv,
                     depth: r.depth,
                     nodes: r.nodes,

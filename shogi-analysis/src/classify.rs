@@ -82,7 +82,7 @@ impl Default for Classifier {
     fn default() -> Classifier {
         Classifier {
             coefficient: 600.0,
-            mate_cp: 30000,
+            mate_cp: Score::MATE_CP,
             thresholds: [5.0, 10.0, 20.0, 50.0],
         }
     }
@@ -91,13 +91,7 @@ impl Default for Classifier {
 impl Classifier {
     /// A score as centipawns: mates as ±`mate_cp`.
     pub fn cp(&self, s: Score) -> i32 {
-        match s {
-            Score::Cp(v) => v,
-            _ => match s.mate_winner() {
-                Some(true) => self.mate_cp,
-                _ => -self.mate_cp,
-            },
-        }
+        s.centipawns(self.mate_cp)
     }
 
     /// Win probability in percent of the side whose view `s` is.

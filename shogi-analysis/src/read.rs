@@ -6,7 +6,6 @@ use crate::{Observer, Settings, Stage};
 use shogi_batch::{DedupMode, Event, GameRow, Input, InputRecord, Reading, Selection};
 use shogi_core::{Move, Position};
 use shogi_kif::Record;
-use shogi_usi::Score;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
@@ -39,30 +38,6 @@ struct Read {
     key: u64,
     line: Option<String>,
     io: bool,
-}
-
-/// A record comment's sente-view score in the view of the side to move, as engines give it.
-fn sente_to_relative(s: shogi_kif::eval::Score, turn: shogi_core::Color) -> Score {
-    let sente = match s {
-        shogi_kif::eval::Score::Cp(v) => Score::Cp(v),
-        shogi_kif::eval::Score::Mate { winner, plies } => {
-            let win = winner == shogi_core::Color::Black;
-            match plies {
-                Some(n) => {
-                    let n = i32::try_from(n).unwrap_or(i32::MAX).max(1);
-                    Score::Mate {
-                        plies: if win { n } else { -n },
-                    }
-                }
-                None => Score::MateUnknown { winning: win },
-            }
-        }
-    };
-    if turn == shogi_core::Color::Black {
-        sente
-    } else {
-        sente.flip()
-    }
 }
 
 /// The game's positions, moves and (with `comments`) the evaluations its comments carry.
@@ -106,7 +81,9 @@ fn game_in(input: &Input, game: InputRecord, keep_record: bool, comments: bool) 
             };
             per[k] = Some(PosResult {
                 best: e.pv_usi.first().cloned(),
-                score: e.score.map(|s| sente_to_relative(s, p.side_to_move())),
+                score: e
+                    .score
+                    .map(|s| s.to_view(shogi_core::Color::Black, p.side_to_move())),
                 pv: e.pv_usi.clone(),
                 depth: e.depth,
                 nodes: e.nodes,

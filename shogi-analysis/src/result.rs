@@ -33,15 +33,7 @@ pub fn score_text(s: Score) -> String {
 
 /// Reads [`score_text`] back.
 pub fn parse_score(s: &str) -> Option<Score> {
-    let (kind, v) = s.split_once(' ')?;
-    match (kind, v) {
-        ("cp", v) => v.parse().ok().map(Score::Cp),
-        ("mate", "+") => Some(Score::MateUnknown { winning: true }),
-        ("mate", "-") => Some(Score::MateUnknown { winning: false }),
-        ("mate", "given") => Some(Score::MateGiven),
-        ("mate", v) => v.parse().ok().map(|plies| Score::Mate { plies }),
-        _ => None,
-    }
+    s.parse().ok()
 }
 
 impl PosResult {

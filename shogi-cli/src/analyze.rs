@@ -161,7 +161,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "C", default_value_t = 600.0)]
     pub sigmoid: f64,
     /// A mate counts as this many centipawns for win% and graphs.
-    #[arg(long, value_name = "CP", default_value_t = 30000)]
+    #[arg(long, value_name = "CP", default_value_t = shogi_usi::Score::MATE_CP)]
     pub mate_cp: i32,
     /// Loss of win% (points) from which a move is an inaccuracy (緩手).
     #[arg(long, value_name = "PCT", default_value_t = 5.0)]

@@ -1,7 +1,6 @@
 //! Evaluations read from records: a hand-written ShogiHome-style KIF (in the repo) and the
 //! real Floodgate record of the shared corpus (skipped when the corpus is absent).
 
-use shogi_core::Color;
 use shogi_kif::eval::{Score, Source, evaluations};
 use shogi_kif::{ReadOptions, read_path, read_str};
 
@@ -33,21 +32,11 @@ fn shogihome_fixture() {
             (1, Source::Research, Some(Score::Cp(35))),
             (2, Source::Player, Some(Score::Cp(210))),
             (3, Source::Research, Some(Score::Cp(-250))),
-            (
-                4,
-                Source::Research,
-                Some(Score::Mate {
-                    winner: Color::White,
-                    plies: Some(7)
-                })
-            ),
+            (4, Source::Research, Some(Score::Mate { plies: -7 })),
             (
                 5,
                 Source::Research,
-                Some(Score::Mate {
-                    winner: Color::Black,
-                    plies: None
-                })
+                Some(Score::MateUnknown { winning: true })
             ),
         ]
     );
@@ -100,4 +89,68 @@ fn floodgate_record_of_the_corpus() {
     // The comment text is kept as written (after `'*`).
     let first = text.lines().find(|l| l.starts_with("'** ")).unwrap();
     assert_eq!(rec.moves.moves[0].comments, [first[2..].to_string()]);
+}
+
+fn fixture(name: &str) -> shogi_kif::Record {
+    let path = format!("{}/tests/fixtures/eval/{name}", env!("CARGO_MANIFEST_DIR"));
+    read_path(&path, ReadOptions::default()).unwrap()
+}
+
+#[test]
+fn shogigui_fixture() {
+    let rec = fixture("shogigui.kif");
+    let e = evaluations(&rec);
+    let got: Vec<(u32, Source, Option<Score>)> =
+        e.iter().map(|e| (e.ply, e.source, e.score)).collect();
+    assert_eq!(
+        got,
+        [
+            (1, Source::ShogiGuiGame, Some(Score::Cp(34))),
+            // The first candidate, not the second.
+            (2, Source::ShogiGuiAnalysis, Some(Score::Cp(-120))),
+            (3, Source::ShogiGuiAnalysis, Some(Score::Mate { plies: -5 })),
+        ]
+    );
+    // The game line's PV starts with its own move; source squares are dropped.
+    assert_eq!(e[0].pv_usi, ["3c3d", "2g2f"]);
+    assert_eq!((e[0].depth, e[0].nodes), (Some(10), Some(49691)));
+    assert_eq!(e[1].pv_usi, ["8h2b+", "3a2b"]);
+    assert_eq!(e[1].depth, Some(21));
+}
+
+#[test]
+fn piyo_fixture() {
+    let rec = fixture("piyo.kif");
+    let e = evaluations(&rec);
+    let got: Vec<(u32, Source, Option<Score>)> =
+        e.iter().map(|e| (e.ply, e.source, e.score)).collect();
+    assert_eq!(
+        got,
+        [
+            (1, Source::Piyo, Some(Score::Cp(58))),
+            (2, Source::Piyo, Some(Score::Cp(-15))),
+        ]
+    );
+    // 指し手's line starts with the move played: the rest is the PV.
+    assert_eq!(e[0].pv_usi, ["3c3d", "8h2b+"]);
+}
+
+#[test]
+fn csa_client_fixture() {
+    let rec = fixture("csa_client.csa");
+    let e = evaluations(&rec);
+    let got: Vec<(u32, Source, Option<Score>)> =
+        e.iter().map(|e| (e.ply, e.source, e.score)).collect();
+    // Each line goes to the move after it (its PV continues from there, not from the move
+    // holding it); the last, without a PV, cannot be placed so and loses to the line carried
+    // to its move.
+    assert_eq!(
+        got,
+        [
+            (1, Source::CsaClient, Some(Score::Cp(40))),
+            (2, Source::CsaClient, Some(Score::Cp(-25))),
+        ]
+    );
+    assert_eq!(e[0].pv_usi, ["3c3d", "2g2f"]);
+    assert_eq!(e[1].pv_usi, ["2g2f", "8c8d"]);
 }

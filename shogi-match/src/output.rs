@@ -141,7 +141,7 @@ impl Output {
     pub fn write(&self, f: &Finished) -> Result<(), String> {
         match &self.target {
             Target::File(p) => {
-                let text = record::write(&f.record, self.formats[0]);
+                let text = record::write(&f.record, &f.notes, self.formats[0]);
                 let mut file = OpenOptions::new()
                     .create(true)
                     .append(true)
@@ -159,7 +159,7 @@ impl Output {
             }
             Target::Dir(d) => {
                 for &fmt in &self.formats {
-                    let text = record::write(&f.record, fmt);
+                    let text = record::write(&f.record, &f.notes, fmt);
                     let name = format!("{}.{}", game_name(f.spec.index), fmt.extension());
                     let path = d.join(&name);
                     let tmp = d.join(format!(".{name}.tmp"));

@@ -4,10 +4,13 @@
 //! What a record holds: the players (`N+`/`N-`, 先手/後手), start and end times, the event,
 //! the time control (CSA V3 `$TIME`), the move limit (`$MAX_MOVES`) and the declaration rule
 //! (`$JISHOGI`); the start position (a handicap or Mini Shogi start as itself) and the opening
-//! moves, then every move with the time it took and the engine's score and PV as Floodgate
-//! writes them (`'** 120 -3334FU +2726FU`: score in sente's view, mates as ±100000, the PV
-//! from the expected reply on, each PV move checked on our position); and the ending with a
-//! comment saying why the game ended.
+//! moves, then every move with the time it took and the engine's score and PV (each PV move
+//! checked on our position), written by [`write`] in the format's own form through
+//! shogi-kif's one writer (`shogi_kif::eval`): in CSA as Floodgate writes them
+//! (`'** 120 -3334FU +2726FU`: score in sente's view, a mate as ±30000, the PV from the
+//! expected reply on), in KIF as ShogiHome writes a playing engine's block (`*先手有望`,
+//! `**評価値=210`, `**読み筋=▲７六歩△３四歩…` from the move itself, `**深さ=…`,
+//! `**詰み=先手勝ち:5手` for a mate); and the ending with a comment saying why the game ended.
 //!
 //! Endings: resignation `%TORYO`/投了; mate `%TSUMI`/詰み; an illegal move `%ILLEGAL_MOVE`/
 //! 反則負け (the move is named in the comment, not recorded as a move); repetition, with or
@@ -20,7 +23,8 @@
 
 use crate::clock::TimeControl;
 use crate::referee::{Outcome, Referee, Termination};
-use shogi_core::{Color, Handicap, ImpasseRule, Move, Position, Role, Variant};
+use shogi_core::{Color, Handicap, ImpasseRule, Variant};
+use shogi_kif::eval::{Judgement, Searcher, Style, annotate_by};
 use shogi_kif::{Ending, EndingKind, Format, HeaderKey, MoveNode, MoveTime, Record, Start};
 use std::time::SystemTime;
 
@@ -94,45 +98,84 @@ pub fn csa_datetime(t: SystemTime) -> String {
     )
 }
 
-/// A move in CSA notation (`+7776FU`) on `pos`, which must allow it.
-fn csa_move(pos: &Position, m: Move) -> String {
-    let sign = pos.side_to_move().csa_char();
-    match m {
-        Move::Normal { from, to, promote } => {
-            let r = pos.piece_at(from).map_or(Role::Pawn, |p| p.role);
-            let role = if promote { r.promote().unwrap_or(r) } else { r };
-            format!("{sign}{}{}{}", from.csa(), to.csa(), role.csa())
+/// What [`write`] adds to a record in the form of the format written: the engines'
+/// evaluations and why the game ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notes {
+    /// The engines' judgements of their own moves, one per move (see [`judgements`]).
+    pub judgements: Vec<Option<Judgement>>,
+    /// Why the game ended, in English (a CSA comment after the ending).
+    pub reason: String,
+    /// Why the game ended, in Japanese, where the ending word and the `まで…` line of a KIF
+    /// record do not say it all (an illegal move, a declaration, an adjudication, a failure).
+    pub reason_ja: Option<String>,
+}
+
+impl Notes {
+    /// The notes of a finished game.
+    pub fn of(referee: &Referee, outcome: &Outcome) -> Notes {
+        Notes {
+            judgements: judgements(referee),
+            reason: outcome.to_string(),
+            reason_ja: reason_ja(&outcome.termination),
         }
-        Move::Drop { role, to } => format!("{sign}00{}{}", to.csa(), role.csa()),
     }
 }
 
-/// The Floodgate comment for a move: `* <score, sente's view> <PV after the move, CSA>`.
-/// `before` is the position the move was played on.
-fn eval_comment(before: &Position, played: &crate::referee::Played) -> Option<String> {
-    let eval = played.info.eval?;
-    let mover = before.side_to_move();
-    let cp = eval.centipawns();
-    let sente = if mover == Color::Black { cp } else { -cp };
-    let mut s = format!("* {sente}");
-    let mut pos = before.clone();
-    let mut pv = played.info.pv.iter().peekable();
-    if pv.peek().map(|t| t.as_str()) == Some(played.mv.to_usi().as_str()) {
-        pv.next();
-    }
-    if pos.play(played.mv).is_err() {
-        return Some(s);
-    }
-    for text in pv {
-        let Ok(m) = Move::from_usi(text) else { break };
-        if pos.check_move(m).is_err() {
-            break;
+/// The Japanese reason of a KIF record's ending, when its ending word and `まで…` line do not
+/// say it all.
+fn reason_ja(t: &Termination) -> Option<String> {
+    Some(match t {
+        Termination::Resign
+        | Termination::Checkmate
+        | Termination::Repetition
+        | Termination::MaxPlies { .. }
+        | Termination::TimeUp {
+            no_answer: false, ..
+        } => return None,
+        Termination::NoLegalMoves => "指せる手がない".into(),
+        Termination::IllegalMove { text, reason } => format!("反則手 {text} ({reason})"),
+        Termination::PerpetualCheck { .. } => "連続王手の千日手".into(),
+        Termination::Declaration { points, rule, .. } => {
+            format!("入玉宣言 ({rule}点法、{points}点)")
         }
-        s.push(' ');
-        s.push_str(&csa_move(&pos, m));
+        Termination::TimeUp { .. } => "時間切れ (応答なし)".into(),
+        Termination::EngineFailure { detail } => format!("エンジンの異常 ({detail})"),
+        Termination::AdjudicatedLoss { score, moves } => {
+            format!("判定負け (評価値 {score} 以上の差が双方 {moves} 手続いた)")
+        }
+        Termination::AdjudicatedDraw { score, moves } => {
+            format!("判定引き分け (評価値 ±{score} 以内が双方 {moves} 手続いた)")
+        }
+    })
+}
+
+/// The engines' judgements of their own moves, one per move of the record (none for the
+/// opening moves and for a move without score or PV): the score in sente's view, the PV from
+/// the position the move was played on (it usually starts with the move), for
+/// [`shogi_kif::eval::annotate_by`] with [`Searcher::Player`].
+pub fn judgements(referee: &Referee) -> Vec<Option<Judgement>> {
+    let game = referee.game();
+    let mut pos = game.start().clone();
+    let opening = referee.opening_plies();
+    let mut out = Vec::with_capacity(game.moves().len());
+    for (i, &m) in game.moves().iter().enumerate() {
+        let j = i.checked_sub(opening).and_then(|k| {
+            let info = &referee.played()[k].info;
+            let mover = pos.side_to_move();
+            let score = info.eval.map(|s| s.to_view(mover, Color::Black));
+            (score.is_some() || !info.pv.is_empty()).then(|| Judgement {
+                score,
+                pv: info.pv.clone(),
+                depth: info.depth,
+                nodes: info.nodes,
+                ..Judgement::default()
+            })
+        });
+        out.push(j);
         pos.play_unchecked(m);
     }
-    Some(s)
+    out
 }
 
 /// The record of a finished game.
@@ -185,7 +228,6 @@ pub fn build(referee: &Referee, outcome: &Outcome, info: &GameInfo) -> Record {
                 spent_ms: Some(played.info.time_ms),
                 total_ms: Some(totals[mover]),
             });
-            node.comments.extend(eval_comment(&pos, played));
             node.comments.extend(played.info.notes.iter().cloned());
         }
         record.moves.moves.push(node);
@@ -210,17 +252,38 @@ pub fn build(referee: &Referee, outcome: &Outcome, info: &GameInfo) -> Record {
             total_ms: None,
         });
     }
-    ending.comments.push(outcome.to_string());
     record.moves.ending = Some(ending);
     record
 }
 
-/// The text of a record in `format`.
-pub fn write(record: &Record, format: OutFormat) -> String {
+/// The text of a record in `format`, with the engines' judgements written as that format's
+/// evaluation comments by shogi-kif's one writer (ShogiHome's player block `**評価値=…`,
+/// `**読み筋=…` in KIF, Floodgate's `'** <score> <PV>` in CSA) and the reason of the ending
+/// (in KIF in Japanese and only where `投了`, `詰み`, … and the `まで…` line do not say it, as
+/// ShogiHome ends a record; in CSA as an English comment).
+pub fn write(record: &Record, notes: &Notes, format: OutFormat) -> String {
+    let kif_format = match format {
+        OutFormat::Kif => Format::Kif,
+        OutFormat::Csa3 | OutFormat::Csa22 => Format::Csa,
+    };
+    let mut record = record.clone();
+    if let Some(ending) = &mut record.moves.ending {
+        let reason = match format {
+            OutFormat::Kif => notes.reason_ja.clone(),
+            _ => Some(notes.reason.clone()),
+        };
+        ending.comments.extend(reason);
+    }
+    annotate_by(
+        &mut record,
+        &notes.judgements,
+        Style::for_format(kif_format),
+        Searcher::Player,
+    );
+    let text = shogi_kif::write(&record, kif_format);
     match format {
-        OutFormat::Kif => shogi_kif::write(record, Format::Kif),
-        OutFormat::Csa3 => shogi_kif::write(record, Format::Csa),
-        OutFormat::Csa22 => to_v22(&shogi_kif::write(record, Format::Csa)),
+        OutFormat::Csa22 => to_v22(&text),
+        _ => text,
     }
 }
 
@@ -260,7 +323,8 @@ fn to_v22(v3: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::{Answer, Eval, MoveInfo, Rules};
+    use crate::referee::{Answer, MoveInfo, Rules};
+    use shogi_core::{Move, Position, Score};
     use shogi_kif::{ReadOptions, read_str};
     use shogi_train::GameResult;
     use shogi_train::game_result;
@@ -275,9 +339,13 @@ mod tests {
         for (i, m) in moves.iter().enumerate() {
             let info = MoveInfo {
                 time_ms: 1234 + i as u64,
-                eval: Some(Eval::Cp(30 + i as i32)),
-                pv: vec![m.to_string(), "3c3d".into(), "2g2f".into()],
+                eval: Some(Score::Cp(30 + i as i32)),
+                pv: [m, &"3c3d", &"2g2f"]
+                    .iter()
+                    .filter_map(|t| Move::from_usi(t).ok())
+                    .collect(),
                 notes: Vec::new(),
+                ..MoveInfo::default()
             };
             if let Some(o) = r.answer(&Answer::Move(m.to_string()), info) {
                 let o = o.clone();
@@ -312,8 +380,9 @@ mod tests {
             opening_source: None,
         };
         let record = build(r, o, &info);
+        let js = Notes::of(r, o);
         for f in [OutFormat::Csa3, OutFormat::Csa22, OutFormat::Kif] {
-            let text = write(&record, f);
+            let text = write(&record, &js, f);
             let back = read_str(&text, ReadOptions::default())
                 .unwrap_or_else(|e| panic!("{f:?}: {e}\n{text}"));
             assert_eq!(back.usi_moves(), record.usi_moves(), "{f:?}\n{text}");
@@ -406,7 +475,8 @@ mod tests {
                 ..GameInfo::default()
             },
         );
-        let v3 = write(&record, OutFormat::Csa3);
+        let js = Notes::of(&r, &o);
+        let v3 = write(&record, &js, OutFormat::Csa3);
         assert!(
             v3.contains("+7776FU,T1.234\n'** 30 -3334FU +2726FU\n"),
             "{v3}"
@@ -414,7 +484,16 @@ mod tests {
         // Gote's score 31 is written in sente's view; its PV starts after its own move.
         assert!(v3.contains("-3334FU,T1.235\n'** -31\n"), "{v3}");
         assert!(v3.ends_with("%TORYO\n'*black resigned\n"), "{v3}");
-        let v22 = write(&record, OutFormat::Csa22);
+        let v22 = write(&record, &js, OutFormat::Csa22);
+        // KIF: ShogiHome's player block (the PV from the move itself), and the ending as
+        // ShogiHome writes it, with no English comment.
+        let kif = write(&record, &js, OutFormat::Kif);
+        assert!(
+            kif.contains("( 0:01/00:00:01)\n*互角\n**評価値=30\n**読み筋=▲７六歩△３四歩▲２六歩\n"),
+            "{kif}"
+        );
+        assert!(kif.contains("\n**評価値=-31\n"), "{kif}");
+        assert!(kif.ends_with("   3 投了\nまで2手で後手の勝ち\n"), "{kif}");
         assert!(v22.starts_with("V2.2\n"), "{v22}");
         assert!(v22.contains("+7776FU,T1\n"), "{v22}");
     }

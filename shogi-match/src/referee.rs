@@ -24,30 +24,8 @@
 //! Time-up, a crash and a hang are reported by the caller ([`Referee::fail`]).
 
 use serde::Serialize;
-use shogi_core::{Color, DeclarationResult, Game, ImpasseRule, Move, PlayError, Position};
+use shogi_core::{Color, DeclarationResult, Game, ImpasseRule, Move, PlayError, Position, Score};
 use std::fmt;
-
-/// An engine's score of its own move, from its own point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Eval {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in this many plies: positive when the engine mates, negative (or 0, mated now)
-    /// when it is mated.
-    Mate(i32),
-}
-
-impl Eval {
-    /// The score in centipawns with mates as ±100000 (as cshogi's `cli` writes them).
-    pub fn centipawns(self) -> i32 {
-        match self {
-            Eval::Cp(v) => v,
-            Eval::Mate(n) if n > 0 => 100_000,
-            Eval::Mate(_) => -100_000,
-        }
-    }
-}
 
 /// What the engine to move answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,10 +43,15 @@ pub enum Answer {
 pub struct MoveInfo {
     /// Time used, in milliseconds, as measured by us.
     pub time_ms: u64,
-    /// The engine's last score (`multipv 1`), its own view.
-    pub eval: Option<Eval>,
-    /// The PV of that score, USI moves (the first one usually the move played).
-    pub pv: Vec<String>,
+    /// The engine's last score (`multipv 1`), its own view (the mover's).
+    pub eval: Option<Score>,
+    /// The PV of that score, checked legal from the position the move was asked on (the
+    /// first one usually the move played).
+    pub pv: Vec<Move>,
+    /// The depth of that search, when sent.
+    pub depth: Option<u32>,
+    /// The nodes of that search, when sent.
+    pub nodes: Option<u64>,
     /// Remarks written in the record as comments of the move (e.g. that the engine was
     /// restarted before it).
     pub notes: Vec<String>,
@@ -330,7 +313,7 @@ pub struct Referee {
     opening_plies: usize,
     played: Vec<Played>,
     /// Each colour's scores of its own moves, in order (`None` = no score).
-    evals: [Vec<Option<Eval>>; 2],
+    evals: [Vec<Option<Score>>; 2],
     outcome: Option<Outcome>,
 }
 
@@ -508,8 +491,9 @@ impl Referee {
             let ours = last_k(&self.evals[us.index()], k);
             let theirs = last_k(&self.evals[(!us).index()], k);
             if let (Some(ours), Some(theirs)) = (ours, theirs) {
-                if ours.iter().all(|e| e.centipawns() <= -a.score)
-                    && theirs.iter().all(|e| e.centipawns() >= a.score)
+                // A mate counts as beyond any threshold.
+                if ours.iter().all(|e| e.centipawns(i32::MAX) <= -a.score)
+                    && theirs.iter().all(|e| e.centipawns(i32::MAX) >= a.score)
                 {
                     self.end(
                         Some(!us),
@@ -524,10 +508,10 @@ impl Referee {
         }
         if let Some(a) = self.rules.draw {
             let k = a.moves as usize;
-            let within = |v: Option<Vec<Eval>>| {
+            let within = |v: Option<Vec<Score>>| {
                 v.is_some_and(|v| {
                     v.iter()
-                        .all(|e| matches!(e, Eval::Cp(c) if c.abs() <= a.score))
+                        .all(|e| matches!(e, Score::Cp(c) if c.abs() <= a.score))
                 })
             };
             if within(last_k(&self.evals[0], k)) && within(last_k(&self.evals[1], k)) {
@@ -544,7 +528,7 @@ impl Referee {
 }
 
 /// The last `k` scores when there are `k` and all are known.
-fn last_k(v: &[Option<Eval>], k: usize) -> Option<Vec<Eval>> {
+fn last_k(v: &[Option<Score>], k: usize) -> Option<Vec<Score>> {
     if k == 0 || v.len() < k {
         return None;
     }
@@ -572,7 +556,7 @@ mod tests {
 
     fn scored(r: &mut Referee, m: &str, cp: i32) -> Option<Outcome> {
         let info = MoveInfo {
-            eval: Some(Eval::Cp(cp)),
+            eval: Some(Score::Cp(cp)),
             ..MoveInfo::default()
         };
         r.answer(&Answer::Move(m.into()), info).cloned()

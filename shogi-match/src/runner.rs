@@ -15,15 +15,13 @@
 
 use crate::clock::{Clock, TimeControl};
 use crate::openings::Opening;
-use crate::record::{self, GameInfo};
-use crate::referee::{Answer, Eval, MoveInfo, Outcome, Referee, Rules, Termination};
+use crate::record::{self, GameInfo, Notes};
+use crate::referee::{Answer, MoveInfo, Outcome, Referee, Rules, Termination};
 use crate::stats::{Decision, EloSample, Figure, Pentanomial, Sprt, Trinomial};
 use serde::Serialize;
 use shogi_core::{Color, Move, Variant};
 use shogi_kif::{HeaderKey, Record};
-use shogi_usi::{
-    BestMove, Engine, EngineError, EngineErrorKind, Limit, Score, StartOptions, Timeouts,
-};
+use shogi_usi::{BestMove, Engine, EngineError, EngineErrorKind, Limit, StartOptions, Timeouts};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -343,8 +341,11 @@ pub fn check(settings: &Settings) -> Result<Vec<String>, SetupError> {
 pub struct Finished {
     /// Which game.
     pub spec: GameSpec,
-    /// Its record.
+    /// Its record (without the engines' evaluations and the ending's reason:
+    /// [`crate::record::write`] adds `notes` in the form of the format written).
     pub record: Record,
+    /// The engines' evaluations and why the game ended.
+    pub notes: Notes,
     /// How it ended.
     pub outcome: Outcome,
     /// Our overhead per move: from reading a `bestmove` to having written the next `go`, µs.
@@ -863,15 +864,6 @@ fn to_limit(clock: &Clock) -> Limit {
     }
 }
 
-fn to_eval(s: Score) -> Eval {
-    match s {
-        Score::Cp(v) => Eval::Cp(v),
-        Score::Mate { plies } => Eval::Mate(plies),
-        Score::MateUnknown { winning } => Eval::Mate(if winning { 999 } else { -999 }),
-        Score::MateGiven => Eval::Mate(1),
-    }
-}
-
 /// Plays one game between two engines (either may have failed to start).
 // About 110 lines: one loop, a move an iteration (restart a stale engine, write the search,
 // judge its answer); the judging is in `judge_search` and `judge_engine_error`.
@@ -981,9 +973,11 @@ fn play(
         .unwrap_or_else(|| referee.fail(Termination::Resign).clone());
     tell_result(black, white, &outcome);
     let record = game_record(settings, spec, &referee, &outcome, started_at);
+    let notes = Notes::of(&referee, &outcome);
     Finished {
         spec: *spec,
         record,
+        notes,
         outcome,
         overheads_us: overheads,
         overhead_steps: steps,
@@ -1018,8 +1012,10 @@ fn judge_search(
     let best = search.best_line();
     let info = MoveInfo {
         time_ms: ms,
-        eval: search.score().map(|s| to_eval(s.relative())),
-        pv: best.map_or_else(Vec::new, |l| l.pv.iter().map(|m| m.to_usi()).collect()),
+        eval: search.score().map(|s| s.relative()),
+        pv: best.map_or_else(Vec::new, |l| l.pv.clone()),
+        depth: best.and_then(|l| l.depth),
+        nodes: best.and_then(|l| l.nodes),
         notes,
     };
     referee.answer(&answer, info);

@@ -69,7 +69,7 @@ fn play(s: &Settings) -> Vec<Finished> {
     assert_eq!(tally.games as usize, games.len());
     for f in &games {
         for fmt in [OutFormat::Csa3, OutFormat::Csa22, OutFormat::Kif] {
-            let text = record::write(&f.record, fmt);
+            let text = record::write(&f.record, &f.notes, fmt);
             let back = read_str(&text, ReadOptions::default())
                 .unwrap_or_else(|e| panic!("{fmt:?}: {e}\n{text}"));
             assert_eq!(back.usi_moves(), f.record.usi_moves(), "{text}");
@@ -86,7 +86,7 @@ fn play(s: &Settings) -> Vec<Finished> {
 }
 
 fn csa(f: &Finished) -> String {
-    record::write(&f.record, OutFormat::Csa3)
+    record::write(&f.record, &f.notes, OutFormat::Csa3)
 }
 
 #[test]

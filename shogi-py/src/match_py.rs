@@ -147,7 +147,10 @@ pub fn play_match<'py>(
             runner::check(&settings).map_err(|e| e.to_string())?;
             let mut texts = Vec::new();
             let (tally, stopped) = runner::run(&settings, &[], |f, _| {
-                texts.push((f.spec.index, record::write(&f.record, OutFormat::Csa3)));
+                texts.push((
+                    f.spec.index,
+                    record::write(&f.record, &f.notes, OutFormat::Csa3),
+                ));
                 Ok(())
             })?;
             texts.sort_by_key(|t| t.0);

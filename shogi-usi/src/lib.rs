@@ -9,7 +9,7 @@
 //!   is an error, `bestmove win` is judged by our declaration rule.
 //! - [`EngineError`]: crash, hang, closed pipe, garbage, illegal move, refused option, each
 //!   with the engine's last lines; [`Engine::restart`] and [`Engine::search_with_retry`].
-//! - [`Score`] / [`PovScore`]: mate is its own kind; both views at hand.
+//! - [`Score`] / [`PovScore`] (shogi-core's, re-exported): mate is its own kind; both views at hand.
 //! - [`Pool`]: N engines, results in input order.
 //! - [`testing`]: the scripted fake engine (`fake-usi`) for tests of any package.
 //!
@@ -34,7 +34,6 @@ mod limit;
 mod options;
 mod pool;
 mod protocol;
-mod score;
 pub mod testing;
 
 pub use engine::{
@@ -47,4 +46,5 @@ pub use limit::Limit;
 pub use options::{OptionKind, OptionSpec, find_option};
 pub use pool::Pool;
 pub use protocol::{BestMoveText, CheckmateText, EngineLine, Info, parse_line};
-pub use score::{Bound, PovScore, Score};
+/// The score vocabulary is shogi-core's (one type for engines, analysis, records, matches).
+pub use shogi_core::score::{Bound, PovScore, Score};

@@ -5,7 +5,7 @@
 //! is followed by something wrong), and the engine layer keeps it in its last-lines buffer.
 
 use crate::options::{OptionKind, OptionSpec};
-use crate::score::{Bound, Score};
+use shogi_core::score::{Bound, Score};
 
 /// One line an engine wrote, parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use crate::board::{Board, move_cells};
 use serde::Serialize;
 use shogi_core::{Color, Position};
-use shogi_kif::eval::{Score, Source, evaluations};
+use shogi_kif::eval::{Score, evaluations};
 use shogi_kif::notation::{Notation, move_text};
 use shogi_kif::{MainLine, Record, outcome};
 
@@ -24,10 +24,17 @@ pub struct Eval {
 impl Eval {
     /// The evaluation of `score` (sente's view).
     pub fn of(score: Score) -> Eval {
-        let cp = score.cp_for(Color::Black, GRAPH_CAP);
-        let text = match score {
-            Score::Cp(v) => format!("{v:+}"),
-            Score::Mate { winner, plies } => mate_text(winner, plies),
+        let cp = score.centipawns(GRAPH_CAP);
+        let text = match (score, score.mate_winner()) {
+            (Score::Cp(v), _) => format!("{v:+}"),
+            (_, winner) => mate_text(
+                if winner == Some(true) {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+                score.mate_distance(),
+            ),
         };
         Eval { cp, text }
     }
@@ -95,11 +102,7 @@ pub fn record_evals(record: &Record, plies: usize) -> Vec<Option<Eval>> {
         let (Some(score), Some(slot)) = (e.score, out.get_mut(e.ply as usize)) else {
             continue;
         };
-        let rank = match e.source {
-            Source::Research => 0,
-            Source::Player => 1,
-            Source::Floodgate => 2,
-        };
+        let rank = e.source.priority();
         if slot.as_ref().is_none_or(|(r, _)| rank < *r) {
             *slot = Some((rank, Eval::of(score)));
         }

@@ -311,3 +311,118 @@ fn a_match_lost_every_game_prints_infinite_elo() {
     assert_eq!(p["elo_margin"], "nan");
     assert_eq!(p["los"], 1.0);
 }
+
+/// The evaluation lines of a KIF text, per move, the comment's leading `*` and the block's
+/// prefix (`*` for the engine that played, `#` for analysis) removed: `互角`, `評価値=-300`,
+/// `詰み=先手勝ち:5手`.
+fn eval_lines(kif: &str) -> Vec<String> {
+    kif.lines()
+        .filter_map(|l| l.strip_prefix('*'))
+        .map(|l| l.trim_start_matches(['*', '#']).to_string())
+        .filter(|l| {
+            l.starts_with("評価値=")
+                || l.starts_with("詰み=")
+                || l.ends_with("有望")
+                || l.ends_with("互角")
+        })
+        .collect()
+}
+
+/// A match between fake engines that send a mate score (sente's) and a centipawn score
+/// (gote's) writes, in its KIF record, the same evaluation lines (ShogiHome's, in sente's
+/// view) as `analyze --annotate-dir` writes for an engine sending the same scores; both read
+/// back to the same scores; and the record ends as ShogiHome writes one.
+#[test]
+fn match_records_and_analysis_write_the_same_evaluation_lines() {
+    let f = fake();
+    let dir = scratch("match-evals");
+    let out = dir.join("games");
+    // Sente's engine: a mate in 5 for itself; gote's: +300 for itself (-300 for sente).
+    let a = format!("a={f},arg=--score,arg=mate 5");
+    let b = format!("b={f},arg=--score,arg=cp 300");
+    let o = run_match(
+        &[&a, &b],
+        &[
+            "--games",
+            "1",
+            "--byoyomi",
+            "100",
+            "--max-plies",
+            "6",
+            "--out-dir",
+            out.to_str().unwrap(),
+            "--out-format",
+            "kif",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let record = out.join("game-0001.kifu");
+    let kif = std::fs::read_to_string(&record).unwrap();
+    let played = eval_lines(&kif);
+    assert_eq!(
+        played,
+        ["詰み=先手勝ち:5手", "後手有望", "評価値=-300"].repeat(3),
+        "{kif}"
+    );
+    assert!(kif.contains("\n**詰み=先手勝ち:5手\n"), "{kif}");
+    assert!(kif.ends_with("まで6手で持将棋\n"), "{kif}");
+    assert!(
+        !kif.contains("move limit"),
+        "no English ending comment: {kif}"
+    );
+    // The same scores from an analysis engine: after sente's moves gote is to move (+300
+    // for gote), after gote's sente is (a mate in 5 for sente). Positions go in order. The
+    // record is analysed without the match's comments.
+    let bare = dir.join("bare.kifu");
+    let text: String = kif
+        .lines()
+        .filter(|l| !l.starts_with('*'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&bare, text).unwrap();
+    let ann = dir.join("annotated");
+    let o = shogi(&[
+        "analyze",
+        bare.to_str().unwrap(),
+        "--engine",
+        &f,
+        "--engine-arg=--score",
+        "--engine-arg=mate 5,cp 300",
+        "--nodes",
+        "1",
+        "--jobs",
+        "1",
+        "--annotate-dir",
+        ann.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let annotated = std::fs::read_dir(&ann)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "kifu" || x == "kif"))
+        .expect("an annotated KIF");
+    let analysed = eval_lines(&std::fs::read_to_string(&annotated).unwrap());
+    // Analysis writes each position's search at the move leading to it, the playing engine
+    // its search before its move: shifted by one ply (the last position has no match move).
+    assert_eq!(analysed.len(), played.len(), "{analysed:?}");
+    assert_eq!(
+        &analysed[..analysed.len() - 1],
+        &played[1..],
+        "{analysed:?}"
+    );
+    // Both read back as the same scores, sente's view.
+    let scores = |p: &Path| {
+        let rec = read_path(p, ReadOptions::default()).unwrap();
+        shogi_kif::eval::evaluations(&rec)
+            .into_iter()
+            .map(|e| (e.ply, e.score))
+            .collect::<Vec<_>>()
+    };
+    let (m, a) = (scores(&record), scores(&annotated));
+    assert_eq!(m.len(), 6);
+    for (x, y) in m[1..].iter().zip(&a) {
+        assert_eq!(x, &(y.0 + 1, y.1), "{m:?} {a:?}");
+    }
+    assert_eq!(m[0].1, Some(shogi_core::Score::Mate { plies: 5 }));
+}

@@ -5,7 +5,7 @@ use crate::fresh::FreshState;
 use crate::limit::Limit;
 use crate::options::{OptionKind, OptionSpec, find_option};
 use crate::protocol::{BestMoveText, CheckmateText, EngineLine, Info};
-use crate::score::PovScore;
+use shogi_core::score::PovScore;
 use shogi_core::{ImpasseRule, Move, Position, Variant};
 use std::collections::VecDeque;
 use std::ffi::OsString;

@@ -2,7 +2,7 @@
 //! a game's result for `gameover`. A leaf of the engine module.
 
 use crate::error::EngineError;
-use crate::score::PovScore;
+use shogi_core::score::PovScore;
 use shogi_core::{Declaration, Move, Position};
 use std::time::{Duration, Instant};
 

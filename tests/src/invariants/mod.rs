@@ -17,6 +17,7 @@ use shogi_kif::{
 };
 use std::io::{BufRead, Read};
 
+mod engine_text;
 mod play;
 mod read;
 mod seeds;
@@ -24,6 +25,7 @@ mod sfen;
 mod tag_rules;
 mod write;
 
+pub use engine_text::{check_eval_comments, check_usi_line};
 pub use play::check_play;
 pub use read::{
     check_detect, check_read, check_read_csa, check_read_jkf, check_read_ki2, check_read_kif,
@@ -96,6 +98,14 @@ pub const TARGETS: &[Target] = &[
     Target {
         name: "play",
         check: check_play,
+    },
+    Target {
+        name: "usi_line",
+        check: check_usi_line,
+    },
+    Target {
+        name: "eval_comments",
+        check: check_eval_comments,
     },
 ];
 

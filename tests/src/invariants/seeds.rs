@@ -102,6 +102,34 @@ pub fn seeds(name: &str, sources: &SeedSources) -> Vec<Vec<u8>> {
                 v
             })
             .collect(),
+        "usi_line" => [
+            "id name Fairy-Stockfish 11.1 LB 64",
+            "option name USI_Hash type spin default 16 min 1 max 1024",
+            "info depth 8 seldepth 11 multipv 1 score cp 161 nodes 9188 nps 399478 time 23 pv 7g7f 3c3d 2g2f",
+            "info depth 3 score mate -4 lowerbound pv 7g7f 3c3d 8h2b+ 3a2b B*4e",
+            "info score mate + pv 7g7f",
+            "info depth 0 score mate 0",
+            "info string hello world",
+            "bestmove 7g7f ponder 3c3d",
+            "bestmove resign",
+            "checkmate 2h1i 1h2g 3i2h",
+            "readyok",
+        ]
+        .iter()
+        .map(|l| l.as_bytes().to_vec())
+        .collect(),
+        "eval_comments" => [
+            "\x00互角\n#評価値=35\n#読み筋=△３四歩▲２六歩\n#深さ=12",
+            "\x00**評価値=210\n**読み筋=▲７六歩△３四歩\n#詰み=後手勝ち:7手",
+            "\x00* 113 -3334FU +2726FU\n* -35 +2726FU",
+            "\x00*対局 候補1 時間 00:01.0 深さ 10/17 ノード数 49691 評価値 34 読み筋 △３四歩(33) ▲２二角成(88)",
+            "\x00*解析 0 候補1 評価値 -詰5 読み筋 ▲２二角成(88) △同　銀(31)",
+            "\x00#指し手[72]▲７六歩  △３四歩  ▲２二角成\n#形勢[-40]",
+            "\x01 30 +7776FU -3334FU\n -20 -3334FU +8822UM",
+        ]
+        .iter()
+        .map(|l| l.as_bytes().to_vec())
+        .collect(),
         _ => records().collect(),
     }
 }

@@ -7,8 +7,15 @@
 //!   played. In a KIF file every comment line carries one more `*` (`*#評価値=158`); the
 //!   record model keeps the comment text without it.
 //! * Floodgate (CSA): `'** 113 -3334FU +2625FU`, i.e. the comment text `* 113 -3334FU …`.
+//! * Other programs' forms, read only (ShogiGUI, ぴよ将棋 / K-Shogi, csa_client): see the
+//!   `dialects` module's notes in [`Source`]'s variants and [`evaluations`].
 //!
-//! Both give the score in **sente's view** (positive: good for sente) and describe the
+//! The writer is one for every user: [`annotate`] (analysis: the search of the position after
+//! each move, `#` blocks) and [`annotate_by`] with [`Searcher::Player`] (match records: the
+//! playing engine's search before its move, `*` blocks), each in the form of the format
+//! written ([`Style::for_format`]).
+//!
+//! All give the score in **sente's view** (positive: good for sente) and describe the
 //! position **after** the move whose comment holds them (ShogiHome's batch analysis writes
 //! the search of the position after move N into move N; a Floodgate engine writes the score
 //! of the move it just played and a PV starting with the reply). Comment text is never
@@ -25,46 +32,16 @@
 //! # Ok::<(), shogi_kif::ReadError>(())
 //! ```
 
+mod dialects;
+
 use crate::japanese;
 use crate::model::Record;
 use crate::notation::{Notation, move_text};
 use shogi_core::{Color, Move, Position, Role, Square};
 
-/// A score in sente's view: centipawns, or a mate with its winner.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Score {
-    /// Centipawns, positive when sente stands better.
-    Cp(i32),
-    /// A forced mate: who wins and, when known, in how many plies.
-    Mate {
-        /// The side that mates.
-        winner: Color,
-        /// Plies to the mate (`None`: distance unknown, ShogiHome's `詰み=先手勝ち`).
-        plies: Option<u32>,
-    },
-}
-
-impl Score {
-    /// The same score from `color`'s view, as a signed number where a mate is `±mate_cp`
-    /// (for graphs and win rates; a mate is never stored as this number).
-    pub fn cp_for(self, color: Color, mate_cp: i32) -> i32 {
-        let sente = match self {
-            Score::Cp(v) => v,
-            Score::Mate { winner, .. } => {
-                if winner == Color::Black {
-                    mate_cp
-                } else {
-                    -mate_cp
-                }
-            }
-        };
-        if color == Color::Black {
-            sente
-        } else {
-            sente.saturating_neg()
-        }
-    }
-}
+/// The one score type (shogi-core's); in this module always in **sente's view** (positive:
+/// good for sente; a mate's winner is sente when [`Score::mate_winner`] is `Some(true)`).
+pub use shogi_core::Score;
 
 /// Who wrote an evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,6 +52,35 @@ pub enum Source {
     Player,
     /// A Floodgate / CSA-protocol comment `* <score> <pv>`.
     Floodgate,
+    /// ShogiGUI's line of the engine that played (`*対局 … 評価値 N 読み筋 …`).
+    ShogiGuiGame,
+    /// ShogiGUI's analysis line (`*解析 …`), or 棋神アナリティクス's (`* … 評価値 N …`).
+    ShogiGuiAnalysis,
+    /// ぴよ将棋 / K-Shogi (`#指し手[N]…`, `#形勢[N]…`).
+    Piyo,
+    /// A csa_client-style `'* <score> <pv>` comment (one `*` fewer than Floodgate's).
+    CsaClient,
+}
+
+impl Source {
+    /// Which evaluation of a move is read when it holds several: lower first (analyses before
+    /// the playing engine's, ShogiHome's before other programs').
+    pub fn priority(self) -> u8 {
+        match self {
+            Source::Research => 0,
+            Source::ShogiGuiAnalysis => 1,
+            Source::Piyo => 2,
+            Source::Player => 3,
+            Source::ShogiGuiGame => 4,
+            Source::Floodgate => 5,
+            Source::CsaClient => 6,
+        }
+    }
+
+    /// Whether PVs of this source are CSA moves (else Japanese).
+    fn csa_moves(self) -> bool {
+        matches!(self, Source::Floodgate | Source::CsaClient)
+    }
 }
 
 /// One evaluation read from a move's comments.
@@ -130,7 +136,7 @@ fn number(s: &str) -> Option<i64> {
     (f.is_finite() && f.abs() < 1e15).then(|| f.round() as i64)
 }
 
-/// `先手勝ち:15手` / `後手勝ち`.
+/// `先手勝ち:15手` / `後手勝ち`, sente's view.
 fn mate(s: &str) -> Option<Score> {
     let s = s.trim();
     let (side, rest) = if let Some(r) = s.strip_prefix("先手勝ち") {
@@ -145,30 +151,55 @@ fn mate(s: &str) -> Option<Score> {
         None => return None,
         Some(n) => Some(n.strip_suffix('手')?.trim().parse().ok()?),
     };
-    Some(Score::Mate {
-        winner: side,
-        plies,
-    })
+    Some(Score::mate_for(side == Color::Black, plies))
 }
 
 /// The evaluations in one move's comment lines (`comments` as the model keeps them; a
 /// comment holding several lines is split). At most one per source; the first value of
 /// each key wins, except PVs, where the first is kept in `pv` too.
 pub fn parse_comments(ply: u32, comments: &[String]) -> Vec<Evaluation> {
-    let mut research = Evaluation::new(ply, Source::Research);
-    let mut player = Evaluation::new(ply, Source::Player);
-    let mut floodgate = Evaluation::new(ply, Source::Floodgate);
+    let mut e: Vec<Evaluation> = [
+        Source::Research,
+        Source::Player,
+        Source::Floodgate,
+        Source::ShogiGuiGame,
+        Source::ShogiGuiAnalysis,
+        Source::Piyo,
+        Source::CsaClient,
+    ]
+    .into_iter()
+    .map(|s| Evaluation::new(ply, s))
+    .collect();
     for line in comments.iter().flat_map(|c| c.lines()) {
         let line = line.trim_end();
+        let [
+            research,
+            player,
+            floodgate,
+            gui_game,
+            gui_analysis,
+            piyo,
+            client,
+        ] = &mut e[..]
+        else {
+            unreachable!("seven sources")
+        };
         let (e, body) = if let Some(b) = line.strip_prefix('#') {
-            (&mut research, b)
-        } else if let Some(b) = line.strip_prefix('*') {
-            if b.starts_with(' ') {
-                floodgate_line(&mut floodgate, b);
+            if dialects::piyo_line(piyo, b) {
                 continue;
             }
-            (&mut player, b)
+            (research, b)
+        } else if let Some(b) = line.strip_prefix('*') {
+            if dialects::shogigui_line(gui_game, gui_analysis, b) {
+                continue;
+            }
+            if b.starts_with(' ') {
+                floodgate_line(floodgate, b);
+                continue;
+            }
+            (player, b)
         } else {
+            dialects::csa_client_line(client, line);
             continue;
         };
         let Some((key, value)) = body.split_once('=') else {
@@ -186,10 +217,9 @@ pub fn parse_comments(ply: u32, comments: &[String]) -> Vec<Evaluation> {
             _ => {}
         }
     }
-    [research, player, floodgate]
-        .into_iter()
-        .filter(|e| !e.is_empty())
-        .collect()
+    e.retain(|e| !e.is_empty());
+    e.sort_by_key(|e| e.source.priority());
+    e
 }
 
 fn clamp_i32(v: i64) -> i32 {
@@ -212,19 +242,45 @@ fn floodgate_line(e: &mut Evaluation, body: &str) {
     }
 }
 
-/// Every main-line move's evaluation, one per move at most: an analysis block (`#`) when
-/// there is one, else the player's (`*`), else a Floodgate comment. PVs are resolved
-/// against the record's positions (see [`Evaluation::pv_usi`]).
+/// Every main-line move's evaluation, one per move at most: by [`Source::priority`] (an
+/// analysis block (`#`) when there is one, else the player's (`*`), else a Floodgate
+/// comment, …). PVs are resolved against the record's positions (see
+/// [`Evaluation::pv_usi`]). A csa_client-style line (written before the move it belongs to,
+/// so held by the move before or by the start) goes to the next move when its PV continues
+/// from the position after that move and not from the position after the move holding it.
 pub fn evaluations(record: &Record) -> Vec<Evaluation> {
     let mut out = Vec::new();
     let mut pos = record.start_position().clone();
-    for (i, node) in record.moves.moves.iter().enumerate() {
+    let moves = &record.moves.moves;
+    let mut carried = parse_comments(0, &record.start_comments)
+        .into_iter()
+        .find(|e| e.source == Source::CsaClient);
+    for (i, node) in moves.iter().enumerate() {
         let before = pos.clone();
         if node.foul.is_some() || pos.play(node.mv).is_err() {
             break;
         }
         let ply = i as u32 + 1;
-        if let Some(mut e) = parse_comments(ply, &node.comments).into_iter().next() {
+        let mut found = parse_comments(ply, &node.comments);
+        if let Some(mut c) = carried.take().filter(|c| continues(c, &pos)) {
+            c.ply = ply;
+            // Before this move's own lines of its kind (which belong to the next move).
+            found.insert(0, c);
+            found.sort_by_key(|e| e.source.priority());
+        }
+        if let Some(k) = found
+            .iter()
+            .position(|e| e.source == Source::CsaClient && e.ply == ply && !continues(e, &pos))
+        {
+            let next = moves.get(i + 1).filter(|n| n.foul.is_none());
+            let mut after_next = pos.clone();
+            if next.is_some_and(|n| after_next.play(n.mv).is_ok())
+                && continues(&found[k], &after_next)
+            {
+                carried = Some(found.remove(k));
+            }
+        }
+        if let Some(mut e) = found.into_iter().next() {
             if let Some(pv) = &e.pv {
                 e.pv_usi = resolve_pv(pv, e.source, &before, &pos, node.mv)
                     .iter()
@@ -237,6 +293,13 @@ pub fn evaluations(record: &Record) -> Vec<Evaluation> {
     out
 }
 
+/// Whether a CSA-move PV's first move is legal in `pos`.
+fn continues(e: &Evaluation, pos: &Position) -> bool {
+    e.pv.as_deref()
+        .and_then(|pv| pv.split_whitespace().next())
+        .is_some_and(|w| csa_move(pos, w).is_some())
+}
+
 /// The PV's moves: from the position after the move, or, when the PV starts with the move
 /// just played (the mark or sign says so), from the position before it.
 fn resolve_pv(
@@ -246,17 +309,28 @@ fn resolve_pv(
     after: &Position,
     mv: Move,
 ) -> Vec<Move> {
-    let parse = |pv: &str, pos: &Position, prev: Option<Square>| match source {
-        Source::Floodgate => csa_pv(pv, pos),
-        _ => japanese_pv(pv, pos, prev),
+    let stripped;
+    let pv = match source {
+        Source::ShogiGuiGame | Source::ShogiGuiAnalysis => {
+            stripped = dialects::strip_sources(pv);
+            stripped.as_str()
+        }
+        _ => pv,
     };
-    let first_side = match source {
-        Source::Floodgate => pv.chars().next().and_then(|c| match c {
+    let parse = |pv: &str, pos: &Position, prev: Option<Square>| {
+        if source.csa_moves() {
+            csa_pv(pv, pos)
+        } else {
+            japanese_pv(pv, pos, prev)
+        }
+    };
+    let first_side = match source.csa_moves() {
+        true => pv.chars().next().and_then(|c| match c {
             '+' => Some(Color::Black),
             '-' => Some(Color::White),
             _ => None,
         }),
-        _ => pv.chars().next().and_then(japanese::mark_side),
+        false => pv.chars().next().and_then(japanese::mark_side),
     };
     if first_side == Some(before.side_to_move()) {
         let moves = parse(pv, before, None);
@@ -398,7 +472,7 @@ pub fn shogihome_pv(pos: &Position, pv: &[Move]) -> String {
 }
 
 /// An engine's judgement of one position, to be written into a record.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Judgement {
     /// The score in sente's view (none: only the other lines are written).
     pub score: Option<Score>,
@@ -424,20 +498,20 @@ pub fn shogihome_lines(pos: &Position, j: &Judgement, prefix: char) -> Vec<Strin
         out.push(format!("【{label}】"));
     }
     match j.score {
-        Some(Score::Mate { winner, plies }) => {
-            let who = if winner == Color::Black {
+        Some(Score::Cp(v)) => {
+            out.push(situation(v).to_string());
+            out.push(format!("{prefix}評価値={v}"));
+        }
+        Some(s) => {
+            let who = if s.mate_winner() == Some(true) {
                 "先手勝ち"
             } else {
                 "後手勝ち"
             };
-            match plies {
+            match s.mate_distance() {
                 Some(n) => out.push(format!("{prefix}詰み={who}:{n}手")),
                 None => out.push(format!("{prefix}詰み={who}")),
             }
-        }
-        Some(Score::Cp(v)) => {
-            out.push(situation(v).to_string());
-            out.push(format!("{prefix}評価値={v}"));
         }
         None => {}
     }
@@ -457,16 +531,12 @@ pub fn shogihome_lines(pos: &Position, j: &Judgement, prefix: char) -> Vec<Strin
     out
 }
 
-/// Mate scores in the Floodgate form: ±30000 as ShogiHome writes them.
-pub const FLOODGATE_MATE: i32 = 30000;
-
 /// The Floodgate comment text for `j` (`* 113 -3334FU +2625FU`; a CSA writer puts `'*` in
-/// front): the score in sente's view (a mate as ±[`FLOODGATE_MATE`], none as 0), then the
+/// front): the score in sente's view (a mate as ±[`Score::MATE_CP`], as ShogiHome writes it;
+/// none as 0), then the
 /// PV from `pos` in CSA moves.
 pub fn floodgate_line_text(pos: &Position, j: &Judgement) -> String {
-    let v = j
-        .score
-        .map_or(0, |s| s.cp_for(Color::Black, FLOODGATE_MATE));
+    let v = j.score.map_or(0, |s| s.centipawns(Score::MATE_CP));
     let mut s = format!("* {v}");
     let mut p = pos.clone();
     for &mv in &j.pv {
@@ -489,28 +559,87 @@ pub enum Style {
     Floodgate,
 }
 
+impl Style {
+    /// The form each format's users read: Floodgate's in CSA, ShogiHome's in KIF, KI2 and
+    /// JKF (and for USI/SFEN, which hold no comments).
+    pub fn for_format(format: crate::Format) -> Style {
+        match format {
+            crate::Format::Csa => Style::Floodgate,
+            _ => Style::ShogiHome,
+        }
+    }
+}
+
+/// Who searched: an analysis of the position after the move, or the engine that played the
+/// move, searching the position before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Searcher {
+    /// An analysis engine: judgement `i` is the search of the position after main-line move
+    /// `i + 1`; ShogiHome's `#` block.
+    Analysis,
+    /// The engine that played: judgement `i` is its search before main-line move `i + 1`, its
+    /// PV starting with that move; ShogiHome's `*` block (the PV as sent, the move included,
+    /// as ShogiHome writes a player's), Floodgate's line from the reply on (the move dropped).
+    Player,
+}
+
+/// The comment lines of `j` in `style`, attached to `mv` played on `before`.
+fn block(before: &Position, mv: Move, j: &Judgement, style: Style, by: Searcher) -> Vec<String> {
+    let mut after = before.clone();
+    after.play_unchecked(mv);
+    match (style, by) {
+        (Style::ShogiHome, Searcher::Analysis) => shogihome_lines(&after, j, '#'),
+        (Style::ShogiHome, Searcher::Player) => shogihome_lines(before, j, '*'),
+        (Style::Floodgate, Searcher::Analysis) => vec![floodgate_line_text(&after, j)],
+        // A player's Floodgate line always has the player's score (no score: no line).
+        (Style::Floodgate, Searcher::Player) if j.score.is_none() => Vec::new(),
+        (Style::Floodgate, Searcher::Player) => {
+            let reply = match j.pv.split_first() {
+                Some((first, rest)) if *first == mv => rest,
+                _ => &j.pv[..],
+            };
+            let j = Judgement {
+                pv: reply.to_vec(),
+                ..j.clone()
+            };
+            vec![floodgate_line_text(&after, &j)]
+        }
+    }
+}
+
 /// Adds `judgements[i]` (the search of the position after main-line move `i + 1`) to that
 /// move's comments, after the comments already there (ShogiHome's "append"); a ShogiHome
 /// block is separated from earlier comments by an empty line, as ShogiHome does. Moves
 /// past the end of `judgements`, and `None`s, are left alone; so is everything from an
 /// illegal move on. Returns how many moves were annotated.
 pub fn annotate(record: &mut Record, judgements: &[Option<Judgement>], style: Style) -> usize {
+    annotate_by(record, judgements, style, Searcher::Analysis)
+}
+
+/// [`annotate`] for either searcher: the one writer of evaluation comments, used by analysis
+/// annotations and by match records alike.
+pub fn annotate_by(
+    record: &mut Record,
+    judgements: &[Option<Judgement>],
+    style: Style,
+    by: Searcher,
+) -> usize {
     let mut pos = record.start_position().clone();
     let mut n = 0;
     for (node, j) in record.moves.moves.iter_mut().zip(judgements) {
+        let before = pos.clone();
         if node.foul.is_some() || pos.play(node.mv).is_err() {
             break;
         }
         let Some(j) = j else { continue };
-        match style {
-            Style::ShogiHome => {
-                if !node.comments.is_empty() {
-                    node.comments.push(String::new());
-                }
-                node.comments.extend(shogihome_lines(&pos, j, '#'));
-            }
-            Style::Floodgate => node.comments.push(floodgate_line_text(&pos, j)),
+        let lines = block(&before, node.mv, j, style, by);
+        if lines.is_empty() {
+            continue;
         }
+        if style == Style::ShogiHome && !node.comments.is_empty() {
+            node.comments.push(String::new());
+        }
+        node.comments.extend(lines);
         n += 1;
     }
     n
@@ -561,19 +690,10 @@ mod tests {
     #[test]
     fn reads_mates_signed_and_decimal_scores() {
         let one = |s: &str| parse_comments(1, &[s.to_string()]).remove(0).score;
-        assert_eq!(
-            one("*詰み=先手勝ち:15手"),
-            Some(Score::Mate {
-                winner: Color::Black,
-                plies: Some(15)
-            })
-        );
+        assert_eq!(one("*詰み=先手勝ち:15手"), Some(Score::Mate { plies: 15 }));
         assert_eq!(
             one("#詰み=後手勝ち"),
-            Some(Score::Mate {
-                winner: Color::White,
-                plies: None
-            })
+            Some(Score::MateUnknown { winning: false })
         );
         assert_eq!(one("#評価値=-60"), Some(Score::Cp(-60)));
         assert_eq!(one("#評価値=+12.6"), Some(Score::Cp(13)));
@@ -606,10 +726,7 @@ mod tests {
                 label: Some("緩手".into()),
             }),
             Some(Judgement {
-                score: Some(Score::Mate {
-                    winner: Color::White,
-                    plies: Some(3),
-                }),
+                score: Some(Score::Mate { plies: -3 }),
                 ..Judgement::default()
             }),
         ];
@@ -673,10 +790,7 @@ mod tests {
                 ..Judgement::default()
             }),
             Some(Judgement {
-                score: Some(Score::Mate {
-                    winner: Color::Black,
-                    plies: Some(9),
-                }),
+                score: Some(Score::Mate { plies: 9 }),
                 pv: vec![mv("8h2b+")],
                 ..Judgement::default()
             }),
