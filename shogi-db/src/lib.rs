@@ -41,6 +41,7 @@
 //! threads), `fast` (queries without filters), `exact` (every hit replayed), `scan` (no
 //! database), `load` and `index` (building), `db` (the handle).
 
+mod buckets;
 mod db;
 mod error;
 mod exact;
@@ -56,6 +57,7 @@ mod stored;
 mod stream;
 mod tally;
 
+pub use buckets::{BAND, MIN_GAMES};
 pub use db::Db;
 pub use error::DbError;
 pub use hit::{Counts, Found, Hit};
