@@ -84,6 +84,12 @@ impl Db {
         stored::by_player(&self.conn, &self.path, name, limit, offset)
     }
 
+    /// How many games have a player whose name contains `name` (as
+    /// [`Db::games_by_player`] matches them).
+    pub fn count_by_player(&self, name: &str) -> Result<usize, DbError> {
+        stored::count_by_player(&self.conn, &self.path, name)
+    }
+
     /// The same handle reading many hits in chunks of `hits` hits (at least 1; 16,384 by
     /// default) on several threads once there are four chunks to print. The hits and their
     /// order do not depend on it: tests make it small so that small databases take the
