@@ -5,10 +5,9 @@
 //! (median and p99 of each).
 //!
 //! ```text
-//! cargo run --release -p shogi-db --example bench_explore -- OUT_DIR [--games 100000]
+//! cargo run --release -p shogi-db --example bench_explore -- OUT_DIR [--games 100000] [--reuse: the games written before]
 //! ```
 
-#[allow(dead_code)]
 #[path = "../tests/common/mod.rs"]
 mod common;
 
@@ -19,22 +18,43 @@ use shogi_db::{Db, IndexOptions, index};
 use std::path::Path;
 use std::time::Instant;
 
+/// The main lines [`write_games`] wrote (drawn again from the same seed).
+fn replay_games(n: usize) -> Vec<Vec<shogi_core::Move>> {
+    let mut rng = Rng(7);
+    (0..n).map(|_| game(&mut rng).0).collect()
+}
+
+/// One game's moves and facts: date, ratings, ending, time control.
+type Facts = (
+    Vec<shogi_core::Move>,
+    String,
+    Option<(f64, f64)>,
+    &'static str,
+    &'static str,
+    (usize, usize, usize),
+);
+
+fn game(rng: &mut Rng) -> Facts {
+    let tcs = ["floodgate-300-10F", "floodgate-600-10F", "floodgate-900-0"];
+    let plies = 60 + rng.below(80);
+    let moves = random_game(rng, plies, 8);
+    let y = 2019 + rng.below(5);
+    let (m, d) = (1 + rng.below(12), 1 + rng.below(28));
+    let date = format!("{y}/{m:02}/{d:02} 10:00:00");
+    let a = 1200.0 + rng.below(2400) as f64;
+    let b = (a + rng.below(600) as f64 - 300.0).max(0.0);
+    let ratings = (rng.below(10) > 0).then_some((a, b));
+    let ending = ["%TORYO", "%TORYO", "%SENNICHITE"][rng.below(3)];
+    let tc = tcs[rng.below(tcs.len())];
+    (moves, date, ratings, ending, tc, (y, m, d))
+}
+
 fn write_games(dir: &Path, n: usize) -> Vec<Vec<shogi_core::Move>> {
     let mut rng = Rng(7);
-    let tcs = ["floodgate-300-10F", "floodgate-600-10F", "floodgate-900-0"];
     let mut lines = Vec::new();
     for i in 0..n {
-        let plies = 60 + rng.below(80);
-        let moves = random_game(&mut rng, plies, 8);
-        let y = 2019 + rng.below(5);
-        let (m, d) = (1 + rng.below(12), 1 + rng.below(28));
-        let date = format!("{y}/{m:02}/{d:02} 10:00:00");
-        let a = 1200.0 + rng.below(2400) as f64;
-        let b = (a + rng.below(600) as f64 - 300.0).max(0.0);
-        let ratings = (rng.below(10) > 0).then_some((a, b));
-        let ending = ["%TORYO", "%TORYO", "%SENNICHITE"][rng.below(3)];
+        let (moves, date, ratings, ending, tc, (y, m, d)) = game(&mut rng);
         let game = csa_game(&moves, ("A", "B"), Some(&date), ending, ratings, None);
-        let tc = tcs[rng.below(tcs.len())];
         let sub = dir.join(format!("{:03}", i / 1000));
         if i % 1000 == 0 {
             std::fs::create_dir_all(&sub).unwrap();
@@ -72,9 +92,16 @@ fn main() {
         .position(|a| a == "--games")
         .map_or(100_000, |i| args[i + 1].parse().unwrap());
     let dir = out.join("games");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let lines = write_games(&dir, games);
+    let reuse = args.iter().any(|a| a == "--reuse");
+    if !reuse {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+    }
+    let lines = if reuse {
+        replay_games(games)
+    } else {
+        write_games(&dir, games)
+    };
     let input = dir_size(&dir);
     let paths = [dir.to_str().unwrap()];
     let mut dbs = Vec::new();
@@ -140,20 +167,25 @@ fn main() {
     for (label, sel) in &filters {
         for (name, db) in &dbs {
             let mut times = Vec::new();
-            let mut games = 0;
-            for (i, t) in targets.iter().enumerate() {
+            let mut games = Vec::new();
+            for t in &targets {
                 let start = Instant::now();
                 let table = db.explore(t, sel).unwrap();
                 times.push(start.elapsed().as_secs_f64() * 1e3);
-                if i == 0 {
-                    games = table.games;
-                }
+                games.push(table.games);
             }
-            let start = times[0];
+            let slowest = (1..times.len())
+                .max_by(|&a, &b| times[a].partial_cmp(&times[b]).unwrap())
+                .unwrap();
             println!(
-                "{label} [{name}]: median {:.2} ms, p99 {:.1} ms, start {start:.1} ms ({games} games)",
+                "{label} [{name}]: median {:.2} ms, p99 {:.1} ms; start {:.1} ms ({} games); \
+                 slowest other {:.1} ms ({} games)",
                 percentile(times.clone(), 0.5),
-                percentile(times, 0.99),
+                percentile(times.clone(), 0.99),
+                times[0],
+                games[0],
+                times[slowest],
+                games[slowest],
             );
         }
     }

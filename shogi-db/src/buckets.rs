@@ -55,7 +55,7 @@ CREATE TABLE buckets (
   newest TEXT,
   newest_rank INTEGER,
   newest_id INTEGER,
-  PRIMARY KEY (key, check_key, level, month, tc, sente_band, gote_band, avg_band, move)
+  PRIMARY KEY (key, check_key, level, tc, month, sente_band, gote_band, avg_band, move)
 ) WITHOUT ROWID;
 ";
 
@@ -413,17 +413,47 @@ pub(crate) fn explore(
     let Some(b) = bounds(conn, selection, &f) else {
         return Ok(None);
     };
-    let mut st = conn.prepare_cached(
+    let has: Option<i64> = conn
+        .prepare_cached(
+            "SELECT 1 FROM buckets WHERE key = ?1 AND check_key = ?2 AND level = 0 LIMIT 1",
+        )?
+        .query_row(params![keys[0], keys[1]], |r| r.get(0))
+        .optional()?;
+    if has.is_none() {
+        return Ok(None);
+    }
+    // With months and time controls, only their ranges of the primary key are read: each
+    // time control kept (all when none is asked), then the months.
+    let mut sql = String::from(
         "SELECT month, tc, sente_band, gote_band, avg_band, move, games, sente_wins, \
          gote_wins, draws, unfinished, ended, rating_sum, rating_n, newest, newest_rank, \
          newest_id FROM buckets WHERE key = ?1 AND check_key = ?2 AND level = ?3",
-    )?;
+    );
+    if b.level & 1 == 1 {
+        let tcs = match &b.tcs {
+            Some(t) => t.clone(),
+            None => {
+                let mut st = conn.prepare_cached("SELECT id FROM time_controls")?;
+                let mut all = vec![UNKNOWN];
+                for id in st.query_map([], |r| r.get(0))? {
+                    all.push(id?);
+                }
+                all
+            }
+        };
+        let list: Vec<String> = tcs.iter().map(i64::to_string).collect();
+        sql.push_str(&format!(
+            " AND tc IN ({}) AND month BETWEEN {} AND {}",
+            list.join(","),
+            b.months.0,
+            b.months.1
+        ));
+    }
+    let mut st = conn.prepare_cached(&sql)?;
     let mut rows = st.query(params![keys[0], keys[1], b.level])?;
-    let mut any = false;
     let (mut games, mut ended) = (0u32, 0u32);
     let mut lines: HashMap<String, Merged> = HashMap::new();
     while let Some(r) = rows.next()? {
-        any = true;
         let d = [r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?];
         if !b.keeps(d) {
             continue;
@@ -458,9 +488,6 @@ pub(crate) fn explore(
                 entry.2 = Some((date, rank, id));
             }
         }
-    }
-    if !any {
-        return Ok(None);
     }
     let mut game_of = conn.prepare_cached("SELECT path, game FROM games WHERE id = ?1")?;
     let mut out = Vec::with_capacity(lines.len());
