@@ -192,7 +192,7 @@ impl SelectArgs {
             && self.position.is_none()
         {
             return Err(Failure::usage(
-                "error: --rating-of mover: needs a position whose side to move is the mover \
+                "error: --rating-of: mover needs a position whose side to move is the mover \
                  (find and explore have one; elsewhere give --position)",
             ));
         }
