@@ -129,7 +129,8 @@ fn take_char(s: &str) -> Option<(char, &str)> {
     Some((c, &s[c.len_utf8()..]))
 }
 
-fn days_in_month(y: u32, m: u32) -> u32 {
+/// The days of month `m` (1 to 12) of year `y`.
+pub(crate) fn days_in_month(y: u32, m: u32) -> u32 {
     match m {
         2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
         2 => 28,

@@ -46,6 +46,69 @@ impl FromStr for Day {
     }
 }
 
+impl Day {
+    /// The year and month (1 to 12) of the day.
+    pub fn year_month(&self) -> (u32, u32) {
+        let n = |r: std::ops::Range<usize>| self.as_str()[r].parse().unwrap_or(0);
+        (n(0..4), n(5..7))
+    }
+
+    /// Whether the day is the first of its month (a `--since` that a count by months answers).
+    pub fn is_month_start(&self) -> bool {
+        self.as_str().ends_with("-01")
+    }
+
+    /// Whether the day is the last of its month (an `--until` that a count by months answers).
+    pub fn is_month_end(&self) -> bool {
+        let (y, m) = self.year_month();
+        self.as_str()[8..].parse::<u32>().ok() == Some(crate::date::days_in_month(y, m))
+    }
+}
+
+/// A month written `YYYY-MM` (or `YYYY/MM`): its year and month.
+fn month(text: &str) -> Option<(u32, u32)> {
+    let t = text.trim();
+    let (y, m) = t.split_once(['-', '/'])?;
+    let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(y, 4) || !(digits(m, 2) || digits(m, 1)) {
+        return None;
+    }
+    let (y, m): (u32, u32) = (y.parse().ok()?, m.parse().ok()?);
+    (1..=12).contains(&m).then_some((y, m))
+}
+
+/// The day of `--since`: a date, or a month (`2020-05`: from its first day).
+pub fn since(text: &str) -> Result<Day, String> {
+    match month(text) {
+        Some((y, m)) => format!("{y:04}-{m:02}-01").parse(),
+        None => text.parse(),
+    }
+}
+
+/// The day of `--until`: a date, or a month (`2020-05`: up to its last day).
+pub fn until(text: &str) -> Result<Day, String> {
+    match month(text) {
+        Some((y, m)) => format!("{y:04}-{m:02}-{:02}", crate::date::days_in_month(y, m)).parse(),
+        None => text.parse(),
+    }
+}
+
+/// Whose rating `--min-rating` and `--max-rating` bound: `mover`, `both` or `average`.
+pub fn rating_of(text: &str) -> Result<crate::RatingOf, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "mover" => Ok(crate::RatingOf::Mover),
+        "both" => Ok(crate::RatingOf::Both),
+        "average" | "avg" => Ok(crate::RatingOf::Average),
+        _ => Err(format!("'{text}' is not mover, both or average")),
+    }
+}
+
+/// A time control: the documented form (`300+10F`, `900+0`) or a shogi-server game name
+/// (`floodgate-300-10F`).
+pub fn time_control(text: &str) -> Result<crate::TimeControl, String> {
+    text.parse()
+}
+
 /// One of the ending names ([`crate::ENDINGS`], the values of the `ending` column), for
 /// [`crate::Selection::ending`]; read with `parse` (case-insensitive).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -187,6 +250,22 @@ mod tests {
         assert!(rating("inf").is_err());
         assert!(name("  ").is_err());
         assert!(variant("chess").is_err());
+        assert_eq!(since("2020-05").unwrap().as_str(), "2020-05-01");
+        assert_eq!(until("2020/2").unwrap().as_str(), "2020-02-29");
+        assert_eq!(until("2021-02").unwrap().as_str(), "2021-02-28");
+        assert_eq!(until("2021-02-03").unwrap().as_str(), "2021-02-03");
+        assert!(since("2020-13").is_err());
+        assert!(until("2021-02").unwrap().is_month_end());
+        assert!(!until("2021-02-27").unwrap().is_month_end());
+        assert!(since("2021-02").unwrap().is_month_start());
+        assert_eq!(since("2021-02").unwrap().year_month(), (2021, 2));
+        assert_eq!(rating_of("Average"), Ok(crate::RatingOf::Average));
+        assert!(rating_of("sente").is_err());
+        assert_eq!(
+            time_control("floodgate-300-10F").unwrap().to_string(),
+            "300+10F"
+        );
+        assert!(time_control("10 minutes").is_err());
     }
 }
 

@@ -57,5 +57,5 @@ pub use row::{
     moves_text, parse_word,
 };
 pub use run::{Event, pool, run, select_row};
-pub use select::{ENDINGS, Selection};
+pub use select::{ENDINGS, FactFilters, RatingOf, Selection, average};
 pub use summary::{Summary, SummaryLine};

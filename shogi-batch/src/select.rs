@@ -1,8 +1,8 @@
 //! Selection: the filters of `shogi stats`, `check` and `convert`, applied to rows.
 
 use crate::filter_text::{Day, EndingName};
-use crate::row::{GameRow, TagFilter};
-use shogi_core::{Handicap, Position, Variant};
+use crate::row::{GameRow, TagFilter, TimeControl};
+use shogi_core::{Color, Handicap, Position, Variant};
 use shogi_kif::Winner;
 
 /// The endings a `--ending` value may name (the values of the `ending` column).
@@ -38,7 +38,9 @@ pub const ENDINGS: &[&str] = shogi_kif::ENDING_NAMES;
 /// | [`variant`](Selection::variant) | of this variant |
 /// | [`handicap`](Selection::handicap) | with this handicap |
 /// | [`valid`](Selection::valid) | read without an error (`true`) or with one (`false`) |
-/// | [`min_rating`](Selection::min_rating) | where both sides' ratings are known and at least this |
+/// | [`min_rating`](Selection::min_rating), [`max_rating`](Selection::max_rating) | where the ratings [`rating_of`](Selection::rating_of) names are known and at least / at most this |
+/// | [`time_control`](Selection::time_control) | whose `time_control` column reads as this [`TimeControl`] |
+/// | [`event`](Selection::event) | whose `event` column contains it (case-insensitive) |
 /// | [`passes_through`](Selection::passes_through) | whose main line passes through this position (board, hands, side to move) |
 /// | [`tag`](Selection::tag) | whose openings, castles or classes the [`TagFilter`] keeps (the row's tags must be set: [`GameRow::set_tags`] with [`Selection::tag_rules`]) |
 #[derive(Clone, Debug, Default)]
@@ -56,6 +58,11 @@ pub struct Selection {
     handicap: Option<Handicap>,
     valid: Option<bool>,
     min_rating: Option<f64>,
+    max_rating: Option<f64>,
+    rating_of: RatingOf,
+    mover: Option<Color>,
+    time_control: Option<TimeControl>,
+    event: Option<String>,
     position: Option<Position>,
     tags: Vec<TagFilter>,
 }
@@ -95,6 +102,9 @@ impl Selection {
             && self.handicap.is_none()
             && self.valid.is_none()
             && self.min_rating.is_none()
+            && self.max_rating.is_none()
+            && self.time_control.is_none()
+            && self.event.is_none()
             && self.position.is_none()
             && self.tags.is_empty()
     }
@@ -154,12 +164,92 @@ impl Selection {
         /// Games read without an error (`true`) or with one (`false`).
         valid: bool => valid,
 
-        /// Games where both sides' ratings are known and at least this rating.
+        /// Games where the ratings of [`Selection::rating_of`] (both sides' by default) are
+        /// known and at least this rating.
         min_rating: f64 => min_rating,
+
+        /// Games where the ratings of [`Selection::rating_of`] are known and at most this.
+        max_rating: f64 => max_rating,
+
+        /// Games whose `time_control` column reads as this time control (`300+10F`).
+        time_control: TimeControl => time_control,
+
+        /// The side to move of the position searched (`find`, `explore`): whose rating
+        /// [`RatingOf::Mover`] bounds.
+        mover: Color => mover,
 
         /// Games whose main line passes through this position (board, hands and side to move; the
         /// move number need not match).
         passes_through: Position => position,
+    }
+
+    /// Whose ratings `min_rating` and `max_rating` bound ([`RatingOf::Both`] unless set).
+    pub fn rating_of(mut self, of: RatingOf) -> Selection {
+        self.rating_of = of;
+        self
+    }
+
+    /// Games whose event (`event` column: a tournament's name, or Floodgate's game id)
+    /// contains `text` (case-insensitive).
+    pub fn event(mut self, text: &str) -> Selection {
+        self.event = Some(text.to_lowercase());
+        self
+    }
+
+    /// The filters, when every filter set is one of the date, rating and time-control
+    /// filters (functions of a game's `start_iso`, ratings and `time_control` alone, which an
+    /// index can count in advance); `None` when another filter is set.
+    pub fn fact_filters(&self) -> Option<FactFilters> {
+        let rest = Selection {
+            since: None,
+            until: None,
+            min_rating: None,
+            max_rating: None,
+            time_control: None,
+            ..self.clone()
+        };
+        rest.is_empty().then(|| FactFilters {
+            since: self.since,
+            until: self.until,
+            min_rating: self.min_rating,
+            max_rating: self.max_rating,
+            rating_of: self.rating_of,
+            mover: self
+                .mover
+                .or(self.position.as_ref().map(|p| p.side_to_move())),
+            time_control: self.time_control,
+        })
+    }
+
+    /// Whether a game with this `time_control` column passes the time-control filter.
+    pub fn keeps_time_control(&self, text: Option<&str>) -> bool {
+        self.time_control
+            .is_none_or(|want| text.and_then(|t| t.parse::<TimeControl>().ok()) == Some(want))
+    }
+
+    /// Whether a game with these ratings passes the rating filters (see [`RatingOf`]).
+    pub fn keeps_ratings(&self, sente: Option<f64>, gote: Option<f64>) -> bool {
+        let (min, max) = (self.min_rating, self.max_rating);
+        if min.is_none() && max.is_none() {
+            return true;
+        }
+        let within = |r: f64| min.is_none_or(|m| r >= m) && max.is_none_or(|m| r <= m);
+        match self.rating_of {
+            RatingOf::Both => matches!((sente, gote), (Some(a), Some(b)) if within(a) && within(b)),
+            RatingOf::Average => {
+                matches!((sente, gote), (Some(a), Some(b)) if within(average(a, b)))
+            }
+            RatingOf::Mover => {
+                let side = self
+                    .mover
+                    .or(self.position.as_ref().map(|p| p.side_to_move()));
+                match side {
+                    Some(Color::Black) => sente.is_some_and(within),
+                    Some(Color::White) => gote.is_some_and(within),
+                    None => false,
+                }
+            }
+        }
     }
 
     /// Games that ended so; called again, games that ended in any of the endings given.
@@ -234,9 +324,18 @@ impl Selection {
         if self.valid.is_some_and(|v| v != row.valid) {
             return false;
         }
-        if let Some(min) = self.min_rating {
-            let ok = matches!((row.sente_rating, row.gote_rating), (Some(a), Some(b)) if a >= min && b >= min);
-            if !ok {
+        if !self.keeps_ratings(row.sente_rating, row.gote_rating) {
+            return false;
+        }
+        if !self.keeps_time_control(row.time_control.as_deref()) {
+            return false;
+        }
+        if let Some(e) = &self.event {
+            if !row
+                .event
+                .as_deref()
+                .is_some_and(|t| t.to_lowercase().contains(e))
+            {
                 return false;
             }
         }
@@ -248,6 +347,44 @@ impl Selection {
             None => true,
         }
     }
+}
+
+/// Whose rating the rating filters bound.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RatingOf {
+    /// The rating of the side to move in the position searched (`find`, `explore`; with
+    /// `stats`, of the `--position` filter's side to move); a game without it is left out.
+    Mover,
+    /// Both sides' ratings (a game lacking either is left out).
+    #[default]
+    Both,
+    /// The mean of both sides' ratings (a game lacking either is left out).
+    Average,
+}
+
+/// The mean of two ratings as the average-rating filter takes it.
+pub fn average(a: f64, b: f64) -> f64 {
+    (a + b) / 2.0
+}
+
+/// The filters of a [`Selection`] that are functions of a game's date, ratings and time
+/// control alone (see [`Selection::fact_filters`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FactFilters {
+    /// Games on or after this day.
+    pub since: Option<Day>,
+    /// Games on or before this day.
+    pub until: Option<Day>,
+    /// The lowest rating kept.
+    pub min_rating: Option<f64>,
+    /// The highest rating kept.
+    pub max_rating: Option<f64>,
+    /// Whose rating the bounds apply to.
+    pub rating_of: RatingOf,
+    /// The side whose rating [`RatingOf::Mover`] bounds, when known.
+    pub mover: Option<Color>,
+    /// The time control kept.
+    pub time_control: Option<TimeControl>,
 }
 
 #[cfg(test)]
@@ -300,6 +437,30 @@ mod tests {
         assert!(!keeps(new().valid(false)));
         assert!(keeps(new().min_rating(2500.0)));
         assert!(!keeps(new().min_rating(2501.0)));
+        assert!(keeps(new().max_rating(3000.0)));
+        assert!(!keeps(new().max_rating(2999.0)));
+        let avg = || new().rating_of(RatingOf::Average);
+        assert!(keeps(avg().min_rating(2750.0).max_rating(2750.0)));
+        assert!(!keeps(avg().min_rating(2751.0)));
+        let mover = |c| new().rating_of(RatingOf::Mover).mover(c);
+        assert!(keeps(mover(Color::Black).min_rating(2600.0)));
+        assert!(!keeps(mover(Color::White).min_rating(2600.0)));
+        assert!(!keeps(new().rating_of(RatingOf::Mover).min_rating(0.0)));
+        let tc = |t: &str| t.parse::<TimeControl>().unwrap();
+        let floodgate = GameRow {
+            time_control: Some("300+10F".into()),
+            event: Some("wdoor+floodgate-300-10F+a+b+20200814050004".into()),
+            ..row.clone()
+        };
+        let keeps_fg = |s: Selection| s.matches(&floodgate, |_| false);
+        assert!(keeps_fg(new().time_control(tc("floodgate-300-10F"))));
+        assert!(!keeps_fg(new().time_control(tc("300+10"))));
+        assert!(!keeps(new().time_control(tc("300+10F"))));
+        assert!(keeps_fg(new().event("FLOODGATE-300")));
+        assert!(!keeps(new().event("floodgate")));
+        assert!(new().max_rating(1.0).fact_filters().is_some());
+        assert!(new().event("x").fact_filters().is_none());
+        assert!(new().fact_filters().is_some());
         // The position filter asks whether the game reached the position, after the others.
         let start = || new().passes_through(Position::startpos(Variant::Standard));
         assert!(!keeps(start()));

@@ -70,10 +70,11 @@ pub struct SelectArgs {
     /// Games where gote's (white's, 上手's) name contains NAME.
     #[arg(long, value_name = "NAME")]
     pub gote: Option<String>,
-    /// Games started on or after this day (YYYY-MM-DD); games without a readable date are left out.
+    /// Games started on or after this day (YYYY-MM-DD) or month (YYYY-MM: from its first day);
+    /// games without a readable date are left out.
     #[arg(long, value_name = "DATE")]
     pub since: Option<String>,
-    /// Games started on or before this day (YYYY-MM-DD).
+    /// Games started on or before this day (YYYY-MM-DD) or month (YYYY-MM: to its last day).
     #[arg(long, value_name = "DATE")]
     pub until: Option<String>,
     /// Games of at least N main-line moves.
@@ -101,9 +102,25 @@ pub struct SelectArgs {
     /// Only games with an error.
     #[arg(long)]
     pub invalid: bool,
-    /// Games where both sides' ratings are known and at least N (Floodgate `'black_rate:` lines).
+    /// Games where the ratings of --rating-of are known and at least N (Floodgate
+    /// `'black_rate:` lines).
     #[arg(long, value_name = "N")]
     pub min_rating: Option<String>,
+    /// Games where the ratings of --rating-of are known and at most N.
+    #[arg(long, value_name = "N")]
+    pub max_rating: Option<String>,
+    /// Whose rating --min-rating and --max-rating bound: both (each side's), average (their
+    /// mean) or mover (the side to move in the position of find/explore, or of --position);
+    /// both by default.
+    #[arg(long, value_name = "WHO")]
+    pub rating_of: Option<String>,
+    /// Games of this time control: BASE+SECONDS in seconds, F for a Fischer increment
+    /// (300+10F, 900+0), or a shogi-server game name (floodgate-300-10F).
+    #[arg(long, value_name = "TIME")]
+    pub time_control: Option<String>,
+    /// Games whose event contains TEXT (case-insensitive; Floodgate's event is its game id).
+    #[arg(long, value_name = "TEXT")]
+    pub event: Option<String>,
     /// Games whose main line passes through this position (SFEN or startpos; board, hands and
     /// side to move must match, the move number need not).
     #[arg(long, value_name = "SFEN")]
@@ -154,6 +171,36 @@ fn apply<T>(
 impl SelectArgs {
     /// The selection; a bad value is a usage error naming the flag.
     pub fn selection(&self) -> Result<Selection, Failure> {
+        self.selection_at(None)
+    }
+
+    /// The selection for a search of a position whose side to move is `mover` (`find`,
+    /// `explore`): whose rating `--rating-of mover` bounds. Without it, that needs
+    /// `--position`.
+    pub fn selection_at(&self, mover: Option<shogi_core::Color>) -> Result<Selection, Failure> {
+        let s = self.selection_of()?;
+        let s = match mover {
+            Some(side) => s.mover(side),
+            None => s,
+        };
+        let of = self
+            .rating_of
+            .as_deref()
+            .map(shogi_batch::filter_text::rating_of);
+        if of == Some(Ok(shogi_batch::RatingOf::Mover))
+            && mover.is_none()
+            && self.position.is_none()
+        {
+            return Err(Failure::usage(
+                "error: --rating-of: mover needs a position whose side to move is the mover \
+                 (find and explore have one; elsewhere give --position)",
+            ));
+        }
+        Ok(s)
+    }
+
+    /// The selection of the flags alone.
+    fn selection_of(&self) -> Result<Selection, Failure> {
         use shogi_batch::filter_text as text;
         let name = |v: &str| text::name(v).map(str::to_string);
         let mut s = Selection::new();
@@ -168,14 +215,14 @@ impl SelectArgs {
             s,
             "--since",
             self.since.as_deref(),
-            str::parse,
+            text::since,
             Selection::since,
         )?;
         s = apply(
             s,
             "--until",
             self.until.as_deref(),
-            str::parse,
+            text::until,
             Selection::until,
         )?;
         let (min, max) = (self.min_plies.as_deref(), self.max_plies.as_deref());
@@ -218,6 +265,27 @@ impl SelectArgs {
             text::rating,
             Selection::min_rating,
         )?;
+        let rating = self.max_rating.as_deref();
+        s = apply(
+            s,
+            "--max-rating",
+            rating,
+            text::rating,
+            Selection::max_rating,
+        )?;
+        let of = self.rating_of.as_deref();
+        s = apply(s, "--rating-of", of, text::rating_of, Selection::rating_of)?;
+        let time = self.time_control.as_deref();
+        s = apply(
+            s,
+            "--time-control",
+            time,
+            text::time_control,
+            Selection::time_control,
+        )?;
+        s = apply(s, "--event", self.event.as_deref(), name, |s, n| {
+            s.event(&n)
+        })?;
         let position = self.position.as_deref();
         s = apply(
             s,

@@ -84,6 +84,12 @@ impl Db {
         stored::by_player(&self.conn, &self.path, name, limit, offset)
     }
 
+    /// How many games have a player whose name contains `name` (as
+    /// [`Db::games_by_player`] matches them).
+    pub fn count_by_player(&self, name: &str) -> Result<usize, DbError> {
+        stored::count_by_player(&self.conn, &self.path, name)
+    }
+
     /// The same handle reading many hits in chunks of `hits` hits (at least 1; 16,384 by
     /// default) on several threads once there are four chunks to print. The hits and their
     /// order do not depend on it: tests make it small so that small databases take the
@@ -153,6 +159,7 @@ impl Db {
         each: &mut dyn FnMut(&Hit) -> ControlFlow<()>,
     ) -> Result<Counts, DbError> {
         let (conn, db) = (&self.conn, self.path.as_path());
+        let selection = &selection.clone().mover(target.side_to_move());
         let mut found = None;
         if selection.is_empty() {
             if let Some(counts) = fast::find_each(conn, db, target, limit, self.chunk, each)? {
@@ -177,7 +184,24 @@ impl Db {
     /// The opening explorer for `target` over the games kept by `selection`: the
     /// [`explore_hits`] of [`Db::find`], counted in one pass over the index's rows when there
     /// are no filters.
+    ///
+    /// A position reached by at least [`crate::MIN_GAMES`] games is answered from the counts
+    /// aggregated at index time (see the `buckets` table) when the filters are only dates by
+    /// whole months, time controls and ratings bounded at multiples of [`crate::BAND`]; other
+    /// filters (players, events, plies, endings, tags, …) are applied to every hit.
     pub fn explore(&self, target: &Position, selection: &Selection) -> Result<Explore, DbError> {
+        let selection = &selection.clone().mover(target.side_to_move());
+        let keys = [
+            crate::key::position_key(target),
+            crate::key::check_key(target),
+        ];
+        let counted = crate::buckets::explore(&self.conn, target, keys, selection)
+            .map_err(|e| schema::db_err(&self.path, e))?;
+        if let Some(table) = counted {
+            if fast::first_hit_is(&self.conn, &self.path, target, keys)? {
+                return Ok(table);
+            }
+        }
         if selection.is_empty() {
             if let Some(table) = fast::explore(&self.conn, &self.path, target)? {
                 return Ok(table);

@@ -40,6 +40,29 @@ fn confirm(
     Ok(position_after(&start, line).is_some_and(|p| p.same_position(target)))
 }
 
+/// Whether the first hit of `keys` (by game and ply), replayed, is `target` (true when
+/// there is no hit).
+pub(crate) fn first_hit_is(
+    conn: &Connection,
+    db: &Path,
+    target: &Position,
+    keys: [i64; 2],
+) -> Result<bool, DbError> {
+    let first: Option<(i64, i64)> = conn
+        .query_row(
+            "SELECT game_id, ply FROM positions WHERE key = ?1 AND check_key = ?2 \
+             ORDER BY game_id, ply LIMIT 1",
+            keys,
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()
+        .map_err(|e| db_err(db, e))?;
+    match first {
+        None => Ok(true),
+        Some((game_id, ply)) => confirm(conn, db, target, game_id, ply),
+    }
+}
+
 /// The rows of the key and check key of `target`, joined with `games_hit`.
 fn hits_sql(columns: &str) -> String {
     format!(
@@ -107,19 +130,7 @@ pub(crate) fn find_each(
         return Ok(None);
     }
     let keys = [position_key(target), check_key(target)];
-    let first: Option<(i64, i64)> = conn
-        .query_row(
-            "SELECT game_id, ply FROM positions WHERE key = ?1 AND check_key = ?2 \
-             ORDER BY game_id, ply LIMIT 1",
-            keys,
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()
-        .map_err(err)?;
-    let Some((game_id, ply)) = first else {
-        return Ok(Some(Counts::default()));
-    };
-    if !confirm(conn, db, target, game_id, ply)? {
+    if !first_hit_is(conn, db, target, keys)? {
         return Ok(None);
     }
     let ids = hit_ids(conn, db, keys)?;

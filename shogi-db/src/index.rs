@@ -23,6 +23,9 @@ pub struct IndexOptions {
     /// Position rows held in memory before they are sorted and written (default 32 Mi,
     /// about 800 MB); more rows are written in several sorted runs.
     pub memory_rows: Option<usize>,
+    /// Positions reached by at least this many games get the explorer's aggregated counts
+    /// (default [`crate::MIN_GAMES`]).
+    pub bucket_min_games: Option<u32>,
     /// Test hook: abort the process (as a kill would) after writing this many games.
     #[doc(hidden)]
     pub abort_after: Option<u64>,
@@ -435,6 +438,13 @@ fn write(
     }
     if report.games_added > 0 || report.games_removed > 0 || fresh {
         schema::record_id_order(conn)?;
+        progress(IndexProgress {
+            files_done: job.inputs.len() as u64,
+            files_total: job.inputs.len() as u64,
+            games: loaded.games,
+            stage: "buckets",
+        });
+        crate::buckets::build(conn, options.bucket_min_games.unwrap_or(crate::MIN_GAMES))?;
     }
     Ok(report)
 }

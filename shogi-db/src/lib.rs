@@ -8,8 +8,11 @@
 //! games      id, file_id, <the columns of `shogi stats`>, moves (the main line in USI)
 //! positions  key, game_id, ply, move (USI; NULL at the end of the line), check_key
 //!            PRIMARY KEY (key, game_id, ply) WITHOUT ROWID
-//! meta       name, value (format, startpos_key, created_by, ids_in_path_order)
-//! PRAGMA user_version = 2
+//! buckets    the explorer's counts per position, move and bucket (month, time control,
+//!            rating bands), for positions of many games (see `Db::explore`)
+//! time_controls  id, text
+//! meta       name, value (format, startpos_key, created_by, ids_in_path_order, bucket_min_games)
+//! PRAGMA user_version = 3
 //! ```
 //!
 //! `positions.key` is the 64-bit Zobrist key of board, hands and side to move (see [`key`]
@@ -37,10 +40,12 @@
 //! ```
 //!
 //! Layout (each module uses only those above it): `error`, `key`, `schema`, `rows`, `hit`
-//! (hits and counts), `tally` (the explorer's counting), `stream` (many hits read on several
+//! (hits and counts), `tally` (the explorer's counting), `buckets` (its counts aggregated at
+//! index time), `stream` (many hits read on several
 //! threads), `fast` (queries without filters), `exact` (every hit replayed), `scan` (no
 //! database), `load` and `index` (building), `db` (the handle).
 
+mod buckets;
 mod db;
 mod error;
 mod exact;
@@ -56,6 +61,7 @@ mod stored;
 mod stream;
 mod tally;
 
+pub use buckets::{BAND, MIN_GAMES};
 pub use db::Db;
 pub use error::DbError;
 pub use hit::{Counts, Found, Hit};

@@ -15,6 +15,7 @@ pub fn scan(
     limit: Option<usize>,
     jobs: Option<usize>,
 ) -> Result<Found, DbError> {
+    let selection = &selection.clone().mover(target.side_to_move());
     let inputs = expand(paths).map_err(|e| DbError::new(&e.path, e.reason))?;
     let pool = shogi_batch::pool(jobs).map_err(|e| DbError::new("--jobs", e))?;
     let key = target.key();

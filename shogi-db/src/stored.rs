@@ -59,6 +59,27 @@ pub(crate) fn game(
     Ok(Some(StoredGame { row, start, moves }))
 }
 
+/// The `LIKE` pattern of names containing `name`.
+fn name_pattern(name: &str) -> String {
+    format!(
+        "%{}%",
+        name.replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_")
+    )
+}
+
+/// How many games have a player whose name contains `name` (as [`by_player`] matches).
+pub(crate) fn count_by_player(conn: &Connection, db: &Path, name: &str) -> Result<usize, DbError> {
+    conn.query_row(
+        "SELECT count(*) FROM games g WHERE g.sente LIKE ?1 ESCAPE '\\' OR g.gote LIKE ?1 ESCAPE '\\'",
+        [name_pattern(name)],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n as usize)
+    .map_err(|e| db_err(db, e))
+}
+
 /// The games whose sente or gote name contains `name` (case-insensitive for ASCII), in
 /// (path, game) order: `limit` of them after `offset`, and whether more follow.
 pub(crate) fn by_player(
@@ -68,12 +89,7 @@ pub(crate) fn by_player(
     limit: usize,
     offset: usize,
 ) -> Result<(Vec<GameRow>, bool), DbError> {
-    let pattern = format!(
-        "%{}%",
-        name.replace('\\', "\\\\")
-            .replace('%', "\\%")
-            .replace('_', "\\_")
-    );
+    let pattern = name_pattern(name);
     let sql = format!(
         "SELECT {} FROM games g WHERE g.sente LIKE ?1 ESCAPE '\\' OR g.gote LIKE ?1 ESCAPE '\\' \
          ORDER BY g.path, g.game LIMIT ?2 OFFSET ?3",

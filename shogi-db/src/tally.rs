@@ -59,6 +59,24 @@ pub struct Explore {
     pub moves: Vec<MoveLine>,
 }
 
+impl MoveLine {
+    /// A move not yet played by any game.
+    pub(crate) fn new(usi: &str) -> MoveLine {
+        MoveLine {
+            usi: usi.to_string(),
+            text: usi.to_string(),
+            games: 0,
+            sente_wins: 0,
+            gote_wins: 0,
+            draws: 0,
+            unfinished: 0,
+            win_rate: 0.0,
+            avg_rating: None,
+            recent: None,
+        }
+    }
+}
+
 /// The counts of one move so far.
 struct MoveTally<G> {
     line: MoveLine,
@@ -133,18 +151,7 @@ impl<G: PartialEq + Clone> Tally<G> {
                 .by_move
                 .entry(mv.to_string())
                 .or_insert_with(|| MoveTally {
-                    line: MoveLine {
-                        usi: mv.to_string(),
-                        text: mv.to_string(),
-                        games: 0,
-                        sente_wins: 0,
-                        gote_wins: 0,
-                        draws: 0,
-                        unfinished: 0,
-                        win_rate: 0.0,
-                        avg_rating: None,
-                        recent: None,
-                    },
+                    line: MoveLine::new(mv),
                     ratings: (0.0, 0),
                     newest: None,
                 }),
@@ -189,7 +196,7 @@ impl<G: PartialEq + Clone> Tally<G> {
 
 /// The explorer table from its move lines (with the sum and number of known ratings of
 /// each): win rates, average ratings, most played first (then by USI).
-fn table(
+pub(crate) fn table(
     target: &Position,
     lines: Vec<(MoveLine, (f64, u32))>,
     games: u32,

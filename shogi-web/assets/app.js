@@ -13,7 +13,13 @@
     '<button id="xflip">反転</button><span class="status" id="xstatus"></span></div>' +
     '<div class="row"><input type="text" id="posin" placeholder="SFEN / USI: startpos moves 7g7f 3c3d"><button id="posgo">表示</button></div>' +
     '<div class="status" id="xline"></div><div class="error" id="err"></div></div>' +
-    '<div class="side"><h2>Explorer <span class="status" id="xcount"></span></h2><div id="explore"></div>' +
+    '<div class="side"><h2>Explorer <span class="status" id="xcount"></span></h2>' +
+    '<form id="filters" class="row filters">' +
+    '<input name="since" size="7" placeholder="since 2020-05"><input name="until" size="7" placeholder="until 2021-12">' +
+    '<input name="min_rating" size="5" placeholder="R ≥"><input name="max_rating" size="5" placeholder="R ≤">' +
+    '<select name="rating_of"><option value="both">both</option><option value="average">average</option><option value="mover">mover</option></select>' +
+    '<input name="time_control" size="9" placeholder="300+10F"><input name="event" size="9" placeholder="event">' +
+    '<button id="fapply" type="submit">絞り込み</button></form><div id="explore"></div>' +
     '<h2>Games <span class="status" id="gcount"></span></h2><div id="games"></div>' +
     '<div class="controls"><button id="gprev">◀</button><button id="gnext">▶</button><span class="status" id="gpage"></span></div>' +
     '<h2>Player</h2><div class="row"><input type="text" id="player" placeholder="name"><button id="psearch">検索</button></div>' +
@@ -26,6 +32,14 @@
     return fetch(path + "?" + q).then(function (r) {
       return r.json().then(function (j) { if (!r.ok) throw new Error(j.error || r.status); return j; });
     });
+  }
+  // The filter form's values (those given), as /api/explore and /api/games take them.
+  function filters(params) {
+    Array.prototype.forEach.call($("filters").elements, function (el) {
+      var v = (el.value || "").trim();
+      if (el.name && v && !(el.name === "rating_of" && v === "both")) params[el.name] = v;
+    });
+    return params;
   }
   function fail(e) { $("err").textContent = String(e.message || e); }
   function drawBoard() {
@@ -57,7 +71,7 @@
     return '<table id="' + id + '"><tr><th>対局者</th><th>日付</th><th>勝者</th><th>終局</th><th>手数</th></tr>' + rows.join("") + "</table>";
   }
   function loadGames() {
-    return get("/api/games", { pos: spec(), offset: st.offset, limit: PAGE }).then(function (g) {
+    return get("/api/games", filters({ pos: spec(), offset: st.offset, limit: PAGE })).then(function (g) {
       $("games").innerHTML = gameTable(g, "gtable");
       $("gcount").textContent = g.games + " games";
       $("gpage").textContent = g.items.length ? (g.offset + 1) + "–" + (g.offset + g.items.length) + " / " + g.total : "";
@@ -68,14 +82,17 @@
   function load() {
     $("err").textContent = "";
     var s = spec();
-    return Promise.all([get("/api/position", { pos: s }), get("/api/explore", { pos: s, notation: "japanese" })]).then(function (a) {
+    return Promise.all([get("/api/position", { pos: s }), get("/api/explore", filters({ pos: s, notation: "japanese" }))]).then(function (a) {
       st.pos = a[0]; st.sel = null; st.selHand = null;
       drawBoard();
       $("xline").textContent = a[0].line.join(" ");
       $("xstatus").textContent = a[0].line.length + " 手" + (a[0].board.check ? " 王手" : "");
       $("explore").innerHTML = explorerTable(a[1]);
       $("xcount").textContent = a[1].games + " games";
-      return loadGames().then(function () { document.body.setAttribute("data-loaded", s); });
+      return loadGames().then(function () {
+        document.body.setAttribute("data-filters", JSON.stringify(filters({})));
+        document.body.setAttribute("data-loaded", s);
+      });
     }).catch(fail);
   }
   $("xboard").onclick = function (ev) {
@@ -126,6 +143,7 @@
     if (st.viewer) { st.viewer.detach(); st.viewer = null; }
     $("vroot").innerHTML = ""; $("gameview").hidden = true; $("main").hidden = false;
   };
+  $("filters").onsubmit = function (ev) { ev.preventDefault(); st.offset = 0; load(); };
   $("back").onclick = function () { if (st.moves.length) { st.moves.pop(); st.offset = 0; load(); } };
   $("reset").onclick = function () { st.start = "startpos"; st.moves = []; st.offset = 0; load(); };
   $("xflip").onclick = function () { st.flip = !st.flip; if (st.pos) drawBoard(); };
@@ -144,7 +162,8 @@
     var name = $("player").value.trim();
     if (!name) return;
     get("/api/search", { player: name, limit: 50 }).then(function (g) {
-      $("found").innerHTML = gameTable(g, "ftable") + (g.more ? '<div class="status">more than 50: refine the name</div>' : "");
+      $("found").innerHTML = '<div class="status" id="ftotal">' + g.total + " games</div>" + gameTable(g, "ftable") +
+        (g.more ? '<div class="status">more than 50: refine the name</div>' : "");
     }).catch(fail);
   };
   document.addEventListener("keydown", function (ev) {

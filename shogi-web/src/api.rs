@@ -197,11 +197,52 @@ fn db_error(e: shogi_db::DbError) -> ApiError {
     ApiError::internal(e.to_string())
 }
 
-/// `/api/explore`: `shogi explore --format json`'s table of the position.
+/// The filter parameters of `explore` and `games`, as `shogi explore` takes the flags of the
+/// same names: `since`, `until` (a day or a month), `min_rating`, `max_rating`, `rating_of`
+/// (`both`, `average`, `mover`), `time_control` (`300+10F` or `floodgate-300-10F`), `event`.
+pub const FILTERS: &[&str] = &[
+    "since",
+    "until",
+    "min_rating",
+    "max_rating",
+    "rating_of",
+    "time_control",
+    "event",
+];
+
+/// The selection of the filter parameters ([`FILTERS`]; an empty value is no filter); a bad
+/// value is a 400 naming the parameter.
+pub fn selection(p: &Params) -> Result<Selection, ApiError> {
+    use shogi_batch::filter_text as text;
+    let mut s = Selection::new();
+    for name in FILTERS {
+        let Some(v) = p.get(name).map(str::trim).filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        if v.chars().count() > 100 {
+            return Err(ApiError::bad(format!("{name}: at most 100 characters")));
+        }
+        let bad = |e: String| ApiError::bad(format!("{name}={v}: {e}"));
+        s = match *name {
+            "since" => s.since(text::since(v).map_err(bad)?),
+            "until" => s.until(text::until(v).map_err(bad)?),
+            "min_rating" => s.min_rating(text::rating(v).map_err(bad)?),
+            "max_rating" => s.max_rating(text::rating(v).map_err(bad)?),
+            "rating_of" => s.rating_of(text::rating_of(v).map_err(bad)?),
+            "time_control" => s.time_control(text::time_control(v).map_err(bad)?),
+            _ => s.event(v),
+        };
+    }
+    Ok(s)
+}
+
+/// `/api/explore`: `shogi explore --format json`'s table of the position, with the filter
+/// parameters ([`selection`]).
 pub fn explore(db: &Db, p: &Params) -> Result<shogi_db::Explore, ApiError> {
     let target = p.position()?.end;
     let notation = p.notation()?;
-    let mut table = db.explore(&target, &Selection::new()).map_err(db_error)?;
+    let selection = selection(p)?;
+    let mut table = db.explore(&target, &selection).map_err(db_error)?;
     shogi_db::name_moves(&mut table, &target, notation);
     Ok(table)
 }
@@ -254,9 +295,9 @@ impl GameLine {
 /// A page of games.
 #[derive(Serialize)]
 pub struct GamesPage {
-    /// Occurrences of the position in all (`games`); games on this page (`search`).
+    /// Occurrences of the position in all (`games`); games of the player in all (`search`).
     pub total: usize,
-    /// Distinct games reaching the position (`games`).
+    /// Distinct games reaching the position (`games`); as `total` (`search`).
     pub games: usize,
     /// The first shown.
     pub offset: usize,
@@ -273,7 +314,7 @@ pub fn games(db: &Db, p: &Params) -> Result<GamesPage, ApiError> {
     let limit = p.count("limit", 20, MAX_PAGE)?;
     let offset = p.count("offset", 0, MAX_OFFSET)?;
     let found = db
-        .find(&target, &Selection::new(), Some(offset + limit))
+        .find(&target, &selection(p)?, Some(offset + limit))
         .map_err(db_error)?;
     let items: Vec<GameLine> = found
         .hits
@@ -302,10 +343,11 @@ pub fn search(db: &Db, p: &Params) -> Result<GamesPage, ApiError> {
     let limit = p.count("limit", 20, MAX_PAGE)?;
     let offset = p.count("offset", 0, MAX_OFFSET)?;
     let (rows, more) = db.games_by_player(name, limit, offset).map_err(db_error)?;
+    let total = db.count_by_player(name).map_err(db_error)?;
     let items: Vec<GameLine> = rows.iter().map(|r| GameLine::of(r, 0, None)).collect();
     Ok(GamesPage {
-        total: items.len(),
-        games: items.len(),
+        total,
+        games: total,
         offset,
         more,
         items,

@@ -164,6 +164,35 @@ fn selection() {
 }
 
 #[test]
+fn months_ratings_and_time_controls_select_as_their_long_forms() {
+    let same = |a: &[&str], b: &[&str]| assert_eq!(picked(a), picked(b), "{a:?} {b:?}");
+    same(
+        &["--since", "2024-01", "--until", "2024-01"],
+        &["--since", "2024-01-01", "--until", "2024-01-31"],
+    );
+    same(&["--until", "2024/2"], &["--until", "2024-02-29"]);
+    // Both sides at least 2000 is at least 2000 with both as the ratings' owner.
+    same(
+        &["--min-rating", "2000"],
+        &["--min-rating", "2000", "--rating-of", "both"],
+    );
+    let all = picked(&[]);
+    let rated = picked(&["--min-rating", "0"]);
+    assert_ne!(all, rated, "some games have no ratings");
+    // At most a huge rating keeps the rated games, at least one beyond it none.
+    same(&["--max-rating", "100000"], &["--min-rating", "0"]);
+    assert_eq!(
+        picked(&["--min-rating", "100000", "--rating-of", "average"]),
+        ""
+    );
+    // The two spellings of a time control select the same games.
+    same(
+        &["--time-control", "300+10F"],
+        &["--time-control", "floodgate-300-10F"],
+    );
+}
+
+#[test]
 fn bad_filter_values_are_usage_errors_naming_the_flag() {
     for (args, flag) in [
         (&["--since", "2024-13-01"][..], "--since"),
@@ -174,6 +203,15 @@ fn bad_filter_values_are_usage_errors_naming_the_flag() {
         (&["--variant", "chess"][..], "--variant"),
         (&["--handicap", "九枚落ち"][..], "--handicap"),
         (&["--min-rating", "high"][..], "--min-rating"),
+        (&["--max-rating", "NaN"][..], "--max-rating"),
+        (&["--rating-of", "sente"][..], "--rating-of"),
+        (
+            &["--rating-of", "mover", "--min-rating", "1"][..],
+            "--rating-of",
+        ),
+        (&["--time-control", "10 minutes"][..], "--time-control"),
+        (&["--since", "2024-13"][..], "--since"),
+        (&["--event", " "][..], "--event"),
         (&["--position", "9/9/9 b - 1"][..], "--position"),
         (&["--shard", "5/4"][..], "--shard"),
         (&["--dedup", "fuzzy"][..], "--dedup"),

@@ -234,12 +234,61 @@ fn api_numbers_equal_the_cli() {
         "{}",
         stdout(&out)
     );
+    // The total counts every game of the player, beyond the page.
+    let (_, page) = get_json(addr, &format!("/api/search?player={}&limit=1", enc("藤井")));
+    assert_eq!(page["total"].as_u64(), Some(items.len() as u64), "{page}");
+    assert_eq!(page["items"].as_array().unwrap().len(), 1);
     // The position endpoint: the legal moves are shogi-core's.
     let (status, p) = get_json(addr, "/api/position?pos=startpos+moves+7g7f");
     assert_eq!(status, 200);
     assert_eq!(p["legal"].as_array().unwrap().len(), 30);
     assert_eq!(p["line"][0], "▲７六歩");
     assert_eq!(p["board"]["turn"], "gote");
+}
+
+#[test]
+fn api_filters_equal_the_cli() {
+    let addr = server();
+    let db = database().1.display().to_string();
+    // Parameters of /api/explore and /api/games, and the same as flags of the CLI.
+    let filters: [&[(&str, &str)]; 5] = [
+        &[("since", "2024-03-10")],
+        &[("since", "2024-03"), ("until", "2024-03-15")],
+        &[("until", "2024-02")],
+        &[("min_rating", "1500"), ("rating_of", "average")],
+        &[("event", "nothing-of-the-kind")],
+    ];
+    let mut nonempty = 0;
+    for pos in ["startpos", "startpos moves 1g1f"] {
+        for f in filters {
+            let query: String = f.iter().map(|(k, v)| format!("&{k}={}", enc(v))).collect();
+            let mut flags: Vec<String> = Vec::new();
+            for (k, v) in f {
+                flags.push(format!("--{}", k.replace('_', "-")));
+                flags.push(v.to_string());
+            }
+            let (status, api) = get_json(
+                addr,
+                &format!("/api/explore?pos={}&notation=japanese{query}", enc(pos)),
+            );
+            assert_eq!(status, 200, "{api}");
+            let mut args = vec!["explore", pos, "--db", &db, "--format", "json"];
+            args.extend(["--notation", "japanese"]);
+            args.extend(flags.iter().map(String::as_str));
+            let cli: Value = serde_json::from_slice(&shogi_ok(&args).stdout).unwrap();
+            assert_eq!(api, cli, "{pos} {query}");
+            nonempty += usize::from(api["games"].as_u64().unwrap() > 0);
+            let (_, page) = get_json(addr, &format!("/api/games?pos={}{query}", enc(pos)));
+            let mut args = vec!["find", pos, "--db", &db, "--format", "jsonl"];
+            args.extend(flags.iter().map(String::as_str));
+            let hits = stdout(&shogi_ok(&args)).lines().count() as u64;
+            assert_eq!(page["total"].as_u64(), Some(hits), "{pos} {query}");
+        }
+    }
+    assert!(nonempty >= 4, "{nonempty}");
+    let (status, e) = get_json(addr, "/api/explore?pos=startpos&since=2024-13");
+    assert_eq!(status, 400);
+    assert!(e["error"].as_str().unwrap().contains("since"), "{e}");
 }
 
 #[test]
@@ -511,9 +560,40 @@ fn serve_in_a_browser() {
             &format!("return document.body.getAttribute('data-loaded') === '{want_spec}'"),
             "back",
         );
+        // The filter form: the table is then `shogi explore --since` of the position.
+        b.js(
+            "document.querySelector('#filters [name=since]').value = '2024-03-15'; \
+              document.getElementById('fapply').click(); return 0;",
+        );
+        b.wait(
+            "return document.body.getAttribute('data-filters') === '{\"since\":\"2024-03-15\"}'",
+            "the filter applied",
+        );
+        let usi_rows = "return Array.from(document.querySelectorAll('#xtable tr.mvrow')).map(function (r) { \
+            return [r.getAttribute('data-usi'), +r.children[1].textContent]; });";
+        let db = database().1.display().to_string();
+        let args = ["explore", &want_spec, "--db", &db, "--format", "json"];
+        let out = shogi_ok(&[&args[..], &["--since", "2024-03-15"]].concat());
+        let cli3: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let want3: Vec<Value> = cli3["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| serde_json::json!([m["usi"], m["games"]]))
+            .collect();
+        assert_eq!(b.js(usi_rows), Value::Array(want3));
+        assert_ne!(cli3["games"], cli2["games"], "the filter keeps fewer games");
         if name == "serve-desktop" {
             b.screenshot("serve-explorer");
         }
+        b.js(
+            "document.querySelector('#filters [name=since]').value = ''; \
+              document.getElementById('fapply').click(); return 0;",
+        );
+        b.wait(
+            "return document.body.getAttribute('data-filters') === '{}'",
+            "the filter cleared",
+        );
         // Open a game from the list and step through it, then click its graph.
         b.click("#gtable tr.gamerow");
         b.wait("return !document.getElementById('gameview').hidden && document.querySelector('#vroot svg.board') !== null", "the game");

@@ -144,9 +144,9 @@ impl Where {
     /// The explorer table: counted from the database, or from the hits of a scan.
     fn explored(&self) -> Result<(shogi_core::Position, shogi_db::Explore), Failure> {
         if let Some(db) = self.db.as_ref().filter(|_| self.paths.is_empty()) {
-            let selection = self.select.selection()?;
             if self.select.dedup.is_none() {
                 let target = target(&self.target, self.ply).map_err(fail)?;
+                let selection = self.select.selection_at(Some(target.side_to_move()))?;
                 let table = Db::open(db)
                     .and_then(|db| db.explore(&target, &selection))
                     .map_err(fail)?;
@@ -160,13 +160,13 @@ impl Where {
 
     /// The selection and the position, after the checks every search makes.
     fn search(&self) -> Result<(shogi_batch::Selection, shogi_core::Position), Failure> {
-        let selection = self.select.selection()?;
         if self.select.dedup.is_some() {
             return Err(Failure::usage(
                 "error: --dedup: not for find or explore (every game counts)",
             ));
         }
         let target = target(&self.target, self.ply).map_err(fail)?;
+        let selection = self.select.selection_at(Some(target.side_to_move()))?;
         match &self.db {
             Some(_) if !self.paths.is_empty() => Err(Failure::usage(format!(
                 "error: {}: with --db the database is searched; give record paths without --db to scan them",

@@ -1,0 +1,192 @@
+//! Benchmark of the explorer with and without the counts aggregated at index time: writes N
+//! Floodgate-named CSA games (ratings, dates over five years, three time controls), indexes
+//! them twice (with buckets, and without: every query reads the hits, as before), and times
+//! `explore` over 100 positions from the start to rare ones, with and without filters
+//! (median and p99 of each).
+//!
+//! ```text
+//! cargo run --release -p shogi-db --example bench_explore -- OUT_DIR [--games 100000] [--reuse: the games written before]
+//! ```
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::{Rng, csa_game, random_game};
+use shogi_batch::{Selection, filter_text as text};
+use shogi_core::{Position, Variant};
+use shogi_db::{Db, IndexOptions, index};
+use std::path::Path;
+use std::time::Instant;
+
+/// The main lines [`write_games`] wrote (drawn again from the same seed).
+fn replay_games(n: usize) -> Vec<Vec<shogi_core::Move>> {
+    let mut rng = Rng(7);
+    (0..n).map(|_| game(&mut rng).0).collect()
+}
+
+/// One game's moves and facts: date, ratings, ending, time control.
+type Facts = (
+    Vec<shogi_core::Move>,
+    String,
+    Option<(f64, f64)>,
+    &'static str,
+    &'static str,
+    (usize, usize, usize),
+);
+
+fn game(rng: &mut Rng) -> Facts {
+    let tcs = ["floodgate-300-10F", "floodgate-600-10F", "floodgate-900-0"];
+    let plies = 60 + rng.below(80);
+    let moves = random_game(rng, plies, 8);
+    let y = 2019 + rng.below(5);
+    let (m, d) = (1 + rng.below(12), 1 + rng.below(28));
+    let date = format!("{y}/{m:02}/{d:02} 10:00:00");
+    let a = 1200.0 + rng.below(2400) as f64;
+    let b = (a + rng.below(600) as f64 - 300.0).max(0.0);
+    let ratings = (rng.below(10) > 0).then_some((a, b));
+    let ending = ["%TORYO", "%TORYO", "%SENNICHITE"][rng.below(3)];
+    let tc = tcs[rng.below(tcs.len())];
+    (moves, date, ratings, ending, tc, (y, m, d))
+}
+
+fn write_games(dir: &Path, n: usize) -> Vec<Vec<shogi_core::Move>> {
+    let mut rng = Rng(7);
+    let mut lines = Vec::new();
+    for i in 0..n {
+        let (moves, date, ratings, ending, tc, (y, m, d)) = game(&mut rng);
+        let game = csa_game(&moves, ("A", "B"), Some(&date), ending, ratings, None);
+        let sub = dir.join(format!("{:03}", i / 1000));
+        if i % 1000 == 0 {
+            std::fs::create_dir_all(&sub).unwrap();
+        }
+        let name = format!("wdoor+{tc}+A+B+{y}{m:02}{d:02}1000{:02}.csa", i % 60);
+        std::fs::write(sub.join(name), game).unwrap();
+        lines.push(moves);
+    }
+    lines
+}
+
+fn dir_size(dir: &Path) -> u64 {
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let m = e.metadata().unwrap();
+        n += if m.is_dir() {
+            dir_size(&e.path())
+        } else {
+            m.len()
+        };
+    }
+    n
+}
+
+fn percentile(mut v: Vec<f64>, p: f64) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[((v.len() - 1) as f64 * p).round() as usize]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let out = Path::new(&args[0]);
+    let games: usize = args
+        .iter()
+        .position(|a| a == "--games")
+        .map_or(100_000, |i| args[i + 1].parse().unwrap());
+    let dir = out.join("games");
+    let reuse = args.iter().any(|a| a == "--reuse");
+    if !reuse {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+    }
+    let lines = if reuse {
+        replay_games(games)
+    } else {
+        write_games(&dir, games)
+    };
+    let input = dir_size(&dir);
+    let paths = [dir.to_str().unwrap()];
+    let mut dbs = Vec::new();
+    for (name, min) in [("before", u32::MAX), ("after", shogi_db::MIN_GAMES)] {
+        let db = out.join(format!("{name}.sqlite"));
+        let _ = std::fs::remove_file(&db);
+        let opts = IndexOptions {
+            jobs: Some(2),
+            bucket_min_games: Some(min),
+            ..IndexOptions::default()
+        };
+        let t = Instant::now();
+        index(&paths, &db, &opts).unwrap();
+        let secs = t.elapsed().as_secs_f64();
+        let size = std::fs::metadata(&db).unwrap().len();
+        println!(
+            "index {name}: {secs:.1} s, {:.0} games/s, {:.1} MB ({:.2}x the input's {:.1} MB)",
+            games as f64 / secs,
+            size as f64 / 1e6,
+            size as f64 / input as f64,
+            input as f64 / 1e6
+        );
+        dbs.push((name, Db::open(&db).unwrap()));
+    }
+    // 100 positions: the start, then positions at plies 1 to 30 of random games.
+    let mut rng = Rng(99);
+    let mut targets = vec![Position::startpos(Variant::Standard)];
+    while targets.len() < 100 {
+        let line = &lines[rng.below(lines.len())];
+        let ply = 1 + (targets.len() * 30 / 100).min(line.len() - 1);
+        let mut p = Position::startpos(Variant::Standard);
+        for m in &line[..ply] {
+            p.play(*m).unwrap();
+        }
+        targets.push(p);
+    }
+    let s = Selection::new;
+    let filters: Vec<(&str, Selection)> = vec![
+        ("no filter", s()),
+        (
+            "--since 2021-01",
+            s().since(text::since("2021-01").unwrap()),
+        ),
+        (
+            "--time-control floodgate-300-10F",
+            s().time_control(text::time_control("floodgate-300-10F").unwrap()),
+        ),
+        ("--min-rating 2000", s().min_rating(2000.0)),
+        (
+            "--rating-of average --min-rating 1800 --max-rating 2500",
+            s().rating_of(shogi_batch::RatingOf::Average)
+                .min_rating(1800.0)
+                .max_rating(2500.0),
+        ),
+        (
+            "--since 2020-01 --until 2022-12 --time-control 600+10F --min-rating 1500",
+            s().since(text::since("2020-01").unwrap())
+                .until(text::until("2022-12").unwrap())
+                .time_control(text::time_control("600+10F").unwrap())
+                .min_rating(1500.0),
+        ),
+    ];
+    for (label, sel) in &filters {
+        for (name, db) in &dbs {
+            let mut times = Vec::new();
+            let mut games = Vec::new();
+            for t in &targets {
+                let start = Instant::now();
+                let table = db.explore(t, sel).unwrap();
+                times.push(start.elapsed().as_secs_f64() * 1e3);
+                games.push(table.games);
+            }
+            let slowest = (1..times.len())
+                .max_by(|&a, &b| times[a].partial_cmp(&times[b]).unwrap())
+                .unwrap();
+            println!(
+                "{label} [{name}]: median {:.2} ms, p99 {:.1} ms; start {:.1} ms ({} games); \
+                 slowest other {:.1} ms ({} games)",
+                percentile(times.clone(), 0.5),
+                percentile(times.clone(), 0.99),
+                times[0],
+                games[0],
+                times[slowest],
+                games[slowest],
+            );
+        }
+    }
+}

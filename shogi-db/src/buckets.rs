@@ -1,0 +1,512 @@
+//! The explorer's counts aggregated at index time, as lila-openingexplorer keeps them: for
+//! each position reached by at least [`MIN_GAMES`] games, per move, the games, results,
+//! rating sums and newest game of each bucket of month, time control and rating bands
+//! (`buckets` table). `explore` then answers from the buckets of the position whose filters
+//! they can decide (dates by whole months, time controls, ratings bounded at multiples of
+//! [`BAND`]), instead of reading every hit; other filters, and rarer positions, go through
+//! the hits as before.
+//!
+//! Each position is counted at four levels, so that a query reads as few rows as its
+//! filters allow: 0 (no dimension: the totals), 1 (month and time control), 2 (the rating
+//! bands) and 3 (all of them). A rating `r` is in band `2·floor(r/BAND)` when it is a
+//! multiple of [`BAND`] and `2·floor(r/BAND)+1` otherwise, so that both `r ≥ k·BAND` and
+//! `r ≤ k·BAND` are unions of whole bands.
+
+use crate::tally::{Explore, GameRef, MoveLine, table};
+use rusqlite::{Connection, OptionalExtension, params};
+use shogi_batch::{FactFilters, RatingOf, Selection, average};
+use shogi_core::{Color, Position};
+use std::collections::HashMap;
+
+/// Positions reached by fewer games than this are not aggregated by default (their hits are
+/// few); see [`crate::IndexOptions::bucket_min_games`].
+pub const MIN_GAMES: u32 = 64;
+
+/// The width of a rating band.
+pub const BAND: f64 = 100.0;
+
+/// The band, month and time control of what is unknown.
+const UNKNOWN: i64 = -1_000_000_000;
+
+/// The `meta` entry holding the [`MIN_GAMES`] the buckets were built with.
+const MIN_GAMES_META: &str = "bucket_min_games";
+
+/// The tables of the buckets (in [`crate::schema::create_sql`]).
+pub const CREATE_SQL: &str =
+    "CREATE TABLE time_controls (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+CREATE TABLE buckets (
+  key INTEGER NOT NULL,
+  check_key INTEGER NOT NULL,
+  level INTEGER NOT NULL,
+  month INTEGER NOT NULL,
+  tc INTEGER NOT NULL,
+  sente_band INTEGER NOT NULL,
+  gote_band INTEGER NOT NULL,
+  avg_band INTEGER NOT NULL,
+  move TEXT NOT NULL,
+  games INTEGER NOT NULL,
+  sente_wins INTEGER NOT NULL,
+  gote_wins INTEGER NOT NULL,
+  draws INTEGER NOT NULL,
+  unfinished INTEGER NOT NULL,
+  ended INTEGER NOT NULL,
+  rating_sum REAL NOT NULL,
+  rating_n INTEGER NOT NULL,
+  newest TEXT,
+  newest_rank INTEGER,
+  newest_id INTEGER,
+  PRIMARY KEY (key, check_key, level, tc, month, sente_band, gote_band, avg_band, move)
+) WITHOUT ROWID;
+";
+
+/// The band of a rating (see the module docs).
+pub fn band(r: Option<f64>) -> i64 {
+    match r {
+        Some(r) if r.is_finite() && r.abs() < 1e15 => {
+            let f = (r / BAND).floor();
+            2 * f as i64 + i64::from(r != f * BAND)
+        }
+        _ => UNKNOWN,
+    }
+}
+
+/// The month of a start date as `12·year + month − 1`, when it has a day (as the date
+/// filters read it: the first 10 characters).
+fn month(start_iso: Option<&str>) -> i64 {
+    let Some(d) = start_iso.and_then(|d| d.get(..10)) else {
+        return UNKNOWN;
+    };
+    match (d[..4].parse::<i64>(), d[5..7].parse::<i64>()) {
+        (Ok(y), Ok(m)) => 12 * y + m - 1,
+        _ => UNKNOWN,
+    }
+}
+
+/// What the buckets need of a game.
+struct Facts {
+    winner: u8,
+    ratings: (f64, u32),
+    dims: [i64; 5],
+    start_iso: Option<String>,
+    /// Its place in (path, game) order.
+    rank: i64,
+}
+
+/// The dimensions of a bucket at `level`.
+fn project(dims: &[i64; 5], level: u8) -> [i64; 5] {
+    match level {
+        0 => [0; 5],
+        1 => [dims[0], dims[1], 0, 0, 0],
+        2 => [0, 0, dims[2], dims[3], dims[4]],
+        _ => *dims,
+    }
+}
+
+/// The counts of one bucket.
+#[derive(Default)]
+struct Agg {
+    games: i64,
+    wins: [i64; 4],
+    ended: i64,
+    rating_sum: f64,
+    rating_n: i64,
+    /// The newest start, its game's rank and id.
+    newest: Option<(String, i64, i64)>,
+}
+
+impl Agg {
+    fn add_newest(&mut self, date: &str, rank: i64, id: i64) {
+        let newer = match &self.newest {
+            None => true,
+            Some((d, r, _)) => (date, rank) > (d.as_str(), *r),
+        };
+        if newer {
+            self.newest = Some((date.to_string(), rank, id));
+        }
+    }
+}
+
+/// Reads what the buckets need of every game, by id.
+fn facts(conn: &Connection) -> rusqlite::Result<(HashMap<i64, Facts>, Vec<String>)> {
+    let mut tcs: HashMap<String, i64> = HashMap::new();
+    let mut st = conn.prepare(
+        "SELECT id, winner, sente_rating, gote_rating, start_iso, time_control FROM games \
+         ORDER BY path, game",
+    )?;
+    let mut rows = st.query([])?;
+    let mut all = HashMap::new();
+    let mut rank = 0;
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        let winner = match r.get_ref(1)?.as_str_or_null()? {
+            Some("sente") => 0,
+            Some("gote") => 1,
+            Some("draw") => 2,
+            _ => 3,
+        };
+        let (s, g): (Option<f64>, Option<f64>) = (r.get(2)?, r.get(3)?);
+        let start_iso: Option<String> = r.get(4)?;
+        let tc = match r.get_ref(5)?.as_str_or_null()? {
+            None => UNKNOWN,
+            Some(t) => {
+                let n = tcs.len() as i64;
+                *tcs.entry(t.to_string()).or_insert(n)
+            }
+        };
+        let ratings = [s, g]
+            .into_iter()
+            .flatten()
+            .fold((0.0, 0), |(sum, n), x| (sum + x, n + 1));
+        let avg = match (s, g) {
+            (Some(a), Some(b)) => band(Some(average(a, b))),
+            _ => UNKNOWN,
+        };
+        let dims = [month(start_iso.as_deref()), tc, band(s), band(g), avg];
+        all.insert(
+            id,
+            Facts {
+                winner,
+                ratings,
+                dims,
+                start_iso,
+                rank,
+            },
+        );
+        rank += 1;
+    }
+    let mut names = vec![String::new(); tcs.len()];
+    for (t, i) in tcs {
+        names[i as usize] = t;
+    }
+    Ok((all, names))
+}
+
+/// Builds the buckets afresh (after an index run that changed the games).
+pub(crate) fn build(conn: &Connection, min_games: u32) -> rusqlite::Result<u64> {
+    conn.execute_batch("DELETE FROM buckets; DELETE FROM time_controls;")?;
+    let (games, tcs) = facts(conn)?;
+    {
+        let mut st = conn.prepare("INSERT INTO time_controls (id, text) VALUES (?1, ?2)")?;
+        for (i, t) in tcs.iter().enumerate() {
+            st.execute(params![i as i64, t])?;
+        }
+    }
+    let mut ins = conn.prepare(
+        "INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, \
+         ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+    )?;
+    let mut st = conn.prepare("SELECT key, check_key, game_id, move FROM positions")?;
+    let mut rows = st.query([])?;
+    // The rows of the current key: check key, game, move.
+    let mut group: Vec<(i64, i64, Option<String>)> = Vec::new();
+    let mut current: Option<i64> = None;
+    let mut written = 0;
+    loop {
+        let row = rows.next()?;
+        let key = match row {
+            Some(r) => Some(r.get::<_, i64>(0)?),
+            None => None,
+        };
+        if key != current {
+            if let Some(k) = current {
+                written += flush(&mut ins, k, &mut group, &games, min_games)?;
+            }
+            group.clear();
+            current = key;
+        }
+        let Some(r) = row else { break };
+        group.push((r.get(1)?, r.get(2)?, r.get(3)?));
+    }
+    conn.execute(
+        "INSERT OR REPLACE INTO meta (name, value) VALUES (?1, ?2)",
+        params![MIN_GAMES_META, min_games.to_string()],
+    )?;
+    Ok(written)
+}
+
+/// Counts the rows of one key (grouped by check key) into buckets and writes them; returns
+/// the rows written.
+fn flush(
+    ins: &mut rusqlite::Statement<'_>,
+    key: i64,
+    group: &mut [(i64, i64, Option<String>)],
+    games: &HashMap<i64, Facts>,
+    min_games: u32,
+) -> rusqlite::Result<u64> {
+    group.sort_unstable_by_key(|(ck, g, _)| (*ck, *g));
+    let mut written = 0;
+    for part in group.chunk_by(|a, b| a.0 == b.0) {
+        let distinct = part.chunk_by(|a, b| a.1 == b.1).count();
+        if distinct < min_games.max(1) as usize {
+            continue;
+        }
+        let mut aggs: HashMap<(u8, [i64; 5], &str), Agg> = HashMap::new();
+        for game in part.chunk_by(|a, b| a.1 == b.1) {
+            let Some(f) = games.get(&game[0].1) else {
+                continue;
+            };
+            let ended = game.iter().any(|h| h.2.is_none());
+            let mut moves: Vec<&str> = game.iter().filter_map(|h| h.2.as_deref()).collect();
+            moves.sort_unstable();
+            moves.dedup();
+            for level in 0..4u8 {
+                let dims = project(&f.dims, level);
+                let here = aggs.entry((level, dims, "")).or_default();
+                here.games += 1;
+                here.ended += i64::from(ended);
+                for mv in &moves {
+                    let a = aggs.entry((level, dims, mv)).or_default();
+                    a.games += 1;
+                    a.wins[usize::from(f.winner)] += 1;
+                    a.rating_sum += f.ratings.0;
+                    a.rating_n += i64::from(f.ratings.1);
+                    if let Some(d) = &f.start_iso {
+                        a.add_newest(d, f.rank, game[0].1);
+                    }
+                }
+            }
+        }
+        for ((level, d, mv), a) in aggs {
+            let (newest, rank, id) = match a.newest {
+                Some((d, r, i)) => (Some(d), Some(r), Some(i)),
+                None => (None, None, None),
+            };
+            ins.execute(params![
+                key,
+                part[0].0,
+                level,
+                d[0],
+                d[1],
+                d[2],
+                d[3],
+                d[4],
+                mv,
+                a.games,
+                a.wins[0],
+                a.wins[1],
+                a.wins[2],
+                a.wins[3],
+                a.ended,
+                a.rating_sum,
+                a.rating_n,
+                newest,
+                rank,
+                id
+            ])?;
+            written += 1;
+        }
+    }
+    Ok(written)
+}
+
+/// The bounds of the filters on a bucket's dimensions, when the buckets decide them.
+struct Bounds {
+    level: u8,
+    months: (i64, i64),
+    /// The time controls kept (`None`: all).
+    tcs: Option<Vec<i64>>,
+    bands: (i64, i64),
+    rating_of: RatingOf,
+    mover: Option<Color>,
+}
+
+/// The band bound of a rating bound that is a multiple of [`BAND`].
+fn band_bound(r: Option<f64>, none: i64) -> Option<i64> {
+    match r {
+        None => Some(none),
+        Some(r) if (r / BAND).fract() == 0.0 && r.abs() < 1e15 => Some(band(Some(r))),
+        Some(_) => None,
+    }
+}
+
+/// The bounds of `f`, when the buckets decide every filter in it.
+fn bounds(conn: &Connection, selection: &Selection, f: &FactFilters) -> Option<Bounds> {
+    let month_of = |d: &shogi_batch::Day| {
+        let (y, m) = d.year_month();
+        12 * i64::from(y) + i64::from(m) - 1
+    };
+    if f.since.is_some_and(|d| !d.is_month_start()) || f.until.is_some_and(|d| !d.is_month_end()) {
+        return None;
+    }
+    let months = (
+        f.since.as_ref().map_or(i64::MIN, month_of),
+        f.until.as_ref().map_or(i64::MAX, month_of),
+    );
+    let tcs = match f.time_control {
+        None => None,
+        Some(_) => {
+            let mut st = conn.prepare("SELECT id, text FROM time_controls").ok()?;
+            let rows = st
+                .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+                .ok()?;
+            let mut keep = Vec::new();
+            for row in rows {
+                let (id, text) = row.ok()?;
+                if selection.keeps_time_control(Some(&text)) {
+                    keep.push(id);
+                }
+            }
+            Some(keep)
+        }
+    };
+    let rated = f.min_rating.is_some() || f.max_rating.is_some();
+    let bands = (
+        band_bound(f.min_rating, i64::MIN)?,
+        band_bound(f.max_rating, i64::MAX)?,
+    );
+    let dated = f.since.is_some() || f.until.is_some() || f.time_control.is_some();
+    Some(Bounds {
+        level: u8::from(dated) + 2 * u8::from(rated),
+        months,
+        tcs,
+        bands,
+        rating_of: f.rating_of,
+        mover: f.mover,
+    })
+}
+
+impl Bounds {
+    /// Whether a bucket of these dimensions is kept.
+    fn keeps(&self, d: [i64; 5]) -> bool {
+        if self.level & 1 == 1 {
+            let dated = self.months != (i64::MIN, i64::MAX);
+            if dated && (d[0] == UNKNOWN || d[0] < self.months.0 || d[0] > self.months.1) {
+                return false;
+            }
+            if self.tcs.as_ref().is_some_and(|t| !t.contains(&d[1])) {
+                return false;
+            }
+        }
+        if self.level & 2 == 2 {
+            let within = |b: i64| b != UNKNOWN && b >= self.bands.0 && b <= self.bands.1;
+            let ok = match self.rating_of {
+                RatingOf::Both => within(d[2]) && within(d[3]),
+                RatingOf::Average => within(d[4]),
+                RatingOf::Mover => match self.mover {
+                    Some(Color::Black) => within(d[2]),
+                    Some(Color::White) => within(d[3]),
+                    None => false,
+                },
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// A move's merged buckets: its line, rating sum and count, newest (date, rank, id).
+type Merged = (MoveLine, (f64, u32), Option<(String, i64, i64)>);
+
+/// The explorer table of `target` from the buckets, with `selection`'s filters; `None` when
+/// the position has no buckets or the filters are not all decided by them.
+pub(crate) fn explore(
+    conn: &Connection,
+    target: &Position,
+    keys: [i64; 2],
+    selection: &Selection,
+) -> rusqlite::Result<Option<Explore>> {
+    let Some(f) = selection.fact_filters() else {
+        return Ok(None);
+    };
+    let Some(b) = bounds(conn, selection, &f) else {
+        return Ok(None);
+    };
+    let has: Option<i64> = conn
+        .prepare_cached(
+            "SELECT 1 FROM buckets WHERE key = ?1 AND check_key = ?2 AND level = 0 LIMIT 1",
+        )?
+        .query_row(params![keys[0], keys[1]], |r| r.get(0))
+        .optional()?;
+    if has.is_none() {
+        return Ok(None);
+    }
+    // With months and time controls, only their ranges of the primary key are read: each
+    // time control kept (all when none is asked), then the months.
+    let mut sql = String::from(
+        "SELECT month, tc, sente_band, gote_band, avg_band, move, games, sente_wins, \
+         gote_wins, draws, unfinished, ended, rating_sum, rating_n, newest, newest_rank, \
+         newest_id FROM buckets WHERE key = ?1 AND check_key = ?2 AND level = ?3",
+    );
+    if b.level & 1 == 1 {
+        let tcs = match &b.tcs {
+            Some(t) => t.clone(),
+            None => {
+                let mut st = conn.prepare_cached("SELECT id FROM time_controls")?;
+                let mut all = vec![UNKNOWN];
+                for id in st.query_map([], |r| r.get(0))? {
+                    all.push(id?);
+                }
+                all
+            }
+        };
+        let list: Vec<String> = tcs.iter().map(i64::to_string).collect();
+        sql.push_str(&format!(
+            " AND tc IN ({}) AND month BETWEEN {} AND {}",
+            list.join(","),
+            b.months.0,
+            b.months.1
+        ));
+    }
+    let mut st = conn.prepare_cached(&sql)?;
+    let mut rows = st.query(params![keys[0], keys[1], b.level])?;
+    let (mut games, mut ended) = (0u32, 0u32);
+    let mut lines: HashMap<String, Merged> = HashMap::new();
+    while let Some(r) = rows.next()? {
+        let d = [r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?];
+        if !b.keeps(d) {
+            continue;
+        }
+        let mv = r.get_ref(5)?.as_str()?;
+        let n = |i: usize| r.get::<_, u32>(i);
+        if mv.is_empty() {
+            games += n(6)?;
+            ended += n(11)?;
+            continue;
+        }
+        let entry = lines.entry(mv.to_string()).or_insert_with(|| {
+            let line = MoveLine::new(mv);
+            (line, (0.0, 0), None)
+        });
+        let line = &mut entry.0;
+        line.games += n(6)?;
+        line.sente_wins += n(7)?;
+        line.gote_wins += n(8)?;
+        line.draws += n(9)?;
+        line.unfinished += n(10)?;
+        entry.1.0 += r.get::<_, f64>(12)?;
+        entry.1.1 += n(13)?;
+        let newest: Option<String> = r.get(14)?;
+        if let Some(date) = newest {
+            let (rank, id): (i64, i64) = (r.get(15)?, r.get(16)?);
+            let newer = entry
+                .2
+                .as_ref()
+                .is_none_or(|(d, k, _)| (date.as_str(), rank) > (d.as_str(), *k));
+            if newer {
+                entry.2 = Some((date, rank, id));
+            }
+        }
+    }
+    let mut game_of = conn.prepare_cached("SELECT path, game FROM games WHERE id = ?1")?;
+    let mut out = Vec::with_capacity(lines.len());
+    for (_, (mut line, ratings, newest)) in lines {
+        if line.games == 0 {
+            continue;
+        }
+        if let Some((date, _, id)) = newest {
+            let (path, game) = game_of
+                .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?
+                .unwrap_or_default();
+            line.recent = Some(GameRef {
+                path,
+                game,
+                date: Some(date),
+            });
+        }
+        out.push((line, ratings));
+    }
+    Ok(Some(table(target, out, games, ended)))
+}

@@ -1,0 +1,255 @@
+//! The explorer's aggregated counts (the `buckets` table) against a brute-force count over
+//! the rows of `shogi stats`, on a generated collection with known ratings, dates and time
+//! controls: every filter the buckets answer, alone and combined, and filters they do not.
+
+mod common;
+
+use common::{Rng, Seen, brute_force, csa_game, random_game};
+use shogi_batch::{Selection, filter_text as text};
+use shogi_db::{Db, Explore, IndexOptions, index};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Writes `n` one-game CSA files, Floodgate-named in part (their time control and event
+/// come from the name), with ratings (some on band edges), dates over two years (some
+/// missing) and three time controls.
+fn write_games(dir: &Path, n: usize) {
+    let mut rng = Rng(29);
+    let tcs = ["floodgate-300-10F", "floodgate-600-10F", "floodgate-900-0"];
+    for i in 0..n {
+        let plies = 6 + rng.below(30);
+        let moves = random_game(&mut rng, plies, 4);
+        let y = 2023 + rng.below(2);
+        let (m, d) = (1 + rng.below(12), 1 + rng.below(28));
+        let date = format!("{y}/{m:02}/{d:02} 1{}:00:00", rng.below(10));
+        let ratings = match rng.below(5) {
+            0 => None,
+            1 => Some((1800.0, 2000.0)),
+            _ => Some((
+                1500.0 + 50.0 * rng.below(20) as f64,
+                1500.0 + 37.5 * rng.below(30) as f64,
+            )),
+        };
+        let ending = ["%TORYO", "%TORYO", "%SENNICHITE", "%CHUDAN"][rng.below(4)];
+        let dated = rng.below(8) > 0;
+        let game = csa_game(
+            &moves,
+            ("A", "B"),
+            dated.then_some(date.as_str()),
+            ending,
+            ratings,
+            None,
+        );
+        let name = match rng.below(4) {
+            0 => format!("plain-{i:04}.csa"),
+            _ => format!(
+                "wdoor+{}+A+B+{y}{m:02}{d:02}100000.csa",
+                tcs[rng.below(tcs.len())]
+            ),
+        };
+        std::fs::write(dir.join(format!("{i:04}-{name}")), game).unwrap();
+    }
+}
+
+/// The explorer table of `sfen` counted from the stats rows `all` that `s` keeps.
+fn brute(all: &[Seen], sfen: &str, s: &Selection) -> Explore {
+    let pos = text::position(sfen).unwrap();
+    let s = s.clone().mover(pos.side_to_move());
+    let mut games = BTreeSet::new();
+    let mut ended = BTreeSet::new();
+    let mut per: BTreeMap<String, BTreeMap<(String, u32), &Seen>> = BTreeMap::new();
+    for h in all.iter().filter(|h| h.sfen == sfen) {
+        if !s.matches(&h.row, |_| true) {
+            continue;
+        }
+        let id = (h.path.clone(), h.game);
+        games.insert(id.clone());
+        match &h.next {
+            None => {
+                ended.insert(id);
+            }
+            Some(m) => {
+                per.entry(m.clone()).or_default().insert(id, h);
+            }
+        }
+    }
+    let mut moves = Vec::new();
+    for (usi, g) in per {
+        let count = |w: &str| g.values().filter(|h| h.row.winner.name() == w).count() as u32;
+        let ratings: Vec<f64> = g
+            .values()
+            .flat_map(|h| [h.row.sente_rating, h.row.gote_rating])
+            .flatten()
+            .collect();
+        let recent = g
+            .iter()
+            .filter_map(|(id, h)| h.row.start_iso.clone().map(|d| (d, id.clone())))
+            .max()
+            .map(|(d, (path, game))| shogi_db::GameRef {
+                path,
+                game,
+                date: Some(d),
+            });
+        let games = g.len() as u32;
+        let (sente, gote) = (count("sente"), count("gote"));
+        let wins = if pos.side_to_move() == shogi_core::Color::Black {
+            sente
+        } else {
+            gote
+        };
+        moves.push(shogi_db::MoveLine {
+            text: usi.clone(),
+            usi,
+            games,
+            sente_wins: sente,
+            gote_wins: gote,
+            draws: count("draw"),
+            unfinished: count("none"),
+            win_rate: f64::from(wins) / f64::from(games),
+            avg_rating: (!ratings.is_empty())
+                .then(|| ratings.iter().sum::<f64>() / ratings.len() as f64),
+            recent,
+        });
+    }
+    moves.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.usi.cmp(&b.usi)));
+    Explore {
+        sfen: sfen.to_string(),
+        side_to_move: String::new(),
+        games: games.len() as u32,
+        ended_here: ended.len() as u32,
+        moves,
+    }
+}
+
+/// Asserts two tables equal (average ratings to rounding: sums are taken in another order).
+fn same(got: &Explore, want: &Explore, what: &str) {
+    assert_eq!(got.games, want.games, "{what}: games");
+    assert_eq!(got.ended_here, want.ended_here, "{what}: ended here");
+    assert_eq!(got.moves.len(), want.moves.len(), "{what}: moves");
+    for (g, w) in got.moves.iter().zip(&want.moves) {
+        let line = format!("{what} {}", w.usi);
+        assert_eq!(
+            (
+                &g.usi,
+                g.games,
+                g.sente_wins,
+                g.gote_wins,
+                g.draws,
+                g.unfinished
+            ),
+            (
+                &w.usi,
+                w.games,
+                w.sente_wins,
+                w.gote_wins,
+                w.draws,
+                w.unfinished
+            ),
+            "{line}"
+        );
+        assert!((g.win_rate - w.win_rate).abs() < 1e-12, "{line}");
+        match (g.avg_rating, w.avg_rating) {
+            (Some(a), Some(b)) => assert!((a - b).abs() < 1e-6, "{line}: {a} {b}"),
+            (a, b) => assert_eq!(a, b, "{line}"),
+        }
+        assert_eq!(g.recent, w.recent, "{line}");
+    }
+}
+
+/// The filters the test tries, as `shogi explore` flags would set them.
+fn selections() -> Vec<(String, Selection)> {
+    let s = Selection::new;
+    let since = |t| text::since(t).unwrap();
+    let until = |t| text::until(t).unwrap();
+    let tc = |t| text::time_control(t).unwrap();
+    let of = |t| text::rating_of(t).unwrap();
+    let all = vec![
+        ("none", s()),
+        ("since month", s().since(since("2023-07"))),
+        ("until month", s().until(until("2024-02"))),
+        (
+            "one month",
+            s().since(since("2024-05")).until(until("2024-05")),
+        ),
+        ("since day (not a month)", s().since(since("2023-07-15"))),
+        ("time control", s().time_control(tc("floodgate-300-10F"))),
+        ("time control, other form", s().time_control(tc("900+0"))),
+        ("min both", s().min_rating(1800.0)),
+        ("max both", s().max_rating(2000.0)),
+        ("min max both", s().min_rating(1700.0).max_rating(2000.0)),
+        (
+            "average",
+            s().rating_of(of("average"))
+                .min_rating(1800.0)
+                .max_rating(1900.0),
+        ),
+        ("mover", s().rating_of(of("mover")).min_rating(2000.0)),
+        ("mover max", s().rating_of(of("mover")).max_rating(1800.0)),
+        ("unaligned rating", s().min_rating(1850.0)),
+        (
+            "all at once",
+            s().since(since("2023-03"))
+                .until(until("2024-10"))
+                .time_control(tc("600+10F"))
+                .min_rating(1600.0),
+        ),
+        ("event", s().event("floodgate-900")),
+        ("plies", s().min_plies(20)),
+    ];
+    all.into_iter().map(|(n, s)| (n.to_string(), s)).collect()
+}
+
+#[test]
+fn explorer_filters_equal_brute_force_over_stats_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    write_games(&games, 400);
+    let paths = [games.to_str().unwrap()];
+    let all = brute_force(&paths);
+    // Two databases: one counting every position reached by 2 games or more in buckets,
+    // one without buckets (every query reads the hits).
+    let db_path = |name: &str, min| {
+        let db = dir.path().join(name);
+        let opts = IndexOptions {
+            jobs: Some(2),
+            bucket_min_games: Some(min),
+            ..IndexOptions::default()
+        };
+        index(&paths, &db, &opts).unwrap();
+        db
+    };
+    let bucketed = db_path("b.sqlite", 2);
+    let plain = db_path("p.sqlite", u32::MAX);
+    let conn = rusqlite::Connection::open(&bucketed).unwrap();
+    let rows: i64 = conn
+        .query_row("SELECT count(*) FROM buckets", [], |r| r.get(0))
+        .unwrap();
+    assert!(rows > 1000, "{rows} bucket rows");
+    let (with, without) = (Db::open(&bucketed).unwrap(), Db::open(&plain).unwrap());
+    // The start, and positions of the first plies (shared by many games).
+    let mut sfens: BTreeSet<String> = BTreeSet::new();
+    for h in all.iter().filter(|h| h.ply <= 3) {
+        sfens.insert(h.sfen.clone());
+    }
+    let mut nonempty = 0;
+    for sfen in &sfens {
+        let pos = text::position(sfen).unwrap();
+        for (name, s) in selections() {
+            let want = brute(&all, sfen, &s);
+            let what = format!("{name} at {sfen}");
+            same(
+                &with.explore(&pos, &s).unwrap(),
+                &want,
+                &format!("{what} (buckets)"),
+            );
+            same(
+                &without.explore(&pos, &s).unwrap(),
+                &want,
+                &format!("{what} (hits)"),
+            );
+            nonempty += usize::from(want.games > 0);
+        }
+    }
+    assert!(nonempty > 100, "{nonempty} non-empty answers");
+}
