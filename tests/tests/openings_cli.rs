@@ -278,3 +278,68 @@ fn show_lists_each_sides_tags_with_plies() {
     assert_contains(&mini, "Tags: none");
     assert!(!stdout(&shogi_ok(&["show", line])).contains("Tags:"));
 }
+
+#[test]
+fn summary_by_opening_and_player() {
+    let dir = games("openings-summary");
+    let d = dir.to_str().unwrap();
+    let out = shogi_ok(&["stats", d, "--summary", "opening"]);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "opening,games,sente_wins,gote_wins,draws,average_plies"
+    );
+    // Mini Shogi and 二枚落ち (上手 resigned at ply 3) are counted under none; the USI
+    // games have no result.
+    for want in [
+        "none,2,1,0,0,1.5",
+        "四間飛車,2,0,0,0,9.5",
+        "三間飛車,1,1,0,0,3.0",
+        "力戦,1,0,0,0,4.0",
+        "相振り飛車,1,0,0,0,4.0",
+    ] {
+        assert!(lines.contains(&want), "{want} not in {text}");
+    }
+    let total: u64 = lines[1..]
+        .iter()
+        .map(|l| l.split(',').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 8, "{text}");
+    let bad = shogi(&["stats", d, "--summary", "castle"]);
+    assert_eq!(code(&bad), 2, "{}", stderr(&bad));
+}
+
+#[test]
+fn summary_by_opening_per_player() {
+    let dir = scratch("openings-summary-player");
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    let game = |sente: &str, gote: &str, end: &str| {
+        format!(
+            "先手：{sente}\n後手：{gote}\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ７八飛(28)\n{end}"
+        )
+    };
+    write("1.kif", &game("Alpha", "Beta", "   4 投了\n"));
+    write("2.kif", &game("Beta", "Alpha", "   4 投了\n"));
+    write(
+        "3.kif",
+        &game("Gamma", "Alpha", "   4 ８四歩(83)\n   5 投了\n"),
+    );
+    let d = dir.to_str().unwrap();
+    let out = shogi_ok(&[
+        "stats",
+        d,
+        "--summary",
+        "opening",
+        "--player",
+        "alpha",
+        "--player",
+        "beta",
+    ]);
+    assert_eq!(
+        stdout(&out),
+        "player,opening,games,sente_wins,gote_wins,draws,wins,losses,average_plies\n\
+         alpha,三間飛車,3,2,1,0,2,1,3.3\n\
+         beta,三間飛車,2,2,0,0,1,1,3.0\n"
+    );
+}

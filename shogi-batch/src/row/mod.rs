@@ -374,11 +374,11 @@ impl<S: AsRef<str>> GameRow<S> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The first game of `text`, which must have no error.
-    pub(super) fn read_one(text: &str) -> InputRecord {
+    pub(crate) fn read_one(text: &str) -> InputRecord {
         let game = read_any(text);
         assert!(game.error.is_none(), "{:?}", game.error);
         game
