@@ -1,6 +1,6 @@
 //! `--summary opening`: games, wins and average length by main 戦型, overall or per player.
 
-use crate::row::GameRow;
+use crate::row::{GameRow, main_name};
 use serde::Serialize;
 use shogi_kif::Winner;
 use shogi_openings::{GameTags, RuleSet};
@@ -10,13 +10,9 @@ use std::collections::HashMap;
 /// class where openings formed but none names a 戦型, `none` where the taxonomy does not
 /// apply (Mini Shogi, most handicaps) or the game could not be read.
 pub fn opening_name<'r>(tags: Option<&GameTags>, rules: &'r RuleSet) -> &'r str {
-    match tags {
-        None => "none",
-        Some(t) => match t.main {
-            Some(m) => rules.name(m),
-            None => t.class.japanese(),
-        },
-    }
+    tags.map_or("none", |t| {
+        main_name(t, rules).unwrap_or(t.class.japanese())
+    })
 }
 
 /// Counts of one group.

@@ -30,7 +30,9 @@ pub use csv_line::{MATE_COLUMNS, csv_header};
 
 pub use moves::{main_line_text, moves_text};
 
-pub use openings::{TAG_COLUMNS, TagFilter, TagSide, TagWant, game_tags};
+pub use openings::{
+    KeptHeader, TAG_COLUMNS, TagFilter, TagSide, TagWant, add_tag_headers, game_tags, main_name,
+};
 
 /// One game, as a row of the `shogi stats` table.
 ///
