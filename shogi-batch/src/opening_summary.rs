@@ -149,6 +149,8 @@ mod tests {
     use super::*;
     use crate::row::tests::read_one;
 
+    type PlayerRow = (String, String, u64, Option<u64>, Option<u64>);
+
     fn row(text: &str) -> GameRow {
         let game = read_one(text);
         let mut row: GameRow = GameRow::new("t", &game);
@@ -197,7 +199,7 @@ mod tests {
 
         let mut per = OpeningSummary::new(RuleSet::builtin(), &["羽生".into(), "谷川".into()]);
         rows.iter().for_each(|r| per.add(r));
-        let got: Vec<(String, String, u64, Option<u64>, Option<u64>)> = per
+        let got: Vec<PlayerRow> = per
             .lines()
             .into_iter()
             .map(|l| (l.player.unwrap(), l.opening, l.games, l.wins, l.losses))
