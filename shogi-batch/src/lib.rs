@@ -38,6 +38,7 @@ pub mod filter_text;
 mod input;
 mod isolate;
 mod key;
+mod opening_summary;
 pub mod read;
 mod row;
 mod run;
@@ -50,11 +51,12 @@ pub use filter_text::{Day, EndingName};
 pub use input::{Input, InputError, RECORD_EXTENSIONS, Shard, expand, io_reason};
 pub use isolate::{install_hook, isolated};
 pub use key::{Fnv1a, game_key, key_hex, start_text};
+pub use opening_summary::{OpeningLine, OpeningSummary, opening_name};
 pub use read::{INTERNAL_ERROR, InputRecord, Reading, SharedStdin, Stdin, input_bytes, read_input};
 pub use row::{
-    COLUMNS, ColumnWord, GameRow, MATE_COLUMNS, MateSearch, MissedMate, TAG_COLUMNS, TagFilter,
-    TagSide, TagWant, TimeControl, csv_header, game_id, game_tags, main_line_text, missed_mate,
-    moves_text, parse_word,
+    COLUMNS, ColumnWord, GameRow, KeptHeader, MATE_COLUMNS, MateSearch, MissedMate, TAG_COLUMNS,
+    TagFilter, TagSide, TagWant, TimeControl, add_tag_headers, csv_header, game_id, game_tags,
+    main_line_text, main_name, missed_mate, moves_text, parse_word,
 };
 pub use run::{Event, pool, run, select_row};
 pub use select::{ENDINGS, FactFilters, RatingOf, Selection, average};

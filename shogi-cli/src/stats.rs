@@ -5,8 +5,8 @@ use crate::batch::{MateArgs, SelectArgs, ShardArgs};
 use crate::ctx::{Ctx, Failure};
 use crate::driver::{Batch, Copies, Handler, Plan, status};
 use shogi_batch::{
-    DedupMode, GameRow, Input, InputRecord, MateSearch, Selection, Summary, TAG_COLUMNS,
-    csv_header, game_key, line_text,
+    DedupMode, GameRow, Input, InputRecord, MateSearch, OpeningSummary, Selection, Summary,
+    TAG_COLUMNS, csv_header, game_key, line_text,
 };
 use shogi_kif::notation::Notation;
 use shogi_openings::RuleSet;
@@ -23,6 +23,16 @@ pub enum StatsFormat {
     Jsonl,
 }
 
+/// What `--summary` counts by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SummaryKey {
+    /// Totals by ending, winner, format and variant (group,value,games).
+    Totals,
+    /// One row per main 戦型 (opening,games,sente_wins,gote_wins,draws,average_plies); with
+    /// --player, one per player and 戦型 with the player's wins and losses.
+    Opening,
+}
+
 /// Arguments of `shogi stats`.
 #[derive(clap::Args)]
 #[command(
@@ -35,7 +45,8 @@ duplicate_of names the first copy. Rows come in input order (paths as given, fol
 games as in each file) whatever --jobs is.\n\
 Exit status: 0 when every game was read, 1 when any game is invalid, 2 on usage or I/O errors.\n\n\
 Examples:\n  shogi stats samples/ > games.csv\n  shogi stats samples/ --format jsonl --min-plies 100\n  \
-shogi stats samples/ --summary\n  shogi stats samples/game.kif --moves western\n  \
+shogi stats samples/ --summary\n  shogi stats samples/ --summary opening --player 羽生\n  \
+shogi stats samples/game.kif --moves western\n  \
 shogi stats samples/ --mate --mate-plies 20\n  shogi stats samples/ --shard 2/4 -o part-2.csv"
 )]
 pub struct StatsArgs {
@@ -50,9 +61,13 @@ pub struct StatsArgs {
     /// Write to this file instead of stdout.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Print totals by ending, winner, format and variant (group,value,games) instead of rows.
-    #[arg(long)]
-    pub summary: bool,
+    /// Print totals instead of rows: by ending, winner, format and variant (`--summary`,
+    /// group,value,games), or by main 戦型 (`--summary opening`: opening, games, sente_wins,
+    /// gote_wins, draws, average_plies; with --player NAME per player, with the player's wins
+    /// and losses).
+    #[arg(long, value_enum, value_name = "KEY", num_args = 0..=1,
+          default_missing_value = "totals")]
+    pub summary: Option<SummaryKey>,
     /// Add a `moves` column: the main line as text in this notation, moves separated by
     /// single spaces (for a game with an error, the moves before it).
     #[arg(long, value_enum, value_name = "NOTATION")]
@@ -210,6 +225,8 @@ struct Extra {
     mate: Option<MateSearch>,
     /// --tags: the rules the tag columns come from.
     tags: Option<&'static RuleSet>,
+    /// --summary opening: the rules its games are tagged with (no columns).
+    summary_tags: Option<&'static RuleSet>,
 }
 
 impl Extra {
@@ -231,7 +248,8 @@ impl Extra {
         game: &InputRecord,
         selection: &Selection,
     ) {
-        if let Some(rules) = self.tags.or(selection.tag_rules()) {
+        let rules = self.tags.or(self.summary_tags).or(selection.tag_rules());
+        if let Some(rules) = rules {
             row.set_tags(game, rules, self.tags.is_some());
         }
     }
@@ -296,6 +314,8 @@ struct Rows<'a> {
     summary_only: bool,
     sink: Sink<'a>,
     summary: Summary,
+    /// --summary opening: the totals by 戦型 (instead of `summary`).
+    openings: Option<OpeningSummary>,
     /// --dedup: each copy's `duplicate_of` (with prefix, every kept row held until the end).
     copies: Copies<GameRow>,
     games: u64,
@@ -308,7 +328,10 @@ impl Rows<'_> {
     /// Writes a row (or counts it, with --summary).
     fn put(&mut self, row: &GameRow) -> ControlFlow<()> {
         if self.summary_only {
-            self.summary.add(row);
+            match &mut self.openings {
+                Some(o) => o.add(row),
+                None => self.summary.add(row),
+            }
             return ControlFlow::Continue(());
         }
         match self.sink.row(row) {
@@ -335,11 +358,16 @@ impl Rows<'_> {
     /// With --summary, the totals; then the output is flushed. A closed pipe is no error.
     fn finish(mut self) -> Result<(), Failure> {
         if self.summary_only {
-            for line in self.summary.lines() {
-                if let Err(e) = self.sink.line(&line) {
-                    self.write_error = Some(e);
-                    break;
-                }
+            let written = match &self.openings {
+                Some(o) => o.lines().iter().try_for_each(|l| self.sink.line(l)),
+                None => self
+                    .summary
+                    .lines()
+                    .iter()
+                    .try_for_each(|l| self.sink.line(l)),
+            };
+            if let Err(e) = written {
+                self.write_error = Some(e);
             }
         }
         if let Err(e) = self.sink.flush() {
@@ -406,7 +434,7 @@ fn open_sink<'a>(
             header: Some(header(args)),
         },
         (Handover::Text(StatsFormat::Jsonl), _) => Sink::Text { out, header: None },
-        (Handover::Row, StatsFormat::Csv) if args.summary => {
+        (Handover::Row, StatsFormat::Csv) if args.summary.is_some() => {
             Sink::Csv(Box::new(csv::Writer::from_writer(out)))
         }
         (Handover::Row, StatsFormat::Csv) => Sink::RowsCsv {
@@ -443,18 +471,25 @@ pub fn run(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         } else {
             None
         },
+        summary_tags: match args.summary {
+            Some(SummaryKey::Opening) => Some(args.select.tag_rules()?),
+            _ => None,
+        },
     };
     let plan = Plan::new(&args.paths, &args.input, args.jobs, "stats").shard(&args.shard);
     let batch = Batch::new(&plan, &ctx.stdin, ctx.options)?;
-    let handover = if args.summary || dedup.is_some() {
+    let handover = if args.summary.is_some() || dedup.is_some() {
         Handover::Row
     } else {
         Handover::Text(args.format)
     };
     let mut rows = Rows {
-        summary_only: args.summary,
+        summary_only: args.summary.is_some(),
         sink: open_sink(args, handover, &mut *ctx.stdout)?,
         summary: Summary::default(),
+        openings: extra
+            .summary_tags
+            .map(|rules| OpeningSummary::new(rules, &args.select.player)),
         copies: Copies::new(dedup),
         games: 0,
         invalid: 0,

@@ -278,3 +278,170 @@ fn show_lists_each_sides_tags_with_plies() {
     assert_contains(&mini, "Tags: none");
     assert!(!stdout(&shogi_ok(&["show", line])).contains("Tags:"));
 }
+
+#[test]
+fn summary_by_opening_and_player() {
+    let dir = games("openings-summary");
+    let d = dir.to_str().unwrap();
+    let out = shogi_ok(&["stats", d, "--summary", "opening"]);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "opening,games,sente_wins,gote_wins,draws,average_plies"
+    );
+    // Mini Shogi and 二枚落ち (上手 resigned at ply 3) are counted under none; the USI
+    // games have no result.
+    for want in [
+        "none,2,1,0,0,1.5",
+        "四間飛車,2,0,0,0,9.5",
+        "三間飛車,1,1,0,0,3.0",
+        "力戦,1,0,0,0,4.0",
+        "相振り飛車,1,0,0,0,4.0",
+    ] {
+        assert!(lines.contains(&want), "{want} not in {text}");
+    }
+    let total: u64 = lines[1..]
+        .iter()
+        .map(|l| l.split(',').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 8, "{text}");
+    let bad = shogi(&["stats", d, "--summary", "castle"]);
+    assert_eq!(code(&bad), 2, "{}", stderr(&bad));
+}
+
+#[test]
+fn summary_by_opening_per_player() {
+    let dir = scratch("openings-summary-player");
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    let game = |sente: &str, gote: &str, end: &str| {
+        format!(
+            "先手：{sente}\n後手：{gote}\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ７八飛(28)\n{end}"
+        )
+    };
+    write("1.kif", &game("Alpha", "Beta", "   4 投了\n"));
+    write("2.kif", &game("Beta", "Alpha", "   4 投了\n"));
+    write(
+        "3.kif",
+        &game("Gamma", "Alpha", "   4 ８四歩(83)\n   5 投了\n"),
+    );
+    let d = dir.to_str().unwrap();
+    let out = shogi_ok(&[
+        "stats",
+        d,
+        "--summary",
+        "opening",
+        "--player",
+        "alpha",
+        "--player",
+        "beta",
+    ]);
+    assert_eq!(
+        stdout(&out),
+        "player,opening,games,sente_wins,gote_wins,draws,wins,losses,average_plies\n\
+         alpha,三間飛車,3,2,1,0,2,1,3.3\n\
+         beta,三間飛車,2,2,0,0,1,1,3.0\n"
+    );
+}
+
+/// The header lines `convert --tags` wrote into a KIF file: (key, value) of the tag keys.
+fn tag_lines(path: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .filter_map(|l| l.split_once('：'))
+        .filter(|(k, _)| *k == "戦型" || k.ends_with("の戦型") || k.ends_with("の囲い"))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+#[test]
+fn convert_tags_writes_headers_that_read_back() {
+    let dir = games("openings-convert");
+    std::fs::write(
+        dir.join("i-own.kif"),
+        "戦型：矢倉\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ６八飛(28)\n   4 投了\n",
+    )
+    .unwrap();
+    let out = scratch("openings-convert-out");
+    let (d, o) = (dir.to_str().unwrap(), out.to_str().unwrap());
+    let done = shogi(&["convert", d, "--to", "kif", "--tags", "--out-dir", o]);
+    assert_eq!(code(&done), 0, "{}", stderr(&done));
+    // The record's own 戦型 is kept, and the note says what we recognised.
+    assert_contains(
+        &stderr(&done),
+        "i-own.kif: note: kept the record's own 戦型：矢倉 (recognised: 四間飛車)",
+    );
+    assert_eq!(
+        tag_lines(&out.join("i-own.kifu")),
+        [("戦型", "矢倉"), ("先手の戦型", "四間飛車")].map(|(k, v)| (k.into(), v.into()))
+    );
+    assert_eq!(tag_lines(&out.join("f-mini.kifu")), []);
+    // Read back: the 戦型 line is the opening column, the side lines are the side's tags.
+    let before = rows(&["stats", d, "--tags", "--format", "jsonl"]);
+    let after = rows(&["stats", o, "--tags", "--format", "jsonl"]);
+    assert_eq!(before.len(), after.len());
+    for (b, a) in before.iter().zip(&after) {
+        let name = file(a).replace(".kifu", "");
+        for col in [
+            "opening",
+            "sente_openings",
+            "gote_openings",
+            "sente_castles",
+            "gote_castles",
+        ] {
+            assert_eq!(a[col], b[col], "{name} {col}");
+        }
+        let lines = tag_lines(&out.join(file(a)));
+        let line = |k: &str| lines.iter().find(|l| l.0 == k).map(|l| l.1.clone());
+        if name != "i-own" && name != "g-header" && name != "e-nimai" {
+            assert_eq!(a["opening_header"], b["opening"], "{name}");
+        }
+        for (key, col) in [
+            ("先手の戦型", "sente_openings"),
+            ("後手の戦型", "gote_openings"),
+            ("先手の囲い", "sente_castles"),
+            ("後手の囲い", "gote_castles"),
+        ] {
+            let want = strs(&b[col]).join(", ");
+            assert_eq!(line(key).unwrap_or_default(), want, "{name} {key}");
+        }
+    }
+    // CSA: the 戦型 as $OPENING, read back as the record's header.
+    let csa = shogi_ok(&[
+        "convert",
+        &format!("{d}/a-shiken.usi"),
+        "--to",
+        "csa",
+        "--tags",
+    ]);
+    assert_contains(&stdout(&csa), "$OPENING:四間飛車\n");
+    let bad = shogi(&["convert", d, "--to", "usi", "--tags"]);
+    assert_eq!(code(&bad), 2);
+}
+
+#[test]
+fn training_export_of_one_opening() {
+    let dir = games("openings-training");
+    let d = dir.to_str().unwrap();
+    let out = shogi(&[
+        "convert",
+        d,
+        "--to",
+        "positions",
+        "--keep-unfinished",
+        "--opening",
+        "振り飛車",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Kept: the games with a Ranging Rook opening (a-shiken, c-aifuri, g-header, h-gote).
+    let kept = rows(&["stats", d, "--opening", "振り飛車", "--format", "jsonl"]);
+    let plies: u64 = kept.iter().map(|r| r["plies"].as_u64().unwrap()).sum();
+    assert_eq!(stdout(&out).lines().count() as u64, plies);
+    assert_contains(
+        &stderr(&out),
+        &format!(
+            "{} without the --opening/--castle/--class asked for",
+            8 - kept.len()
+        ),
+    );
+}

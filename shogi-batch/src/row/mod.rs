@@ -30,7 +30,9 @@ pub use csv_line::{MATE_COLUMNS, csv_header};
 
 pub use moves::{main_line_text, moves_text};
 
-pub use openings::{TAG_COLUMNS, TagFilter, TagSide, TagWant, game_tags};
+pub use openings::{
+    KeptHeader, TAG_COLUMNS, TagFilter, TagSide, TagWant, add_tag_headers, game_tags, main_name,
+};
 
 /// One game, as a row of the `shogi stats` table.
 ///
@@ -374,11 +376,11 @@ impl<S: AsRef<str>> GameRow<S> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The first game of `text`, which must have no error.
-    pub(super) fn read_one(text: &str) -> InputRecord {
+    pub(crate) fn read_one(text: &str) -> InputRecord {
         let game = read_any(text);
         assert!(game.error.is_none(), "{:?}", game.error);
         game

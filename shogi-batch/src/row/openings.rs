@@ -41,6 +41,74 @@ fn read_game_tags(game: &InputRecord, rules: &RuleSet) -> Option<GameTags> {
     recognise_legal(rules, record.start_position(), moves)
 }
 
+/// The game's main 戦型 as the `opening` column and a `戦型` header give it: the tag's name,
+/// `力戦` where no opening formed, none where openings formed but none names a 戦型.
+pub fn main_name<'r>(tags: &GameTags, rules: &'r RuleSet) -> Option<&'r str> {
+    match tags.main {
+        Some(m) => Some(rules.name(m)),
+        None => (tags.class == GameClass::Unclassified).then(|| GameClass::Unclassified.japanese()),
+    }
+}
+
+/// A tag line the record already had, kept instead of ours ([`add_tag_headers`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptHeader {
+    /// The key, as a KIF header writes it (`戦型`, `先手の囲い`, ...).
+    pub key: String,
+    /// The record's own value, kept.
+    pub theirs: String,
+    /// What we would have written.
+    pub ours: String,
+}
+
+/// Writes a game's tags into its header, as the fact sheet's §3 describes the KIF/KI2 keys:
+/// `戦型` (the main 戦型, or 力戦; CSA `$OPENING`), then `先手の戦型`, `先手の囲い`,
+/// `後手の戦型`, `後手の囲い` (下手/上手 in a lance handicap; names in the order they formed,
+/// joined by `, `; a side with none gets no line). A key the record already has is never
+/// overwritten: the record's own line stays, and the ones that differ from ours are returned.
+pub fn add_tag_headers(record: &mut Record, tags: &GameTags, rules: &RuleSet) -> Vec<KeptHeader> {
+    let handicap = shogi_core::Handicap::from_sfen(&record.start_position().to_sfen())
+        .is_some_and(|h| h != shogi_core::Handicap::Even);
+    let (sente, gote) = if handicap {
+        ("下手", "上手")
+    } else {
+        ("先手", "後手")
+    };
+    let join = |hits: &[TagHit]| {
+        hits.iter()
+            .map(|h| rules.name(h.tag))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut lines: Vec<(HeaderKey, String)> = main_name(tags, rules)
+        .map(|m| (HeaderKey::Opening, m.to_string()))
+        .into_iter()
+        .collect();
+    for (who, side) in [(sente, &tags.sente), (gote, &tags.gote)] {
+        for (kind, hits) in [("戦型", &side.openings), ("囲い", &side.castles)] {
+            if !hits.is_empty() {
+                lines.push((HeaderKey::Other(format!("{who}の{kind}")), join(hits)));
+            }
+        }
+    }
+    let mut kept = Vec::new();
+    for (key, ours) in lines {
+        match record.header.get(&key) {
+            Some(theirs) => {
+                if theirs.trim() != ours {
+                    kept.push(KeptHeader {
+                        key: key.kif().to_string(),
+                        theirs: theirs.trim().to_string(),
+                        ours,
+                    });
+                }
+            }
+            None => record.header.push(key, ours),
+        }
+    }
+    kept
+}
+
 /// The side a tag filter looks at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum TagSide {
@@ -120,13 +188,7 @@ impl<S: From<String>> GameRow<S> {
                 .collect::<Vec<S>>()
         };
         let t = self.tags.as_ref();
-        self.opening = Some(t.and_then(|t| {
-            match t.main {
-                Some(m) => Some(S::from(rules.name(m).to_string())),
-                None => (t.class == GameClass::Unclassified)
-                    .then(|| S::from(GameClass::Unclassified.japanese().to_string())),
-            }
-        }));
+        self.opening = Some(t.and_then(|t| main_name(t, rules).map(|m| S::from(m.to_string()))));
         self.game_class = Some(t.map(|t| S::from(t.class.japanese().to_string())));
         self.sente_class = Some(t.map(|t| S::from(t.sente.class.japanese().to_string())));
         self.gote_class = Some(t.map(|t| S::from(t.gote.class.japanese().to_string())));

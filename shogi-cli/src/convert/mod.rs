@@ -11,6 +11,7 @@ use crate::ctx::{Ctx, Failure};
 use crate::driver::{Batch, Copies, Plan, internal_error, selected, status};
 use shogi_batch::{DedupMode, InputRecord, Selection, game_key, line_text};
 use shogi_kif::{Encoding, ErrorKind, Record};
+use shogi_openings::RuleSet;
 use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
@@ -120,6 +121,11 @@ pub struct ConvertArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Write each game's openings and castles into its header: `戦型` (CSA `$OPENING`), and
+    /// `先手の戦型`, `先手の囲い`, `後手の戦型`, `後手の囲い` (CSA: as comment lines). A line
+    /// the record already has is kept, with a note when ours differs.
+    #[arg(long)]
+    pub tags: bool,
     /// Convert the main line only: variations are dropped (in every format) and a warning
     /// says how many.
     #[arg(long)]
@@ -164,26 +170,32 @@ enum Message {
         text: String,
         error: bool,
     },
+    /// Information about the `index`th record (no warning): printed as `path: note: ...`.
+    Note { index: usize, text: String },
 }
 
 impl Message {
     /// The line printed for an input `path` of `records` records.
     fn render(&self, path: &str, records: usize) -> String {
-        match self {
-            Message::Plain(s) => s.clone(),
+        let (index, text, level) = match self {
+            Message::Plain(s) => return s.clone(),
             Message::Record { index, text, error } => {
-                let level = if *error { "error" } else { "warning" };
-                if records > 1 {
-                    format!("{path}: {level}: record {index}: {text}")
-                } else {
-                    format!("{path}: {level}: {text}")
-                }
+                (index, text, if *error { "error" } else { "warning" })
             }
+            Message::Note { index, text } => (index, text, "note"),
+        };
+        if records > 1 {
+            format!("{path}: {level}: record {index}: {text}")
+        } else {
+            format!("{path}: {level}: {text}")
         }
     }
 
     fn is_error(&self) -> bool {
-        !matches!(self, Message::Record { error: false, .. })
+        matches!(
+            self,
+            Message::Plain(_) | Message::Record { error: true, .. }
+        )
     }
 }
 
@@ -206,6 +218,7 @@ fn convert_game(
     args: &ConvertArgs,
     selection: &Selection,
     dedup: Option<DedupMode>,
+    tags: Option<&RuleSet>,
 ) -> ConvertedGame {
     let mut done = ConvertedGame {
         text: None,
@@ -249,6 +262,10 @@ fn convert_game(
                     return done;
                 }
             };
+            let record = match tags {
+                Some(rules) => Cow::Owned(with_tags(record.into_owned(), rules, index, &mut done)),
+                None => record,
+            };
             let converted = convert_record(&record, args);
             done.lost = converted.lost;
             if let Some(text) = converted.warning {
@@ -270,6 +287,28 @@ fn convert_game(
         (None, None) => {}
     }
     done
+}
+
+/// `record` with its tags in its header (`--tags`); a line it already had is kept, with a
+/// note when ours differs.
+fn with_tags(
+    mut record: Record,
+    rules: &RuleSet,
+    index: usize,
+    done: &mut ConvertedGame,
+) -> Record {
+    if let Some(tags) = shogi_batch::game_tags(&record, rules) {
+        for k in shogi_batch::add_tag_headers(&mut record, &tags, rules) {
+            done.errors.push(Message::Note {
+                index,
+                text: format!(
+                    "kept the record's own {}：{} (recognised: {})",
+                    k.key, k.theirs, k.ours
+                ),
+            });
+        }
+    }
+    record
 }
 
 /// The record whose main line is the line `--variation` chose (the record itself without
@@ -300,6 +339,11 @@ fn check_flags(args: &ConvertArgs, ctx: &mut Ctx) -> Result<bool, Failure> {
              (the record formats keep every variation)",
         ));
     }
+    if args.tags && !args.to.is_record() {
+        return Err(Failure::usage(
+            "error: --tags goes with --to kif, ki2, csa or jkf (stats --tags gives the columns)",
+        ));
+    }
     if args.notation.is_some() && args.to != ToFormat::Moves {
         return Err(Failure::usage("error: --notation goes with --to moves"));
     }
@@ -319,16 +363,20 @@ fn check_flags(args: &ConvertArgs, ctx: &mut Ctx) -> Result<bool, Failure> {
         }
     }
     if args.to.is_training() {
-        // The training writers take --min-rating from the selection; the other selection
-        // flags, --dedup and --shard are not theirs yet: refused rather than ignored.
+        // The training writers take --min-rating and the tag filters from the selection; the
+        // other selection flags, --dedup and --shard are not theirs yet: refused rather than
+        // ignored.
         let others = SelectArgs {
             min_rating: None,
+            opening: None,
+            castle: None,
+            class: None,
             ..args.select.clone()
         };
         if !others.selection()?.is_empty() || others.dedup.is_some() || args.shard.shard.is_some() {
             return Err(Failure::usage(
-                "error: with --to hcpe, psv or positions, only --min-rating of the selection \
-                 flags applies (and not --dedup or --shard)",
+                "error: with --to hcpe, psv or positions, only --min-rating, --opening, --castle \
+                 and --class of the selection flags apply (and not --dedup or --shard)",
             ));
         }
         training::run(args, ctx)?;
@@ -350,6 +398,11 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     }
     let selection = args.select.selection()?;
     let dedup = args.select.dedup()?;
+    let tags = if args.tags {
+        Some(args.select.tag_rules()?)
+    } else {
+        None
+    };
     // Validation only matters to a selection (--valid, --ending ...).
     let plan = Plan::new(&args.paths, &args.input, args.jobs, "convert")
         .shard(&args.shard)
@@ -385,7 +438,7 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         copies: Copies::new(dedup),
     };
     batch.run(
-        |input, game| convert_game(&input.name, &game, args, &selection, dedup),
+        |input, game| convert_game(&input.name, &game, args, &selection, dedup, tags),
         &mut gather,
     );
     let mut w = gather.flush_held();

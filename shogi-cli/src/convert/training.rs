@@ -9,6 +9,7 @@
 //! encodable) are only counted, in the summary line on stderr.
 
 use super::{ConvertArgs, ToFormat, chosen_line, extension, output_paths};
+use crate::batch::SelectArgs;
 use crate::ctx::{Ctx, Failure};
 use crate::driver::{Batch, Handler, Plan, internal_error, selected, status};
 use crate::inputs::io_reason;
@@ -79,6 +80,8 @@ struct Counts {
     draws: u64,
     declarations: u64,
     rating: u64,
+    /// Left out by --opening, --castle or --class.
+    tags: u64,
     not_encodable: u64,
     illegal: u64,
 }
@@ -92,6 +95,7 @@ impl Counts {
         self.draws += o.draws;
         self.declarations += o.declarations;
         self.rating += o.rating;
+        self.tags += o.tags;
         self.not_encodable += o.not_encodable;
         self.illegal += o.illegal;
     }
@@ -121,6 +125,10 @@ impl Counts {
             (self.draws, "draws"),
             (self.declarations, "declarations"),
             (self.rating, "below --min-rating or unrated"),
+            (
+                self.tags,
+                "without the --opening/--castle/--class asked for",
+            ),
             (
                 self.not_encodable,
                 "not encodable (not standard shogi, no king, extra pieces)",
@@ -157,12 +165,18 @@ struct Trained {
     counts: Counts,
 }
 
+/// The selection flags the training targets take: --min-rating, and the tag filters.
+struct TrainSelection {
+    rating: Selection,
+    tags: Selection,
+}
+
 /// Encodes the entries of one game (when it is readable and selected); runs on a worker.
 fn train_game(
     path: &str,
     game: &InputRecord,
     args: &ConvertArgs,
-    selection: &Selection,
+    selection: &TrainSelection,
 ) -> Trained {
     let mut done = Trained::default();
     if let Some((_, error, note)) = internal_error(path, game) {
@@ -182,9 +196,13 @@ fn train_game(
         (Some(record), None) => record,
         (None, None) => return done,
     };
-    // Only --min-rating reaches here (see `convert::run`): the row carries the ratings.
-    if !selected(selection, path, game, None) {
+    // Only --min-rating and the tag filters reach here (see `convert::run`).
+    if !selected(&selection.rating, path, game, None) {
         done.counts.rating += 1;
+        return done;
+    }
+    if !selected(&selection.tags, path, game, None) {
+        done.counts.tags += 1;
         return done;
     }
     let record = match chosen_line(record, args.variation) {
@@ -361,8 +379,27 @@ pub fn run(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         )),
         None => None,
     };
-    // Only --min-rating of the selection flags is allowed here (see `convert::run`).
-    let selection = args.select.selection()?;
+    // Only --min-rating and the tag filters are allowed here (see `convert::run`), each
+    // counted apart in the closing line.
+    let base = SelectArgs {
+        side: args.select.side.clone(),
+        tag_rules: args.select.tag_rules.clone(),
+        ..SelectArgs::default()
+    };
+    let selection = TrainSelection {
+        rating: SelectArgs {
+            min_rating: args.select.min_rating.clone(),
+            ..base.clone()
+        }
+        .selection()?,
+        tags: SelectArgs {
+            opening: args.select.opening.clone(),
+            castle: args.select.castle.clone(),
+            class: args.select.class.clone(),
+            ..base
+        }
+        .selection()?,
+    };
     let mut t = Trainer {
         sink: Sink {
             targets,
