@@ -9,6 +9,8 @@ use shogi_train::{GameResult, PositionFormat};
 use std::collections::HashMap;
 use std::path::Path;
 
+type Nodes = HashMap<[u8; 32], Node>;
+
 /// Settings of a [`Builder`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildOptions {
@@ -69,10 +71,15 @@ struct Node {
     moves: Vec<(Move, MoveTally, u64)>,
 }
 
-/// Bytes a new position costs the builder (its key and node, counted twice as the table
-/// grows by doubling) and a new move (its slot, likewise).
-const NODE_BYTES: usize = 2 * (32 + std::mem::size_of::<Node>()) + 16;
-const MOVE_BYTES: usize = 2 * std::mem::size_of::<(Move, MoveTally, u64)>();
+/// Bytes a new position costs: its key and node in the table (counted twice, as the table
+/// grows by doubling), and what it becomes when a run is written (its SFEN key, about 100
+/// bytes, and its tallies), as both are held at that moment.
+const NODE_BYTES: usize =
+    2 * (32 + std::mem::size_of::<Node>()) + 16 + 112 + std::mem::size_of::<Tallied>();
+/// Bytes a move costs beside the growth of its node's list: its tally in a run.
+const MOVE_BYTES: usize = std::mem::size_of::<(Move, MoveTally)>();
+/// Bytes a slot of a node's move list costs (counted as the list grows).
+const SLOT_BYTES: usize = std::mem::size_of::<(Move, MoveTally, u64)>();
 
 /// Counts positions and moves over games, then makes the book ([`Builder::finish`]).
 ///
@@ -83,7 +90,7 @@ const MOVE_BYTES: usize = 2 * std::mem::size_of::<(Move, MoveTally, u64)>();
 #[derive(Debug)]
 pub struct Builder {
     options: BuildOptions,
-    nodes: HashMap<[u8; 32], Node>,
+    nodes: Nodes,
     used: usize,
     spill: Option<Spill>,
     games: u64,
@@ -95,7 +102,7 @@ impl Builder {
     pub fn new(options: BuildOptions) -> Builder {
         Builder {
             options,
-            nodes: HashMap::new(),
+            nodes: Nodes::default(),
             used: 0,
             spill: None,
             games: 0,
@@ -185,8 +192,9 @@ impl Builder {
             let slot = match node.moves.iter().position(|m| m.0 == mv) {
                 Some(i) => i,
                 None => {
-                    *used += MOVE_BYTES;
+                    let before = node.moves.capacity();
                     node.moves.push((mv, MoveTally::default(), 0));
+                    *used += MOVE_BYTES + (node.moves.capacity() - before) * SLOT_BYTES;
                     node.moves.len() - 1
                 }
             };
@@ -252,7 +260,7 @@ impl Builder {
 }
 
 /// The nodes taken out of the table as tallies sorted by key.
-fn tallies(nodes: &mut HashMap<[u8; 32], Node>) -> Vec<Tallied> {
+fn tallies(nodes: &mut Nodes) -> Vec<Tallied> {
     let mut out: Vec<Tallied> = nodes
         .drain()
         .map(|(packed, node)| {
