@@ -3,7 +3,7 @@
 
     python3 scripts/book-bench.py [--shogi target/release/shogi] [--positions 10000000]
         [--memory 256] [--backup-positions 1000000] [--engine YaneuraOu-by-gcc] [--work DIR]
-        [--games 100000,1000000] [--min-plies 40] [--max-plies 80] [--profile release]
+        [--games 100000,1000000] [--build-memory 512] [--min-plies 40] [--max-plies 80] [--profile release]
 
 1. Writes an unsorted text book of POSITIONS random-walk positions (the shogi-book example
    `book_gen`, built in release).
@@ -17,7 +17,7 @@
    from the command line).
 5. With --games N[,N...] (0 skips it): for each N, N games of random legal play of MIN_PLIES to
    MAX_PLIES moves (shogi-kif's gen_games example, one KIF file each, seed 1), a book built from
-   them with `shogi book build --max-ply 32`, against `shogi stats` reading the same files (the
+   them with `shogi book build --max-ply 32 --memory BUILD_MEMORY`, against `shogi stats` reading the same files (the
    anchor: reading and replaying alone); then the same games indexed (`shogi index`, timed for
    information) and the book built from the database (`shogi book build --db`), against the
    same anchor. Time, peak memory, book positions per second.
@@ -56,6 +56,7 @@ def main():
     ap.add_argument("--backup-positions", type=int, default=1_000_000)
     ap.add_argument("--engine", help="YaneuraOu (material edition) for the backup anchor")
     ap.add_argument("--work", help="folder for the books (default: a temporary one)")
+    ap.add_argument("--build-memory", type=int, default=512, help="MiB of positions for book build (--memory)")
     ap.add_argument("--games", default="0", help="games for the build benchmark, comma-separated (0: none)")
     ap.add_argument("--min-plies", type=int, default=40, help="shortest generated game")
     ap.add_argument("--max-plies", type=int, default=80, help="longest generated game")
@@ -91,7 +92,8 @@ def bench_build(args, shogi, work, n):
     print(f"{n:,} games ({args.min_plies}-{args.max_plies} plies, max ply 32):")
     print(f"  anchor shogi stats of the same files: {asecs:.1f}s, peak {arss:,.0f} MiB")
     out = os.path.join(work, f"built-{n}.db")
-    secs, rss, r = timed([shogi, "book", "build", games, "-o", out, "--max-ply", "32"])
+    secs, rss, r = timed([shogi, "book", "build", games, "-o", out, "--max-ply", "32",
+                              "--memory", str(args.build_memory)])
     said = r.stderr.strip().splitlines()[-1]
     m = re.search(r"(\d+) positions", said)
     positions = int(m.group(1)) if m else 0
@@ -103,7 +105,8 @@ def bench_build(args, shogi, work, n):
     isecs, irss = peak([shogi, "index", games, "--db", db])
     print(f"  (shogi index of the same files: {isecs:.1f}s, peak {irss:,.0f} MiB)")
     out_db = os.path.join(work, f"built-db-{n}.db")
-    secs, rss, r = timed([shogi, "book", "build", "--db", db, "-o", out_db, "--max-ply", "32"])
+    secs, rss, r = timed([shogi, "book", "build", "--db", db, "-o", out_db, "--max-ply", "32",
+                              "--memory", str(args.build_memory)])
     said = r.stderr.strip().splitlines()[-1]
     same = open(out, "rb").read() == open(out_db, "rb").read()
     print(f"  book build --db: {secs:.1f}s ({secs / asecs:.2f}x the anchor), peak {rss:,.0f} MiB ({rss / arss:.2f}x), "

@@ -1,10 +1,37 @@
 //! Books built from games: every position up to a ply reached by enough games, each move with
 //! how many games played it and a value from their results.
 
-use crate::book::{Book, BookMove, Entry, position_key};
+use crate::book::{Book, Entry, position_key};
+use crate::error::BookError;
+use crate::spill::{Spill, Tallied};
 use shogi_core::{Color, Move, Position};
 use shogi_train::{GameResult, PositionFormat};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::path::Path;
+
+/// Hashes a packed position: its bytes folded 8 at a time with a multiply (the bytes of
+/// PackedSfen spread well already; SipHash's resistance to chosen keys is not needed for
+/// positions of games, and it took a large share of the counting).
+#[derive(Default)]
+struct PackedHasher(u64);
+
+impl Hasher for PackedHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Nodes = HashMap<[u8; 32], Node, BuildHasherDefault<PackedHasher>>;
 
 /// Settings of a [`Builder`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,26 +93,52 @@ struct Node {
     moves: Vec<(Move, MoveTally, u64)>,
 }
 
+/// Bytes a new position costs: its key and node in the table (counted twice, as the table
+/// grows by doubling), and what it becomes when a run is written (its SFEN key, about 100
+/// bytes, and its tallies), as both are held at that moment.
+const NODE_BYTES: usize =
+    2 * (32 + std::mem::size_of::<Node>()) + 16 + 112 + std::mem::size_of::<Tallied>();
+/// Bytes a move costs beside the growth of its node's list: its tally in a run.
+const MOVE_BYTES: usize = std::mem::size_of::<(Move, MoveTally)>();
+/// Bytes a slot of a node's move list costs (counted as the list grows).
+const SLOT_BYTES: usize = std::mem::size_of::<(Move, MoveTally, u64)>();
+
 /// Counts positions and moves over games, then makes the book ([`Builder::finish`]).
 ///
 /// Each game counts once per position it reaches (a position reached twice in one game counts
-/// one game) and once per move it plays from there.
+/// one game) and once per move it plays from there. A builder made with [`Builder::spilling`]
+/// holds at most about its memory bound of positions: beyond it the tallies go to sorted
+/// temporary files, merged when the book is made; the book is the same.
 #[derive(Debug)]
 pub struct Builder {
     options: BuildOptions,
-    nodes: HashMap<[u8; 32], Node>,
+    nodes: Nodes,
+    used: usize,
+    spill: Option<Spill>,
     games: u64,
     skipped: u64,
 }
 
 impl Builder {
-    /// An empty builder.
+    /// An empty builder holding every position in memory.
     pub fn new(options: BuildOptions) -> Builder {
         Builder {
             options,
-            nodes: HashMap::new(),
+            nodes: Nodes::default(),
+            used: 0,
+            spill: None,
             games: 0,
             skipped: 0,
+        }
+    }
+
+    /// An empty builder holding about `memory` bytes of positions, writing sorted runs to
+    /// temporary files in `temp_dir` beyond that (removed when the builder is finished or
+    /// dropped).
+    pub fn spilling(options: BuildOptions, memory: usize, temp_dir: &Path) -> Builder {
+        Builder {
+            spill: Some(Spill::new(memory, temp_dir)),
+            ..Builder::new(options)
         }
     }
 
@@ -100,20 +153,38 @@ impl Builder {
         self.skipped
     }
 
+    /// Sorted runs written to temporary files so far.
+    pub fn runs(&self) -> usize {
+        self.spill.as_ref().map_or(0, Spill::runs)
+    }
+
     /// Adds a game: its start position, its moves (legal, as a replayed main line is) and
     /// its result (`None` when it has none). Returns false (and counts the game as skipped)
-    /// when its positions cannot be in a book; an illegal move ends the game there.
+    /// when its positions cannot be in a book; an illegal move ends the game there. A failure
+    /// to write a run is kept and returned by [`Builder::finish`]; games after it are skipped.
     pub fn add_game(
         &mut self,
         start: &Position,
         moves: &[Move],
         result: Option<GameResult>,
     ) -> bool {
-        if PositionFormat::PackedSfen.encode_to_array(start).is_err() {
+        let failed = self.spill.as_ref().is_some_and(Spill::failed);
+        if failed || PositionFormat::PackedSfen.encode_to_array(start).is_err() {
             self.skipped += 1;
             return false;
         }
         self.games += 1;
+        self.count_game(start, moves, result);
+        if let Some(spill) = &mut self.spill {
+            if self.used >= spill.memory {
+                spill.write_run(tallies(&mut self.nodes));
+                self.used = 0;
+            }
+        }
+        true
+    }
+
+    fn count_game(&mut self, start: &Position, moves: &[Move], result: Option<GameResult>) {
         let game = self.games;
         let mut pos = start.clone();
         for &mv in moves {
@@ -125,11 +196,15 @@ impl Builder {
                 break;
             };
             let mover = pos.side_to_move();
-            let node = self.nodes.entry(packed).or_insert(Node {
-                ply,
-                games: 0,
-                last_game: 0,
-                moves: Vec::new(),
+            let used = &mut self.used;
+            let node = self.nodes.entry(packed).or_insert_with(|| {
+                *used += NODE_BYTES;
+                Node {
+                    ply,
+                    games: 0,
+                    last_game: 0,
+                    moves: Vec::new(),
+                }
             });
             node.ply = node.ply.min(ply);
             if node.last_game != game {
@@ -139,7 +214,9 @@ impl Builder {
             let slot = match node.moves.iter().position(|m| m.0 == mv) {
                 Some(i) => i,
                 None => {
+                    let before = node.moves.capacity();
                     node.moves.push((mv, MoveTally::default(), 0));
+                    *used += MOVE_BYTES + (node.moves.capacity() - before) * SLOT_BYTES;
                     node.moves.len() - 1
                 }
             };
@@ -156,10 +233,10 @@ impl Builder {
             }
             pos.play_unchecked(mv);
         }
-        true
     }
 
-    /// The tallies of a position: games reaching it, and each move's tally.
+    /// The tallies of a position: games reaching it, and each move's tally (of the games
+    /// still in memory, for a spilling builder).
     pub fn tally(&self, pos: &Position) -> Option<(u64, Vec<(Move, MoveTally)>)> {
         let packed = PositionFormat::PackedSfen.encode_to_array(pos).ok()?;
         self.nodes
@@ -167,39 +244,61 @@ impl Builder {
             .map(|n| (n.games, n.moves.iter().map(|m| (m.0, m.1)).collect()))
     }
 
-    /// The book: every position reached by at least `min_games` games, each move with its
-    /// count (games that played it) and value ([`value_from_results`]), depth 0, no ponder.
-    pub fn finish(self) -> Book {
-        let mut book = Book::new();
-        for (packed, node) in self.nodes {
-            if node.games < u64::from(self.options.min_games) {
-                continue;
+    /// Gives the book's positions to `sink` in key order, without holding the book: every
+    /// position reached by at least `min_games` games, each move with its count (games that
+    /// played it) and value ([`value_from_results`]), depth 0, no ponder. Errors are those
+    /// of writing or reading the runs, or the sink's.
+    pub fn finish_into(
+        mut self,
+        mut sink: impl FnMut(String, Entry) -> Result<(), BookError>,
+    ) -> Result<(), BookError> {
+        let min_games = u64::from(self.options.min_games);
+        let mut emit = |t: Tallied| match t.games >= min_games {
+            true => {
+                let (key, entry) = t.into_entry();
+                sink(key, entry)
             }
-            let mut pos = PositionFormat::PackedSfen
+            false => Ok(()),
+        };
+        let mut rest = tallies(&mut self.nodes);
+        match self.spill.take() {
+            Some(mut spill) if spill.runs() > 0 || spill.failed() => {
+                spill.write_run(rest);
+                spill.merge(&mut emit)
+            }
+            _ => rest.drain(..).try_for_each(emit),
+        }
+    }
+
+    /// The book, in memory ([`Builder::finish_into`] collected).
+    pub fn finish(self) -> Result<Book, BookError> {
+        let mut book = Book::new();
+        self.finish_into(|key, entry| {
+            book.insert_key(key, entry);
+            Ok(())
+        })?;
+        Ok(book)
+    }
+}
+
+/// The nodes taken out of the table as tallies sorted by key.
+fn tallies(nodes: &mut Nodes) -> Vec<Tallied> {
+    let mut out: Vec<Tallied> = nodes
+        .drain()
+        .map(|(packed, node)| {
+            let pos = PositionFormat::PackedSfen
                 .decode(&packed)
                 .expect("a packed position we encoded decodes");
-            pos.set_move_number(node.ply);
-            let moves = node
-                .moves
-                .iter()
-                .map(|(mv, t, _)| BookMove {
-                    mv: *mv,
-                    ponder: None,
-                    value: t.value(),
-                    depth: 0,
-                    count: t.games,
-                })
-                .collect();
-            let mut entry = Entry {
-                ply: Some(node.ply),
-                moves,
-                comments: Vec::new(),
-            };
-            entry.sort_moves();
-            book.insert_key(position_key(&pos), entry);
-        }
-        book
-    }
+            Tallied {
+                key: position_key(&pos),
+                ply: node.ply,
+                games: node.games,
+                moves: node.moves.iter().map(|m| (m.0, m.1)).collect(),
+            }
+        })
+        .collect();
+    out.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+    out
 }
 
 /// Whether the mover won (`Some(true)`), lost, or drew (`None`).

@@ -113,7 +113,8 @@ pub(crate) fn combine(a: Entry, b: Entry, rule: Duplicates) -> Entry {
 }
 
 /// A temporary file that is removed when dropped unless kept.
-struct TempFile(PathBuf);
+#[derive(Debug)]
+pub(crate) struct TempFile(pub(crate) PathBuf);
 
 impl Drop for TempFile {
     fn drop(&mut self) {
@@ -121,7 +122,7 @@ impl Drop for TempFile {
     }
 }
 
-fn temp_path(dir: &Path, stem: &str, n: usize) -> PathBuf {
+pub(crate) fn temp_path(dir: &Path, stem: &str, n: usize) -> PathBuf {
     dir.join(format!(".{stem}.{}.{n}.tmp", std::process::id()))
 }
 

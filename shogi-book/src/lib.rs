@@ -42,6 +42,7 @@ mod build;
 mod error;
 mod eval;
 mod extsort;
+mod spill;
 mod text;
 mod walk;
 mod ybb;

@@ -48,7 +48,7 @@ fn build_counts_equal_brute_force_counts() {
     for (line, result) in &games {
         assert!(builder.add_game(&start, line, *result));
     }
-    let book = builder.finish();
+    let book = builder.finish().unwrap();
     // Brute force: per position, the set of games reaching it (at move number <= 9) and, per
     // move, the games playing it with their results.
     type Tally = HashMap<Move, (HashSet<usize>, [u64; 3])>;
@@ -241,7 +241,7 @@ fn external_sort_equals_the_in_memory_sort_and_a_failure_keeps_the_output() {
         for (line, result) in games(seed, 200) {
             b.add_game(&Position::startpos(Variant::Standard), &line, result);
         }
-        let built = b.finish();
+        let built = b.finish().unwrap();
         let text = lines(&built);
         let mut blocks: Vec<&str> = text.split("sfen ").skip(1).collect();
         blocks.reverse();
@@ -285,5 +285,30 @@ fn external_sort_equals_the_in_memory_sort_and_a_failure_keeps_the_output() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(left.len(), 3, "{left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_spilling_build_equals_the_in_memory_build() {
+    let dir = std::env::temp_dir().join(format!("shogi-book-spill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let options = BuildOptions {
+        max_ply: 12,
+        min_games: 2,
+    };
+    let start = Position::startpos(Variant::Standard);
+    let mut whole = Builder::new(options);
+    // A few kilobytes: each run holds a few games, so positions recur across many runs.
+    let mut spilling = Builder::spilling(options, 8 << 10, &dir);
+    for (line, result) in games(11, 300) {
+        whole.add_game(&start, &line, result);
+        spilling.add_game(&start, &line, result);
+    }
+    let runs = spilling.runs();
+    assert!(runs > 5, "{runs}");
+    let expected = lines(&whole.finish().unwrap());
+    assert_eq!(lines(&spilling.finish().unwrap()), expected);
+    // The runs are gone.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }

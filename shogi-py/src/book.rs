@@ -148,7 +148,8 @@ impl PyBook {
             let result = shogi_train::game_result(record);
             builder.add_game(record.start_position(), &moves, result);
         }
-        let book = with_analysis(builder.finish(), analysis, max_ply)?;
+        let book = builder.finish().map_err(|e| err(e.to_string()))?;
+        let book = with_analysis(book, analysis, max_ply)?;
         Ok(PyBook { book })
     }
 
@@ -166,7 +167,8 @@ impl PyBook {
         let selection = crate::stats::selection(filters, "Book.from_db")?;
         let mut builder = Builder::new(options(max_ply, min_games));
         sources::add_db_games(&mut builder, &path, &selection).map_err(err)?;
-        let book = with_analysis(builder.finish(), analysis, max_ply)?;
+        let book = builder.finish().map_err(|e| err(e.to_string()))?;
+        let book = with_analysis(book, analysis, max_ply)?;
         Ok(PyBook { book })
     }
 

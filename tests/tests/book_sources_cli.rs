@@ -1,5 +1,5 @@
 //! `shogi book build --db` against the same games read as records (with and without a
-//! selection), and against counts made by brute force; `shogi match --book`'s openings and
+//! selection), with its runs spilled to disk, and against counts made by brute force; `shogi match --book`'s openings and
 //! `shogi explore --book`'s marks.
 
 mod common;
@@ -73,6 +73,25 @@ fn build_from_the_database_equals_build_from_the_records() {
             std::fs::read_to_string(&from_db).unwrap(),
         );
         assert_eq!(ra, rb, "{filter:?}");
+        // With no memory for positions every game goes to its own sorted run on disk: the
+        // merged book is the same, and the runs are gone.
+        let spilled = dir.join("s.db").display().to_string();
+        b[5] = &spilled;
+        b.extend(["--memory", "0"]);
+        let out = shogi(&b);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("sorted run(s) on disk"),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(std::fs::read_to_string(&spilled).unwrap(), rb, "{filter:?}");
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
         // The count of each start move equals a count over the games themselves.
         let mut brute: HashMap<String, u64> = HashMap::new();
         for (sente, line) in &games {

@@ -1,7 +1,7 @@
 //! `shogi book build` (a book from game records, the selection of `stats` applying) and
 //! `shogi book backup` (peta_shock's back-up).
 
-use super::files::{BookFormat, read_book, write_book};
+use super::files::{BookFormat, read_book, write_atomically, write_book};
 use super::roots;
 use super::sources;
 use crate::args::InputArgs;
@@ -13,7 +13,7 @@ use shogi_book::{BuildOptions, Builder};
 use shogi_core::{Move, Position};
 use shogi_train::GameResult;
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `shogi book build`.
 #[derive(clap::Args)]
@@ -46,6 +46,14 @@ pub struct BuildArgs {
     /// Worker threads for reading (default: all cores).
     #[arg(long, short)]
     pub jobs: Option<usize>,
+    /// MiB of positions counted in memory; beyond it sorted runs go to temporary files and
+    /// are merged at the end (the book is the same). A text book without --analysis is
+    /// written as it is merged; the other formats and --analysis hold the finished book.
+    #[arg(long, value_name = "MIB", default_value_t = 512)]
+    pub memory: usize,
+    /// Folder for the temporary runs (default: the output's folder).
+    #[arg(long, value_name = "DIR")]
+    pub temp_dir: Option<PathBuf>,
 }
 
 /// Arguments of `shogi book backup`.
@@ -96,77 +104,135 @@ pub fn build(args: &BuildArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             "error: --dedup: not with --db (every game of the database counts)",
         ));
     }
+    let start = std::time::Instant::now();
+    let format = BookFormat::of_output(&args.output);
+    let from_games = !args.paths.is_empty() || args.db.is_some();
+    let (positions, moves, summary) = if !from_games {
+        let (book, summary) = with_analysis(args, shogi_book::Book::new(), String::new())?;
+        write_notes(ctx, write_book(&args.output, format, &book, true)?);
+        (book.len(), book.move_count(), summary)
+    } else {
+        let (builder, summary) = count_games(args, &selection, ctx)?;
+        if args.analysis.is_none() && format == BookFormat::Db {
+            let (positions, moves) = stream_text(builder, &args.output)?;
+            (positions, moves, summary)
+        } else {
+            let book = builder
+                .finish()
+                .map_err(|e| Failure::usage(format!("error: {e}")))?;
+            let (book, summary) = with_analysis(args, book, summary)?;
+            write_notes(ctx, write_book(&args.output, format, &book, true)?);
+            (book.len(), book.move_count(), summary)
+        }
+    };
+    let _ = writeln!(
+        ctx.stderr,
+        "{summary}: {positions} positions, {moves} moves in {:.2}s",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn write_notes(ctx: &mut Ctx, notes: Vec<String>) {
+    for n in notes {
+        let _ = writeln!(ctx.stderr, "{n}");
+    }
+}
+
+/// Counts the games of the records and the database in a builder bounded by `--memory`;
+/// returns it and what was read, in words.
+fn count_games(
+    args: &BuildArgs,
+    selection: &shogi_batch::Selection,
+    ctx: &mut Ctx,
+) -> Result<(Builder, String), Failure> {
     let options = BuildOptions {
         max_ply: args.max_ply,
         min_games: args.min_games,
     };
-    let start = std::time::Instant::now();
-    let games = (!args.paths.is_empty() || args.db.is_some()).then(|| Builder::new(options));
-    let (mut book, mut summary) = match games {
-        Some(mut builder) => {
-            let mut parts = Vec::new();
-            if !args.paths.is_empty() {
-                parts.push(from_records(args, &selection, &mut builder, ctx)?);
-            }
-            if let Some(db) = &args.db {
-                let read = sources::add_db_games(&mut builder, db, &selection)
-                    .map_err(|e| Failure::usage(format!("error: {e}")))?;
-                parts.push(format!(
-                    "{}: {} game(s) ({} left out by the selection, {} unreadable)",
-                    db.display(),
-                    read.games,
-                    read.left_out,
-                    read.unreadable
-                ));
-            }
-            let (games, skipped) = (builder.games(), builder.skipped());
-            parts.push(format!("{games} counted, {skipped} not standard shogi"));
-            (builder.finish(), parts.join("; "))
-        }
-        None => (shogi_book::Book::new(), String::new()),
-    };
-    if let Some(cache) = &args.analysis {
-        let (evals, read) = sources::analysis_book(cache, args.max_ply)
+    let temp_dir = args
+        .temp_dir
+        .clone()
+        .or_else(|| args.output.parent().map(Path::to_path_buf))
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or_else(|| PathBuf::from("."));
+    let mut builder = Builder::spilling(options, args.memory.saturating_mul(1 << 20), &temp_dir);
+    let mut parts = Vec::new();
+    if !args.paths.is_empty() {
+        parts.push(from_records(args, selection, &mut builder, ctx)?);
+    }
+    if let Some(db) = &args.db {
+        let read = sources::add_db_games(&mut builder, db, selection)
             .map_err(|e| Failure::usage(format!("error: {e}")))?;
-        let mut text = format!(
-            "{}: {} result(s), {} not used, {} unreadable",
-            cache.display(),
-            read.results,
-            read.unused,
+        parts.push(format!(
+            "{}: {} game(s) ({} left out by the selection, {} unreadable)",
+            db.display(),
+            read.games,
+            read.left_out,
             read.unreadable
-        );
-        if args.paths.is_empty() && args.db.is_none() {
-            book = evals;
-        } else {
-            let r = shogi_book::apply_evaluations(&mut book, &evals);
-            text.push_str(&format!(
-                "; moves valued by the engine's line for them {}, by its line after them {}, not valued (results kept) {}",
-                r.from_position, r.from_child, r.kept
-            ));
-        }
-        summary = if summary.is_empty() {
-            text
-        } else {
-            format!("{summary}; {text}")
-        };
+        ));
     }
-    let notes = write_book(
-        &args.output,
-        BookFormat::of_output(&args.output),
-        &book,
-        true,
-    )?;
-    for n in notes {
-        let _ = writeln!(ctx.stderr, "{n}");
+    let (games, skipped, runs) = (builder.games(), builder.skipped(), builder.runs());
+    parts.push(format!("{games} counted, {skipped} not standard shogi"));
+    if runs > 0 {
+        parts.push(format!("{runs} sorted run(s) on disk"));
     }
-    let _ = writeln!(
-        ctx.stderr,
-        "{summary}: {} positions, {} moves in {:.2}s",
-        book.len(),
-        book.move_count(),
-        start.elapsed().as_secs_f64()
+    Ok((builder, parts.join("; ")))
+}
+
+/// Writes the builder's book as a text book while its runs are merged; returns its positions
+/// and moves.
+fn stream_text(builder: Builder, output: &Path) -> Result<(usize, usize), Failure> {
+    use std::io::Write as _;
+    let (mut positions, mut moves) = (0, 0);
+    write_atomically(output, |w| {
+        writeln!(w, "{}", shogi_book::HEADER).map_err(|e| e.to_string())?;
+        builder
+            .finish_into(|key, entry| {
+                positions += 1;
+                moves += entry.moves.len();
+                shogi_book::write_record(w, &key, &entry)
+                    .map_err(|e| shogi_book::BookError::io(&output.display().to_string(), &e))
+            })
+            .map_err(|e| e.to_string())
+    })?;
+    Ok((positions, moves))
+}
+
+/// The book with the values of `--analysis` (the analysis book alone when there are no
+/// games), and the summary with what the cache gave.
+fn with_analysis(
+    args: &BuildArgs,
+    mut book: shogi_book::Book,
+    summary: String,
+) -> Result<(shogi_book::Book, String), Failure> {
+    let Some(cache) = &args.analysis else {
+        return Ok((book, summary));
+    };
+    let (evals, read) = sources::analysis_book(cache, args.max_ply)
+        .map_err(|e| Failure::usage(format!("error: {e}")))?;
+    let mut text = format!(
+        "{}: {} result(s), {} not used, {} unreadable",
+        cache.display(),
+        read.results,
+        read.unused,
+        read.unreadable
     );
-    Ok(())
+    if args.paths.is_empty() && args.db.is_none() {
+        book = evals;
+    } else {
+        let r = shogi_book::apply_evaluations(&mut book, &evals);
+        text.push_str(&format!(
+            "; moves valued by the engine's line for them {}, by its line after them {}, not valued (results kept) {}",
+            r.from_position, r.from_child, r.kept
+        ));
+    }
+    let summary = if summary.is_empty() {
+        text
+    } else {
+        format!("{summary}; {text}")
+    };
+    Ok((book, summary))
 }
 
 /// Adds the games of the record files to `builder`; returns what was read, in words.
