@@ -76,8 +76,10 @@ fn month(start_iso: Option<&str>) -> i64 {
     let Some(d) = start_iso.and_then(|d| d.get(..10)) else {
         return UNKNOWN;
     };
-    match (d[..4].parse::<i64>(), d[5..7].parse::<i64>()) {
-        (Ok(y), Ok(m)) => 12 * y + m - 1,
+    // `get`, not indexing: a stored date that is not ASCII must not cut a character.
+    let field = |r: std::ops::Range<usize>| d.get(r).and_then(|t| t.parse::<i64>().ok());
+    match (field(0..4), field(5..7)) {
+        (Some(y), Some(m)) => 12 * y + m - 1,
         _ => UNKNOWN,
     }
 }
@@ -509,4 +511,18 @@ pub(crate) fn explore(
         out.push((line, ratings));
     }
     Ok(Some(table(target, out, games, ended)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn month_of_a_date_never_cuts_a_character() {
+        assert_eq!(month(Some("2020-05-17T10:00:00")), 12 * 2020 + 4);
+        // '€' spans bytes 2..5: byte 4 is inside it (indexing panicked there).
+        assert_eq!(month(Some("ab€12-05-01")), UNKNOWN);
+        assert_eq!(month(Some("2020-0")), UNKNOWN);
+        assert_eq!(month(None), UNKNOWN);
+    }
 }
