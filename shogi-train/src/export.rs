@@ -1,8 +1,9 @@
 //! The entries of a record: which games and positions give one, and each entry's bytes.
 
-use crate::eval::{Eval, node_eval};
+use crate::eval::{hcpe_eval, psv_score};
 use crate::judge::game_result;
 use crate::packed::{EncodeError, GameResult, Hcpe, PackedSfenValue, PositionFormat};
+use shogi_core::Score;
 use shogi_core::{Color, Move, Position};
 use shogi_kif::{EndingKind, MoveNode, Record};
 use std::fmt;
@@ -66,8 +67,9 @@ pub struct Entry {
     pub ply: u32,
     /// The game's result (absolute).
     pub result: GameResult,
-    /// The recorded evaluation (sente's point of view), if any.
-    pub eval: Option<Eval>,
+    /// The recorded evaluation of the position (sente's point of view), if any: see
+    /// [`shogi_kif::eval::position_scores`] for which comment values which position.
+    pub eval: Option<Score>,
 }
 
 impl Entry {
@@ -78,12 +80,12 @@ impl Entry {
 
     /// hcpe's `eval` (side to move; 0 without an evaluation).
     pub fn hcpe_eval(&self) -> i16 {
-        self.eval.map_or(0, |e| e.hcpe(self.side()))
+        self.eval.map_or(0, |e| hcpe_eval(e, self.side()))
     }
 
     /// psv's `score` (side to move; 0 without an evaluation).
     pub fn psv_score(&self) -> i16 {
-        self.eval.map_or(0, |e| e.psv(self.side()))
+        self.eval.map_or(0, |e| psv_score(e, self.side()))
     }
 
     /// The 38-byte hcpe entry.
@@ -166,11 +168,12 @@ pub fn for_each_entry(
         result,
         eval: None,
     };
+    let scores = shogi_kif::eval::position_scores(record);
     let mut n = 0;
     for (i, node) in moves.iter().enumerate() {
         if i as u64 >= u64::from(options.skip_first) {
             entry.mv = node.mv;
-            entry.eval = node_eval(node);
+            entry.eval = scores.get(i).copied().flatten();
             entry.ply = entry.position.move_number();
             f(&entry);
             n += 1;

@@ -46,11 +46,15 @@
 //!   cycle (that side loses); impasse, `%MAX_MOVES` and `%HIKIWAKE` are draws. Interrupted,
 //!   adjourned and unterminated games have no result. hcpe stores the result absolutely
 //!   (0 draw, 1 sente won, 2 gote won), psv relative to the side to move (1, 0, -1).
-//! * **Evaluation.** [`eval_from_comment`] recognises engine comments (see there). Every
-//!   recognised form is from **sente's** point of view (checked on the Floodgate records of
-//!   the shared corpus: in games gote won, both engines' `'**` scores are negative), and the
-//!   comment on move *n* is the search of the position *before* move *n* (the engine's root:
-//!   the same reading as DLShogi's `csa_to_hcpe.py`). Entries store it relative to the side
+//! * **Evaluation.** The records' engine comments are read by
+//!   [`shogi_kif::eval::position_scores`], the one reader of every dialect (ShogiHome,
+//!   Floodgate, ShogiGUI, ぴよ将棋, csa_client). Every form is from **sente's** point of view
+//!   (checked on the Floodgate records of the shared corpus: in games gote won, both engines'
+//!   `'**` scores are negative). The playing engine's comment on move *n* (Floodgate's `'**`,
+//!   ShogiHome's `*` block) is its search of the position *before* move *n* (the engine's
+//!   root: the same reading as DLShogi's `csa_to_hcpe.py`); an analysis comment on move *n*
+//!   (ShogiHome's `#` block, ShogiGUI's `解析`, ぴよ将棋's `指し手`) values the position
+//!   *after* it, so it goes to the next entry. Entries store the score relative to the side
 //!   to move, as both formats want, and 0 where the record carries none.
 //! * **Mate and large scores.** hcpe: clamped to ±32767, and a mate is ±32767 (what
 //!   `csa_to_hcpe.py` writes for Floodgate's ±100000 mates). psv: clamped to ±32000
@@ -60,14 +64,15 @@
 //!   game): psv's `gamePly`.
 //!
 //! ```
-//! use shogi_train::{Eval, GameResult, TrainingOptions};
+//! use shogi_core::Score;
+//! use shogi_train::{GameResult, TrainingOptions};
 //!
 //! let csa = "V2\nN+a\nN-b\nPI\n+\n+7776FU\n'** 35 -3334FU\n-3334FU\n'** -20\n%TORYO\n";
 //! let record = shogi_kif::read_str(csa, shogi_kif::ReadOptions::default())?;
 //! let entries = shogi_train::entries(&record, &TrainingOptions::default()).expect("selected");
 //! assert_eq!(entries.len(), 2);
 //! assert_eq!(entries[0].mv.to_usi(), "7g7f");
-//! assert_eq!(entries[0].eval, Some(Eval::Cp(35)));
+//! assert_eq!(entries[0].eval, Some(Score::Cp(35)));
 //! // Sente, to move at the end, resigned.
 //! assert_eq!(entries[1].result, GameResult::WhiteWin);
 //! // The second position has gote to move: sente's -20 is +20 for gote.
@@ -75,15 +80,15 @@
 //! # Ok::<(), shogi_kif::ReadError>(())
 //! ```
 //!
-//! Layout: `packed` (positions, moves, results, entries as bytes), `eval` (evaluations in
-//! comments), `judge` (the game's result), `export` (a record's entries).
+//! Layout: `packed` (positions, moves, results, entries as bytes), `eval` (evaluations as
+//! the formats store them), `judge` (the game's result), `export` (a record's entries).
 
 mod eval;
 mod export;
 mod judge;
 mod packed;
 
-pub use eval::{Eval, PSV_MATE, eval_from_comment, node_eval};
+pub use eval::{PSV_MATE, hcpe_eval, psv_score};
 pub use export::{Entry, Skip, TrainingOptions, entries, for_each_entry, select};
 pub use judge::game_result;
 pub use packed::{

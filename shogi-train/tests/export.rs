@@ -1,62 +1,75 @@
 //! Training entries from records: engine evaluations in comments, results judged by the
 //! rules, which games and positions give entries.
 
-use shogi_core::{Color, Move};
+use shogi_core::{Color, Move, Score};
 use shogi_kif::EndingKind;
-use shogi_train::{
-    Eval, GameResult, Skip, TrainingOptions, entries, eval_from_comment, game_result,
-};
+use shogi_train::{GameResult, Skip, TrainingOptions, entries, game_result, hcpe_eval, psv_score};
 
-/// A comment line as the reader keeps it: the file's line without its KIF `*` or CSA `'*`.
-fn kif(line: &str) -> Option<Eval> {
-    eval_from_comment(line.strip_prefix('*').expect("a KIF comment line"))
+/// The evaluations of a game's three positions (before moves 1, 2 and 3) when each of the
+/// first two moves holds `comments[i]` (whole lines as the file has them, `""` for none).
+fn evals(format: &str, comments: [&str; 2]) -> Vec<Option<Score>> {
+    let c = |i: usize| match comments[i] {
+        "" => String::new(),
+        line => format!("{line}\n"),
+    };
+    let text = match format {
+        "csa" => format!(
+            "V2\nPI\n+\n+7776FU\n{}-3334FU\n{}+2726FU\n%TORYO\n",
+            c(0),
+            c(1)
+        ),
+        _ => format!(
+            "手数----指手--\n   1 ７六歩(77)\n{}   2 ３四歩(33)\n{}   3 ２六歩(27)\n   4 投了\n",
+            c(0),
+            c(1)
+        ),
+    };
+    let record = shogi_kif::read_str(&text, shogi_kif::ReadOptions::default()).expect("readable");
+    let all = entries(&record, &TrainingOptions::default()).expect("selected");
+    all.iter().map(|e| e.eval).collect()
 }
 
-fn csa(line: &str) -> Option<Eval> {
-    eval_from_comment(line.strip_prefix("'*").expect("a CSA program comment line"))
+/// The evaluation a single comment line on move 1 gives, whichever position it values
+/// (before move 1 for an engine's own line, after it for an analysis).
+fn one(format: &str, line: &str) -> Option<Score> {
+    let e = evals(format, [line, ""]);
+    assert!(e[2].is_none(), "{line}: nothing reaches the third position");
+    e[0].or(e[1])
+}
+
+fn kif(line: &str) -> Option<Score> {
+    one("kif", line)
+}
+
+fn csa(line: &str) -> Option<Score> {
+    one("csa", line)
 }
 
 #[test]
 fn floodgate_scores() {
     // Lines from the shared corpus's Floodgate records.
-    assert_eq!(
-        csa("'** 47 -2324FU +2824HI -8485FU +6978KI -4132KI +7776FU"),
-        Some(Eval::Cp(47))
-    );
-    assert_eq!(csa("'** 0"), Some(Eval::Cp(0)));
-    assert_eq!(
-        csa("'** -34 -5354FU +7988GI -3536FU +3736FU"),
-        Some(Eval::Cp(-34))
-    );
-    assert_eq!(csa("'** -865423 +2726FU"), Some(Eval::Cp(-865423)));
-    assert_eq!(csa("'** 100000 +0054KA"), Some(Eval::Cp(100000)));
+    assert_eq!(csa("'** 47 -3334FU +2726FU -8485FU"), Some(Score::Cp(47)));
+    assert_eq!(csa("'** 0"), Some(Score::Cp(0)));
+    assert_eq!(csa("'** -865423 +2726FU"), Some(Score::Cp(-865423)));
+    assert_eq!(csa("'** 100000 +0054KA"), Some(Score::Cp(100000)));
     // A V3 comment and the header-like comments are not scores.
     assert_eq!(csa("'*30手目から"), None);
     assert_eq!(csa("'** 読み筋と評価値"), None);
-    assert_eq!(eval_from_comment("summary:toryo:a win:b lose"), None);
-    assert_eq!(eval_from_comment("* 12abc"), None);
+    assert_eq!(csa("'summary:toryo:a win:b lose"), None);
+    assert_eq!(csa("'** 12abc"), None);
 }
 
 #[test]
 fn shogihome_comments() {
-    // tsshogi's sample04 (ShogiHome): `**評価値=159` in KIF, `*評価値=159` in its JKF.
-    assert_eq!(kif("**評価値=159"), Some(Eval::Cp(159)));
-    assert_eq!(kif("**評価値=-1184"), Some(Eval::Cp(-1184)));
-    assert_eq!(kif("*#評価値=+2000"), Some(Eval::Cp(2000)));
-    assert_eq!(csa("'*#評価値=-500"), Some(Eval::Cp(-500)));
-    assert_eq!(
-        kif("**詰み=先手勝ち:7手"),
-        Some(Eval::Mate {
-            winner: Color::Black,
-            plies: Some(7)
-        })
-    );
+    // tsshogi's sample04 (ShogiHome): `**評価値=159` in KIF.
+    assert_eq!(kif("**評価値=159"), Some(Score::Cp(159)));
+    assert_eq!(kif("**評価値=-1184"), Some(Score::Cp(-1184)));
+    assert_eq!(kif("*#評価値=+2000"), Some(Score::Cp(2000)));
+    assert_eq!(csa("'*#評価値=-500"), Some(Score::Cp(-500)));
+    assert_eq!(kif("**詰み=先手勝ち:7手"), Some(Score::Mate { plies: 7 }));
     assert_eq!(
         kif("*#詰み=後手勝ち"),
-        Some(Eval::Mate {
-            winner: Color::White,
-            plies: None
-        })
+        Some(Score::MateUnknown { winning: false })
     );
     assert_eq!(kif("**読み筋=△６二銀▲７八玉"), None);
     assert_eq!(kif("**深さ=15"), None);
@@ -67,55 +80,70 @@ fn shogihome_comments() {
 fn shogigui_and_piyo_comments() {
     // kif-parser's ShogiGUI record.
     assert_eq!(
-        kif("**対局 深さ 2 ノード数 1123 評価値 100 読み筋 △５二金(41) "),
-        Some(Eval::Cp(100))
+        kif("**対局 深さ 2 ノード数 1123 評価値 100 読み筋 △３四歩(33) "),
+        Some(Score::Cp(100))
     );
     assert_eq!(
-        kif("**対局 深さ 2 ノード数 365 評価値 -1000001 読み筋 △同　銀(31) "),
-        Some(Eval::Cp(-1000001))
-    );
-    assert_eq!(
-        kif("**解析 0 ○ 候補1 時間 00:01.0 深さ 17/29 ノード数 123 評価値 -85 読み筋 ▲７六歩"),
-        Some(Eval::Cp(-85))
+        kif("**解析 0 ○ 候補1 時間 00:01.0 深さ 17/29 ノード数 123 評価値 -85 読み筋 △３四歩"),
+        Some(Score::Cp(-85))
     );
     // The short form engines' own KIF writers use for ShogiGUI (sente's view too).
-    assert_eq!(kif("**対局 評価値 -5000"), Some(Eval::Cp(-5000)));
+    assert_eq!(kif("**対局 評価値 -5000"), Some(Score::Cp(-5000)));
     // tsshogi's ぴよ将棋 record.
-    assert_eq!(
-        kif("*#指し手[2912]△６二玉  ▲３三金打  △１二銀打"),
-        Some(Eval::Cp(2912))
-    );
-    assert_eq!(
-        kif("*#指し手[3773] 悪手 △７一玉  ▲４三金"),
-        Some(Eval::Cp(3773))
-    );
+    assert_eq!(kif("*#指し手[2912]▲７六歩  △３四歩"), Some(Score::Cp(2912)));
     // Recommended moves and the summary lines carry no score of the move played.
-    assert_eq!(kif("*#推奨手[2508]△５四玉  ▲５三金打"), None);
+    assert_eq!(kif("*#推奨手[2508]▲２六歩  △８四歩"), None);
     assert_eq!(kif("*#先手 悪手:0回  疑問手:2回"), None);
     // A human comment mentioning an evaluation is not an engine's.
     assert_eq!(kif("*評価値 300くらい"), None);
 }
 
 #[test]
+fn which_position_a_comment_values() {
+    // The playing engine's line on move 1 is its search before it: the start position's.
+    assert_eq!(
+        evals("kif", ["**評価値=40", "**評価値=-30"]),
+        [Some(Score::Cp(40)), Some(Score::Cp(-30)), None]
+    );
+    assert_eq!(
+        evals("csa", ["'** 35 -3334FU", "'** -20"]),
+        [Some(Score::Cp(35)), Some(Score::Cp(-20)), None]
+    );
+    // An analysis of move 1 values the position after it (ShogiHome's `#` block, ShogiGUI's
+    // 解析, ぴよ将棋's 指し手).
+    assert_eq!(
+        evals("kif", ["*#評価値=55", "*#評価値=70"]),
+        [None, Some(Score::Cp(55)), Some(Score::Cp(70))]
+    );
+    assert_eq!(
+        evals("kif", ["**解析 0 ○ 候補1 評価値 -85 読み筋 △３四歩", ""]),
+        [None, Some(Score::Cp(-85)), None]
+    );
+    // Both value the second position: the analysis wins.
+    assert_eq!(
+        evals("kif", ["*#評価値=55", "**評価値=12"]),
+        [None, Some(Score::Cp(55)), None]
+    );
+}
+
+#[test]
 fn formats_conventions() {
-    let cp = Eval::Cp(-40000);
-    assert_eq!(cp.hcpe(Color::Black), -32767);
-    assert_eq!(cp.hcpe(Color::White), 32767);
-    assert_eq!(cp.psv(Color::Black), -32000);
-    assert_eq!(Eval::Cp(123).psv(Color::White), -123);
-    let mate = Eval::Mate {
-        winner: Color::White,
-        plies: Some(5),
-    };
-    assert_eq!(mate.hcpe(Color::White), 32767);
-    assert_eq!(mate.hcpe(Color::Black), -32767);
-    assert_eq!(mate.psv(Color::White), 31995);
-    assert_eq!(mate.psv(Color::Black), -31995);
-    let unknown = Eval::Mate {
-        winner: Color::Black,
-        plies: None,
-    };
-    assert_eq!(unknown.psv(Color::Black), 32000);
+    let cp = Score::Cp(-40000);
+    assert_eq!(hcpe_eval(cp, Color::Black), -32767);
+    assert_eq!(hcpe_eval(cp, Color::White), 32767);
+    assert_eq!(psv_score(cp, Color::Black), -32000);
+    assert_eq!(psv_score(Score::Cp(123), Color::White), -123);
+    // Gote mates in 5 (sente's view).
+    let mate = Score::Mate { plies: -5 };
+    assert_eq!(hcpe_eval(mate, Color::White), 32767);
+    assert_eq!(hcpe_eval(mate, Color::Black), -32767);
+    assert_eq!(psv_score(mate, Color::White), 31995);
+    assert_eq!(psv_score(mate, Color::Black), -31995);
+    let unknown = Score::MateUnknown { winning: true };
+    assert_eq!(psv_score(unknown, Color::Black), 32000);
+    assert_eq!(psv_score(unknown, Color::White), -32000);
+    // Sente has mated: the mated side's view is a loss at distance 0.
+    assert_eq!(psv_score(Score::MateGiven, Color::White), -32000);
 }
 
 fn result_of(text: &str) -> Option<GameResult> {

@@ -77,6 +77,19 @@ impl Source {
         }
     }
 
+    /// Whether the score is the playing engine's search of the position before the move,
+    /// which it chose: the engine's own line (ShogiHome's `*` block, ShogiGUI's `対局`, a
+    /// Floodgate or csa_client comment). Otherwise the score is an analysis of the position
+    /// after the move (ShogiHome's `#` block, ShogiGUI's `解析`, ぴよ将棋's `指し手[N]`).
+    /// Both value the position after the move when the engine's choice was best; only a
+    /// root search values the position before it exactly.
+    pub fn is_root_search(self) -> bool {
+        match self {
+            Source::Player | Source::Floodgate | Source::ShogiGuiGame | Source::CsaClient => true,
+            Source::Research | Source::ShogiGuiAnalysis | Source::Piyo => false,
+        }
+    }
+
     /// Whether PVs of this source are CSA moves (else Japanese).
     fn csa_moves(self) -> bool {
         matches!(self, Source::Floodgate | Source::CsaClient)
@@ -249,6 +262,42 @@ fn floodgate_line(e: &mut Evaluation, body: &str) {
 /// so held by the move before or by the start) goes to the next move when its PV continues
 /// from the position after that move and not from the position after the move holding it.
 pub fn evaluations(record: &Record) -> Vec<Evaluation> {
+    select(record, true)
+}
+
+/// The score of each main-line position as the record's comments give it: index `k` is the
+/// position after `k` moves (0: the start), `None` where no comment values it. The
+/// evaluation of each move is the one [`evaluations`] picks; it values the position before
+/// the move when it is the playing engine's own search ([`Source::is_root_search`]: the
+/// score of the move it chose) and the position after the move when it is an analysis of
+/// it. Where two moves' evaluations value the same position, the one of lower
+/// [`Source::priority`] wins, the earlier move on a tie. Scores are in sente's view. Cheaper
+/// than [`evaluations`] (PVs are not resolved) and free for a record without comments.
+pub fn position_scores(record: &Record) -> Vec<Option<Score>> {
+    let main_line = record.moves.moves.iter().take_while(|n| n.foul.is_none());
+    let mut scores = vec![None; main_line.clone().count() + 1];
+    let has_comments =
+        !record.start_comments.is_empty() || main_line.clone().any(|n| !n.comments.is_empty());
+    if !has_comments {
+        return scores;
+    }
+    let mut held: Vec<Option<u8>> = vec![None; scores.len()];
+    for e in select(record, false) {
+        let (Some(score), Some(k)) = (e.score, e.ply.checked_sub(e.source.is_root_search() as u32))
+        else {
+            continue;
+        };
+        let k = k as usize;
+        if k < scores.len() && held[k].is_none_or(|p| e.source.priority() < p) {
+            scores[k] = Some(score);
+            held[k] = Some(e.source.priority());
+        }
+    }
+    scores
+}
+
+/// [`evaluations`], with the PVs resolved into USI moves when `resolve`.
+fn select(record: &Record, resolve: bool) -> Vec<Evaluation> {
     let mut out = Vec::new();
     let mut pos = record.start_position().clone();
     let moves = &record.moves.moves;
@@ -281,7 +330,7 @@ pub fn evaluations(record: &Record) -> Vec<Evaluation> {
             }
         }
         if let Some(mut e) = found.into_iter().next() {
-            if let Some(pv) = &e.pv {
+            if let Some(pv) = e.pv.as_ref().filter(|_| resolve) {
                 e.pv_usi = resolve_pv(pv, e.source, &before, &pos, node.mv)
                     .iter()
                     .map(|m| m.to_usi())
