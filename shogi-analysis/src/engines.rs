@@ -11,6 +11,7 @@ use shogi_core::{Move, Position, Variant};
 use shogi_usi::{BestMove, Engine, EngineError, Limit, OptionKind, Pool, StartOptions};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
+use std::sync::{Condvar, Mutex};
 
 /// Every option the engine offered at its default, overridden by those set and marked `(set)`:
 /// the option part of the cache key (buttons left out). An option set to its default value is
@@ -136,6 +137,10 @@ fn analyse(
 /// Shogi, and the cache opened for it with the notes on what the file holds that is not used.
 pub(crate) struct Engines {
     pub pool: Pool,
+    /// How many of the pool's engines search at once (the jobs); the others prepare their
+    /// next search meanwhile
+    /// ([`shogi_usi::FreshState::processes_per_search`]).
+    pub searching: usize,
     pub name: String,
     pub mini_refused: Option<String>,
     pub cache: Option<Cache>,
@@ -176,13 +181,19 @@ pub(crate) fn start_engines(
         program: e.program.clone(),
         error,
     };
-    let mut pool = Pool::start(
-        settings.jobs.min(positions.max(1)),
-        &e.program,
-        &e.args,
-        &start,
-    )
-    .map_err(engine_error)?;
+    let searching = settings.jobs.min(positions.max(1));
+    let mut pool = Pool::start(searching, &e.program, &e.args, &start).map_err(engine_error)?;
+    // Engines whose fresh state waits (YaneuraOu's `isready`) get more processes than jobs:
+    // each prepares its next search while others search; `searching` of them search at once.
+    let per_search = pool.engines()[0].fresh_state().processes_per_search();
+    let wanted = (searching * per_search).min(positions.max(1));
+    if wanted > pool.len() {
+        let mut all = pool.into_engines();
+        while all.len() < wanted {
+            all.push(Engine::start(&e.program, &e.args, start.clone()).map_err(engine_error)?);
+        }
+        pool = Pool::from_engines(all);
+    }
     if settings.multipv > 1 {
         for engine in pool.engines_mut() {
             engine.set_multipv(settings.multipv).map_err(engine_error)?;
@@ -216,6 +227,7 @@ pub(crate) fn start_engines(
     };
     Ok(Engines {
         pool,
+        searching,
         name,
         mini_refused,
         cache,
@@ -317,10 +329,17 @@ pub(crate) fn search_positions(
     let total = todo.len() as u64;
     let mut done = Searched::default();
     let cache = e.cache.as_ref();
+    let permits = Permits::new(e.searching);
+    let ahead = e.pool.len() > e.searching;
     let _ = e.pool.run(
         todo.iter().map(|&i| (i, &slots[i])),
         |engine, (i, slot)| {
             let (start, moves) = slot.sent();
+            if ahead {
+                // A failure here is met again, and reported, by the search itself.
+                let _ = engine.prepare(start, moves);
+            }
+            let _searching = permits.take();
             let (r, full) = analyse(engine, start, moves, limit);
             (i, r, full)
         },
@@ -341,4 +360,66 @@ pub(crate) fn search_positions(
         },
     );
     done
+}
+
+/// A counting semaphore: at most `n` searches at once, however many engines the pool has.
+struct Permits {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+/// A taken permit, given back when dropped.
+struct Permit<'a>(&'a Permits);
+
+impl Permits {
+    fn new(n: usize) -> Permits {
+        Permits {
+            free: Mutex::new(n.max(1)),
+            freed: Condvar::new(),
+        }
+    }
+
+    /// Waits for a free permit and takes it.
+    fn take(&self) -> Permit<'_> {
+        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        while *free == 0 {
+            free = self.freed.wait(free).unwrap_or_else(|p| p.into_inner());
+        }
+        *free -= 1;
+        Permit(self)
+    }
+}
+
+impl Drop for Permit<'_> {
+    fn drop(&mut self) {
+        let mut free = self.0.free.lock().unwrap_or_else(|p| p.into_inner());
+        *free += 1;
+        self.0.freed.notify_one();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn permits_bound_the_searches_at_once() {
+        let permits = Permits::new(2);
+        let (now, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        std::thread::scope(|s| {
+            for _ in 0..6 {
+                s.spawn(|| {
+                    for _ in 0..20 {
+                        let _p = permits.take();
+                        let n = now.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(n, Ordering::SeqCst);
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                        now.fetch_sub(1, Ordering::SeqCst);
+                    }
+                });
+            }
+        });
+        assert_eq!(most.load(Ordering::SeqCst), 2);
+    }
 }

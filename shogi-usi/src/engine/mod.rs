@@ -214,6 +214,8 @@ pub struct Engine {
     used: bool,
     /// How this engine is given a fresh state (from its name, after `usiok`).
     fresh: FreshState,
+    /// Whether [`Engine::prepare`] gave the process its fresh state for the next search.
+    prepared: bool,
     state: State,
     last_command: Option<String>,
     /// Malformed lines seen during `usi` (an option we could not read).
@@ -287,6 +289,7 @@ impl Engine {
             last_sent: None,
             used: false,
             fresh: FreshState::All,
+            prepared: false,
             state: State::Idle,
             last_command: None,
             start_warnings: Vec::new(),

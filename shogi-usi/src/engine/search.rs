@@ -19,6 +19,26 @@ impl Engine {
         Ok(pos)
     }
 
+    /// Does ahead of time what the next search of `start` after `moves` does before it
+    /// writes `position`: a restart when the process is stale, the variant, and, with
+    /// [`StartOptions::fresh_state`], the fresh state ([`FreshState`]); that search then
+    /// skips it. The result is the same as without: only the waiting moves, so that a caller
+    /// can prepare one process while another searches (YaneuraOu's `isready` sleeps at
+    /// least 100 ms: [`FreshState::processes_per_search`]). Anything sent to the engine
+    /// between this and the search other than that search's own commands is not allowed.
+    pub fn prepare(&mut self, start: &Position, moves: &[Move]) -> Result<(), EngineError> {
+        self.prepared = false;
+        let position = self.replay(start, moves)?;
+        self.check_idle()?;
+        self.restart_if_stale(start, moves)?;
+        self.set_variant(position.variant())?;
+        if self.start_options.fresh_state {
+            self.make_fresh(moves)?;
+            self.prepared = true;
+        }
+        Ok(())
+    }
+
     /// Writes `position` and `go` for the search of `position` (`start` after `moves`, already
     /// replayed by the caller: a game's move list is checked once per move, not twice).
     fn begin(
@@ -33,7 +53,7 @@ impl Engine {
         self.check_idle()?;
         self.restart_if_stale(start, moves)?;
         self.set_variant(position.variant())?;
-        if self.start_options.fresh_state {
+        if self.start_options.fresh_state && !std::mem::take(&mut self.prepared) {
             self.make_fresh(moves)?;
         }
         self.drain()?;
