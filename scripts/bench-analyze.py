@@ -13,7 +13,12 @@
 Games: the valid standard games of at least 30 moves in ../shared/corpus (as many as there
 are, up to --games), read in place (the corpus is not copied).
 
+5. with --yaneuraou PATH (built from its source: not packaged, not in CI): our overhead per
+   position against the engine's bare search loop at 20,000 and 100,000 nodes (fairy-stockfish
+   at 100,000 beside it), and 2 jobs against 1.
+
     scripts/bench-analyze.py [--games 100] [--subset 10] [--nodes 10000] [--shogi PATH]
+                             [--yaneuraou PATH]
 
 Prints one line per measurement and `uptime` before and after.
 """
@@ -119,9 +124,12 @@ def positions(shogi, paths):
     return out
 
 
-def python_loop(cmds, nodes):
-    """The minimal loop people write: one engine, new game + position + go per position."""
-    e = subprocess.Popen([FAIRY], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+def python_loop(cmds, nodes, engine=FAIRY, options=(("Threads", "1"),), fresh=True):
+    """The minimal loop people write: one engine, new game + position + go per position.
+    Without `fresh`, only position + go: the engine's search time and the pipe, the anchor of
+    our overhead (the engine keeps its hash, so the searches are not those of a fresh state,
+    but their time at a fixed node count is the same work)."""
+    e = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def send(s):
         e.stdin.write(s + "\n")
@@ -137,14 +145,16 @@ def python_loop(cmds, nodes):
 
     send("usi")
     until("usiok")
-    send("setoption name Threads value 1")
+    for name, value in options:
+        send(f"setoption name {name} value {value}")
     send("isready")
     until("readyok")
     t0 = time.perf_counter()
     for c in cmds:
-        send("usinewgame")
-        send("isready")
-        until("readyok")
+        if fresh:
+            send("usinewgame")
+            send("isready")
+            until("readyok")
         send(c)
         send(f"go nodes {nodes}")
         until("bestmove")
@@ -193,6 +203,7 @@ def main():
     ap.add_argument("--shogi", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "shogi"))
     ap.add_argument("--fake", default=None)
     ap.add_argument("--corpus", default=None, help="the corpus folder (default ../shared/corpus)")
+    ap.add_argument("--yaneuraou", default=None, help="a YaneuraOu binary: adds its measurements (5.)")
     a = ap.parse_args()
     shogi = a.shogi
     fake = a.fake or os.path.join(os.path.dirname(shogi), "fake-usi")
@@ -231,7 +242,33 @@ def main():
         print("   cshogi not installed: its loop skipped")
     else:
         print(f"   cshogi usi.Engine loop: {wcs:.2f} s wall, {len(sub_pos) / wcs:.1f} positions/s")
+    if a.yaneuraou:
+        yaneuraou(shogi, subset, sub_pos, a)
     print("load after:", uptime())
+
+
+def overhead(shogi, engine, options, subset, sub_pos, nodes):
+    """Our wall time per position (--jobs 1) against the engine's bare search loop (position +
+    go, no fresh state) at `nodes`: the overhead target is at most 10 % at 100,000 nodes."""
+    bare = python_loop(sub_pos, nodes, engine, options, fresh=False)
+    flags = [x for k, v in options for x in ("--option", f"{k}={v}") if k != "Threads"]
+    w1, *_ = run_shogi(shogi, ["analyze", *subset, "--engine", engine, *flags, "--nodes", str(nodes), "--jobs", "1", "-o", os.devnull])
+    n = len(sub_pos)
+    return bare, w1, f"bare loop {bare:.2f} s ({1000 * bare / n:.1f} ms/position), ours --jobs 1 {w1:.2f} s ({1000 * w1 / n:.1f} ms/position): overhead {100 * (w1 - bare) / bare:+.1f} %"
+
+
+def yaneuraou(shogi, subset, sub_pos, a):
+    """5. YaneuraOu (built from its source; not in CI): overhead at 20,000 and 100,000 nodes,
+    fairy-stockfish's at 100,000 beside it, and 2 jobs against 1."""
+    ya = a.yaneuraou
+    opts = (("USI_Hash", "16"), ("Threads", "1"))
+    for nodes in (20000, 100000):
+        print(f"5. YaneuraOu, subset, --nodes {nodes}: {overhead(shogi, ya, opts, subset, sub_pos, nodes)[2]}")
+    print(f"5b. fairy-stockfish, subset, --nodes 100000: {overhead(shogi, FAIRY, (('Threads', '1'),), subset, sub_pos, 100000)[2]}")
+    flags = ["--option", "USI_Hash=16", "--nodes", "20000"]
+    w1, own1, eng1, out1, _ = run_shogi(shogi, ["analyze", *subset, "--engine", ya, *flags, "--jobs", "1"])
+    w2, _, _, out2, _ = run_shogi(shogi, ["analyze", *subset, "--engine", ya, *flags, "--jobs", "2"])
+    print(f"5c. YaneuraOu --nodes 20000: --jobs 1 {w1:.2f} s, our CPU {100 * own1 / max(eng1, 1e-9):.2f} % of the engines'; --jobs 2 {w2:.2f} s: {w1 / w2:.2f}x; same table: {out1 == out2}")
 
 
 if __name__ == "__main__":

@@ -381,6 +381,40 @@ fn from_comments_needs_no_engine() {
     assert_eq!(r[3]["played_mate"], "7");
 }
 
+/// An engine whose fresh state waits (YaneuraOu's `isready`, here the fake under that name)
+/// gets four processes per job, each preparing its next search while another searches: one
+/// `isready` per search (sent ahead, not again before `go`) and the same table as an engine
+/// given its fresh state just before each search.
+#[test]
+fn an_engine_whose_fresh_state_waits_prepares_ahead_in_more_processes() {
+    let dir = scratch("ahead");
+    let log = dir.join("log");
+    let _ = std::fs::remove_file(&log);
+    let named = fake_args(&["--name", "YaneuraOu fake", "--log", log.to_str().unwrap()]);
+    let ahead = jsonl(&named, &["--jobs", "1"]);
+    assert_eq!(ahead.status.code(), Some(0), "{}", text(&ahead.stderr));
+    let plain = jsonl(&fake_args(&[]), &["--jobs", "1"]);
+    let strip = |o: &Output| {
+        rows(o)
+            .into_iter()
+            .map(|mut r| {
+                assert!(r["error"].is_null(), "{r}");
+                r.as_object_mut().unwrap().remove("engine");
+                r
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&ahead), strip(&plain));
+    // Several processes append to one log, so lines may interleave: count the words.
+    let logged = std::fs::read_to_string(&log).unwrap();
+    let processes = logged.matches("quit").count();
+    let searches = logged.matches("go nodes").count();
+    assert_eq!(processes, 4, "{logged}");
+    assert_eq!(searches, PLIES + 1);
+    // One `isready` at each start, one per search.
+    assert_eq!(logged.matches("isready").count(), processes + searches);
+}
+
 /// The go commands an engine logged (fake-usi --log).
 fn gos(log: &Path) -> usize {
     std::fs::read_to_string(log)
