@@ -11,7 +11,8 @@ The time each method's commands take (until `readyok`) is reported too.
         --method none --method usinewgame --method threads --method threads+usinewgame
 
 Methods: `none`, `usinewgame` (+ isready), `isready`, `threads` (`setoption Threads` + isready),
-`threads+usinewgame`, `usinewgame-only` (no isready). Positions: one SFEN per line.
+`threads+usinewgame`, `usinewgame-only` (no isready), `hash+usinewgame-only` (the hash option
+set again to its value, then usinewgame, no isready). Positions: one SFEN per line.
 This is how the engine layer's per-engine reset (shogi-usi `FreshState`) was chosen.
 """
 import argparse
@@ -72,9 +73,13 @@ class Engine:
             self.p.kill()
 
 
-def reset(engine, method, threads):
+def reset(engine, method, threads, hash_option=None):
     if method == "none":
         return
+    if method.startswith("hash"):
+        # Setting the hash size again (YaneuraOu's USI_Hash, Stockfish's Hash): does it clear?
+        name, value = hash_option
+        engine.send(f"setoption name {name} value {value}")
     if method.startswith("threads"):
         engine.send(f"setoption name Threads value {threads}")
     if "usinewgame" in method:
@@ -97,6 +102,7 @@ def main():
     a = ap.parse_args()
     options = [tuple(o.split("=", 1)) for o in a.option]
     threads = dict(options).get("Threads", "1")
+    hash_option = next(((k, v) for k, v in options if k in ("USI_Hash", "Hash")), ("USI_Hash", "16"))
     sfens = [l.strip() for l in open(a.positions, encoding="utf-8") if l.strip()]
     if a.limit:
         sfens = sfens[:a.limit]
@@ -115,7 +121,7 @@ def main():
         diffs = []
         for s, r in zip(sfens, ref):
             t = time.perf_counter()
-            reset(e, method, threads)
+            reset(e, method, threads, hash_option)
             reset_time += time.perf_counter() - t
             t = time.perf_counter()
             got = e.search(s, go)
