@@ -22,6 +22,7 @@
 //! swapped when written; gpsusi aborts on `binc`/`winc`, `nodes` and `movetime`, so those
 //! controls are refused for an engine named `gpsshogi` before the match starts.
 
+use crate::error::{MatchError, Parameter};
 use serde::Serialize;
 use shogi_core::Color;
 use std::fmt;
@@ -61,85 +62,101 @@ pub enum TimeControl {
     },
 }
 
-/// Why a time control was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TimeControlError(pub String);
-
-impl fmt::Display for TimeControlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for TimeControlError {}
-
 impl TimeControl {
-    /// The control the flags `--time`, `--byoyomi`, `--inc`, `--movetime`, `--nodes` describe,
-    /// or why they do not describe one that can be met.
-    pub fn from_flags(
+    /// The control that main time, byoyomi, increment, movetime and nodes (each in ms, or a
+    /// count for nodes) describe together, or which of them do not go together. The values
+    /// themselves are checked by [`TimeControl::validate`].
+    pub fn from_parts(
         time: Option<u64>,
         byoyomi: Option<u64>,
         inc: Option<u64>,
         movetime: Option<u64>,
         nodes: Option<u64>,
-    ) -> Result<TimeControl, TimeControlError> {
-        let err = |s: &str| Err(TimeControlError(s.to_string()));
+    ) -> Result<TimeControl, MatchError> {
         let clocked = time.is_some() || byoyomi.is_some() || inc.is_some();
-        match (movetime, nodes) {
-            (Some(_), Some(_)) => return err("--movetime and --nodes exclude each other"),
-            (Some(ms), None) => {
-                if clocked {
-                    return err("--movetime excludes --time, --byoyomi and --inc");
+        let clock = vec![Parameter::Time, Parameter::Byoyomi, Parameter::Inc];
+        let excludes = |parameter, with| {
+            Err(MatchError::Conflict {
+                parameter,
+                with,
+                why: None,
+            })
+        };
+        let tc = match (movetime, nodes) {
+            (Some(_), Some(_)) => return excludes(Parameter::Movetime, vec![Parameter::Nodes]),
+            (Some(_), None) if clocked => return excludes(Parameter::Movetime, clock),
+            (None, Some(_)) if clocked => return excludes(Parameter::Nodes, clock),
+            (Some(ms), None) => TimeControl::MoveTime { ms },
+            (None, Some(n)) => TimeControl::Nodes { nodes: n },
+            (None, None) => match (time, byoyomi, inc) {
+                (_, Some(_), Some(_)) => {
+                    return Err(MatchError::Conflict {
+                        parameter: Parameter::Byoyomi,
+                        with: vec![Parameter::Inc],
+                        why: Some("USI sends one or the other"),
+                    });
                 }
-                if ms == 0 {
-                    return err("--movetime 0 cannot be met: give at least 1 ms");
+                (None, None, None) => {
+                    return Err(MatchError::Missing {
+                        what: "time control",
+                        one_of: vec![
+                            Parameter::Byoyomi,
+                            Parameter::Time,
+                            Parameter::Movetime,
+                            Parameter::Nodes,
+                        ],
+                    });
                 }
-                return Ok(TimeControl::MoveTime { ms });
-            }
-            (None, Some(n)) => {
-                if clocked {
-                    return err("--nodes excludes --time, --byoyomi and --inc");
+                (None, None, Some(_)) => {
+                    return Err(MatchError::Needs {
+                        parameter: Parameter::Inc,
+                        needs: Parameter::Time,
+                    });
                 }
-                if n == 0 {
-                    return err("--nodes 0 cannot be searched: give at least 1");
-                }
-                return Ok(TimeControl::Nodes { nodes: n });
-            }
-            (None, None) => {}
-        }
-        match (time, byoyomi, inc) {
-            (_, Some(_), Some(_)) => {
-                err("--byoyomi and --inc exclude each other (USI sends one or the other)")
-            }
-            (None, None, None) => err(
-                "no time control: give --byoyomi MS, --time MS [--inc MS], --movetime MS or --nodes N",
-            ),
-            (None, None, Some(_)) => err("--inc needs --time"),
-            (t, Some(b), None) => {
-                let main_ms = t.unwrap_or(0);
-                if main_ms == 0 && b == 0 {
-                    return err("no time at all (--time 0 and --byoyomi 0) cannot be met");
-                }
-                Ok(TimeControl::Byoyomi {
-                    main_ms,
+                (t, Some(b), None) => TimeControl::Byoyomi {
+                    main_ms: t.unwrap_or(0),
                     byoyomi_ms: b,
-                })
-            }
-            (Some(t), None, Some(i)) => {
-                if t == 0 && i == 0 {
-                    return err("no time at all (--time 0 --inc 0) cannot be met");
-                }
-                Ok(TimeControl::Fischer {
+                },
+                (Some(t), None, Some(i)) => TimeControl::Fischer {
                     main_ms: t,
                     inc_ms: i,
-                })
+                },
+                (Some(t), None, None) => TimeControl::SuddenDeath { main_ms: t },
+            },
+        };
+        tc.validate()?;
+        Ok(tc)
+    }
+
+    /// Whether the control can be met: some time per move, at least one node.
+    pub fn validate(&self) -> Result<(), MatchError> {
+        let bad = |p: Parameter, m: &str| Err(MatchError::setting(p, m));
+        match *self {
+            TimeControl::MoveTime { ms: 0 } => {
+                bad(Parameter::Movetime, "0 cannot be met: give at least 1 ms")
             }
-            (Some(t), None, None) => {
-                if t == 0 {
-                    return err("--time 0 with no byoyomi or increment cannot be met");
-                }
-                Ok(TimeControl::SuddenDeath { main_ms: t })
+            TimeControl::Nodes { nodes: 0 } => {
+                bad(Parameter::Nodes, "0 cannot be searched: give at least 1")
             }
+            TimeControl::Byoyomi {
+                main_ms: 0,
+                byoyomi_ms: 0,
+            } => bad(
+                Parameter::Byoyomi,
+                "0 with no main time cannot be met (no time at all)",
+            ),
+            TimeControl::Fischer {
+                main_ms: 0,
+                inc_ms: 0,
+            } => bad(
+                Parameter::Inc,
+                "0 with main time 0 cannot be met (no time at all)",
+            ),
+            TimeControl::SuddenDeath { main_ms: 0 } => bad(
+                Parameter::Time,
+                "0 with no byoyomi or increment cannot be met",
+            ),
+            _ => Ok(()),
         }
     }
 
@@ -372,24 +389,24 @@ mod tests {
 
     #[test]
     fn flags_make_controls_or_clear_errors() {
-        let tc = |t, b, i, m, n| TimeControl::from_flags(t, b, i, m, n);
+        let tc = |t, b, i, m, n| TimeControl::from_parts(t, b, i, m, n);
         assert_eq!(
-            tc(None, Some(100), None, None, None),
-            Ok(TimeControl::Byoyomi {
+            tc(None, Some(100), None, None, None).unwrap(),
+            (TimeControl::Byoyomi {
                 main_ms: 0,
                 byoyomi_ms: 100
             })
         );
         assert_eq!(
-            tc(Some(60000), None, Some(1000), None, None),
-            Ok(TimeControl::Fischer {
+            tc(Some(60000), None, Some(1000), None, None).unwrap(),
+            (TimeControl::Fischer {
                 main_ms: 60000,
                 inc_ms: 1000
             })
         );
         assert_eq!(
-            tc(Some(1000), None, None, None, None),
-            Ok(TimeControl::SuddenDeath { main_ms: 1000 })
+            tc(Some(1000), None, None, None, None).unwrap(),
+            (TimeControl::SuddenDeath { main_ms: 1000 })
         );
         for bad in [
             tc(None, None, None, None, None),

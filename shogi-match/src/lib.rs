@@ -1,6 +1,10 @@
 //! Engine matches: our rules as the referee, clocks kept from our side of the pipe, openings,
 //! records written as games end, and the statistics (Elo, LOS, SPRT) of the results.
 //!
+//! - [`settings`]: a match as asked for ([`settings::Request`]) and as checked
+//!   ([`settings::Settings`]): which settings go together, their ranges and defaults;
+//! - [`error`]: [`MatchError`], naming the [`Parameter`] at fault (front ends word it as a
+//!   flag or a keyword);
 //! - [`referee`]: a game under our rules that takes each engine answer and decides the end;
 //! - [`clock`]: time controls and the clocks we keep;
 //! - [`openings`]: start positions from SFEN/USI lines or records;
@@ -23,9 +27,13 @@
 //! ```
 
 pub mod clock;
+pub mod error;
 pub mod openings;
 pub mod output;
 pub mod record;
 pub mod referee;
 pub mod runner;
+pub mod settings;
 pub mod stats;
+
+pub use error::{MatchError, Parameter};

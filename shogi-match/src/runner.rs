@@ -13,17 +13,19 @@
 //! colours swapped (a pair). With `sprt`, the match stops when the test decides (head to head
 //! only); games already running finish and are counted.
 
-use crate::clock::{Clock, TimeControl};
-use crate::openings::Opening;
+use crate::clock::Clock;
+use crate::error::MatchError;
 use crate::record::{self, GameInfo, Notes};
-use crate::referee::{Answer, MoveInfo, Outcome, Referee, Rules, Termination};
+use crate::referee::{Answer, MoveInfo, Outcome, Referee, Termination};
+use crate::settings::{EngineSpec, Pairing, Settings};
 use crate::stats::{Decision, EloSample, Figure, Pentanomial, Sprt, Trinomial};
 use serde::Serialize;
-use shogi_core::{Color, Move, Variant};
+use shogi_core::{Color, Move};
 use shogi_kif::{HeaderKey, Record};
-use shogi_usi::{BestMove, Engine, EngineError, EngineErrorKind, Limit, StartOptions, Timeouts};
+use shogi_usi::{
+    BestMove, Engine, EngineError, EngineErrorKind, ErrorContext, Limit, StartOptions, Timeouts,
+};
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
@@ -34,117 +36,6 @@ pub const GAME_KEY: &str = "$MATCH_GAME";
 
 /// How long an engine may take to answer `usi` with `usiok`.
 const USIOK_SECS: u64 = 30;
-
-/// One engine of the match.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
-    /// The name used in results and records (unique in the match).
-    pub name: String,
-    /// The program.
-    pub path: PathBuf,
-    /// Its command-line arguments.
-    pub args: Vec<String>,
-    /// `setoption`s sent at start, checked against the options the engine offers.
-    pub options: Vec<(String, String)>,
-}
-
-impl EngineSpec {
-    /// Reads `NAME=PATH[,option=value...]`; `arg=X` (repeatable) passes X on the engine's
-    /// command line instead of setting an option.
-    ///
-    /// ```
-    /// let e = shogi_match::runner::EngineSpec::parse("fs=/usr/games/fairy-stockfish,Hash=64,arg=-v")?;
-    /// assert_eq!(e.name, "fs");
-    /// assert_eq!(e.options, [("Hash".to_string(), "64".to_string())]);
-    /// assert_eq!(e.args, ["-v"]);
-    /// # Ok::<(), String>(())
-    /// ```
-    pub fn parse(text: &str) -> Result<EngineSpec, String> {
-        let Some((name, rest)) = text.split_once('=') else {
-            return Err(format!(
-                "--engine {text:?}: write NAME=PATH[,option=value...]"
-            ));
-        };
-        let name = name.trim();
-        if name.is_empty() {
-            return Err(format!("--engine {text:?}: the name is empty"));
-        }
-        let mut parts = rest.split(',');
-        let path = parts.next().unwrap_or("").trim();
-        if path.is_empty() {
-            return Err(format!("--engine {text:?}: the path is empty"));
-        }
-        let mut spec = EngineSpec {
-            name: name.to_string(),
-            path: PathBuf::from(path),
-            args: Vec::new(),
-            options: Vec::new(),
-        };
-        for p in parts {
-            let Some((k, v)) = p.split_once('=') else {
-                return Err(format!(
-                    "--engine {text:?}: option {p:?} has no value (write option=value)"
-                ));
-            };
-            let k = k.trim();
-            if k.is_empty() {
-                return Err(format!("--engine {text:?}: an option name is empty"));
-            }
-            if k == "arg" {
-                spec.args.push(v.to_string());
-            } else {
-                spec.options.push((k.to_string(), v.trim().to_string()));
-            }
-        }
-        Ok(spec)
-    }
-}
-
-/// Who plays whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Pairing {
-    /// Exactly two engines.
-    HeadToHead,
-    /// The first engine against each of the others.
-    Gauntlet,
-    /// Every pair of engines.
-    RoundRobin,
-}
-
-/// Everything a match needs.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// The engines.
-    pub engines: Vec<EngineSpec>,
-    /// Who plays whom.
-    pub pairing: Pairing,
-    /// Games per pairing.
-    pub games: u32,
-    /// Games at once.
-    pub jobs: usize,
-    /// The time control.
-    pub time_control: TimeControl,
-    /// Allowance beyond a side's time before it loses on time, ms.
-    pub time_margin_ms: u64,
-    /// With `--nodes`: how long a move may take before the engine is called hung, ms.
-    pub move_timeout_ms: u64,
-    /// Start the engines under `SCHED_BATCH` ([`shogi_usi::StartOptions::batch`]), so that an
-    /// engine woken by `go` does not preempt the referee while it writes.
-    pub batch: bool,
-    /// The rules.
-    pub rules: Rules,
-    /// The variant.
-    pub variant: Variant,
-    /// The openings (at least one).
-    pub openings: Vec<Opening>,
-    /// The order of the openings (indices into `openings`).
-    pub order: Vec<usize>,
-    /// The SPRT, head to head only.
-    pub sprt: Option<Sprt>,
-    /// The event name written in records.
-    pub event: String,
-}
 
 /// One game of the schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,18 +88,6 @@ pub fn schedule(settings: &Settings) -> Vec<GameSpec> {
     out
 }
 
-/// Why a match cannot start.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SetupError(pub String);
-
-impl std::fmt::Display for SetupError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SetupError {}
-
 fn start_options(settings: &Settings, spec: &EngineSpec) -> StartOptions {
     StartOptions {
         timeouts: Timeouts {
@@ -254,81 +133,39 @@ fn start_engine(settings: &Settings, spec: &EngineSpec) -> Result<Engine, shogi_
     Ok(e)
 }
 
-/// Checks the settings and every engine before the first game: names unique, each program
-/// starts and speaks USI (`usiok`), accepts its options and the variant, and can play the time
-/// control (gpsusi cannot play increments, movetime or nodes). Returns the engines' `id name`s.
-pub fn check(settings: &Settings) -> Result<Vec<String>, SetupError> {
-    let err = |s: String| Err(SetupError(s));
-    let n = settings.engines.len();
-    match settings.pairing {
-        Pairing::HeadToHead if n != 2 => {
-            return err(format!(
-                "{n} engines given: a head-to-head match needs exactly 2 (or --gauntlet, --round-robin)"
-            ));
-        }
-        _ if n < 2 => return err(format!("{n} engine given: a match needs at least 2")),
-        _ => {}
-    }
-    if settings.sprt.is_some() && n != 2 {
-        return err("--sprt needs exactly two engines".into());
-    }
-    for (i, e) in settings.engines.iter().enumerate() {
-        if settings.engines[..i].iter().any(|o| o.name == e.name) {
-            return err(format!(
-                "two engines are named {:?}: names must differ",
-                e.name
-            ));
-        }
-    }
-    if settings.games == 0 {
-        return err("--games 0: nothing to play".into());
-    }
-    if settings.openings.is_empty() {
-        return err("no opening".into());
-    }
+/// Checks the settings ([`Settings::validate`]) and every engine before the first game: each
+/// program starts and speaks USI (`usiok`), accepts its options and the variant, and can play
+/// the time control. Returns the engines' `id name`s.
+pub fn check(settings: &Settings) -> Result<Vec<String>, MatchError> {
+    settings.validate()?;
     let mut names = Vec::new();
     for spec in &settings.engines {
-        if !spec.path.is_file() {
-            return err(format!(
-                "engine {}: {} does not exist or is not a file",
-                spec.name,
-                spec.path.display()
-            ));
-        }
-        let engine = match start_engine(settings, spec) {
-            Ok(e) => e,
-            Err(e) => {
-                let why = match &e.kind {
-                    EngineErrorKind::Timeout {
-                        waiting_for: "usiok",
-                        ..
-                    } => format!("is not a USI engine: no `usiok` within {USIOK_SECS} s"),
-                    // A program that exits at once may do so before or while `usi` is written:
-                    // either way it ended the handshake, which is what the user needs to know.
-                    EngineErrorKind::Crashed {
-                        waiting_for,
-                        status,
-                    } => format!(
-                        "is not a USI engine: it exited during the handshake, waiting for {waiting_for} ({})",
-                        status.as_deref().unwrap_or("exit status unknown")
-                    ),
-                    EngineErrorKind::PipeClosed(why) => {
-                        format!(
-                            "is not a USI engine: it closed its input during the handshake ({why})"
-                        )
-                    }
-                    k => format!("cannot be used: {k}"),
-                };
-                return err(format!(
-                    "engine {} ({}) {why}",
-                    spec.name,
-                    spec.path.display()
-                ));
-            }
+        let failed = |error: EngineError| MatchError::Engine {
+            name: spec.name.clone(),
+            program: spec.path.clone(),
+            error,
         };
+        if !spec.path.is_file() {
+            return Err(failed(EngineError {
+                kind: EngineErrorKind::Spawn("it does not exist or is not a file".into()),
+                context: Box::new(ErrorContext {
+                    engine: spec.path.display().to_string(),
+                    last_lines: Vec::new(),
+                    last_command: None,
+                }),
+            }));
+        }
+        let engine = start_engine(settings, spec).map_err(failed)?;
         let id = engine.name();
         if let Some(why) = settings.time_control.refused_by(&id) {
-            return err(format!("engine {}: {why}", spec.name));
+            return Err(failed(EngineError {
+                kind: EngineErrorKind::Unsupported(why),
+                context: Box::new(ErrorContext {
+                    engine: id,
+                    last_lines: Vec::new(),
+                    last_command: None,
+                }),
+            }));
         }
         engine.quit();
         names.push(id);
@@ -717,8 +554,9 @@ pub struct Summary {
 pub fn run(
     settings: &Settings,
     done: &[Done],
-    mut on_game: impl FnMut(&Finished, &Tally) -> Result<(), String>,
-) -> Result<(Tally, bool), String> {
+    mut on_game: impl FnMut(&Finished, &Tally) -> Result<(), MatchError>,
+) -> Result<(Tally, bool), MatchError> {
+    settings.validate()?;
     let all = schedule(settings);
     let mut tally = Tally::new(settings);
     for d in done {
