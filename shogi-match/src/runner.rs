@@ -23,7 +23,7 @@ use serde::Serialize;
 use shogi_core::{Color, Move};
 use shogi_kif::{HeaderKey, Record};
 use shogi_usi::{
-    BestMove, Engine, EngineError, EngineErrorKind, ErrorContext, Limit, StartOptions, Timeouts,
+    BestMove, Engine, EngineError, EngineErrorKind, ErrorContext, StartOptions, Timeouts,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -687,21 +687,6 @@ fn worker(
     }
 }
 
-fn to_limit(clock: &Clock) -> Limit {
-    let g = clock.go(false);
-    let d = |v: Option<u64>| v.map(Duration::from_millis);
-    Limit {
-        btime: d(g.btime),
-        wtime: d(g.wtime),
-        byoyomi: d(g.byoyomi),
-        binc: d(g.binc),
-        winc: d(g.winc),
-        movetime: d(g.movetime),
-        nodes: g.nodes,
-        ..Limit::default()
-    }
-}
-
 /// Plays one game between two engines (either may have failed to start).
 // About 110 lines: one loop, a move an iteration (restart a stale engine, write the search,
 // judge its answer); the judging is in `judge_search` and `judge_engine_error`.
@@ -767,7 +752,7 @@ fn play(
             ));
             last_read = None;
         }
-        let limit = to_limit(&clock);
+        let limit = clock.limit();
         let calling = Instant::now();
         let begun = engine.start_search(&start, &moves, &limit);
         if let (Some((read, returned)), Ok(())) = (last_read.take(), &begun) {
