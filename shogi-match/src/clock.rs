@@ -163,22 +163,6 @@ impl TimeControl {
         }
     }
 
-    /// Why an engine with this `id name` cannot play this control, if it cannot.
-    pub fn refused_by(&self, engine_id: &str) -> Option<String> {
-        if !is_gpsusi(engine_id) {
-            return None;
-        }
-        let what = match self {
-            TimeControl::Fischer { .. } => "an increment (go binc/winc)",
-            TimeControl::MoveTime { .. } => "go movetime",
-            TimeControl::Nodes { .. } => "go nodes",
-            _ => return None,
-        };
-        Some(format!(
-            "{engine_id:?} (gpsusi) aborts on {what}: use --byoyomi or --time (ENGINE-FACTS §2.3)"
-        ))
-    }
-
     /// The CSA V3 `$TIME` value: main+byoyomi+increment, in seconds.
     pub fn csa_time(&self) -> Option<String> {
         let s = |ms: u64| {
@@ -217,16 +201,6 @@ impl fmt::Display for TimeControl {
             TimeControl::Nodes { nodes } => write!(f, "{nodes} nodes per move"),
         }
     }
-}
-
-/// Whether an `id name` is gpsusi's (`gpsshogi (smp) host r3033 …`).
-pub fn is_gpsusi(engine_id: &str) -> bool {
-    engine_id.starts_with("gpsshogi")
-}
-
-/// Whether an `id name` is Fairy-Stockfish 11's, which reads btime/wtime swapped in USI mode.
-pub fn swaps_clocks(engine_id: &str) -> bool {
-    engine_id.starts_with("Fairy-Stockfish 11")
 }
 
 /// The result of a move on the clock.
@@ -371,36 +345,6 @@ mod tests {
     }
 
     #[test]
-    fn gpsusi_refuses_what_it_aborts_on() {
-        let gps = "gpsshogi (smp) vm r3033 wordsize 64 gcc 12.2.0";
-        assert!(
-            TimeControl::Nodes { nodes: 1 }
-                .refused_by(gps)
-                .unwrap()
-                .contains("go nodes")
-        );
-        assert!(TimeControl::MoveTime { ms: 1 }.refused_by(gps).is_some());
-        assert!(
-            TimeControl::Fischer {
-                main_ms: 1,
-                inc_ms: 1
-            }
-            .refused_by(gps)
-            .is_some()
-        );
-        let byo = TimeControl::Byoyomi {
-            main_ms: 0,
-            byoyomi_ms: 100,
-        };
-        assert!(byo.refused_by(gps).is_none());
-        assert!(
-            TimeControl::Nodes { nodes: 1 }
-                .refused_by("Fairy-Stockfish 11.1 LB 64")
-                .is_none()
-        );
-    }
-
-    #[test]
     fn byoyomi_is_not_banked_and_main_time_is_used_first() {
         let tc = TimeControl::Byoyomi {
             main_ms: 1000,
@@ -448,8 +392,8 @@ mod tests {
 
     #[test]
     fn fairy_11_gets_its_clock_swapped() {
-        assert!(swaps_clocks("Fairy-Stockfish 11.1 LB 64"));
-        assert!(!swaps_clocks("Fairy-Stockfish 14.0.1 LB"));
+        // Which engines read the clocks swapped is shogi-usi's (its quirks); the swap is the
+        // Limit's.
         let tc = TimeControl::SuddenDeath { main_ms: 3000 };
         let mut c = Clock::new(tc, 0, 0);
         c.spend(Color::Black, 1000).unwrap();

@@ -99,12 +99,7 @@ fn start_options(settings: &Settings, spec: &EngineSpec) -> StartOptions {
             search_unbounded: Duration::from_millis(settings.move_timeout_ms),
             ..Timeouts::default()
         },
-        options: spec
-            .options
-            .iter()
-            .filter(|(k, _)| !is_usi_reserved(k))
-            .cloned()
-            .collect(),
+        options: spec.options.clone(),
         impasse_rule: settings.rules.declaration,
         variant: settings.variant,
         batch: settings.batch,
@@ -112,30 +107,16 @@ fn start_options(settings: &Settings, spec: &EngineSpec) -> StartOptions {
     }
 }
 
-/// `USI_Hash` and `USI_Ponder`: options a GUI sends whether or not the engine lists them
-/// (gpsusi accepts both unlisted; an unlisted option is also one gpsusi does not save to its
-/// configuration file).
-fn is_usi_reserved(name: &str) -> bool {
-    matches!(name, "USI_Hash" | "USI_Ponder")
-}
-
-/// Starts an engine with its options: the listed ones checked, `USI_Hash`/`USI_Ponder` sent
-/// as they are when the engine does not list them.
+/// Starts an engine with its options (the engine layer sends `USI_Hash`/`USI_Ponder` even to
+/// an engine that does not list them, as GUIs do).
 fn start_engine(settings: &Settings, spec: &EngineSpec) -> Result<Engine, shogi_usi::EngineError> {
-    let mut e = Engine::start(&spec.path, &spec.args, start_options(settings, spec))?;
-    for (k, v) in spec.options.iter().filter(|(k, _)| is_usi_reserved(k)) {
-        if shogi_usi::find_option(e.options(), k).is_some() {
-            e.set_option(k, v)?;
-        } else {
-            e.set_option_unchecked(k, Some(v))?;
-        }
-    }
-    Ok(e)
+    Engine::start(&spec.path, &spec.args, start_options(settings, spec))
 }
 
 /// Checks the settings ([`Settings::validate`]) and every engine before the first game: each
 /// program starts and speaks USI (`usiok`), accepts its options and the variant, and can play
-/// the time control. Returns the engines' `id name`s.
+/// the time control ([`Engine::check_limit`]: gpsusi aborts on some). Returns the engines'
+/// `id name`s.
 pub fn check(settings: &Settings) -> Result<Vec<String>, MatchError> {
     settings.validate()?;
     let mut names = Vec::new();
@@ -157,17 +138,15 @@ pub fn check(settings: &Settings) -> Result<Vec<String>, MatchError> {
         }
         let engine = start_engine(settings, spec).map_err(failed)?;
         let id = engine.name();
-        if let Some(why) = settings.time_control.refused_by(&id) {
-            return Err(failed(EngineError {
-                kind: EngineErrorKind::Unsupported(why),
-                context: Box::new(ErrorContext {
-                    engine: id,
-                    last_lines: Vec::new(),
-                    last_command: None,
-                }),
-            }));
-        }
+        let first_move = Clock::new(
+            settings.time_control,
+            settings.time_margin_ms,
+            settings.move_timeout_ms,
+        )
+        .limit();
+        let playable = engine.check_limit(&first_move);
         engine.quit();
+        playable.map_err(failed)?;
         names.push(id);
     }
     Ok(names)
