@@ -127,8 +127,8 @@ pub enum MatchError {
         name: String,
         /// Its program.
         program: PathBuf,
-        /// What went wrong.
-        error: EngineError,
+        /// What went wrong (boxed: the error stays small on the settings' paths).
+        error: Box<EngineError>,
     },
     /// The record output exists and `resume` was not asked for: nothing was overwritten.
     OutputExists {
@@ -297,7 +297,7 @@ impl fmt::Display for MatchError {
 impl std::error::Error for MatchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            MatchError::Engine { error, .. } => Some(error),
+            MatchError::Engine { error, .. } => Some(&**error),
             MatchError::Openings(e) => Some(e),
             MatchError::Write { error, .. } => Some(error),
             _ => None,

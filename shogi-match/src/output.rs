@@ -10,9 +10,11 @@
 //! temporary name and renamed, so a killed match leaves no half-written game behind.
 
 use crate::error::{MatchError, Parameter};
+use crate::game::{Finished, GAME_KEY};
 use crate::record::{self, OutFormat};
-use crate::runner::{Done, Finished, GAME_KEY, GameSpec};
+use crate::schedule::GameSpec;
 use crate::settings::Settings;
+use crate::tally::Done;
 use shogi_kif::{HeaderKey, ReadOptions, Reader, Record};
 use shogi_kif::{MainLine, Winner, outcome};
 use std::fs::{self, OpenOptions};
@@ -75,7 +77,7 @@ impl Output {
     /// Checks the target before the match: refuses to overwrite without `resume`; with
     /// `resume`, reads the games already written.
     pub fn prepare(&self, settings: &Settings, resume: bool) -> Result<Vec<Done>, MatchError> {
-        let schedule = crate::runner::schedule(settings);
+        let schedule = crate::schedule::schedule(settings);
         match &self.target {
             Target::File(p) => {
                 if !p.exists() {

@@ -442,7 +442,8 @@ mod tests {
 
     #[test]
     fn each_bad_setting_names_its_parameter() {
-        let cases: Vec<(fn(&mut Request), Parameter)> = vec![
+        type Change = fn(&mut Request);
+        let cases: Vec<(Change, Parameter)> = vec![
             (|r| r.engines.truncate(1), Parameter::Engine),
             (|r| r.engines[1] = "a=/bin/b".into(), Parameter::Engine),
             (|r| r.engines[1] = "b".into(), Parameter::Engine),
