@@ -29,7 +29,6 @@ use crate::game::play;
 use crate::pool::Stable;
 use crate::settings::Settings;
 use crate::stats::Decision;
-use crate::tally::termination_kind;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -72,11 +71,7 @@ pub fn run(
         }
         drop(tx);
         for f in rx {
-            tally.add(
-                &f.spec,
-                f.outcome.winner,
-                &termination_kind(&f.outcome.termination),
-            );
+            tally.add(&f.spec, f.outcome.winner, f.outcome.termination.kind());
             tally.overheads_us.extend(&f.overheads_us);
             if failure.is_none() {
                 if let Err(e) = on_game(&f, &tally) {

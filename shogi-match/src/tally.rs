@@ -2,7 +2,6 @@
 //! pentanomial view of game pairs, how games ended, our overhead per move) and the summary
 //! with Elo, LOS and the SPRT.
 
-use crate::referee::Termination;
 use crate::schedule::{GameSpec, pairings};
 use crate::settings::Settings;
 use crate::stats::{Decision, EloSample, Figure, Pentanomial, Sprt, Trinomial};
@@ -69,13 +68,6 @@ pub struct Tally {
     pub overheads_us: Vec<u64>,
     /// Games counted.
     pub games: u64,
-}
-
-pub(crate) fn termination_kind(t: &Termination) -> String {
-    serde_json::to_value(t)
-        .ok()
-        .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_string))
-        .unwrap_or_else(|| "unknown".into())
 }
 
 impl Tally {
