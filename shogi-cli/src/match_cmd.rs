@@ -3,14 +3,12 @@
 
 use crate::args::{OutputFormat, VariantArg};
 use crate::ctx::{Ctx, Failure, emit};
-use shogi_core::{ImpasseRule, Variant};
-use shogi_match::clock::TimeControl;
-use shogi_match::openings::{Opening, order, read_openings};
+use shogi_core::Variant;
 use shogi_match::output::{Output, Target};
 use shogi_match::record::OutFormat;
-use shogi_match::referee::{Adjudication, Rules};
-use shogi_match::runner::{self, EngineSpec, Finished, Pairing, Settings, Summary, Tally};
-use shogi_match::stats::{Sprt, SprtModel};
+use shogi_match::runner::{self, Finished, Summary, Tally};
+use shogi_match::settings::{Pairing, Request, Settings};
+use shogi_match::{MatchError, Parameter};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
@@ -122,13 +120,8 @@ pub struct MatchArgs {
     /// The SPRT model, as fastchess names them: normalized (normalized Elo, pentanomial over
     /// game pairs), logistic (logistic Elo, pentanomial), bayesian (BayesElo, draw Elo from the
     /// games, trinomial); or cutechess (cutechess-cli's BayesElo, trinomial).
-    #[arg(
-        long,
-        value_name = "MODEL",
-        default_value = "normalized",
-        requires = "sprt"
-    )]
-    pub sprt_model: String,
+    #[arg(long, value_name = "MODEL", requires = "sprt")]
+    pub sprt_model: Option<String>,
     /// Write every game to this one CSA file (games separated by `/`).
     #[arg(long, value_name = "FILE", conflicts_with = "out_dir")]
     pub out: Option<PathBuf>,
@@ -162,20 +155,54 @@ fn usage(msg: impl Into<String>) -> Failure {
     Failure::usage(format!("error: {}", msg.into()))
 }
 
-fn parse_sprt(text: &str) -> Result<Sprt, Failure> {
-    let nums: Result<Vec<f64>, _> = text.split(',').map(|s| s.trim().parse::<f64>()).collect();
-    let bad = || {
-        usage(format!(
-            "--sprt {text:?}: write elo0,elo1[,alpha,beta] with elo0 < elo1 and 0 < alpha, beta < 1"
-        ))
-    };
-    let nums = nums.map_err(|_| bad())?;
-    let (e0, e1, a, b) = match nums[..] {
-        [e0, e1] => (e0, e1, 0.05, 0.05),
-        [e0, e1, a, b] => (e0, e1, a, b),
-        _ => return Err(bad()),
-    };
-    Sprt::new(e0, e1, a, b).ok_or_else(bad)
+/// The flag of a match setting.
+fn flag(p: Parameter) -> String {
+    match p {
+        Parameter::Engine => "--engine",
+        Parameter::Pairing => "--gauntlet / --round-robin",
+        Parameter::Games => "--games",
+        Parameter::Jobs => "--jobs",
+        Parameter::Time => "--time",
+        Parameter::Byoyomi => "--byoyomi",
+        Parameter::Inc => "--inc",
+        Parameter::Movetime => "--movetime",
+        Parameter::Nodes => "--nodes",
+        Parameter::TimeMargin => "--time-margin",
+        Parameter::MoveTimeout => "--move-timeout",
+        Parameter::Openings => "--openings",
+        Parameter::Resign => "--resign-score/--resign-moves",
+        Parameter::Draw => "--draw-score/--draw-moves",
+        Parameter::Declaration => "--declaration",
+        Parameter::Sprt => "--sprt",
+        Parameter::SprtModel => "--sprt-model",
+        Parameter::Out => "--out",
+        Parameter::OutDir => "--out-dir",
+        Parameter::OutFormat => "--out-format",
+        Parameter::Resume => "--resume",
+    }
+    .to_string()
+}
+
+/// The library's error in the command line's words (exit 2).
+fn failure(e: MatchError) -> Failure {
+    match e {
+        // Located (`file:line:col: error: …`) by the library already.
+        MatchError::Openings(e) => Failure::usage(e.to_string()),
+        e => usage(e.describe(&flag)),
+    }
+}
+
+/// `--sprt`'s numbers (their ranges are the library's to check).
+fn sprt_numbers(text: &str) -> Result<Vec<f64>, Failure> {
+    text.split(',')
+        .map(|s| s.trim().parse::<f64>())
+        .collect::<Result<Vec<f64>, _>>()
+        .map_err(|_| {
+            failure(MatchError::setting(
+                Parameter::Sprt,
+                format!("{text:?}: not numbers separated by commas (elo0,elo1[,alpha,beta])"),
+            ))
+        })
 }
 
 fn parse_formats(text: &str) -> Result<Vec<OutFormat>, Failure> {
@@ -198,88 +225,53 @@ fn parse_formats(text: &str) -> Result<Vec<OutFormat>, Failure> {
     Ok(v)
 }
 
-/// The settings the arguments describe (engines not started yet).
+/// The settings the arguments describe (engines not started yet): the library checks them.
 fn settings(a: &MatchArgs) -> Result<Settings, Failure> {
-    let engines = a
-        .engines
-        .iter()
-        .map(|e| EngineSpec::parse(e).map_err(usage))
-        .collect::<Result<Vec<_>, _>>()?;
-    let time_control = TimeControl::from_flags(a.time, a.byoyomi, a.inc, a.movetime, a.nodes)
-        .map_err(|e| usage(e.to_string()))?;
     let variant: Variant = a.variant.into();
-    let openings = match &a.openings {
-        None => vec![Opening::startpos(variant)],
-        Some(p) => {
-            let bytes =
-                std::fs::read(p).map_err(|e| usage(format!("--openings {}: {e}", p.display())))?;
-            read_openings(&p.display().to_string(), &bytes, variant, a.opening_plies)
-                .map_err(|e| Failure::usage(e.to_string()))?
-        }
+    let request = Request {
+        engines: a.engines.clone(),
+        pairing: if a.gauntlet {
+            Pairing::Gauntlet
+        } else if a.round_robin {
+            Pairing::RoundRobin
+        } else {
+            Pairing::HeadToHead
+        },
+        games: a.games,
+        jobs: a.jobs as usize,
+        time: a.time,
+        byoyomi: a.byoyomi,
+        inc: a.inc,
+        movetime: a.movetime,
+        nodes: a.nodes,
+        time_margin_ms: a.time_margin,
+        move_timeout_ms: a.move_timeout,
+        batch: a.engine_sched == EngineSched::Batch,
+        variant,
+        openings: a.openings.clone(),
+        opening_plies: a.opening_plies,
+        seed: a.seed,
+        max_plies: a.max_plies,
+        declaration: if a.declaration == "24" { 24 } else { 27 },
+        resign: a.resign_score.zip(a.resign_moves),
+        draw: a.draw_score.zip(a.draw_moves),
+        sprt: a.sprt.as_deref().map(sprt_numbers).transpose()?,
+        sprt_model: a.sprt_model.clone(),
+        event: a.event.clone(),
     };
-    let games = a.games.unwrap_or(if a.sprt.is_some() { 20_000 } else { 2 });
+    let mut settings = request.settings().map_err(failure)?;
+    let openings = std::mem::take(&mut settings.openings);
     let openings = crate::book::book_openings(
         &a.book,
         openings,
         a.openings.is_some(),
-        games,
+        settings.games,
         a.seed,
         variant,
     )?;
-    let model: SprtModel = a
-        .sprt_model
-        .parse()
-        .map_err(|e| usage(format!("--sprt-model: {e}")))?;
-    let sprt = a
-        .sprt
-        .as_deref()
-        .map(parse_sprt)
-        .transpose()?
-        .map(|s| s.with_model(model));
-    let pairing = if a.gauntlet {
-        Pairing::Gauntlet
-    } else if a.round_robin {
-        Pairing::RoundRobin
-    } else {
-        Pairing::HeadToHead
-    };
-    let rules = Rules {
-        max_plies: a.max_plies,
-        declaration: if a.declaration == "24" {
-            ImpasseRule::Points24
-        } else {
-            ImpasseRule::Points27
-        },
-        resign: a
-            .resign_score
-            .zip(a.resign_moves)
-            .map(|(score, moves)| Adjudication { score, moves }),
-        draw: a
-            .draw_score
-            .zip(a.draw_moves)
-            .map(|(score, moves)| Adjudication { score, moves }),
-    };
-    for adj in [rules.resign, rules.draw].into_iter().flatten() {
-        if adj.moves == 0 || adj.score < 0 {
-            return Err(usage("adjudication needs a score >= 0 and at least 1 move"));
-        }
-    }
-    Ok(Settings {
-        order: order(openings.len(), a.seed),
-        engines,
-        pairing,
-        games,
-        jobs: a.jobs as usize,
-        time_control,
-        time_margin_ms: a.time_margin,
-        batch: a.engine_sched == EngineSched::Batch,
-        move_timeout_ms: a.move_timeout,
-        rules,
-        variant,
-        openings,
-        sprt,
-        event: a.event.clone(),
-    })
+    settings.set_openings(openings, a.seed);
+    settings.validate().map_err(failure)?;
+    Ok(settings)
 }
 
 fn result_word(f: &Finished) -> &'static str {
@@ -401,8 +393,8 @@ pub fn run(a: &MatchArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let settings = settings(a)?;
     let formats = parse_formats(&a.out_format)?;
     let output = match (&a.out, &a.out_dir) {
-        (Some(f), None) => Some(Output::new(Target::File(f.clone()), formats).map_err(usage)?),
-        (None, Some(d)) => Some(Output::new(Target::Dir(d.clone()), formats).map_err(usage)?),
+        (Some(f), None) => Some(Output::new(Target::File(f.clone()), formats).map_err(failure)?),
+        (None, Some(d)) => Some(Output::new(Target::Dir(d.clone()), formats).map_err(failure)?),
         _ => {
             if a.resume {
                 return Err(usage("--resume needs --out or --out-dir"));
@@ -412,10 +404,10 @@ pub fn run(a: &MatchArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     };
     // Everything that can be checked without engines first, so a bad output costs nothing.
     let done = match &output {
-        Some(o) => o.prepare(&settings, a.resume).map_err(usage)?,
+        Some(o) => o.prepare(&settings, a.resume).map_err(failure)?,
         None => Vec::new(),
     };
-    runner::check(&settings).map_err(|e| usage(e.to_string()))?;
+    runner::check(&settings).map_err(failure)?;
     let total = runner::schedule(&settings).len();
     if !done.is_empty() {
         let _ = writeln!(
@@ -452,7 +444,7 @@ pub fn run(a: &MatchArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         let _ = stderr.flush();
         Ok(())
     })
-    .map_err(|e| usage(format!("the match stopped: {e}")))?;
+    .map_err(|e| usage(format!("the match stopped: {}", e.describe(&flag))))?;
     let summary = tally.summary(&settings, stopped);
     let text = match a.format {
         OutputFormat::Json => {

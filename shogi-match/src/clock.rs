@@ -1,30 +1,34 @@
 //! Time controls and the clocks we keep from our side of the pipe.
 //!
-//! The time of a move is measured by us from writing `go` to reading `bestmove`. A side loses
-//! on time when a move takes longer than what it had plus the margin (`--time-margin`, the
-//! allowance for pipes and process scheduling). What a side has for one move:
+//! One rule per fact: the clock gives each move's [`Limit`] ([`Clock::limit`]); shogi-usi's
+//! [`Limit`] writes it as `go` and reckons its time budget ([`Limit::time_budget`]), which is
+//! both what the engine layer waits for and what a side may use here ([`Clock::allowed`]);
+//! the clock charges the time used ([`Clock::spend`]).
 //!
-//! * byoyomi (`--byoyomi B`, optionally after `--time T`): its remaining main time plus B;
-//!   the main time is used first and never goes below 0 (byoyomi is not banked), as on
-//!   shogi-server;
-//! * Fischer (`--time T --inc I`): remaining + I, the USI convention that the increment for
+//! The time of a move is measured by us from writing `go` to reading `bestmove`. A side loses
+//! on time when a move takes longer than what it had plus the margin (the allowance for pipes
+//! and process scheduling). What a side has for one move:
+//!
+//! * byoyomi B, optionally after main time T: its remaining main time plus B; the main time
+//!   is used first and never goes below 0 (byoyomi is not banked), as on shogi-server;
+//! * Fischer (T with increment I): remaining + I, the USI convention that the increment for
 //!   the current move is already granted (ENGINE-FACTS §1.3): the engine is sent the remaining
 //!   time *before* the increment with `binc`/`winc`, and afterwards remaining = remaining + I −
 //!   used;
-//! * sudden death (`--time T`): the remaining time;
-//! * `--movetime M`: M for every move (`go movetime M`);
-//! * `--nodes N`: no clock (`go nodes N`); a move that takes longer than the hang timeout
+//! * sudden death (T alone): the remaining time;
+//! * movetime M: M for every move (`go movetime M`);
+//! * nodes N: no clock (`go nodes N`); a move that takes longer than the hang timeout
 //!   (`nodes_timeout_ms`) is treated as a hang.
 //!
-//! Engines with known quirks are told their real clock (ENGINE-FACTS §2.3): Fairy-Stockfish
-//! 11 reads sente's time from `wtime` and gote's from `btime` in USI mode, so for an engine
-//! whose `id name` starts with `Fairy-Stockfish 11` the two fields (and `binc`/`winc`) are
-//! swapped when written; gpsusi aborts on `binc`/`winc`, `nodes` and `movetime`, so those
-//! controls are refused for an engine named `gpsshogi` before the match starts.
+//! Engines with known quirks are the engine layer's: it writes fairy-stockfish 11's clocks
+//! swapped, and refuses gpsusi the limits it aborts on ([`shogi_usi::Engine::check_limit`]).
 
+use crate::error::{MatchError, Parameter};
 use serde::Serialize;
 use shogi_core::Color;
+use shogi_usi::Limit;
 use std::fmt;
+use std::time::Duration;
 
 /// A time control.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -61,102 +65,102 @@ pub enum TimeControl {
     },
 }
 
-/// Why a time control was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TimeControlError(pub String);
-
-impl fmt::Display for TimeControlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for TimeControlError {}
-
 impl TimeControl {
-    /// The control the flags `--time`, `--byoyomi`, `--inc`, `--movetime`, `--nodes` describe,
-    /// or why they do not describe one that can be met.
-    pub fn from_flags(
+    /// The control that main time, byoyomi, increment, movetime and nodes (each in ms, or a
+    /// count for nodes) describe together, or which of them do not go together. The values
+    /// themselves are checked by [`TimeControl::validate`].
+    pub fn from_parts(
         time: Option<u64>,
         byoyomi: Option<u64>,
         inc: Option<u64>,
         movetime: Option<u64>,
         nodes: Option<u64>,
-    ) -> Result<TimeControl, TimeControlError> {
-        let err = |s: &str| Err(TimeControlError(s.to_string()));
+    ) -> Result<TimeControl, MatchError> {
         let clocked = time.is_some() || byoyomi.is_some() || inc.is_some();
-        match (movetime, nodes) {
-            (Some(_), Some(_)) => return err("--movetime and --nodes exclude each other"),
-            (Some(ms), None) => {
-                if clocked {
-                    return err("--movetime excludes --time, --byoyomi and --inc");
+        let clock = vec![Parameter::Time, Parameter::Byoyomi, Parameter::Inc];
+        let excludes = |parameter, with| {
+            Err(MatchError::Conflict {
+                parameter,
+                with,
+                why: None,
+            })
+        };
+        let tc = match (movetime, nodes) {
+            (Some(_), Some(_)) => return excludes(Parameter::Movetime, vec![Parameter::Nodes]),
+            (Some(_), None) if clocked => return excludes(Parameter::Movetime, clock),
+            (None, Some(_)) if clocked => return excludes(Parameter::Nodes, clock),
+            (Some(ms), None) => TimeControl::MoveTime { ms },
+            (None, Some(n)) => TimeControl::Nodes { nodes: n },
+            (None, None) => match (time, byoyomi, inc) {
+                (_, Some(_), Some(_)) => {
+                    return Err(MatchError::Conflict {
+                        parameter: Parameter::Byoyomi,
+                        with: vec![Parameter::Inc],
+                        why: Some("USI sends one or the other"),
+                    });
                 }
-                if ms == 0 {
-                    return err("--movetime 0 cannot be met: give at least 1 ms");
+                (None, None, None) => {
+                    return Err(MatchError::Missing {
+                        what: "time control",
+                        one_of: vec![
+                            Parameter::Byoyomi,
+                            Parameter::Time,
+                            Parameter::Movetime,
+                            Parameter::Nodes,
+                        ],
+                    });
                 }
-                return Ok(TimeControl::MoveTime { ms });
-            }
-            (None, Some(n)) => {
-                if clocked {
-                    return err("--nodes excludes --time, --byoyomi and --inc");
+                (None, None, Some(_)) => {
+                    return Err(MatchError::Needs {
+                        parameter: Parameter::Inc,
+                        needs: Parameter::Time,
+                    });
                 }
-                if n == 0 {
-                    return err("--nodes 0 cannot be searched: give at least 1");
-                }
-                return Ok(TimeControl::Nodes { nodes: n });
-            }
-            (None, None) => {}
-        }
-        match (time, byoyomi, inc) {
-            (_, Some(_), Some(_)) => {
-                err("--byoyomi and --inc exclude each other (USI sends one or the other)")
-            }
-            (None, None, None) => err(
-                "no time control: give --byoyomi MS, --time MS [--inc MS], --movetime MS or --nodes N",
-            ),
-            (None, None, Some(_)) => err("--inc needs --time"),
-            (t, Some(b), None) => {
-                let main_ms = t.unwrap_or(0);
-                if main_ms == 0 && b == 0 {
-                    return err("no time at all (--time 0 and --byoyomi 0) cannot be met");
-                }
-                Ok(TimeControl::Byoyomi {
-                    main_ms,
+                (t, Some(b), None) => TimeControl::Byoyomi {
+                    main_ms: t.unwrap_or(0),
                     byoyomi_ms: b,
-                })
-            }
-            (Some(t), None, Some(i)) => {
-                if t == 0 && i == 0 {
-                    return err("no time at all (--time 0 --inc 0) cannot be met");
-                }
-                Ok(TimeControl::Fischer {
+                },
+                (Some(t), None, Some(i)) => TimeControl::Fischer {
                     main_ms: t,
                     inc_ms: i,
-                })
-            }
-            (Some(t), None, None) => {
-                if t == 0 {
-                    return err("--time 0 with no byoyomi or increment cannot be met");
-                }
-                Ok(TimeControl::SuddenDeath { main_ms: t })
-            }
-        }
+                },
+                (Some(t), None, None) => TimeControl::SuddenDeath { main_ms: t },
+            },
+        };
+        tc.validate()?;
+        Ok(tc)
     }
 
-    /// Why an engine with this `id name` cannot play this control, if it cannot.
-    pub fn refused_by(&self, engine_id: &str) -> Option<String> {
-        if !is_gpsusi(engine_id) {
-            return None;
+    /// Whether the control can be met: some time per move, at least one node.
+    pub fn validate(&self) -> Result<(), MatchError> {
+        let bad = |p: Parameter, m: &str| Err(MatchError::setting(p, m));
+        match *self {
+            TimeControl::MoveTime { ms: 0 } => {
+                bad(Parameter::Movetime, "0 cannot be met: give at least 1 ms")
+            }
+            TimeControl::Nodes { nodes: 0 } => {
+                bad(Parameter::Nodes, "0 cannot be searched: give at least 1")
+            }
+            TimeControl::Byoyomi {
+                main_ms: 0,
+                byoyomi_ms: 0,
+            } => bad(
+                Parameter::Byoyomi,
+                "0 with no main time cannot be met (no time at all)",
+            ),
+            TimeControl::Fischer {
+                main_ms: 0,
+                inc_ms: 0,
+            } => bad(
+                Parameter::Inc,
+                "0 with main time 0 cannot be met (no time at all)",
+            ),
+            TimeControl::SuddenDeath { main_ms: 0 } => bad(
+                Parameter::Time,
+                "0 with no byoyomi or increment cannot be met",
+            ),
+            _ => Ok(()),
         }
-        let what = match self {
-            TimeControl::Fischer { .. } => "an increment (go binc/winc)",
-            TimeControl::MoveTime { .. } => "go movetime",
-            TimeControl::Nodes { .. } => "go nodes",
-            _ => return None,
-        };
-        Some(format!(
-            "{engine_id:?} (gpsusi) aborts on {what}: use --byoyomi or --time (ENGINE-FACTS §2.3)"
-        ))
     }
 
     /// The CSA V3 `$TIME` value: main+byoyomi+increment, in seconds.
@@ -196,57 +200,6 @@ impl fmt::Display for TimeControl {
             TimeControl::MoveTime { ms } => write!(f, "{ms} ms per move"),
             TimeControl::Nodes { nodes } => write!(f, "{nodes} nodes per move"),
         }
-    }
-}
-
-/// Whether an `id name` is gpsusi's (`gpsshogi (smp) host r3033 …`).
-pub fn is_gpsusi(engine_id: &str) -> bool {
-    engine_id.starts_with("gpsshogi")
-}
-
-/// Whether an `id name` is Fairy-Stockfish 11's, which reads btime/wtime swapped in USI mode.
-pub fn swaps_clocks(engine_id: &str) -> bool {
-    engine_id.starts_with("Fairy-Stockfish 11")
-}
-
-/// The time fields of one `go` command.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GoTime {
-    /// `btime`, ms.
-    pub btime: Option<u64>,
-    /// `wtime`, ms.
-    pub wtime: Option<u64>,
-    /// `byoyomi`, ms.
-    pub byoyomi: Option<u64>,
-    /// `binc`, ms.
-    pub binc: Option<u64>,
-    /// `winc`, ms.
-    pub winc: Option<u64>,
-    /// `movetime`, ms.
-    pub movetime: Option<u64>,
-    /// `nodes`.
-    pub nodes: Option<u64>,
-}
-
-impl GoTime {
-    /// The `go` command's words (`go btime 0 wtime 0 byoyomi 100`).
-    pub fn command(&self) -> String {
-        let mut s = String::from("go");
-        let fields = [
-            ("btime", self.btime),
-            ("wtime", self.wtime),
-            ("byoyomi", self.byoyomi),
-            ("binc", self.binc),
-            ("winc", self.winc),
-            ("movetime", self.movetime),
-            ("nodes", self.nodes),
-        ];
-        for (k, v) in fields {
-            if let Some(v) = v {
-                s.push_str(&format!(" {k} {v}"));
-            }
-        }
-        s
     }
 }
 
@@ -290,16 +243,13 @@ impl Clock {
         self.remaining[side.index()]
     }
 
-    /// What `side` may use on this move, ms (for `--nodes`: the hang timeout).
+    /// What `side` may use on this move, ms: the budget of [`Clock::limit`] as the engine
+    /// layer reckons it ([`Limit::time_budget`]: main time left plus byoyomi or increment, or
+    /// the movetime), or for a node count, which has no clock, the hang timeout.
     pub fn allowed(&self, side: Color) -> u64 {
-        let r = self.remaining[side.index()];
-        match self.control {
-            TimeControl::Byoyomi { byoyomi_ms, .. } => r + byoyomi_ms,
-            TimeControl::Fischer { inc_ms, .. } => r + inc_ms,
-            TimeControl::SuddenDeath { .. } => r,
-            TimeControl::MoveTime { ms } => ms,
-            TimeControl::Nodes { .. } => self.nodes_timeout_ms,
-        }
+        self.limit()
+            .time_budget(side == Color::Black)
+            .map_or(self.nodes_timeout_ms, |d| d.as_millis() as u64)
     }
 
     /// How long to wait for `bestmove` before calling the move lost on time, ms.
@@ -307,42 +257,31 @@ impl Clock {
         self.allowed(side) + self.margin_ms
     }
 
-    /// The `go` fields (both clocks); `swap` writes them for an engine that reads them swapped.
-    pub fn go(&self, swap: bool) -> GoTime {
-        let (b, w) = (self.remaining[0], self.remaining[1]);
-        let mut g = match self.control {
-            TimeControl::Byoyomi { byoyomi_ms, .. } => GoTime {
-                btime: Some(b),
-                wtime: Some(w),
-                byoyomi: Some(byoyomi_ms),
-                ..GoTime::default()
-            },
-            TimeControl::Fischer { inc_ms, .. } => GoTime {
-                btime: Some(b),
-                wtime: Some(w),
-                binc: Some(inc_ms),
-                winc: Some(inc_ms),
-                ..GoTime::default()
-            },
-            TimeControl::SuddenDeath { .. } => GoTime {
-                btime: Some(b),
-                wtime: Some(w),
-                ..GoTime::default()
-            },
-            TimeControl::MoveTime { ms } => GoTime {
-                movetime: Some(ms),
-                ..GoTime::default()
-            },
-            TimeControl::Nodes { nodes } => GoTime {
-                nodes: Some(nodes),
-                ..GoTime::default()
-            },
+    /// The search limit of the next move: both clocks and the byoyomi or increments, or the
+    /// movetime, or the node count (the engine layer writes it as `go`, swapping the clocks
+    /// for an engine that reads them swapped).
+    pub fn limit(&self) -> Limit {
+        let ms = Duration::from_millis;
+        let (b, w) = (ms(self.remaining[0]), ms(self.remaining[1]));
+        let clocks = Limit {
+            btime: Some(b),
+            wtime: Some(w),
+            ..Limit::default()
         };
-        if swap {
-            std::mem::swap(&mut g.btime, &mut g.wtime);
-            std::mem::swap(&mut g.binc, &mut g.winc);
+        match self.control {
+            TimeControl::Byoyomi { byoyomi_ms, .. } => Limit {
+                byoyomi: Some(ms(byoyomi_ms)),
+                ..clocks
+            },
+            TimeControl::Fischer { inc_ms, .. } => Limit {
+                binc: Some(ms(inc_ms)),
+                winc: Some(ms(inc_ms)),
+                ..clocks
+            },
+            TimeControl::SuddenDeath { .. } => clocks,
+            TimeControl::MoveTime { ms: m } => Limit::movetime(m),
+            TimeControl::Nodes { nodes } => Limit::nodes(nodes),
         }
-        g
     }
 
     /// Charges `elapsed_ms` to `side`: an error when that is more than it had plus the margin.
@@ -372,24 +311,24 @@ mod tests {
 
     #[test]
     fn flags_make_controls_or_clear_errors() {
-        let tc = |t, b, i, m, n| TimeControl::from_flags(t, b, i, m, n);
+        let tc = |t, b, i, m, n| TimeControl::from_parts(t, b, i, m, n);
         assert_eq!(
-            tc(None, Some(100), None, None, None),
-            Ok(TimeControl::Byoyomi {
+            tc(None, Some(100), None, None, None).unwrap(),
+            (TimeControl::Byoyomi {
                 main_ms: 0,
                 byoyomi_ms: 100
             })
         );
         assert_eq!(
-            tc(Some(60000), None, Some(1000), None, None),
-            Ok(TimeControl::Fischer {
+            tc(Some(60000), None, Some(1000), None, None).unwrap(),
+            (TimeControl::Fischer {
                 main_ms: 60000,
                 inc_ms: 1000
             })
         );
         assert_eq!(
-            tc(Some(1000), None, None, None, None),
-            Ok(TimeControl::SuddenDeath { main_ms: 1000 })
+            tc(Some(1000), None, None, None, None).unwrap(),
+            (TimeControl::SuddenDeath { main_ms: 1000 })
         );
         for bad in [
             tc(None, None, None, None, None),
@@ -406,36 +345,6 @@ mod tests {
     }
 
     #[test]
-    fn gpsusi_refuses_what_it_aborts_on() {
-        let gps = "gpsshogi (smp) vm r3033 wordsize 64 gcc 12.2.0";
-        assert!(
-            TimeControl::Nodes { nodes: 1 }
-                .refused_by(gps)
-                .unwrap()
-                .contains("go nodes")
-        );
-        assert!(TimeControl::MoveTime { ms: 1 }.refused_by(gps).is_some());
-        assert!(
-            TimeControl::Fischer {
-                main_ms: 1,
-                inc_ms: 1
-            }
-            .refused_by(gps)
-            .is_some()
-        );
-        let byo = TimeControl::Byoyomi {
-            main_ms: 0,
-            byoyomi_ms: 100,
-        };
-        assert!(byo.refused_by(gps).is_none());
-        assert!(
-            TimeControl::Nodes { nodes: 1 }
-                .refused_by("Fairy-Stockfish 11.1 LB 64")
-                .is_none()
-        );
-    }
-
-    #[test]
     fn byoyomi_is_not_banked_and_main_time_is_used_first() {
         let tc = TimeControl::Byoyomi {
             main_ms: 1000,
@@ -444,7 +353,7 @@ mod tests {
         let mut c = Clock::new(tc, 50, 0);
         assert_eq!(c.allowed(Color::Black), 1500);
         assert_eq!(
-            c.go(false).command(),
+            c.limit().go_command(false),
             "go btime 1000 wtime 1000 byoyomi 500"
         );
         c.spend(Color::Black, 1200).unwrap();
@@ -475,7 +384,7 @@ mod tests {
         c.spend(Color::White, 1000).unwrap();
         assert_eq!(c.remaining(Color::White), 49000);
         assert_eq!(
-            c.go(false).command(),
+            c.limit().go_command(false),
             "go btime 5000 wtime 49000 binc 10000 winc 10000"
         );
         assert!(c.spend(Color::Black, 15001).is_err());
@@ -483,25 +392,75 @@ mod tests {
 
     #[test]
     fn fairy_11_gets_its_clock_swapped() {
-        assert!(swaps_clocks("Fairy-Stockfish 11.1 LB 64"));
-        assert!(!swaps_clocks("Fairy-Stockfish 14.0.1 LB"));
+        // Which engines read the clocks swapped is shogi-usi's (its quirks); the swap is the
+        // Limit's.
         let tc = TimeControl::SuddenDeath { main_ms: 3000 };
         let mut c = Clock::new(tc, 0, 0);
         c.spend(Color::Black, 1000).unwrap();
-        assert_eq!(c.go(false).command(), "go btime 2000 wtime 3000");
-        assert_eq!(c.go(true).command(), "go btime 3000 wtime 2000");
+        assert_eq!(c.limit().go_command(false), "go btime 2000 wtime 3000");
+        assert_eq!(c.limit().go_command(true), "go btime 3000 wtime 2000");
     }
 
     #[test]
     fn movetime_and_nodes() {
         let mut c = Clock::new(TimeControl::MoveTime { ms: 100 }, 20, 0);
-        assert_eq!(c.go(false).command(), "go movetime 100");
+        assert_eq!(c.limit().go_command(false), "go movetime 100");
         assert_eq!(c.deadline(Color::White), 120);
         assert!(c.spend(Color::White, 120).is_ok());
         assert!(c.spend(Color::White, 121).is_err());
         let c = Clock::new(TimeControl::Nodes { nodes: 5000 }, 20, 30000);
-        assert_eq!(c.go(false).command(), "go nodes 5000");
+        assert_eq!(c.limit().go_command(false), "go nodes 5000");
         assert_eq!(c.deadline(Color::Black), 30020);
+    }
+
+    #[test]
+    fn sudden_death_charges_the_time_used_and_flags_past_the_margin() {
+        let mut c = Clock::new(TimeControl::SuddenDeath { main_ms: 3000 }, 100, 0);
+        assert_eq!(c.limit().go_command(false), "go btime 3000 wtime 3000");
+        assert_eq!(c.deadline(Color::Black), 3100);
+        c.spend(Color::Black, 2500).unwrap();
+        assert_eq!(c.remaining(Color::Black), 500);
+        assert_eq!(c.allowed(Color::Black), 500);
+        assert_eq!(c.limit().go_command(false), "go btime 500 wtime 3000");
+        // Within the margin the move stands and the clock stays at 0; past it, time is up.
+        c.spend(Color::Black, 600).unwrap();
+        assert_eq!(c.remaining(Color::Black), 0);
+        assert_eq!(
+            c.spend(Color::Black, 101),
+            Err(Flagged {
+                elapsed_ms: 101,
+                allowed_ms: 0
+            })
+        );
+    }
+
+    #[test]
+    fn the_deadline_is_the_engine_layers_budget_plus_the_margin() {
+        // The clock and the engine layer's wait for `bestmove` agree: the budget is decided by
+        // `Limit::time_budget` alone, for both sides of every control.
+        let controls = [
+            TimeControl::Byoyomi {
+                main_ms: 1000,
+                byoyomi_ms: 300,
+            },
+            TimeControl::Fischer {
+                main_ms: 1000,
+                inc_ms: 300,
+            },
+            TimeControl::SuddenDeath { main_ms: 1000 },
+            TimeControl::MoveTime { ms: 300 },
+        ];
+        for tc in controls {
+            let mut c = Clock::new(tc, 50, 9999);
+            c.spend(Color::Black, 200).unwrap();
+            for side in [Color::Black, Color::White] {
+                let budget = c.limit().time_budget(side == Color::Black).unwrap();
+                assert_eq!(c.deadline(side), budget.as_millis() as u64 + 50, "{tc:?}");
+            }
+        }
+        let c = Clock::new(TimeControl::Nodes { nodes: 10 }, 50, 9999);
+        assert_eq!(c.limit().time_budget(true), None);
+        assert_eq!(c.deadline(Color::Black), 9999 + 50);
     }
 
     #[test]

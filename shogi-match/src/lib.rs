@@ -1,11 +1,17 @@
 //! Engine matches: our rules as the referee, clocks kept from our side of the pipe, openings,
 //! records written as games end, and the statistics (Elo, LOS, SPRT) of the results.
 //!
+//! - [`settings`]: a match as asked for ([`settings::Request`]) and as checked
+//!   ([`settings::Settings`]): which settings go together, their ranges and defaults;
+//! - [`error`]: [`MatchError`], naming the [`Parameter`] at fault (front ends word it as a
+//!   flag or a keyword);
 //! - [`referee`]: a game under our rules that takes each engine answer and decides the end;
 //! - [`clock`]: time controls and the clocks we keep;
 //! - [`openings`]: start positions from SFEN/USI lines or records;
 //! - [`record`]: a finished game as a CSA or KIF record;
-//! - [`runner`]: the scheduler over shogi-usi engines, the tally and its summary;
+//! - [`runner`]: the match over shogi-usi engines on worker threads, made of [`schedule`] (who
+//!   plays whom), [`pool`] (the engines), [`game`] (one game), [`adjudication`] (each answer
+//!   judged) and [`tally`] (results and summary);
 //! - [`output`]: where records go, and `--resume`;
 //! - [`stats`]: Elo, interval, LOS, pentanomial, SPRT.
 //!
@@ -22,10 +28,19 @@
 //! assert!(matches!(end.termination, Termination::IllegalMove { .. }));
 //! ```
 
+pub mod adjudication;
 pub mod clock;
+pub mod error;
+pub mod game;
 pub mod openings;
 pub mod output;
+pub mod pool;
 pub mod record;
 pub mod referee;
 pub mod runner;
+pub mod schedule;
+pub mod settings;
 pub mod stats;
+pub mod tally;
+
+pub use error::{MatchError, Parameter};

@@ -9,8 +9,12 @@
 //! results are counted, and only the others are played. In a folder each file is written to a
 //! temporary name and renamed, so a killed match leaves no half-written game behind.
 
+use crate::error::{MatchError, Parameter};
+use crate::game::{Finished, GAME_KEY};
 use crate::record::{self, OutFormat};
-use crate::runner::{Done, Finished, GAME_KEY, GameSpec, Settings};
+use crate::schedule::GameSpec;
+use crate::settings::Settings;
+use crate::tally::Done;
 use shogi_kif::{HeaderKey, ReadOptions, Reader, Record};
 use shogi_kif::{MainLine, Winner, outcome};
 use std::fs::{self, OpenOptions};
@@ -39,25 +43,31 @@ fn game_name(index: usize) -> String {
 
 impl Output {
     /// An output; a multi-game file takes one CSA format only.
-    pub fn new(target: Target, formats: Vec<OutFormat>) -> Result<Output, String> {
+    pub fn new(target: Target, formats: Vec<OutFormat>) -> Result<Output, MatchError> {
         if formats.is_empty() {
-            return Err("no --out-format".into());
+            return Err(MatchError::setting(Parameter::OutFormat, "names no format"));
         }
         if let Target::File(p) = &target {
             if formats.len() != 1 {
-                return Err(format!(
-                    "--out {}: one file takes one format (several formats need --out-dir)",
-                    p.display()
+                return Err(MatchError::setting(
+                    Parameter::Out,
+                    format!(
+                        "{}: one file takes one format (several formats need a folder)",
+                        p.display()
+                    ),
                 ));
             }
             if !formats[0].multi_game() {
                 // KIF has no separator between games: our reader (shogi_kif) reads a KIF file
                 // as one game, so a multi-game KIF could not be read back.
-                return Err(format!(
-                    "--out {}: KIF holds one game per file (the format has no separator between \
-                     games; a KIF file is read as one game): use --out-dir DIR for KIF, or CSA \
-                     (games separated by `/`) for one file",
-                    p.display()
+                return Err(MatchError::setting(
+                    Parameter::Out,
+                    format!(
+                        "{}: KIF holds one game per file (the format has no separator between \
+                         games; a KIF file is read as one game): write KIF to a folder, or CSA \
+                         (games separated by `/`) to one file",
+                        p.display()
+                    ),
                 ));
             }
         }
@@ -66,41 +76,51 @@ impl Output {
 
     /// Checks the target before the match: refuses to overwrite without `resume`; with
     /// `resume`, reads the games already written.
-    pub fn prepare(&self, settings: &Settings, resume: bool) -> Result<Vec<Done>, String> {
-        let schedule = crate::runner::schedule(settings);
+    pub fn prepare(&self, settings: &Settings, resume: bool) -> Result<Vec<Done>, MatchError> {
+        let schedule = crate::schedule::schedule(settings);
         match &self.target {
             Target::File(p) => {
                 if !p.exists() {
                     if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
                         if !parent.is_dir() {
-                            return Err(format!(
-                                "--out {}: the folder {} does not exist",
-                                p.display(),
-                                parent.display()
+                            return Err(MatchError::setting(
+                                Parameter::Out,
+                                format!(
+                                    "{}: the folder {} does not exist",
+                                    p.display(),
+                                    parent.display()
+                                ),
                             ));
                         }
                     }
                     return Ok(Vec::new());
                 }
                 if !resume {
-                    return Err(format!(
-                        "--out {} exists: --resume continues that match, or choose another file (nothing was overwritten)",
-                        p.display()
-                    ));
+                    return Err(MatchError::OutputExists {
+                        parameter: Parameter::Out,
+                        path: p.clone(),
+                        game: None,
+                    });
                 }
-                let bytes = fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+                let bytes = fs::read(p).map_err(|error| MatchError::Write {
+                    path: p.clone(),
+                    error,
+                })?;
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     return Ok(Vec::new());
                 }
                 let mut done = Vec::new();
+                let unreadable = |message: String| MatchError::Resume {
+                    path: p.clone(),
+                    message,
+                };
                 let reader = Reader::new(&bytes[..], ReadOptions::default())
-                    .map_err(|e| e.with_path(p.display().to_string()).to_string())?;
+                    .map_err(|e| unreadable(e.to_string()))?;
                 for game in reader {
                     if let Some(e) = game.error {
-                        return Err(format!(
-                            "{} (cannot resume: remove the broken game)",
-                            e.with_path(p.display().to_string())
-                        ));
+                        return Err(unreadable(format!(
+                            "{e} (cannot resume: remove the broken game)"
+                        )));
                     }
                     done.push(check_done(&game.record, &schedule, settings, p)?);
                 }
@@ -108,7 +128,10 @@ impl Output {
             }
             Target::Dir(d) => {
                 if d.exists() && !d.is_dir() {
-                    return Err(format!("--out-dir {}: not a folder", d.display()));
+                    return Err(MatchError::setting(
+                        Parameter::OutDir,
+                        format!("{}: not a folder", d.display()),
+                    ));
                 }
                 let mut done = Vec::new();
                 if d.is_dir() {
@@ -119,18 +142,26 @@ impl Output {
                             continue;
                         }
                         if !resume {
-                            return Err(format!(
-                                "--out-dir {} holds games of a match ({}): --resume continues it, or choose another folder (nothing was overwritten)",
-                                d.display(),
-                                path.display()
-                            ));
+                            return Err(MatchError::OutputExists {
+                                parameter: Parameter::OutDir,
+                                path: d.clone(),
+                                game: Some(path.clone()),
+                            });
                         }
-                        let record = shogi_kif::read_path(&path, ReadOptions::default())
-                            .map_err(|e| format!("{e} (cannot resume)"))?;
+                        let record =
+                            shogi_kif::read_path(&path, ReadOptions::default()).map_err(|e| {
+                                MatchError::Resume {
+                                    path: path.clone(),
+                                    message: format!("{e} (cannot resume)"),
+                                }
+                            })?;
                         done.push(check_done(&record, &schedule, settings, &path)?);
                     }
                 } else {
-                    fs::create_dir_all(d).map_err(|e| format!("--out-dir {}: {e}", d.display()))?;
+                    fs::create_dir_all(d).map_err(|error| MatchError::Write {
+                        path: d.clone(),
+                        error,
+                    })?;
                 }
                 Ok(done)
             }
@@ -138,7 +169,7 @@ impl Output {
     }
 
     /// Writes a finished game.
-    pub fn write(&self, f: &Finished) -> Result<(), String> {
+    pub fn write(&self, f: &Finished) -> Result<(), MatchError> {
         match &self.target {
             Target::File(p) => {
                 let text = record::write(&f.record, &f.notes, self.formats[0]);
@@ -146,7 +177,10 @@ impl Output {
                     .create(true)
                     .append(true)
                     .open(p)
-                    .map_err(|e| format!("{}: {e}", p.display()))?;
+                    .map_err(|error| MatchError::Write {
+                        path: p.clone(),
+                        error,
+                    })?;
                 let empty = file.metadata().map(|m| m.len() == 0).unwrap_or(true);
                 let mut all = String::new();
                 if !empty {
@@ -155,7 +189,10 @@ impl Output {
                 all.push_str(&text);
                 file.write_all(all.as_bytes())
                     .and_then(|()| file.flush())
-                    .map_err(|e| format!("{}: {e}", p.display()))
+                    .map_err(|error| MatchError::Write {
+                        path: p.clone(),
+                        error,
+                    })
             }
             Target::Dir(d) => {
                 for &fmt in &self.formats {
@@ -165,7 +202,10 @@ impl Output {
                     let tmp = d.join(format!(".{name}.tmp"));
                     fs::write(&tmp, text)
                         .and_then(|()| fs::rename(&tmp, &path))
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                        .map_err(|error| MatchError::Write {
+                            path: path.clone(),
+                            error,
+                        })?;
                 }
                 Ok(())
             }
@@ -179,12 +219,14 @@ fn check_done(
     schedule: &[GameSpec],
     settings: &Settings,
     path: &Path,
-) -> Result<Done, String> {
+) -> Result<Done, MatchError> {
     let bad = |why: String| {
-        Err(format!(
-            "{}: {why}: not a game of this match (run it again with the same arguments, or another output)",
-            path.display()
-        ))
+        Err(MatchError::Resume {
+            path: path.to_path_buf(),
+            message: format!(
+                "{why}: not a game of this match (run it again with the same arguments, or another output)"
+            ),
+        })
     };
     let Some(n) = record
         .header

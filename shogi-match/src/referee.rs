@@ -168,6 +168,27 @@ pub enum Termination {
     },
 }
 
+impl Termination {
+    /// The kind's name (`resign`, `illegal_move`, `time_up`…): the `kind` field of its JSON
+    /// form, and the key of the match summary's endings.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Termination::Resign => "resign",
+            Termination::Checkmate => "checkmate",
+            Termination::NoLegalMoves => "no_legal_moves",
+            Termination::IllegalMove { .. } => "illegal_move",
+            Termination::Repetition => "repetition",
+            Termination::PerpetualCheck { .. } => "perpetual_check",
+            Termination::Declaration { .. } => "declaration",
+            Termination::MaxPlies { .. } => "max_plies",
+            Termination::TimeUp { .. } => "time_up",
+            Termination::EngineFailure { .. } => "engine_failure",
+            Termination::AdjudicatedLoss { .. } => "adjudicated_loss",
+            Termination::AdjudicatedDraw { .. } => "adjudicated_draw",
+        }
+    }
+}
+
 /// A colour, serialized as `black` / `white`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ColorName(pub Color);
@@ -771,6 +792,52 @@ mod tests {
         let o = scored(&mut r, "2f2e", 0).unwrap();
         assert_eq!(o.winner, None);
         assert!(matches!(o.termination, Termination::AdjudicatedDraw { .. }));
+    }
+
+    #[test]
+    fn kinds_are_the_json_kinds() {
+        let adj = (1, 1);
+        let all = [
+            Termination::Resign,
+            Termination::Checkmate,
+            Termination::NoLegalMoves,
+            Termination::IllegalMove {
+                text: "x".into(),
+                reason: "y".into(),
+            },
+            Termination::Repetition,
+            Termination::PerpetualCheck {
+                checker: ColorName(Color::Black),
+            },
+            Termination::Declaration {
+                points: 28,
+                pieces_in_zone: 10,
+                king_in_zone: true,
+                in_check: false,
+                rule: 27,
+                verdict: "v".into(),
+            },
+            Termination::MaxPlies { limit: 1 },
+            Termination::TimeUp {
+                elapsed_ms: 1,
+                allowed_ms: 0,
+                no_answer: false,
+                last_info: None,
+            },
+            Termination::EngineFailure { detail: "d".into() },
+            Termination::AdjudicatedLoss {
+                score: adj.0,
+                moves: adj.1,
+            },
+            Termination::AdjudicatedDraw {
+                score: adj.0,
+                moves: adj.1,
+            },
+        ];
+        for t in all {
+            let json = serde_json::to_value(&t).unwrap();
+            assert_eq!(json["kind"], t.kind(), "{t:?}");
+        }
     }
 
     #[test]

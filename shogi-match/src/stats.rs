@@ -28,6 +28,7 @@
 //! assert_eq!(format!("{:.3}", sprt.llr_trinomial(&t)), "0.674");
 //! ```
 
+use crate::error::{MatchError, Parameter};
 use serde::Serialize;
 use std::f64::consts::{LN_10, PI};
 
@@ -451,14 +452,19 @@ impl SprtModel {
 }
 
 impl std::str::FromStr for SprtModel {
-    type Err = String;
+    type Err = MatchError;
 
-    fn from_str(s: &str) -> Result<SprtModel, String> {
+    fn from_str(s: &str) -> Result<SprtModel, MatchError> {
         SprtModel::ALL
             .into_iter()
             .find(|m| m.name() == s)
             .ok_or_else(|| {
-                format!("unknown SPRT model {s:?}: use normalized, logistic, bayesian or cutechess")
+                MatchError::setting(
+                    Parameter::SprtModel,
+                    format!(
+                        "{s:?}: unknown SPRT model: use normalized, logistic, bayesian or cutechess"
+                    ),
+                )
             })
     }
 }

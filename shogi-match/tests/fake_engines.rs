@@ -8,7 +8,8 @@ use shogi_match::openings::Opening;
 use shogi_match::output::{Output, Target};
 use shogi_match::record::{self, OutFormat};
 use shogi_match::referee::{Rules, Termination};
-use shogi_match::runner::{self, EngineSpec, Finished, Pairing, Settings};
+use shogi_match::runner::{self, Finished};
+use shogi_match::settings::{EngineSpec, Pairing, Settings};
 use shogi_match::stats::Sprt;
 use shogi_train::GameResult;
 use shogi_train::game_result;
@@ -314,7 +315,7 @@ fn resume_continues_from_the_games_written() {
     runner::run(&s, &[], |f, _| out.write(f)).unwrap();
     // Again without --resume: refused, nothing touched.
     let before = std::fs::read(&file).unwrap();
-    let e = out.prepare(&s, false).unwrap_err();
+    let e = out.prepare(&s, false).unwrap_err().to_string();
     assert!(e.contains("exists"), "{e}");
     assert_eq!(std::fs::read(&file).unwrap(), before);
     // A longer match resumed: the two games are counted, two more played.
@@ -342,6 +343,7 @@ fn resume_continues_from_the_games_written() {
     assert!(
         out.prepare(&other, true)
             .unwrap_err()
+            .to_string()
             .contains("not a game of this match")
     );
 }

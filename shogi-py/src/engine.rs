@@ -38,6 +38,12 @@ fn kind_name(k: &EngineErrorKind) -> &'static str {
 
 /// The Python EngineError for `e`, with its attributes.
 pub(crate) fn engine_error(py: Python<'_>, e: &UsiError) -> PyErr {
+    engine_error_with(py, e, e.to_string())
+}
+
+/// The Python EngineError for `e` with the caller's `message` (e.g. naming the engine in a
+/// match), and `e`'s attributes.
+pub(crate) fn engine_error_with(py: Python<'_>, e: &UsiError, message: String) -> PyErr {
     let lines: Vec<String> = e
         .last_lines()
         .iter()
@@ -47,7 +53,7 @@ pub(crate) fn engine_error(py: Python<'_>, e: &UsiError) -> PyErr {
         })
         .collect();
     let build = || -> PyResult<PyErr> {
-        let err = PyErr::new::<EngineError, _>(e.to_string());
+        let err = PyErr::new::<EngineError, _>(message);
         let v = err.value(py);
         v.setattr("kind", kind_name(&e.kind))?;
         v.setattr("engine", e.engine())?;

@@ -51,6 +51,7 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<analyze::exc::AnalysisError>(),
     )?;
     m.add("OptionError", py.get_type::<analyze::exc::OptionError>())?;
+    m.add("MatchError", py.get_type::<match_py::exc::MatchError>())?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::PyScore>()?;
     m.add_class::<engine::PyPovScore>()?;

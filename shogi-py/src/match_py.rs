@@ -2,23 +2,98 @@
 //! `shogi match`; returns the summary (a dict, as `--format json` prints it) and the games as
 //! Records. The GIL is released while the games are played.
 
+use crate::errors::{s as pystr, with_attrs};
 use crate::reading;
 use crate::record::PyRecord;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use shogi_core::{ImpasseRule, Variant};
+use shogi_core::Variant;
 use shogi_kif::ReadOptions;
-use shogi_match::clock::TimeControl;
-use shogi_match::openings::{Opening, order, read_openings};
 use shogi_match::record::{self, OutFormat};
-use shogi_match::referee::{Adjudication, Rules};
-use shogi_match::runner::{self, EngineSpec, Pairing, Settings};
-use shogi_match::stats::{Sprt, SprtModel};
+use shogi_match::runner;
+use shogi_match::settings::{Pairing, Request};
+use shogi_match::{MatchError, Parameter};
 use std::sync::Arc;
+
+/// The exception of a match's settings (a module of its own: the Python name is the library's).
+pub mod exc {
+    use crate::errors::ShogiError;
+
+    pyo3::create_exception!(
+        shogitk,
+        MatchError,
+        ShogiError,
+        "A match that cannot start for its settings: a keyword out of range, keywords that \
+exclude each other, an openings file that cannot be used. Attributes: parameter (the keyword at \
+fault), parameters (every keyword involved), reason."
+    );
+}
 
 fn value_err(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
+}
+
+/// The keyword of a match setting.
+fn keyword(p: Parameter) -> String {
+    match p {
+        Parameter::Engine => "engines",
+        Parameter::Pairing => "pairing",
+        Parameter::Games => "games",
+        Parameter::Jobs => "jobs",
+        Parameter::Time => "time",
+        Parameter::Byoyomi => "byoyomi",
+        Parameter::Inc => "inc",
+        Parameter::Movetime => "movetime",
+        Parameter::Nodes => "nodes",
+        Parameter::TimeMargin => "time_margin",
+        Parameter::MoveTimeout => "move_timeout",
+        Parameter::Openings => "openings",
+        Parameter::Resign => "resign",
+        Parameter::Draw => "draw",
+        Parameter::Declaration => "declaration",
+        Parameter::Sprt => "sprt",
+        Parameter::SprtModel => "sprt_model",
+        // No record output from Python: the CLI's settings.
+        Parameter::Out => "out",
+        Parameter::OutDir => "out_dir",
+        Parameter::OutFormat => "out_format",
+        Parameter::Resume => "resume",
+    }
+    .to_string()
+}
+
+/// The Python exception of a match error: `MatchError` (a ValueError) for settings, the
+/// engine layer's `EngineError` (a RuntimeError) for an engine that cannot play.
+fn py_error(py: Python<'_>, e: MatchError) -> PyErr {
+    let word = |p: Parameter| format!("{}=", keyword(p));
+    match &e {
+        MatchError::Engine { error, .. } => {
+            crate::engine::engine_error_with(py, error, e.describe(&word))
+        }
+        MatchError::Write { .. } => PyRuntimeError::new_err(e.describe(&word)),
+        _ => {
+            let reason = e.describe(&word);
+            let parameters: Vec<String> = e.parameters().into_iter().map(keyword).collect();
+            let first = match parameters.first() {
+                Some(k) => pystr(py, k),
+                None => py.None().into_bound(py),
+            };
+            let all = PyList::new(py, &parameters).map(|l| l.into_any());
+            match all {
+                Ok(all) => with_attrs::<exc::MatchError>(
+                    py,
+                    reason.clone(),
+                    &[
+                        ("parameter", first),
+                        ("parameters", all),
+                        ("reason", pystr(py, &reason)),
+                    ],
+                ),
+                Err(e) => e,
+            }
+        }
+    }
 }
 
 /// Plays a match between USI engines and returns `(summary, records)`.
@@ -30,21 +105,22 @@ fn value_err(e: impl std::fmt::Display) -> PyErr {
 /// `sprt_model` ("normalized", the default, "logistic", "bayesian" or "cutechess");
 /// `engine_sched` is "batch" (the default: engines under SCHED_BATCH, as `shogi match`) or
 /// "normal".
-/// Bad arguments raise ValueError before any engine starts; an engine that cannot start raises
-/// RuntimeError. The records are in game order.
+/// `games` defaults to 2, or to 20,000 with `sprt` (the test stops the match at its decision).
+/// Bad settings raise `shogitk.MatchError` (a ValueError naming the keyword) before any engine
+/// starts; an engine that cannot play raises `shogitk.EngineError` (a RuntimeError). The records
+/// are in game order.
 #[pyfunction]
-#[pyo3(name = "match", signature = (engines, *, games = 2, jobs = 1, pairing = "head_to_head",
+#[pyo3(name = "match", signature = (engines, *, games = None, jobs = 1, pairing = "head_to_head",
     byoyomi = None, time = None, inc = None, movetime = None, nodes = None, time_margin = 100,
     move_timeout = 60000, variant = "standard", openings = None, opening_plies = None,
     seed = None, max_plies = 320, declaration = 27, resign = None, draw = None, sprt = None,
-    sprt_model = "normalized", engine_sched = "batch", event = "shogi match"))]
-// Over 100 lines on purpose: one keyword argument a `shogi match` flag, each checked and
-// mapped in turn to the same settings the CLI builds.
+    sprt_model = None, engine_sched = "batch", event = "shogi match"))]
+// One keyword argument a `shogi match` flag, mapped to the library's `Request`.
 #[allow(clippy::too_many_arguments)]
 pub fn play_match<'py>(
     py: Python<'py>,
     engines: Vec<String>,
-    games: u32,
+    games: Option<u32>,
     jobs: u32,
     pairing: &str,
     byoyomi: Option<u64>,
@@ -63,16 +139,10 @@ pub fn play_match<'py>(
     resign: Option<(i32, u32)>,
     draw: Option<(i32, u32)>,
     sprt: Option<Vec<f64>>,
-    sprt_model: &str,
+    sprt_model: Option<&str>,
     engine_sched: &str,
     event: &str,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyList>)> {
-    let engines = engines
-        .iter()
-        .map(|e| EngineSpec::parse(e).map_err(value_err))
-        .collect::<PyResult<Vec<_>>>()?;
-    let time_control =
-        TimeControl::from_flags(time, byoyomi, inc, movetime, nodes).map_err(value_err)?;
     let variant = match variant {
         "standard" => Variant::Standard,
         "mini" => Variant::Mini,
@@ -88,63 +158,40 @@ pub fn play_match<'py>(
             )));
         }
     };
-    let declaration = match declaration {
-        27 => ImpasseRule::Points27,
-        24 => ImpasseRule::Points24,
-        d => return Err(value_err(format!("declaration {d}: 27 or 24"))),
-    };
-    let openings = match openings {
-        None => vec![Opening::startpos(variant)],
-        Some(path) => {
-            let bytes = std::fs::read(&path).map_err(|e| value_err(format!("{path}: {e}")))?;
-            read_openings(&path, &bytes, variant, opening_plies).map_err(value_err)?
-        }
-    };
-    let model: SprtModel = sprt_model.parse().map_err(value_err)?;
     let batch = match engine_sched {
         "batch" => true,
         "normal" => false,
         e => return Err(value_err(format!("engine_sched {e:?}: batch or normal"))),
     };
-    let sprt = match sprt.as_deref() {
-        None => None,
-        Some(v) => {
-            let s = match *v {
-                [e0, e1] => Sprt::new(e0, e1, 0.05, 0.05),
-                [e0, e1, a, b] => Sprt::new(e0, e1, a, b),
-                _ => None,
-            };
-            let s = s.ok_or_else(|| {
-                value_err("sprt: (elo0, elo1[, alpha, beta]) with elo0 < elo1, 0 < alpha, beta < 1")
-            })?;
-            Some(s.with_model(model))
-        }
-    };
-    let adj = |a: Option<(i32, u32)>| a.map(|(score, moves)| Adjudication { score, moves });
-    let settings = Settings {
-        order: order(openings.len(), seed),
+    let request = Request {
         engines,
         pairing,
         games,
-        jobs: jobs.max(1) as usize,
-        time_control,
+        jobs: jobs as usize,
+        time,
+        byoyomi,
+        inc,
+        movetime,
+        nodes,
         time_margin_ms: time_margin,
-        batch,
         move_timeout_ms: move_timeout,
-        rules: Rules {
-            max_plies,
-            declaration,
-            resign: adj(resign),
-            draw: adj(draw),
-        },
+        batch,
         variant,
-        openings,
+        openings: openings.map(Into::into),
+        opening_plies,
+        seed,
+        max_plies,
+        declaration,
+        resign,
+        draw,
         sprt,
+        sprt_model: sprt_model.map(str::to_string),
         event: event.to_string(),
     };
+    let settings = request.settings().map_err(|e| py_error(py, e))?;
     let (summary, texts) = py
-        .detach(|| -> Result<_, String> {
-            runner::check(&settings).map_err(|e| e.to_string())?;
+        .detach(|| -> Result<_, MatchError> {
+            runner::check(&settings)?;
             let mut texts = Vec::new();
             let (tally, stopped) = runner::run(&settings, &[], |f, _| {
                 texts.push((
@@ -154,11 +201,11 @@ pub fn play_match<'py>(
                 Ok(())
             })?;
             texts.sort_by_key(|t| t.0);
-            let summary = serde_json::to_string(&tally.summary(&settings, stopped))
-                .map_err(|e| e.to_string())?;
-            Ok((summary, texts))
+            Ok((tally.summary(&settings, stopped), texts))
         })
-        .map_err(PyRuntimeError::new_err)?;
+        .map_err(|e| py_error(py, e))?;
+    let summary =
+        serde_json::to_string(&summary).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     let summary = py.import("json")?.call_method1("loads", (summary,))?;
     let mut records = Vec::new();
     for (_, text) in texts {

@@ -34,6 +34,7 @@ mod limit;
 mod options;
 mod pool;
 mod protocol;
+mod quirks;
 pub mod testing;
 
 pub use engine::{

@@ -101,6 +101,17 @@ fn bad_input_is_refused_with_exit_2() {
             [&by[..], &["--out", &out_arg]].concat(),
             "exists",
         ),
+        // The library names the setting; the CLI words it as its flag (Python: its keyword).
+        (
+            vec![a, b],
+            vec!["--movetime", "10", "--nodes", "10"],
+            "error: --movetime and --nodes exclude each other",
+        ),
+        (
+            vec![a, b],
+            [&by[..], &["--games", "0"]].concat(),
+            "error: --games 0: nothing to play",
+        ),
     ];
     // Not a USI engine: a program that exits at once.
     if Path::new("/bin/true").exists() {

@@ -337,6 +337,14 @@ class AnalysisError(ShogiError):
     parameter: Optional[str]
     reason: str
 
+class MatchError(ShogiError):
+    """A match that cannot start for its settings: a keyword out of range, keywords that
+    exclude each other, an openings file that cannot be used."""
+
+    parameter: Optional[str]
+    parameters: List[str]
+    reason: str
+
 class OptionError(ShogiError):
     """An engine option the engine does not offer or whose value it refuses."""
 
@@ -489,7 +497,7 @@ def _record_from_state(state: bytes) -> Record:
 def match(
     engines: List[str],
     *,
-    games: int = 2,
+    games: Optional[int] = None,
     jobs: int = 1,
     pairing: Literal["head_to_head", "gauntlet", "round_robin"] = "head_to_head",
     byoyomi: Optional[int] = None,
@@ -508,7 +516,7 @@ def match(
     resign: Optional[Tuple[int, int]] = None,
     draw: Optional[Tuple[int, int]] = None,
     sprt: Optional[Sequence[float]] = None,
-    sprt_model: Literal["normalized", "logistic", "bayesian", "cutechess"] = "normalized",
+    sprt_model: Optional[Literal["normalized", "logistic", "bayesian", "cutechess"]] = None,
     engine_sched: Literal["batch", "normal"] = "batch",
     event: str = "shogi match",
 ) -> Tuple[Dict[str, Any], List[Record]]:

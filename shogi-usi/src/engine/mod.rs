@@ -58,8 +58,9 @@ impl Default for Timeouts {
 pub struct StartOptions {
     /// Every wait's limit.
     pub timeouts: Timeouts,
-    /// `setoption`s sent after `usiok` (checked against what the engine offers), in order.
-    /// A button takes an empty value.
+    /// `setoption`s sent after `usiok` (checked against what the engine offers), in order;
+    /// `USI_Hash` and `USI_Ponder`, which a GUI sends whether or not the engine lists them,
+    /// go unchecked to an engine that does not list them. A button takes an empty value.
     pub options: Vec<(String, String)>,
     /// `Threads` is set to this when the engine offers an option of that name (default 1).
     /// gpsusi's `Thread` is left alone: gpsusi saves every set option as its new default.
@@ -128,9 +129,9 @@ const GPSUSI_AFTER_GO_MATE: &str =
 const GPSUSI_NEW_LINE: &str = "gpsusi, once it has searched, answers no `position … moves …` \
     that does not continue the last position it was sent, not even `isready` afterwards";
 
-/// Whether an `id name` is gpsusi's (`gpsshogi (smp) host r3033 …`).
+/// Whether an `id name` (if read) is gpsusi's.
 fn is_gpsusi(name: Option<&str>) -> bool {
-    name.is_some_and(|n| n.starts_with("gpsshogi"))
+    name.is_some_and(crate::quirks::is_gpsusi)
 }
 
 /// Checks a PV on `pos`: the legal prefix and where it was cut. A final `resign` or `win`
@@ -246,7 +247,13 @@ impl Engine {
         engine.handshake()?;
         let opts = engine.start_options.options.clone();
         for (name, value) in &opts {
-            engine.set_option(name, value)?;
+            // A GUI's own options go to an engine that does not list them, unchecked.
+            if crate::quirks::is_gui_reserved(name) && find_option(&engine.options, name).is_none()
+            {
+                engine.set_option_unchecked(name, Some(value))?;
+            } else {
+                engine.set_option(name, value)?;
+            }
         }
         if engine.start_options.fresh_state {
             for (name, value) in engine.fresh.quiet_options() {
@@ -357,7 +364,7 @@ impl Engine {
             None => self
                 .name
                 .as_deref()
-                .is_some_and(|n| n.starts_with("Fairy-Stockfish 11.")),
+                .is_some_and(crate::quirks::swaps_clocks),
         };
         if let Some(t) = self.start_options.threads {
             if self.options.iter().any(|o| o.name == "Threads") {
@@ -372,6 +379,16 @@ impl Engine {
         self.name
             .clone()
             .unwrap_or_else(|| self.path.display().to_string())
+    }
+
+    /// Whether the engine can search under `limit`: an [`EngineErrorKind::Unsupported`] error
+    /// for a limit it is known to abort on (gpsusi: increments, `nodes`, `movetime`), so that
+    /// a caller can refuse it before the first search.
+    pub fn check_limit(&self, limit: &Limit) -> Result<(), EngineError> {
+        match crate::quirks::refusal(&self.name(), limit) {
+            Some(why) => Err(self.error(EngineErrorKind::Unsupported(why))),
+            None => Ok(()),
+        }
     }
 
     /// The engine's `id author`, if it sent one.
