@@ -9,7 +9,7 @@
 //! every move of their owner.
 
 use crate::ruleset::Rule;
-use shogi_core::{Bitboard, Role, Square};
+use shogi_core::{Bitboard, Color, Position, Role, Square};
 
 /// A set of rules as bits, indexed like `RuleSet::rules`.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -96,6 +96,29 @@ pub(crate) struct RuleIndex {
     pub ended_by_capture: Vec<RuleBits>,
     /// For a tag (by `TagId::index`), its rules (they leave a side's set once it is given).
     pub of_tag: Vec<Vec<usize>>,
+    /// For an owner colour, each rule's first tests, packed together (the rules themselves
+    /// are large; most candidates fail these).
+    pub quick: [Vec<Quick>; 2],
+}
+
+/// The squares a rule tests first, for one owner colour.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Quick {
+    /// Squares an own piece must stand on.
+    pub own: Bitboard,
+    /// Squares that must be empty.
+    pub empty: Bitboard,
+    /// Where the completing move may go (every square without a moved condition).
+    pub to: Bitboard,
+}
+
+impl Quick {
+    /// Whether the rule can hold after a move to `to` by `mover` in `pos`.
+    pub fn passes(&self, pos: &Position, mover: Color, to: Square) -> bool {
+        self.to.contains(to)
+            && pos.by_color(mover) & self.own == self.own
+            && (pos.occupied() & self.empty).is_empty()
+    }
 }
 
 impl RuleIndex {
@@ -114,6 +137,23 @@ impl RuleIndex {
             by_last_ply: Vec::new(),
             ended_by_capture: vec![RuleBits::new(n); Role::ALL.len()],
             of_tag: vec![Vec::new(); tags],
+            quick: [0, 1].map(|side| {
+                rules
+                    .iter()
+                    .map(|r| {
+                        let m = &r.masks[side];
+                        Quick {
+                            own: m.own_any,
+                            empty: m.empty,
+                            to: if r.moved.is_some() {
+                                m.to
+                            } else {
+                                Bitboard::FULL
+                            },
+                        }
+                    })
+                    .collect()
+            }),
         };
         for (i, r) in rules.iter().enumerate() {
             let last = r.max_ply.min(r.eq_ply.unwrap_or(u32::MAX));

@@ -5,6 +5,7 @@ use crate::index::RuleBits;
 use crate::parse::{Kind, Order};
 use crate::ruleset::{HandRule, Rule, RuleSet, TagId, TagSet};
 use shogi_core::{Bitboard, Color, Handicap, Move, PlayError, Position, Role, Variant};
+use std::sync::OnceLock;
 
 /// A tag a side formed, and the ply (1-based, from the start of the record) of the move that
 /// first completed it.
@@ -116,21 +117,25 @@ impl GameTags {
 /// Whether the taxonomy applies to games from `start`: standard shogi from the even start or
 /// the lance handicaps (香落ち, 右香落ち), whoever moves first; not Mini Shogi or other handicaps.
 pub fn applies_to(start: &Position) -> bool {
+    // The starts, made once (each game asks, and making one parses its SFEN).
+    static STARTS: OnceLock<Vec<Position>> = OnceLock::new();
     if start.variant() != Variant::Standard {
         return false;
     }
-    [Handicap::Even, Handicap::Lance, Handicap::RightLance]
-        .iter()
-        .any(|h| {
-            h.position().is_some_and(|p| {
-                Color::ALL.iter().all(|&c| {
-                    Role::ALL
-                        .iter()
-                        .all(|&r| p.pieces(c, r) == start.pieces(c, r))
-                        && start.hand(c).is_empty()
-                })
-            })
+    let starts = STARTS.get_or_init(|| {
+        [Handicap::Even, Handicap::Lance, Handicap::RightLance]
+            .iter()
+            .filter_map(|h| h.position())
+            .collect()
+    });
+    starts.iter().any(|p| {
+        Color::ALL.iter().all(|&c| {
+            Role::ALL
+                .iter()
+                .all(|&r| p.pieces(c, r) == start.pieces(c, r))
+                && start.hand(c).is_empty()
         })
+    })
 }
 
 /// Replays a main line and recognises its openings and castles, incrementally: [`Recognizer::push`]
@@ -248,6 +253,9 @@ impl<'r> Recognizer<'r> {
         let mut at = 0;
         while let Some(i) = self.candidates.next_from(at) {
             at = i + 1;
+            if !self.rules.index.quick[me][i].passes(&self.pos, mover, mv.to()) {
+                continue;
+            }
             let rule = &self.rules.rules[i];
             if !self.given[me].contains(rule.tag) && self.check(rule, mover, mv, role, captured) {
                 self.given[me].insert(rule.tag);
