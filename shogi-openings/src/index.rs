@@ -1,7 +1,7 @@
 //! Which rules a ply can affect: the recogniser checks only those.
 //!
-//! A rule with a `moved` condition can hold only on a move of its piece, so it is indexed by
-//! that piece. A rule without one is a function of the squares its diagram names, the hands
+//! A rule with a `moved` condition can hold only on a move of its piece to one of its squares,
+//! so it is indexed by both. A rule without one is a function of the squares its diagram names, the hands
 //! (with a hand condition), the tags given (with a tag condition) and the ply; the ply and the
 //! captures can only end it. Such a rule that did not hold at its owner's last move cannot
 //! hold now unless one of its squares, a hand it reads or a tag changed since: it is indexed
@@ -75,8 +75,10 @@ impl RuleBits {
 /// The rules each kind of change can affect.
 #[derive(Clone, Debug)]
 pub(crate) struct RuleIndex {
-    /// Rules whose completing move is of this role (by `Role::index`), or of any role.
-    pub on_move: Vec<RuleBits>,
+    /// For an owner colour, a role (by `Role::index`) and a target square (by
+    /// `Square::index`): the rules whose completing move can be that role's move to that
+    /// square (a rule of any role, or of any square, is under each).
+    pub on_move: [Vec<RuleBits>; 2],
     /// For an owner colour (0 sente, 1 gote), the rules without a moved condition whose
     /// diagram reads this square (by `Square::index`).
     pub on_square: [Vec<RuleBits>; 2],
@@ -125,7 +127,7 @@ impl RuleIndex {
     pub fn new(rules: &[Rule], tags: usize) -> RuleIndex {
         let n = rules.len();
         let mut ix = RuleIndex {
-            on_move: vec![RuleBits::new(n); Role::ALL.len()],
+            on_move: [0, 1].map(|_| vec![RuleBits::new(n); Role::ALL.len() * Square::COUNT]),
             on_square: [
                 vec![RuleBits::new(n); Square::COUNT],
                 vec![RuleBits::new(n); Square::COUNT],
@@ -167,9 +169,14 @@ impl RuleIndex {
             }
             ix.of_tag[r.tag.index()].push(i);
             if let Some(m) = &r.moved {
-                for role in Role::ALL {
-                    if m.role.is_none_or(|want| want == role) {
-                        ix.on_move[role.index()].insert(i);
+                for (side, masks) in r.masks.iter().enumerate() {
+                    for role in Role::ALL {
+                        if m.role.is_some_and(|want| want != role) {
+                            continue;
+                        }
+                        for to in masks.to {
+                            ix.on_move[side][RuleIndex::move_key(role, to)].insert(i);
+                        }
                     }
                 }
                 continue;
@@ -200,6 +207,13 @@ impl RuleIndex {
         }
         ix.by_last_ply.sort_unstable();
         ix
+    }
+}
+
+impl RuleIndex {
+    /// The place of a move of `role` to `to` in [`RuleIndex::on_move`].
+    pub fn move_key(role: Role, to: Square) -> usize {
+        role.index() * Square::COUNT + to.index()
     }
 }
 

@@ -1,10 +1,10 @@
 //! The recogniser: replays a main line, checks each rule of the mover while its conditions can
 //! still hold, and derives the classes and the main 戦型 at the end.
 
-use crate::index::RuleBits;
+use crate::index::{RuleBits, RuleIndex};
 use crate::parse::{Kind, Order};
 use crate::ruleset::{HandRule, Rule, RuleSet, TagId, TagSet};
-use shogi_core::{Bitboard, Color, Handicap, Move, PlayError, Position, Role, Variant};
+use shogi_core::{Bitboard, Color, Handicap, Move, PlayError, Position, Role, Square, Variant};
 use std::sync::OnceLock;
 
 /// A tag a side formed, and the ply (1-based, from the start of the record) of the move that
@@ -249,7 +249,7 @@ impl<'r> Recognizer<'r> {
             self.hand_dirty = [true; 2];
         }
         let me = mover.index();
-        self.select_candidates(me, role);
+        self.select_candidates(me, role, mv.to());
         let mut at = 0;
         while let Some(i) = self.candidates.next_from(at) {
             at = i + 1;
@@ -284,13 +284,13 @@ impl<'r> Recognizer<'r> {
         }
     }
 
-    /// The rules of side `me` this move of `role` can affect, into `candidates` (and the
+    /// The rules of side `me` this move of `role` to `to` can affect, into `candidates` (and the
     /// side's changes marked seen).
-    fn select_candidates(&mut self, me: usize, role: Role) {
+    fn select_candidates(&mut self, me: usize, role: Role, to: Square) {
         let ix = &self.rules.index;
         let c = &mut self.candidates;
         c.clear();
-        c.union(&ix.on_move[role.index()]);
+        c.union(&ix.on_move[me][RuleIndex::move_key(role, to)]);
         if self.fresh[me] {
             c.union(&ix.board);
         } else {
