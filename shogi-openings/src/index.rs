@@ -46,7 +46,12 @@ impl RuleBits {
 
     /// Adds every rule of `other` (a set of the same rules).
     pub fn union(&mut self, other: &RuleBits) {
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
+        self.union_words(&other.0);
+    }
+
+    /// Adds every rule of a row of a [`RuleTable`].
+    pub fn union_words(&mut self, other: &[u64]) {
+        for (a, b) in self.0.iter_mut().zip(other) {
             *a |= b;
         }
     }
@@ -72,16 +77,43 @@ impl RuleBits {
     }
 }
 
+/// Rows of rule sets in one block of memory (a lookup touches one place, not a row's own
+/// allocation).
+#[derive(Clone, Debug)]
+pub(crate) struct RuleTable {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl RuleTable {
+    fn new(rows: usize, n: usize) -> RuleTable {
+        let words = n.div_ceil(64);
+        RuleTable {
+            words,
+            bits: vec![0; rows * words],
+        }
+    }
+
+    fn insert(&mut self, row: usize, i: usize) {
+        self.bits[row * self.words + i / 64] |= 1 << (i % 64);
+    }
+
+    /// A row's words.
+    pub fn row(&self, row: usize) -> &[u64] {
+        &self.bits[row * self.words..(row + 1) * self.words]
+    }
+}
+
 /// The rules each kind of change can affect.
 #[derive(Clone, Debug)]
 pub(crate) struct RuleIndex {
     /// For an owner colour, a role (by `Role::index`) and a target square (by
     /// `Square::index`): the rules whose completing move can be that role's move to that
     /// square (a rule of any role, or of any square, is under each).
-    pub on_move: [Vec<RuleBits>; 2],
+    pub on_move: [RuleTable; 2],
     /// For an owner colour (0 sente, 1 gote), the rules without a moved condition whose
     /// diagram reads this square (by `Square::index`).
-    pub on_square: [Vec<RuleBits>; 2],
+    pub on_square: [RuleTable; 2],
     /// Rules without a moved condition that read a hand.
     pub on_hand: RuleBits,
     /// Rules without a moved condition that read tags.
@@ -127,11 +159,8 @@ impl RuleIndex {
     pub fn new(rules: &[Rule], tags: usize) -> RuleIndex {
         let n = rules.len();
         let mut ix = RuleIndex {
-            on_move: [0, 1].map(|_| vec![RuleBits::new(n); Role::ALL.len() * Square::COUNT]),
-            on_square: [
-                vec![RuleBits::new(n); Square::COUNT],
-                vec![RuleBits::new(n); Square::COUNT],
-            ],
+            on_move: [0, 1].map(|_| RuleTable::new(Role::ALL.len() * Square::COUNT, n)),
+            on_square: [0, 1].map(|_| RuleTable::new(Square::COUNT, n)),
             on_hand: RuleBits::new(n),
             on_tags: RuleBits::new(n),
             every_move: RuleBits::new(n),
@@ -175,7 +204,7 @@ impl RuleIndex {
                             continue;
                         }
                         for to in masks.to {
-                            ix.on_move[side][RuleIndex::move_key(role, to)].insert(i);
+                            ix.on_move[side].insert(RuleIndex::move_key(role, to), i);
                         }
                     }
                 }
@@ -198,7 +227,7 @@ impl RuleIndex {
                 let read = masks.read();
                 read_any |= read.any();
                 for sq in read {
-                    ix.on_square[side][sq.index()].insert(i);
+                    ix.on_square[side].insert(sq.index(), i);
                 }
             }
             if r.eq_ply.is_some() || !(read_any || hand || tags) {

@@ -290,12 +290,12 @@ impl<'r> Recognizer<'r> {
         let ix = &self.rules.index;
         let c = &mut self.candidates;
         c.clear();
-        c.union(&ix.on_move[me][RuleIndex::move_key(role, to)]);
+        c.union_words(ix.on_move[me].row(RuleIndex::move_key(role, to)));
         if self.fresh[me] {
             c.union(&ix.board);
         } else {
             for sq in self.dirty[me] {
-                c.union(&ix.on_square[me][sq.index()]);
+                c.union_words(ix.on_square[me].row(sq.index()));
             }
             if self.hand_dirty[me] {
                 c.union(&ix.on_hand);
