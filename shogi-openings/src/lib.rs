@@ -62,6 +62,7 @@
 //! back. Tags whose family is a class decide the side's class: an opening of the 振り飛車 class
 //! makes the side 振り飛車.
 
+mod index;
 mod names;
 mod parse;
 mod recognise;

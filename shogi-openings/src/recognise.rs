@@ -1,9 +1,11 @@
 //! The recogniser: replays a main line, checks each rule of the mover while its conditions can
 //! still hold, and derives the classes and the main 戦型 at the end.
 
+use crate::index::{RuleBits, RuleIndex};
 use crate::parse::{Kind, Order};
 use crate::ruleset::{HandRule, Rule, RuleSet, TagId, TagSet};
-use shogi_core::{Color, Handicap, Move, PlayError, Position, Role, Variant};
+use shogi_core::{Bitboard, Color, Handicap, Move, PlayError, Position, Role, Square, Variant};
+use std::sync::OnceLock;
 
 /// A tag a side formed, and the ply (1-based, from the start of the record) of the move that
 /// first completed it.
@@ -115,21 +117,25 @@ impl GameTags {
 /// Whether the taxonomy applies to games from `start`: standard shogi from the even start or
 /// the lance handicaps (香落ち, 右香落ち), whoever moves first; not Mini Shogi or other handicaps.
 pub fn applies_to(start: &Position) -> bool {
+    // The starts, made once (each game asks, and making one parses its SFEN).
+    static STARTS: OnceLock<Vec<Position>> = OnceLock::new();
     if start.variant() != Variant::Standard {
         return false;
     }
-    [Handicap::Even, Handicap::Lance, Handicap::RightLance]
-        .iter()
-        .any(|h| {
-            h.position().is_some_and(|p| {
-                Color::ALL.iter().all(|&c| {
-                    Role::ALL
-                        .iter()
-                        .all(|&r| p.pieces(c, r) == start.pieces(c, r))
-                        && start.hand(c).is_empty()
-                })
-            })
+    let starts = STARTS.get_or_init(|| {
+        [Handicap::Even, Handicap::Lance, Handicap::RightLance]
+            .iter()
+            .filter_map(|h| h.position())
+            .collect()
+    });
+    starts.iter().any(|p| {
+        Color::ALL.iter().all(|&c| {
+            Role::ALL
+                .iter()
+                .all(|&r| p.pieces(c, r) == start.pieces(c, r))
+                && start.hand(c).is_empty()
         })
+    })
 }
 
 /// Replays a main line and recognises its openings and castles, incrementally: [`Recognizer::push`]
@@ -144,13 +150,20 @@ pub struct Recognizer<'r> {
     captured: u16,
     given: [TagSet; 2],
     hits: [Vec<TagHit>; 2],
-    active: [Vec<u32>; 2],
-    /// The first ply at which a rule's ply limit runs out (the lists are pruned then).
-    next_expiry: u32,
-    /// The captures the lists were last pruned for.
-    pruned_captured: u16,
-    /// Whether a tag was given since the lists were last pruned.
-    fired: bool,
+    /// The rules of each side that can still fire.
+    active: [RuleBits; 2],
+    /// The squares changed since each side's last move (whose rules read them are checked).
+    dirty: [Bitboard; 2],
+    /// Whether a hand changed since each side's last move.
+    hand_dirty: [bool; 2],
+    /// Whether a tag was given since each side's last move.
+    tags_dirty: [bool; 2],
+    /// Whether the side has not moved yet (its first move checks every rule).
+    fresh: [bool; 2],
+    /// The rules checked at this ply (kept to reuse its memory).
+    candidates: RuleBits,
+    /// How many rules of `RuleIndex::by_last_ply` have left the active sets.
+    expired: usize,
 }
 
 impl<'r> Recognizer<'r> {
@@ -160,14 +173,20 @@ impl<'r> Recognizer<'r> {
             return None;
         }
         let first = start.side_to_move();
+        let n = rules.rules.len();
         let active = [Color::Black, Color::White].map(|c| {
-            (0..rules.rules.len() as u32)
-                .filter(|&i| match rules.rules[i as usize].order {
+            let mut bits = RuleBits::new(n);
+            for (i, r) in rules.rules.iter().enumerate() {
+                let mine = match r.order {
                     Some(Order::First) => c == first,
                     Some(Order::Second) => c != first,
                     None => true,
-                })
-                .collect()
+                };
+                if mine {
+                    bits.insert(i);
+                }
+            }
+            bits
         });
         Some(Recognizer {
             rules,
@@ -178,9 +197,12 @@ impl<'r> Recognizer<'r> {
             given: [TagSet::new(rules.len()), TagSet::new(rules.len())],
             hits: [Vec::new(), Vec::new()],
             active,
-            next_expiry: 0,
-            pruned_captured: 0,
-            fired: false,
+            dirty: [Bitboard::EMPTY; 2],
+            hand_dirty: [false; 2],
+            tags_dirty: [false; 2],
+            fresh: [true; 2],
+            candidates: RuleBits::new(n),
+            expired: 0,
         })
     }
 
@@ -211,44 +233,83 @@ impl<'r> Recognizer<'r> {
         };
         self.pos.play_unchecked(mv);
         self.ply += 1;
-        if let Some(c) = captured {
+        if let Some(c) = captured.filter(|c| self.captured >> c.index() & 1 == 0) {
+            // The first capture of this piece ends the rules that must come before it.
             self.captured |= 1 << c.index();
+            for a in &mut self.active {
+                a.remove_all(&self.rules.index.ended_by_capture[c.index()]);
+            }
+        }
+        let changed = mv.from().map_or(Bitboard::EMPTY, Bitboard::from_square)
+            | Bitboard::from_square(mv.to());
+        for d in &mut self.dirty {
+            *d |= changed;
+        }
+        if captured.is_some() || mv.is_drop() {
+            self.hand_dirty = [true; 2];
         }
         let me = mover.index();
-        for k in 0..self.active[me].len() {
-            let rule = &self.rules.rules[self.active[me][k] as usize];
+        self.select_candidates(me, role, mv.to());
+        let mut at = 0;
+        while let Some(i) = self.candidates.next_from(at) {
+            at = i + 1;
+            if !self.rules.index.quick[me][i].passes(&self.pos, mover, mv.to()) {
+                continue;
+            }
+            let rule = &self.rules.rules[i];
             if !self.given[me].contains(rule.tag) && self.check(rule, mover, mv, role, captured) {
                 self.given[me].insert(rule.tag);
-                self.fired = true;
                 self.hits[me].push(TagHit {
                     tag: rule.tag,
                     ply: self.ply,
                 });
+                // The tag's other rules are done; the rules after this one that read tags
+                // may hold now, at this same move.
+                let ix = &self.rules.index;
+                for &r in &ix.of_tag[rule.tag.index()] {
+                    self.active[me].remove(r);
+                }
+                self.candidates.union(&ix.on_tags);
+                self.candidates.intersect(&self.active[me]);
+                self.tags_dirty = [true; 2];
             }
         }
-        // Rules leave the lists when their ply limit passes, a capture ends them, or their
-        // tag is given: looked at only when one of those can have happened.
-        if self.ply < self.next_expiry && self.captured == self.pruned_captured && !self.fired {
-            return;
+        // Rules whose last ply this was leave the sets.
+        let by_last = &self.rules.index.by_last_ply;
+        while let Some(&(_, r)) = by_last.get(self.expired).filter(|e| e.0 <= self.ply) {
+            for a in &mut self.active {
+                a.remove(r);
+            }
+            self.expired += 1;
         }
-        let (ply, captured, rules, given) = (self.ply, self.captured, self.rules, &self.given);
-        let mut next = u32::MAX;
-        for (side, list) in self.active.iter_mut().enumerate() {
-            list.retain(|&i| {
-                let r = &rules.rules[i as usize];
-                let keep = r.max_ply > ply
-                    && r.eq_ply.is_none_or(|e| e > ply)
-                    && r.before_capture & captured == 0
-                    && !given[side].contains(r.tag);
-                if keep {
-                    next = next.min(r.max_ply).min(r.eq_ply.unwrap_or(u32::MAX));
-                }
-                keep
-            });
+    }
+
+    /// The rules of side `me` this move of `role` to `to` can affect, into `candidates` (and the
+    /// side's changes marked seen).
+    fn select_candidates(&mut self, me: usize, role: Role, to: Square) {
+        let ix = &self.rules.index;
+        let c = &mut self.candidates;
+        c.clear();
+        c.union_words(ix.on_move[me].row(RuleIndex::move_key(role, to)));
+        if self.fresh[me] {
+            c.union(&ix.board);
+        } else {
+            for sq in self.dirty[me] {
+                c.union_words(ix.on_square[me].row(sq.index()));
+            }
+            if self.hand_dirty[me] {
+                c.union(&ix.on_hand);
+            }
+            if self.tags_dirty[me] {
+                c.union(&ix.on_tags);
+            }
+            c.union(&ix.every_move);
         }
-        self.next_expiry = next;
-        self.pruned_captured = captured;
-        self.fired = false;
+        c.intersect(&self.active[me]);
+        self.fresh[me] = false;
+        self.dirty[me] = Bitboard::EMPTY;
+        self.hand_dirty[me] = false;
+        self.tags_dirty[me] = false;
     }
 
     fn check(

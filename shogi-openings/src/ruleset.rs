@@ -1,6 +1,7 @@
 //! The rule set: the taxonomy (tags, families, aliases, classes) and the rules compiled to
 //! bitboard masks for each owner colour.
 
+use crate::index::RuleIndex;
 use crate::names::{nearest, normalize, variants};
 use crate::parse::{Cond, HandCond, Kind, Loc, Mark, NameRef, Order, Reader, RuleError, TagDef};
 use shogi_core::{Bitboard, Color, Role, Square};
@@ -118,6 +119,8 @@ pub struct RuleSet {
     pub(crate) below: Vec<TagSet>,
     furibisha: Option<TagId>,
     ai_furibisha: Option<TagId>,
+    /// Which rules each kind of change can affect.
+    pub(crate) index: RuleIndex,
 }
 
 impl RuleSet {
@@ -462,6 +465,7 @@ fn build(sources: &[(&str, &str)], defs: Vec<TagDef>) -> Result<RuleSet, RuleErr
     let furibisha = by_name("振り飛車", Kind::Class);
     let ai_furibisha = by_name("相振り飛車", Kind::Opening);
     Ok(RuleSet {
+        index: RuleIndex::new(&rules, tags.len()),
         tags,
         rules,
         lookup,

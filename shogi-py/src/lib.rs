@@ -25,6 +25,7 @@ mod record;
 mod state;
 mod stats;
 mod svg;
+mod tags;
 
 use pyo3::prelude::*;
 
@@ -52,6 +53,8 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("OptionError", py.get_type::<analyze::exc::OptionError>())?;
     m.add("MatchError", py.get_type::<match_py::exc::MatchError>())?;
+    m.add("TagRulesError", py.get_type::<tags::exc::TagRulesError>())?;
+    m.add("FilterError", py.get_type::<tags::exc::FilterError>())?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::PyScore>()?;
     m.add_class::<engine::PyPovScore>()?;
@@ -64,6 +67,8 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<book::PyBookMove>()?;
     m.add_class::<diagnostic::PyDiagnostic>()?;
     m.add_class::<io::GameIter>()?;
+    m.add_class::<tags::PyTag>()?;
+    m.add_class::<tags::PyTags>()?;
     m.add_function(wrap_pyfunction!(io::read, m)?)?;
     m.add_function(wrap_pyfunction!(io::read_many, m)?)?;
     m.add_function(wrap_pyfunction!(io::files, m)?)?;

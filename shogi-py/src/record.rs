@@ -333,6 +333,21 @@ impl PyRecord {
         crate::stats::row_dict(py, self.row())
     }
 
+    /// The openings (戦法) and castles (囲い) each side formed, with the classes and the main
+    /// 戦型, as `shogi stats --tags` recognises them (the main line up to its first illegal
+    /// move); `tag_rules` a rule file read over the built-in rules (`--tag-rules`; a mistake
+    /// raises `TagRulesError`). Empty (`applies` False) for Mini Shogi and the handicaps the
+    /// taxonomy does not cover.
+    #[pyo3(signature = (tag_rules = None))]
+    fn tags(
+        &self,
+        py: Python<'_>,
+        tag_rules: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<crate::tags::PyTags> {
+        let rules = crate::tags::rules(py, tag_rules)?;
+        Ok(crate::tags::record_tags(self.record(), rules))
+    }
+
     /// Deprecated: use `winner`. The game's result as the training data takes it: "black",
     /// "white", "draw", or None when the record states no result (interrupted, unterminated,
     /// a problem). Judged by the same rules as `winner` (shogi-kif's `outcome`); kept only

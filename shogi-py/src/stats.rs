@@ -2,14 +2,17 @@
 //! shards and duplicate detection, as Python values.
 
 use crate::args::path_list;
+use crate::tags::{TAG_FILTERS, filter_error};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
+use shogi_batch::filter_text as t;
 use shogi_batch::{
-    COLUMNS, Dedup, DedupMode, Event, GameRow, Input, MATE_COLUMNS, MateSearch, Selection, Shard,
-    duplicates, game_key, line_text,
+    COLUMNS, Dedup, DedupMode, Event, GameRow, Input, MATE_COLUMNS, MateSearch, RatingOf,
+    Selection, Shard, TAG_COLUMNS, duplicates, game_key, line_text,
 };
 use shogi_kif::notation::Notation;
+use shogi_openings::RuleSet;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,11 +36,15 @@ const FILTERS: &[&str] = &[
     "handicap",
     "valid",
     "min_rating",
+    "max_rating",
+    "rating_of",
+    "time_control",
+    "event",
     "position",
 ];
 
-/// A Python value for a JSON value of a row (rows hold no arrays or objects); `analyze`
-/// rows too.
+/// A Python value for a JSON value of a row (an array, as the tag columns hold, is a list;
+/// rows hold no objects); `analyze` rows too.
 pub(crate) fn json_value<'py>(
     py: Python<'py>,
     v: &serde_json::Value,
@@ -52,6 +59,13 @@ pub(crate) fn json_value<'py>(
             _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
         },
         Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_value(py, item)?)?;
+            }
+            list.into_any()
+        }
         other => PyString::new(py, &other.to_string()).into_any(),
     })
 }
@@ -83,58 +97,103 @@ pub fn row_dict<'py>(py: Python<'py>, row: &GameRow) -> PyResult<Bound<'py, PyDi
 }
 
 /// The selection of the filter keyword arguments, read into the typed [`Selection`]; a bad
-/// value is a ValueError naming the keyword, an unknown keyword a TypeError.
+/// value is a `FilterError` (a ValueError) naming the keyword, an unknown keyword a TypeError.
 pub(crate) fn selection(
     filters: Option<&Bound<'_, PyDict>>,
     function: &str,
+) -> PyResult<Selection> {
+    selection_with(filters, function, None)
+}
+
+/// [`selection`] that also takes the tag filters ([`TAG_FILTERS`]), looked up in `tags`
+/// (`stats`, whose rows are tagged: elsewhere they are unknown keywords).
+pub(crate) fn selection_with(
+    filters: Option<&Bound<'_, PyDict>>,
+    function: &str,
+    tags: Option<&'static RuleSet>,
 ) -> PyResult<Selection> {
     let mut s = Selection::new();
     let Some(filters) = filters else {
         return Ok(s);
     };
+    let py = filters.py();
+    let known = |k: &str| FILTERS.contains(&k) || (tags.is_some() && TAG_FILTERS.contains(&k));
+    let mut tag_values = Vec::new();
+    let mut mover = false;
     for (key, value) in filters.iter() {
         let key: String = key.extract()?;
-        if !FILTERS.contains(&key.as_str()) {
+        if !known(&key) {
+            let mut all = FILTERS.to_vec();
+            if tags.is_some() {
+                all.extend_from_slice(TAG_FILTERS);
+            }
             return Err(PyTypeError::new_err(format!(
                 "{function}() got an unexpected keyword argument '{key}' (filters: {})",
-                FILTERS.join(", ")
+                all.join(", ")
             )));
         }
         if value.is_none() {
             continue;
         }
         if key == "valid" {
-            let keep: bool = value
-                .extract()
-                .map_err(|_| PyValueError::new_err("valid: expected True, False or None"))?;
+            let keep: bool = value.extract().map_err(|_| {
+                filter_error(py, &key, &text_of(&value), "expected True, False or None")
+            })?;
             s = s.valid(keep);
         } else if key == "player" && !value.is_instance_of::<PyString>() {
             // Several names: any of them.
             for name in value.try_iter()? {
-                s = filter(s, &key, &name?.str()?.to_cow()?)?;
+                s = filter(py, s, &key, &name?.str()?.to_cow()?)?;
             }
         } else {
             if value.is_instance_of::<PyBool>() {
-                return Err(PyValueError::new_err(format!(
-                    "{key}: expected a value, not {value}"
-                )));
+                let text = text_of(&value);
+                return Err(filter_error(
+                    py,
+                    &key,
+                    &text,
+                    &format!("expected a value, not {text}"),
+                ));
             }
-            s = filter(s, &key, &value.str()?.to_cow()?)?;
+            let text = value.str()?.to_cow()?.into_owned();
+            if TAG_FILTERS.contains(&key.as_str()) {
+                tag_values.push((key, text));
+                continue;
+            }
+            mover |= key == "rating_of" && t::rating_of(&text) == Ok(RatingOf::Mover);
+            s = filter(py, s, &key, &text)?;
         }
     }
-    Ok(s)
+    if mover && s.position().is_none() && function != "Book.from_db" {
+        return Err(filter_error(
+            py,
+            "rating_of",
+            "mover",
+            "mover needs a position whose side to move is the mover (give position=)",
+        ));
+    }
+    match tags {
+        Some(rules) => crate::tags::tag_filters(py, s, &tag_values, rules),
+        None => Ok(s),
+    }
+}
+
+/// A value as text, for an error.
+fn text_of(value: &Bound<'_, PyAny>) -> String {
+    value
+        .str()
+        .map_or_else(|_| "?".to_string(), |v| v.to_string())
 }
 
 /// `s` with the filter of keyword `key` (one of [`FILTERS`] but `valid`) read from `text`.
-fn filter(s: Selection, key: &str, text: &str) -> PyResult<Selection> {
-    use shogi_batch::filter_text as t;
-    let bad = |e: String| PyValueError::new_err(format!("{key}: {e}"));
+fn filter(py: Python<'_>, s: Selection, key: &str, text: &str) -> PyResult<Selection> {
+    let bad = |e: String| filter_error(py, key, text, &e);
     Ok(match key {
         "player" => s.player(t::name(text).map_err(bad)?),
         "sente" => s.sente(t::name(text).map_err(bad)?),
         "gote" => s.gote(t::name(text).map_err(bad)?),
-        "since" => s.since(text.parse().map_err(bad)?),
-        "until" => s.until(text.parse().map_err(bad)?),
+        "since" => s.since(t::since(text).map_err(bad)?),
+        "until" => s.until(t::until(text).map_err(bad)?),
         "min_plies" => s.min_plies(t::plies(text).map_err(bad)?),
         "max_plies" => s.max_plies(t::plies(text).map_err(bad)?),
         "ending" => t::endings(text)
@@ -145,6 +204,10 @@ fn filter(s: Selection, key: &str, text: &str) -> PyResult<Selection> {
         "variant" => s.variant(t::variant(text).map_err(bad)?),
         "handicap" => s.handicap(t::handicap(text).map_err(bad)?),
         "min_rating" => s.min_rating(t::rating(text).map_err(bad)?),
+        "max_rating" => s.max_rating(t::rating(text).map_err(bad)?),
+        "rating_of" => s.rating_of(t::rating_of(text).map_err(bad)?),
+        "time_control" => s.time_control(t::time_control(text).map_err(bad)?),
+        "event" => s.event(t::name(text).map_err(bad)?),
         "position" => s.passes_through(t::position(text).map_err(bad)?),
         _ => return Err(PyTypeError::new_err(format!("{key} is not a filter"))),
     })
@@ -199,6 +262,17 @@ pub(crate) fn inputs(paths: &[String]) -> PyResult<Vec<Input>> {
     Ok(out)
 }
 
+/// The columns a row may carry at its end, as `shogi stats` adds them.
+#[derive(Clone, Copy)]
+struct Extra {
+    /// `moves`: the main line in this notation.
+    moves: Option<Notation>,
+    /// The `missed_mate_*` columns.
+    mate: Option<MateSearch>,
+    /// The tag columns ([`TAG_COLUMNS`]), recognised with these rules.
+    tags: Option<&'static RuleSet>,
+}
+
 /// What the workers hand back for one game.
 struct Item {
     row: Option<GameRow>,
@@ -214,10 +288,11 @@ fn rows(
     pool: &rayon::ThreadPool,
     selection: &Selection,
     dedup: Option<DedupMode>,
-    moves: Option<Notation>,
-    mate: Option<MateSearch>,
+    extra: Extra,
     cancel: &AtomicBool,
 ) -> Vec<GameRow> {
+    let Extra { moves, mate, tags } = extra;
+    let tag_rules = tags.or(selection.tag_rules());
     let prefix = dedup == Some(DedupMode::Prefix);
     let mut exact = Dedup::new();
     let mut out = Vec::new();
@@ -229,6 +304,10 @@ fn rows(
         pool,
         |input, game| {
             let mut row = GameRow::new(&input.name, &game);
+            if let Some(rules) = tag_rules {
+                // Before the selection: its tag filters look at the row's tags.
+                row.set_tags(&game, rules, tags.is_some());
+            }
             let keep = selection.matches(&row, |want| game.reached(want));
             if let Some(notation) = moves.filter(|_| keep) {
                 row.set_moves(&game, notation);
@@ -283,7 +362,7 @@ fn rows(
 /// The rows of `shogi stats` for `paths`: (columns, rows as tuples). The Python function
 /// `shogitk.stats` wraps them in a `Table`.
 #[pyfunction]
-#[pyo3(name = "_stats", signature = (paths, *, jobs = Some(1), shard = None, dedup = None, moves = None, mate = false, mate_plies = 10, mate_length = 7, filters = None))]
+#[pyo3(name = "_stats", signature = (paths, *, jobs = Some(1), shard = None, dedup = None, moves = None, mate = false, mate_plies = 10, mate_length = 7, tags = false, tag_rules = None, filters = None))]
 #[allow(clippy::too_many_arguments)] // The keyword arguments of `shogitk.stats`.
 pub fn stats_rows<'py>(
     py: Python<'py>,
@@ -295,9 +374,13 @@ pub fn stats_rows<'py>(
     mate: bool,
     mate_plies: usize,
     mate_length: u16,
+    tags: bool,
+    tag_rules: Option<&Bound<'py, PyAny>>,
     filters: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<(Vec<&'static str>, Bound<'py, PyList>)> {
-    let selection = selection(filters, "stats")?;
+    let rules = crate::tags::rules(py, tag_rules)?;
+    let selection = selection_with(filters, "stats", Some(rules))?;
+    let tags = tags.then_some(rules);
     if mate && !(1..=99).contains(&mate_length) {
         return Err(PyValueError::new_err("mate_length: expected 1 to 99 plies"));
     }
@@ -330,7 +413,14 @@ pub fn stats_rows<'py>(
     std::thread::Builder::new()
         .name("shogitk-stats".into())
         .spawn(move || {
-            let _ = tx.send(rows(&inputs, &pool, &selection, dedup, moves, mate, &stop));
+            let _ = tx.send(rows(
+                &inputs,
+                &pool,
+                &selection,
+                dedup,
+                Extra { moves, mate, tags },
+                &stop,
+            ));
         })
         .map_err(|e| {
             pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start a thread: {e}"))
@@ -363,6 +453,9 @@ pub fn stats_rows<'py>(
     }
     if mate.is_some() {
         columns.extend_from_slice(MATE_COLUMNS);
+    }
+    if tags.is_some() {
+        columns.extend_from_slice(TAG_COLUMNS);
     }
     let list = PyList::empty(py);
     for row in &rows {

@@ -28,6 +28,7 @@ from ._shogitk import (
     Engine,
     EngineError,
     eval_graph,
+    FilterError,
     GameIterator,
     IllegalMoveError,
     InvalidMoveError,
@@ -42,6 +43,9 @@ from ._shogitk import (
     Score,
     SfenError,
     ShogiError,
+    Tag,
+    TagRulesError,
+    Tags,
     __version__,
     files,
     match,
@@ -58,6 +62,7 @@ __all__ = [
     "Diagnostic",
     "Engine",
     "EngineError",
+    "FilterError",
     "GameIterator",
     "IllegalMoveError",
     "InvalidMoveError",
@@ -74,6 +79,9 @@ __all__ = [
     "SfenError",
     "ShogiError",
     "Table",
+    "Tag",
+    "TagRulesError",
+    "Tags",
     "__version__",
     "analyze",
     "eval_graph",
@@ -97,7 +105,31 @@ def stats(
     mate: bool = False,
     mate_plies: int = 10,
     mate_length: int = 7,
-    **filters: Any,
+    *,
+    tags: bool = False,
+    tag_rules: Optional[_Path] = None,
+    player: Union[str, Iterable[str], None] = None,
+    sente: Optional[str] = None,
+    gote: Optional[str] = None,
+    since: Optional[str] = None,
+    until: Optional[str] = None,
+    min_plies: Optional[int] = None,
+    max_plies: Optional[int] = None,
+    ending: Union[str, Iterable[str], None] = None,
+    winner: Optional[str] = None,
+    variant: Optional[str] = None,
+    handicap: Optional[str] = None,
+    valid: Optional[bool] = None,
+    min_rating: Optional[float] = None,
+    max_rating: Optional[float] = None,
+    rating_of: Optional[str] = None,
+    time_control: Optional[str] = None,
+    event: Optional[str] = None,
+    position: Optional[str] = None,
+    opening: Optional[str] = None,
+    castle: Optional[str] = None,
+    class_: Optional[str] = None,
+    side: Optional[str] = None,
 ) -> Table:
     """The rows of ``shogi stats`` for ``paths``: one per game, the same columns and values
     as ``shogi stats --format jsonl`` (path, game, line, format, ..., winner, valid,
@@ -109,22 +141,39 @@ def stats(
     ``--moves``: the main line as text in that notation. ``mate=True`` adds the columns of
     ``--mate`` (missed_mate_ply, missed_mate_side, missed_mate_length, missed_mate_pv: the
     first of the last ``mate_plies`` positions where the loser of a game lost by resignation
-    or time had a mate in at most ``mate_length`` plies; None when there is none). ``filters`` are the selection flags
-    of ``shogi stats`` as keywords: player (a name or a list of names), sente, gote, since,
-    until (YYYY-MM-DD), min_plies, max_plies, ending ("resign,checkmate" or a list), winner,
-    variant, handicap, valid (True: ``--valid``, False: ``--invalid``), min_rating, position
-    (SFEN or "startpos").
-    A bad value raises ValueError naming the filter; a path that is not there,
-    FileNotFoundError.
+    or time had a mate in at most ``mate_length`` plies; None when there is none).
+    ``tags=True`` adds the columns of ``--tags``: opening (the main 戦型), game_class,
+    sente_class, gote_class, sente_openings, gote_openings, sente_castles, gote_castles
+    (lists of names) and opening_header; ``tag_rules`` a rule file over the built-in rules
+    (``--tag-rules``; a mistake raises ``TagRulesError``).
 
-    >>> t = stats(["samples"], min_plies=10)       # doctest: +SKIP
-    >>> t.to_pandas().groupby("winner").size()      # doctest: +SKIP
+    The other keywords are the selection flags of ``shogi stats``: player (a name or a list
+    of names), sente, gote, since, until (YYYY-MM-DD or YYYY-MM), min_plies, max_plies,
+    ending ("resign,checkmate" or a list), winner, variant, handicap, valid (True:
+    ``--valid``, False: ``--invalid``), min_rating, max_rating, rating_of ("both",
+    "average", "mover" with position), time_control ("300+10F"), event, position (SFEN or
+    "startpos"), opening, castle, class_ (``--class``: 居飛車, 振り飛車, 相居飛車, 対抗形,
+    相振り飛車, 力戦) and side ("sente", "gote" or "either": whose tags opening, castle and
+    a side's class look at). A bad value raises ``FilterError`` (a ValueError; attributes
+    keyword, value, reason; an unknown opening or castle name lists the nearest ones); a
+    path that is not there, FileNotFoundError.
+
+    >>> t = stats(["samples"], min_plies=10, tags=True)        # doctest: +SKIP
+    >>> t.to_pandas().groupby("opening").size()                 # doctest: +SKIP
     """
+    given = dict(player=player, sente=sente, gote=gote, since=since, until=until,
+                 min_plies=min_plies, max_plies=max_plies, ending=ending, winner=winner,
+                 variant=variant, handicap=handicap, valid=valid, min_rating=min_rating,
+                 max_rating=max_rating, rating_of=rating_of, time_control=time_control,
+                 event=event, position=position, opening=opening, castle=castle,
+                 side=side)
+    given["class"] = class_
+    filters: Dict[str, Any] = {k: v for k, v in given.items() if v is not None}
     if isinstance(filters.get("ending"), (list, tuple)):
         filters["ending"] = ",".join(filters["ending"])
     columns, rows = _stats(paths, jobs=jobs, shard=shard, dedup=dedup, moves=moves,
                            mate=mate, mate_plies=mate_plies, mate_length=mate_length,
-                           filters=filters)
+                           tags=tags, tag_rules=tag_rules, filters=filters)
     return Table(columns, rows)
 
 

@@ -229,6 +229,8 @@ class Record:
     def __eq__(self, other: object) -> bool: ...
     def stats_row(self) -> Dict[str, Any]:
         """The game's row of `shogi stats` (see `shogitk.stats`)."""
+    def tags(self, tag_rules: Optional[StrPath] = None) -> Tags:
+        """The openings and castles each side formed, as `shogi stats --tags` recognises them."""
     @property
     def result(self) -> Optional[Literal["black", "white", "draw"]]: ...
     @overload
@@ -352,6 +354,77 @@ class OptionError(ShogiError):
     value: Optional[str]
     available: Optional[List[str]]
 
+class TagRulesError(ShogiError):
+    """A rule file (`tag_rules=`) with a mistake, located as `shogi --tag-rules` locates it."""
+
+    path: str
+    line: int
+    column: int
+    reason: str
+
+class FilterError(ShogiError):
+    """A selection filter with a bad value; `str()` is `keyword: reason`."""
+
+    keyword: str
+    value: str
+    reason: str
+
+class Tag:
+    """One opening (戦法) or castle (囲い) a side formed."""
+
+    @property
+    def name(self) -> str:
+        """The canonical name (`四間飛車`, `美濃囲い`)."""
+    @property
+    def side(self) -> Literal["sente", "gote"]:
+        """Whose (the 下手 and the 上手 in a lance handicap)."""
+    @property
+    def kind(self) -> Literal["opening", "castle"]: ...
+    @property
+    def ply(self) -> int:
+        """The ply (from 1) of the move that first completed it."""
+    @property
+    def family(self) -> List[str]:
+        """Its family line above it, nearest first, ending at its class."""
+    @property
+    def english(self) -> Optional[str]: ...
+    def within(self, name: str) -> bool:
+        """Whether the tag is `name` or a descendant of it."""
+    def __eq__(self, other: object) -> bool: ...
+
+class Tags:
+    """A game's openings and castles with its classes and main 戦型 (the values of the tag
+    columns of `shogi stats --tags`, each tag typed); empty where the taxonomy does not
+    apply (Mini Shogi, handicaps other than the lance ones)."""
+
+    @property
+    def applies(self) -> bool: ...
+    @property
+    def opening(self) -> Optional[str]:
+        """The main 戦型: a tag's name, `力戦` where no opening formed, or None."""
+    @property
+    def game_class(self) -> Optional[Literal["相居飛車", "対抗形", "相振り飛車", "力戦"]]: ...
+    @property
+    def sente_class(self) -> Optional[Literal["居飛車", "振り飛車"]]: ...
+    @property
+    def gote_class(self) -> Optional[Literal["居飛車", "振り飛車"]]: ...
+    @property
+    def sente_openings(self) -> List[Tag]: ...
+    @property
+    def gote_openings(self) -> List[Tag]: ...
+    @property
+    def sente_castles(self) -> List[Tag]: ...
+    @property
+    def gote_castles(self) -> List[Tag]: ...
+    @property
+    def tags(self) -> List[Tag]:
+        """Every tag of both sides, by the ply it formed."""
+    def names(
+        self, side: Literal["sente", "gote"], kind: Optional[Literal["opening", "castle"]] = None
+    ) -> List[str]: ...
+    def __iter__(self) -> Iterator[Tag]: ...
+    def __len__(self) -> int: ...
+
 class Score:
     """An evaluation from one side's view: centipawns or mate (its own kind)."""
 
@@ -448,6 +521,8 @@ def _stats(
     mate: bool = False,
     mate_plies: int = 10,
     mate_length: int = 7,
+    tags: bool = False,
+    tag_rules: Optional[StrPath] = None,
     filters: Optional[Dict[str, Any]] = None,
 ) -> Tuple[List[str], List[Tuple[Any, ...]]]:
     """The columns and rows of `shogi stats` (`shogitk.stats` wraps them in a Table)."""

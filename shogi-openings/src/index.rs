@@ -1,0 +1,292 @@
+//! Which rules a ply can affect: the recogniser checks only those.
+//!
+//! A rule with a `moved` condition can hold only on a move of its piece to one of its squares,
+//! so it is indexed by both. A rule without one is a function of the squares its diagram names, the hands
+//! (with a hand condition), the tags given (with a tag condition) and the ply; the ply and the
+//! captures can only end it. Such a rule that did not hold at its owner's last move cannot
+//! hold now unless one of its squares, a hand it reads or a tag changed since: it is indexed
+//! by each square it reads, and by hands and tags. Rules with an exact ply are checked at
+//! every move of their owner.
+
+use crate::ruleset::Rule;
+use shogi_core::{Bitboard, Color, Position, Role, Square};
+
+/// A set of rules as bits, indexed like `RuleSet::rules`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub(crate) struct RuleBits(Vec<u64>);
+
+impl RuleBits {
+    /// The empty set for `n` rules.
+    pub fn new(n: usize) -> RuleBits {
+        RuleBits(vec![0; n.div_ceil(64)])
+    }
+
+    pub fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    pub fn remove(&mut self, i: usize) {
+        self.0[i / 64] &= !(1 << (i % 64));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// Removes every rule of `other`.
+    pub fn remove_all(&mut self, other: &RuleBits) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a &= !b;
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.0.iter_mut().for_each(|w| *w = 0);
+    }
+
+    /// Adds every rule of `other` (a set of the same rules).
+    pub fn union(&mut self, other: &RuleBits) {
+        self.union_words(&other.0);
+    }
+
+    /// Adds every rule of a row of a [`RuleTable`].
+    pub fn union_words(&mut self, other: &[u64]) {
+        for (a, b) in self.0.iter_mut().zip(other) {
+            *a |= b;
+        }
+    }
+
+    /// Keeps only the rules of `other`.
+    pub fn intersect(&mut self, other: &RuleBits) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a &= b;
+        }
+    }
+
+    /// The first rule from `i` on.
+    pub fn next_from(&self, i: usize) -> Option<usize> {
+        let mut k = i / 64;
+        let mut w = *self.0.get(k)? & (u64::MAX << (i % 64));
+        loop {
+            if w != 0 {
+                return Some(k * 64 + w.trailing_zeros() as usize);
+            }
+            k += 1;
+            w = *self.0.get(k)?;
+        }
+    }
+}
+
+/// Rows of rule sets in one block of memory (a lookup touches one place, not a row's own
+/// allocation).
+#[derive(Clone, Debug)]
+pub(crate) struct RuleTable {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl RuleTable {
+    fn new(rows: usize, n: usize) -> RuleTable {
+        let words = n.div_ceil(64);
+        RuleTable {
+            words,
+            bits: vec![0; rows * words],
+        }
+    }
+
+    fn insert(&mut self, row: usize, i: usize) {
+        self.bits[row * self.words + i / 64] |= 1 << (i % 64);
+    }
+
+    /// A row's words.
+    pub fn row(&self, row: usize) -> &[u64] {
+        &self.bits[row * self.words..(row + 1) * self.words]
+    }
+}
+
+/// The rules each kind of change can affect.
+#[derive(Clone, Debug)]
+pub(crate) struct RuleIndex {
+    /// For an owner colour, a role (by `Role::index`) and a target square (by
+    /// `Square::index`): the rules whose completing move can be that role's move to that
+    /// square (a rule of any role, or of any square, is under each).
+    pub on_move: [RuleTable; 2],
+    /// For an owner colour (0 sente, 1 gote), the rules without a moved condition whose
+    /// diagram reads this square (by `Square::index`).
+    pub on_square: [RuleTable; 2],
+    /// Rules without a moved condition that read a hand.
+    pub on_hand: RuleBits,
+    /// Rules without a moved condition that read tags.
+    pub on_tags: RuleBits,
+    /// Rules without a moved condition checked at every move of their owner (an exact ply,
+    /// or nothing else to wait for).
+    pub every_move: RuleBits,
+    /// Every rule without a moved condition (an owner's first move checks them all).
+    pub board: RuleBits,
+    /// Rules with a last ply (their ply limit or exact ply), by that ply: they leave the
+    /// active sets after it.
+    pub by_last_ply: Vec<(u32, usize)>,
+    /// For a role (by `Role::index`, unpromoted), the rules its first capture ends.
+    pub ended_by_capture: Vec<RuleBits>,
+    /// For a tag (by `TagId::index`), its rules (they leave a side's set once it is given).
+    pub of_tag: Vec<Vec<usize>>,
+    /// For an owner colour, each rule's first tests, packed together (the rules themselves
+    /// are large; most candidates fail these).
+    pub quick: [Vec<Quick>; 2],
+}
+
+/// The squares a rule tests first, for one owner colour.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Quick {
+    /// Squares an own piece must stand on.
+    pub own: Bitboard,
+    /// Squares that must be empty.
+    pub empty: Bitboard,
+    /// Where the completing move may go (every square without a moved condition).
+    pub to: Bitboard,
+}
+
+impl Quick {
+    /// Whether the rule can hold after a move to `to` by `mover` in `pos`.
+    pub fn passes(&self, pos: &Position, mover: Color, to: Square) -> bool {
+        self.to.contains(to)
+            && pos.by_color(mover) & self.own == self.own
+            && (pos.occupied() & self.empty).is_empty()
+    }
+}
+
+impl RuleIndex {
+    pub fn new(rules: &[Rule], tags: usize) -> RuleIndex {
+        let n = rules.len();
+        let mut ix = RuleIndex {
+            on_move: [0, 1].map(|_| RuleTable::new(Role::ALL.len() * Square::COUNT, n)),
+            on_square: [0, 1].map(|_| RuleTable::new(Square::COUNT, n)),
+            on_hand: RuleBits::new(n),
+            on_tags: RuleBits::new(n),
+            every_move: RuleBits::new(n),
+            board: RuleBits::new(n),
+            by_last_ply: Vec::new(),
+            ended_by_capture: vec![RuleBits::new(n); Role::ALL.len()],
+            of_tag: vec![Vec::new(); tags],
+            quick: [0, 1].map(|side| {
+                rules
+                    .iter()
+                    .map(|r| {
+                        let m = &r.masks[side];
+                        Quick {
+                            own: m.own_any,
+                            empty: m.empty,
+                            to: if r.moved.is_some() {
+                                m.to
+                            } else {
+                                Bitboard::FULL
+                            },
+                        }
+                    })
+                    .collect()
+            }),
+        };
+        for (i, r) in rules.iter().enumerate() {
+            let last = r.max_ply.min(r.eq_ply.unwrap_or(u32::MAX));
+            if last != u32::MAX {
+                ix.by_last_ply.push((last, i));
+            }
+            for role in Role::ALL {
+                if r.before_capture >> role.index() & 1 == 1 {
+                    ix.ended_by_capture[role.index()].insert(i);
+                }
+            }
+            ix.of_tag[r.tag.index()].push(i);
+            if let Some(m) = &r.moved {
+                for (side, masks) in r.masks.iter().enumerate() {
+                    for role in Role::ALL {
+                        if m.role.is_some_and(|want| want != role) {
+                            continue;
+                        }
+                        for to in masks.to {
+                            ix.on_move[side].insert(RuleIndex::move_key(role, to), i);
+                        }
+                    }
+                }
+                continue;
+            }
+            ix.board.insert(i);
+            let hand = r.hand.is_some() || r.opponent_hand.is_some();
+            let tags = !(r.requires.is_empty()
+                && r.excludes.is_empty()
+                && r.opponent_has.is_empty()
+                && r.opponent_lacks.is_empty());
+            if hand {
+                ix.on_hand.insert(i);
+            }
+            if tags {
+                ix.on_tags.insert(i);
+            }
+            let mut read_any = false;
+            for (side, masks) in r.masks.iter().enumerate() {
+                let read = masks.read();
+                read_any |= read.any();
+                for sq in read {
+                    ix.on_square[side].insert(sq.index(), i);
+                }
+            }
+            if r.eq_ply.is_some() || !(read_any || hand || tags) {
+                ix.every_move.insert(i);
+            }
+        }
+        ix.by_last_ply.sort_unstable();
+        ix
+    }
+}
+
+impl RuleIndex {
+    /// The place of a move of `role` to `to` in [`RuleIndex::on_move`].
+    pub fn move_key(role: Role, to: Square) -> usize {
+        role.index() * Square::COUNT + to.index()
+    }
+}
+
+impl crate::ruleset::Masks {
+    /// Every square the diagram reads.
+    pub fn read(&self) -> Bitboard {
+        let roles = |v: &[(Role, Bitboard)]| v.iter().fold(Bitboard::EMPTY, |b, &(_, m)| b | m);
+        self.own_any
+            | self.empty
+            | roles(&self.own)
+            | roles(&self.opponent)
+            | roles(&self.not_own)
+            | roles(&self.any_own)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RuleBits;
+
+    #[test]
+    fn rule_bits_across_words() {
+        let mut b = RuleBits::new(130);
+        for i in [0, 63, 64, 129] {
+            b.insert(i);
+        }
+        let mut seen = Vec::new();
+        let mut at = 0;
+        while let Some(i) = b.next_from(at) {
+            seen.push(i);
+            at = i + 1;
+        }
+        assert_eq!(seen, [0, 63, 64, 129]);
+        assert_eq!(b.next_from(65), Some(129));
+        assert_eq!(b.next_from(130), None);
+        let mut other = RuleBits::new(130);
+        other.insert(63);
+        other.insert(64);
+        b.remove_all(&other);
+        assert_eq!((b.next_from(1), b.next_from(0)), (Some(129), Some(0)));
+        b.intersect(&other);
+        assert!(b.is_empty());
+        b.union(&other);
+        b.remove(63);
+        assert_eq!(b.next_from(0), Some(64));
+    }
+}
