@@ -2,7 +2,7 @@
 //! `explore`) and updated (`index`).
 
 use crate::error::DbError;
-use crate::exact::find_exact;
+use crate::exact::{exact_hits, find_exact};
 use crate::fast;
 use crate::hit::{Counts, Found, Hit};
 use crate::index::{IndexOptions, IndexReport, index_with};
@@ -10,6 +10,7 @@ use crate::load::IndexProgress;
 use crate::schema;
 use crate::stored::{self, StoredGame};
 use crate::stream;
+use crate::tags::Openings;
 use crate::tally::{Explore, explore_hits};
 use rusqlite::Connection;
 use shogi_batch::Selection;
@@ -160,6 +161,7 @@ impl Db {
     ) -> Result<Counts, DbError> {
         let (conn, db) = (&self.conn, self.path.as_path());
         let selection = &selection.clone().mover(target.side_to_move());
+        crate::tags::check_rules(conn, db, selection)?;
         let mut found = None;
         if selection.is_empty() {
             if let Some(counts) = fast::find_each(conn, db, target, limit, self.chunk, each)? {
@@ -188,9 +190,11 @@ impl Db {
     /// A position reached by at least [`crate::MIN_GAMES`] games is answered from the counts
     /// aggregated at index time (see the `buckets` table) when the filters are only dates by
     /// whole months, time controls and ratings bounded at multiples of [`crate::BAND`]; other
-    /// filters (players, events, plies, endings, tags, …) are applied to every hit.
+    /// filters (players, events, plies, endings, openings and castles, …) are applied to
+    /// every hit.
     pub fn explore(&self, target: &Position, selection: &Selection) -> Result<Explore, DbError> {
         let selection = &selection.clone().mover(target.side_to_move());
+        crate::tags::check_rules(&self.conn, &self.path, selection)?;
         let keys = [
             crate::key::position_key(target),
             crate::key::check_key(target),
@@ -208,5 +212,33 @@ impl Db {
             }
         }
         Ok(explore_hits(target, &self.find(target, selection, None)?))
+    }
+
+    /// `explore --by opening`: the main 戦型 of the games kept by `selection` that pass
+    /// through `target` (each game once), with their results. Without filters the games are
+    /// those of the key and check key (one replayed, as [`Db::find`] confirms them); with
+    /// filters every hit is replayed and filtered.
+    pub fn explore_openings(
+        &self,
+        target: &Position,
+        selection: &Selection,
+    ) -> Result<Openings, DbError> {
+        let (conn, db) = (&self.conn, self.path.as_path());
+        let selection = &selection.clone().mover(target.side_to_move());
+        crate::tags::check_rules(conn, db, selection)?;
+        let keys = [
+            crate::key::position_key(target),
+            crate::key::check_key(target),
+        ];
+        let mut ids = if selection.is_empty() && fast::first_hit_is(conn, db, target, keys)? {
+            fast::hit_ids(conn, db, keys)?
+        } else {
+            let hits = exact_hits(conn, db, target, selection)?;
+            let mut ids: Vec<i64> = hits.into_iter().map(|(id, _)| id).collect();
+            ids.sort_unstable();
+            ids
+        };
+        ids.dedup();
+        crate::tags::openings_of(conn, target, &ids).map_err(|e| schema::db_err(db, e))
     }
 }

@@ -176,7 +176,7 @@ pub(crate) fn find_each(
 
 /// The game ids of the hits of a key and check key, in (game, ply) order: from the primary
 /// key alone.
-fn hit_ids(conn: &Connection, db: &Path, keys: [i64; 2]) -> Result<Vec<i64>, DbError> {
+pub(crate) fn hit_ids(conn: &Connection, db: &Path, keys: [i64; 2]) -> Result<Vec<i64>, DbError> {
     let err = |e| db_err(db, e);
     let mut st = conn
         .prepare_cached(

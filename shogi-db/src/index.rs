@@ -29,6 +29,11 @@ pub struct IndexOptions {
     /// Test hook: abort the process (as a kill would) after writing this many games.
     #[doc(hidden)]
     pub abort_after: Option<u64>,
+    /// Benchmark hook: do not recognise openings and castles (the anchor of the tags'
+    /// cost in `examples/bench_explore`). A database built so has no tags and refuses the
+    /// tag filters.
+    #[doc(hidden)]
+    pub skip_tags: bool,
 }
 
 /// What an index run did.
@@ -407,6 +412,7 @@ fn write(
         memory_rows: options.memory_rows.unwrap_or(DEFAULT_MEMORY_ROWS),
         spill_dir: run.spill_dir.clone(),
         abort_after: options.abort_after,
+        tags: !options.skip_tags,
     };
     let loaded = load(conn, &job, progress)?;
     report.games_added = loaded.games;
@@ -603,6 +609,7 @@ fn remove_games(conn: &Connection, file_id: i64) -> rusqlite::Result<u64> {
             conn.prepare_cached("DELETE FROM positions WHERE game_id = ?1")?
                 .execute([id])?;
         }
+        crate::tags::remove(conn, *id)?;
     }
     conn.prepare_cached("DELETE FROM games WHERE file_id = ?1")?
         .execute([file_id])?;

@@ -7,7 +7,7 @@ use crate::args::NotationArg;
 use crate::batch::SelectArgs;
 use crate::ctx::{Ctx, Failure};
 use crate::progress::Progress;
-use output::{FoundWriter, write_explore, write_found};
+use output::{FoundWriter, write_explore, write_found, write_openings};
 use shogi_db::{Db, DbError, IndexOptions};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -275,10 +275,26 @@ pub struct ExploreArgs {
     /// flipped, as YaneuraOu's IgnoreBookPly and FlippedBook).
     #[arg(long, value_name = "FILE")]
     pub book: Option<PathBuf>,
+    /// One line per move played from the position (move), or per main 戦型 of the games
+    /// that pass through it (opening: games, sente wins, draws, gote wins; with --db).
+    #[arg(long, value_enum, default_value_t = ExploreBy::Move)]
+    pub by: ExploreBy,
+}
+
+/// What `shogi explore` counts by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExploreBy {
+    /// The moves played from the position.
+    Move,
+    /// The main 戦型 of the games through it (as `stats --summary opening` names them).
+    Opening,
 }
 
 /// `shogi explore`.
 pub fn explore(args: &ExploreArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
+    if args.by == ExploreBy::Opening {
+        return explore_openings(args, ctx);
+    }
     let (target, mut table) = args.at.explored()?;
     shogi_db::name_moves(&mut table, &target, args.notation.into());
     let marks = match &args.book {
@@ -286,5 +302,25 @@ pub fn explore(args: &ExploreArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
         None => None,
     };
     write_explore(&table, marks.as_ref(), args.format, ctx.stdout).map_err(out_err)?;
+    ctx.stdout.flush().map_err(out_err)
+}
+
+/// `shogi explore --by opening`.
+fn explore_openings(args: &ExploreArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
+    let Some(db) = &args.at.db else {
+        return Err(Failure::usage(
+            "error: --by opening: needs --db (the games' tags are stored by `shogi index`)",
+        ));
+    };
+    if args.book.is_some() {
+        return Err(Failure::usage(
+            "error: --book: marks moves, not openings (not with --by opening)",
+        ));
+    }
+    let (selection, target) = args.at.search()?;
+    let table = Db::open(db)
+        .and_then(|db| db.explore_openings(&target, &selection))
+        .map_err(fail)?;
+    write_openings(&table, args.format, ctx.stdout).map_err(out_err)?;
     ctx.stdout.flush().map_err(out_err)
 }

@@ -2,7 +2,7 @@
 
 use super::{ExploreFormat, FindFormat};
 use serde::Serialize;
-use shogi_db::{Counts, Explore, Found, Hit};
+use shogi_db::{Counts, Explore, Found, Hit, Openings};
 use shogi_kif::Winner;
 use std::io::{self, Write};
 
@@ -350,4 +350,74 @@ fn pad(text: &str, width: usize) -> String {
     let mut s = text.to_string();
     s.push_str(&" ".repeat(width.saturating_sub(shown_width(text))));
     s
+}
+
+/// Writes `explore --by opening` as JSON (one object), CSV (one row per 戦型) or text.
+pub fn write_openings(t: &Openings, format: ExploreFormat, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        ExploreFormat::Json => {
+            serde_json::to_writer_pretty(&mut *out, t).map_err(io_err)?;
+            out.write_all(b"\n")
+        }
+        ExploreFormat::Csv => {
+            let mut w = csv::Writer::from_writer(out);
+            for line in &t.openings {
+                w.serialize(line).map_err(io_err)?;
+            }
+            if t.openings.is_empty() {
+                w.write_record([
+                    "opening",
+                    "games",
+                    "sente_wins",
+                    "gote_wins",
+                    "draws",
+                    "unfinished",
+                ])
+                .map_err(io_err)?;
+            }
+            w.flush()
+        }
+        ExploreFormat::Text => {
+            writeln!(out, "position: {} ({} to move)", t.sfen, t.side_to_move)?;
+            writeln!(out, "games: {}", t.games)?;
+            if t.openings.is_empty() {
+                return writeln!(out, "no game passes through this position");
+            }
+            let width = t
+                .openings
+                .iter()
+                .map(|o| shown_width(&o.opening))
+                .max()
+                .unwrap_or(0)
+                .max(7);
+            writeln!(
+                out,
+                "{} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+                pad("opening", width),
+                "games",
+                "sente",
+                "draws",
+                "gote",
+                "sente%",
+                "draw%",
+                "gote%"
+            )?;
+            for o in &t.openings {
+                let pct = |n: u32| 100.0 * f64::from(n) / f64::from(o.games.max(1));
+                writeln!(
+                    out,
+                    "{} {:>7} {:>7} {:>7} {:>7} {:>7.1} {:>7.1} {:>7.1}",
+                    pad(&o.opening, width),
+                    o.games,
+                    o.sente_wins,
+                    o.draws,
+                    o.gote_wins,
+                    pct(o.sente_wins),
+                    pct(o.draws),
+                    pct(o.gote_wins)
+                )?;
+            }
+            Ok(())
+        }
+    }
 }
