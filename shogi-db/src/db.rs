@@ -11,7 +11,7 @@ use crate::schema;
 use crate::stored::{self, StoredGame};
 use crate::stream;
 use crate::tags::Openings;
-use crate::tally::{Explore, explore_hits};
+use crate::tally::{Explore, explore_hits_top};
 use rusqlite::Connection;
 use shogi_batch::Selection;
 use shogi_core::Position;
@@ -184,7 +184,7 @@ impl Db {
     }
 
     /// The opening explorer for `target` over the games kept by `selection`: the
-    /// [`explore_hits`] of [`Db::find`], counted in one pass over the index's rows when there
+    /// [`crate::explore_hits`] of [`Db::find`], counted in one pass over the index's rows when there
     /// are no filters.
     ///
     /// A position reached by at least [`crate::MIN_GAMES`] games is answered from the counts
@@ -193,13 +193,26 @@ impl Db {
     /// filters (players, events, plies, endings, openings and castles, …) are applied to
     /// every hit.
     pub fn explore(&self, target: &Position, selection: &Selection) -> Result<Explore, DbError> {
+        self.explore_top(target, selection, 0)
+    }
+
+    /// [`Db::explore`] with up to `top` top games per move ([`crate::MoveLine::top`]: the
+    /// highest-rated by the mean of both players' ratings, then the latest, then by path and
+    /// number). The buckets keep each move's first [`crate::TOP_KEPT`] games, so a larger
+    /// `top` reads the hits.
+    pub fn explore_top(
+        &self,
+        target: &Position,
+        selection: &Selection,
+        top: usize,
+    ) -> Result<Explore, DbError> {
         let selection = &selection.clone().mover(target.side_to_move());
         crate::tags::check_rules(&self.conn, &self.path, selection)?;
         let keys = [
             crate::key::position_key(target),
             crate::key::check_key(target),
         ];
-        let counted = crate::buckets::explore(&self.conn, target, keys, selection)
+        let counted = crate::buckets::explore(&self.conn, target, keys, selection, top)
             .map_err(|e| schema::db_err(&self.path, e))?;
         if let Some(table) = counted {
             if fast::first_hit_is(&self.conn, &self.path, target, keys)? {
@@ -207,11 +220,12 @@ impl Db {
             }
         }
         if selection.is_empty() {
-            if let Some(table) = fast::explore(&self.conn, &self.path, target)? {
+            if let Some(table) = fast::explore(&self.conn, &self.path, target, top)? {
                 return Ok(table);
             }
         }
-        Ok(explore_hits(target, &self.find(target, selection, None)?))
+        let found = self.find(target, selection, None)?;
+        Ok(explore_hits_top(target, &found, top))
     }
 
     /// `explore --by opening`: the main 戦型 of the games kept by `selection` that pass

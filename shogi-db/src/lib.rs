@@ -65,7 +65,7 @@ mod stream;
 mod tags;
 mod tally;
 
-pub use buckets::{BAND, MIN_GAMES};
+pub use buckets::{BAND, MIN_GAMES, TOP_KEPT};
 pub use db::Db;
 pub use error::DbError;
 pub use hit::{Counts, Found, Hit};
@@ -76,4 +76,4 @@ pub use scan::scan;
 pub use schema::SCHEMA_VERSION;
 pub use stored::StoredGame;
 pub use tags::{OpeningCount, Openings};
-pub use tally::{Explore, GameRef, MoveLine, explore_hits, name_moves};
+pub use tally::{Explore, GameRef, MoveLine, TopGame, explore_hits, explore_hits_top, name_moves};

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Rng, brute, brute_force, csa_game, random_game, same};
+use common::{Rng, brute_force, brute_top, csa_game, random_game, same};
 use shogi_batch::{Selection, filter_text as text};
 use shogi_db::{Db, IndexOptions, index};
 use std::collections::BTreeSet;
@@ -128,23 +128,30 @@ fn explorer_filters_equal_brute_force_over_stats_rows() {
         sfens.insert(h.sfen.clone());
     }
     let mut nonempty = 0;
+    let mut tops = [0; 2];
     for sfen in &sfens {
         let pos = text::position(sfen).unwrap();
         for (name, s) in selections() {
-            let want = brute(&all, sfen, &s);
-            let what = format!("{name} at {sfen}");
+            // Top games: none, as many as the buckets keep, more (read from the hits).
+            let top = [0, shogi_db::TOP_KEPT, shogi_db::TOP_KEPT + 2][nonempty % 3];
+            let want = brute_top(&all, sfen, &s, top);
+            let what = format!("{name} at {sfen}, top {top}");
             same(
-                &with.explore(&pos, &s).unwrap(),
+                &with.explore_top(&pos, &s, top).unwrap(),
                 &want,
                 &format!("{what} (buckets)"),
             );
             same(
-                &without.explore(&pos, &s).unwrap(),
+                &without.explore_top(&pos, &s, top).unwrap(),
                 &want,
                 &format!("{what} (hits)"),
             );
             nonempty += usize::from(want.games > 0);
+            let full = want.moves.iter().any(|m| m.top.len() >= shogi_db::TOP_KEPT);
+            tops[usize::from(top > shogi_db::TOP_KEPT)] += usize::from(full);
         }
     }
     assert!(nonempty > 100, "{nonempty} non-empty answers");
+    // Full lists of top games, from the buckets' and from more than they keep.
+    assert!(tops[0] > 10 && tops[1] > 10, "{tops:?}");
 }

@@ -142,19 +142,19 @@ pub struct Where {
 
 impl Where {
     /// The explorer table: counted from the database, or from the hits of a scan.
-    fn explored(&self) -> Result<(shogi_core::Position, shogi_db::Explore), Failure> {
+    fn explored(&self, top: usize) -> Result<(shogi_core::Position, shogi_db::Explore), Failure> {
         if let Some(db) = self.db.as_ref().filter(|_| self.paths.is_empty()) {
             if self.select.dedup.is_none() {
                 let target = target(&self.target, self.ply).map_err(fail)?;
                 let selection = self.select.selection_at(Some(target.side_to_move()))?;
                 let table = Db::open(db)
-                    .and_then(|db| db.explore(&target, &selection))
+                    .and_then(|db| db.explore_top(&target, &selection, top))
                     .map_err(fail)?;
                 return Ok((target, table));
             }
         }
         let (target, found) = self.found(None)?;
-        let table = shogi_db::explore_hits(&target, &found);
+        let table = shogi_db::explore_hits_top(&target, &found, top);
         Ok((target, table))
     }
 
@@ -279,6 +279,11 @@ pub struct ExploreArgs {
     /// that pass through it (opening: games, sente wins, draws, gote wins; with --db).
     #[arg(long, value_enum, default_value_t = ExploreBy::Move)]
     pub by: ExploreBy,
+    /// Up to N top games per move: the highest-rated (mean of both players' ratings, then
+    /// the latest), with path and game number to open them (0: none). Up to 5 come from the
+    /// counts kept at index time; more read every game through the position.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub top: usize,
 }
 
 /// What `shogi explore` counts by.
@@ -295,13 +300,14 @@ pub fn explore(args: &ExploreArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
     if args.by == ExploreBy::Opening {
         return explore_openings(args, ctx);
     }
-    let (target, mut table) = args.at.explored()?;
+    let (target, mut table) = args.at.explored(args.top)?;
     shogi_db::name_moves(&mut table, &target, args.notation.into());
     let marks = match &args.book {
         Some(path) => Some(crate::book::book_marks(path, &target)?),
         None => None,
     };
-    write_explore(&table, marks.as_ref(), args.format, ctx.stdout).map_err(out_err)?;
+    let out = &mut *ctx.stdout;
+    write_explore(&table, marks.as_ref(), args.top, args.format, out).map_err(out_err)?;
     ctx.stdout.flush().map_err(out_err)
 }
 

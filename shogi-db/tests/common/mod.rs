@@ -212,6 +212,13 @@ pub fn brute_force_rows(paths: &[&str], tags: bool) -> Vec<Seen> {
 
 /// The explorer table of `sfen` counted from the stats rows `all` that `s` keeps.
 pub fn brute(all: &[Seen], sfen: &str, s: &Selection) -> Explore {
+    brute_top(all, sfen, s, 0)
+}
+
+/// [`brute`] with each move's first `top` games: the higher mean of both ratings first (a
+/// game lacking one after all that have both), then the later start (undated last), then
+/// by path and number.
+pub fn brute_top(all: &[Seen], sfen: &str, s: &Selection, top: usize) -> Explore {
     let pos = text::position(sfen).unwrap();
     let s = s.clone().mover(pos.side_to_move());
     let mut games = BTreeSet::new();
@@ -249,6 +256,31 @@ pub fn brute(all: &[Seen], sfen: &str, s: &Selection) -> Explore {
                 game,
                 date: Some(d),
             });
+        let mut best: Vec<shogi_db::TopGame> = g
+            .iter()
+            .map(|((path, game), h)| shogi_db::TopGame {
+                path: path.clone(),
+                game: *game,
+                rating: match (h.row.sente_rating, h.row.gote_rating) {
+                    (Some(a), Some(b)) => Some((a + b) / 2.0),
+                    _ => None,
+                },
+                date: h.row.start_iso.clone(),
+            })
+            .collect();
+        best.sort_by(|a, b| {
+            let r = match (a.rating, b.rating) {
+                (Some(x), Some(y)) => y.partial_cmp(&x).unwrap(),
+                (x, y) => y.is_some().cmp(&x.is_some()),
+            };
+            let d = match (&a.date, &b.date) {
+                (Some(x), Some(y)) => y.cmp(x),
+                (x, y) => y.is_some().cmp(&x.is_some()),
+            };
+            r.then(d)
+                .then_with(|| (&a.path, a.game).cmp(&(&b.path, b.game)))
+        });
+        best.truncate(top);
         let games = g.len() as u32;
         let (sente, gote) = (count("sente"), count("gote"));
         let wins = if pos.side_to_move() == shogi_core::Color::Black {
@@ -268,6 +300,7 @@ pub fn brute(all: &[Seen], sfen: &str, s: &Selection) -> Explore {
             avg_rating: (!ratings.is_empty())
                 .then(|| ratings.iter().sum::<f64>() / ratings.len() as f64),
             recent,
+            top: best,
         });
     }
     moves.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.usi.cmp(&b.usi)));
@@ -312,5 +345,6 @@ pub fn same(got: &Explore, want: &Explore, what: &str) {
             (a, b) => assert_eq!(a, b, "{line}"),
         }
         assert_eq!(g.recent, w.recent, "{line}");
+        assert_eq!(g.top, w.top, "{line}: top games");
     }
 }
