@@ -240,6 +240,13 @@ impl Db {
         let (conn, db) = (&self.conn, self.path.as_path());
         let selection = &selection.clone().mover(target.side_to_move());
         crate::tags::check_rules(conn, db, selection)?;
+        if !crate::tags::stored(conn).map_err(|e| schema::db_err(db, e))? {
+            return Err(DbError::new(
+                db,
+                "the database holds no openings and castles (indexed with --no-tags); \
+                 build a new one with `shogi index ... --db NEW.sqlite`",
+            ));
+        }
         let keys = [
             crate::key::position_key(target),
             crate::key::check_key(target),

@@ -29,10 +29,10 @@ pub struct IndexOptions {
     /// Test hook: abort the process (as a kill would) after writing this many games.
     #[doc(hidden)]
     pub abort_after: Option<u64>,
-    /// Benchmark hook: do not recognise openings and castles (the anchor of the tags'
-    /// cost in `examples/bench_explore`). A database built so has no tags and refuses the
-    /// tag filters.
-    #[doc(hidden)]
+    /// Do not recognise and store the games' openings and castles (`shogi index
+    /// --no-tags`): a database built so refuses the tag filters and `explore --by opening`,
+    /// and so does one updated so, or updated with tags after it was built without them,
+    /// until it is built anew.
     pub skip_tags: bool,
 }
 

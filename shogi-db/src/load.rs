@@ -132,9 +132,15 @@ pub(crate) fn load(
             r.get(0)
         })?;
     let mut positions = Positions::new(job.memory_rows, job.spill_dir.clone());
-    let tags = match job.tags {
+    // Tags are stored only where every game has them: in a new database, or one whose games
+    // all had theirs recognised.
+    let with_tags = job.tags && (next_id == 1 || crate::tags::stored(conn)?);
+    let tags = match with_tags {
         true => Some(TagWriter::new(conn)?),
-        false => None,
+        false => {
+            crate::tags::forget(conn)?;
+            None
+        }
     };
     let mut loaded = Loaded::default();
     let mut state = IndexProgress {
@@ -151,7 +157,7 @@ pub(crate) fn load(
                 job.inputs,
                 job.reading,
                 job.pool,
-                |input, game| entry(input, game, job.tags),
+                |input, game| entry(input, game, with_tags),
                 |_, event| match tx.send(event) {
                     Ok(()) => ControlFlow::Continue(()),
                     Err(_) => ControlFlow::Break(()),

@@ -112,6 +112,22 @@ impl TagWriter {
     }
 }
 
+/// Whether the database's games have their tags (the rules are recorded in `meta`).
+pub(crate) fn stored(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT count(*) FROM meta WHERE name = ?1",
+        [RULES_META],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n > 0)
+}
+
+/// Records that the database's games lack their tags (some were indexed without them).
+pub(crate) fn forget(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute("DELETE FROM meta WHERE name = ?1", [RULES_META])?;
+    Ok(())
+}
+
 /// Removes the tags of game `game_id` (its file changed or is gone).
 pub(crate) fn remove(conn: &Connection, game_id: i64) -> rusqlite::Result<()> {
     conn.prepare_cached("DELETE FROM game_tags WHERE game_id = ?1")?
@@ -143,7 +159,7 @@ pub(crate) fn check_rules(
     if stored.is_none() {
         return Err(DbError::new(
             db,
-            "the database holds no openings and castles (indexed without them); \
+            "the database holds no openings and castles (indexed with --no-tags); \
              build a new one with `shogi index ... --db NEW.sqlite`",
         ));
     }

@@ -4,9 +4,9 @@
 
 mod common;
 
-use common::{Rng, brute_force, brute_top, csa_game, random_game, same};
+use common::{Rng, brute_force, brute_top, csa_game, index_min, random_game, same};
 use shogi_batch::{Selection, filter_text as text};
-use shogi_db::{Db, IndexOptions, index};
+use shogi_db::Db;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -104,16 +104,7 @@ fn explorer_filters_equal_brute_force_over_stats_rows() {
     let all = brute_force(&paths);
     // Two databases: one counting every position reached by 2 games or more in buckets,
     // one without buckets (every query reads the hits).
-    let db_path = |name: &str, min| {
-        let db = dir.path().join(name);
-        let opts = IndexOptions {
-            jobs: Some(2),
-            bucket_min_games: Some(min),
-            ..IndexOptions::default()
-        };
-        index(&paths, &db, &opts).unwrap();
-        db
-    };
+    let db_path = |name: &str, min| index_min(&paths, &dir.path().join(name), min);
     let bucketed = db_path("b.sqlite", 2);
     let plain = db_path("p.sqlite", u32::MAX);
     let conn = rusqlite::Connection::open(&bucketed).unwrap();

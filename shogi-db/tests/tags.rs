@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Rng, brute, brute_force_rows, csa_game, random_game, same};
+use common::{Rng, Seen, brute, brute_force_rows, csa_game, index_min, random_game, same};
 use shogi_batch::filter_text::{TagFlag, tag_side, tag_want};
 use shogi_batch::{Selection, TagFilter, filter_text as text};
 use shogi_core::{Move, Position, Variant};
@@ -134,24 +134,22 @@ fn selections() -> Vec<(String, Selection)> {
     out
 }
 
+/// `n` games written under `dir/games` and their rows with tags, as `stats --tags` gives them.
+fn collection(dir: &Path, n: usize) -> (String, Vec<Seen>) {
+    let games = dir.join("games");
+    std::fs::create_dir(&games).unwrap();
+    write_games(&games, n);
+    let games = games.to_str().unwrap().to_string();
+    let all = brute_force_rows(&[games.as_str()], true);
+    (games, all)
+}
+
 #[test]
 fn tag_filters_equal_brute_force_over_stats_rows() {
     let dir = tempfile::tempdir().unwrap();
-    let games = dir.path().join("games");
-    std::fs::create_dir(&games).unwrap();
-    write_games(&games, 300);
-    let paths = [games.to_str().unwrap()];
-    let all = brute_force_rows(&paths, true);
-    let db_path = |name: &str, min| {
-        let db = dir.path().join(name);
-        let opts = IndexOptions {
-            jobs: Some(2),
-            bucket_min_games: Some(min),
-            ..IndexOptions::default()
-        };
-        index(&paths, &db, &opts).unwrap();
-        db
-    };
+    let (games, all) = collection(dir.path(), 300);
+    let paths = [games.as_str()];
+    let db_path = |name: &str, min| index_min(&paths, &dir.path().join(name), min);
     let dbs = [
         Db::open(db_path("b.sqlite", 2)).unwrap(),
         Db::open(db_path("p.sqlite", u32::MAX)).unwrap(),
@@ -189,13 +187,12 @@ fn tag_filters_equal_brute_force_over_stats_rows() {
 #[test]
 fn explore_by_opening_equals_brute_force() {
     let dir = tempfile::tempdir().unwrap();
-    let games = dir.path().join("games");
-    std::fs::create_dir(&games).unwrap();
-    write_games(&games, 150);
-    let paths = [games.to_str().unwrap()];
-    let all = brute_force_rows(&paths, true);
-    let db = dir.path().join("g.sqlite");
-    index(&paths, &db, &IndexOptions::default()).unwrap();
+    let (games, all) = collection(dir.path(), 150);
+    let db = index_min(
+        &[games.as_str()],
+        &dir.path().join("g.sqlite"),
+        shogi_db::MIN_GAMES,
+    );
     let db = Db::open(&db).unwrap();
     let rules = RuleSet::builtin();
     let mut sfens: BTreeSet<String> = BTreeSet::new();
@@ -245,4 +242,51 @@ fn explore_by_opening_equals_brute_force() {
         }
     }
     assert!(names.len() >= 5, "{names:?}");
+}
+
+#[test]
+fn a_database_without_tags_refuses_the_tag_filters() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    write_games(&games, 20);
+    let paths = [games.to_str().unwrap()];
+    let db = dir.path().join("n.sqlite");
+    let no_tags = IndexOptions {
+        skip_tags: true,
+        ..IndexOptions::default()
+    };
+    index(&paths, &db, &no_tags).unwrap();
+    let start = Position::startpos(Variant::Standard);
+    let (_, furi) = &selections()[0];
+    let refused = |db: &Path| {
+        let db = Db::open(db).unwrap();
+        let e = db.explore(&start, furi).unwrap_err().to_string();
+        assert!(e.contains("--no-tags"), "{e}");
+        let e = db.explore_openings(&start, &Selection::new()).unwrap_err();
+        assert!(e.to_string().contains("--no-tags"), "{e}");
+        // Other filters still answer.
+        assert!(db.explore(&start, &Selection::new()).unwrap().games > 0);
+    };
+    refused(&db);
+    // Updated with tags, the older games still lack theirs: still refused.
+    std::fs::write(
+        games.join("extra.csa"),
+        csa_game(&[], ("A", "B"), None, "%TORYO", None, None),
+    )
+    .unwrap();
+    index(&paths, &db, &IndexOptions::default()).unwrap();
+    refused(&db);
+    // A database with tags updated without them refuses them from then on.
+    let tagged = dir.path().join("t.sqlite");
+    std::fs::remove_file(games.join("extra.csa")).unwrap();
+    index(&paths, &tagged, &IndexOptions::default()).unwrap();
+    assert!(Db::open(&tagged).unwrap().explore(&start, furi).is_ok());
+    std::fs::write(
+        games.join("extra.csa"),
+        csa_game(&[], ("A", "B"), None, "%TORYO", None, None),
+    )
+    .unwrap();
+    index(&paths, &tagged, &no_tags).unwrap();
+    refused(&tagged);
 }

@@ -46,6 +46,10 @@ pub struct IndexArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Do not recognise the games' openings and castles (faster; the database then refuses
+    /// --opening, --castle, --class and explore --by opening).
+    #[arg(long)]
+    pub no_tags: bool,
     #[command(flatten)]
     pub input: crate::args::InputArgs,
 }
@@ -54,6 +58,7 @@ pub struct IndexArgs {
 pub fn index(args: &IndexArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
     let options = IndexOptions {
         jobs: args.jobs,
+        skip_tags: args.no_tags,
         read: shogi_kif::ReadOptions {
             format: args.input.from,
             encoding: args.input.encoding.map(shogi_kif::Encoding::from),

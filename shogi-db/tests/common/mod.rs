@@ -348,3 +348,15 @@ pub fn same(got: &Explore, want: &Explore, what: &str) {
         assert_eq!(g.top, w.top, "{line}: top games");
     }
 }
+
+/// Indexes `paths` into `db` with 2 jobs, aggregating positions of at least `min` games in
+/// buckets (`u32::MAX`: none; every query reads the hits).
+pub fn index_min(paths: &[&str], db: &Path, min: u32) -> std::path::PathBuf {
+    let opts = shogi_db::IndexOptions {
+        jobs: Some(2),
+        bucket_min_games: Some(min),
+        ..shogi_db::IndexOptions::default()
+    };
+    shogi_db::index(paths, db, &opts).unwrap();
+    db.to_path_buf()
+}
