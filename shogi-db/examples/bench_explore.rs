@@ -5,23 +5,57 @@
 //! (median and p99 of each).
 //!
 //! ```text
-//! cargo run --release -p shogi-db --example bench_explore -- OUT_DIR [--games 100000] [--reuse: the games written before]
+//! cargo run --release -p shogi-db --example bench_explore -- OUT_DIR [--games 100000]
+//!     [--reuse: the games written before] [--dbs before,notags,after] [--keep DB]
+//!     [--delete-input]
 //! ```
+//!
+//! `--dbs` names the databases built: `before` (no buckets), `notags` (buckets, no openings
+//! and castles: the anchor of what tags cost), `after` (buckets and tags, as `shogi index`
+//! builds). Peak RSS is measured per index run (`VmHWM`, reset before each run). `--keep DB`
+//! moves the last database there; `--delete-input` removes the generated games at the end.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 
 use common::{Rng, csa_game, random_game};
+use shogi_batch::filter_text::{TagFlag, tag_want};
 use shogi_batch::{Selection, filter_text as text};
 use shogi_core::{Position, Variant};
 use shogi_db::{Db, IndexOptions, index};
 use std::path::Path;
 use std::time::Instant;
 
-/// The main lines [`write_games`] wrote (drawn again from the same seed).
-fn replay_games(n: usize) -> Vec<Vec<shogi_core::Move>> {
+/// The main lines [`write_games`] wrote of the games `keep` (drawn again from the same seed).
+fn replay_games(n: usize, keep: &[usize]) -> Vec<Vec<shogi_core::Move>> {
     let mut rng = Rng(7);
-    (0..n).map(|_| game(&mut rng).0).collect()
+    (0..n)
+        .filter_map(|i| {
+            let line = game(&mut rng).0;
+            keep.contains(&i).then_some(line)
+        })
+        .collect()
+}
+
+/// The games whose positions are queried: 99 drawn from `n`.
+fn chosen(n: usize) -> Vec<usize> {
+    let mut rng = Rng(99);
+    (0..99).map(|_| rng.below(n)).collect()
+}
+
+/// The peak resident memory of this process since the last [`reset_peak`], in MB.
+fn peak_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Resets the peak resident memory (Linux: `5` to `/proc/self/clear_refs`).
+fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
 /// One game's moves and facts: date, ratings, ending, time control.
@@ -49,7 +83,7 @@ fn game(rng: &mut Rng) -> Facts {
     (moves, date, ratings, ending, tc, (y, m, d))
 }
 
-fn write_games(dir: &Path, n: usize) -> Vec<Vec<shogi_core::Move>> {
+fn write_games(dir: &Path, n: usize, keep: &[usize]) -> Vec<Vec<shogi_core::Move>> {
     let mut rng = Rng(7);
     let mut lines = Vec::new();
     for i in 0..n {
@@ -61,7 +95,9 @@ fn write_games(dir: &Path, n: usize) -> Vec<Vec<shogi_core::Move>> {
         }
         let name = format!("wdoor+{tc}+A+B+{y}{m:02}{d:02}1000{:02}.csa", i % 60);
         std::fs::write(sub.join(name), game).unwrap();
-        lines.push(moves);
+        if keep.contains(&i) {
+            lines.push(moves);
+        }
     }
     lines
 }
@@ -97,40 +133,60 @@ fn main() {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
     }
+    let keep = chosen(games);
+    let t = Instant::now();
     let lines = if reuse {
-        replay_games(games)
+        replay_games(games, &keep)
     } else {
-        write_games(&dir, games)
+        write_games(&dir, games, &keep)
     };
+    println!("games written/replayed: {:.1} s", t.elapsed().as_secs_f64());
     let input = dir_size(&dir);
     let paths = [dir.to_str().unwrap()];
+    let wanted: Vec<String> = args
+        .iter()
+        .position(|a| a == "--dbs")
+        .map_or("before,after".into(), |i| args[i + 1].clone())
+        .split(',')
+        .map(str::to_string)
+        .collect();
     let mut dbs = Vec::new();
-    for (name, min) in [("before", u32::MAX), ("after", shogi_db::MIN_GAMES)] {
+    for name in &wanted {
         let db = out.join(format!("{name}.sqlite"));
         let _ = std::fs::remove_file(&db);
         let opts = IndexOptions {
             jobs: Some(2),
-            bucket_min_games: Some(min),
+            bucket_min_games: Some(if name == "before" {
+                u32::MAX
+            } else {
+                shogi_db::MIN_GAMES
+            }),
+            skip_tags: name == "notags",
             ..IndexOptions::default()
         };
+        reset_peak();
         let t = Instant::now();
         index(&paths, &db, &opts).unwrap();
         let secs = t.elapsed().as_secs_f64();
         let size = std::fs::metadata(&db).unwrap().len();
         println!(
-            "index {name}: {secs:.1} s, {:.0} games/s, {:.1} MB ({:.2}x the input's {:.1} MB)",
+            "index {name}: {secs:.1} s, {:.0} games/s, peak RSS {:.0} MB, {:.1} MB ({:.2}x the input's {:.1} MB)",
             games as f64 / secs,
+            peak_mb(),
             size as f64 / 1e6,
             size as f64 / input as f64,
             input as f64 / 1e6
         );
-        dbs.push((name, Db::open(&db).unwrap()));
+        dbs.push((name.clone(), db));
     }
+    let dbs: Vec<(String, Db)> = dbs
+        .into_iter()
+        .map(|(n, p)| (n, Db::open(&p).unwrap()))
+        .collect();
     // 100 positions: the start, then positions at plies 1 to 30 of random games.
-    let mut rng = Rng(99);
     let mut targets = vec![Position::startpos(Variant::Standard)];
     while targets.len() < 100 {
-        let line = &lines[rng.below(lines.len())];
+        let line = &lines[(targets.len() - 1) % lines.len()];
         let ply = 1 + (targets.len() * 30 / 100).min(line.len() - 1);
         let mut p = Position::startpos(Variant::Standard);
         for m in &line[..ply] {
@@ -139,6 +195,12 @@ fn main() {
         targets.push(p);
     }
     let s = Selection::new;
+    let tag = |flag, name: &str| {
+        let rules = shogi_openings::RuleSet::builtin();
+        let want = tag_want(rules, flag, name).unwrap();
+        let side = shogi_batch::TagSide::Either;
+        s().tag(shogi_batch::TagFilter { rules, want, side })
+    };
     let filters: Vec<(&str, Selection)> = vec![
         ("no filter", s()),
         (
@@ -163,14 +225,34 @@ fn main() {
                 .time_control(text::time_control("600+10F").unwrap())
                 .min_rating(1500.0),
         ),
+        ("--opening 振り飛車", tag(TagFlag::Opening, "振り飛車")),
+        ("--castle 美濃", tag(TagFlag::Castle, "美濃")),
+        ("--class 力戦", tag(TagFlag::Class, "力戦")),
     ];
-    for (label, sel) in &filters {
+    let mut runs: Vec<(String, Selection, usize)> = filters
+        .into_iter()
+        .map(|(l, s)| (l.to_string(), s, 0))
+        .collect();
+    runs.insert(1, ("--top 3".into(), Selection::new(), 3));
+    runs.insert(
+        2,
+        (
+            "--top 3 --since 2021-01 --min-rating 2000".into(),
+            s().since(text::since("2021-01").unwrap())
+                .min_rating(2000.0),
+            3,
+        ),
+    );
+    for (label, sel, top) in &runs {
         for (name, db) in &dbs {
+            if name == "notags" && sel.tag_rules().is_some() {
+                continue;
+            }
             let mut times = Vec::new();
             let mut games = Vec::new();
             for t in &targets {
                 let start = Instant::now();
-                let table = db.explore(t, sel).unwrap();
+                let table = db.explore_top(t, sel, *top).unwrap();
                 times.push(start.elapsed().as_secs_f64() * 1e3);
                 games.push(table.games);
             }
@@ -188,5 +270,49 @@ fn main() {
                 games[slowest],
             );
         }
+    }
+    for (name, db) in &dbs {
+        let mut times = Vec::new();
+        let mut by_opening = Vec::new();
+        for t in &targets {
+            let start = Instant::now();
+            let mut shown = 0;
+            db.find_each(t, &Selection::new(), Some(50), &mut |_| {
+                shown += 1;
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+            if name != "notags" {
+                let start = Instant::now();
+                db.explore_openings(t, &Selection::new()).unwrap();
+                by_opening.push(start.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        println!(
+            "find --limit 50 [{name}]: median {:.2} ms, p99 {:.1} ms; start {:.1} ms",
+            percentile(times.clone(), 0.5),
+            percentile(times.clone(), 0.99),
+            times[0]
+        );
+        if !by_opening.is_empty() {
+            println!(
+                "explore --by opening [{name}]: median {:.2} ms, p99 {:.1} ms; start {:.1} ms",
+                percentile(by_opening.clone(), 0.5),
+                percentile(by_opening.clone(), 0.99),
+                by_opening[0]
+            );
+        }
+    }
+    if let Some(i) = args.iter().position(|a| a == "--keep") {
+        let (name, _) = dbs.last().unwrap();
+        let from = out.join(format!("{name}.sqlite"));
+        drop(dbs);
+        std::fs::rename(&from, &args[i + 1]).unwrap();
+        println!("kept {} as {}", from.display(), args[i + 1]);
+    }
+    if args.iter().any(|a| a == "--delete-input") {
+        std::fs::remove_dir_all(&dir).unwrap();
+        println!("removed {}", dir.display());
     }
 }

@@ -12,7 +12,7 @@
 //! multiple of [`BAND`] and `2·floor(r/BAND)+1` otherwise, so that both `r ≥ k·BAND` and
 //! `r ≤ k·BAND` are unions of whole bands.
 
-use crate::tally::{Explore, GameRef, MoveLine, table};
+use crate::tally::{Explore, GameRef, MoveLine, TopGame, table};
 use rusqlite::{Connection, OptionalExtension, params};
 use shogi_batch::{FactFilters, RatingOf, Selection, average};
 use shogi_core::{Color, Position};
@@ -24,6 +24,10 @@ pub const MIN_GAMES: u32 = 64;
 
 /// The width of a rating band.
 pub const BAND: f64 = 100.0;
+
+/// The top games (`explore --top`) each bucket keeps per move: a larger `--top` reads the
+/// hits.
+pub const TOP_KEPT: usize = 5;
 
 /// The band, month and time control of what is unknown.
 const UNKNOWN: i64 = -1_000_000_000;
@@ -55,6 +59,7 @@ CREATE TABLE buckets (
   newest TEXT,
   newest_rank INTEGER,
   newest_id INTEGER,
+  top BLOB,
   PRIMARY KEY (key, check_key, level, tc, month, sente_band, gote_band, avg_band, move)
 ) WITHOUT ROWID;
 ";
@@ -92,6 +97,8 @@ struct Facts {
     start_iso: Option<String>,
     /// Its place in (path, game) order.
     rank: i64,
+    /// Its place in the order of the top games ([`crate::tally::top_order`]).
+    top: u32,
 }
 
 /// The dimensions of a bucket at `level`.
@@ -114,9 +121,19 @@ struct Agg {
     rating_n: i64,
     /// The newest start, its game's rank and id.
     newest: Option<(String, i64, i64)>,
+    /// The first [`TOP_KEPT`] games in the top order: (place, id), in order.
+    top: Vec<(u32, u32)>,
 }
 
 impl Agg {
+    fn add_top(&mut self, place: u32, id: u32) {
+        let at = self.top.partition_point(|t| t.0 < place);
+        if at < TOP_KEPT {
+            self.top.insert(at, (place, id));
+            self.top.truncate(TOP_KEPT);
+        }
+    }
+
     fn add_newest(&mut self, date: &str, rank: i64, id: i64) {
         let newer = match &self.newest {
             None => true,
@@ -126,6 +143,28 @@ impl Agg {
             self.newest = Some((date.to_string(), rank, id));
         }
     }
+}
+
+/// The mean rating the top games are ordered by ([`crate::TopGame::rating`]).
+fn top_rating(s: Option<f64>, g: Option<f64>) -> Option<f64> {
+    s.zip(g).map(|(a, b)| average(a, b))
+}
+
+/// The stored form of a bucket's top games: (place, id) as two little-endian `u32`s each.
+fn top_blob(top: &[(u32, u32)]) -> Option<Vec<u8>> {
+    (!top.is_empty()).then(|| {
+        top.iter()
+            .flat_map(|(p, i)| p.to_le_bytes().into_iter().chain(i.to_le_bytes()))
+            .collect()
+    })
+}
+
+/// The (place, id) pairs of [`top_blob`] (a damaged blob's partial pair is ignored).
+fn blob_top(b: &[u8]) -> impl Iterator<Item = (u32, u32)> + '_ {
+    b.chunks_exact(8).map(|c| {
+        let n = |i: usize| u32::from_le_bytes([c[i], c[i + 1], c[i + 2], c[i + 3]]);
+        (n(0), n(4))
+    })
 }
 
 /// Reads what the buckets need of every game, by id.
@@ -138,6 +177,7 @@ fn facts(conn: &Connection) -> rusqlite::Result<(HashMap<i64, Facts>, Vec<String
     let mut rows = st.query([])?;
     let mut all = HashMap::new();
     let mut rank = 0;
+    let mut top: Vec<(i64, Option<f64>)> = Vec::new();
     while let Some(r) = rows.next()? {
         let id: i64 = r.get(0)?;
         let winner = match r.get_ref(1)?.as_str_or_null()? {
@@ -172,9 +212,23 @@ fn facts(conn: &Connection) -> rusqlite::Result<(HashMap<i64, Facts>, Vec<String
                 dims,
                 start_iso,
                 rank,
+                top: 0,
             },
         );
         rank += 1;
+        top.push((id, top_rating(s, g)));
+    }
+    top.sort_by(|a, b| {
+        let (fa, fb) = (&all[&a.0], &all[&b.0]);
+        crate::tally::top_order(
+            (a.1, fa.start_iso.as_deref(), fa.rank),
+            (b.1, fb.start_iso.as_deref(), fb.rank),
+        )
+    });
+    for (place, (id, _)) in top.into_iter().enumerate() {
+        if let Some(f) = all.get_mut(&id) {
+            f.top = place as u32;
+        }
     }
     let mut names = vec![String::new(); tcs.len()];
     for (t, i) in tcs {
@@ -195,7 +249,7 @@ pub(crate) fn build(conn: &Connection, min_games: u32) -> rusqlite::Result<u64> 
     }
     let mut ins = conn.prepare(
         "INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, \
-         ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+         ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
     )?;
     let mut st = conn.prepare("SELECT key, check_key, game_id, move FROM positions")?;
     let mut rows = st.query([])?;
@@ -265,6 +319,7 @@ fn flush(
                     if let Some(d) = &f.start_iso {
                         a.add_newest(d, f.rank, game[0].1);
                     }
+                    a.add_top(f.top, game[0].1 as u32);
                 }
             }
         }
@@ -293,7 +348,8 @@ fn flush(
                 a.rating_n,
                 newest,
                 rank,
-                id
+                id,
+                top_blob(&a.top)
             ])?;
             written += 1;
         }
@@ -398,17 +454,28 @@ impl Bounds {
     }
 }
 
-/// A move's merged buckets: its line, rating sum and count, newest (date, rank, id).
-type Merged = (MoveLine, (f64, u32), Option<(String, i64, i64)>);
+/// A move's merged buckets: its line, rating sum and count, newest (date, rank, id), top
+/// games (place, id) in order.
+type Merged = (
+    MoveLine,
+    (f64, u32),
+    Option<(String, i64, i64)>,
+    Vec<(u32, u32)>,
+);
 
-/// The explorer table of `target` from the buckets, with `selection`'s filters; `None` when
-/// the position has no buckets or the filters are not all decided by them.
+/// The explorer table of `target` from the buckets, with `selection`'s filters and `top`
+/// top games per move; `None` when the position has no buckets, the filters are not all
+/// decided by them, or `top` is more than the buckets keep.
 pub(crate) fn explore(
     conn: &Connection,
     target: &Position,
     keys: [i64; 2],
     selection: &Selection,
+    top: usize,
 ) -> rusqlite::Result<Option<Explore>> {
+    if top > TOP_KEPT {
+        return Ok(None);
+    }
     let Some(f) = selection.fact_filters() else {
         return Ok(None);
     };
@@ -429,7 +496,7 @@ pub(crate) fn explore(
     let mut sql = String::from(
         "SELECT month, tc, sente_band, gote_band, avg_band, move, games, sente_wins, \
          gote_wins, draws, unfinished, ended, rating_sum, rating_n, newest, newest_rank, \
-         newest_id FROM buckets WHERE key = ?1 AND check_key = ?2 AND level = ?3",
+         newest_id, top FROM buckets WHERE key = ?1 AND check_key = ?2 AND level = ?3",
     );
     if b.level & 1 == 1 {
         let tcs = match &b.tcs {
@@ -469,7 +536,7 @@ pub(crate) fn explore(
         }
         let entry = lines.entry(mv.to_string()).or_insert_with(|| {
             let line = MoveLine::new(mv);
-            (line, (0.0, 0), None)
+            (line, (0.0, 0), None, Vec::new())
         });
         let line = &mut entry.0;
         line.games += n(6)?;
@@ -490,10 +557,37 @@ pub(crate) fn explore(
                 entry.2 = Some((date, rank, id));
             }
         }
+        if top > 0 {
+            if let Some(blob) = r.get_ref(17)?.as_blob_or_null()? {
+                for t in blob_top(blob) {
+                    let at = entry.3.partition_point(|x| x.0 < t.0);
+                    if at < top {
+                        entry.3.insert(at, t);
+                        entry.3.truncate(top);
+                    }
+                }
+            }
+        }
     }
     let mut game_of = conn.prepare_cached("SELECT path, game FROM games WHERE id = ?1")?;
+    let mut top_of = conn.prepare_cached(
+        "SELECT path, game, sente_rating, gote_rating, start_iso FROM games WHERE id = ?1",
+    )?;
     let mut out = Vec::with_capacity(lines.len());
-    for (_, (mut line, ratings, newest)) in lines {
+    for (_, (mut line, ratings, newest, best)) in lines {
+        for (_, id) in best {
+            let game = top_of
+                .query_row([id], |r| {
+                    Ok(TopGame::new(
+                        r.get(0)?,
+                        r.get(1)?,
+                        [r.get(2)?, r.get(3)?],
+                        r.get(4)?,
+                    ))
+                })
+                .optional()?;
+            line.top.extend(game);
+        }
         if line.games == 0 {
             continue;
         }

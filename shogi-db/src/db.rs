@@ -2,7 +2,7 @@
 //! `explore`) and updated (`index`).
 
 use crate::error::DbError;
-use crate::exact::find_exact;
+use crate::exact::{exact_hits, find_exact};
 use crate::fast;
 use crate::hit::{Counts, Found, Hit};
 use crate::index::{IndexOptions, IndexReport, index_with};
@@ -10,7 +10,8 @@ use crate::load::IndexProgress;
 use crate::schema;
 use crate::stored::{self, StoredGame};
 use crate::stream;
-use crate::tally::{Explore, explore_hits};
+use crate::tags::Openings;
+use crate::tally::{Explore, explore_hits_top};
 use rusqlite::Connection;
 use shogi_batch::Selection;
 use shogi_core::Position;
@@ -160,6 +161,7 @@ impl Db {
     ) -> Result<Counts, DbError> {
         let (conn, db) = (&self.conn, self.path.as_path());
         let selection = &selection.clone().mover(target.side_to_move());
+        crate::tags::check_rules(conn, db, selection)?;
         let mut found = None;
         if selection.is_empty() {
             if let Some(counts) = fast::find_each(conn, db, target, limit, self.chunk, each)? {
@@ -182,20 +184,35 @@ impl Db {
     }
 
     /// The opening explorer for `target` over the games kept by `selection`: the
-    /// [`explore_hits`] of [`Db::find`], counted in one pass over the index's rows when there
+    /// [`crate::explore_hits`] of [`Db::find`], counted in one pass over the index's rows when there
     /// are no filters.
     ///
     /// A position reached by at least [`crate::MIN_GAMES`] games is answered from the counts
     /// aggregated at index time (see the `buckets` table) when the filters are only dates by
     /// whole months, time controls and ratings bounded at multiples of [`crate::BAND`]; other
-    /// filters (players, events, plies, endings, tags, …) are applied to every hit.
+    /// filters (players, events, plies, endings, openings and castles, …) are applied to
+    /// every hit.
     pub fn explore(&self, target: &Position, selection: &Selection) -> Result<Explore, DbError> {
+        self.explore_top(target, selection, 0)
+    }
+
+    /// [`Db::explore`] with up to `top` top games per move ([`crate::MoveLine::top`]: the
+    /// highest-rated by the mean of both players' ratings, then the latest, then by path and
+    /// number). The buckets keep each move's first [`crate::TOP_KEPT`] games, so a larger
+    /// `top` reads the hits.
+    pub fn explore_top(
+        &self,
+        target: &Position,
+        selection: &Selection,
+        top: usize,
+    ) -> Result<Explore, DbError> {
         let selection = &selection.clone().mover(target.side_to_move());
+        crate::tags::check_rules(&self.conn, &self.path, selection)?;
         let keys = [
             crate::key::position_key(target),
             crate::key::check_key(target),
         ];
-        let counted = crate::buckets::explore(&self.conn, target, keys, selection)
+        let counted = crate::buckets::explore(&self.conn, target, keys, selection, top)
             .map_err(|e| schema::db_err(&self.path, e))?;
         if let Some(table) = counted {
             if fast::first_hit_is(&self.conn, &self.path, target, keys)? {
@@ -203,10 +220,46 @@ impl Db {
             }
         }
         if selection.is_empty() {
-            if let Some(table) = fast::explore(&self.conn, &self.path, target)? {
+            if let Some(table) = fast::explore(&self.conn, &self.path, target, top)? {
                 return Ok(table);
             }
         }
-        Ok(explore_hits(target, &self.find(target, selection, None)?))
+        let found = self.find(target, selection, None)?;
+        Ok(explore_hits_top(target, &found, top))
+    }
+
+    /// `explore --by opening`: the main 戦型 of the games kept by `selection` that pass
+    /// through `target` (each game once), with their results. Without filters the games are
+    /// those of the key and check key (one replayed, as [`Db::find`] confirms them); with
+    /// filters every hit is replayed and filtered.
+    pub fn explore_openings(
+        &self,
+        target: &Position,
+        selection: &Selection,
+    ) -> Result<Openings, DbError> {
+        let (conn, db) = (&self.conn, self.path.as_path());
+        let selection = &selection.clone().mover(target.side_to_move());
+        crate::tags::check_rules(conn, db, selection)?;
+        if !crate::tags::stored(conn).map_err(|e| schema::db_err(db, e))? {
+            return Err(DbError::new(
+                db,
+                "the database holds no openings and castles (indexed with --no-tags); \
+                 build a new one with `shogi index ... --db NEW.sqlite`",
+            ));
+        }
+        let keys = [
+            crate::key::position_key(target),
+            crate::key::check_key(target),
+        ];
+        let mut ids = if selection.is_empty() && fast::first_hit_is(conn, db, target, keys)? {
+            fast::hit_ids(conn, db, keys)?
+        } else {
+            let hits = exact_hits(conn, db, target, selection)?;
+            let mut ids: Vec<i64> = hits.into_iter().map(|(id, _)| id).collect();
+            ids.sort_unstable();
+            ids
+        };
+        ids.dedup();
+        crate::tags::openings_of(conn, target, &ids).map_err(|e| schema::db_err(db, e))
     }
 }

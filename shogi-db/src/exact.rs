@@ -7,6 +7,7 @@ use crate::hit::{
 };
 use crate::key::position_key;
 use crate::schema::{self, db_err};
+use crate::tags::TagReader;
 use shogi_batch::Selection;
 use shogi_core::Position;
 use std::collections::HashMap;
@@ -42,6 +43,21 @@ pub(crate) fn find_exact(
     selection: &Selection,
     limit: Option<usize>,
 ) -> Result<Found, DbError> {
+    let hits = exact_hits(conn, db, target, selection)?;
+    Ok(Found::sorted(
+        hits.into_iter().map(|(_, h)| h).collect(),
+        limit,
+    ))
+}
+
+/// The hits of [`find_exact`] with their games' ids, unordered. With tag filters, each
+/// game's stored tags are read back for the selection to decide.
+pub(crate) fn exact_hits(
+    conn: &rusqlite::Connection,
+    db: &Path,
+    target: &Position,
+    selection: &Selection,
+) -> Result<Vec<(i64, Hit)>, DbError> {
     // Without filters only the columns find and explore print are read, and of the line only
     // what confirming the hit needs (a move is at most 5 characters and a space).
     let full = !selection.is_empty();
@@ -54,8 +70,12 @@ pub(crate) fn find_exact(
         )
     };
     let sql = format!(
-        "SELECT p.ply, p.move, g.start_sfen, {moves}, {columns} FROM positions p JOIN games g ON g.id = p.game_id WHERE p.key = ?1"
+        "SELECT p.ply, p.move, g.start_sfen, {moves}, g.id, {columns} FROM positions p JOIN games g ON g.id = p.game_id WHERE p.key = ?1"
     );
+    let tags = match selection.tag_rules() {
+        Some(_) => Some(TagReader::new(conn).map_err(|e| db_err(db, e))?),
+        None => None,
+    };
     let mut st = conn.prepare(&sql).map_err(|e| db_err(db, e))?;
     let mut rows = st
         .query([position_key(target)])
@@ -92,20 +112,27 @@ pub(crate) fn find_exact(
         if !ok {
             continue;
         }
+        let id: i64 = r.get(4).map_err(|e| db_err(db, e))?;
         let row = if full {
-            let row = schema::row_from(r, 4).map_err(|e| db_err(db, e))?;
+            let mut row = schema::row_from(r, 5).map_err(|e| db_err(db, e))?;
+            if let Some(reader) = &tags {
+                row.tags = reader.tags(conn, id).map_err(|e| db_err(db, e))?;
+            }
             if !selection.matches(&row, |want| reaches(start, line, want)) {
                 continue;
             }
             row
         } else {
-            hit_row(r, 4).map_err(|e| db_err(db, e))?
+            hit_row(r, 5).map_err(|e| db_err(db, e))?
         };
-        hits.push(Hit {
-            row,
-            ply: ply as u32,
-            next_move: next,
-        });
+        hits.push((
+            id,
+            Hit {
+                row,
+                ply: ply as u32,
+                next_move: next,
+            },
+        ));
     }
-    Ok(Found::sorted(hits, limit))
+    Ok(hits)
 }

@@ -176,7 +176,7 @@ pub(crate) fn find_each(
 
 /// The game ids of the hits of a key and check key, in (game, ply) order: from the primary
 /// key alone.
-fn hit_ids(conn: &Connection, db: &Path, keys: [i64; 2]) -> Result<Vec<i64>, DbError> {
+pub(crate) fn hit_ids(conn: &Connection, db: &Path, keys: [i64; 2]) -> Result<Vec<i64>, DbError> {
     let err = |e| db_err(db, e);
     let mut st = conn
         .prepare_cached(
@@ -192,18 +192,20 @@ fn hit_ids(conn: &Connection, db: &Path, keys: [i64; 2]) -> Result<Vec<i64>, DbE
     Ok(ids)
 }
 
-/// The explorer table of `target`, or `None` when the replayed hit is not the position.
+/// The explorer table of `target` with `top` top games per move, or `None` when the
+/// replayed hit is not the position.
 pub(crate) fn explore(
     conn: &Connection,
     db: &Path,
     target: &Position,
+    top: usize,
 ) -> Result<Option<Explore>, DbError> {
-    let sql = hits_sql("h.winner, h.sente_rating, h.gote_rating, h.start_iso");
+    let sql = hits_sql("h.winner, h.sente_rating, h.gote_rating, h.start_iso, h.path, h.game");
     let mut st = conn.prepare_cached(&sql).map_err(|e| db_err(db, e))?;
     let mut rows = st
         .query([position_key(target), check_key(target)])
         .map_err(|e| db_err(db, e))?;
-    let mut tally: Tally<i64> = Tally::new();
+    let mut tally: Tally<i64> = Tally::new(top);
     let mut first = None;
     while let Some(r) = rows.next().map_err(|e| db_err(db, e))? {
         let get = |e| db_err(db, e);
@@ -214,12 +216,19 @@ pub(crate) fn explore(
             continue;
         }
         let Some(mv) = mv else { continue };
-        // Winner, ratings, date: columns 3 to 6.
+        // Winner, ratings, date, path and number: columns 3 to 8.
         let winner = r.get_ref(3).map_err(get)?.as_str_or_null().ok().flatten();
         let winner = stored_word(winner, 3).map_err(get)?.unwrap_or_default();
         let ratings = [r.get(4).map_err(get)?, r.get(5).map_err(get)?];
         let date = r.get_ref(6).map_err(get)?.as_str_or_null().ok().flatten();
-        tally.count(game_id, mv, winner, ratings, date);
+        let at = match tally.wants_top() {
+            true => Some((
+                r.get_ref(7).map_err(get)?.as_str().unwrap_or_default(),
+                r.get(8).map_err(get)?,
+            )),
+            false => None,
+        };
+        tally.count(game_id, mv, winner, ratings, date, at);
     }
     drop(rows);
     if let Some((game_id, ply)) = first {

@@ -29,6 +29,11 @@ pub struct IndexOptions {
     /// Test hook: abort the process (as a kill would) after writing this many games.
     #[doc(hidden)]
     pub abort_after: Option<u64>,
+    /// Do not recognise and store the games' openings and castles (`shogi index
+    /// --no-tags`): a database built so refuses the tag filters and `explore --by opening`,
+    /// and so does one updated so, or updated with tags after it was built without them,
+    /// until it is built anew.
+    pub skip_tags: bool,
 }
 
 /// What an index run did.
@@ -407,6 +412,7 @@ fn write(
         memory_rows: options.memory_rows.unwrap_or(DEFAULT_MEMORY_ROWS),
         spill_dir: run.spill_dir.clone(),
         abort_after: options.abort_after,
+        tags: !options.skip_tags,
     };
     let loaded = load(conn, &job, progress)?;
     report.games_added = loaded.games;
@@ -603,6 +609,7 @@ fn remove_games(conn: &Connection, file_id: i64) -> rusqlite::Result<u64> {
             conn.prepare_cached("DELETE FROM positions WHERE game_id = ?1")?
                 .execute([id])?;
         }
+        crate::tags::remove(conn, *id)?;
     }
     conn.prepare_cached("DELETE FROM games WHERE file_id = ?1")?
         .execute([file_id])?;

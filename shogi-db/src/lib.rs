@@ -11,8 +11,10 @@
 //! buckets    the explorer's counts per position, move and bucket (month, time control,
 //!            rating bands), for positions of many games (see `Db::explore`)
 //! time_controls  id, text
-//! meta       name, value (format, startpos_key, created_by, ids_in_path_order, bucket_min_games)
-//! PRAGMA user_version = 3
+//! tag_names, game_tags, tag_hits   each game's openings and castles (see `Db::explore_openings`)
+//! meta       name, value (format, startpos_key, created_by, ids_in_path_order, bucket_min_games,
+//!            tag_rules)
+//! PRAGMA user_version = 4
 //! ```
 //!
 //! `positions.key` is the 64-bit Zobrist key of board, hands and side to move (see [`key`]
@@ -39,7 +41,8 @@
 //! # Ok::<(), shogi_db::DbError>(())
 //! ```
 //!
-//! Layout (each module uses only those above it): `error`, `key`, `schema`, `rows`, `hit`
+//! Layout (each module uses only those above it): `error`, `key`, `schema`, `tags` (each
+//! game's openings and castles), `rows`, `hit`
 //! (hits and counts), `tally` (the explorer's counting), `buckets` (its counts aggregated at
 //! index time), `stream` (many hits read on several
 //! threads), `fast` (queries without filters), `exact` (every hit replayed), `scan` (no
@@ -59,9 +62,10 @@ mod scan;
 pub mod schema;
 mod stored;
 mod stream;
+mod tags;
 mod tally;
 
-pub use buckets::{BAND, MIN_GAMES};
+pub use buckets::{BAND, MIN_GAMES, TOP_KEPT};
 pub use db::Db;
 pub use error::DbError;
 pub use hit::{Counts, Found, Hit};
@@ -71,4 +75,5 @@ pub use load::IndexProgress;
 pub use scan::scan;
 pub use schema::SCHEMA_VERSION;
 pub use stored::StoredGame;
-pub use tally::{Explore, GameRef, MoveLine, explore_hits, name_moves};
+pub use tags::{OpeningCount, Openings};
+pub use tally::{Explore, GameRef, MoveLine, TopGame, explore_hits, explore_hits_top, name_moves};

@@ -6,6 +6,7 @@
 use crate::key::{check_of, check_sum, check_sum_after, position_key};
 use crate::rows::Positions;
 use crate::schema;
+use crate::tags::TagWriter;
 use rusqlite::Connection;
 use rusqlite::types::Value;
 use shogi_batch::{Event, GameRow, Input, InputRecord, Reading};
@@ -35,6 +36,8 @@ pub(crate) struct Entry {
     moves: Vec<Move>,
     /// The moves in USI, separated by spaces (`games.moves`).
     text: String,
+    /// Its openings and castles (`None`: the taxonomy does not apply).
+    tags: Option<shogi_openings::GameTags>,
 }
 
 /// The main line of a record as played: key and check key of each position (one more than
@@ -60,10 +63,16 @@ fn line_of(record: &shogi_kif::Record) -> (Vec<(i64, i32)>, Vec<Move>) {
     (keys, moves)
 }
 
-/// The work on one game (on a worker thread): its row, keys and line.
-pub(crate) fn entry(input: &Input, game: InputRecord) -> Entry {
+/// The work on one game (on a worker thread): its row, keys, line and (with `tags`) its
+/// openings and castles.
+pub(crate) fn entry(input: &Input, game: InputRecord, tags: bool) -> Entry {
     let (keys, moves) = game.record.as_ref().map(line_of).unwrap_or_default();
-    let row = GameRow::new(&input.name, &game);
+    let mut row = GameRow::new(&input.name, &game);
+    if tags {
+        // The tags `shogi stats --tags` gives the game (typed; no tag column is filled).
+        row.set_tags(&game, crate::tags::rules(), false);
+    }
+    let tags = row.tags.take();
     let mut text = String::with_capacity(moves.len() * 5);
     for (i, m) in moves.iter().enumerate() {
         if i > 0 {
@@ -77,6 +86,7 @@ pub(crate) fn entry(input: &Input, game: InputRecord) -> Entry {
         keys,
         moves,
         text,
+        tags,
     }
 }
 
@@ -95,6 +105,8 @@ pub(crate) struct LoadJob<'a> {
     pub spill_dir: std::path::PathBuf,
     /// Test hook: abort the process after writing this many games.
     pub abort_after: Option<u64>,
+    /// Whether the games' openings and castles are recognised and stored.
+    pub tags: bool,
 }
 
 /// Counts of a load.
@@ -120,6 +132,16 @@ pub(crate) fn load(
             r.get(0)
         })?;
     let mut positions = Positions::new(job.memory_rows, job.spill_dir.clone());
+    // Tags are stored only where every game has them: in a new database, or one whose games
+    // all had theirs recognised.
+    let with_tags = job.tags && (next_id == 1 || crate::tags::stored(conn)?);
+    let tags = match with_tags {
+        true => Some(TagWriter::new(conn)?),
+        false => {
+            crate::tags::forget(conn)?;
+            None
+        }
+    };
     let mut loaded = Loaded::default();
     let mut state = IndexProgress {
         files_total: job.inputs.len() as u64,
@@ -135,7 +157,7 @@ pub(crate) fn load(
                 job.inputs,
                 job.reading,
                 job.pool,
-                entry,
+                |input, game| entry(input, game, with_tags),
                 |_, event| match tx.send(event) {
                     Ok(()) => ControlFlow::Continue(()),
                     Err(_) => ControlFlow::Break(()),
@@ -161,6 +183,9 @@ pub(crate) fn load(
                         }
                         st.raw_bind_parameter(e.values.len() + 3, &e.text)?;
                         st.raw_execute()?;
+                        if let Some(t) = &tags {
+                            t.write(conn, game, e.tags.as_ref())?;
+                        }
                         positions.push(game, &e.keys, &e.moves)?;
                         loaded.games += 1;
                         loaded.invalid += u64::from(!e.valid);

@@ -18,6 +18,92 @@ pub struct GameRef {
     pub date: Option<String>,
 }
 
+/// One of a move's top games (`explore --top N`): the highest-rated games that played it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TopGame {
+    /// The game's input.
+    pub path: String,
+    /// Its number in the input.
+    pub game: u32,
+    /// The mean of both players' ratings (`null` when either is unknown).
+    pub rating: Option<f64>,
+    /// Its start date (ISO 8601), if known.
+    pub date: Option<String>,
+}
+
+impl TopGame {
+    /// A game with these players' ratings and start.
+    pub(crate) fn new(
+        path: String,
+        game: u32,
+        ratings: [Option<f64>; 2],
+        date: Option<String>,
+    ) -> TopGame {
+        let rating = match ratings {
+            [Some(a), Some(b)] => Some(shogi_batch::average(a, b)),
+            _ => None,
+        };
+        TopGame {
+            path,
+            game,
+            rating,
+            date,
+        }
+    }
+
+    /// The order of top games: the higher mean rating first (a game lacking a rating after
+    /// every game with both), then the later start (a game without a date after those with
+    /// one), then (path, game).
+    pub(crate) fn order(&self, other: &TopGame) -> std::cmp::Ordering {
+        top_order(
+            (
+                self.rating,
+                self.date.as_deref(),
+                (self.path.as_str(), self.game),
+            ),
+            (
+                other.rating,
+                other.date.as_deref(),
+                (other.path.as_str(), other.game),
+            ),
+        )
+    }
+}
+
+/// [`TopGame::order`] on (mean rating, start, tiebreak), the tiebreak ascending: the one
+/// order of the top games, for the hits and for the ranks stored in the buckets.
+pub(crate) fn top_order<T: Ord>(
+    a: (Option<f64>, Option<&str>, T),
+    b: (Option<f64>, Option<&str>, T),
+) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let rating = match (a.0, b.0) {
+        (Some(x), Some(y)) => y.total_cmp(&x),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    };
+    let date = match (a.1, b.1) {
+        (Some(x), Some(y)) => y.cmp(x),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    };
+    rating.then(date).then_with(|| a.2.cmp(&b.2))
+}
+
+/// Keeps `game` in `best` (in [`TopGame::order`]) if it is among the first `n`.
+pub(crate) fn keep_top(best: &mut Vec<TopGame>, game: TopGame, n: usize) {
+    if n == 0 {
+        return;
+    }
+    let at = best.partition_point(|g| g.order(&game).is_lt());
+    if at < n {
+        best.insert(at, game);
+        best.truncate(n);
+    }
+}
+
 /// One move played from the position, with what came of it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MoveLine {
@@ -42,6 +128,10 @@ pub struct MoveLine {
     pub avg_rating: Option<f64>,
     /// The most recent game with a date (the last by path and number among equals).
     pub recent: Option<GameRef>,
+    /// With `explore --top N`: up to N games that played it, the highest-rated first (by
+    /// the mean of both players' ratings, then the latest, then by path and number).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub top: Vec<TopGame>,
 }
 
 /// The opening explorer's answer: the moves played from a position.
@@ -73,6 +163,7 @@ impl MoveLine {
             win_rate: 0.0,
             avg_rating: None,
             recent: None,
+            top: Vec::new(),
         }
     }
 }
@@ -90,6 +181,8 @@ struct MoveTally<G> {
 /// and [`Found`] give them); `G` names a game (a database id, or path and number).
 pub(crate) struct Tally<G> {
     by_move: HashMap<String, MoveTally<G>>,
+    /// Top games kept per move.
+    top: usize,
     games: u32,
     ended: u32,
     /// The game being read and the moves it has counted.
@@ -99,10 +192,11 @@ pub(crate) struct Tally<G> {
 }
 
 impl<G: PartialEq + Clone> Tally<G> {
-    /// No hits yet.
-    pub(crate) fn new() -> Tally<G> {
+    /// No hits yet; `top` games kept per move (see [`MoveLine::top`]).
+    pub(crate) fn new(top: usize) -> Tally<G> {
         Tally {
             by_move: HashMap::new(),
+            top,
             games: 0,
             ended: 0,
             current: None,
@@ -135,8 +229,14 @@ impl<G: PartialEq + Clone> Tally<G> {
         true
     }
 
+    /// Whether top games are kept (then [`Tally::count`] wants each game's path and number).
+    pub(crate) fn wants_top(&self) -> bool {
+        self.top > 0
+    }
+
     /// Counts move `mv` of game `game` (after [`Tally::hit`] said so): the game's winner
-    /// (a sente or gote win, a draw, or no result), players' ratings and date.
+    /// (a sente or gote win, a draw, or no result), players' ratings and date; `at`, its
+    /// path and number, for the top games (when [`Tally::wants_top`]).
     pub(crate) fn count(
         &mut self,
         game: G,
@@ -144,6 +244,7 @@ impl<G: PartialEq + Clone> Tally<G> {
         winner: Winner,
         ratings: [Option<f64>; 2],
         date: Option<&str>,
+        at: Option<(&str, u32)>,
     ) {
         let tally = match self.by_move.get_mut(mv) {
             Some(t) => t,
@@ -166,6 +267,10 @@ impl<G: PartialEq + Clone> Tally<G> {
         for x in ratings.into_iter().flatten() {
             tally.ratings.0 += x;
             tally.ratings.1 += 1;
+        }
+        if let Some((path, number)) = at.filter(|_| self.top > 0) {
+            let g = TopGame::new(path.to_string(), number, ratings, date.map(str::to_string));
+            keep_top(&mut tally.line.top, g, self.top);
         }
         if let Some(date) = date {
             match &mut tally.newest {
@@ -238,7 +343,12 @@ pub(crate) fn table(
 /// [`crate::scan`], without a limit; the hits in their order, grouped by game). A game counts
 /// once per distinct move it played from the position.
 pub fn explore_hits(target: &Position, found: &Found) -> Explore {
-    let mut tally: Tally<(&str, u32)> = Tally::new();
+    explore_hits_top(target, found, 0)
+}
+
+/// [`explore_hits`] with up to `top` top games per move ([`MoveLine::top`]).
+pub fn explore_hits_top(target: &Position, found: &Found, top: usize) -> Explore {
+    let mut tally: Tally<(&str, u32)> = Tally::new(top);
     // The tally keys moves by their USI text.
     let usi: Vec<Option<String>> = found
         .hits
@@ -251,7 +361,8 @@ pub fn explore_hits(target: &Position, found: &Found) -> Explore {
         let new_move = tally.hit(&game, mv);
         if let Some(mv) = mv.filter(|_| new_move) {
             let ratings = [h.row.sente_rating, h.row.gote_rating];
-            tally.count(game, mv, h.row.winner, ratings, h.row.start_iso.as_deref());
+            let date = h.row.start_iso.as_deref();
+            tally.count(game, mv, h.row.winner, ratings, date, Some(game));
         }
     }
     // The last by path and number of the games of the newest date.

@@ -4,10 +4,10 @@
 
 mod common;
 
-use common::{Rng, Seen, brute_force, csa_game, random_game};
+use common::{Rng, brute_force, brute_top, csa_game, index_min, random_game, same};
 use shogi_batch::{Selection, filter_text as text};
-use shogi_db::{Db, Explore, IndexOptions, index};
-use std::collections::{BTreeMap, BTreeSet};
+use shogi_db::Db;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Writes `n` one-game CSA files, Floodgate-named in part (their time control and event
@@ -48,111 +48,6 @@ fn write_games(dir: &Path, n: usize) {
             ),
         };
         std::fs::write(dir.join(format!("{i:04}-{name}")), game).unwrap();
-    }
-}
-
-/// The explorer table of `sfen` counted from the stats rows `all` that `s` keeps.
-fn brute(all: &[Seen], sfen: &str, s: &Selection) -> Explore {
-    let pos = text::position(sfen).unwrap();
-    let s = s.clone().mover(pos.side_to_move());
-    let mut games = BTreeSet::new();
-    let mut ended = BTreeSet::new();
-    let mut per: BTreeMap<String, BTreeMap<(String, u32), &Seen>> = BTreeMap::new();
-    for h in all.iter().filter(|h| h.sfen == sfen) {
-        if !s.matches(&h.row, |_| true) {
-            continue;
-        }
-        let id = (h.path.clone(), h.game);
-        games.insert(id.clone());
-        match &h.next {
-            None => {
-                ended.insert(id);
-            }
-            Some(m) => {
-                per.entry(m.clone()).or_default().insert(id, h);
-            }
-        }
-    }
-    let mut moves = Vec::new();
-    for (usi, g) in per {
-        let count = |w: &str| g.values().filter(|h| h.row.winner.name() == w).count() as u32;
-        let ratings: Vec<f64> = g
-            .values()
-            .flat_map(|h| [h.row.sente_rating, h.row.gote_rating])
-            .flatten()
-            .collect();
-        let recent = g
-            .iter()
-            .filter_map(|(id, h)| h.row.start_iso.clone().map(|d| (d, id.clone())))
-            .max()
-            .map(|(d, (path, game))| shogi_db::GameRef {
-                path,
-                game,
-                date: Some(d),
-            });
-        let games = g.len() as u32;
-        let (sente, gote) = (count("sente"), count("gote"));
-        let wins = if pos.side_to_move() == shogi_core::Color::Black {
-            sente
-        } else {
-            gote
-        };
-        moves.push(shogi_db::MoveLine {
-            text: usi.clone(),
-            usi,
-            games,
-            sente_wins: sente,
-            gote_wins: gote,
-            draws: count("draw"),
-            unfinished: count("none"),
-            win_rate: f64::from(wins) / f64::from(games),
-            avg_rating: (!ratings.is_empty())
-                .then(|| ratings.iter().sum::<f64>() / ratings.len() as f64),
-            recent,
-        });
-    }
-    moves.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.usi.cmp(&b.usi)));
-    Explore {
-        sfen: sfen.to_string(),
-        side_to_move: String::new(),
-        games: games.len() as u32,
-        ended_here: ended.len() as u32,
-        moves,
-    }
-}
-
-/// Asserts two tables equal (average ratings to rounding: sums are taken in another order).
-fn same(got: &Explore, want: &Explore, what: &str) {
-    assert_eq!(got.games, want.games, "{what}: games");
-    assert_eq!(got.ended_here, want.ended_here, "{what}: ended here");
-    assert_eq!(got.moves.len(), want.moves.len(), "{what}: moves");
-    for (g, w) in got.moves.iter().zip(&want.moves) {
-        let line = format!("{what} {}", w.usi);
-        assert_eq!(
-            (
-                &g.usi,
-                g.games,
-                g.sente_wins,
-                g.gote_wins,
-                g.draws,
-                g.unfinished
-            ),
-            (
-                &w.usi,
-                w.games,
-                w.sente_wins,
-                w.gote_wins,
-                w.draws,
-                w.unfinished
-            ),
-            "{line}"
-        );
-        assert!((g.win_rate - w.win_rate).abs() < 1e-12, "{line}");
-        match (g.avg_rating, w.avg_rating) {
-            (Some(a), Some(b)) => assert!((a - b).abs() < 1e-6, "{line}: {a} {b}"),
-            (a, b) => assert_eq!(a, b, "{line}"),
-        }
-        assert_eq!(g.recent, w.recent, "{line}");
     }
 }
 
@@ -209,16 +104,7 @@ fn explorer_filters_equal_brute_force_over_stats_rows() {
     let all = brute_force(&paths);
     // Two databases: one counting every position reached by 2 games or more in buckets,
     // one without buckets (every query reads the hits).
-    let db_path = |name: &str, min| {
-        let db = dir.path().join(name);
-        let opts = IndexOptions {
-            jobs: Some(2),
-            bucket_min_games: Some(min),
-            ..IndexOptions::default()
-        };
-        index(&paths, &db, &opts).unwrap();
-        db
-    };
+    let db_path = |name: &str, min| index_min(&paths, &dir.path().join(name), min);
     let bucketed = db_path("b.sqlite", 2);
     let plain = db_path("p.sqlite", u32::MAX);
     let conn = rusqlite::Connection::open(&bucketed).unwrap();
@@ -233,23 +119,30 @@ fn explorer_filters_equal_brute_force_over_stats_rows() {
         sfens.insert(h.sfen.clone());
     }
     let mut nonempty = 0;
+    let mut tops = [0; 2];
     for sfen in &sfens {
         let pos = text::position(sfen).unwrap();
         for (name, s) in selections() {
-            let want = brute(&all, sfen, &s);
-            let what = format!("{name} at {sfen}");
+            // Top games: none, as many as the buckets keep, more (read from the hits).
+            let top = [0, shogi_db::TOP_KEPT, shogi_db::TOP_KEPT + 2][nonempty % 3];
+            let want = brute_top(&all, sfen, &s, top);
+            let what = format!("{name} at {sfen}, top {top}");
             same(
-                &with.explore(&pos, &s).unwrap(),
+                &with.explore_top(&pos, &s, top).unwrap(),
                 &want,
                 &format!("{what} (buckets)"),
             );
             same(
-                &without.explore(&pos, &s).unwrap(),
+                &without.explore_top(&pos, &s, top).unwrap(),
                 &want,
                 &format!("{what} (hits)"),
             );
             nonempty += usize::from(want.games > 0);
+            let full = want.moves.iter().any(|m| m.top.len() >= shogi_db::TOP_KEPT);
+            tops[usize::from(top > shogi_db::TOP_KEPT)] += usize::from(full);
         }
     }
     assert!(nonempty > 100, "{nonempty} non-empty answers");
+    // Full lists of top games, from the buckets' and from more than they keep.
+    assert!(tops[0] > 10 && tops[1] > 10, "{tops:?}");
 }

@@ -237,12 +237,14 @@ pub fn selection(p: &Params) -> Result<Selection, ApiError> {
 }
 
 /// `/api/explore`: `shogi explore --format json`'s table of the position, with the filter
-/// parameters ([`selection`]).
+/// parameters ([`selection`]) and `top=N` (`--top N`: each move's N highest-rated games, at
+/// most [`shogi_db::TOP_KEPT`], the number kept at index time; 0 by default).
 pub fn explore(db: &Db, p: &Params) -> Result<shogi_db::Explore, ApiError> {
     let target = p.position()?.end;
     let notation = p.notation()?;
     let selection = selection(p)?;
-    let mut table = db.explore(&target, &selection).map_err(db_error)?;
+    let top = p.count("top", 0, shogi_db::TOP_KEPT)?;
+    let mut table = db.explore_top(&target, &selection, top).map_err(db_error)?;
     shogi_db::name_moves(&mut table, &target, notation);
     Ok(table)
 }

@@ -7,7 +7,7 @@ use crate::args::NotationArg;
 use crate::batch::SelectArgs;
 use crate::ctx::{Ctx, Failure};
 use crate::progress::Progress;
-use output::{FoundWriter, write_explore, write_found};
+use output::{FoundWriter, write_explore, write_found, write_openings};
 use shogi_db::{Db, DbError, IndexOptions};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -46,6 +46,10 @@ pub struct IndexArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Do not recognise the games' openings and castles (faster; the database then refuses
+    /// --opening, --castle, --class and explore --by opening).
+    #[arg(long)]
+    pub no_tags: bool,
     #[command(flatten)]
     pub input: crate::args::InputArgs,
 }
@@ -54,6 +58,7 @@ pub struct IndexArgs {
 pub fn index(args: &IndexArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
     let options = IndexOptions {
         jobs: args.jobs,
+        skip_tags: args.no_tags,
         read: shogi_kif::ReadOptions {
             format: args.input.from,
             encoding: args.input.encoding.map(shogi_kif::Encoding::from),
@@ -142,19 +147,19 @@ pub struct Where {
 
 impl Where {
     /// The explorer table: counted from the database, or from the hits of a scan.
-    fn explored(&self) -> Result<(shogi_core::Position, shogi_db::Explore), Failure> {
+    fn explored(&self, top: usize) -> Result<(shogi_core::Position, shogi_db::Explore), Failure> {
         if let Some(db) = self.db.as_ref().filter(|_| self.paths.is_empty()) {
             if self.select.dedup.is_none() {
                 let target = target(&self.target, self.ply).map_err(fail)?;
                 let selection = self.select.selection_at(Some(target.side_to_move()))?;
                 let table = Db::open(db)
-                    .and_then(|db| db.explore(&target, &selection))
+                    .and_then(|db| db.explore_top(&target, &selection, top))
                     .map_err(fail)?;
                 return Ok((target, table));
             }
         }
         let (target, found) = self.found(None)?;
-        let table = shogi_db::explore_hits(&target, &found);
+        let table = shogi_db::explore_hits_top(&target, &found, top);
         Ok((target, table))
     }
 
@@ -275,16 +280,58 @@ pub struct ExploreArgs {
     /// flipped, as YaneuraOu's IgnoreBookPly and FlippedBook).
     #[arg(long, value_name = "FILE")]
     pub book: Option<PathBuf>,
+    /// One line per move played from the position (move), or per main 戦型 of the games
+    /// that pass through it (opening: games, sente wins, draws, gote wins; with --db).
+    #[arg(long, value_enum, default_value_t = ExploreBy::Move)]
+    pub by: ExploreBy,
+    /// Up to N top games per move: the highest-rated (mean of both players' ratings, then
+    /// the latest), with path and game number to open them (0: none). Up to 5 come from the
+    /// counts kept at index time; more read every game through the position.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub top: usize,
+}
+
+/// What `shogi explore` counts by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExploreBy {
+    /// The moves played from the position.
+    Move,
+    /// The main 戦型 of the games through it (as `stats --summary opening` names them).
+    Opening,
 }
 
 /// `shogi explore`.
 pub fn explore(args: &ExploreArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
-    let (target, mut table) = args.at.explored()?;
+    if args.by == ExploreBy::Opening {
+        return explore_openings(args, ctx);
+    }
+    let (target, mut table) = args.at.explored(args.top)?;
     shogi_db::name_moves(&mut table, &target, args.notation.into());
     let marks = match &args.book {
         Some(path) => Some(crate::book::book_marks(path, &target)?),
         None => None,
     };
-    write_explore(&table, marks.as_ref(), args.format, ctx.stdout).map_err(out_err)?;
+    let out = &mut *ctx.stdout;
+    write_explore(&table, marks.as_ref(), args.top, args.format, out).map_err(out_err)?;
+    ctx.stdout.flush().map_err(out_err)
+}
+
+/// `shogi explore --by opening`.
+fn explore_openings(args: &ExploreArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
+    let Some(db) = &args.at.db else {
+        return Err(Failure::usage(
+            "error: --by opening: needs --db (the games' tags are stored by `shogi index`)",
+        ));
+    };
+    if args.book.is_some() {
+        return Err(Failure::usage(
+            "error: --book: marks moves, not openings (not with --by opening)",
+        ));
+    }
+    let (selection, target) = args.at.search()?;
+    let table = Db::open(db)
+        .and_then(|db| db.explore_openings(&target, &selection))
+        .map_err(fail)?;
+    write_openings(&table, args.format, ctx.stdout).map_err(out_err)?;
     ctx.stdout.flush().map_err(out_err)
 }

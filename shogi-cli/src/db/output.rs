@@ -2,7 +2,7 @@
 
 use super::{ExploreFormat, FindFormat};
 use serde::Serialize;
-use shogi_db::{Counts, Explore, Found, Hit};
+use shogi_db::{Counts, Explore, Found, Hit, Openings};
 use shogi_kif::Winner;
 use std::io::{self, Write};
 
@@ -172,6 +172,7 @@ fn text_line(out: &mut dyn Write, h: &Hit) -> io::Result<()> {
 pub fn write_explore(
     e: &Explore,
     book: Option<&BookMarks>,
+    top: usize,
     format: ExploreFormat,
     out: &mut dyn Write,
 ) -> io::Result<()> {
@@ -193,7 +194,7 @@ pub fn write_explore(
             serde_json::to_writer_pretty(&mut *out, &v).map_err(io_err)?;
             out.write_all(b"\n")
         }
-        ExploreFormat::Csv => write_explore_csv(e, book, out),
+        ExploreFormat::Csv => write_explore_csv(e, book, top, out),
         ExploreFormat::Text => write_explore_text(e, book, out),
     }
 }
@@ -202,15 +203,20 @@ pub fn write_explore(
 pub type BookMarks = std::collections::HashMap<String, shogi_book::BookMove>;
 
 /// The explorer table as CSV: a header, then one row per move (with `book`, its three
-/// columns first).
-fn write_explore_csv(e: &Explore, book: Option<&BookMarks>, out: &mut dyn Write) -> io::Result<()> {
+/// columns first; with `top`, `top1_path`, `top1_game`, `top1_rating`, `top1_date`, … last).
+fn write_explore_csv(
+    e: &Explore,
+    book: Option<&BookMarks>,
+    top: usize,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let mut w = csv::Writer::from_writer(out);
     if book.is_some() {
         for f in ["book_value", "book_depth", "book_count"] {
             w.write_field(f).map_err(io_err)?;
         }
     }
-    w.write_record([
+    let mut head: Vec<String> = [
         "usi",
         "move",
         "games",
@@ -223,14 +229,21 @@ fn write_explore_csv(e: &Explore, book: Option<&BookMarks>, out: &mut dyn Write)
         "recent_path",
         "recent_game",
         "recent_date",
-    ])
-    .map_err(io_err)?;
+    ]
+    .map(String::from)
+    .to_vec();
+    for i in 1..=top {
+        for f in ["path", "game", "rating", "date"] {
+            head.push(format!("top{i}_{f}"));
+        }
+    }
+    w.write_record(&head).map_err(io_err)?;
     for m in &e.moves {
         let recent = m.recent.as_ref();
         for f in book.map(|b| book_fields(b, &m.usi)).into_iter().flatten() {
             w.write_field(f).map_err(io_err)?;
         }
-        w.write_record([
+        let mut row = vec![
             m.usi.clone(),
             m.text.clone(),
             m.games.to_string(),
@@ -243,8 +256,19 @@ fn write_explore_csv(e: &Explore, book: Option<&BookMarks>, out: &mut dyn Write)
             recent.map(|r| r.path.clone()).unwrap_or_default(),
             recent.map(|r| r.game.to_string()).unwrap_or_default(),
             recent.and_then(|r| r.date.clone()).unwrap_or_default(),
-        ])
-        .map_err(io_err)?;
+        ];
+        for i in 0..top {
+            let g = m.top.get(i);
+            row.push(g.map(|g| g.path.clone()).unwrap_or_default());
+            row.push(g.map(|g| g.game.to_string()).unwrap_or_default());
+            row.push(
+                g.and_then(|g| g.rating)
+                    .map(|r| format!("{r:.1}"))
+                    .unwrap_or_default(),
+            );
+            row.push(g.and_then(|g| g.date.clone()).unwrap_or_default());
+        }
+        w.write_record(&row).map_err(io_err)?;
     }
     w.flush()
 }
@@ -325,6 +349,17 @@ fn write_explore_text(
                 .unwrap_or_else(|| "-".into()),
             recent
         )?;
+        for g in &m.top {
+            let rating = g.rating.map_or_else(|| "-".into(), |r| format!("{r:.0}"));
+            let date: String = g.date.as_deref().unwrap_or("-").chars().take(10).collect();
+            writeln!(
+                out,
+                "{}   top {rating:>6}  {date}  {}#{}",
+                " ".repeat(width),
+                g.path,
+                g.game
+            )?;
+        }
     }
     Ok(())
 }
@@ -350,4 +385,74 @@ fn pad(text: &str, width: usize) -> String {
     let mut s = text.to_string();
     s.push_str(&" ".repeat(width.saturating_sub(shown_width(text))));
     s
+}
+
+/// Writes `explore --by opening` as JSON (one object), CSV (one row per 戦型) or text.
+pub fn write_openings(t: &Openings, format: ExploreFormat, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        ExploreFormat::Json => {
+            serde_json::to_writer_pretty(&mut *out, t).map_err(io_err)?;
+            out.write_all(b"\n")
+        }
+        ExploreFormat::Csv => {
+            let mut w = csv::Writer::from_writer(out);
+            for line in &t.openings {
+                w.serialize(line).map_err(io_err)?;
+            }
+            if t.openings.is_empty() {
+                w.write_record([
+                    "opening",
+                    "games",
+                    "sente_wins",
+                    "gote_wins",
+                    "draws",
+                    "unfinished",
+                ])
+                .map_err(io_err)?;
+            }
+            w.flush()
+        }
+        ExploreFormat::Text => {
+            writeln!(out, "position: {} ({} to move)", t.sfen, t.side_to_move)?;
+            writeln!(out, "games: {}", t.games)?;
+            if t.openings.is_empty() {
+                return writeln!(out, "no game passes through this position");
+            }
+            let width = t
+                .openings
+                .iter()
+                .map(|o| shown_width(&o.opening))
+                .max()
+                .unwrap_or(0)
+                .max(7);
+            writeln!(
+                out,
+                "{} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+                pad("opening", width),
+                "games",
+                "sente",
+                "draws",
+                "gote",
+                "sente%",
+                "draw%",
+                "gote%"
+            )?;
+            for o in &t.openings {
+                let pct = |n: u32| 100.0 * f64::from(n) / f64::from(o.games.max(1));
+                writeln!(
+                    out,
+                    "{} {:>7} {:>7} {:>7} {:>7} {:>7.1} {:>7.1} {:>7.1}",
+                    pad(&o.opening, width),
+                    o.games,
+                    o.sente_wins,
+                    o.draws,
+                    o.gote_wins,
+                    pct(o.sente_wins),
+                    pct(o.draws),
+                    pct(o.gote_wins)
+                )?;
+            }
+            Ok(())
+        }
+    }
 }

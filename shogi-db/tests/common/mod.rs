@@ -4,8 +4,11 @@
 
 #![allow(dead_code)]
 
+use shogi_batch::filter_text as text;
 use shogi_batch::{Event, GameRow, Input, Selection, expand, pool, run, select_row};
 use shogi_core::{Move, Position, Variant};
+use shogi_db::Explore;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -155,6 +158,12 @@ pub struct Seen {
 
 /// Every position of every main line under `paths`, replayed move by move and kept as text.
 pub fn brute_force(paths: &[&str]) -> Vec<Seen> {
+    brute_force_rows(paths, false)
+}
+
+/// [`brute_force`], with each row's openings and castles recognised (as `shogi stats
+/// --tags` gives them) when `tags`.
+pub fn brute_force_rows(paths: &[&str], tags: bool) -> Vec<Seen> {
     let inputs: Vec<Input> = expand(paths).unwrap();
     let mut out = Vec::new();
     let _ = run(
@@ -162,7 +171,10 @@ pub fn brute_force(paths: &[&str]) -> Vec<Seen> {
         &Default::default(),
         &pool(Some(2)).unwrap(),
         |input, game| {
-            let row = select_row(input, &game, &Selection::new())?;
+            let mut row = select_row(input, &game, &Selection::new())?;
+            if tags {
+                row.set_tags(&game, shogi_openings::RuleSet::builtin(), true);
+            }
             let rec = game.record.as_ref()?;
             let mut pos = rec.start_position().clone();
             let mut seen = Vec::new();
@@ -196,4 +208,155 @@ pub fn brute_force(paths: &[&str]) -> Vec<Seen> {
         },
     );
     out
+}
+
+/// The explorer table of `sfen` counted from the stats rows `all` that `s` keeps.
+pub fn brute(all: &[Seen], sfen: &str, s: &Selection) -> Explore {
+    brute_top(all, sfen, s, 0)
+}
+
+/// [`brute`] with each move's first `top` games: the higher mean of both ratings first (a
+/// game lacking one after all that have both), then the later start (undated last), then
+/// by path and number.
+pub fn brute_top(all: &[Seen], sfen: &str, s: &Selection, top: usize) -> Explore {
+    let pos = text::position(sfen).unwrap();
+    let s = s.clone().mover(pos.side_to_move());
+    let mut games = BTreeSet::new();
+    let mut ended = BTreeSet::new();
+    let mut per: BTreeMap<String, BTreeMap<(String, u32), &Seen>> = BTreeMap::new();
+    for h in all.iter().filter(|h| h.sfen == sfen) {
+        if !s.matches(&h.row, |_| true) {
+            continue;
+        }
+        let id = (h.path.clone(), h.game);
+        games.insert(id.clone());
+        match &h.next {
+            None => {
+                ended.insert(id);
+            }
+            Some(m) => {
+                per.entry(m.clone()).or_default().insert(id, h);
+            }
+        }
+    }
+    let mut moves = Vec::new();
+    for (usi, g) in per {
+        let count = |w: &str| g.values().filter(|h| h.row.winner.name() == w).count() as u32;
+        let ratings: Vec<f64> = g
+            .values()
+            .flat_map(|h| [h.row.sente_rating, h.row.gote_rating])
+            .flatten()
+            .collect();
+        let recent = g
+            .iter()
+            .filter_map(|(id, h)| h.row.start_iso.clone().map(|d| (d, id.clone())))
+            .max()
+            .map(|(d, (path, game))| shogi_db::GameRef {
+                path,
+                game,
+                date: Some(d),
+            });
+        let mut best: Vec<shogi_db::TopGame> = g
+            .iter()
+            .map(|((path, game), h)| shogi_db::TopGame {
+                path: path.clone(),
+                game: *game,
+                rating: match (h.row.sente_rating, h.row.gote_rating) {
+                    (Some(a), Some(b)) => Some((a + b) / 2.0),
+                    _ => None,
+                },
+                date: h.row.start_iso.clone(),
+            })
+            .collect();
+        best.sort_by(|a, b| {
+            let r = match (a.rating, b.rating) {
+                (Some(x), Some(y)) => y.partial_cmp(&x).unwrap(),
+                (x, y) => y.is_some().cmp(&x.is_some()),
+            };
+            let d = match (&a.date, &b.date) {
+                (Some(x), Some(y)) => y.cmp(x),
+                (x, y) => y.is_some().cmp(&x.is_some()),
+            };
+            r.then(d)
+                .then_with(|| (&a.path, a.game).cmp(&(&b.path, b.game)))
+        });
+        best.truncate(top);
+        let games = g.len() as u32;
+        let (sente, gote) = (count("sente"), count("gote"));
+        let wins = if pos.side_to_move() == shogi_core::Color::Black {
+            sente
+        } else {
+            gote
+        };
+        moves.push(shogi_db::MoveLine {
+            text: usi.clone(),
+            usi,
+            games,
+            sente_wins: sente,
+            gote_wins: gote,
+            draws: count("draw"),
+            unfinished: count("none"),
+            win_rate: f64::from(wins) / f64::from(games),
+            avg_rating: (!ratings.is_empty())
+                .then(|| ratings.iter().sum::<f64>() / ratings.len() as f64),
+            recent,
+            top: best,
+        });
+    }
+    moves.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.usi.cmp(&b.usi)));
+    Explore {
+        sfen: sfen.to_string(),
+        side_to_move: String::new(),
+        games: games.len() as u32,
+        ended_here: ended.len() as u32,
+        moves,
+    }
+}
+
+/// Asserts two tables equal (average ratings to rounding: sums are taken in another order).
+pub fn same(got: &Explore, want: &Explore, what: &str) {
+    assert_eq!(got.games, want.games, "{what}: games");
+    assert_eq!(got.ended_here, want.ended_here, "{what}: ended here");
+    assert_eq!(got.moves.len(), want.moves.len(), "{what}: moves");
+    for (g, w) in got.moves.iter().zip(&want.moves) {
+        let line = format!("{what} {}", w.usi);
+        assert_eq!(
+            (
+                &g.usi,
+                g.games,
+                g.sente_wins,
+                g.gote_wins,
+                g.draws,
+                g.unfinished
+            ),
+            (
+                &w.usi,
+                w.games,
+                w.sente_wins,
+                w.gote_wins,
+                w.draws,
+                w.unfinished
+            ),
+            "{line}"
+        );
+        assert!((g.win_rate - w.win_rate).abs() < 1e-12, "{line}");
+        match (g.avg_rating, w.avg_rating) {
+            (Some(a), Some(b)) => assert!((a - b).abs() < 1e-6, "{line}: {a} {b}"),
+            (a, b) => assert_eq!(a, b, "{line}"),
+        }
+        assert_eq!(g.recent, w.recent, "{line}");
+        assert_eq!(g.top, w.top, "{line}: top games");
+    }
+}
+
+/// Indexes `paths` into `db` with 2 jobs, aggregating positions of at least `min` games in
+/// buckets (`u32::MAX`: none; every query reads the hits).
+pub fn index_min(paths: &[&str], db: &Path, min: u32) -> std::path::PathBuf {
+    let opts = shogi_db::IndexOptions {
+        jobs: Some(2),
+        bucket_min_games: Some(min),
+        ..shogi_db::IndexOptions::default()
+    };
+    shogi_db::index(paths, db, &opts).unwrap();
+    db.to_path_buf()
 }

@@ -1,0 +1,292 @@
+//! The openings and castles stored by `index`: `find` and `explore` with `--opening`,
+//! `--castle`, `--class` and `--side`, and `explore --by opening`, against a brute-force
+//! count over the rows of `shogi stats --tags` on a generated collection whose games open
+//! with known formations (then play on at random).
+
+mod common;
+
+use common::{Rng, Seen, brute, brute_force_rows, csa_game, index_min, random_game, same};
+use shogi_batch::filter_text::{TagFlag, tag_side, tag_want};
+use shogi_batch::{Selection, TagFilter, filter_text as text};
+use shogi_core::{Move, Position, Variant};
+use shogi_db::{Db, IndexOptions, index};
+use shogi_openings::RuleSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Opening lines written here (USI), each forming tags for one side or both.
+const LINES: &[&str] = &[
+    "7g7f 3c3d 6g6f 8c8d 2h6h 8d8e 8h7g 7a6b 5i4h 5a4b 4h3h 4b3b 3h2h 6a5b 3i3h 1c1d 6i5h",
+    "7g7f 3c3d 2h7h 8c8d 5i4h 8d8e 4h3h 5a4b 3h2h 4b3b 3i3h 7a6b",
+    "5g5f 3c3d 2h5h 8c8d 5i4h 5a4b 4h3h 4b3b 3h2h",
+    "7g7f 8c8d 2g2f 3c3d 8h2b+ 3a2b 7i8h 7a7b 3i3h",
+    "2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d 2h2d",
+    "7g7f 3c3d 2g2f 5c5d 2f2e 8b5b 5i6h 5a6b 6h7h 6b7b 3i4h 7b8b",
+    "7g7f 3c3d 2g2f 4c4d 2f2e 2b3c 5i6h 8b4b 6h7h 5a6b 9g9f 6b7b 9f9e 7b8b 4i5h 7a7b",
+    "",
+];
+
+/// A game: one of [`LINES`] (or none), then random moves.
+fn game(rng: &mut Rng) -> Vec<Move> {
+    let line = LINES[rng.below(LINES.len())];
+    let mut pos = Position::startpos(Variant::Standard);
+    let mut moves = Vec::new();
+    for m in line.split_whitespace() {
+        let mv = Move::from_usi(m).unwrap();
+        pos.play(mv).unwrap();
+        moves.push(mv);
+    }
+    let cut = rng.below(moves.len() + 1);
+    moves.truncate(if rng.below(4) == 0 { cut } else { moves.len() });
+    let mut pos = Position::startpos(Variant::Standard);
+    for m in &moves {
+        pos.play(*m).unwrap();
+    }
+    for _ in 0..rng.below(40) {
+        let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[rng.below(legal.len())];
+        pos.play(m).unwrap();
+        moves.push(m);
+    }
+    moves
+}
+
+fn write_games(dir: &Path, n: usize) {
+    let mut rng = Rng(28);
+    for i in 0..n {
+        let moves = if rng.below(6) == 0 {
+            let plies = 4 + rng.below(20);
+            random_game(&mut rng, plies, 4)
+        } else {
+            game(&mut rng)
+        };
+        let (m, d) = (1 + rng.below(12), 1 + rng.below(28));
+        let date = format!("2024/{m:02}/{d:02} 10:00:00");
+        let ratings = Some((
+            1500.0 + 100.0 * rng.below(8) as f64,
+            1500.0 + 100.0 * rng.below(8) as f64,
+        ));
+        let ending = ["%TORYO", "%TORYO", "%SENNICHITE", "%CHUDAN"][rng.below(4)];
+        let game = csa_game(&moves, ("A", "B"), Some(&date), ending, ratings, None);
+        std::fs::write(dir.join(format!("{i:04}.csa")), game).unwrap();
+    }
+}
+
+/// The tag filters tried, as the flags would set them (`--opening 振り飛車 --side gote`).
+fn selections() -> Vec<(String, Selection)> {
+    let rules = RuleSet::builtin();
+    let tag = |flag, name: &str, side: &str| {
+        let want = tag_want(rules, flag, name).unwrap();
+        let side = tag_side(side).unwrap();
+        Selection::new().tag(TagFilter { rules, want, side })
+    };
+    let mut out = Vec::new();
+    for (flag, word, names) in [
+        (
+            TagFlag::Opening,
+            "opening",
+            &[
+                "振り飛車",
+                "四間飛車",
+                "ゴキゲン中飛車",
+                "居飛車",
+                "角換わり",
+            ][..],
+        ),
+        (
+            TagFlag::Castle,
+            "castle",
+            &["美濃", "片美濃囲い", "舟囲い"][..],
+        ),
+        (
+            TagFlag::Class,
+            "class",
+            &["振り飛車", "居飛車", "対抗形", "相居飛車", "力戦"][..],
+        ),
+    ] {
+        for name in names {
+            for side in ["either", "sente", "gote"] {
+                out.push((
+                    format!("--{word} {name} --side {side}"),
+                    tag(flag, name, side),
+                ));
+            }
+        }
+    }
+    let since = text::since("2024-04").unwrap();
+    out.push((
+        "--opening 振り飛車 --since 2024-04 --min-rating 1700".into(),
+        tag(TagFlag::Opening, "振り飛車", "either")
+            .since(since)
+            .min_rating(1700.0),
+    ));
+    out.push((
+        "--opening 四間飛車 --side sente --castle 美濃".into(),
+        tag(TagFlag::Opening, "四間飛車", "sente").tag(TagFilter {
+            rules,
+            want: tag_want(rules, TagFlag::Castle, "美濃").unwrap(),
+            side: tag_side("either").unwrap(),
+        }),
+    ));
+    out
+}
+
+/// `n` games written under `dir/games` and their rows with tags, as `stats --tags` gives them.
+fn collection(dir: &Path, n: usize) -> (String, Vec<Seen>) {
+    let games = dir.join("games");
+    std::fs::create_dir(&games).unwrap();
+    write_games(&games, n);
+    let games = games.to_str().unwrap().to_string();
+    let all = brute_force_rows(&[games.as_str()], true);
+    (games, all)
+}
+
+#[test]
+fn tag_filters_equal_brute_force_over_stats_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let (games, all) = collection(dir.path(), 300);
+    let paths = [games.as_str()];
+    let db_path = |name: &str, min| index_min(&paths, &dir.path().join(name), min);
+    let dbs = [
+        Db::open(db_path("b.sqlite", 2)).unwrap(),
+        Db::open(db_path("p.sqlite", u32::MAX)).unwrap(),
+    ];
+    let mut sfens: BTreeSet<String> = BTreeSet::new();
+    for h in all.iter().filter(|h| h.ply <= 2) {
+        sfens.insert(h.sfen.clone());
+    }
+    let mut nonempty = BTreeMap::new();
+    for sfen in &sfens {
+        let pos = text::position(sfen).unwrap();
+        for (name, s) in selections() {
+            let want = brute(&all, sfen, &s);
+            for db in &dbs {
+                let what = format!("{name} at {sfen}");
+                same(&db.explore(&pos, &s).unwrap(), &want, &what);
+                let found = db.find(&pos, &s, None).unwrap();
+                assert_eq!(found.games as u32, want.games, "find {what}");
+            }
+            *nonempty.entry(name).or_insert(0) += usize::from(want.games > 0);
+        }
+    }
+    // Every filter on either side kept some games somewhere (the collection forms these
+    // tags), and most filters on one side did.
+    for (name, n) in &nonempty {
+        assert!(
+            *n > 0 || !name.contains("either"),
+            "{name}: no game kept anywhere"
+        );
+    }
+    let kept = nonempty.values().filter(|n| **n > 0).count();
+    assert!(kept * 4 >= nonempty.len() * 3, "{nonempty:?}");
+}
+
+#[test]
+fn explore_by_opening_equals_brute_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let (games, all) = collection(dir.path(), 150);
+    let db = index_min(
+        &[games.as_str()],
+        &dir.path().join("g.sqlite"),
+        shogi_db::MIN_GAMES,
+    );
+    let db = Db::open(&db).unwrap();
+    let rules = RuleSet::builtin();
+    let mut sfens: BTreeSet<String> = BTreeSet::new();
+    for h in all.iter().filter(|h| h.ply <= 3) {
+        sfens.insert(h.sfen.clone());
+    }
+    let filters = [
+        ("none", Selection::new()),
+        (
+            "--winner sente",
+            Selection::new().winner(shogi_kif::Winner::Sente),
+        ),
+    ];
+    let mut names = BTreeSet::new();
+    for sfen in &sfens {
+        let pos = text::position(sfen).unwrap();
+        for (label, s) in &filters {
+            // Brute force: each game through the position once, under its main 戦型.
+            let mut by: BTreeMap<String, [u32; 5]> = BTreeMap::new();
+            let mut seen = BTreeSet::new();
+            for h in all.iter().filter(|h| &h.sfen == sfen) {
+                if !s.matches(&h.row, |_| true) || !seen.insert((h.path.clone(), h.game)) {
+                    continue;
+                }
+                let name = shogi_batch::opening_name(h.row.tags.as_ref(), rules).to_string();
+                let c = by.entry(name).or_default();
+                c[0] += 1;
+                c[match h.row.winner.name() {
+                    "sente" => 1,
+                    "gote" => 2,
+                    "draw" => 3,
+                    _ => 4,
+                }] += 1;
+            }
+            let got = db.explore_openings(&pos, s).unwrap();
+            assert_eq!(got.games as usize, seen.len(), "{label} at {sfen}");
+            let got: BTreeMap<String, [u32; 5]> = got
+                .openings
+                .iter()
+                .map(|o| {
+                    let c = [o.games, o.sente_wins, o.gote_wins, o.draws, o.unfinished];
+                    (o.opening.clone(), c)
+                })
+                .collect();
+            assert_eq!(got, by, "{label} at {sfen}");
+            names.extend(by.into_keys());
+        }
+    }
+    assert!(names.len() >= 5, "{names:?}");
+}
+
+#[test]
+fn a_database_without_tags_refuses_the_tag_filters() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    write_games(&games, 20);
+    let paths = [games.to_str().unwrap()];
+    let db = dir.path().join("n.sqlite");
+    let no_tags = IndexOptions {
+        skip_tags: true,
+        ..IndexOptions::default()
+    };
+    index(&paths, &db, &no_tags).unwrap();
+    let start = Position::startpos(Variant::Standard);
+    let (_, furi) = &selections()[0];
+    let refused = |db: &Path| {
+        let db = Db::open(db).unwrap();
+        let e = db.explore(&start, furi).unwrap_err().to_string();
+        assert!(e.contains("--no-tags"), "{e}");
+        let e = db.explore_openings(&start, &Selection::new()).unwrap_err();
+        assert!(e.to_string().contains("--no-tags"), "{e}");
+        // Other filters still answer.
+        assert!(db.explore(&start, &Selection::new()).unwrap().games > 0);
+    };
+    refused(&db);
+    // Updated with tags, the older games still lack theirs: still refused.
+    std::fs::write(
+        games.join("extra.csa"),
+        csa_game(&[], ("A", "B"), None, "%TORYO", None, None),
+    )
+    .unwrap();
+    index(&paths, &db, &IndexOptions::default()).unwrap();
+    refused(&db);
+    // A database with tags updated without them refuses them from then on.
+    let tagged = dir.path().join("t.sqlite");
+    std::fs::remove_file(games.join("extra.csa")).unwrap();
+    index(&paths, &tagged, &IndexOptions::default()).unwrap();
+    assert!(Db::open(&tagged).unwrap().explore(&start, furi).is_ok());
+    std::fs::write(
+        games.join("extra.csa"),
+        csa_game(&[], ("A", "B"), None, "%TORYO", None, None),
+    )
+    .unwrap();
+    index(&paths, &tagged, &no_tags).unwrap();
+    refused(&tagged);
+}
