@@ -653,7 +653,10 @@ mod tests {
             .iter()
             .map(|c| (c.id, c.key.limit.as_str(), c.results))
             .collect();
-        assert_eq!(counts, vec![(1, "go nodes 10", 1), (2, "go nodes 20", 1104)]);
+        assert_eq!(
+            counts,
+            vec![(1, "go nodes 10", 1), (2, "go nodes 20", 1104)]
+        );
         let got: Vec<CachedResult> = reader.results(1).map(Result::unwrap).collect();
         let mv = |s: &str| Move::from_usi(s).unwrap();
         let want = CachedResult {
@@ -682,7 +685,10 @@ mod tests {
             .unwrap()
             .execute_batch("PRAGMA user_version = 3")
             .unwrap();
-        let e = CacheReader::open(&path).unwrap().configurations().unwrap_err();
+        let e = CacheReader::open(&path)
+            .unwrap()
+            .configurations()
+            .unwrap_err();
         assert!(e.contains("version 3") && e.contains("c.sqlite"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -115,9 +115,9 @@ impl<'db> Games<'db> {
             }
             let game = StoredGame { row, start, moves };
             if !self.selection.is_empty()
-                && !self.selection.matches(&game.row, |want| {
-                    reaches(&game.start, &game.moves, want)
-                })
+                && !self
+                    .selection
+                    .matches(&game.row, |want| reaches(&game.start, &game.moves, want))
             {
                 self.read.left_out += 1;
                 continue;

@@ -85,7 +85,7 @@ mod packed;
 
 pub use eval::{Eval, PSV_MATE, eval_from_comment, node_eval};
 pub use export::{Entry, Skip, TrainingOptions, entries, for_each_entry, select};
-pub use judge::game_result;
+pub use judge::{game_result, winner_result};
 pub use packed::{
     DecodeError, EncodeError, GameResult, Hcpe, Move16Format, PACKED_POSITION_BYTES,
     PackedSfenValue, PositionFormat, RelativeResult,
