@@ -47,8 +47,9 @@ pub struct BuildArgs {
     #[arg(long, short)]
     pub jobs: Option<usize>,
     /// MiB of positions counted in memory; beyond it sorted runs go to temporary files and
-    /// are merged at the end (the book is the same). A text book without --analysis is
-    /// written as it is merged; the other formats and --analysis hold the finished book.
+    /// are merged at the end (the book is the same). Every format is written as the runs
+    /// merge: .ybb and book.bin sort by their own keys on disk too, with half of the bound.
+    /// Reading the inputs and --analysis's engine book are not counted in it.
     #[arg(long, value_name = "MIB", default_value_t = 512)]
     pub memory: usize,
     /// Folder for the temporary runs (default: the output's folder).
