@@ -20,7 +20,8 @@
    them with `shogi book build --max-ply 32 --memory BUILD_MEMORY`, against `shogi stats` reading the same files (the
    anchor: reading and replaying alone); then the same games indexed (`shogi index`, timed for
    information) and the book built from the database (`shogi book build --db`), against the
-   same anchor. Time, peak memory, book positions per second.
+   same anchor; then from the database as `.ybb` and `book.bin`, at BUILD_MEMORY and at 8 MiB
+   (the same bytes). Time, peak memory, book positions per second.
 --positions 0 skips 1-4.
 Numbers are printed; nothing is asserted.
 """
@@ -111,6 +112,17 @@ def bench_build(args, shogi, work, n):
     same = open(out, "rb").read() == open(out_db, "rb").read()
     print(f"  book build --db: {secs:.1f}s ({secs / asecs:.2f}x the anchor), peak {rss:,.0f} MiB ({rss / arss:.2f}x), "
           f"{positions / secs:,.0f} book positions/s; same book as from the files: {same}; {said}")
+    # The binary formats, written through their bounded sorts: at --build-memory, and again
+    # with 8 MiB (many runs on disk), which must give the same bytes.
+    for ext in ("ybb", "bin"):
+        out_bin = os.path.join(work, f"built-db-{n}.{ext}")
+        secs, rss, r = timed([shogi, "book", "build", "--db", db, "-o", out_bin, "--max-ply", "32",
+                                  "--memory", str(args.build_memory)])
+        small = os.path.join(work, f"built-db-{n}-small.{ext}")
+        ssecs, srss, _ = timed([shogi, "book", "build", "--db", db, "-o", small, "--max-ply", "32", "--memory", "8"])
+        same = open(out_bin, "rb").read() == open(small, "rb").read()
+        print(f"  book build --db -o .{ext}: {secs:.1f}s ({secs / asecs:.2f}x the anchor), peak {rss:,.0f} MiB "
+              f"({rss / arss:.2f}x); with --memory 8: {ssecs:.1f}s, peak {srss:,.0f} MiB, same bytes: {same}")
 
 
 def bench_books(args, shogi, work):

@@ -20,6 +20,8 @@
 
 use crate::result::PosResult;
 use rusqlite::{Connection, OptionalExtension, params};
+use shogi_core::{Move, Position};
+use shogi_usi::Score;
 use std::cell::Cell;
 use std::path::Path;
 
@@ -275,6 +277,193 @@ impl CacheReader {
     }
 }
 
+/// A configuration a cache holds results of ([`CacheReader::configurations`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredConfig {
+    /// Its number in the file (the order configurations were first used in).
+    pub id: i64,
+    /// What the results depend on besides the position.
+    pub key: CacheKey,
+    /// Results stored.
+    pub results: u64,
+}
+
+/// One line of a cached search: its score (side to move's view) and its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CachedLine {
+    /// The score, when the engine gave one.
+    pub score: Option<Score>,
+    /// The line's moves, each legal in turn from the position.
+    pub moves: Vec<Move>,
+}
+
+/// A cached result read back typed ([`CacheReader::results`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CachedResult {
+    /// The position searched, with its move number.
+    pub position: Position,
+    /// Whether it was searched in game mode (after the game's moves, which the key names by
+    /// a hash only).
+    pub in_game: bool,
+    /// Search depth.
+    pub depth: Option<u32>,
+    /// The best line first, then the other multipv lines.
+    pub lines: Vec<CachedLine>,
+}
+
+impl CachedResult {
+    /// A stored row (its key and JSON result) typed; `None` when it does not read: a bad
+    /// position, bad JSON, a move that is not legal in its line.
+    fn read(key: &str, json: &str) -> Option<CachedResult> {
+        let (sfen, in_game) = match key.split_once(" history ") {
+            Some((sfen, _)) => (sfen, true),
+            None => (key, false),
+        };
+        let position = Position::from_sfen(sfen).ok()?;
+        let r = PosResult::from_json(json)?;
+        let line = |score: Option<Score>, pv: &[String]| -> Option<CachedLine> {
+            let mut pos = position.clone();
+            let mut moves = Vec::with_capacity(pv.len());
+            for m in pv {
+                let mv = Move::from_usi(m).ok()?;
+                pos.check_move(mv).ok()?;
+                pos.play_unchecked(mv);
+                moves.push(mv);
+            }
+            Some(CachedLine { score, moves })
+        };
+        let mut lines = vec![line(r.score, &r.pv)?];
+        for (score, pv) in &r.others {
+            lines.push(line(*score, pv)?);
+        }
+        Some(CachedResult {
+            position,
+            in_game,
+            depth: r.depth,
+            lines,
+        })
+    }
+}
+
+/// The results of one configuration in key order, typed, read a page at a time (a cache of
+/// millions of results is never held). Rows that do not read are counted
+/// ([`CachedResults::unreadable`]) and skipped; an SQLite error is given once and ends it.
+pub struct CachedResults<'a> {
+    reader: &'a CacheReader,
+    config: i64,
+    after: String,
+    page: std::collections::VecDeque<CachedResult>,
+    done: bool,
+    unreadable: u64,
+}
+
+/// Results read per query.
+const RESULTS_PAGE: i64 = 1024;
+
+impl CachedResults<'_> {
+    /// Rows skipped so far because they do not read.
+    pub fn unreadable(&self) -> u64 {
+        self.unreadable
+    }
+
+    /// Reads the next page; false at the end.
+    fn fill(&mut self) -> Result<bool, String> {
+        let fail = |e: rusqlite::Error| format!("{}: {e}", self.reader.path.display());
+        let mut st = self
+            .reader
+            .conn
+            .prepare_cached(
+                "SELECT position, result FROM analysis_results WHERE config = ?1 AND position > ?2 \
+                 ORDER BY position LIMIT ?3",
+            )
+            .map_err(fail)?;
+        let mut rows = st
+            .query(params![self.config, self.after, RESULTS_PAGE])
+            .map_err(fail)?;
+        let mut any = false;
+        while let Some(r) = rows.next().map_err(fail)? {
+            any = true;
+            let key: String = r.get(0).map_err(fail)?;
+            let json = r.get_ref(1).map_err(fail)?.as_str().unwrap_or("");
+            match CachedResult::read(&key, json) {
+                Some(c) => self.page.push_back(c),
+                None => self.unreadable += 1,
+            }
+            self.after = key;
+        }
+        Ok(any)
+    }
+}
+
+impl Iterator for CachedResults<'_> {
+    type Item = Result<CachedResult, String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.page.is_empty() && !self.done {
+            match self.fill() {
+                Ok(any) => self.done = !any,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+        self.page.pop_front().map(Ok)
+    }
+}
+
+impl CacheReader {
+    /// Every configuration of the file with its results (any mode), oldest first. A cache
+    /// of another version than 2 is refused.
+    pub fn configurations(&self) -> Result<Vec<StoredConfig>, String> {
+        let name = self.path.display();
+        let version: i64 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| format!("{name}: {e}"))?;
+        if version != 2 {
+            return Err(format!(
+                "{name}: an analysis cache of version {version}; this shogi reads version 2"
+            ));
+        }
+        let mut st = self
+            .conn
+            .prepare(
+                "SELECT c.id, c.engine, c.build, c.options, c.lim, \
+                 (SELECT count(*) FROM analysis_results r WHERE r.config = c.id) \
+                 FROM analysis_configs c ORDER BY c.id",
+            )
+            .map_err(|e| format!("{name}: {e}"))?;
+        st.query_map([], |r| {
+            Ok(StoredConfig {
+                id: r.get(0)?,
+                key: CacheKey {
+                    engine: r.get(1)?,
+                    build: r.get(2)?,
+                    options: r.get(3)?,
+                    limit: r.get(4)?,
+                },
+                results: r.get::<_, i64>(5)? as u64,
+            })
+        })
+        .and_then(|rows| rows.collect())
+        .map_err(|e| format!("{name}: {e}"))
+    }
+
+    /// The results of the configuration `config` ([`StoredConfig::id`]), typed, in key
+    /// order.
+    pub fn results(&self, config: i64) -> CachedResults<'_> {
+        CachedResults {
+            reader: self,
+            config,
+            after: String::new(),
+            page: std::collections::VecDeque::new(),
+            done: false,
+            unreadable: 0,
+        }
+    }
+}
+
 /// The other configurations in the file that have results, each said by how it differs from
 /// `key`.
 fn other_configs(conn: &Connection, key: &CacheKey) -> rusqlite::Result<Vec<String>> {
@@ -411,6 +600,96 @@ mod tests {
         let (e, notes) = Cache::open(&path, &other).unwrap();
         assert_eq!(e.get("startpos").unwrap(), None);
         assert!(notes[0].contains("another build"), "{notes:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn results_read_back_typed_per_configuration_over_pages() {
+        let dir = scratch("typed");
+        let path = dir.join("c.sqlite");
+        let start = Position::startpos(shogi_core::Variant::Standard);
+        let sfen = start.to_sfen();
+        let r = PosResult {
+            best: Some("7g7f".into()),
+            score: Some(Score::Cp(30)),
+            pv: vec!["7g7f".into(), "3c3d".into()],
+            depth: Some(9),
+            others: vec![(Some(Score::Mate { plies: -3 }), vec!["2g2f".into()])],
+            ..PosResult::default()
+        };
+        let game_key = format!("{sfen} history 0123");
+        {
+            let (a, _) = Cache::open(&path, &key("go nodes 10")).unwrap();
+            a.put(&sfen, &r).unwrap();
+            let (b, _) = Cache::open(&path, &key("go nodes 20")).unwrap();
+            b.put(&game_key, &r).unwrap();
+            // Unreadable: an illegal move in a line, bad JSON, a bad position.
+            let illegal = PosResult {
+                pv: vec!["7g7f".into(), "7g7f".into()],
+                ..r.clone()
+            };
+            b.put("9/9/9/9/9/9/9/9/9 b - 1", &illegal).unwrap();
+            b.put(&sfen, &illegal).unwrap();
+            // Many rows, so that the results span pages.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch("BEGIN").unwrap();
+            for i in 0..1100 {
+                conn.execute(
+                    "INSERT INTO analysis_results(config, position, result) VALUES (2, ?1, ?2)",
+                    params![format!("{sfen} history {i:05}"), r.to_json()],
+                )
+                .unwrap();
+            }
+            conn.execute(
+                "INSERT INTO analysis_results(config, position, result) VALUES (2, 'x', '{')",
+                [],
+            )
+            .unwrap();
+            conn.execute_batch("COMMIT").unwrap();
+        }
+        let reader = CacheReader::open(&path).unwrap();
+        let configs = reader.configurations().unwrap();
+        let counts: Vec<(i64, &str, u64)> = configs
+            .iter()
+            .map(|c| (c.id, c.key.limit.as_str(), c.results))
+            .collect();
+        assert_eq!(
+            counts,
+            vec![(1, "go nodes 10", 1), (2, "go nodes 20", 1104)]
+        );
+        let got: Vec<CachedResult> = reader.results(1).map(Result::unwrap).collect();
+        let mv = |s: &str| Move::from_usi(s).unwrap();
+        let want = CachedResult {
+            position: start.clone(),
+            in_game: false,
+            depth: Some(9),
+            lines: vec![
+                CachedLine {
+                    score: Some(Score::Cp(30)),
+                    moves: vec![mv("7g7f"), mv("3c3d")],
+                },
+                CachedLine {
+                    score: Some(Score::Mate { plies: -3 }),
+                    moves: vec![mv("2g2f")],
+                },
+            ],
+        };
+        assert_eq!(got, vec![want.clone()]);
+        let mut results = reader.results(2);
+        let got: Vec<CachedResult> = results.by_ref().map(Result::unwrap).collect();
+        assert_eq!(got.len(), 1101);
+        assert!(got.iter().all(|c| c.in_game && c.lines == want.lines));
+        assert_eq!(results.unreadable(), 3);
+        // Another version is refused by name.
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch("PRAGMA user_version = 3")
+            .unwrap();
+        let e = CacheReader::open(&path)
+            .unwrap()
+            .configurations()
+            .unwrap_err();
+        assert!(e.contains("version 3") && e.contains("c.sqlite"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

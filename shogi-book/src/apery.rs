@@ -3,6 +3,7 @@
 
 use crate::book::{Book, BookMove, Entry, position_key};
 use crate::error::{BookError, Location};
+use crate::runs::RecordSort;
 use shogi_core::{Color, Position, Role, Square};
 use shogi_train::Move16Format;
 use std::collections::VecDeque;
@@ -250,50 +251,116 @@ pub struct AperyLosses {
 }
 
 /// Writes a book as Apery's `book.bin`, sorted by key, each key's records by count
-/// descending; counts above 65535 capped (reported in the losses).
+/// descending; counts above 65535 capped (reported in the losses). (The book in memory
+/// through [`AperyWriter`].)
 pub fn write_apery<W: Write>(book: &Book, out: &mut W) -> Result<AperyLosses, String> {
-    let mut losses = AperyLosses::default();
-    let mut recs: Vec<(AperyRecord, usize)> = Vec::new();
-    let mut keys = std::collections::HashMap::new();
-    for (i, (key, entry)) in book.iter().enumerate() {
+    let mut w = AperyWriter::new(usize::MAX, &std::env::temp_dir());
+    for (key, entry) in book.iter() {
+        w.push(key, entry)?;
+    }
+    w.finish(out)
+}
+
+/// An Apery `book.bin` written from positions given in any order, within a memory bound: the
+/// records are sorted by key, then count descending, then the order given, through sorted runs
+/// on disk (in the folder given). The bytes are those of [`write_apery`] of the same
+/// positions in the same order.
+#[derive(Debug)]
+pub struct AperyWriter {
+    sort: RecordSort,
+    positions: u64,
+    /// What the format could not keep so far (key collisions are counted by
+    /// [`AperyWriter::finish`]).
+    pub losses: AperyLosses,
+}
+
+/// Payload flag of a position without moves: it writes no record but has a key.
+const NO_RECORD: u8 = 0;
+const HAS_RECORD: u8 = 1;
+
+impl AperyWriter {
+    /// A writer holding about `memory` bytes of records, its runs in `temp_dir`.
+    pub fn new(memory: usize, temp_dir: &std::path::Path) -> AperyWriter {
+        AperyWriter {
+            sort: RecordSort::new(memory, temp_dir),
+            positions: 0,
+            losses: AperyLosses::default(),
+        }
+    }
+
+    /// Sorted runs written so far.
+    pub fn runs(&self) -> usize {
+        self.sort.runs()
+    }
+
+    /// Adds a position (its key as [`position_key`] makes it).
+    pub fn push(&mut self, key: &str, entry: &Entry) -> Result<(), String> {
         let pos = Position::from_sfen(key).map_err(|e| format!("`{key}`: {e}"))?;
         let k = apery_key(&pos);
-        if keys.insert(k, i).is_some() {
-            losses.key_collisions += 1;
+        let index = self.positions;
+        self.positions += 1;
+        self.losses.ponders_depths_comments += entry.comments.len();
+        let mut record = |flag: u8, count: u16, rec: [u8; RECORD]| {
+            let mut sort_key = [0u8; 10];
+            sort_key[..8].copy_from_slice(&k.to_be_bytes());
+            sort_key[8..].copy_from_slice(&(u16::MAX - count).to_be_bytes());
+            let mut payload = [0u8; 1 + RECORD + 8];
+            payload[0] = flag;
+            payload[1..1 + RECORD].copy_from_slice(&rec);
+            payload[1 + RECORD..].copy_from_slice(&index.to_le_bytes());
+            self.sort
+                .push(&sort_key, &payload)
+                .map_err(|e| e.to_string())
+        };
+        if entry.moves.is_empty() {
+            return record(NO_RECORD, 0, [0; RECORD]);
         }
-        losses.ponders_depths_comments += entry.comments.len();
         for m in &entry.moves {
             let move16 = Move16Format::Cshogi
                 .encode(m.mv)
                 .map_err(|e| e.to_string())?;
             if m.count > 65535 {
-                losses.capped_counts += 1;
+                self.losses.capped_counts += 1;
             }
             if m.ponder.is_some() || m.depth != 0 {
-                losses.ponders_depths_comments += 1;
+                self.losses.ponders_depths_comments += 1;
             }
-            let rec = AperyRecord {
-                key: k,
-                move16,
-                count: m.count.min(65535) as u16,
-                score: m.value,
-            };
-            recs.push((rec, recs.len()));
+            let count = m.count.min(65535) as u16;
+            let mut rec = [0u8; RECORD];
+            rec[..8].copy_from_slice(&k.to_le_bytes());
+            rec[8..10].copy_from_slice(&move16.to_le_bytes());
+            rec[10..12].copy_from_slice(&count.to_le_bytes());
+            rec[12..].copy_from_slice(&m.value.to_le_bytes());
+            record(HAS_RECORD, count, rec)?;
         }
+        Ok(())
     }
-    recs.sort_by(|a, b| {
-        a.0.key
-            .cmp(&b.0.key)
-            .then(b.0.count.cmp(&a.0.count))
-            .then(a.1.cmp(&b.1))
-    });
-    let mut bytes = Vec::with_capacity(recs.len() * RECORD);
-    for (r, _) in &recs {
-        bytes.extend_from_slice(&r.key.to_le_bytes());
-        bytes.extend_from_slice(&r.move16.to_le_bytes());
-        bytes.extend_from_slice(&r.count.to_le_bytes());
-        bytes.extend_from_slice(&r.score.to_le_bytes());
+
+    /// Writes the records to `out` in order; returns the losses, with the positions that share
+    /// their key with another.
+    pub fn finish<W: Write>(self, out: &mut W) -> Result<AperyLosses, String> {
+        let mut losses = self.losses;
+        // The positions of the current key seen so far (few: a key is one position but for
+        // the hand of the side not to move).
+        let mut key_positions: (Option<u64>, Vec<u64>) = (None, Vec::new());
+        self.sort
+            .finish(|sort_key, payload| {
+                let k = u64::from_be_bytes(sort_key[..8].try_into().expect("8 bytes"));
+                let index = u64::from_le_bytes(payload[1 + RECORD..].try_into().expect("8 bytes"));
+                if key_positions.0 != Some(k) {
+                    key_positions = (Some(k), Vec::new());
+                }
+                if !key_positions.1.contains(&index) {
+                    losses.key_collisions += usize::from(!key_positions.1.is_empty());
+                    key_positions.1.push(index);
+                }
+                if payload[0] == HAS_RECORD {
+                    out.write_all(&payload[1..1 + RECORD])
+                        .map_err(|e| BookError::io("book.bin", &e))?;
+                }
+                Ok(())
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(losses)
     }
-    out.write_all(&bytes).map_err(|e| e.to_string())?;
-    Ok(losses)
 }

@@ -2,38 +2,113 @@
 //! book built from games replaced by an engine's where it has them.
 
 use crate::backup::VALUE_MATE;
-use crate::book::{Book, Entry, position_key};
-use shogi_core::Position;
+use crate::book::{Book, BookMove, Entry, position_key};
+use shogi_core::{Move, Position, Score, Variant};
 
 /// The plies an unknown mate distance (`mate +`, `mate -`) is taken as: longer than any known
 /// one, so that a mate at a known distance ranks above it.
 pub const MATE_UNKNOWN_PLIES: i32 = 1000;
 
-/// An engine's score of a position, from the side to move's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EngineScore {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in `plies` (positive: the side to move mates; negative: it is mated; 0: it is
-    /// mated now).
-    Mate(i32),
-    /// Mate at an unknown distance: `true` when the side to move mates.
-    MateUnknown(bool),
+/// An engine's score (the side to move's view) as a book value (the value of the move the
+/// side to move plays): centipawns clamped to ±[`VALUE_MATE`]; a mate in `n` plies is
+/// `VALUE_MATE − n` (negated when the side to move is mated), as YaneuraOu scores mates; an
+/// unknown distance counts as [`MATE_UNKNOWN_PLIES`]. `None` for [`Score::MateGiven`]: the
+/// side to move has mated already and has no move to play.
+pub fn book_value(score: Score) -> Option<i32> {
+    Some(match score {
+        Score::Cp(cp) => cp.clamp(-VALUE_MATE, VALUE_MATE),
+        Score::Mate { plies: n } if n > 0 => VALUE_MATE - n.min(VALUE_MATE),
+        Score::Mate { plies: n } => -(VALUE_MATE - n.saturating_neg().min(VALUE_MATE)),
+        Score::MateUnknown { winning: true } => VALUE_MATE - MATE_UNKNOWN_PLIES,
+        Score::MateUnknown { winning: false } => -(VALUE_MATE - MATE_UNKNOWN_PLIES),
+        Score::MateGiven => return None,
+    })
 }
 
-impl EngineScore {
-    /// The score as a book value (the value of the move the side to move plays): centipawns
-    /// clamped to ±[`VALUE_MATE`]; a mate in `n` plies is `VALUE_MATE − n` (negated when the
-    /// side to move is mated), as YaneuraOu scores mates; an unknown distance counts as
-    /// [`MATE_UNKNOWN_PLIES`].
-    pub fn book_value(self) -> i32 {
-        match self {
-            EngineScore::Cp(cp) => cp.clamp(-VALUE_MATE, VALUE_MATE),
-            EngineScore::Mate(n) if n > 0 => VALUE_MATE - n.min(VALUE_MATE),
-            EngineScore::Mate(n) => -(VALUE_MATE - n.saturating_neg().min(VALUE_MATE)),
-            EngineScore::MateUnknown(true) => VALUE_MATE - MATE_UNKNOWN_PLIES,
-            EngineScore::MateUnknown(false) => -(VALUE_MATE - MATE_UNKNOWN_PLIES),
+/// What an [`EvalBook`] was given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalRead {
+    /// Searches given.
+    pub results: u64,
+    /// Searches not used: no scored line with a move, a position past the ply limit or not
+    /// standard shogi, a search shallower than another of the same position.
+    pub unused: u64,
+}
+
+/// The book of an engine's searches (an analysis cache's): every position searched up to
+/// move number `max_ply`, with each line the engine gave (the best and the other multipv
+/// lines): its first move, its value ([`book_value`], the side to move's view) and the
+/// search's depth, count 1. A position searched several times takes the deepest search (the
+/// later on a tie).
+#[derive(Debug)]
+pub struct EvalBook {
+    max_ply: u32,
+    book: Book,
+    read: EvalRead,
+}
+
+impl EvalBook {
+    /// An empty book of positions up to move number `max_ply`.
+    pub fn new(max_ply: u32) -> EvalBook {
+        EvalBook {
+            max_ply,
+            book: Book::new(),
+            read: EvalRead::default(),
         }
+    }
+
+    /// Adds a search of `pos` to `depth`: its lines as (score, first move); a move that is
+    /// not legal in `pos` leaves its line out.
+    pub fn add(
+        &mut self,
+        pos: &Position,
+        depth: Option<u32>,
+        lines: impl IntoIterator<Item = (Option<Score>, Option<Move>)>,
+    ) {
+        self.read.results += 1;
+        if pos.variant() != Variant::Standard || pos.move_number() > self.max_ply {
+            self.read.unused += 1;
+            return;
+        }
+        let depth = depth.map_or(0, |d| i32::try_from(d).unwrap_or(i32::MAX));
+        let mut moves: Vec<BookMove> = Vec::new();
+        for (score, mv) in lines {
+            let (Some(value), Some(mv)) = (score.and_then(book_value), mv) else {
+                continue;
+            };
+            if pos.check_move(mv).is_ok() && moves.iter().all(|m| m.mv != mv) {
+                moves.push(BookMove {
+                    value,
+                    depth,
+                    ..BookMove::new(mv)
+                });
+            }
+        }
+        if moves.is_empty() {
+            self.read.unused += 1;
+            return;
+        }
+        let mut entry = Entry {
+            ply: Some(pos.move_number()),
+            moves,
+            comments: Vec::new(),
+        };
+        entry.sort_moves();
+        let key = position_key(pos);
+        let deeper = self
+            .book
+            .get(&key)
+            .is_none_or(|old| old.moves.first().map_or(0, |m| m.depth) <= depth);
+        if deeper {
+            self.read.unused += u64::from(self.book.insert_key(key, entry).is_some());
+        } else {
+            self.read.unused += 1;
+        }
+    }
+
+    /// The book, and what was given.
+    pub fn finish(self) -> (Book, EvalRead) {
+        (self.book, self.read)
     }
 }
 
@@ -58,34 +133,40 @@ pub struct EvalReport {
 pub fn apply_evaluations(book: &mut Book, evals: &Book) -> EvalReport {
     let mut report = EvalReport::default();
     for (key, entry) in book.iter_mut() {
-        let own = evals.get(key);
-        let mut pos = None;
-        for m in &mut entry.moves {
-            if let Some(e) = own.and_then(|e| e.moves.iter().find(|x| x.mv == m.mv)) {
-                m.value = e.value;
-                m.depth = e.depth;
-                report.from_position += 1;
-                continue;
-            }
-            let pos = pos.get_or_insert_with(|| Position::from_sfen(&format!("{key} 1")).ok());
-            let child = pos.as_ref().and_then(|p| {
-                p.check_move(m.mv).ok()?;
-                let mut c = p.clone();
-                c.play_unchecked(m.mv);
-                evals.get(&position_key(&c)).and_then(best_line)
-            });
-            match child {
-                Some((value, depth)) => {
-                    m.value = value.saturating_neg();
-                    m.depth = depth.saturating_add(1);
-                    report.from_child += 1;
-                }
-                None => report.kept += 1,
-            }
-        }
-        entry.sort_moves();
+        evaluate_entry(key, entry, evals, &mut report);
     }
     report
+}
+
+/// [`apply_evaluations`] for one position of a book (what a book written as it is made, in
+/// bounded memory, applies to each position as it comes), counted into `report`.
+pub fn evaluate_entry(key: &str, entry: &mut Entry, evals: &Book, report: &mut EvalReport) {
+    let own = evals.get(key);
+    let mut pos = None;
+    for m in &mut entry.moves {
+        if let Some(e) = own.and_then(|e| e.moves.iter().find(|x| x.mv == m.mv)) {
+            m.value = e.value;
+            m.depth = e.depth;
+            report.from_position += 1;
+            continue;
+        }
+        let pos = pos.get_or_insert_with(|| Position::from_sfen(&format!("{key} 1")).ok());
+        let child = pos.as_ref().and_then(|p| {
+            p.check_move(m.mv).ok()?;
+            let mut c = p.clone();
+            c.play_unchecked(m.mv);
+            evals.get(&position_key(&c)).and_then(best_line)
+        });
+        match child {
+            Some((value, depth)) => {
+                m.value = value.saturating_neg();
+                m.depth = depth.saturating_add(1);
+                report.from_child += 1;
+            }
+            None => report.kept += 1,
+        }
+    }
+    entry.sort_moves();
 }
 
 /// The value and depth of an entry's best move (highest value).
@@ -108,13 +189,72 @@ mod tests {
 
     #[test]
     fn mates_rank_by_distance() {
-        assert_eq!(EngineScore::Cp(34).book_value(), 34);
-        assert_eq!(EngineScore::Cp(99_999).book_value(), VALUE_MATE);
-        assert_eq!(EngineScore::Mate(3).book_value(), 31997);
-        assert_eq!(EngineScore::Mate(-4).book_value(), -31996);
-        assert_eq!(EngineScore::Mate(0).book_value(), -VALUE_MATE);
-        assert!(EngineScore::MateUnknown(true).book_value() < EngineScore::Mate(999).book_value());
-        assert!(EngineScore::MateUnknown(false).book_value() < 0);
+        let v = |s| book_value(s).unwrap();
+        let mate = |plies| Score::Mate { plies };
+        let unknown = |winning| Score::MateUnknown { winning };
+        assert_eq!(v(Score::Cp(34)), 34);
+        assert_eq!(v(Score::Cp(99_999)), VALUE_MATE);
+        assert_eq!(v(mate(3)), 31997);
+        assert_eq!(v(mate(-4)), -31996);
+        assert_eq!(v(mate(0)), -VALUE_MATE);
+        assert!(v(unknown(true)) < v(mate(999)));
+        assert!(v(unknown(false)) < 0);
+        assert_eq!(book_value(Score::MateGiven), None);
+    }
+
+    #[test]
+    fn the_deepest_search_gives_the_lines() {
+        let start = Position::startpos(Variant::Standard);
+        let mut after = start.clone();
+        after.play_unchecked(mv("7g7f"));
+        let late =
+            Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 40")
+                .unwrap();
+        let mut e = EvalBook::new(32);
+        let cp = |n| Some(Score::Cp(n));
+        e.add(&start, Some(8), [(cp(5), Some(mv("5g5f")))]);
+        e.add(
+            &start,
+            Some(12),
+            [(cp(40), Some(mv("7g7f"))), (cp(-10), Some(mv("2g2f")))],
+        );
+        // Shallower than the one kept: not used.
+        e.add(&start, Some(10), [(cp(99), Some(mv("5g5f")))]);
+        e.add(
+            &after,
+            Some(12),
+            [(Some(Score::Mate { plies: 3 }), Some(mv("3c3d")))],
+        );
+        // Past the ply limit; mated already; an illegal move: not used.
+        e.add(&late, Some(8), [(cp(1), Some(mv("7g7f")))]);
+        e.add(
+            &after,
+            Some(30),
+            [(Some(Score::MateGiven), Some(mv("3c3d")))],
+        );
+        e.add(&after, Some(30), [(cp(1), Some(mv("5e5d")))]);
+        let (book, read) = e.finish();
+        assert_eq!(
+            read,
+            EvalRead {
+                results: 7,
+                unused: 5
+            }
+        );
+        let moves = |pos: &Position| -> Vec<(String, i32, i32)> {
+            book.probe(pos, crate::Lookup::default())
+                .unwrap()
+                .moves
+                .iter()
+                .map(|m| (m.mv.to_usi(), m.value, m.depth))
+                .collect()
+        };
+        assert_eq!(
+            moves(&start),
+            vec![("7g7f".into(), 40, 12), ("2g2f".into(), -10, 12)]
+        );
+        assert_eq!(moves(&after), vec![("3c3d".into(), 31997, 12)]);
+        assert_eq!(book.len(), 2);
     }
 
     #[test]

@@ -42,23 +42,31 @@ mod build;
 mod error;
 mod eval;
 mod extsort;
+mod file;
+mod runs;
 mod spill;
 mod text;
 mod walk;
 mod ybb;
 
-pub use apery::{AperyBook, AperyLosses, AperyRecord, apery_key, write_apery};
+pub use apery::{AperyBook, AperyLosses, AperyRecord, AperyWriter, apery_key, write_apery};
 pub use backup::{BackupReport, DEPTH_DRAW, DEPTH_PERPETUAL, VALUE_MATE, backup};
 pub use book::{
     Book, BookMove, Entry, Lookup, flip_move, flip_position, flip_square, position_key, probe_with,
 };
 pub use build::{BuildOptions, Builder, MoveTally, value_from_results};
 pub use error::{BookError, Location};
-pub use eval::{EngineScore, EvalReport, MATE_UNKNOWN_PLIES, apply_evaluations};
+pub use eval::{
+    EvalBook, EvalRead, EvalReport, MATE_UNKNOWN_PLIES, apply_evaluations, book_value,
+    evaluate_entry,
+};
 pub use extsort::{Duplicates, SortOptions, SortReport, sort_books};
+pub use file::{
+    BookFormat, BookWriter, WriteOptions, open_book, read_book, write_atomically, write_book,
+};
 pub use text::{
     HEADER, ReadOptions, TextReader, TextRecord, find_in_text_file, read_text, write_record,
     write_text,
 };
 pub use walk::{Pick, Rng, WalkOptions, lines, walk};
-pub use ybb::{MAGIC as YBB_MAGIC, YbbLosses, parse_ybb, read_ybb, write_ybb};
+pub use ybb::{MAGIC as YBB_MAGIC, YbbLosses, YbbWriter, parse_ybb, read_ybb, write_ybb};

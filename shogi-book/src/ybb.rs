@@ -3,6 +3,8 @@
 
 use crate::book::{Book, BookMove, Entry, position_key};
 use crate::error::{BookError, Location};
+use crate::extsort::{TempFile, temp_path};
+use crate::runs::{RecordSort, unique_stem};
 use shogi_core::Position;
 use shogi_train::{Move16Format, PositionFormat};
 use std::io::{Read, Write};
@@ -135,62 +137,163 @@ pub struct YbbLosses {
 }
 
 /// Writes a book as `.ybb` (with depths when `with_depth`). A value outside −32768..32767 or a
-/// depth outside 0..65535 is an error naming the position: nothing is altered.
+/// depth outside 0..65535 is an error naming the position: nothing is altered. (The book in
+/// memory through [`YbbWriter`].)
 pub fn write_ybb<W: Write>(
     book: &Book,
     with_depth: bool,
     out: &mut W,
 ) -> Result<YbbLosses, String> {
-    let mut losses = YbbLosses {
-        comments: book.header_comments.len() + book.trailing_comments.len(),
-        ..YbbLosses::default()
-    };
-    let mut rows: Vec<([u8; 32], &Entry)> = Vec::with_capacity(book.len());
+    let mut w = YbbWriter::new(with_depth, usize::MAX, &std::env::temp_dir());
+    w.losses.comments = book.header_comments.len() + book.trailing_comments.len();
     for (key, entry) in book.iter() {
+        w.push(key, entry)?;
+    }
+    w.finish(out)
+}
+
+/// A `.ybb` book written from positions given in any order, within a memory bound: the
+/// positions are sorted by PackedSfen through sorted runs on disk (in the folder given), then
+/// the index is written and the moves area after it. The bytes are those of [`write_ybb`] of
+/// the same positions.
+#[derive(Debug)]
+pub struct YbbWriter {
+    with_depth: bool,
+    sort: RecordSort,
+    dir: std::path::PathBuf,
+    memory: usize,
+    positions: u64,
+    /// What the format could not keep so far (comment lines of the book's header and trailer
+    /// are the caller's to add).
+    pub losses: YbbLosses,
+}
+
+impl YbbWriter {
+    /// A writer holding about `memory` bytes of positions, its runs in `temp_dir`.
+    pub fn new(with_depth: bool, memory: usize, temp_dir: &std::path::Path) -> YbbWriter {
+        YbbWriter {
+            with_depth,
+            sort: RecordSort::new(memory, temp_dir),
+            dir: temp_dir.to_path_buf(),
+            memory,
+            positions: 0,
+            losses: YbbLosses::default(),
+        }
+    }
+
+    /// Sorted runs written so far.
+    pub fn runs(&self) -> usize {
+        self.sort.runs()
+    }
+
+    /// Adds a position (its key as [`position_key`] makes it); an error names what does not
+    /// fit the format.
+    pub fn push(&mut self, key: &str, entry: &Entry) -> Result<(), String> {
         let pos: Position = Position::from_sfen(key).map_err(|e| format!("`{key}`: {e}"))?;
         let packed = PositionFormat::PackedSfen
             .encode_to_array(&pos)
             .map_err(|e| format!("`{key}`: {e}"))?;
-        rows.push((packed, entry));
-    }
-    rows.sort_unstable_by_key(|a| a.0);
-    let mut head = Vec::with_capacity(HEADER + rows.len() * INDEX_RECORD);
-    head.extend_from_slice(MAGIC);
-    head.extend_from_slice(&(rows.len() as u64).to_le_bytes());
-    head.extend_from_slice(&u64::from(with_depth).to_le_bytes());
-    let mut moves = Vec::new();
-    for (packed, entry) in &rows {
-        let mut sorted = (*entry).clone();
+        let mut sorted = entry.clone();
         sorted.sort_moves();
-        losses.comments += entry.comments.len();
-        losses.plies += usize::from(entry.ply.is_none());
+        self.losses.comments += entry.comments.len();
+        self.losses.plies += usize::from(entry.ply.is_none());
         let ply = u16::try_from(entry.ply.unwrap_or(0))
             .map_err(|_| format!("ply {:?} does not fit in 16 bits", entry.ply))?;
-        head.extend_from_slice(packed);
-        head.extend_from_slice(&(moves.len() as u64).to_le_bytes());
-        head.extend_from_slice(&ply.to_le_bytes());
         let count =
             u16::try_from(sorted.moves.len()).map_err(|_| "more than 65535 moves".to_string())?;
-        head.extend_from_slice(&count.to_le_bytes());
+        let mut payload = Vec::with_capacity(4 + sorted.moves.len() * 6);
+        payload.extend_from_slice(&ply.to_le_bytes());
+        payload.extend_from_slice(&count.to_le_bytes());
         for m in &sorted.moves {
-            losses.counts += usize::from(m.count != 1);
-            losses.ponders += usize::from(m.ponder.is_some());
+            self.losses.counts += usize::from(m.count != 1);
+            self.losses.ponders += usize::from(m.ponder.is_some());
             let code = Move16Format::YaneuraOu
                 .encode(m.mv)
                 .map_err(|e| e.to_string())?;
             let value = i16::try_from(m.value)
                 .map_err(|_| format!("value {} of {} does not fit in 16 bits", m.value, m.mv))?;
-            moves.extend_from_slice(&code.to_le_bytes());
-            moves.extend_from_slice(&value.to_le_bytes());
-            if with_depth {
+            payload.extend_from_slice(&code.to_le_bytes());
+            payload.extend_from_slice(&value.to_le_bytes());
+            if self.with_depth {
                 let depth = u16::try_from(m.depth).map_err(|_| {
                     format!("depth {} of {} does not fit in 0..65535", m.depth, m.mv)
                 })?;
-                moves.extend_from_slice(&depth.to_le_bytes());
+                payload.extend_from_slice(&depth.to_le_bytes());
+            }
+        }
+        self.positions += 1;
+        self.sort.push(&packed, &payload).map_err(|e| e.to_string())
+    }
+
+    /// Writes the book to `out`: the header, the index in PackedSfen order, then the moves
+    /// (held in memory, or in a temporary file beyond the bound); returns the losses.
+    pub fn finish<W: Write>(self, out: &mut W) -> Result<YbbLosses, String> {
+        let mut head = Vec::with_capacity(HEADER);
+        head.extend_from_slice(MAGIC);
+        head.extend_from_slice(&self.positions.to_le_bytes());
+        head.extend_from_slice(&u64::from(self.with_depth).to_le_bytes());
+        out.write_all(&head).map_err(|e| e.to_string())?;
+        let mut moves = Spool::new(self.memory, &self.dir);
+        let mut offset = 0u64;
+        self.sort
+            .finish(|packed, payload| {
+                let io = |e: std::io::Error| BookError::io("the .ybb book", &e);
+                out.write_all(packed).map_err(io)?;
+                out.write_all(&offset.to_le_bytes()).map_err(io)?;
+                out.write_all(&payload[..4]).map_err(io)?;
+                moves.write_all(&payload[4..]).map_err(io)?;
+                offset += (payload.len() - 4) as u64;
+                Ok(())
+            })
+            .map_err(|e| e.to_string())?;
+        moves.append_to(out).map_err(|e| e.to_string())?;
+        Ok(self.losses)
+    }
+}
+
+/// Bytes written in memory up to a bound, then to a temporary file: the `.ybb` moves area,
+/// which follows the whole index.
+struct Spool {
+    memory: usize,
+    dir: std::path::PathBuf,
+    bytes: Vec<u8>,
+    file: Option<(TempFile, std::io::BufWriter<std::fs::File>)>,
+}
+
+impl Spool {
+    fn new(memory: usize, dir: &std::path::Path) -> Spool {
+        Spool {
+            memory,
+            dir: dir.to_path_buf(),
+            bytes: Vec::new(),
+            file: None,
+        }
+    }
+
+    fn write_all(&mut self, b: &[u8]) -> std::io::Result<()> {
+        if self.file.is_none() && self.bytes.len() + b.len() > self.memory {
+            let tmp = TempFile(temp_path(&self.dir, &unique_stem("ybb-moves"), 0));
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(&tmp.0)?);
+            w.write_all(&std::mem::take(&mut self.bytes))?;
+            self.file = Some((tmp, w));
+        }
+        match &mut self.file {
+            Some((_, w)) => w.write_all(b),
+            None => {
+                self.bytes.extend_from_slice(b);
+                Ok(())
             }
         }
     }
-    out.write_all(&head).map_err(|e| e.to_string())?;
-    out.write_all(&moves).map_err(|e| e.to_string())?;
-    Ok(losses)
+
+    fn append_to<W: Write>(self, out: &mut W) -> std::io::Result<()> {
+        match self.file {
+            None => out.write_all(&self.bytes),
+            Some((tmp, w)) => {
+                w.into_inner().map_err(|e| e.into_error())?;
+                let mut f = std::fs::File::open(&tmp.0)?;
+                std::io::copy(&mut f, out).map(|_| ())
+            }
+        }
+    }
 }

@@ -40,7 +40,6 @@ mod view;
 
 /// The columns of `shogi analyze`'s per-ply table and of its `--summary`, in order.
 pub use analyze::{COLUMNS as ANALYZE_COLUMNS, SUMMARY_COLUMNS as ANALYZE_SUMMARY_COLUMNS};
-pub use book::sources as book_sources;
 use clap::{CommandFactory, Parser};
 use cli::{Cli, Command};
 use ctx::Ctx;

@@ -4,6 +4,7 @@
 use crate::error::DbError;
 use crate::exact::{exact_hits, find_exact};
 use crate::fast;
+use crate::games::Games;
 use crate::hit::{Counts, Found, Hit};
 use crate::index::{IndexOptions, IndexReport, index_with};
 use crate::load::IndexProgress;
@@ -92,12 +93,32 @@ impl Db {
     }
 
     /// The same handle reading many hits in chunks of `hits` hits (at least 1; 16,384 by
-    /// default) on several threads once there are four chunks to print. The hits and their
-    /// order do not depend on it: tests make it small so that small databases take the
-    /// threaded path.
+    /// default) on several threads once there are four chunks to print, and [`Db::games`]
+    /// reading pages of that many games. The hits, the games and their order do not depend
+    /// on it: tests make it small so that small databases take the threaded path and games
+    /// span several pages.
     pub fn with_stream_chunk(mut self, hits: usize) -> Db {
         self.chunk = hits.max(1);
         self
+    }
+
+    /// Every game kept by `selection`, in the order `index` read them, with its row, start
+    /// and stored main line: an iterator reading a page of games at a time (what a pass over
+    /// a million games reads without holding them). Refused when `selection` has filters the
+    /// stored rows cannot answer (tags).
+    ///
+    /// ```no_run
+    /// let db = shogi_db::Db::open("games.sqlite")?;
+    /// let mut games = db.games(&shogi_batch::Selection::new().player("tanaka"))?;
+    /// for game in games.by_ref() {
+    ///     let game = game?;
+    ///     println!("{} game {}: {} moves", game.row.path, game.row.game, game.moves.len());
+    /// }
+    /// println!("{} left out", games.read().left_out);
+    /// # Ok::<(), shogi_db::DbError>(())
+    /// ```
+    pub fn games(&self, selection: &Selection) -> Result<Games<'_>, DbError> {
+        Games::new(&self.conn, &self.path, selection, self.chunk)
     }
 
     /// The database file.

@@ -46,13 +46,14 @@
 //! (hits and counts), `tally` (the explorer's counting), `buckets` (its counts aggregated at
 //! index time), `stream` (many hits read on several
 //! threads), `fast` (queries without filters), `exact` (every hit replayed), `scan` (no
-//! database), `load` and `index` (building), `db` (the handle).
+//! database), `games` (every game, paged), `load` and `index` (building), `db` (the handle).
 
 mod buckets;
 mod db;
 mod error;
 mod exact;
 mod fast;
+mod games;
 mod hit;
 mod index;
 pub mod key;
@@ -68,6 +69,7 @@ mod tally;
 pub use buckets::{BAND, MIN_GAMES, TOP_KEPT};
 pub use db::Db;
 pub use error::DbError;
+pub use games::{Games, GamesRead};
 pub use hit::{Counts, Found, Hit};
 pub use index::{IndexOptions, IndexReport, index, index_with};
 pub use key::position_key;

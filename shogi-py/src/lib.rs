@@ -63,6 +63,7 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<position::MoveIter>()?;
     m.add_class::<position::PyPosition>()?;
     m.add_class::<record::PyRecord>()?;
+    m.add("BookRowError", py.get_type::<book::BookRowError>())?;
     m.add_class::<book::PyBook>()?;
     m.add_class::<book::PyBookMove>()?;
     m.add_class::<diagnostic::PyDiagnostic>()?;

@@ -82,3 +82,47 @@ def test_bad_books_raise_located_errors(tmp_path):
     odd.write_bytes(b"\0" * 17)
     with pytest.raises(shogitk.ShogiError, match="16"):
         shogitk.Book.open(str(odd))
+
+
+def test_from_rows_builds_a_book_and_locates_bad_rows(tmp_path):
+    after = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
+    rows = [
+        ("startpos", "2g2f", 20, 10, 3),
+        (START, "7g7f", 30, 12, 5),
+        ("sfen " + after, "3c3d"),
+    ]
+    book = shogitk.Book.from_rows(rows)
+    assert len(book) == 2 and book.moves == 3
+    got = [(str(m.move), m.value, m.depth, m.count) for m in book.probe("startpos")]
+    # Sorted as YaneuraOu writes them: count first.
+    assert got == [("7g7f", 30, 12, 5), ("2g2f", 20, 10, 3)]
+    assert [(str(m.move), m.value, m.depth, m.count) for m in book.probe(after)] == [
+        ("3c3d", 0, 0, 1)
+    ]
+    # A Table's rows (mappings) give the same book, and it writes as the CLI reads it.
+    table = shogitk.Table(
+        ["sfen", "move", "value", "depth", "count"],
+        [(s, m, *rest) if rest else (s, m, 0, 0, 1) for s, m, *rest in rows],
+    )
+    same = shogitk.Book.from_rows(table)
+    assert list(same) == list(book)
+    out = tmp_path / "rows.db"
+    assert book.write(str(out)) == []
+    assert list(shogitk.Book.open(str(out))) == list(book)
+    # Bad rows: the row (from 1) and the field are named.
+    bad = [
+        ([("startpos", "7g7f"), ("startpos", "5e5d")], 2, "move"),
+        ([("not a position", "7g7f")], 1, "sfen"),
+        ([("startpos", "7g7f"), ("startpos", "7g7f")], 2, "move"),
+        ([("startpos", "7g7f", "high")], 1, "value"),
+        ([("startpos", "7g7f", 0, 0, -1)], 1, "count"),
+        ([("startpos",)], 1, "row"),
+        ([{"move": "7g7f"}], 1, "sfen"),
+        ([("4k/5/5/5/K4 b - 1", "5e4e")], 1, "sfen"),
+    ]
+    for rows, row, field in bad:
+        with pytest.raises(shogitk.BookRowError) as e:
+            shogitk.Book.from_rows(rows)
+        assert (e.value.row, e.value.field) == (row, field), str(e.value)
+        assert str(e.value).startswith(f"row {row}: {field}: ")
+        assert isinstance(e.value, shogitk.ShogiError)

@@ -11,7 +11,12 @@ pub fn game_result(record: &Record) -> Option<GameResult> {
     // Training data wants a stated result: a record without an ending gives none.
     record.ending()?;
     let main = MainLine::replay(record);
-    match outcome(record, &main).1 {
+    winner_result(outcome(record, &main).1)
+}
+
+/// The result of a game with this winner (a stored row's), `None` when it has none.
+pub fn winner_result(winner: Winner) -> Option<GameResult> {
+    match winner {
         Winner::None => None,
         Winner::Draw => Some(GameResult::Draw),
         w => Some(GameResult::from_winner(w.color())),

@@ -90,7 +90,7 @@ mod packed;
 
 pub use eval::{PSV_MATE, hcpe_eval, psv_score};
 pub use export::{Entry, Skip, TrainingOptions, entries, for_each_entry, select};
-pub use judge::game_result;
+pub use judge::{game_result, winner_result};
 pub use packed::{
     DecodeError, EncodeError, GameResult, Hcpe, Move16Format, PACKED_POSITION_BYTES,
     PackedSfenValue, PositionFormat, RelativeResult,

@@ -86,6 +86,24 @@ fn build_from_the_database_equals_build_from_the_records() {
             stderr(&out)
         );
         assert_eq!(std::fs::read_to_string(&spilled).unwrap(), rb, "{filter:?}");
+        // The binary formats too: sorted on disk by their own keys, the same bytes.
+        for ext in ["ybb", "bin"] {
+            let mut bytes = Vec::new();
+            for memory in ["512", "0"] {
+                let out = dir.join(format!("s-{memory}.{ext}")).display().to_string();
+                let mut c = b[..6].to_vec();
+                c[5] = &out;
+                c.extend(["--max-ply", "6", "--memory", memory]);
+                c.extend(&filter);
+                let o = shogi(&c);
+                assert_eq!(code(&o), 0, "{}", stderr(&o));
+                bytes.push(std::fs::read(&out).unwrap());
+            }
+            assert!(
+                bytes[0] == bytes[1] && !bytes[0].is_empty(),
+                "{ext} {filter:?}"
+            );
+        }
         let left: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .filter_map(|e| e.ok())

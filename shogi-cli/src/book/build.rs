@@ -1,7 +1,7 @@
 //! `shogi book build` (a book from game records, the selection of `stats` applying) and
 //! `shogi book backup` (peta_shock's back-up).
 
-use super::files::{BookFormat, read_book, write_atomically, write_book};
+use super::files::{BookFormat, book_failure, book_writer, read_book, write_book};
 use super::roots;
 use super::sources;
 use crate::args::InputArgs;
@@ -9,7 +9,7 @@ use crate::batch::SelectArgs;
 use crate::ctx::{Ctx, Failure};
 use crate::driver::{Batch, Handler, Plan, selected};
 use shogi_batch::Input;
-use shogi_book::{BuildOptions, Builder};
+use shogi_book::{BuildOptions, Builder, WriteOptions};
 use shogi_core::{Move, Position};
 use shogi_train::GameResult;
 use std::ops::ControlFlow;
@@ -47,8 +47,9 @@ pub struct BuildArgs {
     #[arg(long, short)]
     pub jobs: Option<usize>,
     /// MiB of positions counted in memory; beyond it sorted runs go to temporary files and
-    /// are merged at the end (the book is the same). A text book without --analysis is
-    /// written as it is merged; the other formats and --analysis hold the finished book.
+    /// are merged at the end (the book is the same). Every format is written as the runs
+    /// merge: .ybb and book.bin sort by their own keys on disk too, with half of the bound.
+    /// Reading the inputs and --analysis's engine book are not counted in it.
     #[arg(long, value_name = "MIB", default_value_t = 512)]
     pub memory: usize,
     /// Folder for the temporary runs (default: the output's folder).
@@ -107,27 +108,74 @@ pub fn build(args: &BuildArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let start = std::time::Instant::now();
     let format = BookFormat::of_output(&args.output);
     let from_games = !args.paths.is_empty() || args.db.is_some();
-    let (positions, moves, summary) = if !from_games {
-        let (book, summary) = with_analysis(args, shogi_book::Book::new(), String::new())?;
-        write_notes(ctx, write_book(&args.output, format, &book, true)?);
-        (book.len(), book.move_count(), summary)
-    } else {
-        let (builder, summary) = count_games(args, &selection, ctx)?;
-        if args.analysis.is_none() && format == BookFormat::Db {
-            let (positions, moves) = stream_text(builder, &args.output)?;
-            (positions, moves, summary)
-        } else {
-            let book = builder
-                .finish()
-                .map_err(|e| Failure::usage(format!("error: {e}")))?;
-            let (book, summary) = with_analysis(args, book, summary)?;
-            write_notes(ctx, write_book(&args.output, format, &book, true)?);
-            (book.len(), book.move_count(), summary)
-        }
+    let memory = args.memory.saturating_mul(1 << 20);
+    // A binary book sorts its positions by its own key: half the bound counts the games, the
+    // other half sorts the book (a text book is written in the order the counts come out).
+    let (count_memory, write_memory) = match format {
+        BookFormat::Db => (memory, memory),
+        _ => (memory / 2, memory - memory / 2),
     };
+    let options = WriteOptions {
+        depth: true,
+        memory: write_memory,
+        temp_dir: Some(temp_dir(args)),
+    };
+    let mut summary = Vec::new();
+    let builder = match from_games {
+        true => {
+            let (builder, read) = count_games(args, &selection, ctx, count_memory)?;
+            summary.push(read);
+            Some(builder)
+        }
+        false => None,
+    };
+    let evals = match &args.analysis {
+        Some(cache) => {
+            let (evals, read) = sources::analysis_book(cache, args.max_ply)
+                .map_err(|e| Failure::usage(format!("error: {e}")))?;
+            summary.push(format!(
+                "{}: {} result(s), {} not used, {} unreadable",
+                cache.display(),
+                read.results,
+                read.unused,
+                read.unreadable
+            ));
+            Some(evals)
+        }
+        None => None,
+    };
+    let mut writer = book_writer(&args.output, format, &[], &options)?;
+    match (builder, &evals) {
+        (Some(builder), evals) => {
+            let mut report = shogi_book::EvalReport::default();
+            builder
+                .finish_into(|key, mut entry| {
+                    if let Some(evals) = evals {
+                        shogi_book::evaluate_entry(&key, &mut entry, evals, &mut report);
+                    }
+                    writer.push(&key, &entry)
+                })
+                .map_err(|e| book_failure(&e))?;
+            if evals.is_some() {
+                summary.push(format!(
+                    "moves valued by the engine's line for them {}, by its line after them {}, not valued (results kept) {}",
+                    report.from_position, report.from_child, report.kept
+                ));
+            }
+        }
+        (None, Some(evals)) => {
+            for (key, entry) in evals.iter() {
+                writer.push(key, entry).map_err(|e| book_failure(&e))?;
+            }
+        }
+        (None, None) => {}
+    }
+    let (positions, moves) = writer.written();
+    write_notes(ctx, writer.finish(&[]).map_err(|e| book_failure(&e))?);
     let _ = writeln!(
         ctx.stderr,
-        "{summary}: {positions} positions, {moves} moves in {:.2}s",
+        "{}: {positions} positions, {moves} moves in {:.2}s",
+        summary.join("; "),
         start.elapsed().as_secs_f64()
     );
     Ok(())
@@ -139,24 +187,28 @@ fn write_notes(ctx: &mut Ctx, notes: Vec<String>) {
     }
 }
 
-/// Counts the games of the records and the database in a builder bounded by `--memory`;
-/// returns it and what was read, in words.
+/// The folder of the temporary runs: `--temp-dir`, else the output's folder.
+fn temp_dir(args: &BuildArgs) -> PathBuf {
+    args.temp_dir
+        .clone()
+        .or_else(|| args.output.parent().map(Path::to_path_buf))
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// Counts the games of the records and the database in a builder holding about `memory`
+/// bytes; returns it and what was read, in words.
 fn count_games(
     args: &BuildArgs,
     selection: &shogi_batch::Selection,
     ctx: &mut Ctx,
+    memory: usize,
 ) -> Result<(Builder, String), Failure> {
     let options = BuildOptions {
         max_ply: args.max_ply,
         min_games: args.min_games,
     };
-    let temp_dir = args
-        .temp_dir
-        .clone()
-        .or_else(|| args.output.parent().map(Path::to_path_buf))
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or_else(|| PathBuf::from("."));
-    let mut builder = Builder::spilling(options, args.memory.saturating_mul(1 << 20), &temp_dir);
+    let mut builder = Builder::spilling(options, memory, &temp_dir(args));
     let mut parts = Vec::new();
     if !args.paths.is_empty() {
         parts.push(from_records(args, selection, &mut builder, ctx)?);
@@ -178,61 +230,6 @@ fn count_games(
         parts.push(format!("{runs} sorted run(s) on disk"));
     }
     Ok((builder, parts.join("; ")))
-}
-
-/// Writes the builder's book as a text book while its runs are merged; returns its positions
-/// and moves.
-fn stream_text(builder: Builder, output: &Path) -> Result<(usize, usize), Failure> {
-    use std::io::Write as _;
-    let (mut positions, mut moves) = (0, 0);
-    write_atomically(output, |w| {
-        writeln!(w, "{}", shogi_book::HEADER).map_err(|e| e.to_string())?;
-        builder
-            .finish_into(|key, entry| {
-                positions += 1;
-                moves += entry.moves.len();
-                shogi_book::write_record(w, &key, &entry)
-                    .map_err(|e| shogi_book::BookError::io(&output.display().to_string(), &e))
-            })
-            .map_err(|e| e.to_string())
-    })?;
-    Ok((positions, moves))
-}
-
-/// The book with the values of `--analysis` (the analysis book alone when there are no
-/// games), and the summary with what the cache gave.
-fn with_analysis(
-    args: &BuildArgs,
-    mut book: shogi_book::Book,
-    summary: String,
-) -> Result<(shogi_book::Book, String), Failure> {
-    let Some(cache) = &args.analysis else {
-        return Ok((book, summary));
-    };
-    let (evals, read) = sources::analysis_book(cache, args.max_ply)
-        .map_err(|e| Failure::usage(format!("error: {e}")))?;
-    let mut text = format!(
-        "{}: {} result(s), {} not used, {} unreadable",
-        cache.display(),
-        read.results,
-        read.unused,
-        read.unreadable
-    );
-    if args.paths.is_empty() && args.db.is_none() {
-        book = evals;
-    } else {
-        let r = shogi_book::apply_evaluations(&mut book, &evals);
-        text.push_str(&format!(
-            "; moves valued by the engine's line for them {}, by its line after them {}, not valued (results kept) {}",
-            r.from_position, r.from_child, r.kept
-        ));
-    }
-    let summary = if summary.is_empty() {
-        text
-    } else {
-        format!("{summary}; {text}")
-    };
-    Ok((book, summary))
 }
 
 /// Adds the games of the record files to `builder`; returns what was read, in words.

@@ -1,17 +1,12 @@
-//! Book files: the format of a path (its content, then its extension), reading any of the
-//! three formats into a [`Book`], and writing through a temporary file renamed into place.
+//! Book files as the command names them: the `--from`/`--to` words of the three formats, and
+//! shogi-book's reading and writing with its errors as the command reports them (exit 2).
 
 use crate::ctx::Failure;
-use shogi_book::{
-    AperyBook, Book, BookError, ReadOptions, YBB_MAGIC, read_text, write_apery, write_text,
-    write_ybb,
-};
+use shogi_book::{Book, BookError, WriteOptions};
 use shogi_core::Position;
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// The three book formats.
+/// The three book formats, as `--from`/`--to` name them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum BookFormat {
     /// YaneuraOu's text book (`#YANEURAOU-DB2016 1.00`, `.db`).
@@ -23,28 +18,32 @@ pub enum BookFormat {
 }
 
 impl BookFormat {
+    fn lib(self) -> shogi_book::BookFormat {
+        match self {
+            BookFormat::Db => shogi_book::BookFormat::Db,
+            BookFormat::Ybb => shogi_book::BookFormat::Ybb,
+            BookFormat::Apery => shogi_book::BookFormat::Apery,
+        }
+    }
+
+    fn of(f: shogi_book::BookFormat) -> BookFormat {
+        match f {
+            shogi_book::BookFormat::Db => BookFormat::Db,
+            shogi_book::BookFormat::Ybb => BookFormat::Ybb,
+            shogi_book::BookFormat::Apery => BookFormat::Apery,
+        }
+    }
+
     /// The format of a path to write, by its extension (`.ybb`, `.bin`, else text).
     pub fn of_output(path: &Path) -> BookFormat {
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("ybb") => BookFormat::Ybb,
-            Some("bin") => BookFormat::Apery,
-            _ => BookFormat::Db,
-        }
+        BookFormat::of(shogi_book::BookFormat::of_output(path))
     }
 
     /// The format of a file to read: `.ybb`'s magic, then the extension `.bin`, else text.
     pub fn of_input(path: &Path) -> Result<BookFormat, Failure> {
-        let mut head = [0u8; 16];
-        let n = File::open(path)
-            .and_then(|mut f| f.read(&mut head))
-            .map_err(|e| Failure::usage(format!("error: {}: {e}", path.display())))?;
-        Ok(if n == 16 && &head == YBB_MAGIC {
-            BookFormat::Ybb
-        } else if path.extension().is_some_and(|e| e == "bin") {
-            BookFormat::Apery
-        } else {
-            BookFormat::Db
-        })
+        shogi_book::BookFormat::of_input(path)
+            .map(BookFormat::of)
+            .map_err(|e| book_failure(&e))
     }
 }
 
@@ -53,76 +52,26 @@ pub fn book_failure(e: &BookError) -> Failure {
     Failure::usage(format!("error: {e}"))
 }
 
-/// Reads a whole book of any format. Apery books are walked from `roots` (their keys are
-/// hashes: only positions reached through book moves can be listed); the returned note says
-/// how many records were not reached. Warnings of text books are returned as lines.
+/// Reads a whole book of any format (see [`shogi_book::read_book`]); the notes are lines to
+/// print.
 pub fn read_book(
     path: &Path,
     format: BookFormat,
     sort: bool,
     roots: &[Position],
 ) -> Result<(Book, Vec<String>), Failure> {
-    let name = path.display().to_string();
-    let file = File::open(path).map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
-    let input = BufReader::with_capacity(1 << 16, file);
-    match format {
-        BookFormat::Db => {
-            let (book, warnings) =
-                read_text(input, &name, ReadOptions { sort }).map_err(|e| book_failure(&e))?;
-            Ok((
-                book,
-                warnings.iter().map(|w| format!("{w} (warning)")).collect(),
-            ))
-        }
-        BookFormat::Ybb => Ok((
-            shogi_book::read_ybb(input, &name).map_err(|e| book_failure(&e))?,
-            Vec::new(),
-        )),
-        BookFormat::Apery => {
-            let apery = AperyBook::read(input, &name).map_err(|e| book_failure(&e))?;
-            let (book, unreached) = apery
-                .to_book(roots)
-                .map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
-            let mut notes = Vec::new();
-            if unreached > 0 {
-                notes.push(format!(
-                    "{name}: note: {unreached} of {} records are not reached from the root position(s) through book moves and are not listed",
-                    apery.records.len()
-                ));
-            }
-            Ok((book, notes))
-        }
-    }
+    shogi_book::read_book(path, format.lib(), sort, roots).map_err(|e| book_failure(&e))
 }
 
-/// The temporary path beside `path` that a write goes to before the rename.
-pub fn temp_beside(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or("book".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
-}
-
-/// Writes `path` through a temporary file renamed into place: on any failure the file at
-/// `path` (if any) is untouched and the temporary file removed.
-pub fn write_atomically(
+/// Starts writing a book in `format` as its positions come (see [`shogi_book::BookWriter`]).
+pub fn book_writer(
     path: &Path,
-    write: impl FnOnce(&mut BufWriter<File>) -> Result<(), String>,
-) -> Result<(), Failure> {
-    let tmp = temp_beside(path);
-    let fail = |m: String| Failure::usage(format!("error: {}: {m}", path.display()));
-    let result = (|| {
-        let file = File::create(&tmp).map_err(|e| e.to_string())?;
-        let mut w = BufWriter::with_capacity(1 << 16, file);
-        write(&mut w)?;
-        w.flush().map_err(|e| e.to_string())?;
-        drop(w);
-        std::fs::rename(&tmp, path).map_err(|e| e.to_string())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(fail)
+    format: BookFormat,
+    header_comments: &[String],
+    options: &WriteOptions,
+) -> Result<shogi_book::BookWriter, Failure> {
+    shogi_book::BookWriter::create(path, format.lib(), header_comments, options)
+        .map_err(|e| book_failure(&e))
 }
 
 /// Writes a book in `format`; returns what the format could not keep, one line each.
@@ -132,61 +81,9 @@ pub fn write_book(
     book: &Book,
     depth: bool,
 ) -> Result<Vec<String>, Failure> {
-    let name = path.display();
-    let mut notes = Vec::new();
-    write_atomically(path, |w| {
-        match format {
-            BookFormat::Db => write_text(book, w).map_err(|e| e.to_string())?,
-            BookFormat::Ybb => {
-                let l = write_ybb(book, depth, w)?;
-                for (n, what) in [
-                    (
-                        l.counts,
-                        "move counts (the format has none: readers take 1)",
-                    ),
-                    (l.ponders, "ponder moves"),
-                    (l.comments, "comment lines"),
-                    (l.plies, "positions without a ply (written as ply 0)"),
-                ] {
-                    if n > 0 {
-                        notes.push(format!(
-                            "{name}: warning: .ybb cannot hold {what}: {n} not kept"
-                        ));
-                    }
-                }
-            }
-            BookFormat::Apery => {
-                let l = write_apery(book, w)?;
-                if l.capped_counts > 0 {
-                    notes.push(format!(
-                        "{name}: warning: {} counts above 65535 written as 65535",
-                        l.capped_counts
-                    ));
-                }
-                if l.key_collisions > 0 {
-                    notes.push(format!("{name}: warning: {} positions share their Apery key with another (they differ only in the hand of the side not to move): their moves are under one key", l.key_collisions));
-                }
-                if l.ponders_depths_comments > 0 {
-                    notes.push(format!("{name}: warning: book.bin cannot hold ponders, depths or comments: {} not kept", l.ponders_depths_comments));
-                }
-            }
-        }
-        Ok(())
-    })?;
-    Ok(notes)
-}
-
-/// A book file of any of the three formats read whole, for library users (Python): the
-/// format from its content and extension, an Apery book walked from the start position.
-/// Returns the book and what the reader noted; an error is the message `shogi` prints.
-pub fn open_any(path: &Path) -> Result<(Book, Vec<String>), String> {
-    let start = Position::startpos(shogi_core::Variant::Standard);
-    let format = BookFormat::of_input(path).map_err(|f| f.message)?;
-    read_book(path, format, false, std::slice::from_ref(&start)).map_err(|f| f.message)
-}
-
-/// Writes `book` in the format of `path`'s extension (`.ybb`, `.bin`, else text) through a
-/// temporary file renamed into place; returns what the format could not keep.
-pub fn save_any(path: &Path, book: &Book) -> Result<Vec<String>, String> {
-    write_book(path, BookFormat::of_output(path), book, true).map_err(|f| f.message)
+    let options = WriteOptions {
+        depth,
+        ..WriteOptions::default()
+    };
+    shogi_book::write_book(path, format.lib(), book, &options).map_err(|e| book_failure(&e))
 }

@@ -6,7 +6,7 @@ mod build;
 mod files;
 mod inspect;
 mod openings;
-pub mod sources;
+mod sources;
 
 use crate::args::{NotationArg, parse_position};
 use crate::ctx::{Ctx, Failure};

@@ -1,7 +1,7 @@
 """Type stubs of the extension module shogitk._shogitk (re-exported by shogitk)."""
 
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
 __version__: str
 
@@ -283,6 +283,14 @@ class BookMove:
     @property
     def count(self) -> int: ...
 
+class BookRowError(ShogiError):
+    """A row of Book.from_rows that cannot be a book move. Attributes: row (its number, from
+    1), field (sfen, move, value, depth, count or row), reason."""
+
+    row: int
+    field: str
+    reason: str
+
 class Book:
     """An opening book: YaneuraOu's text and .ybb books, Apery's book.bin."""
 
@@ -308,6 +316,10 @@ class Book:
     ) -> Book: ...
     @staticmethod
     def from_analysis(path: StrPath, *, max_ply: int = 32) -> Book: ...
+    @staticmethod
+    def from_rows(
+        rows: Iterable[Union[Sequence[Any], Mapping[str, Any]]],
+    ) -> Book: ...
     def probe(
         self, position: Union[Position, str], *, ignore_ply: bool = False, flipped: bool = True
     ) -> List[BookMove]: ...

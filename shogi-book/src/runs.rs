@@ -1,0 +1,187 @@
+//! Binary records sorted by a byte key within a memory bound: sorted runs in temporary files,
+//! then a k-way merge. Records of equal keys come out in the order they were pushed (the sort
+//! is stable and the merge takes earlier runs first), so the result is the same whatever the
+//! bound. The binary book writers (`.ybb`, `book.bin`) sort their records through it.
+
+use crate::error::BookError;
+use crate::extsort::{TempFile, temp_path};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Sorters of this process so far (temporary names stay apart).
+static SORTERS: AtomicUsize = AtomicUsize::new(0);
+
+/// A stem for temporary files no other sorter or writer of this process uses.
+pub(crate) fn unique_stem(what: &str) -> String {
+    format!("{what}-{}", SORTERS.fetch_add(1, Ordering::Relaxed))
+}
+
+/// Bytes a buffered record costs beside its key and payload: its slot (counted twice, as the
+/// buffer grows by doubling) and the allocator's rounding.
+const RECORD_OVERHEAD: usize = 2 * std::mem::size_of::<(usize, u32, u32)>() + 16;
+
+/// Records sorted by key in bounded memory.
+#[derive(Debug)]
+pub(crate) struct RecordSort {
+    memory: usize,
+    dir: PathBuf,
+    stem: String,
+    /// The records' bytes (key then payload), one after the other.
+    bytes: Vec<u8>,
+    /// Each record's start in `bytes`, key length and payload length.
+    index: Vec<(usize, u32, u32)>,
+    used: usize,
+    runs: Vec<TempFile>,
+}
+
+impl RecordSort {
+    /// A sorter holding about `memory` bytes of records, writing runs into `dir` beyond it.
+    pub fn new(memory: usize, dir: &Path) -> RecordSort {
+        RecordSort {
+            memory,
+            dir: dir.to_path_buf(),
+            stem: unique_stem("book-sort"),
+            bytes: Vec::new(),
+            index: Vec::new(),
+            used: 0,
+            runs: Vec::new(),
+        }
+    }
+
+    /// Sorted runs written so far.
+    pub fn runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// Adds a record (a run is written when the bound is reached).
+    pub fn push(&mut self, key: &[u8], payload: &[u8]) -> Result<(), BookError> {
+        let too_long = |n: usize| u32::try_from(n).is_err();
+        if too_long(key.len()) || too_long(payload.len()) {
+            return Err(BookError::file(&self.stem, "a record over 4 GiB"));
+        }
+        self.index
+            .push((self.bytes.len(), key.len() as u32, payload.len() as u32));
+        self.bytes.extend_from_slice(key);
+        self.bytes.extend_from_slice(payload);
+        self.used += key.len() + payload.len() + RECORD_OVERHEAD;
+        if self.used >= self.memory {
+            self.write_run()?;
+        }
+        Ok(())
+    }
+
+    fn sort_buffer(&mut self) {
+        let bytes = &self.bytes;
+        self.index
+            .sort_by(|a, b| bytes[a.0..a.0 + a.1 as usize].cmp(&bytes[b.0..b.0 + b.1 as usize]));
+    }
+
+    fn write_run(&mut self) -> Result<(), BookError> {
+        self.sort_buffer();
+        let tmp = TempFile(temp_path(&self.dir, &self.stem, self.runs.len()));
+        let name = tmp.0.display().to_string();
+        let io = |e: std::io::Error| BookError::io(&name, &e);
+        let mut w = BufWriter::with_capacity(1 << 16, File::create(&tmp.0).map_err(io)?);
+        for &(at, k, p) in &self.index {
+            w.write_all(&k.to_le_bytes()).map_err(io)?;
+            w.write_all(&p.to_le_bytes()).map_err(io)?;
+            w.write_all(&self.bytes[at..at + k as usize + p as usize])
+                .map_err(io)?;
+        }
+        w.flush().map_err(io)?;
+        self.runs.push(tmp);
+        self.bytes = Vec::new();
+        self.index = Vec::new();
+        self.used = 0;
+        Ok(())
+    }
+
+    /// Gives every record (key, payload) in key order, equal keys in the order pushed.
+    pub fn finish(
+        mut self,
+        mut each: impl FnMut(&[u8], &[u8]) -> Result<(), BookError>,
+    ) -> Result<(), BookError> {
+        if self.runs.is_empty() {
+            self.sort_buffer();
+            for &(at, k, p) in &self.index {
+                let k = k as usize;
+                each(
+                    &self.bytes[at..at + k],
+                    &self.bytes[at + k..at + k + p as usize],
+                )?;
+            }
+            return Ok(());
+        }
+        if !self.index.is_empty() {
+            self.write_run()?;
+        }
+        let mut readers = Vec::with_capacity(self.runs.len());
+        for r in &self.runs {
+            readers.push(RunReader::open(&r.0)?);
+        }
+        let mut heap = BinaryHeap::new();
+        for (i, r) in readers.iter_mut().enumerate() {
+            if r.advance()? {
+                heap.push(Reverse((r.key().to_vec(), i)));
+            }
+        }
+        while let Some(Reverse((_, i))) = heap.pop() {
+            let r = &mut readers[i];
+            each(r.key(), r.payload())?;
+            if r.advance()? {
+                heap.push(Reverse((r.key().to_vec(), i)));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One run read back a record at a time.
+struct RunReader {
+    input: BufReader<File>,
+    name: String,
+    record: Vec<u8>,
+    key_len: usize,
+}
+
+impl RunReader {
+    fn open(path: &Path) -> Result<RunReader, BookError> {
+        let name = path.display().to_string();
+        let file = File::open(path).map_err(|e| BookError::io(&name, &e))?;
+        Ok(RunReader {
+            input: BufReader::with_capacity(1 << 16, file),
+            name,
+            record: Vec::new(),
+            key_len: 0,
+        })
+    }
+
+    /// Reads the next record; false at the end of the run.
+    fn advance(&mut self) -> Result<bool, BookError> {
+        let io = |e: std::io::Error| BookError::io(&self.name, &e);
+        let mut head = [0u8; 8];
+        match self.input.read_exact(&mut head) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(false),
+            Err(e) => return Err(io(e)),
+        }
+        let k = u32::from_le_bytes(head[..4].try_into().expect("4 bytes")) as usize;
+        let p = u32::from_le_bytes(head[4..].try_into().expect("4 bytes")) as usize;
+        self.record.resize(k + p, 0);
+        self.input.read_exact(&mut self.record).map_err(io)?;
+        self.key_len = k;
+        Ok(true)
+    }
+
+    fn key(&self) -> &[u8] {
+        &self.record[..self.key_len]
+    }
+
+    fn payload(&self) -> &[u8] {
+        &self.record[self.key_len..]
+    }
+}

@@ -1,0 +1,139 @@
+//! The binary books written in bounded memory (sorted runs on disk, merged) are byte for byte
+//! the books written with everything in memory, and leave no temporary file behind.
+
+use shogi_book::{
+    AperyBook, AperyWriter, Book, BookFormat, BookMove, BookWriter, Entry, WriteOptions, YbbWriter,
+    parse_ybb, position_key, write_apery, write_book, write_ybb,
+};
+use shogi_core::{Move, Position, Variant};
+use shogi_testkit::Rng;
+use std::path::PathBuf;
+
+/// A book of random walks from the start position, with random values, depths and counts.
+fn generated(seed: u64, walks: usize) -> Book {
+    let mut rng = Rng::new(seed);
+    let mut book = Book::new();
+    for _ in 0..walks {
+        let mut pos = Position::startpos(Variant::Standard);
+        for _ in 0..1 + rng.below(24) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv: Move = moves.as_slice()[rng.below(moves.len())];
+            let key = position_key(&pos);
+            let mut entry = book.get(&key).cloned().unwrap_or_else(|| Entry {
+                ply: Some(pos.move_number()),
+                ..Entry::default()
+            });
+            if entry.moves.iter().all(|m| m.mv != mv) {
+                entry.moves.push(BookMove {
+                    value: rng.below(4001) as i32 - 2000,
+                    depth: rng.below(60) as i32,
+                    // Equal counts, so that the order of equal keys and counts matters.
+                    count: 1 + rng.below(3) as u64,
+                    ..BookMove::new(mv)
+                });
+                entry.sort_moves();
+                book.insert_key(key, entry);
+            }
+            pos.play(mv).unwrap();
+        }
+    }
+    book
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("shogi-book-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn bounded_binary_books_equal_the_books_written_in_memory() {
+    let dir = scratch("bounded");
+    let book = generated(5, 300);
+    assert!(book.len() > 2000, "{}", book.len());
+    for with_depth in [true, false] {
+        let mut whole = Vec::new();
+        write_ybb(&book, with_depth, &mut whole).unwrap();
+        assert_eq!(parse_ybb(&whole, "w.ybb").unwrap().len(), book.len());
+        // A few kilobytes: dozens of runs, and the moves area on disk too.
+        let mut w = YbbWriter::new(with_depth, 4 << 10, &dir);
+        let mut all: Vec<_> = book.iter().collect();
+        all.reverse();
+        for (key, entry) in all {
+            w.push(key, entry).unwrap();
+        }
+        assert!(w.runs() > 10, "{}", w.runs());
+        let mut bounded = Vec::new();
+        w.finish(&mut bounded).unwrap();
+        assert!(bounded == whole, "ybb (depth {with_depth}) differs");
+    }
+    let mut whole = Vec::new();
+    let losses = write_apery(&book, &mut whole).unwrap();
+    let records = AperyBook::read(&whole[..], "w.bin").unwrap().records;
+    assert!(
+        records
+            .windows(2)
+            .all(|w| w[0].key < w[1].key || (w[0].key == w[1].key && w[0].count >= w[1].count))
+    );
+    let mut w = AperyWriter::new(4 << 10, &dir);
+    for (key, entry) in book.iter() {
+        w.push(key, entry).unwrap();
+    }
+    assert!(w.runs() > 10, "{}", w.runs());
+    let mut bounded = Vec::new();
+    assert_eq!(w.finish(&mut bounded).unwrap(), losses);
+    assert!(bounded == whole, "book.bin differs");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_book_writer_writes_each_format_as_the_whole_book_does() {
+    let dir = scratch("writer");
+    let mut book = generated(9, 120);
+    book.header_comments.push("# made by a test".into());
+    for (format, name) in [
+        (BookFormat::Db, "b.db"),
+        (BookFormat::Ybb, "b.ybb"),
+        (BookFormat::Apery, "b.bin"),
+    ] {
+        let (whole, bounded) = (dir.join(format!("whole-{name}")), dir.join(name));
+        let notes = write_book(&whole, format, &book, &WriteOptions::default()).unwrap();
+        let options = WriteOptions {
+            memory: 2 << 10,
+            ..WriteOptions::default()
+        };
+        let mut w = BookWriter::create(&bounded, format, &book.header_comments, &options).unwrap();
+        for (key, entry) in book.iter() {
+            w.push(key, entry).unwrap();
+        }
+        assert_eq!(w.written().0 as usize, book.len());
+        let same_notes: Vec<String> = notes.iter().map(|n| n.replace("whole-", "")).collect();
+        assert_eq!(
+            w.finish(&book.trailing_comments).unwrap(),
+            same_notes,
+            "{name}"
+        );
+        assert!(
+            std::fs::read(&whole).unwrap() == std::fs::read(&bounded).unwrap(),
+            "{name}"
+        );
+        // Dropped unfinished, a writer leaves the existing file as it was.
+        let mut w = BookWriter::create(&bounded, format, &[], &options).unwrap();
+        w.push(book.iter().next().unwrap().0, book.iter().next().unwrap().1)
+            .unwrap();
+        drop(w);
+        assert!(std::fs::read(&whole).unwrap() == std::fs::read(&bounded).unwrap());
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
