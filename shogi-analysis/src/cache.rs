@@ -20,6 +20,9 @@
 
 use crate::result::PosResult;
 use rusqlite::{Connection, OptionalExtension, params};
+
+mod merge;
+pub use merge::{CacheOnly, MergeError, Merged, merge_caches};
 use std::cell::Cell;
 use std::path::Path;
 
