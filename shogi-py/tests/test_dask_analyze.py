@@ -5,7 +5,6 @@ in flight (the task run again finds the rest in its cache)."""
 import os
 import signal
 import sqlite3
-import subprocess
 import threading
 import time
 
@@ -13,21 +12,11 @@ import pytest
 
 import shogitk
 
-from conftest import ROOT, SAMPLES, require
+from conftest import SAMPLES, require
 
 # The standard-shogi samples (the fake engine plays no Mini Shogi): 4 games, 30 plies each.
 GAMES = [str(SAMPLES / n) for n in ("game.kif", "game.csa", "game.usi", "game.jkf")]
 
-
-@pytest.fixture(scope="module")
-def fake():
-    """The workspace's fake USI engine (built here when missing)."""
-    path = os.environ.get("SHOGI_FAKE_USI")
-    if path:
-        return path
-    subprocess.run(["cargo", "build", "--quiet", "-p", "shogi-usi", "--bin", "fake-usi"], cwd=ROOT, check=True)
-    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-    return os.path.join(target, "debug", "fake-usi")
 
 
 @pytest.fixture(scope="module")

@@ -360,8 +360,7 @@ fn first_holder<'a>(inputs: &[(&'a PathBuf, i64)], position: &str) -> Option<&'a
 /// A cache read with no engine: the one configuration of a cache searched with a given
 /// multipv and mode (whatever the engine), and its results.
 pub struct CacheOnly {
-    conn: Connection,
-    config: i64,
+    cache: Cache,
     /// That configuration.
     pub key: CacheKey,
 }
@@ -381,9 +380,12 @@ impl CacheOnly {
             .collect();
         match &found[..] {
             [(config, key)] => Ok(CacheOnly {
-                config: *config,
+                cache: Cache {
+                    conn,
+                    config: *config,
+                    unreadable: std::cell::Cell::new(0),
+                },
                 key: key.clone(),
-                conn,
             }),
             [] => Err(MergeError::File {
                 path: path.to_path_buf(),
@@ -400,17 +402,7 @@ impl CacheOnly {
 
     /// The stored result of `position` (`None` when absent or unreadable).
     pub fn get(&self, position: &str) -> Result<Option<PosResult>, String> {
-        let text: Option<String> = self
-            .conn
-            .prepare_cached(
-                "SELECT result FROM analysis_results WHERE config = ?1 AND position = ?2",
-            )
-            .and_then(|mut s| {
-                s.query_row(params![self.config, position], |r| r.get(0))
-                    .optional()
-            })
-            .map_err(|e| format!("the cache: {e}"))?;
-        Ok(text.and_then(|t| PosResult::from_json(&t)))
+        self.cache.get(position)
     }
 }
 
