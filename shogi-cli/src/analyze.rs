@@ -74,7 +74,8 @@ or I/O errors (a missing engine, an engine that does not start, a refused option
 Examples:\n  shogi analyze samples/game.kif --engine /usr/games/fairy-stockfish --nodes 1000 -o moves.csv\n  \
 shogi analyze samples/ --engine /usr/games/fairy-stockfish --nodes 1000 --jobs 2 --cache analysis.sqlite --annotate-dir annotated/\n  \
 shogi analyze samples/game.kif --engine /usr/games/fairy-stockfish --nodes 1000 --summary\n  shogi analyze samples/ --from-comments\n  \
-shogi analyze --merge-cache worker1.sqlite worker2.sqlite -o merged.sqlite && shogi analyze samples/ --cache merged.sqlite"
+shogi analyze samples/game.kif --engine /usr/games/fairy-stockfish --nodes 1000 --cache w1.sqlite -o w1.csv && \
+shogi analyze --merge-cache w1.sqlite -o merged.sqlite && shogi analyze samples/game.kif --cache merged.sqlite"
 )]
 pub struct AnalyzeArgs {
     /// Files or directories (walked recursively); `-` reads stdin.
