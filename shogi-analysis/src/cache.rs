@@ -22,6 +22,9 @@ use crate::result::PosResult;
 use rusqlite::{Connection, OptionalExtension, params};
 use shogi_core::{Move, Position};
 use shogi_usi::Score;
+
+mod merge;
+pub use merge::{CacheOnly, MergeError, Merged, merge_caches};
 use std::cell::Cell;
 use std::path::Path;
 

@@ -306,6 +306,36 @@ pub(crate) fn plan_searches(
     Ok((todo, from_cache))
 }
 
+/// With no engine and a cache ([`crate::Settings::cache`]): every slot's result from the
+/// cache's one configuration of this multipv and mode, or the error that it is not there.
+/// Returns that configuration's engine name and how many results the cache gave.
+pub(crate) fn results_from_cache(
+    path: &std::path::Path,
+    settings: &Settings,
+    slots: &[Slot],
+    results: &mut [Option<PosResult>],
+) -> Result<(String, u64), AnalysisError> {
+    let cache = crate::cache::CacheOnly::open(path, settings.multipv, settings.mode.name())
+        .map_err(|e| AnalysisError::Cache(e.to_string()))?;
+    let mut found = 0;
+    for (slot, result) in slots.iter().zip(results.iter_mut()) {
+        if result.is_some() {
+            continue;
+        }
+        *result = Some(match cache.get(&slot.key).map_err(AnalysisError::Cache)? {
+            Some(r) => {
+                found += 1;
+                r
+            }
+            None => PosResult {
+                error: Some(format!("not in the cache {}", path.display())),
+                ..PosResult::default()
+            },
+        });
+    }
+    Ok((cache.key.engine.clone(), found))
+}
+
 /// What the searches did: how many ran, the first engine failures in full, and the first
 /// error writing the cache.
 #[derive(Default)]

@@ -104,7 +104,10 @@ pub struct Settings {
     pub mode: AnalyzeMode,
     /// Engines run at once, and reading threads (at least 1).
     pub jobs: usize,
-    /// The cache file (SQLite), made when missing.
+    /// The cache file (SQLite), made when missing. With no engine (and not
+    /// [`Settings::from_comments`]) the results are read from it alone: its one
+    /// configuration of this multipv and mode (a merged cache: [`cache::merge_caches`]);
+    /// a position it does not hold is a failed position.
     pub cache: Option<PathBuf>,
     /// Take the evaluations from the records' comments instead of an engine.
     pub from_comments: bool,
@@ -373,9 +376,17 @@ pub fn run(
         cache,
     )?;
 
-    let engine_name = engines
-        .as_ref()
-        .map_or_else(String::new, |e| e.name.clone());
+    let (mut engine_name, mut from_cache) = (
+        engines
+            .as_ref()
+            .map_or_else(String::new, |e| e.name.clone()),
+        from_cache,
+    );
+    // No engine, a cache: the table from the cache alone (a merged cluster run's).
+    if let (None, false, Some(path)) = (&engines, settings.from_comments, &settings.cache) {
+        (engine_name, from_cache) =
+            engines::results_from_cache(path, settings, &slots, &mut results)?;
+    }
     let writer = GameRows {
         classifier: &settings.classifier,
         notation: settings.notation,

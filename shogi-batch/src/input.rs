@@ -142,6 +142,7 @@ pub fn io_reason(e: &std::io::Error) -> String {
 /// asked for something that is not there.
 pub fn expand(paths: &[impl AsRef<str>]) -> Result<Vec<Input>, InputError> {
     let mut out = Vec::new();
+    let mut budget = archive::HOLD_LIMIT;
     for p in paths {
         let p = p.as_ref();
         if p == "-" {
@@ -171,7 +172,7 @@ pub fn expand(paths: &[impl AsRef<str>]) -> Result<Vec<Input>, InputError> {
                 };
                 let name = input.rel.to_string_lossy().into_owned();
                 if archive::is_archive_name(&name) {
-                    unpack(input, &mut out);
+                    unpack(input, &mut out, &mut budget);
                 } else {
                     out.push(input);
                 }
@@ -188,7 +189,7 @@ pub fn expand(paths: &[impl AsRef<str>]) -> Result<Vec<Input>, InputError> {
                 member: None,
                 codec: None,
             };
-            unpack(input, &mut out);
+            unpack(input, &mut out, &mut budget);
         }
     }
     Ok(out)
@@ -196,7 +197,8 @@ pub fn expand(paths: &[impl AsRef<str>]) -> Result<Vec<Input>, InputError> {
 
 /// Adds `input` to `out` as what its first bytes say it is: a record file, a compressed
 /// record, or an archive's record members (see [`expand`]).
-fn unpack(mut input: Input, out: &mut Vec<Input>) {
+/// `budget`: the bytes tars' listings may still hold (see [`archive::HOLD_LIMIT`]).
+fn unpack(mut input: Input, out: &mut Vec<Input>, budget: &mut u64) {
     let Some(path) = input.path.clone() else {
         out.push(input);
         return;
@@ -216,10 +218,16 @@ fn unpack(mut input: Input, out: &mut Vec<Input>) {
             return;
         }
     };
+    let mut listing = archive::list(&path, packing, budget);
+    let held = listing
+        .as_mut()
+        .map(|l| std::mem::take(&mut l.held))
+        .unwrap_or_default();
     let archive = Arc::new(Archive {
         path,
         name: input.name.clone(),
         packing,
+        held: archive::Held::new(held),
     });
     let rel = input.rel.to_string_lossy().into_owned();
     let stem = PathBuf::from(archive::strip_archive_suffix(&rel));
@@ -244,7 +252,7 @@ fn unpack(mut input: Input, out: &mut Vec<Input>) {
             codec: None,
         }
     };
-    match archive::list(&archive.path, packing) {
+    match listing {
         Err(why) => out.push(member(usize::MAX, String::new(), 0, None, Some(why))),
         Ok(listing) => {
             let last = listing.entries.last().map(|e| e.path.clone());

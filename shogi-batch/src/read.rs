@@ -205,7 +205,10 @@ pub fn read_input(
         return read_games(reader, opts, each);
     }
     let f = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
-    let size = regular_size(&f);
+    // The size the input was listed with (a folder walk or the path's metadata): asking
+    // the open file again costs a system call per file, and `read_file` reads on when the
+    // file has grown since.
+    let size = input.size;
     if size >= STREAM_FROM {
         return read_games(std::io::BufReader::with_capacity(1 << 16, f), opts, each);
     }
@@ -405,14 +408,6 @@ fn read_file(mut f: std::fs::File, size: u64) -> Result<Vec<u8>, String> {
         return Err(format!("larger than {} MiB", MAX_INPUT / 1024 / 1024));
     }
     Ok(buf)
-}
-
-/// The size of an open regular file (0 for anything else).
-fn regular_size(f: &std::fs::File) -> u64 {
-    f.metadata()
-        .ok()
-        .filter(|m| m.is_file())
-        .map_or(0, |m| m.len())
 }
 
 #[cfg(test)]

@@ -73,17 +73,26 @@ Exit status: 0 when every game was analysed, 1 when any game or position could n
 or I/O errors (a missing engine, an engine that does not start, a refused option).\n\n\
 Examples:\n  shogi analyze samples/game.kif --engine /usr/games/fairy-stockfish --nodes 1000 -o moves.csv\n  \
 shogi analyze samples/ --engine /usr/games/fairy-stockfish --nodes 1000 --jobs 2 --cache analysis.sqlite --annotate-dir annotated/\n  \
-shogi analyze samples/game.kif --engine /usr/games/fairy-stockfish --nodes 1000 --summary\n  shogi analyze samples/ --from-comments"
+shogi analyze samples/game.kif --engine /usr/games/fairy-stockfish --nodes 1000 --summary\n  shogi analyze samples/ --from-comments\n  \
+shogi analyze samples/game.kif --engine /usr/games/fairy-stockfish --nodes 1000 --cache w1.sqlite -o w1.csv && \
+shogi analyze --merge-cache w1.sqlite -o merged.sqlite && shogi analyze samples/game.kif --cache merged.sqlite"
 )]
 pub struct AnalyzeArgs {
     /// Files or directories (walked recursively); `-` reads stdin.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "merge_cache")]
     pub paths: Vec<String>,
     #[command(flatten)]
     pub input: InputArgs,
-    /// The USI engine program.
-    #[arg(long, value_name = "PATH", required_unless_present = "from_comments")]
+    /// The USI engine program (without it, --cache alone gives the results: a merged cache's).
+    #[arg(long, value_name = "PATH", required_unless_present_any = ["from_comments", "cache", "merge_cache"])]
     pub engine: Option<PathBuf>,
+    /// Merge these caches (each worker's of a cluster run) into the new file given by -o, and
+    /// nothing else: they must hold results of one engine configuration, and a position in
+    /// several must have the same result in each. Then `--cache MERGED` without --engine gives
+    /// the table.
+    #[arg(long, value_name = "CACHE", num_args = 1.., requires = "output",
+          conflicts_with_all = ["engine", "from_comments", "cache"])]
+    pub merge_cache: Vec<PathBuf>,
     /// An argument for the engine program (repeatable).
     #[arg(long = "engine-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub engine_args: Vec<String>,
@@ -415,6 +424,9 @@ impl Observer for Sink<'_> {
 /// Runs `shogi analyze`: the library's analysis with the command line's settings, rows
 /// written as they come, then the errors and the closing line on stderr.
 pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    if !args.merge_cache.is_empty() {
+        return merge(args, ctx);
+    }
     let settings = settings(args)?;
     settings.check().map_err(|e| failure(e, args))?;
     let inputs = crate::inputs::expand(&args.paths)?;
@@ -449,6 +461,35 @@ pub fn run(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     closing_line(&report, args.from_comments, ctx.stderr);
     // 2 when an input could not be read, 1 when a game, an annotated copy or the cache failed.
     crate::driver::status(report.io_failed, report.failed())
+}
+
+/// `--merge-cache A B … -o MERGED`: the caches merged into a new file.
+fn merge(args: &AnalyzeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
+    let Some(output) = &args.output else {
+        return Err(Failure::usage(
+            "error: --merge-cache needs -o MERGED".to_string(),
+        ));
+    };
+    if !args.paths.is_empty() {
+        return Err(Failure::usage(format!(
+            "error: --merge-cache takes caches only; {} is not merged (give the records to a later `--cache {}` run)",
+            args.paths[0],
+            output.display()
+        )));
+    }
+    let merged = shogi_analysis::cache::merge_caches(&args.merge_cache, output)
+        .map_err(|e| Failure::usage(format!("error: --merge-cache: {e}")))?;
+    let _ = writeln!(
+        ctx.stderr,
+        "merged {} cache(s) into {}: {} results read, {} distinct positions (engine {}, {})",
+        args.merge_cache.len(),
+        output.display(),
+        merged.read,
+        merged.positions,
+        merged.key.engine,
+        merged.key.limit
+    );
+    Ok(())
 }
 
 /// The closing line on stderr.

@@ -44,7 +44,7 @@ shogi moves startpos --notation western\n  shogi moves 'lnsgkgsnl/1r5b1/pppppppp
     Show(show::ShowArgs),
     /// A USI engine's judgement of every move: a per-ply table, summaries, annotated records
     /// and evaluation graphs, with a cache; or the table from the evaluations records carry.
-    Analyze(analyze::AnalyzeArgs),
+    Analyze(Box<analyze::AnalyzeArgs>),
     /// Print the shell completion script for bash, zsh, fish or PowerShell.
     Completions(completions::CompletionsArgs),
     /// Play games between USI engines with our rules as referee: time controls, openings,

@@ -271,9 +271,10 @@ pub fn analyze_rows<'py>(
                 "engine: from_comments=True reads the records' evaluations, with no engine",
             ));
         }
-        None if !from_comments => {
+        None if !from_comments && cache.is_none() => {
             return Err(PyValueError::new_err(
-                "engine: give the engine program, or from_comments=True",
+                "engine: give the engine program, from_comments=True, or a cache to read the \
+                 results from (a merged cache: merge_caches)",
             ));
         }
         None => None,
@@ -344,4 +345,28 @@ pub fn analyze_rows<'py>(
     messages.extend(report.annotate_errors.iter().map(|e| ("error", e.clone())));
     messages.extend(report.cache_error.iter().map(|e| ("error", e.clone())));
     Ok((columns, list, messages))
+}
+
+/// Merges the analysis caches `caches` (each worker's of a cluster run) into the new file
+/// `output`; returns (results read, distinct positions). They must hold results of one engine
+/// configuration, and a position in several must have the same result in each; otherwise
+/// `AnalysisError` (attribute `reason`) says which files or which position, and no output is
+/// left. `analyze(paths, cache=output)` with no engine then gives the table.
+#[pyfunction]
+pub fn merge_caches(py: Python<'_>, caches: Vec<PathBuf>, output: PathBuf) -> PyResult<(u64, u64)> {
+    let merged = py.detach(|| shogi_analysis::cache::merge_caches(&caches, &output));
+    match merged {
+        Ok(m) => Ok((m.read, m.positions)),
+        Err(e) => {
+            let reason = e.to_string();
+            Err(with_attrs::<PyAnalysisError>(
+                py,
+                format!("merge_caches: {reason}"),
+                &[
+                    ("parameter", py.None().into_bound(py)),
+                    ("reason", s(py, &reason)),
+                ],
+            ))
+        }
+    }
 }

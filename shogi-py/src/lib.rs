@@ -76,6 +76,7 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(io::write, m)?)?;
     m.add_function(wrap_pyfunction!(stats::stats_rows, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze::merge_caches, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::eval_graph, m)?)?;
     m.add_function(wrap_pyfunction!(record::record_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(match_py::play_match, m)?)?;

@@ -78,3 +78,14 @@ def random_positions(count, seed, plies, variant="standard"):
             pos.push(rng.choice(moves))
         out.append(pos)
     return out
+
+
+@pytest.fixture(scope="session")
+def fake():
+    """The workspace's fake USI engine (SHOGI_FAKE_USI, or built here when missing)."""
+    path = os.environ.get("SHOGI_FAKE_USI")
+    if path:
+        return path
+    subprocess.run(["cargo", "build", "--quiet", "-p", "shogi-usi", "--bin", "fake-usi"], cwd=ROOT, check=True)
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    return os.path.join(target, "debug", "fake-usi")

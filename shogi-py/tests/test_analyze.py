@@ -4,7 +4,6 @@ lines, with the fake engine and (when installed) fairy-stockfish."""
 import json
 import os
 import shutil
-import subprocess
 
 import pytest
 
@@ -19,16 +18,6 @@ FAIRY = "/usr/games/fairy-stockfish"
 def _at_root(monkeypatch):
     monkeypatch.chdir(ROOT)
 
-
-@pytest.fixture(scope="module")
-def fake():
-    """The workspace's fake USI engine (built here when missing)."""
-    path = os.environ.get("SHOGI_FAKE_USI")
-    if path:
-        return path
-    subprocess.run(["cargo", "build", "--quiet", "-p", "shogi-usi", "--bin", "fake-usi"], cwd=ROOT, check=True)
-    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-    return os.path.join(target, "debug", "fake-usi")
 
 
 def _cli_rows(shogi_cli, *args):

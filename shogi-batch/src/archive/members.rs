@@ -51,19 +51,31 @@ pub(crate) fn read_members(
 ) {
     // Members with a known error come last in a listing (or alone): read the others first.
     let readable = wanted.iter().take_while(|m| m.error.is_none()).count();
+    // The members the listing kept (a tar's): no decoding, up to the first one it did not.
     let mut next = 0;
+    while let Some(bytes) = wanted[..readable]
+        .get(next)
+        .and_then(|m| archive.held.take(m.index))
+    {
+        next += 1;
+        if each(next - 1, Ok(bytes)).is_break() {
+            return;
+        }
+    }
+    let skip = next;
     let mut hand = |pos: usize, bytes: Bytes| -> ControlFlow<()> {
-        next = pos + 1;
-        each(pos, bytes)
+        next = skip + pos + 1;
+        each(skip + pos, bytes)
     };
     let flow = match std::fs::File::open(&archive.path) {
+        _ if skip == readable => ControlFlow::Continue(()),
         Err(e) => {
             let reason = crate::input::io_reason(&e);
-            (0..readable).try_for_each(|pos| hand(pos, Err(reason.clone())))
+            (0..readable - skip).try_for_each(|pos| hand(pos, Err(reason.clone())))
         }
         Ok(file) => {
             let file = BufReader::with_capacity(1 << 16, file);
-            let wanted = &wanted[..readable];
+            let wanted = &wanted[skip..readable];
             match archive.packing {
                 Packing::Zip => zip_members(file, wanted, &mut hand),
                 Packing::SevenZ => sevenz_members(file, wanted, &mut hand),

@@ -32,6 +32,14 @@ pub enum Packing {
     Tar(Option<Codec>),
 }
 
+/// The most bytes of tars' members kept from their listing for the reading that follows
+/// (for all the archives of one [`crate::expand`] together).
+/// A tar has no index: listing it decompresses all of it, and so would reading its members
+/// again. Up to this total the listing keeps the record members' bytes and the reading
+/// takes them, so the archive is decompressed once; past it they are dropped (memory stays
+/// bounded) and the members are decoded a second time when read.
+pub const HOLD_LIMIT: u64 = 256 << 20;
+
 /// An archive whose members are inputs.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Archive {
@@ -41,7 +49,43 @@ pub struct Archive {
     pub name: String,
     /// How it is packed.
     pub packing: Packing,
+    /// Members' bytes decoded while listing, not yet read (see [`HOLD_LIMIT`]).
+    pub held: Held,
 }
+
+/// Members' bytes by their index in the archive, each taken by the first reading of it.
+#[derive(Default)]
+pub struct Held(std::sync::Mutex<std::collections::HashMap<usize, Vec<u8>>>);
+
+impl Held {
+    pub(crate) fn new(map: std::collections::HashMap<usize, Vec<u8>>) -> Held {
+        Held(std::sync::Mutex::new(map))
+    }
+
+    /// The bytes of member `index`, once (later readings decode the archive again).
+    pub(crate) fn take(&self, index: usize) -> Option<Vec<u8>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&index)
+    }
+}
+
+impl std::fmt::Debug for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0.lock().map_or(0, |m| m.len());
+        write!(f, "Held({n} members)")
+    }
+}
+
+/// What is held does not make two archives different.
+impl PartialEq for Held {
+    fn eq(&self, _: &Held) -> bool {
+        true
+    }
+}
+
+impl Eq for Held {}
 
 /// One member of an archive, as an input.
 #[derive(Debug, PartialEq, Eq)]
@@ -264,20 +308,27 @@ pub(crate) struct Entry {
 pub(crate) struct Listing {
     pub entries: Vec<Entry>,
     pub tail: Option<String>,
+    /// The record members' bytes by index, decoded while listing a tar (see [`HOLD_LIMIT`]).
+    pub held: std::collections::HashMap<usize, Vec<u8>>,
 }
 
 /// Lists the record members of the archive at `path`; `Err` when it cannot be opened or
 /// read at all.
-pub(crate) fn list(path: &Path, packing: Packing) -> Result<Listing, String> {
+/// `budget`: the bytes the listing of a tar may still hold (see [`HOLD_LIMIT`]); what it
+/// holds is taken from it.
+pub(crate) fn list(path: &Path, packing: Packing, budget: &mut u64) -> Result<Listing, String> {
     let file = std::fs::File::open(path).map_err(|e| crate::input::io_reason(&e))?;
     let reader = BufReader::with_capacity(1 << 16, file);
     match packing {
         Packing::Zip => list_zip(reader),
         Packing::SevenZ => list_7z(reader),
-        Packing::Tar(codec) => Ok(list_tar(match codec {
-            Some(c) => c.decoder(reader),
-            None => Box::new(reader),
-        })),
+        Packing::Tar(codec) => Ok(list_tar(
+            match codec {
+                Some(c) => c.decoder(reader),
+                None => Box::new(reader),
+            },
+            budget,
+        )),
     }
 }
 
@@ -335,7 +386,7 @@ fn list_7z(mut reader: BufReader<std::fs::File>) -> Result<Listing, String> {
     Ok(out)
 }
 
-fn list_tar(reader: Box<dyn Read + '_>) -> Listing {
+fn list_tar(reader: Box<dyn Read + '_>, budget: &mut u64) -> Listing {
     let mut out = Listing::default();
     let mut tar = tar::Archive::new(reader);
     let entries = match tar.entries() {
@@ -345,8 +396,10 @@ fn list_tar(reader: Box<dyn Read + '_>) -> Listing {
             return out;
         }
     };
+    // The members' bytes while they fit in HOLD_LIMIT (`None` once they do not).
+    let (mut held, mut held_bytes) = (Some(std::collections::HashMap::new()), 0u64);
     for (index, entry) in entries.enumerate() {
-        let entry = match entry {
+        let mut entry = match entry {
             Ok(e) => e,
             Err(e) => {
                 out.tail = Some(tar_reason(&e));
@@ -358,13 +411,30 @@ fn list_tar(reader: Box<dyn Read + '_>) -> Listing {
         }
         let (name, note) = member_name(&entry.path_bytes(), None);
         if is_record_name(&name) {
+            let size = entry.size();
             out.entries.push(Entry {
                 index,
                 path: tidy(name),
-                size: entry.size(),
+                size,
                 note,
             });
+            // A header's size is not trusted for an allocation past the budget.
+            held_bytes = held_bytes.saturating_add(size);
+            if held_bytes > *budget {
+                held = None;
+            }
+            if let Some(map) = held.as_mut() {
+                // A member that does not read whole is left to the reading, which says why.
+                let mut bytes = Vec::with_capacity(size as usize);
+                if entry.read_to_end(&mut bytes).is_ok() && bytes.len() as u64 == size {
+                    map.insert(index, bytes);
+                }
+            }
         }
+    }
+    if let Some(map) = held {
+        *budget -= map.values().map(|b| b.len() as u64).sum::<u64>();
+        out.held = map;
     }
     out
 }
@@ -445,6 +515,63 @@ pub(crate) fn stdin_decoded<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tar_held_from_its_listing_reads_as_one_decoded_again() {
+        let dir = std::env::temp_dir().join(format!("shogi-held-tar-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.tar");
+        let files = [
+            ("a.csa", "PI\n+\n+7776FU\n"),
+            ("notes.txt", "x"),
+            ("b.usi", "startpos\n"),
+        ];
+        let mut b = tar::Builder::new(Vec::new());
+        for (name, text) in files {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(text.len() as u64);
+            h.set_mode(0o644);
+            h.set_cksum();
+            b.append_data(&mut h, name, text.as_bytes()).unwrap();
+        }
+        std::fs::write(&path, b.into_inner().unwrap()).unwrap();
+        let want: Vec<&[u8]> = vec![files[0].1.as_bytes(), files[2].1.as_bytes()];
+        let record_bytes = (files[0].1.len() + files[2].1.len()) as u64;
+        // Held within the budget (and taken from it), not held past it.
+        for (budget, held) in [(HOLD_LIMIT, 2), (record_bytes - 1, 0)] {
+            let mut left = budget;
+            let listing = list(&path, Packing::Tar(None), &mut left).unwrap();
+            assert_eq!(listing.held.len(), held);
+            assert_eq!(budget - left, if held > 0 { record_bytes } else { 0 });
+            let archive = std::sync::Arc::new(Archive {
+                path: path.clone(),
+                name: "a.tar".into(),
+                packing: Packing::Tar(None),
+                held: Held::new(listing.held),
+            });
+            let members: Vec<Member> = (listing.entries.iter())
+                .map(|e| Member {
+                    archive: archive.clone(),
+                    index: e.index,
+                    path: e.path.clone(),
+                    note: None,
+                    error: None,
+                })
+                .collect();
+            let wanted: Vec<&Member> = members.iter().collect();
+            // The first reading takes what is held; the second decodes the archive.
+            for _ in 0..2 {
+                let mut got = Vec::new();
+                members::read_members(&archive, &wanted, &mut |pos, bytes| {
+                    got.push((pos, bytes.unwrap()));
+                    std::ops::ControlFlow::Continue(())
+                });
+                let got: Vec<(usize, &[u8])> = got.iter().map(|(p, b)| (*p, &b[..])).collect();
+                assert_eq!(got, vec![(0, want[0]), (1, want[1])]);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn archive_names_and_stems() {

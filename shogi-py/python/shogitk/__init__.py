@@ -51,10 +51,12 @@ from ._shogitk import (
     files,
     match,
     MatchError,
+    merge_caches,
     read,
     read_many,
     write,
 )
+from ._cluster import analyze_on_dask
 
 __all__ = [
     "AnalysisError",
@@ -86,9 +88,11 @@ __all__ = [
     "Tags",
     "__version__",
     "analyze",
+    "analyze_on_dask",
     "eval_graph",
     "files",
     "match",
+    "merge_caches",
     "read",
     "read_many",
     "stats",
@@ -205,7 +209,9 @@ def analyze(
     ``engine`` is the USI program; one limit of ``nodes``, ``depth``, ``movetime`` (ms) or
     ``byoyomi`` (ms, the one gpsusi accepts); ``options`` engine options as a dict;
     ``jobs`` engines in parallel; ``cache`` an SQLite file reused across runs;
-    ``from_comments=True`` reads the evaluations the records carry, with no engine.
+    ``from_comments=True`` reads the evaluations the records carry, with no engine;
+    ``cache`` with no engine reads every result from the cache alone (a merged cache:
+    ``merge_caches``, ``analyze_on_dask``), a position it lacks being a failed one.
     Other ``shogi analyze`` flags are keywords (``min_plies=40``, ``search_timeout=10``,
     ``mistake=25``, ``engine_arg=[...]``, ``mode="game"``, ``shard=(1, 4)``, ``dedup=True``).
     A keyword out of range raises ``shogitk.AnalysisError`` (a ValueError; attribute

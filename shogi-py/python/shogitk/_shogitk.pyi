@@ -579,6 +579,10 @@ def _analyze(
     filters: Optional[Dict[str, Any]] = None,
 ) -> Tuple[List[str], List[Tuple[Any, ...]], List[Tuple[str, str]]]:
     """The columns and rows of an analysis and its messages (`shogitk.analyze` wraps them)."""
+def merge_caches(caches: List[StrPath], output: StrPath) -> Tuple[int, int]:
+    """Merges analysis caches (each worker's of a cluster run) into the new file `output`:
+    (results read, distinct positions). Refuses caches of different engine configurations and
+    positions whose results differ (AnalysisError, attribute `reason`)."""
 def _record_from_state(state: bytes) -> Record:
     """A Record from its pickled form (what `Record.__reduce__` gives)."""
 def match(
