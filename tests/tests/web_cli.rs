@@ -443,6 +443,42 @@ fn view_writes_small_self_contained_pages() {
     assert!(html.contains("shown up to there") && html.contains("▲７六歩"));
 }
 
+/// The moves of `record` as `shogi convert --to kif` writes them: the text after each move
+/// line's number (the generated games have no times), the ending's line last.
+fn kif_writer_moves(record: &Path) -> Vec<String> {
+    let out = shogi_ok(&["convert", &record.display().to_string(), "--to", "kif"]);
+    stdout(&out)
+        .lines()
+        .filter_map(|l| {
+            let (n, rest) = l.trim_start_matches(' ').split_once(' ')?;
+            n.parse::<u32>().ok()?;
+            Some(rest.trim_end_matches(' ').to_string())
+        })
+        .collect()
+}
+
+/// The texts of a move list's moves (`root`: a CSS selector of the list).
+fn move_list(b: &Browser, root: &str) -> Vec<String> {
+    let v = b.js(&format!(
+        "return Array.from(document.querySelectorAll('{root} .mv .t')).map(function (e) {{ return e.textContent; }});"
+    ));
+    serde_json::from_value(v).unwrap()
+}
+
+/// Asserts that a move list shows the KIF writer's moves of `record`.
+fn assert_kif_moves(shown: &[String], record: &Path) {
+    let kif = kif_writer_moves(record);
+    assert!(
+        shown.len() >= 20 && kif.len() >= shown.len(),
+        "{shown:?} {kif:?}"
+    );
+    assert_eq!(shown, &kif[..shown.len()]);
+    assert!(
+        shown.iter().any(|m| m.contains('(')),
+        "KIF's source squares"
+    );
+}
+
 /// The browser's view of the page: ply shown, board cells with a piece, graph present.
 const STATE: &str = "var a = document.getElementById('vroot'); \
 if (!a || !a.hasAttribute('data-ply')) a = document.getElementById('app'); return {ply: a.getAttribute('data-ply'), \
@@ -476,6 +512,39 @@ fn view_page_in_a_browser_offline() {
         assert_eq!(s["pieces"], 40, "{s}");
         assert_eq!(s["graph"], true, "{s}");
         assert_eq!(s["resources"], 0, "the page loaded nothing: {s}");
+        // The moves as the KIF writer writes them; Western at a choice the page remembers.
+        let record = games.join("g001.kif");
+        assert_kif_moves(&move_list(&b, "#moves"), &record);
+        if name == "view-desktop" {
+            b.js(
+                "var s = document.getElementById('nota'); s.value = 'western'; \
+                  s.dispatchEvent(new Event('change')); return 0;",
+            );
+            let out = shogi_ok(&["convert", &record.display().to_string(), "--to", "moves"]);
+            let cli = shogi_ok(&[
+                "convert",
+                &record.display().to_string(),
+                "--to",
+                "moves",
+                "--notation",
+                "western",
+            ]);
+            assert_ne!(stdout(&out), stdout(&cli));
+            let west: Vec<String> = stdout(&cli).split_whitespace().map(String::from).collect();
+            assert_eq!(move_list(&b, "#moves"), west);
+            b.go(&format!("file://{}", page.display()));
+            b.wait(
+                "return document.querySelector('svg.board') !== null",
+                "the board again",
+            );
+            assert_eq!(
+                b.js("return document.getElementById('nota').value;"),
+                "western"
+            );
+            assert_eq!(move_list(&b, "#moves"), west);
+            b.js("var s = document.getElementById('nota'); s.value = 'kif'; \
+                  s.dispatchEvent(new Event('change')); return 0;");
+        }
         // Keys: → twice, ← once, End, Home.
         b.press("\u{E014}");
         b.press("\u{E014}");
@@ -525,6 +594,46 @@ fn serve_in_a_browser() {
             .map(|m| serde_json::json!([m["usi"], m["move"], m["games"]]))
             .collect();
         assert_eq!(rows, Value::Array(want));
+        // A drag on the board (a finger on the phone, the mouse on the desktop): 2g to 2f
+        // (cells 6*9+7 and 5*9+7); the explorer follows, the move list shows it as KIF.
+        b.drag(
+            "rect.sq[data-cell='61']",
+            "rect.sq[data-cell='52']",
+            name == "serve-phone",
+        );
+        b.wait(
+            "return document.body.getAttribute('data-loaded') === 'startpos moves 2g2f'",
+            "the dragged move",
+        );
+        let dragged = b.js(
+            "return Array.from(document.querySelectorAll('#xtable tr.mvrow')).map(function (r) { \
+            return [r.getAttribute('data-usi'), +r.children[1].textContent]; });",
+        );
+        let cli = cli_explore("startpos moves 2g2f", "usi");
+        let want: Vec<Value> = cli["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| serde_json::json!([m["usi"], m["games"]]))
+            .collect();
+        assert!(!want.is_empty());
+        assert_eq!(dragged, Value::Array(want));
+        assert_eq!(move_list(&b, "#xmoves"), ["２六歩(27)"]);
+        // A drag that ends off the legal squares plays nothing.
+        b.drag("rect.sq[data-cell='20']", "rect.sq[data-cell='40']", false);
+        assert_eq!(
+            b.js("return document.querySelectorAll('#xboard circle').length;"),
+            0
+        );
+        assert_eq!(
+            b.js("return document.body.getAttribute('data-loaded');"),
+            "startpos moves 2g2f"
+        );
+        b.click("#reset");
+        b.wait(
+            "return document.body.getAttribute('data-loaded') === 'startpos'",
+            "the start again",
+        );
         // A click on the first move plays it: the board and the table change.
         let first = rows[0][0].as_str().unwrap().to_string();
         let before = b.js("return document.getElementById('xboard').innerHTML;");
@@ -606,6 +715,11 @@ fn serve_in_a_browser() {
         );
         b.press("\u{E014}");
         assert_eq!(b.js(STATE)["ply"], "2");
+        let path = b.js("return document.querySelector('#vroot #tags td + td').textContent;");
+        assert_kif_moves(
+            &move_list(&b, "#vroot #moves"),
+            Path::new(path.as_str().unwrap()),
+        );
         b.click("#vroot #graph svg");
         let mid = b.js(STATE)["ply"]
             .as_str()
