@@ -1,9 +1,17 @@
 //! `shogi serve`: the local web explorer and game viewer over a game database (the shogi-web
 //! crate serves it).
 
+use crate::book::sources::MarkBook;
 use crate::ctx::{Ctx, Failure};
 use shogi_web::{ServeOptions, Server};
 use std::path::PathBuf;
+use std::sync::Arc;
+
+impl shogi_web::BookLookup for MarkBook {
+    fn moves(&self, pos: &shogi_core::Position) -> Result<Vec<shogi_book::BookMove>, String> {
+        MarkBook::moves(self, pos)
+    }
+}
 
 /// Arguments of `shogi serve`.
 #[derive(clap::Args)]
@@ -18,7 +26,8 @@ reachable from elsewhere). `shogi serve --db games.sqlite` runs until stopped (C
 only opens the database and the address, says so, and exits.\n\
 Exit status: 0, 2 when the database cannot be opened or the address cannot be bound.\n\n\
 Examples:\n  shogi index samples/ --db games.sqlite\n  shogi serve --db games.sqlite --bind 127.0.0.1:0 --check\n  \
-shogi serve --db games.sqlite --bind 127.0.0.1:0 --threads 2 --query-time 5 --check"
+shogi serve --db games.sqlite --bind 127.0.0.1:0 --threads 2 --query-time 5 --check\n  \
+shogi serve --db games.sqlite --book book.db --check"
 )]
 pub struct ServeArgs {
     /// The game database (see `shogi index`).
@@ -27,6 +36,11 @@ pub struct ServeArgs {
     /// An analysis cache (`shogi analyze --cache`) whose evaluations the game viewer shows.
     #[arg(long, value_name = "FILE")]
     pub analysis: Option<PathBuf>,
+    /// An opening book (YaneuraOu text, .ybb or Apery's book.bin) whose moves the explorer
+    /// marks, with value, depth and count, and lists where no game played them (looked up as
+    /// `shogi explore --book` does: without the move number, and flipped).
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
     /// Address and port to listen on (port 0: any free port).
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
     pub bind: String,
@@ -49,6 +63,10 @@ pub fn run(args: &ServeArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
         threads: args.threads,
         query_time: std::time::Duration::try_from_secs_f64(args.query_time)
             .map_err(|_| Failure::usage("error: --query-time: a number of seconds, at least 0"))?,
+        book: match &args.book {
+            Some(path) => Some(Arc::new(MarkBook::open(path).map_err(Failure::usage)?)),
+            None => None,
+        },
     };
     let server =
         Server::bind(&args.db, &options).map_err(|e| Failure::usage(format!("error: {e}")))?;

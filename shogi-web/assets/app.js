@@ -61,14 +61,24 @@
     }).join("") || '<div class="status">開始局面</div>';
   }
   function play(usi) { st.moves.push(usi); st.offset = 0; load(); }
+  // A book move's marks (value / depth / count), or an empty cell.
+  function bookCell(b) {
+    return b ? '<td class="bk" title="定跡: 評価値 ' + b.value + ", 深さ " + b.depth + ", 出現 " + b.count + '">◆ ' + b.value + "</td>" : "<td></td>";
+  }
   function explorerTable(x) {
-    if (!x.moves.length) return '<div class="status">no game continues from here</div>';
+    var book = x.book_only !== undefined, only = x.book_only || [];
+    if (!x.moves.length && !only.length) return '<div class="status">no game continues from here</div>';
     var rows = x.moves.map(function (m) {
-      return '<tr class="click mvrow" data-usi="' + E(m.usi) + '"><td>' + E(m.move) + '</td><td class="num">' + m.games + "</td><td>" + Draw.bars(m) +
+      return '<tr class="click mvrow' + (m.book ? " inbook" : "") + '" data-usi="' + E(m.usi) + '"><td>' + E(m.move) + '</td><td class="num">' + m.games + "</td><td>" + Draw.bars(m) +
         '</td><td class="num">' + (100 * m.win_rate).toFixed(1) + '%</td><td class="num">' + (m.avg_rating === null ? "" : Math.round(m.avg_rating)) +
-        "</td><td>" + E(m.recent && m.recent.date ? m.recent.date.slice(0, 10) : "") + "</td></tr>";
+        "</td><td>" + E(m.recent && m.recent.date ? m.recent.date.slice(0, 10) : "") + "</td>" + (book ? bookCell(m.book) : "") + "</tr>";
     });
-    return '<table id="xtable"><tr><th>指し手</th><th>対局</th><th>先手 / 引分 / 後手</th><th>勝率</th><th>R</th><th>最新</th></tr>' + rows.join("") + "</table>";
+    only.forEach(function (m) {
+      rows.push('<tr class="click mvrow inbook bookonly" data-usi="' + E(m.usi) + '"><td>' + E(m.move) +
+        '</td><td class="num">0</td><td colspan="4" class="status">定跡のみ (no game)</td>' + bookCell(m.book) + "</tr>");
+    });
+    return '<table id="xtable"><tr><th>指し手</th><th>対局</th><th>先手 / 引分 / 後手</th><th>勝率</th><th>R</th><th>最新</th>' +
+      (book ? "<th>定跡</th>" : "") + "</tr>" + rows.join("") + "</table>";
   }
   function gameTable(g, id) {
     if (!g.items.length) return '<div class="status">no games</div>';

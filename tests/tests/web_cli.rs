@@ -735,3 +735,137 @@ fn serve_in_a_browser() {
         );
     }
 }
+
+/// The book of the book tests: at the start, 2g2f (which games played) and 7g7f (which none
+/// did); a position stored flipped, found for `startpos moves 2g2f` by the flipped lookup.
+const BOOK: &str = "#YANEURAOU-DB2016 1.00\n\
+sfen lnsgkgsnl/1r5b1/p1ppppppp/1p7/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2\n\
+8g8f none -20 8 2\n\
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n\
+7g7f 3c3d 80 12 7\n\
+2g2f none 50 10 3\n";
+
+/// A server over the generated database with [`BOOK`], and the book's path.
+fn book_server() -> &'static (SocketAddr, PathBuf) {
+    static ADDR: OnceLock<(SocketAddr, PathBuf)> = OnceLock::new();
+    ADDR.get_or_init(|| {
+        let (_, db) = database();
+        let book = scratch("web-book").join("book.db");
+        std::fs::write(&book, BOOK).unwrap();
+        let marks = shogi_cli::book_sources::MarkBook::open(&book).expect("the book");
+        let options = shogi_web::ServeOptions {
+            bind: "127.0.0.1:0".into(),
+            threads: 2,
+            book: Some(std::sync::Arc::new(marks)),
+            ..Default::default()
+        };
+        let server = shogi_web::Server::bind(db, &options).expect("the server starts");
+        let addr = server.addr();
+        std::thread::spawn(move || server.run());
+        (addr, book)
+    })
+}
+
+#[test]
+fn api_marks_book_moves_as_the_cli_does() {
+    let (addr, book) = book_server();
+    let db = database().1.display().to_string();
+    let mut only_seen = Vec::new();
+    for pos in ["startpos", "startpos moves 2g2f", "startpos moves 1g1f"] {
+        for notation in ["usi", "japanese"] {
+            let (status, mut api) = get_json(
+                *addr,
+                &format!("/api/explore?pos={}&notation={notation}", enc(pos)),
+            );
+            assert_eq!(status, 200, "{api}");
+            let only = api.as_object_mut().unwrap().remove("book_only").unwrap();
+            let args = ["explore", pos, "--db", &db, "--format", "json"];
+            let book = book.display().to_string();
+            let extra = ["--notation", notation, "--book", &book];
+            let cli: Value =
+                serde_json::from_slice(&shogi_ok(&[&args[..], &extra].concat()).stdout).unwrap();
+            assert_eq!(api, cli, "{pos} {notation}");
+            // The book's other moves: not among the games' moves.
+            for m in only.as_array().unwrap() {
+                let usi = m["usi"].as_str().unwrap();
+                assert!(
+                    api["moves"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|x| x["usi"] != usi)
+                );
+                only_seen.push((pos, usi.to_string(), m["book"]["value"].clone()));
+            }
+        }
+    }
+    // 7g7f at the start, once in each notation; 2g2f's marks; after 2g2f, the games' 2c2d
+    // marked through the flipped position (its 8g8f).
+    assert_eq!(
+        only_seen,
+        [
+            ("startpos", "7g7f".to_string(), Value::from(80)),
+            ("startpos", "7g7f".to_string(), Value::from(80)),
+        ]
+    );
+    for (pos, usi, marks) in [
+        (
+            "startpos",
+            "2g2f",
+            serde_json::json!({"value": 50, "depth": 10, "count": 3}),
+        ),
+        (
+            "startpos moves 2g2f",
+            "2c2d",
+            serde_json::json!({"value": -20, "depth": 8, "count": 2}),
+        ),
+    ] {
+        let answer = get_json(*addr, &format!("/api/explore?pos={}", enc(pos))).1;
+        let moves = answer["moves"].as_array().unwrap();
+        let row = moves.iter().find(|m| m["usi"] == usi).unwrap();
+        assert_eq!(row["book"], marks, "{pos} {usi}");
+    }
+    // Without a book, no book field at all (as the CLI without --book).
+    let plain = get_json(server(), "/api/explore?pos=startpos").1;
+    assert!(plain.get("book_only").is_none() && plain["moves"][0].get("book").is_none());
+}
+
+#[test]
+fn serve_marks_book_moves_in_a_browser() {
+    let Some(driver) = browser() else {
+        return;
+    };
+    let (addr, _) = book_server();
+    for (name, w, h) in [
+        ("serve-book-desktop", 1200, 900),
+        ("serve-book-phone", 390, 1200),
+    ] {
+        let b = Browser::start(&driver, w, h);
+        b.go(&format!("http://{addr}/"));
+        b.wait(
+            "return document.body.getAttribute('data-loaded') === 'startpos'",
+            "the start position",
+        );
+        let marked = b.js("return Array.from(document.querySelectorAll('#xtable tr.mvrow')).map(function (r) { \
+            return [r.getAttribute('data-usi'), r.className.indexOf('inbook') >= 0, r.className.indexOf('bookonly') >= 0, \
+            r.lastElementChild.textContent]; });");
+        let rows = marked.as_array().unwrap();
+        let find = |usi: &str| rows.iter().find(|r| r[0] == usi).cloned();
+        assert_eq!(
+            find("2g2f"),
+            Some(serde_json::json!(["2g2f", true, false, "◆ 50"]))
+        );
+        assert_eq!(
+            find("7g7f"),
+            Some(serde_json::json!(["7g7f", true, true, "◆ 80"]))
+        );
+        assert_eq!(rows.iter().filter(|r| r[1] == true).count(), 2, "{marked}");
+        b.screenshot(name);
+        // The book-only move plays as any other.
+        b.click("#xtable tr.bookonly");
+        b.wait(
+            "return document.body.getAttribute('data-loaded') === 'startpos moves 7g7f'",
+            "the book move played",
+        );
+    }
+}

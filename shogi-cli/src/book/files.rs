@@ -185,6 +185,59 @@ pub fn open_any(path: &Path) -> Result<(Book, Vec<String>), String> {
     read_book(path, format, false, std::slice::from_ref(&start)).map_err(|f| f.message)
 }
 
+/// A book read once to mark an explorer's moves (`shogi explore --book`, `shogi serve
+/// --book`, `shogitk.serve(book=...)`), then looked up per position: Apery's by its key, the
+/// others without the move number and flipped on a miss (YaneuraOu's IgnoreBookPly and
+/// FlippedBook).
+pub enum MarkBook {
+    /// Apery's `book.bin` (its keys are hashes: probed directly, not walked) and its name.
+    Apery(AperyBook, String),
+    /// A YaneuraOu text or `.ybb` book.
+    Book(Book),
+}
+
+impl std::fmt::Debug for MarkBook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MarkBook::Apery(a, name) => write!(f, "{name} ({} records)", a.records.len()),
+            MarkBook::Book(b) => write!(f, "book of {} positions", b.len()),
+        }
+    }
+}
+
+impl MarkBook {
+    /// Reads the book at `path`, its format from its content and extension; an error is the
+    /// message `shogi` prints.
+    pub fn open(path: &Path) -> Result<MarkBook, String> {
+        let format = BookFormat::of_input(path).map_err(|f| f.message)?;
+        if format != BookFormat::Apery {
+            let (book, _) = read_book(path, format, false, &[]).map_err(|f| f.message)?;
+            return Ok(MarkBook::Book(book));
+        }
+        let name = path.display().to_string();
+        let file = File::open(path).map_err(|e| format!("error: {name}: {e}"))?;
+        let apery =
+            AperyBook::read(BufReader::new(file), &name).map_err(|e| book_failure(&e).message)?;
+        Ok(MarkBook::Apery(apery, name))
+    }
+
+    /// The book's moves of `pos`, in the book's order (none when it lacks the position).
+    pub fn moves(&self, pos: &Position) -> Result<Vec<shogi_book::BookMove>, String> {
+        match self {
+            MarkBook::Apery(apery, name) => {
+                apery.probe(pos).map_err(|e| format!("error: {name}: {e}"))
+            }
+            MarkBook::Book(book) => {
+                let lookup = shogi_book::Lookup {
+                    ignore_ply: true,
+                    flipped: true,
+                };
+                Ok(book.probe(pos, lookup).map(|e| e.moves).unwrap_or_default())
+            }
+        }
+    }
+}
+
 /// Writes `book` in the format of `path`'s extension (`.ybb`, `.bin`, else text) through a
 /// temporary file renamed into place; returns what the format could not keep.
 pub fn save_any(path: &Path, book: &Book) -> Result<Vec<String>, String> {

@@ -10,7 +10,7 @@ use shogi_core::{Move, Position, SetupOptions, Variant};
 use shogi_kif::Winner;
 use shogi_train::GameResult;
 
-pub use super::files::{open_any, save_any};
+pub use super::files::{MarkBook, open_any, save_any};
 use std::path::Path;
 
 /// What [`add_db_games`] read.
