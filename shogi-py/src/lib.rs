@@ -25,6 +25,7 @@ mod record;
 mod state;
 mod stats;
 mod svg;
+mod web;
 
 use pyo3::prelude::*;
 
@@ -72,5 +73,6 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyze::eval_graph, m)?)?;
     m.add_function(wrap_pyfunction!(record::record_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(match_py::play_match, m)?)?;
+    m.add_function(wrap_pyfunction!(web::serve, m)?)?;
     Ok(())
 }

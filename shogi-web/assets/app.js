@@ -111,6 +111,7 @@
       return loadGames().then(function () {
         document.body.setAttribute("data-filters", JSON.stringify(filters({})));
         document.body.setAttribute("data-loaded", s);
+        if (window.performance && performance.mark) performance.mark("loaded " + s);
       });
     }).catch(fail);
   }

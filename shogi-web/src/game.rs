@@ -210,6 +210,15 @@ impl GameView {
         view
     }
 
+    /// Says in `result` that the record `name` was read only up to `error` (the view shows
+    /// what was read), as `shogi view` and `Record.to_html()` write it.
+    pub fn stopped_by(&mut self, name: &str, error: &shogi_kif::ReadError) {
+        self.result = format!(
+            "{name}: line {}: {} (shown up to there)",
+            error.location.line, error.message
+        );
+    }
+
     /// The positions of the main line shown (the start first).
     pub fn positions(&self) -> impl Iterator<Item = &Board> {
         self.plies.iter().map(|p| &p.board)

@@ -47,6 +47,7 @@ from ._shogitk import (
     match,
     read,
     read_many,
+    serve,
     write,
 )
 
@@ -79,6 +80,7 @@ __all__ = [
     "match",
     "read",
     "read_many",
+    "serve",
     "stats",
     "write",
 ]
