@@ -30,19 +30,19 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def get(base, path, **params):
-    url = base + path + ("?" + urllib.parse.urlencode(params) if params else "")
+def get(base, endpoint, **params):
+    url = base + endpoint + ("?" + urllib.parse.urlencode(params) if params else "")
     with urllib.request.urlopen(url, timeout=120) as r:
         return r.read()
 
 
-def get_json(base, path, **params):
-    return json.loads(get(base, path, **params))
+def get_json(base, endpoint, **params):
+    return json.loads(get(base, endpoint, **params))
 
 
-def timed(base, path, **params):
+def timed(base, endpoint, **params):
     t = time.perf_counter()
-    get(base, path, **params)
+    get(base, endpoint, **params)
     return (time.perf_counter() - t) * 1e3
 
 
