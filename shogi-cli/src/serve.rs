@@ -26,8 +26,7 @@ reachable from elsewhere). `shogi serve --db games.sqlite` runs until stopped (C
 only opens the database and the address, says so, and exits.\n\
 Exit status: 0, 2 when the database cannot be opened or the address cannot be bound.\n\n\
 Examples:\n  shogi index samples/ --db games.sqlite\n  shogi serve --db games.sqlite --bind 127.0.0.1:0 --check\n  \
-shogi serve --db games.sqlite --bind 127.0.0.1:0 --threads 2 --query-time 5 --check\n  \
-shogi serve --db games.sqlite --book book.db --check"
+shogi serve --db games.sqlite --bind 127.0.0.1:0 --threads 2 --query-time 5 --check"
 )]
 pub struct ServeArgs {
     /// The game database (see `shogi index`).
