@@ -99,6 +99,55 @@ pub fn open_book(path: &Path) -> Result<(Book, Vec<String>), BookError> {
     )
 }
 
+/// A book read once to mark an explorer's moves (`shogi explore --book`, `shogi serve
+/// --book`, `shogitk.serve(book=...)`), then looked up position by position: Apery's by its
+/// key, the others without the move number and flipped on a miss (YaneuraOu's IgnoreBookPly
+/// and FlippedBook).
+pub enum MarkBook {
+    /// Apery's `book.bin` (its keys are hashes: probed directly, not walked) and its name.
+    Apery(AperyBook, String),
+    /// A YaneuraOu text or `.ybb` book.
+    Book(Book),
+}
+
+impl std::fmt::Debug for MarkBook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MarkBook::Apery(a, name) => write!(f, "{name} ({} records)", a.records.len()),
+            MarkBook::Book(b) => write!(f, "book of {} positions", b.len()),
+        }
+    }
+}
+
+impl MarkBook {
+    /// Reads the book at `path`, its format from its content and extension.
+    pub fn open(path: &Path) -> Result<MarkBook, BookError> {
+        let format = BookFormat::of_input(path)?;
+        if format != BookFormat::Apery {
+            let (book, _) = read_book(path, format, false, &[])?;
+            return Ok(MarkBook::Book(book));
+        }
+        let name = path.display().to_string();
+        let file = File::open(path).map_err(|e| BookError::io(&name, &e))?;
+        let apery = AperyBook::read(BufReader::new(file), &name)?;
+        Ok(MarkBook::Apery(apery, name))
+    }
+
+    /// The book's moves of `pos`, in the book's order (none when it lacks the position).
+    pub fn moves(&self, pos: &Position) -> Result<Vec<crate::book::BookMove>, BookError> {
+        match self {
+            MarkBook::Apery(apery, name) => apery.probe(pos).map_err(|e| BookError::file(name, e)),
+            MarkBook::Book(book) => {
+                let lookup = crate::book::Lookup {
+                    ignore_ply: true,
+                    flipped: true,
+                };
+                Ok(book.probe(pos, lookup).map(|e| e.moves).unwrap_or_default())
+            }
+        }
+    }
+}
+
 /// The temporary path beside `path` that a write goes to before the rename.
 fn temp_beside(path: &Path) -> PathBuf {
     let name = path

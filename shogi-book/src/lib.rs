@@ -62,7 +62,8 @@ pub use eval::{
 };
 pub use extsort::{Duplicates, SortOptions, SortReport, sort_books};
 pub use file::{
-    BookFormat, BookWriter, WriteOptions, open_book, read_book, write_atomically, write_book,
+    BookFormat, BookWriter, MarkBook, WriteOptions, open_book, read_book, write_atomically,
+    write_book,
 };
 pub use text::{
     HEADER, ReadOptions, TextReader, TextRecord, find_in_text_file, read_text, write_record,

@@ -4,6 +4,7 @@
 use crate::ctx::{Ctx, Failure};
 use shogi_web::{ServeOptions, Server};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Arguments of `shogi serve`.
 #[derive(clap::Args)]
@@ -27,6 +28,11 @@ pub struct ServeArgs {
     /// An analysis cache (`shogi analyze --cache`) whose evaluations the game viewer shows.
     #[arg(long, value_name = "FILE")]
     pub analysis: Option<PathBuf>,
+    /// An opening book (YaneuraOu text, .ybb or Apery's book.bin) whose moves the explorer
+    /// marks, with value, depth and count, and lists where no game played them (looked up as
+    /// `shogi explore --book` does: without the move number, and flipped).
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
     /// Address and port to listen on (port 0: any free port).
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
     pub bind: String,
@@ -49,6 +55,13 @@ pub fn run(args: &ServeArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
         threads: args.threads,
         query_time: std::time::Duration::try_from_secs_f64(args.query_time)
             .map_err(|_| Failure::usage("error: --query-time: a number of seconds, at least 0"))?,
+        book: match &args.book {
+            Some(path) => Some(Arc::new(
+                shogi_book::MarkBook::open(path)
+                    .map_err(|e| crate::book::files::book_failure(&e))?,
+            )),
+            None => None,
+        },
     };
     let server =
         Server::bind(&args.db, &options).map_err(|e| Failure::usage(format!("error: {e}")))?;

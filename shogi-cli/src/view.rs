@@ -79,10 +79,7 @@ pub fn run(args: &ViewArgs, ctx: &mut Ctx<'_>) -> Result<(), Failure> {
             let name = input.rel.to_string_lossy().into_owned();
             let mut view = GameView::of(&game.record, &name);
             if let Some(e) = &game.error {
-                view.result = format!(
-                    "{}: line {}: {} (shown up to there)",
-                    input.name, e.location.line, e.message
-                );
+                view.stopped_by(&input.name, e);
             }
             if let Some(a) = &analysis {
                 a.annotate(&mut view)

@@ -90,6 +90,23 @@ pub fn move_text(pos: &Position, mv: Move, last_to: Option<Square>, notation: No
     s
 }
 
+/// The text of `mv` as the KIF writer writes it on a move line (no side mark, the source
+/// square in brackets, 打 for every drop, `同　` with a full-width space): `７六歩(77)`,
+/// `同　角成(88)`, `５五角打`. `last_to` is the previous move's destination.
+///
+/// ```
+/// use shogi_core::{Move, Position, Variant};
+/// use shogi_kif::notation::kif_move_text;
+///
+/// let pos = Position::startpos(Variant::Standard);
+/// assert_eq!(kif_move_text(&pos, Move::from_usi("7g7f").unwrap(), None), "７六歩(77)");
+/// ```
+pub fn kif_move_text(pos: &Position, mv: Move, last_to: Option<Square>) -> String {
+    let mut s = String::with_capacity(16);
+    japanese::write_move(&mut s, pos, mv, last_to, Style::Kif);
+    s
+}
+
 /// Writes [`move_text`] into `out`.
 pub fn write_move<W: fmt::Write + ?Sized>(
     out: &mut W,

@@ -26,6 +26,7 @@ mod state;
 mod stats;
 mod svg;
 mod tags;
+mod web;
 
 use pyo3::prelude::*;
 
@@ -80,5 +81,6 @@ fn shogitk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyze::eval_graph, m)?)?;
     m.add_function(wrap_pyfunction!(record::record_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(match_py::play_match, m)?)?;
+    m.add_function(wrap_pyfunction!(web::serve, m)?)?;
     Ok(())
 }

@@ -134,6 +134,15 @@ impl PyRecord {
         self.game.format.map(Format::name)
     }
 
+    /// The game as one self-contained HTML page (board, moves, comments, tags, evaluation
+    /// graph; no external request), the page `shogi view RECORD -o FILE.html` writes. The
+    /// evaluations are the record's own comments, or those of `analysis`, a cache of
+    /// `shogi analyze --cache`.
+    #[pyo3(signature = (*, analysis = None))]
+    fn to_html(&self, py: Python<'_>, analysis: Option<std::path::PathBuf>) -> PyResult<String> {
+        crate::web::record_html(py, self, analysis)
+    }
+
     /// The header: KIF key (`先手`, `開始日時`, …) to value; a repeated key keeps its last
     /// value (`header_items` keeps them all, in order).
     #[getter]

@@ -102,5 +102,35 @@ var Draw = (function () {
       '<span class="s" style="width:' + pc(m.sente_wins) + '%"></span><span class="d" style="width:' + pc(m.draws + m.unfinished) +
       '%"></span><span class="g" style="width:' + pc(m.gote_wins) + '%"></span></div>';
   }
-  return { boardSvg: boardSvg, graphSvg: graphSvg, graphPly: graphPly, esc: esc, bars: bars };
+  // The notation moves are shown in: "kif" (the KIF writer's text, computed in Rust),
+  // "western" or "usi"; the choice is remembered by the browser where the page may store it.
+  var NOTAS = { kif: "日本式 (KIF)", western: "Western", usi: "USI" }, NOTA_KEY = "shogitk.notation", nota = null;
+  function notation(set) {
+    if (set && NOTAS[set]) {
+      nota = set;
+      try { localStorage.setItem(NOTA_KEY, set); } catch (e) { /* a page that may not store */ }
+    }
+    if (!nota) {
+      try { nota = localStorage.getItem(NOTA_KEY); } catch (e) { nota = null; }
+      if (!NOTAS[nota]) nota = "kif";
+    }
+    return nota;
+  }
+  function notationSelect(id) {
+    return '<select id="' + id + '" class="nota" title="notation">' + Object.keys(NOTAS).map(function (k) {
+      return '<option value="' + k + '"' + (k === notation() ? " selected" : "") + ">" + NOTAS[k] + "</option>";
+    }).join("") + "</select>";
+  }
+  // A move ({kif, west, usi}) in the chosen notation.
+  function moveText(m) {
+    var n = notation();
+    return n === "western" ? m.west : n === "usi" ? m.usi : m.kif;
+  }
+  // One entry of a move list: number, the mover's mark (sente: true), the move.
+  function moveItem(i, sente, m, cls) {
+    return '<div class="mv' + (cls || "") + '" data-ply="' + i + '"><span class="n">' + i + '</span><span class="sd">' +
+      (sente ? "☗" : "☖") + '</span><span class="t">' + esc(moveText(m)) + "</span></div>";
+  }
+  return { boardSvg: boardSvg, graphSvg: graphSvg, graphPly: graphPly, esc: esc, bars: bars,
+    notation: notation, notationSelect: notationSelect, moveText: moveText, moveItem: moveItem };
 })();

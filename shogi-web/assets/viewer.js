@@ -1,18 +1,18 @@
-// The game viewer: board, move list (Japanese, or Western), comments, tags, the evaluation
+// The game viewer: board, move list (KIF, Western or USI, remembered), comments, tags, the evaluation
 // graph; keys ←/→, Home/End; the graph and the moves are clickable. It shows a GameView the
 // Rust side computed (every position is in the data); it plays no move itself.
 "use strict";
 var Viewer = (function () {
   var CAP = 3000;
   function mount(root, g, start) {
-    var st = { ply: 0, flip: false, west: false };
+    var st = { ply: 0, flip: false };
     var E = Draw.esc;
     root.innerHTML =
       '<h1 id="title"></h1>' +
       '<div class="layout"><div class="boardcol"><div id="board"></div>' +
       '<div class="controls"><button id="first" title="Home">|◀</button><button id="prev" title="←">◀</button>' +
       '<button id="next" title="→">▶</button><button id="last" title="End">▶|</button>' +
-      '<button id="flip">反転</button><button id="nota">Western</button>' +
+      '<button id="flip">反転</button>' + Draw.notationSelect("nota") +
       '<span class="status" id="status"></span></div></div>' +
       '<div class="side"><div class="status" id="result"></div><h2>指し手</h2><div class="moves" id="moves"></div>' +
       '<h2>コメント</h2><div class="comment" id="comment"></div>' +
@@ -29,14 +29,14 @@ var Viewer = (function () {
       var s = [];
       for (var i = 1; i < g.plies.length; i++) {
         var p = g.plies[i];
-        s.push('<div class="mv' + (p.comments.length ? " c" : "") + '" data-ply="' + i + '"><span class="n">' + i + "</span>" + E(st.west ? p.west : p.ja) + "</div>");
+        s.push(Draw.moveItem(i, g.plies[i - 1].board.turn === "sente", p, p.comments.length ? " c" : ""));
       }
       $("moves").innerHTML = s.join("") || '<div class="status">no moves</div>';
     }
     function show() {
       var p = g.plies[st.ply];
       $("board").innerHTML = Draw.boardSvg(p.board, { flip: st.flip, from: p.from, to: p.to });
-      var txt = st.ply === 0 ? "開始局面" : (st.west ? p.west : p.ja);
+      var txt = st.ply === 0 ? "開始局面" : (g.plies[st.ply - 1].board.turn === "sente" ? "☗" : "☖") + Draw.moveText(p);
       $("status").textContent = st.ply + " / " + (g.plies.length - 1) + "  " + txt + (p.eval ? "  評価値 " + p.eval.text : "");
       var comments = p.comments.slice();
       if (st.ply === g.plies.length - 1) comments = comments.concat(g.ending_comments);
@@ -59,9 +59,7 @@ var Viewer = (function () {
     $("next").onclick = function () { go(st.ply + 1); };
     $("last").onclick = function () { go(g.plies.length - 1); };
     $("flip").onclick = function () { st.flip = !st.flip; show(); };
-    $("nota").onclick = function () {
-      st.west = !st.west; this.textContent = st.west ? "日本式" : "Western"; moveList(); show();
-    };
+    $("nota").onchange = function () { Draw.notation(this.value); moveList(); show(); };
     $("moves").onclick = function (ev) {
       var t = ev.target.closest(".mv");
       if (t) go(+t.getAttribute("data-ply"));

@@ -9,7 +9,7 @@ use serde::Serialize;
 use shogi_batch::{GameRow, Selection};
 use shogi_core::{SetupOptions, UsiError, UsiPosition, Variant};
 use shogi_db::Db;
-use shogi_kif::notation::{Notation, move_text};
+use shogi_kif::notation::{Notation, kif_move_text, move_text};
 
 /// The most games one page of `games` or `search` gives.
 pub const MAX_PAGE: usize = 100;
@@ -131,6 +131,17 @@ pub struct LegalMove {
     pub ja: String,
 }
 
+/// A move of the line that led to a position, in the notations the pages offer.
+#[derive(Serialize)]
+pub struct LineMove {
+    /// USI (`7g7f`).
+    pub usi: String,
+    /// As the KIF writer writes it (`７六歩(77)`, `同　歩(34)`).
+    pub kif: String,
+    /// Western (`P-7f`).
+    pub west: String,
+}
+
 /// `/api/position`: the position drawn, its legal moves, and the line that led there.
 #[derive(Serialize)]
 pub struct PositionAnswer {
@@ -140,6 +151,8 @@ pub struct PositionAnswer {
     pub legal: Vec<LegalMove>,
     /// The moves from the start, in Japanese (with 同).
     pub line: Vec<String>,
+    /// The same moves in each notation the pages offer.
+    pub moves: Vec<LineMove>,
     /// The cells of the last move.
     pub from: Option<usize>,
     /// The cell the last move reached.
@@ -172,8 +185,14 @@ pub fn position(p: &Params) -> Result<PositionAnswer, ApiError> {
     let mut pos = usi.start.clone();
     let mut last = None;
     let mut line = Vec::with_capacity(usi.moves.len());
+    let mut moves = Vec::with_capacity(usi.moves.len());
     for &mv in &usi.moves {
         line.push(move_text(&pos, mv, last, Notation::Japanese));
+        moves.push(LineMove {
+            usi: mv.to_usi(),
+            kif: kif_move_text(&pos, mv, last),
+            west: move_text(&pos, mv, last, Notation::Western),
+        });
         pos.play_unchecked(mv);
         last = Some(mv.to());
     }
@@ -188,6 +207,7 @@ pub fn position(p: &Params) -> Result<PositionAnswer, ApiError> {
         board: Board::of(end),
         legal,
         line,
+        moves,
         from,
         to,
     })

@@ -6,7 +6,7 @@ use crate::board::{Board, move_cells};
 use serde::Serialize;
 use shogi_core::{Color, Position};
 use shogi_kif::eval::{Score, evaluations};
-use shogi_kif::notation::{Notation, move_text};
+use shogi_kif::notation::{Notation, kif_move_text, move_text};
 use shogi_kif::{MainLine, Record, outcome};
 
 /// Evaluations beyond this many centipawns (and mates) are drawn at the graph's edge.
@@ -60,6 +60,9 @@ pub struct Ply {
     pub board: Board,
     /// The move that led here (none at the start): Japanese (KI2 style, `▲７六歩`).
     pub ja: Option<String>,
+    /// The same move as the KIF writer writes it (`７六歩(77)`: shogi-kif's
+    /// [`kif_move_text`](shogi_kif::notation::kif_move_text)).
+    pub kif: Option<String>,
     /// The same move in Western notation (`P-7f`).
     pub west: Option<String>,
     /// The same move in USI (`7g7f`).
@@ -120,6 +123,7 @@ impl GameView {
         let mut plies = vec![Ply {
             board: Board::of(&pos),
             ja: None,
+            kif: None,
             west: None,
             usi: None,
             from: None,
@@ -142,11 +146,13 @@ impl GameView {
                 break;
             }
             let west = move_text(&pos, mv, last, Notation::Western);
+            let kif = kif_move_text(&pos, mv, last);
             pos.play_unchecked(mv);
             let (from, to) = move_cells(mv, size);
             plies.push(Ply {
                 board: Board::of(&pos),
                 ja: Some(ja),
+                kif: Some(kif),
                 west: Some(west),
                 usi: Some(mv.to_usi()),
                 from,
@@ -204,6 +210,15 @@ impl GameView {
         view
     }
 
+    /// Says in `result` that the record `name` was read only up to `error` (the view shows
+    /// what was read), as `shogi view` and `Record.to_html()` write it.
+    pub fn stopped_by(&mut self, name: &str, error: &shogi_kif::ReadError) {
+        self.result = format!(
+            "{name}: line {}: {} (shown up to there)",
+            error.location.line, error.message
+        );
+    }
+
     /// The positions of the main line shown (the start first).
     pub fn positions(&self) -> impl Iterator<Item = &Board> {
         self.plies.iter().map(|p| &p.board)
@@ -250,6 +265,8 @@ mod tests {
         assert_eq!(v.plies.len(), 4);
         assert_eq!(v.plies[1].ja.as_deref(), Some("▲７六歩"));
         assert_eq!(v.plies[1].west.as_deref(), Some("P-7f"));
+        assert_eq!(v.plies[1].kif.as_deref(), Some("７六歩(77)"));
+        assert_eq!(v.plies[3].kif.as_deref(), Some("２二角成(88)"));
         assert_eq!(v.plies[3].ja.as_deref(), Some("▲２二角成"));
         assert_eq!(v.plies[3].usi.as_deref(), Some("8h2b+"));
         assert_eq!(v.plies[3].board.cells[9 + 7], "+馬");

@@ -20,17 +20,20 @@
 //!
 //! Layout (each module uses only those above it): `board` (a position as drawn), `game`
 //! (a game's view), `analysis` (evaluations from `shogi analyze`'s cache), `page` (the HTML),
-//! `api` (the server's answers, as data), `serve` (the HTTP server).
+//! `api` (the server's answers, as data), `book` (an opening book's marks on the explorer's
+//! answer), `serve` (the HTTP server).
 
 mod analysis;
 pub mod api;
 mod board;
+mod book;
 mod game;
 mod page;
 mod serve;
 
 pub use analysis::{Analysis, cache_eval};
 pub use board::{Board, cell, move_cells, side_name};
+pub use book::{BookLookup, explore_marked};
 pub use game::{Eval, GRAPH_CAP, GameView, Ply, mate_text, record_evals};
 pub use page::{IndexEntry, escape_html, game_page, index_page, page, script_json};
 pub use serve::{MAX_URL, ServeOptions, Server, Stopper, app_page, split_url};

@@ -5,6 +5,7 @@
 
 use crate::analysis::Analysis;
 use crate::api::{self, ApiError, Params};
+use crate::book::{BookLookup, explore_marked};
 use crate::page::{DRAW_JS, VIEWER_JS, page};
 use serde::Serialize;
 use shogi_db::Db;
@@ -30,6 +31,8 @@ pub struct ServeOptions {
     pub threads: usize,
     /// The longest a request's database query may run before it is interrupted (503).
     pub query_time: Duration,
+    /// An opening book whose moves the explorer marks (see [`explore_marked`]).
+    pub book: Option<Arc<dyn BookLookup>>,
 }
 
 impl Default for ServeOptions {
@@ -39,6 +42,7 @@ impl Default for ServeOptions {
             analysis: None,
             threads: 4,
             query_time: Duration::from_secs(10),
+            book: None,
         }
     }
 }
@@ -50,6 +54,7 @@ pub struct Server {
     analysis: Option<PathBuf>,
     threads: usize,
     query_time: Duration,
+    book: Option<Arc<dyn BookLookup>>,
     addr: SocketAddr,
     stopped: Arc<AtomicBool>,
 }
@@ -89,6 +94,7 @@ impl Server {
             analysis: options.analysis.clone(),
             threads: options.threads.max(1),
             query_time: options.query_time,
+            book: options.book.clone(),
             addr,
             stopped: Arc::new(AtomicBool::new(false)),
         })
@@ -119,8 +125,14 @@ impl Server {
             };
             let watch = Watchdog::start(db.interrupt_handle(), Arc::clone(&stopped));
             let limit = self.query_time;
+            let book = self.book.clone();
             workers.push(std::thread::spawn(move || {
-                let state = State { db, analysis, app };
+                let state = State {
+                    db,
+                    analysis,
+                    app,
+                    book,
+                };
                 while !stopped.load(Ordering::SeqCst) {
                     // An error is a failed connection, or the unblocking of `stop`.
                     if let Ok(req) = http.recv() {
@@ -185,6 +197,7 @@ struct State {
     db: Db,
     analysis: Option<Analysis>,
     app: Arc<String>,
+    book: Option<Arc<dyn BookLookup>>,
 }
 
 /// The application's page.
@@ -265,7 +278,7 @@ fn route(state: &State, method: &tiny_http::Method, url: &str) -> (u16, &'static
     let (db, analysis) = (&state.db, state.analysis.as_ref());
     match path.as_str() {
         "/" | "/index.html" => (200, "text/html; charset=utf-8", state.app.to_string()),
-        "/api/explore" => json(api::explore(db, &p)),
+        "/api/explore" => json(explore_marked(db, state.book.as_deref(), &p)),
         "/api/games" => json(api::games(db, &p)),
         "/api/game" => json(api::game(db, analysis, &p)),
         "/api/position" => json(api::position(&p)),

@@ -443,6 +443,42 @@ fn view_writes_small_self_contained_pages() {
     assert!(html.contains("shown up to there") && html.contains("▲７六歩"));
 }
 
+/// The moves of `record` as `shogi convert --to kif` writes them: the text after each move
+/// line's number (the generated games have no times), the ending's line last.
+fn kif_writer_moves(record: &Path) -> Vec<String> {
+    let out = shogi_ok(&["convert", &record.display().to_string(), "--to", "kif"]);
+    stdout(&out)
+        .lines()
+        .filter_map(|l| {
+            let (n, rest) = l.trim_start_matches(' ').split_once(' ')?;
+            n.parse::<u32>().ok()?;
+            Some(rest.trim_end_matches(' ').to_string())
+        })
+        .collect()
+}
+
+/// The texts of a move list's moves (`root`: a CSS selector of the list).
+fn move_list(b: &Browser, root: &str) -> Vec<String> {
+    let v = b.js(&format!(
+        "return Array.from(document.querySelectorAll('{root} .mv .t')).map(function (e) {{ return e.textContent; }});"
+    ));
+    serde_json::from_value(v).unwrap()
+}
+
+/// Asserts that a move list shows the KIF writer's moves of `record`.
+fn assert_kif_moves(shown: &[String], record: &Path) {
+    let kif = kif_writer_moves(record);
+    assert!(
+        shown.len() >= 20 && kif.len() >= shown.len(),
+        "{shown:?} {kif:?}"
+    );
+    assert_eq!(shown, &kif[..shown.len()]);
+    assert!(
+        shown.iter().any(|m| m.contains('(')),
+        "KIF's source squares"
+    );
+}
+
 /// The browser's view of the page: ply shown, board cells with a piece, graph present.
 const STATE: &str = "var a = document.getElementById('vroot'); \
 if (!a || !a.hasAttribute('data-ply')) a = document.getElementById('app'); return {ply: a.getAttribute('data-ply'), \
@@ -476,6 +512,39 @@ fn view_page_in_a_browser_offline() {
         assert_eq!(s["pieces"], 40, "{s}");
         assert_eq!(s["graph"], true, "{s}");
         assert_eq!(s["resources"], 0, "the page loaded nothing: {s}");
+        // The moves as the KIF writer writes them; Western at a choice the page remembers.
+        let record = games.join("g001.kif");
+        assert_kif_moves(&move_list(&b, "#moves"), &record);
+        if name == "view-desktop" {
+            b.js(
+                "var s = document.getElementById('nota'); s.value = 'western'; \
+                  s.dispatchEvent(new Event('change')); return 0;",
+            );
+            let out = shogi_ok(&["convert", &record.display().to_string(), "--to", "moves"]);
+            let cli = shogi_ok(&[
+                "convert",
+                &record.display().to_string(),
+                "--to",
+                "moves",
+                "--notation",
+                "western",
+            ]);
+            assert_ne!(stdout(&out), stdout(&cli));
+            let west: Vec<String> = stdout(&cli).split_whitespace().map(String::from).collect();
+            assert_eq!(move_list(&b, "#moves"), west);
+            b.go(&format!("file://{}", page.display()));
+            b.wait(
+                "return document.querySelector('svg.board') !== null",
+                "the board again",
+            );
+            assert_eq!(
+                b.js("return document.getElementById('nota').value;"),
+                "western"
+            );
+            assert_eq!(move_list(&b, "#moves"), west);
+            b.js("var s = document.getElementById('nota'); s.value = 'kif'; \
+                  s.dispatchEvent(new Event('change')); return 0;");
+        }
         // Keys: → twice, ← once, End, Home.
         b.press("\u{E014}");
         b.press("\u{E014}");
@@ -525,6 +594,46 @@ fn serve_in_a_browser() {
             .map(|m| serde_json::json!([m["usi"], m["move"], m["games"]]))
             .collect();
         assert_eq!(rows, Value::Array(want));
+        // A drag on the board (a finger on the phone, the mouse on the desktop): 2g to 2f
+        // (cells 6*9+7 and 5*9+7); the explorer follows, the move list shows it as KIF.
+        b.drag(
+            "rect.sq[data-cell='61']",
+            "rect.sq[data-cell='52']",
+            name == "serve-phone",
+        );
+        b.wait(
+            "return document.body.getAttribute('data-loaded') === 'startpos moves 2g2f'",
+            "the dragged move",
+        );
+        let dragged = b.js(
+            "return Array.from(document.querySelectorAll('#xtable tr.mvrow')).map(function (r) { \
+            return [r.getAttribute('data-usi'), +r.children[1].textContent]; });",
+        );
+        let cli = cli_explore("startpos moves 2g2f", "usi");
+        let want: Vec<Value> = cli["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| serde_json::json!([m["usi"], m["games"]]))
+            .collect();
+        assert!(!want.is_empty());
+        assert_eq!(dragged, Value::Array(want));
+        assert_eq!(move_list(&b, "#xmoves"), ["２六歩(27)"]);
+        // A drag that ends off the legal squares plays nothing.
+        b.drag("rect.sq[data-cell='20']", "rect.sq[data-cell='40']", false);
+        assert_eq!(
+            b.js("return document.querySelectorAll('#xboard circle').length;"),
+            0
+        );
+        assert_eq!(
+            b.js("return document.body.getAttribute('data-loaded');"),
+            "startpos moves 2g2f"
+        );
+        b.click("#reset");
+        b.wait(
+            "return document.body.getAttribute('data-loaded') === 'startpos'",
+            "the start again",
+        );
         // A click on the first move plays it: the board and the table change.
         let first = rows[0][0].as_str().unwrap().to_string();
         let before = b.js("return document.getElementById('xboard').innerHTML;");
@@ -606,6 +715,11 @@ fn serve_in_a_browser() {
         );
         b.press("\u{E014}");
         assert_eq!(b.js(STATE)["ply"], "2");
+        let path = b.js("return document.querySelector('#vroot #tags td + td').textContent;");
+        assert_kif_moves(
+            &move_list(&b, "#vroot #moves"),
+            Path::new(path.as_str().unwrap()),
+        );
         b.click("#vroot #graph svg");
         let mid = b.js(STATE)["ply"]
             .as_str()
@@ -618,6 +732,140 @@ fn serve_in_a_browser() {
         b.wait(
             "return document.getElementById('gameview').hidden",
             "back to the explorer",
+        );
+    }
+}
+
+/// The book of the book tests: at the start, 2g2f (which games played) and 7g7f (which none
+/// did); a position stored flipped, found for `startpos moves 2g2f` by the flipped lookup.
+const BOOK: &str = "#YANEURAOU-DB2016 1.00\n\
+sfen lnsgkgsnl/1r5b1/p1ppppppp/1p7/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2\n\
+8g8f none -20 8 2\n\
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n\
+7g7f 3c3d 80 12 7\n\
+2g2f none 50 10 3\n";
+
+/// A server over the generated database with [`BOOK`], and the book's path.
+fn book_server() -> &'static (SocketAddr, PathBuf) {
+    static ADDR: OnceLock<(SocketAddr, PathBuf)> = OnceLock::new();
+    ADDR.get_or_init(|| {
+        let (_, db) = database();
+        let book = scratch("web-book").join("book.db");
+        std::fs::write(&book, BOOK).unwrap();
+        let marks = shogi_book::MarkBook::open(&book).expect("the book");
+        let options = shogi_web::ServeOptions {
+            bind: "127.0.0.1:0".into(),
+            threads: 2,
+            book: Some(std::sync::Arc::new(marks)),
+            ..Default::default()
+        };
+        let server = shogi_web::Server::bind(db, &options).expect("the server starts");
+        let addr = server.addr();
+        std::thread::spawn(move || server.run());
+        (addr, book)
+    })
+}
+
+#[test]
+fn api_marks_book_moves_as_the_cli_does() {
+    let (addr, book) = book_server();
+    let db = database().1.display().to_string();
+    let mut only_seen = Vec::new();
+    for pos in ["startpos", "startpos moves 2g2f", "startpos moves 1g1f"] {
+        for notation in ["usi", "japanese"] {
+            let (status, mut api) = get_json(
+                *addr,
+                &format!("/api/explore?pos={}&notation={notation}", enc(pos)),
+            );
+            assert_eq!(status, 200, "{api}");
+            let only = api.as_object_mut().unwrap().remove("book_only").unwrap();
+            let args = ["explore", pos, "--db", &db, "--format", "json"];
+            let book = book.display().to_string();
+            let extra = ["--notation", notation, "--book", &book];
+            let cli: Value =
+                serde_json::from_slice(&shogi_ok(&[&args[..], &extra].concat()).stdout).unwrap();
+            assert_eq!(api, cli, "{pos} {notation}");
+            // The book's other moves: not among the games' moves.
+            for m in only.as_array().unwrap() {
+                let usi = m["usi"].as_str().unwrap();
+                assert!(
+                    api["moves"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|x| x["usi"] != usi)
+                );
+                only_seen.push((pos, usi.to_string(), m["book"]["value"].clone()));
+            }
+        }
+    }
+    // 7g7f at the start, once in each notation; 2g2f's marks; after 2g2f, the games' 2c2d
+    // marked through the flipped position (its 8g8f).
+    assert_eq!(
+        only_seen,
+        [
+            ("startpos", "7g7f".to_string(), Value::from(80)),
+            ("startpos", "7g7f".to_string(), Value::from(80)),
+        ]
+    );
+    for (pos, usi, marks) in [
+        (
+            "startpos",
+            "2g2f",
+            serde_json::json!({"value": 50, "depth": 10, "count": 3}),
+        ),
+        (
+            "startpos moves 2g2f",
+            "2c2d",
+            serde_json::json!({"value": -20, "depth": 8, "count": 2}),
+        ),
+    ] {
+        let answer = get_json(*addr, &format!("/api/explore?pos={}", enc(pos))).1;
+        let moves = answer["moves"].as_array().unwrap();
+        let row = moves.iter().find(|m| m["usi"] == usi).unwrap();
+        assert_eq!(row["book"], marks, "{pos} {usi}");
+    }
+    // Without a book, no book field at all (as the CLI without --book).
+    let plain = get_json(server(), "/api/explore?pos=startpos").1;
+    assert!(plain.get("book_only").is_none() && plain["moves"][0].get("book").is_none());
+}
+
+#[test]
+fn serve_marks_book_moves_in_a_browser() {
+    let Some(driver) = browser() else {
+        return;
+    };
+    let (addr, _) = book_server();
+    for (name, w, h) in [
+        ("serve-book-desktop", 1200, 900),
+        ("serve-book-phone", 390, 1200),
+    ] {
+        let b = Browser::start(&driver, w, h);
+        b.go(&format!("http://{addr}/"));
+        b.wait(
+            "return document.body.getAttribute('data-loaded') === 'startpos'",
+            "the start position",
+        );
+        let marked = b.js("return Array.from(document.querySelectorAll('#xtable tr.mvrow')).map(function (r) { \
+            return [r.getAttribute('data-usi'), r.className.indexOf('inbook') >= 0, r.className.indexOf('bookonly') >= 0, \
+            r.lastElementChild.textContent]; });");
+        let rows = marked.as_array().unwrap();
+        let find = |usi: &str| rows.iter().find(|r| r[0] == usi).cloned();
+        assert_eq!(
+            find("2g2f"),
+            Some(serde_json::json!(["2g2f", true, false, "◆ 50"]))
+        );
+        assert_eq!(
+            find("7g7f"),
+            Some(serde_json::json!(["7g7f", true, true, "◆ 80"]))
+        );
+        assert_eq!(rows.iter().filter(|r| r[1] == true).count(), 2, "{marked}");
+        b.screenshot(name);
+        // The book-only move plays as any other.
+        b.click("#xtable tr.bookonly");
+        b.wait(
+            "return document.body.getAttribute('data-loaded') === 'startpos moves 7g7f'",
+            "the book move played",
         );
     }
 }

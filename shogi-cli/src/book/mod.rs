@@ -3,7 +3,7 @@
 //! and formats are shogi-book's; this module holds the flags and the printing.
 
 mod build;
-mod files;
+pub(crate) mod files;
 mod inspect;
 mod openings;
 mod sources;
@@ -221,34 +221,15 @@ fn sort_on_disk(
 }
 
 /// The moves `book` (a file of any of the three formats) has for `pos`, by USI: what
-/// `shogi explore --book` marks. Looked up without the move number, and flipped.
+/// `shogi explore --book` marks (see [`shogi_book::MarkBook`]).
 pub fn book_marks(
     path: &std::path::Path,
     pos: &Position,
 ) -> Result<std::collections::HashMap<String, shogi_book::BookMove>, Failure> {
-    let format = BookFormat::of_input(path)?;
-    let by_usi = |moves: Vec<shogi_book::BookMove>| moves.into_iter().map(|m| (m.mv.to_usi(), m));
-    if format == BookFormat::Apery {
-        // Apery's keys are hashes of positions: looked up directly, not walked to.
-        let name = path.display().to_string();
-        let file =
-            std::fs::File::open(path).map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
-        let apery = shogi_book::AperyBook::read(std::io::BufReader::new(file), &name)
-            .map_err(|e| files::book_failure(&e))?;
-        let moves = apery
-            .probe(pos)
-            .map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
-        return Ok(by_usi(moves).collect());
-    }
-    let (book, _) = read_book(path, format, false, &[])?;
-    let lookup = shogi_book::Lookup {
-        ignore_ply: true,
-        flipped: true,
-    };
-    Ok(book
-        .probe(pos, lookup)
-        .map(|e| by_usi(e.moves).collect())
-        .unwrap_or_default())
+    let moves = shogi_book::MarkBook::open(path)
+        .and_then(|b| b.moves(pos))
+        .map_err(|e| files::book_failure(&e))?;
+    Ok(moves.into_iter().map(|m| (m.mv.to_usi(), m)).collect())
 }
 
 /// The notation argument's text of a move.

@@ -54,6 +54,7 @@ from ._shogitk import (
     merge_caches,
     read,
     read_many,
+    serve,
     write,
 )
 from ._cluster import analyze_on_dask
@@ -95,6 +96,7 @@ __all__ = [
     "merge_caches",
     "read",
     "read_many",
+    "serve",
     "stats",
     "write",
 ]

@@ -173,6 +173,10 @@ class Diagnostic:
 class Record:
     """One game of a record file."""
 
+    def to_html(self, *, analysis: Optional[StrPath] = None) -> str:
+        """The page `shogi view RECORD -o FILE.html` writes: board, moves, comments, tags and
+        evaluation graph in one self-contained HTML file (no external request)."""
+        ...
     @property
     def path(self) -> Optional[str]: ...
     @property
@@ -523,6 +527,18 @@ def read_many(
 ) -> GameIterator: ...
 def files(paths: Union[StrPath, Iterable[StrPath]]) -> List[str]: ...
 def write(record: Record, format: FormatName) -> str: ...
+def serve(
+    db: StrPath,
+    *,
+    analysis: Optional[StrPath] = None,
+    book: Optional[StrPath] = None,
+    bind: str = "127.0.0.1:8080",
+    threads: int = 4,
+) -> None:
+    """Serves `shogi serve`'s explorer and game viewer over the game database `db` (the
+    address is printed once bound; port 0 picks a free one) until stopped (Ctrl-C), then
+    returns. The GIL is released while serving."""
+    ...
 def _stats(
     paths: Union[StrPath, Iterable[StrPath]],
     *,

@@ -226,6 +226,28 @@ impl Browser {
         self.call("POST", &self.s("/actions"), Some(&actions));
     }
 
+    /// Drags (pointer down, move, up) from the centre of the element matching `from` to that
+    /// of `to` (both as they are before the press), with a mouse or a finger (`touch`).
+    pub fn drag(&self, from: &str, to: &str, touch: bool) {
+        let centre = |css: &str| {
+            let v = self.js(&format!(
+                "var r = document.querySelector(\"{css}\").getBoundingClientRect(); \
+                 return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];"
+            ));
+            (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+        };
+        let ((x0, y0), (x1, y1)) = (centre(from), centre(to));
+        let kind = if touch { "touch" } else { "mouse" };
+        let actions = json!({"actions": [{"type": "pointer", "id": "p",
+            "parameters": {"pointerType": kind}, "actions": [
+            {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": x0, "y": y0},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerMove", "duration": 150, "origin": "viewport", "x": x1, "y": y1},
+            {"type": "pointerUp", "button": 0}]}]});
+        self.call("POST", &self.s("/actions"), Some(&actions));
+        self.call("DELETE", &self.s("/actions"), None);
+    }
+
     /// Cuts the browser off the network (DevTools network emulation).
     pub fn offline(&self) {
         let c = json!({"network_conditions": {"offline": true, "latency": 0,
