@@ -42,7 +42,8 @@ fn option_key(engine: &Engine) -> String {
             }
         })
         .collect();
-    // Options set without being offered (none today, but a key must not miss them).
+    // Options set without being offered (USI_Hash or USI_Ponder sent to an engine that does
+    // not list them, as a GUI sends them): the key must not miss them.
     for (n, v) in engine.applied_options() {
         if !engine
             .options()

@@ -6,6 +6,7 @@ use crate::error::DbError;
 use crate::hit::{stored_move, stored_start};
 use crate::schema::{self, db_err};
 use crate::stored::StoredGame;
+use crate::tags::TagReader;
 use rusqlite::Connection;
 use shogi_batch::Selection;
 use shogi_core::Position;
@@ -37,19 +38,8 @@ pub struct Games<'db> {
     page: VecDeque<StoredGame>,
     done: bool,
     read: GamesRead,
-}
-
-/// Refuses filters the stored rows cannot answer: the tag filters (openings, castles,
-/// classes) need each game's tags, which this database does not hold.
-fn check_selection(db: &Path, selection: &Selection) -> Result<(), DbError> {
-    if selection.tag_rules().is_some() {
-        return Err(DbError::new(
-            db,
-            "filters on openings, castles or classes need the games' tags, which this database \
-             does not hold: read the record files instead",
-        ));
-    }
-    Ok(())
+    /// Each game's stored tags, read when the selection filters on them.
+    tags: Option<TagReader>,
 }
 
 impl<'db> Games<'db> {
@@ -59,7 +49,11 @@ impl<'db> Games<'db> {
         selection: &Selection,
         page_size: usize,
     ) -> Result<Games<'db>, DbError> {
-        check_selection(db, selection)?;
+        crate::tags::check_rules(conn, db, selection)?;
+        let tags = match selection.tag_rules() {
+            Some(_) => Some(TagReader::new(conn).map_err(|e| db_err(db, e))?),
+            None => None,
+        };
         let sql = format!(
             "SELECT g.id, g.start_sfen, g.moves, {} FROM games g WHERE g.id > ?1 ORDER BY g.id LIMIT ?2",
             schema::select_list("g")
@@ -74,6 +68,7 @@ impl<'db> Games<'db> {
             page: VecDeque::new(),
             done: false,
             read: GamesRead::default(),
+            tags,
         })
     }
 
@@ -95,7 +90,10 @@ impl<'db> Games<'db> {
         while let Some(r) = rows.next().map_err(|e| db_err(db, e))? {
             let id: i64 = r.get(0).map_err(|e| db_err(db, e))?;
             self.last_id = id;
-            let row = schema::row_from(r, 3).map_err(|e| db_err(db, e))?;
+            let mut row = schema::row_from(r, 3).map_err(|e| db_err(db, e))?;
+            if let Some(reader) = &self.tags {
+                row.tags = reader.tags(self.conn, id).map_err(|e| db_err(db, e))?;
+            }
             let start: Option<String> = r.get(1).map_err(|e| db_err(db, e))?;
             let Some(start) = start else {
                 self.read.unreadable += 1;

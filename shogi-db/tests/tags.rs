@@ -184,6 +184,45 @@ fn tag_filters_equal_brute_force_over_stats_rows() {
     assert!(kept * 4 >= nonempty.len() * 3, "{nonempty:?}");
 }
 
+/// `Db::games` (what `shogi book build --db` reads) keeps, under each tag filter, exactly the
+/// games whose `stats --tags` row the same selection keeps.
+#[test]
+fn games_pass_keeps_the_games_the_tag_filters_keep() {
+    let dir = tempfile::tempdir().unwrap();
+    let (games, all) = collection(dir.path(), 120);
+    let db = index_min(&[games.as_str()], &dir.path().join("g.sqlite"), 2);
+    let db = Db::open(&db).unwrap();
+    let mut rows: BTreeMap<(String, u32), &shogi_batch::GameRow> = BTreeMap::new();
+    for h in &all {
+        rows.entry((h.path.clone(), h.game)).or_insert(&h.row);
+    }
+    let mut kept_any = 0;
+    for (name, s) in selections() {
+        let want: BTreeSet<(String, u32)> = rows
+            .iter()
+            .filter(|(_, r)| s.matches(r, |_| true))
+            .map(|(k, _)| k.clone())
+            .collect();
+        let mut pass = db.games(&s).unwrap();
+        let got: BTreeSet<(String, u32)> = pass
+            .by_ref()
+            .map(|g| {
+                let g = g.unwrap();
+                (g.row.path.clone(), g.row.game)
+            })
+            .collect();
+        assert_eq!(got, want, "{name}");
+        let read = pass.read();
+        assert_eq!(
+            read.games + read.left_out + read.unreadable,
+            rows.len() as u64,
+            "{name}"
+        );
+        kept_any += usize::from(!got.is_empty());
+    }
+    assert!(kept_any * 2 >= selections().len(), "{kept_any}");
+}
+
 #[test]
 fn explore_by_opening_equals_brute_force() {
     let dir = tempfile::tempdir().unwrap();

@@ -22,7 +22,8 @@ pub struct BuildArgs {
     #[arg(required_unless_present_any = ["db", "analysis"])]
     pub paths: Vec<String>,
     /// Games from this game database (`shogi index`) too; the selection filters apply to its
-    /// rows (players, ratings, dates, ending, winner, plies; not the tag filters).
+    /// rows (players, ratings, dates, ending, winner, plies, and the openings, castles and
+    /// classes the database stored).
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
     /// Values and depths from this analysis cache (`shogi analyze --cache`): alone, the book
