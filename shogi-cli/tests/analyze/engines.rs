@@ -96,7 +96,13 @@ fn gpsusi_standard_with_byoyomi_and_refused_for_mini() {
     let r = rows(&o);
     assert_eq!(r.len(), 4);
     for row in &r {
-        assert!(row["error"].is_null(), "{row}");
+        // No error; gpsusi's PV now and then holds a `pass` (a null move), which our check
+        // cuts with a note in the same column (seen once in CI at byoyomi 200).
+        let note = row["error"].as_str().unwrap_or("");
+        assert!(
+            row["error"].is_null() || (note.starts_with("note") && note.contains("pv cut")),
+            "{row}"
+        );
         assert!(row["best_usi"].is_string(), "{row}");
         assert!(row["engine"].as_str().unwrap().starts_with("gpsshogi"));
     }
