@@ -128,21 +128,36 @@ fn build_from_the_database_equals_build_from_the_records() {
             .collect();
         assert_eq!(probed, brute, "{filter:?}");
     }
-    // Tag filters need the records; --dedup is not for a database.
-    for extra in [["--opening", "居飛車"], ["--dedup", "exact"]] {
-        let out = shogi(&[
-            "book",
-            "build",
-            "--db",
-            &db,
-            "-o",
-            &dir.join("x.db").display().to_string(),
-            extra[0],
-            extra[1],
-        ]);
-        assert_eq!(code(&out), 2, "{extra:?}: {}", stderr(&out));
-        assert!(!dir.join("x.db").exists());
+    // The tag filters read the tags the database stored: the same book as from the records.
+    let mut sizes = Vec::new();
+    for tag in [["--opening", "居飛車"], ["--class", "力戦"]] {
+        let mut books = Vec::new();
+        for source in [["", rec.as_str()], ["--db", db.as_str()]] {
+            let out = dir.join("t.db").display().to_string();
+            let mut a = vec!["book", "build"];
+            a.extend(source.iter().filter(|s| !s.is_empty()));
+            a.extend(["-o", &out, "--max-ply", "6", tag[0], tag[1]]);
+            let o = shogi(&a);
+            assert_eq!(code(&o), 0, "{a:?}: {}", stderr(&o));
+            books.push(std::fs::read_to_string(&out).unwrap());
+        }
+        assert_eq!(books[0], books[1], "{tag:?}");
+        sizes.push(books[0].lines().count());
     }
+    assert!(sizes.iter().any(|n| *n > 1), "{sizes:?}");
+    // --dedup is not for a database.
+    let out = shogi(&[
+        "book",
+        "build",
+        "--db",
+        &db,
+        "-o",
+        &dir.join("x.db").display().to_string(),
+        "--dedup",
+        "exact",
+    ]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(!dir.join("x.db").exists());
 }
 
 /// The main line of a record file in USI.
