@@ -12,7 +12,9 @@ The time each method's commands take (until `readyok`) is reported too.
 
 Methods: `none`, `usinewgame` (+ isready), `isready`, `threads` (`setoption Threads` + isready),
 `threads+usinewgame`, `usinewgame-only` (no isready), `hash+usinewgame-only` (the hash option
-set again to its value, then usinewgame, no isready). Positions: one SFEN per line.
+set again to its value, then usinewgame, no isready), `threads-only` and `threads+usinewgame-only`
+(`setoption Threads` without isready: YaneuraOu rebuilds its threads and hash on the setoption line
+itself). Positions: one SFEN per line.
 This is how the engine layer's per-engine reset (shogi-usi `FreshState`) was chosen.
 """
 import argparse
@@ -84,7 +86,7 @@ def reset(engine, method, threads, hash_option=None):
         engine.send(f"setoption name Threads value {threads}")
     if "usinewgame" in method:
         engine.send("usinewgame")
-    if method != "usinewgame-only":
+    if not method.endswith("-only"):
         engine.ready()
 
 

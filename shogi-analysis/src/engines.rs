@@ -12,6 +12,7 @@ use shogi_usi::{BestMove, Engine, EngineError, Limit, OptionKind, Pool, StartOpt
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 /// Every option the engine offered at its default, overridden by those set and marked `(set)`:
 /// the option part of the cache key (buttons left out). An option set to its default value is
@@ -146,6 +147,59 @@ pub(crate) struct Engines {
     pub mini_refused: Option<String>,
     pub cache: Option<Cache>,
     pub cache_notes: Vec<String>,
+    /// How to start one more engine like the others (program, arguments, options, MultiPV):
+    /// the pool grows when preparing a search takes longer than the searches hide.
+    pub more: MoreEngines,
+}
+
+/// What starting one more engine of the pool takes.
+pub(crate) struct MoreEngines {
+    program: std::path::PathBuf,
+    args: Vec<String>,
+    start: StartOptions,
+    multipv: u32,
+}
+
+impl MoreEngines {
+    /// Starts engines until the pool has `wanted` (none when it has that many already).
+    fn grow(&self, pool: &mut Pool, wanted: usize) -> Result<(), EngineError> {
+        if wanted <= pool.len() {
+            return Ok(());
+        }
+        let mut all = std::mem::replace(pool, Pool::from_engines(Vec::new())).into_engines();
+        let mut result = Ok(());
+        while all.len() < wanted {
+            match Engine::start(&self.program, &self.args, self.start.clone()).and_then(|mut e| {
+                if self.multipv > 1 {
+                    e.set_multipv(self.multipv)?;
+                }
+                Ok(e)
+            }) {
+                Ok(e) => all.push(e),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        *pool = Pool::from_engines(all);
+        result
+    }
+}
+
+/// The most processes per search running at once that the pool grows to (each YaneuraOu
+/// process holds its hash and its thread's tables: about 135 MB for the material edition with
+/// `USI_Hash 16`).
+const MOST_PROCESSES_PER_SEARCH: usize = 8;
+
+/// How many processes per search running at once hide a fresh state that takes `prepare` on
+/// average behind searches that take `search`: a process spends `prepare + search` per
+/// search, so `(prepare + search) / search` of them keep one searching, one more for the
+/// spread; at least `least`, at most [`MOST_PROCESSES_PER_SEARCH`].
+fn processes_per_search(prepare: Duration, search: Duration, least: usize) -> usize {
+    let search = search.as_secs_f64().max(1e-4);
+    let needed = ((prepare.as_secs_f64() + search) / search).ceil() as usize + 1;
+    needed.clamp(least, MOST_PROCESSES_PER_SEARCH.max(least))
 }
 
 /// Starts `min(jobs, positions)` engines with the settings' options and timeouts (in Mini
@@ -184,22 +238,23 @@ pub(crate) fn start_engines(
     };
     let searching = settings.jobs.min(positions.max(1));
     let mut pool = Pool::start(searching, &e.program, &e.args, &start).map_err(engine_error)?;
-    // Engines whose fresh state waits (YaneuraOu's `isready`) get more processes than jobs:
-    // each prepares its next search while others search; `searching` of them search at once.
-    let per_search = pool.engines()[0].fresh_state().processes_per_search();
-    let wanted = (searching * per_search).min(positions.max(1));
-    if wanted > pool.len() {
-        let mut all = pool.into_engines();
-        while all.len() < wanted {
-            all.push(Engine::start(&e.program, &e.args, start.clone()).map_err(engine_error)?);
-        }
-        pool = Pool::from_engines(all);
-    }
     if settings.multipv > 1 {
         for engine in pool.engines_mut() {
             engine.set_multipv(settings.multipv).map_err(engine_error)?;
         }
     }
+    let more = MoreEngines {
+        program: e.program.clone(),
+        args: e.args.clone(),
+        start,
+        multipv: settings.multipv,
+    };
+    // Engines whose fresh state waits (YaneuraOu's `isready`) get more processes than jobs:
+    // each prepares its next search while others search; `searching` of them search at once
+    // (and more join once the first searches tell how long each part takes).
+    let per_search = pool.engines()[0].fresh_state().processes_per_search();
+    more.grow(&mut pool, (searching * per_search).min(positions.max(1)))
+        .map_err(engine_error)?;
     let first = &pool.engines()[0];
     let name = first.name();
     let mini_refused = (!plays_mini(first)).then(|| {
@@ -233,6 +288,7 @@ pub(crate) fn start_engines(
         mini_refused,
         cache,
         cache_notes,
+        more,
     })
 }
 
@@ -348,7 +404,10 @@ pub(crate) struct Searched {
 
 /// Searches the slots `todo` of `slots` on the engine pool, each result into `results` (and
 /// the cache); `after_each` is called with the results after each one and stops the searches
-/// by breaking.
+/// by breaking. When the engines prepare their searches ahead (a fresh state that waits), the
+/// first searches are timed and the pool grows to as many processes as hide the preparing
+/// ([`processes_per_search`]) before the rest: which process searches a position does not
+/// change its result, each search starting from a fresh state.
 pub(crate) fn search_positions(
     e: &mut Engines,
     limit: &Limit,
@@ -359,19 +418,91 @@ pub(crate) fn search_positions(
 ) -> Searched {
     let total = todo.len() as u64;
     let mut done = Searched::default();
+    let least = e.pool.len().div_ceil(e.searching.max(1));
+    let (first, rest) = if least > 1 {
+        todo.split_at(todo.len().min(2 * e.pool.len()))
+    } else {
+        (todo, &[][..])
+    };
+    let timing = Mutex::new(Timing::default());
+    let flow = search_part(
+        e,
+        limit,
+        first,
+        slots,
+        results,
+        &mut done,
+        &timing,
+        total,
+        &mut after_each,
+    );
+    if flow.is_continue() && !rest.is_empty() {
+        let t = timing.into_inner().unwrap_or_else(|p| p.into_inner());
+        if t.searches > 0 {
+            let n = t.searches as u32;
+            let per_search = processes_per_search(t.prepare / n, t.search / n, least);
+            let wanted = (e.searching * per_search).min(e.pool.len() + rest.len());
+            // Fewer processes than wanted only cost time: the searches go on with those there.
+            let _ = e.more.grow(&mut e.pool, wanted);
+        }
+        let timing = Mutex::new(Timing::default());
+        let _ = search_part(
+            e,
+            limit,
+            rest,
+            slots,
+            results,
+            &mut done,
+            &timing,
+            total,
+            &mut after_each,
+        );
+    }
+    done
+}
+
+/// The time the engines spent preparing searches and searching, over `searches` searches.
+#[derive(Default)]
+struct Timing {
+    prepare: Duration,
+    search: Duration,
+    searches: usize,
+}
+
+/// [`search_positions`] on the slots `todo`, timing each search and its preparing.
+#[allow(clippy::too_many_arguments)]
+fn search_part(
+    e: &mut Engines,
+    limit: &Limit,
+    todo: &[usize],
+    slots: &[Slot],
+    results: &mut [Option<PosResult>],
+    done: &mut Searched,
+    timing: &Mutex<Timing>,
+    total: u64,
+    after_each: &mut impl FnMut(&[Option<PosResult>], u64, u64) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let cache = e.cache.as_ref();
     let permits = Permits::new(e.searching);
     let ahead = e.pool.len() > e.searching;
-    let _ = e.pool.run(
+    e.pool.run(
         todo.iter().map(|&i| (i, &slots[i])),
         |engine, (i, slot)| {
             let (start, moves) = slot.sent();
+            let begun = Instant::now();
             if ahead {
                 // A failure here is met again, and reported, by the search itself.
                 let _ = engine.prepare(start, moves);
             }
+            let prepared = begun.elapsed();
             let _searching = permits.take();
+            let begun = Instant::now();
             let (r, full) = analyse(engine, start, moves, limit);
+            let searched = begun.elapsed();
+            let mut t = timing.lock().unwrap_or_else(|p| p.into_inner());
+            t.prepare += prepared;
+            t.search += searched;
+            t.searches += 1;
             (i, r, full)
         },
         |_, (i, r, full)| {
@@ -389,8 +520,7 @@ pub(crate) fn search_positions(
             results[i] = Some(r);
             after_each(results, done.count, total)
         },
-    );
-    done
+    )
 }
 
 /// A counting semaphore: at most `n` searches at once, however many engines the pool has.
@@ -433,6 +563,25 @@ impl Drop for Permit<'_> {
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn processes_per_search_hide_the_preparing() {
+        let ms = Duration::from_millis;
+        // YaneuraOu at 100,000 nodes: 130 ms of isready, 40 ms of search: 5 + 1.
+        assert_eq!(processes_per_search(ms(130), ms(40), 4), 6);
+        // Searches longer than the preparing: the least.
+        assert_eq!(processes_per_search(ms(1), ms(40), 4), 4);
+        // Short searches: capped.
+        assert_eq!(
+            processes_per_search(ms(130), ms(7), 4),
+            MOST_PROCESSES_PER_SEARCH
+        );
+        // A search timed at zero does not divide by zero.
+        assert_eq!(
+            processes_per_search(ms(130), ms(0), 4),
+            MOST_PROCESSES_PER_SEARCH
+        );
+    }
 
     #[test]
     fn permits_bound_the_searches_at_once() {

@@ -18,6 +18,10 @@
 //! - YaneuraOu: `usinewgame` clears the histories but not the hash table; `isready` clears
 //!   both. Most of its cost is a fixed 100 ms sleep inside the engine (it waits for a helper
 //!   thread to start by sleeping), not CPU: more engine processes than cores hide it.
+//!   `setoption name Threads` alone (no `isready`) rebuilds its threads and hash on the
+//!   setoption line itself, but is not a fresh state: 3/120 equal (106/120 same move, most
+//!   differing in the node count), and it costs about 40 ms of CPU (measured under load,
+//!   `scripts/fresh-state-check.py --method threads-only`).
 //! - gpsusi builds a new searcher for every `go` on a position sent without moves, so nothing
 //!   is needed for the search; the one difference in 40 is its resignation (a fresh process
 //!   resigned a lost position, one that had searched before played its PV's move), which no
@@ -69,12 +73,13 @@ impl FreshState {
         }
     }
 
-    /// How many processes to run per search running at once, so that preparing the next
+    /// How many processes to start per search running at once, so that preparing the next
     /// search ([`crate::Engine::prepare`]) hides behind another process's search: 4 for
     /// `isready` (YaneuraOu's sleeps at least 100 ms, measured 120-150 ms with a 16 MiB
     /// hash, against about 35 ms of search at 100,000 nodes: a process spends about a
     /// quarter of its time searching), 1 for the others (their fresh state costs a few ms or
-    /// nothing).
+    /// nothing). A caller that times the searches may start more (the analysis does, up to
+    /// 8 when the searches are short).
     pub fn processes_per_search(self) -> usize {
         match self {
             FreshState::IsReady => 4,

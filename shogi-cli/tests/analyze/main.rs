@@ -381,17 +381,17 @@ fn from_comments_needs_no_engine() {
     assert_eq!(r[3]["played_mate"], "7");
 }
 
-/// An engine whose fresh state waits (YaneuraOu's `isready`, here the fake under that name)
-/// gets four processes per job, each preparing its next search while another searches: one
-/// `isready` per search (sent ahead, not again before `go`) and the same table as an engine
-/// given its fresh state just before each search.
-#[test]
-fn an_engine_whose_fresh_state_waits_prepares_ahead_in_more_processes() {
-    let dir = scratch("ahead");
+/// Runs the fake engine named as YaneuraOu (whose fresh state waits: `isready`) with `args`
+/// at `--jobs 1`; checks the table equals the plain fake's (an engine given its fresh state
+/// just before each search), one search per position and one `isready` per start and per
+/// search (sent ahead, not again before `go`); returns how many processes ran.
+fn prepared_ahead(name: &str, args: &[&str]) -> usize {
+    let dir = scratch(name);
     let log = dir.join("log");
     let _ = std::fs::remove_file(&log);
-    let named = fake_args(&["--name", "YaneuraOu fake", "--log", log.to_str().unwrap()]);
-    let ahead = jsonl(&named, &["--jobs", "1"]);
+    let mut all = vec!["--name", "YaneuraOu fake", "--log", log.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let ahead = jsonl(&fake_args(&all), &["--jobs", "1"]);
     assert_eq!(ahead.status.code(), Some(0), "{}", text(&ahead.stderr));
     let plain = jsonl(&fake_args(&[]), &["--jobs", "1"]);
     let strip = |o: &Output| {
@@ -409,10 +409,28 @@ fn an_engine_whose_fresh_state_waits_prepares_ahead_in_more_processes() {
     let logged = std::fs::read_to_string(&log).unwrap();
     let processes = logged.matches("quit").count();
     let searches = logged.matches("go nodes").count();
-    assert_eq!(processes, 4, "{logged}");
     assert_eq!(searches, PLIES + 1);
-    // One `isready` at each start, one per search.
     assert_eq!(logged.matches("isready").count(), processes + searches);
+    processes
+}
+
+/// An engine whose fresh state waits (YaneuraOu's `isready`) gets four processes per job,
+/// each preparing its next search while another searches; when the searches take longer
+/// than the preparing (here 30 ms against nothing), four stay enough.
+#[test]
+fn an_engine_whose_fresh_state_waits_prepares_ahead_in_more_processes() {
+    assert_eq!(prepared_ahead("ahead", &["--think", "30"]), 4);
+}
+
+/// When preparing takes much longer than searching (`isready` 300 ms, searches 10 ms, as
+/// YaneuraOu at a small node count), the first searches tell it and the pool grows to the
+/// most processes per job (8) for the rest, the table unchanged.
+#[test]
+fn the_pool_grows_when_preparing_takes_longer_than_searching() {
+    assert_eq!(
+        prepared_ahead("grows", &["--think", "10", "--ready-ms", "300"]),
+        8
+    );
 }
 
 /// The go commands an engine logged (fake-usi --log).

@@ -36,6 +36,7 @@ usage: fake-usi [ARGS]   a scripted USI engine for tests
 --garbage            write garbage lines (non-UTF-8, unknown words, a 100 kB line) before answers
 --slow-start MS      wait MS before answering `usi`
 --think MS           wait MS before every bestmove (`stop` ends the wait)
+--ready-ms MS        wait MS before every readyok (as YaneuraOu's isready sleeps)
 --stderr TEXT        write TEXT to stderr at start
 --ignore-quit        do not exit on `quit` (the caller must kill)
 --log FILE           append every line received to FILE
@@ -73,6 +74,7 @@ struct Config {
     garbage: bool,
     slow_start: u64,
     think: u64,
+    ready_ms: u64,
     stderr: Option<String>,
     ignore_quit: bool,
     log: Option<String>,
@@ -124,6 +126,7 @@ fn parse_args() -> Config {
             "--garbage" => c.garbage = true,
             "--slow-start" => c.slow_start = num(val()),
             "--think" => c.think = num(val()),
+            "--ready-ms" => c.ready_ms = num(val()),
             "--stderr" => c.stderr = Some(val()),
             "--ignore-quit" => c.ignore_quit = true,
             "--log" => c.log = Some(val()),
@@ -264,6 +267,9 @@ fn main() {
                 out.line("usiok");
             }
             "isready" => {
+                if config.ready_ms > 0 {
+                    std::thread::sleep(Duration::from_millis(config.ready_ms));
+                }
                 out.garbage();
                 out.line("readyok");
             }
