@@ -16,8 +16,11 @@
 //!   clears the hash, which is all of it, so `usinewgame` is not sent as well (it would clear
 //!   the hash a second time: 4.4 ms instead of 3.0).
 //! - YaneuraOu: `usinewgame` clears the histories but not the hash table; `isready` clears
-//!   both. Most of its cost is a fixed 100 ms sleep inside the engine (it waits for a helper
-//!   thread to start by sleeping), not CPU: more engine processes than cores hide it.
+//!   both. Most of its cost is sleeping inside the engine (it waits 100 ms for a helper thread
+//!   to start, and up to 100 ms more for it to end): more engine processes than searches hide
+//!   it, on cores the searches leave free; its CPU, about 25 ms a time with `Threads 1` (it
+//!   clears the hash and the thread's tables; 192 ms wall, measured under load), is the
+//!   engine's work for the fresh state and no process count hides it on busy cores.
 //!   `setoption name Threads` alone (no `isready`) rebuilds its threads and hash on the
 //!   setoption line itself, but is not a fresh state: 3/120 equal (106/120 same move, most
 //!   differing in the node count), and it costs about 40 ms of CPU (measured under load,
