@@ -22,20 +22,49 @@
 //! rule's 24–30 band draws), or a move that is not legal by our rules (not a USI move, nifu,
 //! pawn-drop mate, leaving the king in check, a dead piece, …): the mover loses, 反則負け.
 //! Time-up, a crash and a hang are reported by the caller ([`Referee::fail`]).
+//!
+//! The referee takes the answer as the engine layer judged it ([`Answer`]: shogi-usi checks
+//! every `bestmove` on the position it was asked, with shogi-core's rules, and judges `win`
+//! by the match's rule); it parses no text and judges neither a move nor a declaration again.
+//! Moves from elsewhere (tests, a replay) enter typed through [`Referee::play`].
 
 use serde::Serialize;
-use shogi_core::{Color, DeclarationResult, Game, ImpasseRule, Move, PlayError, Position, Score};
+use shogi_core::{
+    Color, Declaration, DeclarationResult, Game, ImpasseRule, Move, PlayError, Position, Score,
+};
+use shogi_usi::{BestMove, Illegality};
 use std::fmt;
 
-/// What the engine to move answered.
+/// What the engine to move answered, as the engine layer (shogi-usi) judged it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
-    /// `bestmove <text>`: a move, still to be checked.
-    Move(String),
+    /// `bestmove <move>`: a move the engine layer checked legal in the referee's position
+    /// ([`BestMove::Move`]).
+    Move(Move),
     /// `bestmove resign`.
     Resign,
-    /// `bestmove win`: an entering-king declaration.
-    Win,
+    /// `bestmove win`: the entering-king declaration as the engine layer judged it
+    /// ([`BestMove::Win`]), under the match's rule ([`Rules::declaration`], which the match
+    /// gives its engines).
+    Win(Declaration),
+    /// `bestmove <text>` that is no legal move here
+    /// ([`shogi_usi::EngineErrorKind::IllegalMove`]): the mover loses.
+    Illegal {
+        /// The move as the engine wrote it.
+        text: String,
+        /// Why it is not legal, as the engine layer decided.
+        why: Illegality,
+    },
+}
+
+impl From<BestMove> for Answer {
+    fn from(b: BestMove) -> Answer {
+        match b {
+            BestMove::Move(m) => Answer::Move(m),
+            BestMove::Resign => Answer::Resign,
+            BestMove::Win(d) => Answer::Win(d),
+        }
+    }
 }
 
 /// What came with a move: its time and the engine's last score and PV.
@@ -396,8 +425,9 @@ impl Referee {
         self.outcome.as_ref()
     }
 
-    /// Takes the answer of the engine to move. Returns the outcome when the game is over
-    /// (by this answer or by the position it leads to), `None` when play goes on.
+    /// Takes the answer of the engine to move, as the engine layer judged it. Returns the
+    /// outcome when the game is over (by this answer or by the position it leads to), `None`
+    /// when play goes on.
     pub fn answer(&mut self, answer: &Answer, info: MoveInfo) -> Option<&Outcome> {
         if self.outcome.is_some() {
             return self.outcome.as_ref();
@@ -405,56 +435,63 @@ impl Referee {
         let us = self.side_to_move();
         match answer {
             Answer::Resign => self.end(Some(!us), Termination::Resign),
-            Answer::Win => {
-                let d = self.position().declaration(self.rules.declaration);
-                let (winner, verdict) = match d.result {
-                    DeclarationResult::Win => (Some(us), "the declarer wins"),
-                    DeclarationResult::Draw => (None, "draw (持将棋)"),
-                    DeclarationResult::Lose => (Some(!us), "false declaration: the declarer loses"),
-                };
-                let rule = match self.rules.declaration {
-                    ImpasseRule::Points27 => 27,
-                    ImpasseRule::Points24 => 24,
-                };
-                self.end(
-                    winner,
-                    Termination::Declaration {
-                        points: d.points,
-                        pieces_in_zone: d.pieces_in_zone,
-                        king_in_zone: d.king_in_zone,
-                        in_check: d.in_check,
-                        rule,
-                        verdict: verdict.to_string(),
-                    },
-                )
-            }
-            Answer::Move(text) => {
-                let checked = Move::from_usi(text)
-                    .map_err(|e| e.to_string())
-                    .and_then(|m| {
-                        self.position()
-                            .check_move(m)
-                            .map(|()| m)
-                            .map_err(|e| e.to_string())
-                    });
-                match checked {
-                    Err(reason) => self.end(
-                        Some(!us),
-                        Termination::IllegalMove {
-                            text: text.clone(),
-                            reason,
-                        },
-                    ),
-                    Ok(m) => {
-                        self.game.play_unchecked(m);
-                        self.evals[us.index()].push(info.eval);
-                        self.played.push(Played { mv: m, info });
-                        self.judge_position();
-                    }
-                }
-            }
+            Answer::Win(d) => self.declared(d),
+            Answer::Illegal { text, why } => self.end(
+                Some(!us),
+                Termination::IllegalMove {
+                    text: text.clone(),
+                    reason: why.to_string(),
+                },
+            ),
+            Answer::Move(m) => self.push(*m, info),
         }
         self.outcome.as_ref()
+    }
+
+    /// Plays a move that did not come from the engine layer (a test, a replay), checked by
+    /// shogi-core's rules: an illegal one is refused (the game goes on unchanged), a legal one
+    /// is played as an engine's. Returns the outcome when the game is over after it.
+    pub fn play(&mut self, m: Move, info: MoveInfo) -> Result<Option<&Outcome>, PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        self.position().check_move(m)?;
+        self.push(m, info);
+        Ok(self.outcome.as_ref())
+    }
+
+    /// Plays a legal move with what came with it, then judges the position it leads to.
+    fn push(&mut self, m: Move, info: MoveInfo) {
+        let mover = self.side_to_move();
+        self.evals[mover.index()].push(info.eval);
+        self.game.play_unchecked(m);
+        self.played.push(Played { mv: m, info });
+        self.judge_position();
+    }
+
+    /// Ends the game by a declaration of the side to move, with the verdict it carries.
+    fn declared(&mut self, d: &Declaration) {
+        let us = self.side_to_move();
+        let (winner, verdict) = match d.result {
+            DeclarationResult::Win => (Some(us), "the declarer wins"),
+            DeclarationResult::Draw => (None, "draw (持将棋)"),
+            DeclarationResult::Lose => (Some(!us), "false declaration: the declarer loses"),
+        };
+        let rule = match self.rules.declaration {
+            ImpasseRule::Points27 => 27,
+            ImpasseRule::Points24 => 24,
+        };
+        self.end(
+            winner,
+            Termination::Declaration {
+                points: d.points,
+                pieces_in_zone: d.pieces_in_zone,
+                king_in_zone: d.king_in_zone,
+                in_check: d.in_check,
+                rule,
+                verdict: verdict.to_string(),
+            },
+        )
     }
 
     /// Ends the game against the side to move (time-up, crash, hang): it loses.
@@ -570,8 +607,13 @@ mod tests {
         Referee::new(pos, &[], rules).unwrap()
     }
 
+    fn usi(m: &str) -> Move {
+        Move::from_usi(m).unwrap()
+    }
+
+    /// A legal move, as the engine layer hands it over.
     fn mv(r: &mut Referee, m: &str) -> Option<Outcome> {
-        r.answer(&Answer::Move(m.into()), MoveInfo::default())
+        r.answer(&Answer::Move(usi(m)), MoveInfo::default())
             .cloned()
     }
 
@@ -580,7 +622,7 @@ mod tests {
             eval: Some(Score::Cp(cp)),
             ..MoveInfo::default()
         };
-        r.answer(&Answer::Move(m.into()), info).cloned()
+        r.answer(&Answer::Move(usi(m)), info).cloned()
     }
 
     #[test]
@@ -593,47 +635,73 @@ mod tests {
         assert_eq!(o.termination, Termination::Resign);
         assert_eq!(o.to_string(), "black resigned");
         assert_eq!(r.played().len(), 2);
+        // Once over, a further answer changes nothing.
+        let again = r.answer(&Answer::Move(usi("2g2f")), MoveInfo::default());
+        assert_eq!(again.map(|o| &o.termination), Some(&Termination::Resign));
+        assert_eq!(r.played().len(), 2);
     }
 
     #[test]
-    fn illegal_moves_lose() {
-        // Not a move at all, a piece that cannot move so, and garbage.
-        for (m, why) in [
-            ("7g7e", "the piece does not move that way"),
-            ("xyz", ""),
-            ("5a5b", ""),
-        ] {
-            let mut r = referee("startpos", Rules::default());
-            let o = mv(&mut r, m).unwrap();
-            assert_eq!(o.winner, Some(Color::White), "{m}");
-            let Termination::IllegalMove { text, reason } = &o.termination else {
-                panic!("{o:?}")
-            };
-            assert_eq!(text, m);
-            assert!(reason.contains(why), "{reason}");
-        }
+    fn an_illegal_answer_loses_with_the_engine_layer_s_reason() {
+        // The referee records the reason it is given and judges nothing again: here a text
+        // that would be legal, with a reason that is not its own, to show it.
+        let mut r = referee("startpos", Rules::default());
+        let answer = Answer::Illegal {
+            text: "7g7f".into(),
+            why: Illegality::Rule(PlayError::Nifu),
+        };
+        let o = r.answer(&answer, MoveInfo::default()).unwrap();
+        assert_eq!(o.winner, Some(Color::White));
+        assert_eq!(
+            o.termination,
+            Termination::IllegalMove {
+                text: "7g7f".into(),
+                reason: "two unpromoted pawns on one file (nifu)".into()
+            }
+        );
+        assert_eq!(
+            o.to_string(),
+            "black played an illegal move 7g7f: two unpromoted pawns on one file (nifu)"
+        );
+        assert!(r.played().is_empty());
+        // Not a USI move: shogi-core's words for the parse error.
+        let mut r = referee("startpos", Rules::default());
+        let why = Illegality::NotUsi(Move::from_usi("xyz").unwrap_err());
+        let answer = Answer::Illegal {
+            text: "xyz".into(),
+            why,
+        };
+        let o = r.answer(&answer, MoveInfo::default()).unwrap();
+        assert!(
+            o.to_string().ends_with(
+                "xyz: bad USI move at byte 3: too short (expected like 7g7f, 8h2b+ or P*5e)"
+            ),
+            "{o}"
+        );
+    }
+
+    #[test]
+    fn moves_from_elsewhere_are_checked_and_an_illegal_one_refused() {
+        let info = MoveInfo::default;
+        let mut r = referee("startpos", Rules::default());
+        assert_eq!(r.play(usi("7g7e"), info()), Err(PlayError::CannotMoveThere));
+        // Refused, not lost: the game goes on unchanged.
+        assert!(r.outcome().is_none());
+        assert_eq!(r.play(usi("7g7f"), info()), Ok(None));
+        assert_eq!(r.played().len(), 1);
         // Nifu: sente has a pawn on every file but 5; P*7e is a second pawn on file 7.
         let mut r = referee("4k4/9/9/9/9/9/PPPP1PPPP/9/4K4 b P 1", Rules::default());
-        let o = mv(&mut r, "P*7e").unwrap();
-        assert!(
-            matches!(&o.termination, Termination::IllegalMove { reason, .. } if reason.contains("pawn")),
-            "{o:?}"
-        );
+        assert_eq!(r.play(usi("P*7e"), info()), Err(PlayError::Nifu));
         // Pawn-drop mate: gote's king on 1a boxed by its own pieces, sente's gold guards 1b.
         let mut r = referee("7nk/7s1/8G/9/9/9/9/9/4K4 b P 1", Rules::default());
-        let o = mv(&mut r, "P*1b").unwrap();
-        assert_eq!(o.winner, Some(Color::White));
-        assert!(
-            matches!(&o.termination, Termination::IllegalMove { reason, .. } if reason.contains("mate")),
-            "{o:?}"
-        );
+        assert_eq!(r.play(usi("P*1b"), info()), Err(PlayError::PawnDropMate));
         // Leaving the king in check: the pinned silver may not move off the file.
         let mut r = referee("k3r4/9/9/9/9/9/9/4S4/4K4 b - 1", Rules::default());
-        let o = mv(&mut r, "5h4g").unwrap();
-        assert!(
-            matches!(&o.termination, Termination::IllegalMove { reason, .. } if reason.contains("check")),
-            "{o:?}"
-        );
+        let o = r.play(usi("5h4g"), info());
+        assert_eq!(o, Err(PlayError::LeavesKingInCheck));
+        // After the end, nothing more is played.
+        r.answer(&Answer::Resign, info());
+        assert_eq!(r.play(usi("5i4h"), info()), Err(PlayError::GameOver));
     }
 
     #[test]
@@ -695,16 +763,23 @@ mod tests {
         assert_eq!(o.winner, Some(Color::White));
     }
 
+    /// The declaration of the side to move, as the engine layer judges it (shogi-core's
+    /// judgement under the match's rule).
+    fn declare(r: &mut Referee) -> Outcome {
+        let d = r.position().declaration(r.rules().declaration);
+        r.answer(&Answer::Win(d), MoveInfo::default())
+            .unwrap()
+            .clone()
+    }
+
     #[test]
-    fn declarations_are_judged() {
+    fn declarations_end_with_the_verdict_they_carry() {
         // NY28: sente may declare (28 points); S27: 27 points, a false declaration.
         let ny28 = "4K4/RBGGSS3/PPPP5/9/9/9/9/9/4k4 b 10P2g2s4n4l4p 1";
-        let mut r = referee(ny28, Rules::default());
-        let o = r.answer(&Answer::Win, MoveInfo::default()).unwrap();
+        let o = declare(&mut referee(ny28, Rules::default()));
         assert_eq!(o.winner, Some(Color::Black), "{o}");
         let s27 = "4K4/RBGGSS3/PPPP5/9/9/9/9/9/4k4 b 9P2g2s4n4l5p 1";
-        let mut r = referee(s27, Rules::default());
-        let o = r.answer(&Answer::Win, MoveInfo::default()).unwrap();
+        let o = declare(&mut referee(s27, Rules::default()));
         assert_eq!(o.winner, Some(Color::White), "{o}");
         assert!(o.to_string().contains("false declaration"), "{o}");
         // 24-point rule: 27 points is in the draw band.
@@ -712,15 +787,25 @@ mod tests {
             declaration: ImpasseRule::Points24,
             ..Rules::default()
         };
-        let mut r = referee(s27, rules);
-        let o = r.answer(&Answer::Win, MoveInfo::default()).unwrap();
+        let o = declare(&mut referee(s27, rules));
         assert_eq!(o.winner, None, "{o}");
+        assert!(o.to_string().contains("24-point rule"), "{o}");
         // From the start: a false declaration.
+        let o = declare(&mut referee("startpos", Rules::default()));
+        assert_eq!(o.winner, Some(Color::White));
+        // The verdict is the one the answer carries, not judged again: a winning declaration
+        // handed over at the start stands (the engine layer is the one judge).
         let mut r = referee("startpos", Rules::default());
-        assert_eq!(
-            r.answer(&Answer::Win, MoveInfo::default()).unwrap().winner,
-            Some(Color::White)
-        );
+        let judged = Declaration {
+            king_in_zone: true,
+            pieces_in_zone: 10,
+            in_check: false,
+            points: 28,
+            result: DeclarationResult::Win,
+        };
+        let o = r.answer(&Answer::Win(judged), MoveInfo::default()).unwrap();
+        assert_eq!(o.winner, Some(Color::Black), "{o}");
+        assert!(o.to_string().contains(": 28 points, 10 pieces"), "{o}");
     }
 
     #[test]
