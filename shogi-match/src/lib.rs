@@ -8,7 +8,8 @@
 //! - [`referee`]: a game under our rules that takes each engine answer, as the engine layer
 //!   judged it, and decides the end;
 //! - [`clock`]: time controls and the clocks we keep;
-//! - [`openings`]: start positions from SFEN/USI lines or records;
+//! - [`openings`]: start positions from SFEN/USI lines or records; [`book`]: openings walked
+//!   through a book;
 //! - [`record`]: a finished game as a CSA or KIF record;
 //! - [`runner`]: the match over shogi-usi engines on worker threads, made of [`schedule`] (who
 //!   plays whom), [`pool`] (the engines), [`game`] (one game), [`adjudication`] (each answer
@@ -35,6 +36,7 @@
 //! ```
 
 pub mod adjudication;
+pub mod book;
 pub mod clock;
 pub mod error;
 pub mod game;
