@@ -170,6 +170,7 @@ fn flag(p: Parameter) -> String {
         Parameter::TimeMargin => "--time-margin",
         Parameter::MoveTimeout => "--move-timeout",
         Parameter::Openings => "--openings",
+        Parameter::Book => "--book",
         Parameter::Resign => "--resign-score/--resign-moves",
         Parameter::Draw => "--draw-score/--draw-moves",
         Parameter::Declaration => "--declaration",
@@ -250,6 +251,7 @@ fn settings(a: &MatchArgs) -> Result<Settings, Failure> {
         variant,
         openings: a.openings.clone(),
         opening_plies: a.opening_plies,
+        book: a.book.request(),
         seed: a.seed,
         max_plies: a.max_plies,
         declaration: if a.declaration == "24" { 24 } else { 27 },
@@ -259,19 +261,7 @@ fn settings(a: &MatchArgs) -> Result<Settings, Failure> {
         sprt_model: a.sprt_model.clone(),
         event: a.event.clone(),
     };
-    let mut settings = request.settings().map_err(failure)?;
-    let openings = std::mem::take(&mut settings.openings);
-    let openings = crate::book::book_openings(
-        &a.book,
-        openings,
-        a.openings.is_some(),
-        settings.games,
-        a.seed,
-        variant,
-    )?;
-    settings.set_openings(openings, a.seed);
-    settings.validate().map_err(failure)?;
-    Ok(settings)
+    request.settings().map_err(failure)
 }
 
 fn result_word(f: &Finished) -> &'static str {

@@ -1,11 +1,12 @@
 //! Adjudication of each engine answer: the time charged to the clock (lost on time past it),
-//! the move or declaration handed to the referee, and an engine's failure (illegal move, hang,
-//! crash) turned into the game's end.
+//! the engine layer's judged answer (a checked move, a resignation, a judged declaration, an
+//! illegal move with its typed reason) handed to the referee as it is, and an engine's
+//! failure (hang, crash) turned into the game's end.
 
 use crate::clock::Clock;
 use crate::referee::{Answer, MoveInfo, Referee, Termination};
 use shogi_core::Color;
-use shogi_usi::{BestMove, EngineError, EngineErrorKind};
+use shogi_usi::{EngineError, EngineErrorKind};
 
 /// Judges a finished search of `side`'s engine: its time goes on the clock (over the limit:
 /// lost on time, and false is returned), its answer to the referee with the move's time,
@@ -27,11 +28,9 @@ pub(crate) fn judge_search(
         });
         return false;
     }
-    let answer = match search.bestmove {
-        BestMove::Move(m) => Answer::Move(m.to_usi()),
-        BestMove::Resign => Answer::Resign,
-        BestMove::Win(_) => Answer::Win,
-    };
+    // The engine layer checked the answer on the position it was asked, the referee's.
+    debug_assert!(search.position == *referee.position());
+    let answer = Answer::from(search.bestmove);
     let best = search.best_line();
     let info = MoveInfo {
         time_ms: ms,
@@ -46,38 +45,31 @@ pub(crate) fn judge_search(
 }
 
 /// Judges a failed search of `side`'s engine: an illegal move goes to the referee as the
-/// engine's answer (true when the referee lets the game go on: the caller asks again), a
-/// timeout waiting for `bestmove` loses on time, anything else ends the game as the engine's
-/// failure, with its last line.
+/// engine's answer (the mover loses), a timeout waiting for `bestmove` loses on time, anything
+/// else ends the game as the engine's failure, with its last line.
 pub(crate) fn judge_engine_error(
     referee: &mut Referee,
     clock: &Clock,
     side: Color,
     e: &EngineError,
-) -> bool {
+) {
     match &e.kind {
-        EngineErrorKind::IllegalMove { text, .. } => {
-            // Our referee judges it (and names the rule) the same way.
-            let info = MoveInfo::default();
-            if referee.answer(&Answer::Move(text.clone()), info).is_none() {
-                return true;
-            }
+        EngineErrorKind::IllegalMove { text, why, .. } => {
+            let answer = Answer::Illegal {
+                text: text.clone(),
+                why: why.clone(),
+            };
+            referee.answer(&answer, MoveInfo::default());
         }
         EngineErrorKind::Timeout {
             waiting_for: "bestmove",
             after,
         } => {
-            let last_info = e
-                .last_lines()
-                .iter()
-                .rev()
-                .find(|l| l.text.starts_with("info"))
-                .map(|l| l.text.clone());
             referee.fail(Termination::TimeUp {
                 elapsed_ms: after.as_millis() as u64,
                 allowed_ms: clock.allowed(side),
                 no_answer: true,
-                last_info,
+                last_info: e.last_info().map(|l| l.text.clone()),
             });
         }
         _ => {
@@ -88,5 +80,4 @@ pub(crate) fn judge_engine_error(
             referee.fail(Termination::EngineFailure { detail });
         }
     }
-    false
 }

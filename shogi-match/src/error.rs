@@ -35,6 +35,8 @@ pub enum Parameter {
     MoveTimeout,
     /// The openings file.
     Openings,
+    /// The book the openings are walked through (its plies and pick included).
+    Book,
     /// The score threshold and moves of resign adjudication.
     Resign,
     /// The score threshold and moves of draw adjudication.
@@ -72,6 +74,7 @@ impl Parameter {
             Parameter::TimeMargin => "time margin",
             Parameter::MoveTimeout => "move timeout",
             Parameter::Openings => "openings",
+            Parameter::Book => "book",
             Parameter::Resign => "resign",
             Parameter::Draw => "draw",
             Parameter::Declaration => "declaration",

@@ -150,9 +150,7 @@ pub(crate) fn play(
                 }
             }
             Err(e) => {
-                if judge_engine_error(&mut referee, &clock, side, &e) {
-                    continue;
-                }
+                judge_engine_error(&mut referee, &clock, side, &e);
                 if e.needs_restart() {
                     if let Err(r) = engine.restart() {
                         *slot = Err(format!("restart failed: {r}"));

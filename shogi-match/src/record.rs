@@ -324,12 +324,23 @@ fn to_v22(v3: &str) -> String {
 mod tests {
     use super::*;
     use crate::referee::{Answer, MoveInfo, Rules};
-    use shogi_core::{Move, Position, Score};
+    use shogi_core::{Move, PlayError, Position, Score};
     use shogi_kif::{ReadOptions, read_str};
     use shogi_train::GameResult;
     use shogi_train::game_result;
+    use shogi_usi::Illegality;
 
-    fn play(sfen: &str, moves: &[&str], last: Answer, rules: Rules) -> (Referee, Outcome) {
+    /// How the game of [`play`] ends after its moves.
+    enum Last {
+        /// The engine to move answers this.
+        Answer(Answer),
+        /// The engine to move declares (judged as the engine layer judges it).
+        Declare,
+        /// The engine to move loses on time, hung.
+        TimeUp,
+    }
+
+    fn play(sfen: &str, moves: &[&str], last: Last, rules: Rules) -> (Referee, Outcome) {
         let start = if sfen == "startpos" {
             Position::startpos(Variant::Standard)
         } else {
@@ -347,13 +358,13 @@ mod tests {
                 notes: Vec::new(),
                 ..MoveInfo::default()
             };
-            if let Some(o) = r.answer(&Answer::Move(m.to_string()), info) {
+            if let Some(o) = r.play(Move::from_usi(m).unwrap(), info).unwrap() {
                 let o = o.clone();
                 return (r, o);
             }
         }
         let o = match last {
-            Answer::Move(ref m) if m == "timeup" => r
+            Last::TimeUp => r
                 .fail(Termination::TimeUp {
                     elapsed_ms: 2000,
                     allowed_ms: 1000,
@@ -361,7 +372,13 @@ mod tests {
                     last_info: Some("info depth 3 time 1990 nodes 100".into()),
                 })
                 .clone(),
-            _ => r.answer(&last, MoveInfo::default()).unwrap().clone(),
+            Last::Declare => {
+                let d = r.position().declaration(r.rules().declaration);
+                r.answer(&Answer::Win(d), MoveInfo::default())
+                    .unwrap()
+                    .clone()
+            }
+            Last::Answer(a) => r.answer(&a, MoveInfo::default()).unwrap().clone(),
         };
         (r, o)
     }
@@ -394,21 +411,30 @@ mod tests {
     #[test]
     fn every_ending_reads_back_with_its_result() {
         let rules = Rules::default();
-        let (r, o) = play("startpos", &["7g7f", "3c3d"], Answer::Resign, rules);
+        let (r, o) = play(
+            "startpos",
+            &["7g7f", "3c3d"],
+            Last::Answer(Answer::Resign),
+            rules,
+        );
         round_trip(&r, &o);
-        let (r, o) = play("startpos", &["7g7f"], Answer::Move("7g7e".into()), rules);
+        let illegal = Last::Answer(Answer::Illegal {
+            text: "7g7e".into(),
+            why: Illegality::Rule(PlayError::CannotMoveThere),
+        });
+        let (r, o) = play("startpos", &["7g7f"], illegal, rules);
         assert!(matches!(o.termination, Termination::IllegalMove { .. }));
         round_trip(&r, &o);
         let (r, o) = play(
             "4k4/9/4P4/9/9/9/9/9/4K4 b G 1",
             &["G*5b"],
-            Answer::Resign,
+            Last::Answer(Answer::Resign),
             rules,
         );
         assert_eq!(o.termination, Termination::Checkmate);
         round_trip(&r, &o);
         let cycle = ["5i5h", "5a5b", "5h5i", "5b5a"].repeat(3);
-        let (r, o) = play("startpos", &cycle, Answer::Resign, rules);
+        let (r, o) = play("startpos", &cycle, Last::Answer(Answer::Resign), rules);
         assert_eq!(o.termination, Termination::Repetition);
         round_trip(&r, &o);
         let mut checks = vec!["9i9a"];
@@ -416,45 +442,50 @@ mod tests {
         let (r, o) = play(
             "4k4/9/9/9/9/9/9/9/R3K4 b - 1",
             &checks,
-            Answer::Resign,
+            Last::Answer(Answer::Resign),
             rules,
         );
         assert!(matches!(o.termination, Termination::PerpetualCheck { .. }));
         round_trip(&r, &o);
         let ny28 = "4K4/RBGGSS3/PPPP5/9/9/9/9/9/4k4 b 10P2g2s4n4l4p 1";
-        let (r, o) = play(ny28, &[], Answer::Win, rules);
+        let (r, o) = play(ny28, &[], Last::Declare, rules);
         assert_eq!(o.winner, Some(Color::Black));
         round_trip(&r, &o);
         let s27 = "4K4/RBGGSS3/PPPP5/9/9/9/9/9/4k4 b 9P2g2s4n4l5p 1";
-        let (r, o) = play(s27, &[], Answer::Win, rules);
+        let (r, o) = play(s27, &[], Last::Declare, rules);
         assert_eq!(o.winner, Some(Color::White));
         round_trip(&r, &o);
         let rules24 = Rules {
             declaration: ImpasseRule::Points24,
             ..rules
         };
-        let (r, o) = play(s27, &[], Answer::Win, rules24);
+        let (r, o) = play(s27, &[], Last::Declare, rules24);
         assert_eq!(o.winner, None);
         round_trip(&r, &o);
         let short = Rules {
             max_plies: 2,
             ..rules
         };
-        let (r, o) = play("startpos", &["7g7f", "3c3d"], Answer::Resign, short);
+        let (r, o) = play(
+            "startpos",
+            &["7g7f", "3c3d"],
+            Last::Answer(Answer::Resign),
+            short,
+        );
         assert!(matches!(o.termination, Termination::MaxPlies { .. }));
         round_trip(&r, &o);
-        let (r, o) = play("startpos", &["7g7f"], Answer::Move("timeup".into()), rules);
+        let (r, o) = play("startpos", &["7g7f"], Last::TimeUp, rules);
         round_trip(&r, &o);
         // A Mini Shogi game and a handicap game.
         let (r, o) = play(
             "rbsgk/4p/5/P4/KGSBR b - 1",
             &["5d5c"],
-            Answer::Resign,
+            Last::Answer(Answer::Resign),
             rules,
         );
         round_trip(&r, &o);
         let kyo = "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
-        let (r, o) = play(kyo, &["3c3d"], Answer::Resign, rules);
+        let (r, o) = play(kyo, &["3c3d"], Last::Answer(Answer::Resign), rules);
         round_trip(&r, &o);
     }
 
@@ -463,7 +494,7 @@ mod tests {
         let (r, o) = play(
             "startpos",
             &["7g7f", "3c3d"],
-            Answer::Resign,
+            Last::Answer(Answer::Resign),
             Rules::default(),
         );
         let record = build(

@@ -22,20 +22,49 @@
 //! rule's 24–30 band draws), or a move that is not legal by our rules (not a USI move, nifu,
 //! pawn-drop mate, leaving the king in check, a dead piece, …): the mover loses, 反則負け.
 //! Time-up, a crash and a hang are reported by the caller ([`Referee::fail`]).
+//!
+//! The referee takes the answer as the engine layer judged it ([`Answer`]: shogi-usi checks
+//! every `bestmove` on the position it was asked, with shogi-core's rules, and judges `win`
+//! by the match's rule); it parses no text and judges neither a move nor a declaration again.
+//! Moves from elsewhere (tests, a replay) enter typed through [`Referee::play`].
 
 use serde::Serialize;
-use shogi_core::{Color, DeclarationResult, Game, ImpasseRule, Move, PlayError, Position, Score};
+use shogi_core::{
+    Color, Declaration, DeclarationResult, Game, ImpasseRule, Move, PlayError, Position, Score,
+};
+use shogi_usi::{BestMove, Illegality};
 use std::fmt;
 
-/// What the engine to move answered.
+/// What the engine to move answered, as the engine layer (shogi-usi) judged it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
-    /// `bestmove <text>`: a move, still to be checked.
-    Move(String),
+    /// `bestmove <move>`: a move the engine layer checked legal in the referee's position
+    /// ([`BestMove::Move`]).
+    Move(Move),
     /// `bestmove resign`.
     Resign,
-    /// `bestmove win`: an entering-king declaration.
-    Win,
+    /// `bestmove win`: the entering-king declaration as the engine layer judged it
+    /// ([`BestMove::Win`]), under the match's rule ([`Rules::declaration`], which the match
+    /// gives its engines).
+    Win(Declaration),
+    /// `bestmove <text>` that is no legal move here
+    /// ([`shogi_usi::EngineErrorKind::IllegalMove`]): the mover loses.
+    Illegal {
+        /// The move as the engine wrote it.
+        text: String,
+        /// Why it is not legal, as the engine layer decided.
+        why: Illegality,
+    },
+}
+
+impl From<BestMove> for Answer {
+    fn from(b: BestMove) -> Answer {
+        match b {
+            BestMove::Move(m) => Answer::Move(m),
+            BestMove::Resign => Answer::Resign,
+            BestMove::Win(d) => Answer::Win(d),
+        }
+    }
 }
 
 /// What came with a move: its time and the engine's last score and PV.
@@ -396,8 +425,9 @@ impl Referee {
         self.outcome.as_ref()
     }
 
-    /// Takes the answer of the engine to move. Returns the outcome when the game is over
-    /// (by this answer or by the position it leads to), `None` when play goes on.
+    /// Takes the answer of the engine to move, as the engine layer judged it. Returns the
+    /// outcome when the game is over (by this answer or by the position it leads to), `None`
+    /// when play goes on.
     pub fn answer(&mut self, answer: &Answer, info: MoveInfo) -> Option<&Outcome> {
         if self.outcome.is_some() {
             return self.outcome.as_ref();
@@ -405,56 +435,63 @@ impl Referee {
         let us = self.side_to_move();
         match answer {
             Answer::Resign => self.end(Some(!us), Termination::Resign),
-            Answer::Win => {
-                let d = self.position().declaration(self.rules.declaration);
-                let (winner, verdict) = match d.result {
-                    DeclarationResult::Win => (Some(us), "the declarer wins"),
-                    DeclarationResult::Draw => (None, "draw (持将棋)"),
-                    DeclarationResult::Lose => (Some(!us), "false declaration: the declarer loses"),
-                };
-                let rule = match self.rules.declaration {
-                    ImpasseRule::Points27 => 27,
-                    ImpasseRule::Points24 => 24,
-                };
-                self.end(
-                    winner,
-                    Termination::Declaration {
-                        points: d.points,
-                        pieces_in_zone: d.pieces_in_zone,
-                        king_in_zone: d.king_in_zone,
-                        in_check: d.in_check,
-                        rule,
-                        verdict: verdict.to_string(),
-                    },
-                )
-            }
-            Answer::Move(text) => {
-                let checked = Move::from_usi(text)
-                    .map_err(|e| e.to_string())
-                    .and_then(|m| {
-                        self.position()
-                            .check_move(m)
-                            .map(|()| m)
-                            .map_err(|e| e.to_string())
-                    });
-                match checked {
-                    Err(reason) => self.end(
-                        Some(!us),
-                        Termination::IllegalMove {
-                            text: text.clone(),
-                            reason,
-                        },
-                    ),
-                    Ok(m) => {
-                        self.game.play_unchecked(m);
-                        self.evals[us.index()].push(info.eval);
-                        self.played.push(Played { mv: m, info });
-                        self.judge_position();
-                    }
-                }
-            }
+            Answer::Win(d) => self.declared(d),
+            Answer::Illegal { text, why } => self.end(
+                Some(!us),
+                Termination::IllegalMove {
+                    text: text.clone(),
+                    reason: why.to_string(),
+                },
+            ),
+            Answer::Move(m) => self.push(*m, info),
         }
         self.outcome.as_ref()
+    }
+
+    /// Plays a move that did not come from the engine layer (a test, a replay), checked by
+    /// shogi-core's rules: an illegal one is refused (the game goes on unchanged), a legal one
+    /// is played as an engine's. Returns the outcome when the game is over after it.
+    pub fn play(&mut self, m: Move, info: MoveInfo) -> Result<Option<&Outcome>, PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        self.position().check_move(m)?;
+        self.push(m, info);
+        Ok(self.outcome.as_ref())
+    }
+
+    /// Plays a legal move with what came with it, then judges the position it leads to.
+    fn push(&mut self, m: Move, info: MoveInfo) {
+        let mover = self.side_to_move();
+        self.evals[mover.index()].push(info.eval);
+        self.game.play_unchecked(m);
+        self.played.push(Played { mv: m, info });
+        self.judge_position();
+    }
+
+    /// Ends the game by a declaration of the side to move, with the verdict it carries.
+    fn declared(&mut self, d: &Declaration) {
+        let us = self.side_to_move();
+        let (winner, verdict) = match d.result {
+            DeclarationResult::Win => (Some(us), "the declarer wins"),
+            DeclarationResult::Draw => (None, "draw (持将棋)"),
+            DeclarationResult::Lose => (Some(!us), "false declaration: the declarer loses"),
+        };
+        let rule = match self.rules.declaration {
+            ImpasseRule::Points27 => 27,
+            ImpasseRule::Points24 => 24,
+        };
+        self.end(
+            winner,
+            Termination::Declaration {
+                points: d.points,
+                pieces_in_zone: d.pieces_in_zone,
+                king_in_zone: d.king_in_zone,
+                in_check: d.in_check,
+                rule,
+                verdict: verdict.to_string(),
+            },
+        )
     }
 
     /// Ends the game against the side to move (time-up, crash, hang): it loses.
@@ -557,300 +594,5 @@ fn last_k(v: &[Option<Score>], k: usize) -> Option<Vec<Score>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use shogi_core::Variant;
-
-    fn referee(sfen: &str, rules: Rules) -> Referee {
-        let pos = if sfen == "startpos" {
-            Position::startpos(Variant::Standard)
-        } else {
-            Position::from_sfen(sfen).unwrap()
-        };
-        Referee::new(pos, &[], rules).unwrap()
-    }
-
-    fn mv(r: &mut Referee, m: &str) -> Option<Outcome> {
-        r.answer(&Answer::Move(m.into()), MoveInfo::default())
-            .cloned()
-    }
-
-    fn scored(r: &mut Referee, m: &str, cp: i32) -> Option<Outcome> {
-        let info = MoveInfo {
-            eval: Some(Score::Cp(cp)),
-            ..MoveInfo::default()
-        };
-        r.answer(&Answer::Move(m.into()), info).cloned()
-    }
-
-    #[test]
-    fn legal_moves_go_on_and_resign_ends() {
-        let mut r = referee("startpos", Rules::default());
-        assert_eq!(mv(&mut r, "7g7f"), None);
-        assert_eq!(mv(&mut r, "3c3d"), None);
-        let o = r.answer(&Answer::Resign, MoveInfo::default()).unwrap();
-        assert_eq!(o.winner, Some(Color::White));
-        assert_eq!(o.termination, Termination::Resign);
-        assert_eq!(o.to_string(), "black resigned");
-        assert_eq!(r.played().len(), 2);
-    }
-
-    #[test]
-    fn illegal_moves_lose() {
-        // Not a move at all, a piece that cannot move so, and garbage.
-        for (m, why) in [
-            ("7g7e", "the piece does not move that way"),
-            ("xyz", ""),
-            ("5a5b", ""),
-        ] {
-            let mut r = referee("startpos", Rules::default());
-            let o = mv(&mut r, m).unwrap();
-            assert_eq!(o.winner, Some(Color::White), "{m}");
-            let Termination::IllegalMove { text, reason } = &o.termination else {
-                panic!("{o:?}")
-            };
-            assert_eq!(text, m);
-            assert!(reason.contains(why), "{reason}");
-        }
-        // Nifu: sente has a pawn on every file but 5; P*7e is a second pawn on file 7.
-        let mut r = referee("4k4/9/9/9/9/9/PPPP1PPPP/9/4K4 b P 1", Rules::default());
-        let o = mv(&mut r, "P*7e").unwrap();
-        assert!(
-            matches!(&o.termination, Termination::IllegalMove { reason, .. } if reason.contains("pawn")),
-            "{o:?}"
-        );
-        // Pawn-drop mate: gote's king on 1a boxed by its own pieces, sente's gold guards 1b.
-        let mut r = referee("7nk/7s1/8G/9/9/9/9/9/4K4 b P 1", Rules::default());
-        let o = mv(&mut r, "P*1b").unwrap();
-        assert_eq!(o.winner, Some(Color::White));
-        assert!(
-            matches!(&o.termination, Termination::IllegalMove { reason, .. } if reason.contains("mate")),
-            "{o:?}"
-        );
-        // Leaving the king in check: the pinned silver may not move off the file.
-        let mut r = referee("k3r4/9/9/9/9/9/9/4S4/4K4 b - 1", Rules::default());
-        let o = mv(&mut r, "5h4g").unwrap();
-        assert!(
-            matches!(&o.termination, Termination::IllegalMove { reason, .. } if reason.contains("check")),
-            "{o:?}"
-        );
-    }
-
-    #[test]
-    fn checkmate_ends_and_mate_on_the_last_allowed_ply_counts() {
-        // Sente mates with G*5b on its first move; with a limit of 1 ply the mate still wins.
-        let rules = Rules {
-            max_plies: 1,
-            ..Rules::default()
-        };
-        let mut r = referee("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", rules);
-        let o = mv(&mut r, "G*5b").unwrap();
-        assert_eq!(o.winner, Some(Color::Black));
-        assert_eq!(o.termination, Termination::Checkmate);
-        // Without a mate the limit draws after exactly max_plies moves.
-        let rules = Rules {
-            max_plies: 3,
-            ..Rules::default()
-        };
-        let mut r = referee("startpos", rules);
-        assert_eq!(mv(&mut r, "7g7f"), None);
-        assert_eq!(mv(&mut r, "3c3d"), None);
-        let o = mv(&mut r, "2g2f").unwrap();
-        assert_eq!(o.winner, None);
-        assert_eq!(o.termination, Termination::MaxPlies { limit: 3 });
-    }
-
-    #[test]
-    fn repetition_draws_and_perpetual_check_loses() {
-        let mut r = referee("startpos", Rules::default());
-        let cycle = ["5i5h", "5a5b", "5h5i", "5b5a"];
-        let mut end = None;
-        for i in 0..12 {
-            end = mv(&mut r, cycle[i % 4]);
-            if i < 11 {
-                assert_eq!(end, None, "ply {i}");
-            }
-        }
-        let o = end.unwrap();
-        assert_eq!(o.winner, None);
-        assert_eq!(o.termination, Termination::Repetition);
-        // Sente's rook checks along rank a, then rank b, as gote's king shuttles 5a/5b.
-        let mut r = referee("4k4/9/9/9/9/9/9/9/R3K4 b - 1", Rules::default());
-        assert_eq!(mv(&mut r, "9i9a"), None);
-        let cycle = ["5a5b", "9a9b", "5b5a", "9b9a"];
-        let mut end = None;
-        for i in 0..16 {
-            end = mv(&mut r, cycle[i % 4]);
-            if end.is_some() {
-                break;
-            }
-        }
-        let o = end.unwrap();
-        assert_eq!(
-            o.termination,
-            Termination::PerpetualCheck {
-                checker: ColorName(Color::Black)
-            }
-        );
-        assert_eq!(o.winner, Some(Color::White));
-    }
-
-    #[test]
-    fn declarations_are_judged() {
-        // NY28: sente may declare (28 points); S27: 27 points, a false declaration.
-        let ny28 = "4K4/RBGGSS3/PPPP5/9/9/9/9/9/4k4 b 10P2g2s4n4l4p 1";
-        let mut r = referee(ny28, Rules::default());
-        let o = r.answer(&Answer::Win, MoveInfo::default()).unwrap();
-        assert_eq!(o.winner, Some(Color::Black), "{o}");
-        let s27 = "4K4/RBGGSS3/PPPP5/9/9/9/9/9/4k4 b 9P2g2s4n4l5p 1";
-        let mut r = referee(s27, Rules::default());
-        let o = r.answer(&Answer::Win, MoveInfo::default()).unwrap();
-        assert_eq!(o.winner, Some(Color::White), "{o}");
-        assert!(o.to_string().contains("false declaration"), "{o}");
-        // 24-point rule: 27 points is in the draw band.
-        let rules = Rules {
-            declaration: ImpasseRule::Points24,
-            ..Rules::default()
-        };
-        let mut r = referee(s27, rules);
-        let o = r.answer(&Answer::Win, MoveInfo::default()).unwrap();
-        assert_eq!(o.winner, None, "{o}");
-        // From the start: a false declaration.
-        let mut r = referee("startpos", Rules::default());
-        assert_eq!(
-            r.answer(&Answer::Win, MoveInfo::default()).unwrap().winner,
-            Some(Color::White)
-        );
-    }
-
-    #[test]
-    fn failures_lose_for_the_side_to_move() {
-        let mut r = referee("startpos", Rules::default());
-        mv(&mut r, "7g7f");
-        let o = r.fail(Termination::TimeUp {
-            elapsed_ms: 1200,
-            allowed_ms: 1000,
-            no_answer: false,
-            last_info: None,
-        });
-        assert_eq!(o.winner, Some(Color::Black));
-        assert_eq!(
-            o.to_string(),
-            "white lost on time: 1200 ms used, 1000 ms allowed"
-        );
-    }
-
-    #[test]
-    fn adjudication_by_score() {
-        let resign = Rules {
-            resign: Some(Adjudication {
-                score: 500,
-                moves: 2,
-            }),
-            ..Rules::default()
-        };
-        let mut r = referee("startpos", resign);
-        // Sente thinks it wins, gote agrees: after two moves of each, gote (to move) loses.
-        assert_eq!(scored(&mut r, "7g7f", 600), None);
-        assert_eq!(scored(&mut r, "3c3d", -600), None);
-        assert_eq!(scored(&mut r, "2g2f", 700), None);
-        let o = scored(&mut r, "4c4d", -700);
-        // Now sente is to move and it is gote who is lost: not adjudicated yet.
-        assert_eq!(o, None);
-        let o = scored(&mut r, "2f2e", 800).unwrap();
-        assert_eq!(o.winner, Some(Color::Black));
-        assert_eq!(
-            o.termination,
-            Termination::AdjudicatedLoss {
-                score: 500,
-                moves: 2
-            }
-        );
-        // A disagreement (gote thinks it is fine) never adjudicates.
-        let mut r = referee("startpos", resign);
-        for (m, cp) in [
-            ("7g7f", 600),
-            ("3c3d", 0),
-            ("2g2f", 700),
-            ("4c4d", 0),
-            ("2f2e", 800),
-        ] {
-            assert_eq!(scored(&mut r, m, cp), None);
-        }
-        let draw = Rules {
-            draw: Some(Adjudication {
-                score: 10,
-                moves: 2,
-            }),
-            ..Rules::default()
-        };
-        let mut r = referee("startpos", draw);
-        assert_eq!(scored(&mut r, "7g7f", 50), None);
-        assert_eq!(scored(&mut r, "3c3d", -5), None);
-        assert_eq!(scored(&mut r, "2g2f", 5), None);
-        assert_eq!(scored(&mut r, "4c4d", 0), None);
-        let o = scored(&mut r, "2f2e", 0).unwrap();
-        assert_eq!(o.winner, None);
-        assert!(matches!(o.termination, Termination::AdjudicatedDraw { .. }));
-    }
-
-    #[test]
-    fn kinds_are_the_json_kinds() {
-        let adj = (1, 1);
-        let all = [
-            Termination::Resign,
-            Termination::Checkmate,
-            Termination::NoLegalMoves,
-            Termination::IllegalMove {
-                text: "x".into(),
-                reason: "y".into(),
-            },
-            Termination::Repetition,
-            Termination::PerpetualCheck {
-                checker: ColorName(Color::Black),
-            },
-            Termination::Declaration {
-                points: 28,
-                pieces_in_zone: 10,
-                king_in_zone: true,
-                in_check: false,
-                rule: 27,
-                verdict: "v".into(),
-            },
-            Termination::MaxPlies { limit: 1 },
-            Termination::TimeUp {
-                elapsed_ms: 1,
-                allowed_ms: 0,
-                no_answer: false,
-                last_info: None,
-            },
-            Termination::EngineFailure { detail: "d".into() },
-            Termination::AdjudicatedLoss {
-                score: adj.0,
-                moves: adj.1,
-            },
-            Termination::AdjudicatedDraw {
-                score: adj.0,
-                moves: adj.1,
-            },
-        ];
-        for t in all {
-            let json = serde_json::to_value(&t).unwrap();
-            assert_eq!(json["kind"], t.kind(), "{t:?}");
-        }
-    }
-
-    #[test]
-    fn openings_are_checked() {
-        let start = Position::startpos(Variant::Standard);
-        let bad = [Move::from_usi("7g7e").unwrap()];
-        assert!(matches!(
-            Referee::new(start.clone(), &bad, Rules::default()),
-            Err(OpeningProblem::Illegal(1, _))
-        ));
-        let ok = [Move::from_usi("7g7f").unwrap()];
-        let r = Referee::new(start, &ok, Rules::default()).unwrap();
-        assert_eq!(r.side_to_move(), Color::White);
-        assert_eq!(r.opening_plies(), 1);
-    }
-}
+#[path = "referee_tests.rs"]
+mod tests;

@@ -2,6 +2,7 @@
 //! ([`Settings`], checked): every rule about which settings go together, their ranges and
 //! their defaults is here, once, for the CLI and Python alike. Errors name a [`Parameter`].
 
+use crate::book::BookRequest;
 use crate::clock::TimeControl;
 use crate::error::{MatchError, Parameter};
 use crate::openings::{Opening, OpeningError, order, read_openings};
@@ -273,6 +274,8 @@ pub struct Request {
     pub openings: Option<PathBuf>,
     /// Only the first K moves of each opening.
     pub opening_plies: Option<usize>,
+    /// A book the openings are walked through (standard shogi only).
+    pub book: Option<BookRequest>,
     /// Shuffle the openings with this seed.
     pub seed: Option<u64>,
     /// Draw after this many plies (0: no limit).
@@ -310,6 +313,7 @@ impl Request {
             variant: Variant::Standard,
             openings: None,
             opening_plies: None,
+            book: None,
             seed: None,
             max_plies: 320,
             declaration: 27,
@@ -357,16 +361,24 @@ impl Request {
                     .map_err(MatchError::Openings)?
             }
         };
+        let games = self.games.unwrap_or(if sprt.is_some() {
+            DEFAULT_SPRT_GAMES
+        } else {
+            DEFAULT_GAMES
+        });
+        let openings = match &self.book {
+            None => openings,
+            Some(book) => {
+                let from_file = self.openings.is_some();
+                book.walk(openings, from_file, games, self.seed, self.variant)?
+            }
+        };
         let adj = |a: Option<(i32, u32)>| a.map(|(score, moves)| Adjudication { score, moves });
         let settings = Settings {
             order: order(openings.len(), self.seed),
             engines,
             pairing: self.pairing,
-            games: self.games.unwrap_or(if sprt.is_some() {
-                DEFAULT_SPRT_GAMES
-            } else {
-                DEFAULT_GAMES
-            }),
+            games,
             jobs: self.jobs,
             time_control,
             time_margin_ms: self.time_margin_ms,

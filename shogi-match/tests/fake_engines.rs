@@ -1,7 +1,7 @@
 //! Matches between scripted fake engines (shogi-usi's `fake-usi`): each way a game can end
 //! gives the right result and record, and the match goes on after it.
 
-use shogi_core::{Color, Position, Variant};
+use shogi_core::{Color, ImpasseRule, Position, Variant};
 use shogi_kif::{ReadOptions, read_str};
 use shogi_match::clock::TimeControl;
 use shogi_match::openings::Opening;
@@ -379,5 +379,134 @@ fn a_gpsusi_is_restarted_before_a_new_line_and_the_record_says_so() {
             .unwrap_or("")
             .contains("was restarted"),
         "{text}"
+    );
+}
+
+/// One game from `sfen` (sente to move) in which both engines answer `bestmove <answer>`
+/// at once, under the declaration rule `rule`: sente's answer ends it.
+fn first_answer(sfen: &str, answer: &str, rule: ImpasseRule) -> Finished {
+    let a = fake("a", &["--bestmove", answer]);
+    let b = fake("b", &["--bestmove", answer]);
+    let mut s = settings(a, b, 1, 1000);
+    s.rules.declaration = rule;
+    s.openings = vec![Opening {
+        start: Position::from_sfen(sfen).unwrap(),
+        moves: Vec::new(),
+        source: "test".into(),
+    }];
+    play(&s).remove(0)
+}
+
+const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+/// Each kind of illegal answer ends the game at once against the side that sent it, with the
+/// move as sent and the rule it breaks (as shogi-core words it) in the termination and in
+/// the record, the same for every kind.
+#[test]
+fn each_kind_of_illegal_answer_loses_with_its_reason() {
+    // Sente has a pawn on every file but 5: a pawn dropped on file 7 is nifu.
+    let nifu = "4k4/9/9/9/9/9/PPPP1PPPP/9/4K4 b P 1";
+    for (sfen, text, reason) in [
+        (
+            START,
+            "xyz",
+            "bad USI move at byte 3: too short (expected like 7g7f, 8h2b+ or P*5e)",
+        ),
+        (
+            START,
+            "7g7g",
+            "bad USI move at byte 2: source and destination are the same square",
+        ),
+        (START, "7g7e", "the piece does not move that way"),
+        (START, "5a5b", "the piece belongs to the opponent"),
+        (START, "P*5e", "the piece is not in hand"),
+        (START, "2h2b", "the path is blocked"),
+        (nifu, "P*7e", "two unpromoted pawns on one file (nifu)"),
+    ] {
+        let g = first_answer(sfen, text, ImpasseRule::Points27);
+        assert_eq!(g.outcome.winner, Some(Color::White), "{text}");
+        assert_eq!(
+            g.outcome.termination,
+            Termination::IllegalMove {
+                text: text.into(),
+                reason: reason.into()
+            }
+        );
+        assert!(g.record.usi_moves().is_empty(), "{text}");
+        let end = format!("%ILLEGAL_MOVE\n'*black played an illegal move {text}: {reason}\n");
+        assert!(csa(&g).ends_with(&end), "{}", csa(&g));
+        let kif = record::write(&g.record, &g.notes, OutFormat::Kif);
+        assert!(
+            kif.contains(&format!("*反則手 {text} ({reason})\n")),
+            "{kif}"
+        );
+    }
+}
+
+/// A declaration is judged by the match's rule, 27 or 24 points: the verdict, the points and
+/// the conditions in the termination and the record.
+#[test]
+fn declarations_are_judged_by_the_match_rule() {
+    // Sente's king in the camp with ten pieces there: 28, 27 and 31 points.
+    let p28 = "4K4/RBGGSS3/PPPP5/9/9/9/9/9/4k4 b 10P2g2s4n4l4p 1";
+    let p27 = "4K4/RBGGSS3/PPPP5/9/9/9/9/9/4k4 b 9P2g2s4n4l5p 1";
+    let p31 = "4K4/RBGGSS3/PPPP5/9/9/9/9/9/4k4 b 13P2g2s4n4l1p 1";
+    let wins = "the declarer wins";
+    let draw = "draw (持将棋)";
+    let loses = "false declaration: the declarer loses";
+    for (sfen, rule, points, verdict, winner) in [
+        (p28, ImpasseRule::Points27, 28, wins, Some(Color::Black)),
+        (p27, ImpasseRule::Points27, 27, loses, Some(Color::White)),
+        (p31, ImpasseRule::Points27, 31, wins, Some(Color::Black)),
+        (p28, ImpasseRule::Points24, 28, draw, None),
+        (p27, ImpasseRule::Points24, 27, draw, None),
+        (p31, ImpasseRule::Points24, 31, wins, Some(Color::Black)),
+    ] {
+        let n = if rule == ImpasseRule::Points27 {
+            27
+        } else {
+            24
+        };
+        let g = first_answer(sfen, "win", rule);
+        assert_eq!(g.outcome.winner, winner, "{}", g.outcome);
+        assert_eq!(
+            g.outcome.termination,
+            Termination::Declaration {
+                points,
+                pieces_in_zone: 10,
+                king_in_zone: true,
+                in_check: false,
+                rule: n,
+                verdict: verdict.into(),
+            }
+        );
+        let end = format!(
+            "%KACHI\n'*black declared (entering king, {n}-point rule): {points} points, \
+             10 pieces in the camp, king in the camp true, in check false: {verdict}\n"
+        );
+        assert!(csa(&g).ends_with(&end), "{}", csa(&g));
+        assert!(csa(&g).contains(&format!("$JISHOGI:{n}\n")), "{}", csa(&g));
+    }
+    // From the start, under either rule: nothing in the camp, a false declaration.
+    for (rule, n) in [(ImpasseRule::Points27, 27), (ImpasseRule::Points24, 24)] {
+        let g = first_answer(START, "win", rule);
+        assert_eq!(g.outcome.winner, Some(Color::White), "{}", g.outcome);
+        let end = format!(
+            "%KACHI\n'*black declared (entering king, {n}-point rule): 0 points, \
+             0 pieces in the camp, king in the camp false, in check false: {loses}\n"
+        );
+        assert!(csa(&g).ends_with(&end), "{}", csa(&g));
+    }
+}
+
+#[test]
+fn a_resignation_ends_the_game() {
+    let g = first_answer(START, "resign", ImpasseRule::Points27);
+    assert_eq!(g.outcome.winner, Some(Color::White));
+    assert_eq!(g.outcome.termination, Termination::Resign);
+    assert!(
+        csa(&g).ends_with("%TORYO\n'*black resigned\n"),
+        "{}",
+        csa(&g)
     );
 }

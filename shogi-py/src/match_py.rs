@@ -8,12 +8,15 @@ use crate::record::PyRecord;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use shogi_book::Pick;
 use shogi_core::Variant;
 use shogi_kif::ReadOptions;
+use shogi_match::book::{BookRequest, DEFAULT_BOOK_PLIES};
 use shogi_match::record::{self, OutFormat};
 use shogi_match::runner;
 use shogi_match::settings::{Pairing, Request};
 use shogi_match::{MatchError, Parameter};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The exception of a match's settings (a module of its own: the Python name is the library's).
@@ -49,6 +52,7 @@ fn keyword(p: Parameter) -> String {
         Parameter::TimeMargin => "time_margin",
         Parameter::MoveTimeout => "move_timeout",
         Parameter::Openings => "openings",
+        Parameter::Book => "book",
         Parameter::Resign => "resign",
         Parameter::Draw => "draw",
         Parameter::Declaration => "declaration",
@@ -103,6 +107,10 @@ fn py_error(py: Python<'_>, e: MatchError) -> PyErr {
 /// (Fischer), `time` alone, `movetime` or `nodes`. `pairing` is "head_to_head", "gauntlet" or
 /// "round_robin"; `sprt` is `(elo0, elo1)` or `(elo0, elo1, alpha, beta)` in the Elo of
 /// `sprt_model` ("normalized", the default, "logistic", "bayesian" or "cutechess");
+/// `book` walks the openings through a book (YaneuraOu's text or .ybb, Apery's book.bin): one
+/// line per game pair from the start, or each `openings` line continued; at most `book_plies`
+/// book moves (16), picked by `book_pick` ("weighted" by count, the default, "uniform" or
+/// "best"; random picks seeded by `seed`), as `shogi match --book`.
 /// `engine_sched` is "batch" (the default: engines under SCHED_BATCH, as `shogi match`) or
 /// "normal".
 /// `games` defaults to 2, or to 20,000 with `sprt` (the test stops the match at its decision).
@@ -113,7 +121,8 @@ fn py_error(py: Python<'_>, e: MatchError) -> PyErr {
 #[pyo3(name = "match", signature = (engines, *, games = None, jobs = 1, pairing = "head_to_head",
     byoyomi = None, time = None, inc = None, movetime = None, nodes = None, time_margin = 100,
     move_timeout = 60000, variant = "standard", openings = None, opening_plies = None,
-    seed = None, max_plies = 320, declaration = 27, resign = None, draw = None, sprt = None,
+    seed = None, book = None, book_plies = DEFAULT_BOOK_PLIES, book_pick = "weighted",
+    max_plies = 320, declaration = 27, resign = None, draw = None, sprt = None,
     sprt_model = None, engine_sched = "batch", event = "shogi match"))]
 // One keyword argument a `shogi match` flag, mapped to the library's `Request`.
 #[allow(clippy::too_many_arguments)]
@@ -134,6 +143,9 @@ pub fn play_match<'py>(
     openings: Option<String>,
     opening_plies: Option<usize>,
     seed: Option<u64>,
+    book: Option<PathBuf>,
+    book_plies: u32,
+    book_pick: &str,
     max_plies: u32,
     declaration: u32,
     resign: Option<(i32, u32)>,
@@ -163,6 +175,21 @@ pub fn play_match<'py>(
         "normal" => false,
         e => return Err(value_err(format!("engine_sched {e:?}: batch or normal"))),
     };
+    let pick = match book_pick {
+        "weighted" => Pick::Weighted,
+        "uniform" => Pick::Uniform,
+        "best" => Pick::Best,
+        p => {
+            return Err(value_err(format!(
+                "book_pick {p:?}: weighted, uniform or best"
+            )));
+        }
+    };
+    let book = book.map(|path| BookRequest {
+        path,
+        plies: book_plies,
+        pick,
+    });
     let request = Request {
         engines,
         pairing,
@@ -179,6 +206,7 @@ pub fn play_match<'py>(
         variant,
         openings: openings.map(Into::into),
         opening_plies,
+        book,
         seed,
         max_plies,
         declaration,

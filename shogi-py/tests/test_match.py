@@ -50,6 +50,42 @@ def test_settings_errors_name_the_keyword(fake):  # noqa: F811
     assert e.value.kind == "spawn"
 
 
+
+BOOK = """#YANEURAOU-DB2016 1.00
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2
+3c3d none 0 0 1
+sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1
+7g7f none 50 0 1
+2g2f none 10 0 9
+"""
+
+
+def test_openings_walked_through_a_book_as_in_the_cli(fake, tmp_path):  # noqa: F811
+    # The library walks the book (as `shogi match --book`): the best line, 7g7f 3c3d, twice.
+    book = tmp_path / "b.db"
+    book.write_text(BOOK)
+    engines = [f"a={fake}", f"b={fake}"]
+    summary, records = shogitk.match(
+        engines, games=2, byoyomi=500, max_plies=6, book=book, book_plies=4, book_pick="best"
+    )
+    assert [r.moves[:2] for r in records] == [["7g7f", "3c3d"]] * 2
+    assert all(r.moves[2:] for r in records)
+    # At most book_plies book moves.
+    _, records = shogitk.match(
+        engines, games=2, byoyomi=500, max_plies=6, book=str(book), book_plies=1,
+        book_pick="best",
+    )
+    assert [r.moves[0] for r in records] == ["7g7f"] * 2
+    # The book's settings are checked by the library and named by their keyword.
+    with pytest.raises(shogitk.MatchError, match="book= ") as e:
+        shogitk.match(engines, byoyomi=100, book=tmp_path / "none.db")
+    assert e.value.parameter == "book"
+    with pytest.raises(shogitk.MatchError, match="standard shogi only") as e:
+        shogitk.match(engines, byoyomi=100, variant="mini", book=book)
+    assert e.value.parameter == "book"
+    with pytest.raises(ValueError, match="book_pick"):
+        shogitk.match(engines, byoyomi=100, book=book, book_pick="worst")
+
 def test_games_default_with_sprt_as_in_the_cli(fake):  # noqa: F811
     # 20,000 games by default with an SPRT, stopped at its decision long before.
     summary, records = shogitk.match(

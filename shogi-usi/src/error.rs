@@ -1,5 +1,7 @@
 //! The engine layer's typed errors, each carrying the engine's last output lines.
 
+use crate::protocol::{EngineLine, parse_line};
+use shogi_core::{PlayError, UsiMoveError};
 use std::fmt;
 use std::time::Duration;
 
@@ -52,6 +54,9 @@ pub enum EngineErrorKind {
         text: String,
         /// Why it is not legal, and the position.
         reason: String,
+        /// Why it is not legal, typed: the rule as shogi-core decided it (what a referee
+        /// records, without judging the text again).
+        why: Illegality,
     },
     /// `setoption` with a name the engine did not offer.
     UnknownOption {
@@ -76,6 +81,28 @@ pub enum EngineErrorKind {
     InvalidRequest(String),
     /// The engine was already found dead or unusable by an earlier error; restart it.
     Dead(String),
+}
+
+/// Why a move an engine wrote is not legal where it wrote it, as shogi-core decided it: the
+/// engine layer's one check of an engine's move, kept typed for whoever judges the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Illegality {
+    /// The text is not a USI move at all.
+    NotUsi(UsiMoveError),
+    /// A USI move the rules forbid in the position (nifu, a pawn-drop mate, the king left in
+    /// check, a piece that does not move so, …).
+    Rule(PlayError),
+}
+
+impl fmt::Display for Illegality {
+    /// shogi-core's words: `bad USI move at byte 3: too short …`, `two unpromoted pawns on
+    /// one file (nifu)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Illegality::NotUsi(e) => e.fmt(f),
+            Illegality::Rule(e) => e.fmt(f),
+        }
+    }
 }
 
 /// An engine error: what happened, and (boxed, to keep `Result`s small) which engine, the
@@ -113,6 +140,14 @@ impl EngineError {
     /// The last command written to the engine, if any.
     pub fn last_command(&self) -> Option<&str> {
         self.context.last_command.as_deref()
+    }
+
+    /// The engine's last `info` line on its standard output (as the protocol parser reads
+    /// lines), e.g. what a hung engine had said about its search by then.
+    pub fn last_info(&self) -> Option<&OutputLine> {
+        self.context.last_lines.iter().rev().find(|l| {
+            l.stream == Stream::Stdout && matches!(parse_line(&l.text), EngineLine::Info(_))
+        })
     }
 
     /// Whether the process must be restarted before it can be used again (crash, hang, closed
@@ -154,7 +189,7 @@ impl fmt::Display for EngineErrorKind {
             }
             EngineErrorKind::PipeClosed(e) => write!(f, "cannot write to the engine: {e}"),
             EngineErrorKind::Protocol(e) => write!(f, "protocol error: {e}"),
-            EngineErrorKind::IllegalMove { text, reason } => {
+            EngineErrorKind::IllegalMove { text, reason, .. } => {
                 write!(f, "illegal move `{text}` from the engine: {reason}")
             }
             EngineErrorKind::UnknownOption { name, available } => write!(
@@ -200,3 +235,35 @@ impl fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_info_is_the_protocol_s_last_info_line() {
+        let line = |stream, text: &str| OutputLine {
+            stream,
+            text: text.into(),
+        };
+        let mut e = EngineError {
+            kind: EngineErrorKind::Dead("test".into()),
+            context: Box::new(ErrorContext {
+                engine: "fake".into(),
+                last_lines: vec![
+                    line(Stream::Stdout, "info depth 1 score cp 10 pv 7g7f"),
+                    line(Stream::Stdout, "  info depth 2 nodes 300"),
+                    // Not info lines: a longer word, and standard error.
+                    line(Stream::Stdout, "infostring"),
+                    line(Stream::Stderr, "info from stderr"),
+                    line(Stream::Stdout, "bestmove 7g7f"),
+                ],
+                last_command: None,
+            }),
+        };
+        let last = e.last_info().map(|l| l.text.as_str());
+        assert_eq!(last, Some("  info depth 2 nodes 300"));
+        e.context.last_lines.drain(..2);
+        assert_eq!(e.last_info(), None);
+    }
+}

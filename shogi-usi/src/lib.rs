@@ -41,7 +41,7 @@ pub use engine::{
     BestMove, Engine, GameResult, MateAnswer, PvCut, Search, SearchLine, StartOptions, Timeouts,
     check_pv,
 };
-pub use error::{EngineError, EngineErrorKind, ErrorContext, OutputLine, Stream};
+pub use error::{EngineError, EngineErrorKind, ErrorContext, Illegality, OutputLine, Stream};
 pub use fresh::FreshState;
 pub use limit::Limit;
 pub use options::{OptionKind, OptionSpec, find_option};

@@ -1,10 +1,12 @@
 //! The engine layer against the scripted fake engine: every fault gives its documented error,
 //! restart and retry work, the pool keeps input order, and nothing waits without a bound.
 
-use shogi_core::{Color, DeclarationResult, ImpasseRule, Move, Position, Variant};
+use shogi_core::{
+    Color, DeclarationResult, ImpasseRule, Move, PlayError, Position, UsiMoveErrorKind, Variant,
+};
 use shogi_usi::{
-    BestMove, Engine, EngineErrorKind, Limit, MateAnswer, Pool, Score, StartOptions, Stream,
-    Timeouts, testing::fake_engine_path,
+    BestMove, Engine, EngineErrorKind, Illegality, Limit, MateAnswer, Pool, Score, StartOptions,
+    Stream, Timeouts, testing::fake_engine_path,
 };
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -253,17 +255,30 @@ fn garbage_is_kept_not_fatal() {
 
 #[test]
 fn illegal_or_malformed_bestmove_is_an_error_and_the_engine_stays_usable() {
-    for (text, needle) in [
-        ("9a9b", "9a9b"),
-        ("xyz", "not a USI move"),
-        ("5i5g", "5i5g"),
+    let rule = |e| Some(Illegality::Rule(e));
+    for (text, needle, typed) in [
+        ("9a9b", "9a9b", rule(PlayError::NotYourPiece)),
+        ("xyz", "not a USI move", None),
+        ("5i5g", "5i5g", rule(PlayError::OwnPieceOnTarget)),
     ] {
         let mut e = fake(&["--bestmove", text]);
         let (k, err) = kind(e.search(&start(), &[], &Limit::nodes(1)));
         match &k {
-            EngineErrorKind::IllegalMove { text: t, reason } => {
+            EngineErrorKind::IllegalMove {
+                text: t,
+                reason,
+                why,
+            } => {
                 assert_eq!(t, text);
                 assert!(reason.contains("lnsgkgsnl/1r5b1"), "{reason}");
+                // The typed reason: shogi-core's, as decided (a text that is no move: why not).
+                match typed {
+                    Some(want) => assert_eq!(why, &want),
+                    None => assert!(
+                        matches!(why, Illegality::NotUsi(u) if u.kind == UsiMoveErrorKind::TooShort),
+                        "{why:?}"
+                    ),
+                }
             }
             other => panic!("{other:?}"),
         }
@@ -286,11 +301,17 @@ fn illegal_pv_is_cut_and_reported() {
     assert_eq!(line.pv, [mv("1g1f")]);
     let cut = line.pv_cut.as_ref().unwrap();
     assert_eq!((cut.index, cut.text.as_str()), (1, "1g1f"));
+    assert_eq!(cut.why, Illegality::Rule(PlayError::NoPiece));
     let mut e = fake(&["--pv", "7g7f 3c3d oops"]);
     let s = e.search(&start(), &[], &Limit::nodes(1)).unwrap();
     let line = s.best_line().unwrap();
     assert_eq!(line.pv, [mv("7g7f"), mv("3c3d")]);
-    assert_eq!(line.pv_cut.as_ref().map(|c| c.index), Some(2));
+    let cut = line.pv_cut.as_ref().unwrap();
+    assert_eq!(cut.index, 2);
+    assert!(
+        matches!(&cut.why, Illegality::NotUsi(u) if u.kind == UsiMoveErrorKind::Source),
+        "{cut:?}"
+    );
 }
 
 #[test]

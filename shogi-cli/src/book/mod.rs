@@ -11,7 +11,7 @@ mod sources;
 use crate::args::{NotationArg, parse_position};
 use crate::ctx::{Ctx, Failure};
 use files::{BookFormat, read_book, write_book};
-pub use openings::{MatchBookArgs, book_openings};
+pub use openings::MatchBookArgs;
 use shogi_book::{Duplicates, SortOptions, sort_books};
 use shogi_core::{Position, Variant};
 use std::path::PathBuf;

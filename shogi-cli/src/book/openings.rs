@@ -1,11 +1,8 @@
-//! `shogi match --book`: the openings of a match walked through a book, handed to the
-//! match's openings (each played twice, colours swapped).
+//! `shogi match --book`: the flags of a match's openings walked through a book (the walk is
+//! shogi-match's, [`shogi_match::book`]).
 
-use super::files::{BookFormat, read_book};
-use crate::ctx::Failure;
-use shogi_book::{Lookup, Pick, WalkOptions};
-use shogi_core::{Position, Variant};
-use shogi_match::openings::Opening;
+use shogi_book::Pick;
+use shogi_match::book::BookRequest;
 use std::path::PathBuf;
 
 /// How `--book-pick` chooses a book move.
@@ -34,7 +31,7 @@ pub struct MatchBookArgs {
         long,
         visible_alias = "book-ply",
         value_name = "N",
-        default_value_t = 16,
+        default_value_t = shogi_match::book::DEFAULT_BOOK_PLIES,
         requires = "book"
     )]
     pub book_plies: u32,
@@ -43,65 +40,19 @@ pub struct MatchBookArgs {
     pub book_pick: BookPick,
 }
 
-/// The openings of a match with `--book`: `openings` continued through the book (one line
-/// each); or, when `openings` is only the start position, one line per game pair (`games`
-/// games: one line with `--book-pick best`). Without `--book`, `openings` as they are.
-pub fn book_openings(
-    args: &MatchBookArgs,
-    openings: Vec<Opening>,
-    from_file: bool,
-    games: u32,
-    seed: Option<u64>,
-    variant: Variant,
-) -> Result<Vec<Opening>, Failure> {
-    let Some(path) = &args.book else {
-        return Ok(openings);
-    };
-    let name = path.display().to_string();
-    if variant != Variant::Standard {
-        return Err(Failure::usage(format!(
-            "error: --book {name}: books hold standard shogi only"
-        )));
+impl MatchBookArgs {
+    /// The library's book request (`None` without `--book`): the walk itself is shogi-match's,
+    /// as for Python's `shogitk.match(book=...)`.
+    pub fn request(&self) -> Option<BookRequest> {
+        let path = self.book.clone()?;
+        Some(BookRequest {
+            path,
+            plies: self.book_plies,
+            pick: match self.book_pick {
+                BookPick::Best => Pick::Best,
+                BookPick::Weighted => Pick::Weighted,
+                BookPick::Uniform => Pick::Uniform,
+            },
+        })
     }
-    let format = BookFormat::of_input(path)?;
-    let start = Position::startpos(Variant::Standard);
-    let (book, _) = read_book(path, format, false, std::slice::from_ref(&start))?;
-    let options = WalkOptions {
-        plies: args.book_plies,
-        pick: match args.book_pick {
-            BookPick::Best => Pick::Best,
-            BookPick::Weighted => Pick::Weighted,
-            BookPick::Uniform => Pick::Uniform,
-        },
-        lookup: Lookup {
-            ignore_ply: true,
-            flipped: true,
-        },
-    };
-    if !from_file {
-        let pairs = games.div_ceil(2).max(1) as usize;
-        let lines = shogi_book::lines(&book, &start, options, pairs, seed.unwrap_or(0));
-        return Ok(lines
-            .into_iter()
-            .enumerate()
-            .map(|(i, moves)| Opening {
-                start: start.clone(),
-                moves,
-                source: format!("{name} line {}", i + 1),
-            })
-            .collect());
-    }
-    let mut rng = shogi_book::Rng::new(seed.unwrap_or(0));
-    let mut out = Vec::with_capacity(openings.len());
-    for mut o in openings {
-        let mut end = o.start.clone();
-        for &m in &o.moves {
-            end.play_unchecked(m);
-        }
-        o.moves
-            .extend(shogi_book::walk(&book, &end, options, &mut rng));
-        o.source = format!("{} + {name}", o.source);
-        out.push(o);
-    }
-    Ok(out)
 }

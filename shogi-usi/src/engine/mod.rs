@@ -1,6 +1,6 @@
 //! One USI engine as a child process: a reader thread per pipe, channels, a timeout on every wait.
 
-use crate::error::{EngineError, EngineErrorKind, ErrorContext, OutputLine};
+use crate::error::{EngineError, EngineErrorKind, ErrorContext, Illegality, OutputLine};
 use crate::fresh::FreshState;
 use crate::limit::Limit;
 use crate::options::{OptionKind, OptionSpec, find_option};
@@ -143,16 +143,22 @@ pub fn check_pv(pos: &Position, pv: &[String]) -> (Vec<Move>, Option<PvCut>) {
         if i + 1 == pv.len() && (t == "resign" || t == "win") {
             break;
         }
-        let cut = |reason: String| PvCut {
+        let cut = |reason: String, why: Illegality| PvCut {
             index: i,
             text: t.clone(),
             reason,
+            why,
         };
         match Move::from_usi(t) {
-            Err(e) => return (moves, Some(cut(e.message.to_owned()))),
+            Err(e) => {
+                return (
+                    moves,
+                    Some(cut(e.message.to_owned(), Illegality::NotUsi(e))),
+                );
+            }
             Ok(m) => match p.play(m) {
                 Ok(()) => moves.push(m),
-                Err(e) => return (moves, Some(cut(e.to_string()))),
+                Err(e) => return (moves, Some(cut(e.to_string(), Illegality::Rule(e)))),
             },
         }
     }

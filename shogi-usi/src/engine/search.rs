@@ -332,6 +332,7 @@ impl Engine {
                                         c.reason,
                                         position.to_sfen()
                                     ),
+                                    why: c.why,
                                 })),
                             }
                         }
@@ -390,12 +391,14 @@ fn checked_bestmove(
             let m = Move::from_usi(mv).map_err(|e| EngineErrorKind::IllegalMove {
                 text: mv.clone(),
                 reason: format!("not a USI move ({}), in {}", e.message, position.to_sfen()),
+                why: Illegality::NotUsi(e),
             })?;
             position
                 .check_move(m)
                 .map_err(|e| EngineErrorKind::IllegalMove {
                     text: mv.clone(),
                     reason: format!("{e}, in {}", position.to_sfen()),
+                    why: Illegality::Rule(e),
                 })?;
             BestMove::Move(m)
         }

@@ -1,7 +1,7 @@
 //! What a search gives back: the checked best move, each line's final info, mate answers, and
 //! a game's result for `gameover`. A leaf of the engine module.
 
-use crate::error::EngineError;
+use crate::error::{EngineError, Illegality};
 use shogi_core::score::PovScore;
 use shogi_core::{Declaration, Move, Position};
 use std::time::{Duration, Instant};
@@ -27,6 +27,8 @@ pub struct PvCut {
     pub text: String,
     /// Why it is not legal there.
     pub reason: String,
+    /// Why it is not legal there, typed.
+    pub why: Illegality,
 }
 
 /// The final `info` of one multipv line, checked on our position.
