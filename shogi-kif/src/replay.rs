@@ -122,12 +122,12 @@ pub(crate) fn replay(mut raw: RawRecord, src: &str, facts: bool) -> Replayed {
     let mut diagnostics = std::mem::take(&mut raw.diagnostics);
     diagnostics.append(&mut start_notes);
     diagnostics.append(&mut replay_notes);
-    let root = &mut raw.nodes[0];
+    let root = raw.nodes[0].take_notes();
     let record = Record {
         header,
         start,
-        start_comments: std::mem::take(&mut root.comments),
-        start_bookmarks: std::mem::take(&mut root.bookmarks),
+        start_comments: root.comments,
+        start_bookmarks: root.bookmarks,
         moves: line,
         diagnostics,
     };
@@ -227,8 +227,8 @@ impl<'a> Replayer<'a> {
             kind,
             offender,
             time: time(node.time),
-            comments: copied(&node.comments),
-            bookmarks: copied(&node.bookmarks),
+            comments: copied(node.comments()),
+            bookmarks: copied(node.bookmarks()),
             variations,
             source_line: node.loc.line,
         }
@@ -246,7 +246,7 @@ impl<'a> Replayer<'a> {
             Some(Item::End(end)) => end.kind.is_foul() || self.closing_leaves_out(node, ply, mover),
             Some(Item::Move(_)) => false,
             _ => {
-                node.comments.iter().any(|c| c.contains("反則"))
+                node.comments().iter().any(|c| c.contains("反則"))
                     || self.closing_says_foul()
                     || self.closing_leaves_out(node, ply, mover)
             }
@@ -335,8 +335,8 @@ impl<'a> Replayer<'a> {
             line.moves.push(MoveNode {
                 mv,
                 time: time(node.time),
-                comments: copied(&node.comments),
-                bookmarks: copied(&node.bookmarks),
+                comments: copied(node.comments()),
+                bookmarks: copied(node.bookmarks()),
                 variations,
                 foul,
                 source_line: node.loc.line,
