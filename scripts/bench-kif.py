@@ -19,9 +19,14 @@ With --tar-zst the same files are also packed into DIR.tar.zst (`tar` and `zstd 
 `shogi check` reads the archive itself, at --jobs 1 and 2: the ratio of archive to files in
 the same run is the archive reader's cost (issue 29 asks for at least 0.8x).
 
+With --compare BASE (another build of `shogi`, e.g. one of main copied aside before a change to
+the reader) the timings are preceded by a check that the change altered no result: `check`
+(text and jsonl) and `stats` of both binaries over samples/, ../shared/corpus, the fixtures
+and the benchmark's files must give the same bytes, exit codes and summaries (timings aside).
+
 Usage (from the workspace root):
   python3 scripts/bench-kif.py [--games 10000] [--runs 3] [--encoding sjis|utf8]
-  [--dir DIR] [--python PY] [--tar-zst]
+  [--dir DIR] [--python PY] [--tar-zst] [--compare BASE_SHOGI]
 
 Needs cshogi (PyPI) in the Python given by --python, or in a venv that this script makes at
 ~/.cache/shogi-kif-bench/venv on first use (`pip install cshogi==1.1.0`).
@@ -29,6 +34,7 @@ Needs cshogi (PyPI) in the Python given by --python, or in a venv that this scri
 import argparse
 import os
 import re
+import subprocess
 import sys
 
 import benchkit
@@ -85,6 +91,32 @@ def ensure_corpus(d, games, encoding):
         f.write(want + "\n")
 
 
+def compare(base, d):
+    """Exits with the differences when `base` and our `shogi` read any record differently."""
+    root = benchkit.ROOT
+    places = [os.path.join(root, p) for p in ("samples", "shogi-kif/tests/fixtures", "tests/fixtures")]
+    places += [os.path.join(root, "..", "shared", "corpus"), d]
+    runs = [["check"], ["check", "--format", "jsonl"], ["stats"]]
+    differ = []
+    for place in places:
+        if not os.path.isdir(place):
+            print(f"compare: {place} is not here; skipped", file=sys.stderr)
+            continue
+        for args in runs:
+            got = []
+            for binary in (base, SHOGI):
+                p = subprocess.run([binary, *args, place, "--jobs", "2"], capture_output=True)
+                # The summary line ends with the time taken: everything else must agree.
+                err = re.sub(rb" \(\d+\.\d+s\)", b"", p.stderr)
+                got.append((p.returncode, p.stdout, err))
+            if got[0] != got[1]:
+                differ.append(f"{' '.join(args)} {place}")
+            else:
+                print(f"compare: same {' '.join(args)} {place} ({len(got[0][1])} bytes)", file=sys.stderr)
+    if differ:
+        sys.exit("results differ from the base binary: " + "; ".join(differ))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=10000)
@@ -94,6 +126,7 @@ def main():
     ap.add_argument("--python", help="a Python with cshogi installed")
     ap.add_argument("--no-build", action="store_true", help="use the binaries as built")
     ap.add_argument("--tar-zst", action="store_true", help="also read the files packed as one .tar.zst")
+    ap.add_argument("--compare", metavar="BASE_SHOGI", help="first check that this build of shogi gives the same results")
     a = ap.parse_args()
 
     py = ensure_python(a.python)
@@ -101,6 +134,8 @@ def main():
         ensure_built()
     d = a.dir or os.path.join(CACHE, f"games-{a.games}-{a.encoding}")
     ensure_corpus(d, a.games, a.encoding)
+    if a.compare:
+        compare(a.compare, d)
     names = [n for n in os.listdir(d) if n.endswith((".kif", ".kifu"))]
     mb = sum(os.path.getsize(os.path.join(d, n)) for n in names) / 1e6
     games = len(names)

@@ -70,18 +70,21 @@ impl Input {
     /// The format the file extension suggests (a hint for detection only): the member's for
     /// a member, the name's without the compression suffix for a compressed file.
     pub fn hint(&self) -> Option<shogi_kif::Format> {
-        let name = match (&self.member, &self.path) {
-            (Some(m), _) => m.path.clone(),
-            (None, Some(p)) if self.codec.is_some() => {
-                archive::strip_archive_suffix(&p.to_string_lossy()).to_string()
-            }
-            (None, Some(p)) => p.to_string_lossy().into_owned(),
-            (None, None) => return None,
-        };
-        Path::new(&name)
-            .extension()
-            .and_then(|e| e.to_str())
-            .and_then(shogi_kif::Format::from_extension)
+        fn of(name: &Path) -> Option<shogi_kif::Format> {
+            name.extension()
+                .and_then(|e| e.to_str())
+                .and_then(shogi_kif::Format::from_extension)
+        }
+        // A lossy name has the same extension when it is UTF-8 (a replaced byte is no dot),
+        // and none that a format has otherwise: the path is asked directly.
+        match (&self.member, &self.path) {
+            (Some(m), _) => of(Path::new(&m.path)),
+            (None, Some(p)) if self.codec.is_some() => of(Path::new(
+                archive::strip_archive_suffix(&p.to_string_lossy()),
+            )),
+            (None, Some(p)) => of(p),
+            (None, None) => None,
+        }
     }
 
     /// The text [`Shard`] hashes: the path below the directory it was found in, with `/`
@@ -276,17 +279,30 @@ fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64)>) -> std::io::Result<()> {
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        entries.push((entry.file_name(), entry.path()));
+        entries.push((entry.file_name(), entry));
     }
     entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    for (_, path) in entries {
+    for (_, entry) in entries {
+        let path = entry.path();
         let is_record = path
             .extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| RECORD_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
-        // Follow symbolic links, as `metadata` does for the paths given. A record file that
-        // cannot be looked at (a dangling link) is kept: reading it reports why.
-        match std::fs::metadata(&path) {
+        // The entry's own type and metadata are asked of the folder (no path to look up
+        // again, and no call at all for a file that is not read); a symbolic link is
+        // followed, as `metadata` does for the paths given. A record file that cannot be
+        // looked at (a dangling link) is kept: reading it reports why.
+        let kind = entry.file_type();
+        let meta = match kind {
+            Ok(t) if t.is_file() && !is_record && !is_archive(&path) => continue,
+            Ok(t) if t.is_dir() => {
+                walk(&path, out)?;
+                continue;
+            }
+            Ok(t) if t.is_file() => entry.metadata(),
+            _ => std::fs::metadata(&path),
+        };
+        match meta {
             Ok(meta) if meta.is_dir() => walk(&path, out)?,
             Ok(meta) if meta.is_file() && (is_record || is_archive(&path)) => {
                 out.push((path, meta.len()))

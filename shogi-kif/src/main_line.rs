@@ -149,12 +149,26 @@ impl Hasher for KeyHasher {
     }
 }
 
+/// Whether some key of `start` and `keys` may occur four times: counts by the key's low 12
+/// bits (a key seen four times fills its slot to four; the reverse needs a recount). Most
+/// games repeat no position four times, and this answers them without a hash map.
+fn may_repeat(start: u64, keys: &[u64]) -> bool {
+    const SLOTS: usize = 4096;
+    let mut counts = [0u8; SLOTS];
+    counts[start as usize % SLOTS] = 1;
+    keys.iter().any(|&k| {
+        let n = &mut counts[k as usize % SLOTS];
+        *n += 1;
+        *n >= 4
+    })
+}
+
 /// The first four-fold repetition of `main` (a line of `record`), with the index of the move
 /// that completes it. Positions are counted by their Zobrist keys; shogi-core's [`Game`] is
 /// asked for the details (perpetual check) only when a key is seen a fourth time.
 pub(crate) fn first_repetition(record: &Record, main: &MainLine) -> Option<(usize, Repetition)> {
     let moves = &record.moves.moves;
-    if main.keys.len() < 8 {
+    if main.keys.len() < 8 || !may_repeat(record.start_position().key(), &main.keys) {
         return None;
     }
     let mut seen: HashMap<u64, u8, BuildHasherDefault<KeyHasher>> = HashMap::default();
@@ -182,6 +196,21 @@ mod tests {
     use super::*;
     use crate::read::{ReadOptions, ReadRecord, Reader, read_str};
     use shogi_core::{Move, Variant};
+
+    #[test]
+    fn the_repetition_prefilter_never_misses_a_key_seen_four_times() {
+        // Distinct keys in distinct slots: no repetition possible.
+        let keys: Vec<u64> = (1..200u64).map(|k| k * 0x1_0001).collect();
+        assert!(!may_repeat(0, &keys));
+        // A key seen four times (the start's included) is always caught.
+        let mut cycle = keys[..20].to_vec();
+        cycle.extend([7, 7, 7]);
+        assert!(may_repeat(7, &cycle));
+        assert!(!may_repeat(8, &cycle[..22]));
+        // Four different keys in one slot: a "maybe", which the hash map then settles.
+        let same_slot: Vec<u64> = (1..5u64).map(|k| k << 40 | 5).collect();
+        assert!(may_repeat(0, &same_slot));
+    }
 
     fn read_one(text: &str) -> ReadRecord {
         let mut games = Reader::new(text.as_bytes(), ReadOptions::default()).unwrap();

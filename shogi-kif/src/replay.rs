@@ -75,7 +75,7 @@ fn header(raw: &RawRecord) -> Header {
 /// Turn a raw record into a checked record; with `facts`, also what validation needs
 /// from its main line. On an error the record holds what came before it: the header, and
 /// the start and the moves before the failing one when the error is in a move.
-pub(crate) fn replay(raw: RawRecord, src: &str, facts: bool) -> Replayed {
+pub(crate) fn replay(mut raw: RawRecord, src: &str, facts: bool) -> Replayed {
     let mut start_notes = Vec::new();
     let header = header(&raw);
     let (start, pos) = match start::resolve_start(&raw, src, &mut start_notes) {
@@ -118,15 +118,16 @@ pub(crate) fn replay(raw: RawRecord, src: &str, facts: bool) -> Replayed {
         r.apply_closing(&mut line, &pos);
     }
     r.count_misnamed();
-    let mut diagnostics = raw.diagnostics.clone();
+    let mut replay_notes = std::mem::take(&mut r.diagnostics);
+    let mut diagnostics = std::mem::take(&mut raw.diagnostics);
     diagnostics.append(&mut start_notes);
-    diagnostics.append(&mut r.diagnostics);
-    let root = &raw.nodes[0];
+    diagnostics.append(&mut replay_notes);
+    let root = raw.nodes[0].take_notes();
     let record = Record {
         header,
         start,
-        start_comments: root.comments.clone(),
-        start_bookmarks: root.bookmarks.clone(),
+        start_comments: root.comments,
+        start_bookmarks: root.bookmarks,
         moves: line,
         diagnostics,
     };
@@ -134,6 +135,17 @@ pub(crate) fn replay(raw: RawRecord, src: &str, facts: bool) -> Replayed {
         record,
         main: main.filter(|_| error.is_none()),
         error,
+    }
+}
+
+/// A copy of a node's comments or bookmarks: most nodes have none, and an empty list is
+/// made here without a call.
+#[inline]
+fn copied(texts: &[String]) -> Vec<String> {
+    if texts.is_empty() {
+        Vec::new()
+    } else {
+        texts.to_vec()
     }
 }
 
@@ -215,8 +227,8 @@ impl<'a> Replayer<'a> {
             kind,
             offender,
             time: time(node.time),
-            comments: node.comments.clone(),
-            bookmarks: node.bookmarks.clone(),
+            comments: copied(node.comments()),
+            bookmarks: copied(node.bookmarks()),
             variations,
             source_line: node.loc.line,
         }
@@ -234,7 +246,7 @@ impl<'a> Replayer<'a> {
             Some(Item::End(end)) => end.kind.is_foul() || self.closing_leaves_out(node, ply, mover),
             Some(Item::Move(_)) => false,
             _ => {
-                node.comments.iter().any(|c| c.contains("反則"))
+                node.comments().iter().any(|c| c.contains("反則"))
                     || self.closing_says_foul()
                     || self.closing_leaves_out(node, ply, mover)
             }
@@ -323,8 +335,8 @@ impl<'a> Replayer<'a> {
             line.moves.push(MoveNode {
                 mv,
                 time: time(node.time),
-                comments: node.comments.clone(),
-                bookmarks: node.bookmarks.clone(),
+                comments: copied(node.comments()),
+                bookmarks: copied(node.bookmarks()),
                 variations,
                 foul,
                 source_line: node.loc.line,

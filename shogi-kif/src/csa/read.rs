@@ -181,6 +181,7 @@ impl<'a> Parser<'a> {
             b'\'' => {
                 if let Some(c) = s.strip_prefix("'*") {
                     self.rec.nodes[self.last as usize]
+                        .notes_mut()
                         .comments
                         .push(c.to_string());
                 } else if let Some((key, value)) = entry {

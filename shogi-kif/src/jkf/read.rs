@@ -141,7 +141,7 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
                 "JKF: moves[0] must be the start position (comments only)".into(),
             ));
         }
-        rec.nodes[0].comments = comments(first.comments);
+        rec.nodes[0].add_comments(comments(first.comments));
     }
     add_line(&mut rec, src, 0, moves.collect(), (0, 0))?;
     Ok(rec)
@@ -208,9 +208,7 @@ fn add_line(
             Item::End(RawEnd { kind, offender })
         } else {
             // A node with comments only: attach them to the previous node.
-            rec.nodes[parent as usize]
-                .comments
-                .extend(comments(m.comments));
+            rec.nodes[parent as usize].add_comments(comments(m.comments));
             continue;
         };
         if matches!(rec.nodes[parent as usize].item, Item::End(_)) {
@@ -232,7 +230,7 @@ fn add_line(
         }
         let idx = rec.push(parent, item, loc, (0, 0));
         let node = &mut rec.nodes[idx as usize];
-        node.comments = comments(m.comments);
+        node.add_comments(comments(m.comments));
         if let Some(t) = m.time {
             node.time = Some(RawTime {
                 spent_ms: t.now.as_ref().map(Hms::ms),

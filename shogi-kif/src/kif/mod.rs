@@ -113,6 +113,7 @@ impl<'a> LineParser<'a> for Parser<'a> {
             '*' => {
                 let body = &t[1..];
                 self.rec.nodes[self.last as usize]
+                    .notes_mut()
                     .comments
                     .push(body.trim_end_matches(['\r']).to_string());
                 return Ok(());
@@ -120,6 +121,7 @@ impl<'a> LineParser<'a> for Parser<'a> {
             '&' => {
                 let body = trim(&t[1..]);
                 self.rec.nodes[self.last as usize]
+                    .notes_mut()
                     .bookmarks
                     .push(body.to_string());
                 return Ok(());
