@@ -10,6 +10,7 @@
 
 use crate::ruleset::Rule;
 use shogi_core::{Bitboard, Color, Position, Role, Square};
+use std::collections::HashMap;
 
 /// A set of rules as bits, indexed like `RuleSet::rules`.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -77,18 +78,52 @@ impl RuleBits {
     }
 }
 
-/// Rows of rule sets in one block of memory (a lookup touches one place, not a row's own
-/// allocation).
+/// Rows of rule sets, each distinct row stored once (most rows repeat: empty, or the same few
+/// rules), so that the table stays small enough to stay in the cache.
 #[derive(Clone, Debug)]
 pub(crate) struct RuleTable {
+    words: usize,
+    /// For each row, the place of its words in `pool` (in rows).
+    at: Vec<u32>,
+    /// The distinct rows, `words` each.
+    pool: Vec<u64>,
+}
+
+impl RuleTable {
+    /// The table of `rows` rows of a dense build (`words` words a row).
+    fn pack(words: usize, dense: &[u64]) -> RuleTable {
+        let mut seen: HashMap<&[u64], u32> = HashMap::new();
+        let mut pool = Vec::new();
+        let at = dense
+            .chunks(words.max(1))
+            .map(|row| {
+                *seen.entry(row).or_insert_with(|| {
+                    pool.extend_from_slice(row);
+                    (pool.len() / words.max(1) - 1) as u32
+                })
+            })
+            .collect();
+        RuleTable { words, at, pool }
+    }
+
+    /// A row's words.
+    #[inline]
+    pub fn row(&self, row: usize) -> &[u64] {
+        let k = self.at[row] as usize * self.words;
+        &self.pool[k..k + self.words]
+    }
+}
+
+/// A [`RuleTable`] being built: every row dense.
+struct DenseTable {
     words: usize,
     bits: Vec<u64>,
 }
 
-impl RuleTable {
-    fn new(rows: usize, n: usize) -> RuleTable {
+impl DenseTable {
+    fn new(rows: usize, n: usize) -> DenseTable {
         let words = n.div_ceil(64);
-        RuleTable {
+        DenseTable {
             words,
             bits: vec![0; rows * words],
         }
@@ -98,9 +133,8 @@ impl RuleTable {
         self.bits[row * self.words + i / 64] |= 1 << (i % 64);
     }
 
-    /// A row's words.
-    pub fn row(&self, row: usize) -> &[u64] {
-        &self.bits[row * self.words..(row + 1) * self.words]
+    fn pack(&self) -> RuleTable {
+        RuleTable::pack(self.words, &self.bits)
     }
 }
 
@@ -111,9 +145,18 @@ pub(crate) struct RuleIndex {
     /// `Square::index`): the rules whose completing move can be that role's move to that
     /// square (a rule of any role, or of any square, is under each).
     pub on_move: [RuleTable; 2],
-    /// For an owner colour (0 sente, 1 gote), the rules without a moved condition whose
-    /// diagram reads this square (by `Square::index`).
-    pub on_square: [RuleTable; 2],
+    /// For an owner colour (0 sente, 1 gote), a square and what stands on it now (by
+    /// [`RuleIndex::content_key`]): at `2 * key`, the rules without a moved condition whose
+    /// diagram asks for that content there (one piece of an any-of group included); at
+    /// `2 * key + 1`, every rule whose diagram refuses it there. A rule that did not hold at
+    /// its owner's last move can hold now only if a changed square gives it what it asks
+    /// for, and none refuses it.
+    pub on_content: [RuleTable; 2],
+    /// For an owner colour, every square some rule reads (a change elsewhere is not looked
+    /// up).
+    pub read: [Bitboard; 2],
+    /// For an owner colour, every square some rule's completing move may go to.
+    pub move_to: [Bitboard; 2],
     /// Rules without a moved condition that read a hand.
     pub on_hand: RuleBits,
     /// Rules without a moved condition that read tags.
@@ -158,9 +201,13 @@ impl Quick {
 impl RuleIndex {
     pub fn new(rules: &[Rule], tags: usize) -> RuleIndex {
         let n = rules.len();
+        let mut on_move = [0, 1].map(|_| DenseTable::new(Role::ALL.len() * Square::COUNT, n));
+        let mut on_content = [0, 1].map(|_| DenseTable::new(2 * Square::COUNT * CONTENTS, n));
         let mut ix = RuleIndex {
-            on_move: [0, 1].map(|_| RuleTable::new(Role::ALL.len() * Square::COUNT, n)),
-            on_square: [0, 1].map(|_| RuleTable::new(Square::COUNT, n)),
+            on_move: [0, 1].map(|_| RuleTable::pack(0, &[])),
+            on_content: [0, 1].map(|_| RuleTable::pack(0, &[])),
+            read: [Bitboard::EMPTY; 2],
+            move_to: [Bitboard::EMPTY; 2],
             on_hand: RuleBits::new(n),
             on_tags: RuleBits::new(n),
             every_move: RuleBits::new(n),
@@ -197,6 +244,22 @@ impl RuleIndex {
                 }
             }
             ix.of_tag[r.tag.index()].push(i);
+            for (side, masks) in r.masks.iter().enumerate() {
+                ix.read[side] |= masks.read();
+                if r.moved.is_some() {
+                    ix.move_to[side] |= masks.to;
+                }
+                for sq in masks.read() {
+                    for content in 0..CONTENTS {
+                        let key = 2 * RuleIndex::content_key(sq, content);
+                        match masks.asks(sq, content) {
+                            Some(true) if r.moved.is_none() => on_content[side].insert(key, i),
+                            Some(false) => on_content[side].insert(key + 1, i),
+                            _ => {}
+                        }
+                    }
+                }
+            }
             if let Some(m) = &r.moved {
                 for (side, masks) in r.masks.iter().enumerate() {
                     for role in Role::ALL {
@@ -204,7 +267,7 @@ impl RuleIndex {
                             continue;
                         }
                         for to in masks.to {
-                            ix.on_move[side].insert(RuleIndex::move_key(role, to), i);
+                            on_move[side].insert(RuleIndex::move_key(role, to), i);
                         }
                     }
                 }
@@ -222,24 +285,38 @@ impl RuleIndex {
             if tags {
                 ix.on_tags.insert(i);
             }
-            let mut read_any = false;
-            for (side, masks) in r.masks.iter().enumerate() {
-                let read = masks.read();
-                read_any |= read.any();
-                for sq in read {
-                    ix.on_square[side].insert(sq.index(), i);
-                }
-            }
+            let read_any = r.masks.iter().any(|m| m.read().any());
             if r.eq_ply.is_some() || !(read_any || hand || tags) {
                 ix.every_move.insert(i);
             }
         }
         ix.by_last_ply.sort_unstable();
+        ix.on_move = on_move.map(|t| t.pack());
+        ix.on_content = on_content.map(|t| t.pack());
         ix
     }
 }
 
+/// What a square can hold, seen from a rule's owner: empty, an own piece of a role, an
+/// opponent's piece of a role.
+const CONTENTS: usize = 1 + 2 * Role::ALL.len();
+
 impl RuleIndex {
+    /// The place of a square's content, seen from `owner`, in [`RuleIndex::on_content`]
+    /// (before the doubling for asks / refuses).
+    pub fn content_key(sq: Square, content: usize) -> usize {
+        sq.index() * CONTENTS + content
+    }
+
+    /// What stands on `sq` in `pos`, seen from `owner`, as [`RuleIndex::content_key`] takes it.
+    pub fn content(pos: &Position, owner: Color, sq: Square) -> usize {
+        match pos.piece_at(sq) {
+            None => 0,
+            Some(p) if p.color == owner => 1 + p.role.index(),
+            Some(p) => 1 + Role::ALL.len() + p.role.index(),
+        }
+    }
+
     /// The place of a move of `role` to `to` in [`RuleIndex::on_move`].
     pub fn move_key(role: Role, to: Square) -> usize {
         role.index() * Square::COUNT + to.index()
@@ -247,6 +324,33 @@ impl RuleIndex {
 }
 
 impl crate::ruleset::Masks {
+    /// Whether the diagram's mark on `sq` holds with `content` there (as
+    /// [`RuleIndex::content`] gives it): `Some(true)` it is what the mark asks (or one piece
+    /// an any-of group asks for), `Some(false)` the mark refuses it, `None` neither (a square
+    /// of an any-of group without its piece, or a square the diagram does not read).
+    fn asks(&self, sq: Square, content: usize) -> Option<bool> {
+        let own = (1..=Role::ALL.len())
+            .contains(&content)
+            .then(|| Role::ALL[content - 1]);
+        let opp = content
+            .checked_sub(1 + Role::ALL.len())
+            .map(|i| Role::ALL[i]);
+        let at = |v: &[(Role, Bitboard)]| v.iter().find(|e| e.1.contains(sq)).map(|e| e.0);
+        if self.empty.contains(sq) {
+            Some(content == 0)
+        } else if let Some(r) = at(&self.own) {
+            Some(own == Some(r))
+        } else if let Some(r) = at(&self.opponent) {
+            Some(opp == Some(r))
+        } else if let Some(r) = at(&self.not_own) {
+            Some(own != Some(r))
+        } else if let Some(r) = at(&self.any_own) {
+            (own == Some(r)).then_some(true)
+        } else {
+            None
+        }
+    }
+
     /// Every square the diagram reads.
     pub fn read(&self) -> Bitboard {
         let roles = |v: &[(Role, Bitboard)]| v.iter().fold(Bitboard::EMPTY, |b, &(_, m)| b | m);

@@ -162,6 +162,8 @@ pub struct Recognizer<'r> {
     fresh: [bool; 2],
     /// The rules checked at this ply (kept to reuse its memory).
     candidates: RuleBits,
+    /// The rules a changed square refuses at this ply (kept to reuse its memory).
+    refused: RuleBits,
     /// How many rules of `RuleIndex::by_last_ply` have left the active sets.
     expired: usize,
 }
@@ -202,6 +204,7 @@ impl<'r> Recognizer<'r> {
             tags_dirty: [false; 2],
             fresh: [true; 2],
             candidates: RuleBits::new(n),
+            refused: RuleBits::new(n),
             expired: 0,
         })
     }
@@ -290,13 +293,22 @@ impl<'r> Recognizer<'r> {
         let ix = &self.rules.index;
         let c = &mut self.candidates;
         c.clear();
-        c.union_words(ix.on_move[me].row(RuleIndex::move_key(role, to)));
+        if ix.move_to[me].contains(to) {
+            c.union_words(ix.on_move[me].row(RuleIndex::move_key(role, to)));
+        }
+        let refused = &mut self.refused;
+        refused.clear();
+        let owner = if me == 0 { Color::Black } else { Color::White };
+        for sq in self.dirty[me] & ix.read[me] {
+            let key = 2 * RuleIndex::content_key(sq, RuleIndex::content(&self.pos, owner, sq));
+            if !self.fresh[me] {
+                c.union_words(ix.on_content[me].row(key));
+            }
+            refused.union_words(ix.on_content[me].row(key + 1));
+        }
         if self.fresh[me] {
             c.union(&ix.board);
         } else {
-            for sq in self.dirty[me] {
-                c.union_words(ix.on_square[me].row(sq.index()));
-            }
             if self.hand_dirty[me] {
                 c.union(&ix.on_hand);
             }
@@ -306,6 +318,7 @@ impl<'r> Recognizer<'r> {
             c.union(&ix.every_move);
         }
         c.intersect(&self.active[me]);
+        c.remove_all(refused);
         self.fresh[me] = false;
         self.dirty[me] = Bitboard::EMPTY;
         self.hand_dirty[me] = false;
