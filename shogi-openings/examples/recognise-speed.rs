@@ -6,6 +6,9 @@
 //! shogi convert ../shared/corpus-openings/files --to usi | grep ^position > /tmp/lines.usi
 //! cargo run --release -p shogi-openings --example recognise-speed -- /tmp/lines.usi [rounds]
 //! ```
+//!
+//! With `RECOGNISE_ONLY` set in the environment the replay is skipped (for a profile of the
+//! recogniser alone).
 
 use shogi_core::{Move, Position, Variant};
 use shogi_openings::{RuleSet, recognise_legal};

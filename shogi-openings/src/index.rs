@@ -8,7 +8,8 @@
 //! by each square it reads, and by hands and tags. Rules with an exact ply are checked at
 //! every move of their owner.
 
-use crate::ruleset::Rule;
+use crate::parse::HandCond;
+use crate::ruleset::{Rule, TagId, TagSet};
 use shogi_core::{Bitboard, Color, Position, Role, Square};
 use std::collections::HashMap;
 
@@ -157,10 +158,17 @@ pub(crate) struct RuleIndex {
     pub read: [Bitboard; 2],
     /// For an owner colour, every square some rule's completing move may go to.
     pub move_to: [Bitboard; 2],
-    /// Rules without a moved condition that read a hand.
-    pub on_hand: RuleBits,
-    /// Rules without a moved condition that read tags.
-    pub on_tags: RuleBits,
+    /// For a hand (0 the owner's, 1 the opponent's) and a role in it (by `Role::index`): the
+    /// rules without a moved condition whose condition on that hand names the role (a change
+    /// of another role cannot make them hold).
+    pub woken_by_hand: [Vec<RuleBits>; 2],
+    /// For a side (0 the owner, 1 the opponent) and a tag given to it (by `TagId::index`): the
+    /// rules without a moved condition that require that side to have a family of the tag
+    /// (`requires`, `opponent-has`; a tag given cannot make any other rule hold).
+    pub woken_by_tag: [Vec<RuleBits>; 2],
+    /// For a move (by [`RuleIndex::move_kind`]: a drop or not, the role it captures), the
+    /// rules with a moved condition that refuse it.
+    pub refused_by_move: Vec<RuleBits>,
     /// Rules without a moved condition checked at every move of their owner (an exact ply,
     /// or nothing else to wait for).
     pub every_move: RuleBits,
@@ -199,7 +207,10 @@ impl Quick {
 }
 
 impl RuleIndex {
-    pub fn new(rules: &[Rule], tags: usize) -> RuleIndex {
+    /// The index of `rules`, whose tags' families are `below` (for each tag, itself and its
+    /// descendants).
+    pub fn new(rules: &[Rule], below: &[TagSet]) -> RuleIndex {
+        let tags = below.len();
         let n = rules.len();
         let mut on_move = [0, 1].map(|_| DenseTable::new(Role::ALL.len() * Square::COUNT, n));
         let mut on_content = [0, 1].map(|_| DenseTable::new(2 * Square::COUNT * CONTENTS, n));
@@ -208,8 +219,9 @@ impl RuleIndex {
             on_content: [0, 1].map(|_| RuleTable::pack(0, &[])),
             read: [Bitboard::EMPTY; 2],
             move_to: [Bitboard::EMPTY; 2],
-            on_hand: RuleBits::new(n),
-            on_tags: RuleBits::new(n),
+            woken_by_hand: [0, 1].map(|_| vec![RuleBits::new(n); Role::HAND.len()]),
+            woken_by_tag: [0, 1].map(|_| vec![RuleBits::new(n); below.len()]),
+            refused_by_move: vec![RuleBits::new(n); 2 * (Role::ALL.len() + 1)],
             every_move: RuleBits::new(n),
             board: RuleBits::new(n),
             by_last_ply: Vec::new(),
@@ -271,20 +283,38 @@ impl RuleIndex {
                         }
                     }
                 }
+                for drop in [false, true] {
+                    for captured in Role::ALL.map(Some).into_iter().chain([None]) {
+                        if m.drop != drop || m.captures.is_some_and(|c| captured != Some(c)) {
+                            ix.refused_by_move[RuleIndex::move_kind(drop, captured)].insert(i);
+                        }
+                    }
+                }
                 continue;
             }
             ix.board.insert(i);
+            for (whose, hand) in [&r.hand, &r.opponent_hand].into_iter().enumerate() {
+                for role in Role::HAND {
+                    if hand.as_ref().is_some_and(|h| h.names(role)) {
+                        ix.woken_by_hand[whose][role.index()].insert(i);
+                    }
+                }
+            }
+            for (whose, wants) in [&r.requires, &r.opponent_has].into_iter().enumerate() {
+                for t in 0..tags {
+                    if wants
+                        .iter()
+                        .any(|w| below[w.index()].contains(TagId(t as u16)))
+                    {
+                        ix.woken_by_tag[whose][t].insert(i);
+                    }
+                }
+            }
             let hand = r.hand.is_some() || r.opponent_hand.is_some();
             let tags = !(r.requires.is_empty()
                 && r.excludes.is_empty()
                 && r.opponent_has.is_empty()
                 && r.opponent_lacks.is_empty());
-            if hand {
-                ix.on_hand.insert(i);
-            }
-            if tags {
-                ix.on_tags.insert(i);
-            }
             let read_any = r.masks.iter().any(|m| m.read().any());
             if r.eq_ply.is_some() || !(read_any || hand || tags) {
                 ix.every_move.insert(i);
@@ -317,9 +347,23 @@ impl RuleIndex {
         }
     }
 
+    /// The place of a move that is a drop or not and captures a piece of `captured` (its
+    /// unpromoted role) or none in [`RuleIndex::refused_by_move`].
+    pub fn move_kind(drop: bool, captured: Option<Role>) -> usize {
+        usize::from(drop) * (Role::ALL.len() + 1) + captured.map_or(Role::ALL.len(), Role::index)
+    }
+
     /// The place of a move of `role` to `to` in [`RuleIndex::on_move`].
     pub fn move_key(role: Role, to: Square) -> usize {
         role.index() * Square::COUNT + to.index()
+    }
+}
+
+impl HandCond {
+    /// Whether the condition reads how many pieces of `role` (a hand role) the hand holds.
+    fn names(&self, role: Role) -> bool {
+        let i = role.index();
+        self.exact.is_some() || self.at_least[i] > 0 || self.lacks >> i & 1 == 1
     }
 }
 
