@@ -8,7 +8,7 @@
 //! by each square it reads, and by hands and tags. Rules with an exact ply are checked at
 //! every move of their owner.
 
-use crate::parse::HandCond;
+use crate::parse::{HandCond, Order};
 use crate::ruleset::{Rule, TagId, TagSet};
 use shogi_core::{Bitboard, Color, Position, Role, Square};
 use std::collections::HashMap;
@@ -84,23 +84,32 @@ impl RuleBits {
 #[derive(Clone, Debug)]
 pub(crate) struct RuleTable {
     words: usize,
-    /// For each row, the place of its words in `pool` (in rows).
-    at: Vec<u32>,
+    /// For each row, the place of its words in `pool` (in rows; a table has fewer than
+    /// 65,536 rows, so fewer distinct ones).
+    at: Vec<u16>,
     /// The distinct rows, `words` each.
     pool: Vec<u64>,
 }
 
 impl RuleTable {
     /// The table of `rows` rows of a dense build (`words` words a row).
-    fn pack(words: usize, dense: &[u64]) -> RuleTable {
-        let mut seen: HashMap<&[u64], u32> = HashMap::new();
+    fn pack(rows: usize, words: usize, dense: &[u64]) -> RuleTable {
+        if words == 0 {
+            // No rules: every row is the one empty row.
+            return RuleTable {
+                words,
+                at: vec![0; rows],
+                pool: Vec::new(),
+            };
+        }
+        let mut seen: HashMap<&[u64], u16> = HashMap::new();
         let mut pool = Vec::new();
         let at = dense
-            .chunks(words.max(1))
+            .chunks(words)
             .map(|row| {
                 *seen.entry(row).or_insert_with(|| {
                     pool.extend_from_slice(row);
-                    (pool.len() / words.max(1) - 1) as u32
+                    u16::try_from(pool.len() / words - 1).expect("fewer than 65,536 rows")
                 })
             })
             .collect();
@@ -117,6 +126,7 @@ impl RuleTable {
 
 /// A [`RuleTable`] being built: every row dense.
 struct DenseTable {
+    rows: usize,
     words: usize,
     bits: Vec<u64>,
 }
@@ -125,6 +135,7 @@ impl DenseTable {
     fn new(rows: usize, n: usize) -> DenseTable {
         let words = n.div_ceil(64);
         DenseTable {
+            rows,
             words,
             bits: vec![0; rows * words],
         }
@@ -135,7 +146,7 @@ impl DenseTable {
     }
 
     fn pack(&self) -> RuleTable {
-        RuleTable::pack(self.words, &self.bits)
+        RuleTable::pack(self.rows, self.words, &self.bits)
     }
 }
 
@@ -172,6 +183,8 @@ pub(crate) struct RuleIndex {
     /// Rules without a moved condition checked at every move of their owner (an exact ply,
     /// or nothing else to wait for).
     pub every_move: RuleBits,
+    /// The rules of a side that moves first (index 0) or second (1) in the game.
+    pub by_order: [RuleBits; 2],
     /// Every rule without a moved condition (an owner's first move checks them all).
     pub board: RuleBits,
     /// Rules with a last ply (their ply limit or exact ply), by that ply: they leave the
@@ -215,8 +228,8 @@ impl RuleIndex {
         let mut on_move = [0, 1].map(|_| DenseTable::new(Role::ALL.len() * Square::COUNT, n));
         let mut on_content = [0, 1].map(|_| DenseTable::new(2 * Square::COUNT * CONTENTS, n));
         let mut ix = RuleIndex {
-            on_move: [0, 1].map(|_| RuleTable::pack(0, &[])),
-            on_content: [0, 1].map(|_| RuleTable::pack(0, &[])),
+            on_move: [0, 1].map(|_| RuleTable::pack(0, 0, &[])),
+            on_content: [0, 1].map(|_| RuleTable::pack(0, 0, &[])),
             read: [Bitboard::EMPTY; 2],
             move_to: [Bitboard::EMPTY; 2],
             woken_by_hand: [0, 1].map(|_| vec![RuleBits::new(n); Role::HAND.len()]),
@@ -224,6 +237,7 @@ impl RuleIndex {
             refused_by_move: vec![RuleBits::new(n); 2 * (Role::ALL.len() + 1)],
             every_move: RuleBits::new(n),
             board: RuleBits::new(n),
+            by_order: [RuleBits::new(n), RuleBits::new(n)],
             by_last_ply: Vec::new(),
             ended_by_capture: vec![RuleBits::new(n); Role::ALL.len()],
             of_tag: vec![Vec::new(); tags],
@@ -256,6 +270,11 @@ impl RuleIndex {
                 }
             }
             ix.of_tag[r.tag.index()].push(i);
+            for (k, order) in [Order::First, Order::Second].into_iter().enumerate() {
+                if r.order.is_none_or(|o| o == order) {
+                    ix.by_order[k].insert(i);
+                }
+            }
             for (side, masks) in r.masks.iter().enumerate() {
                 ix.read[side] |= masks.read();
                 if r.moved.is_some() {

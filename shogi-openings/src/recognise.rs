@@ -2,7 +2,7 @@
 //! still hold, and derives the classes and the main 戦型 at the end.
 
 use crate::index::{RuleBits, RuleIndex};
-use crate::parse::{Kind, Order};
+use crate::parse::Kind;
 use crate::ruleset::{HandRule, Rule, RuleSet, TagId, TagSet};
 use shogi_core::{Bitboard, Color, Handicap, Move, PlayError, Position, Role, Variant};
 use std::sync::OnceLock;
@@ -177,20 +177,8 @@ impl<'r> Recognizer<'r> {
         }
         let first = start.side_to_move();
         let n = rules.rules.len();
-        let active = [Color::Black, Color::White].map(|c| {
-            let mut bits = RuleBits::new(n);
-            for (i, r) in rules.rules.iter().enumerate() {
-                let mine = match r.order {
-                    Some(Order::First) => c == first,
-                    Some(Order::Second) => c != first,
-                    None => true,
-                };
-                if mine {
-                    bits.insert(i);
-                }
-            }
-            bits
-        });
+        let order = &rules.index.by_order;
+        let active = [Color::Black, Color::White].map(|c| order[usize::from(c != first)].clone());
         Some(Recognizer {
             rules,
             pos: start.clone(),

@@ -120,3 +120,13 @@ fn index_agrees_with_checking_every_rule() {
     }
     assert!(hits > 500, "only {hits} tags formed");
 }
+
+#[test]
+fn a_rule_set_without_rules_recognises_nothing() {
+    let rules = RuleSet::parse(&[("empty", "class 居飛車\n")]).expect("valid");
+    let start = Position::startpos(Variant::Standard);
+    let moves = played_on(&start, &[], 40, &mut Rng(7));
+    let t = tags(&rules, &start, &moves, false);
+    assert!(t.sente.openings.is_empty() && t.gote.castles.is_empty());
+    assert_eq!(t.plies_seen, 0);
+}
