@@ -8,8 +8,10 @@
 //! by each square it reads, and by hands and tags. Rules with an exact ply are checked at
 //! every move of their owner.
 
-use crate::ruleset::Rule;
+use crate::parse::{HandCond, Order};
+use crate::ruleset::{Rule, TagId, TagSet};
 use shogi_core::{Bitboard, Color, Position, Role, Square};
+use std::collections::HashMap;
 
 /// A set of rules as bits, indexed like `RuleSet::rules`.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -77,18 +79,63 @@ impl RuleBits {
     }
 }
 
-/// Rows of rule sets in one block of memory (a lookup touches one place, not a row's own
-/// allocation).
+/// Rows of rule sets, each distinct row stored once (most rows repeat: empty, or the same few
+/// rules), so that the table stays small enough to stay in the cache.
 #[derive(Clone, Debug)]
 pub(crate) struct RuleTable {
+    words: usize,
+    /// For each row, the place of its words in `pool` (in rows; a table has fewer than
+    /// 65,536 rows, so fewer distinct ones).
+    at: Vec<u16>,
+    /// The distinct rows, `words` each.
+    pool: Vec<u64>,
+}
+
+impl RuleTable {
+    /// The table of `rows` rows of a dense build (`words` words a row).
+    fn pack(rows: usize, words: usize, dense: &[u64]) -> RuleTable {
+        if words == 0 {
+            // No rules: every row is the one empty row.
+            return RuleTable {
+                words,
+                at: vec![0; rows],
+                pool: Vec::new(),
+            };
+        }
+        let mut seen: HashMap<&[u64], u16> = HashMap::new();
+        let mut pool = Vec::new();
+        let at = dense
+            .chunks(words)
+            .map(|row| {
+                *seen.entry(row).or_insert_with(|| {
+                    pool.extend_from_slice(row);
+                    u16::try_from(pool.len() / words - 1).expect("fewer than 65,536 rows")
+                })
+            })
+            .collect();
+        RuleTable { words, at, pool }
+    }
+
+    /// A row's words.
+    #[inline]
+    pub fn row(&self, row: usize) -> &[u64] {
+        let k = self.at[row] as usize * self.words;
+        &self.pool[k..k + self.words]
+    }
+}
+
+/// A [`RuleTable`] being built: every row dense.
+struct DenseTable {
+    rows: usize,
     words: usize,
     bits: Vec<u64>,
 }
 
-impl RuleTable {
-    fn new(rows: usize, n: usize) -> RuleTable {
+impl DenseTable {
+    fn new(rows: usize, n: usize) -> DenseTable {
         let words = n.div_ceil(64);
-        RuleTable {
+        DenseTable {
+            rows,
             words,
             bits: vec![0; rows * words],
         }
@@ -98,9 +145,8 @@ impl RuleTable {
         self.bits[row * self.words + i / 64] |= 1 << (i % 64);
     }
 
-    /// A row's words.
-    pub fn row(&self, row: usize) -> &[u64] {
-        &self.bits[row * self.words..(row + 1) * self.words]
+    fn pack(&self) -> RuleTable {
+        RuleTable::pack(self.rows, self.words, &self.bits)
     }
 }
 
@@ -111,16 +157,34 @@ pub(crate) struct RuleIndex {
     /// `Square::index`): the rules whose completing move can be that role's move to that
     /// square (a rule of any role, or of any square, is under each).
     pub on_move: [RuleTable; 2],
-    /// For an owner colour (0 sente, 1 gote), the rules without a moved condition whose
-    /// diagram reads this square (by `Square::index`).
-    pub on_square: [RuleTable; 2],
-    /// Rules without a moved condition that read a hand.
-    pub on_hand: RuleBits,
-    /// Rules without a moved condition that read tags.
-    pub on_tags: RuleBits,
+    /// For an owner colour (0 sente, 1 gote), a square and what stands on it now (by
+    /// [`RuleIndex::content_key`]): at `2 * key`, the rules without a moved condition whose
+    /// diagram asks for that content there (one piece of an any-of group included); at
+    /// `2 * key + 1`, every rule whose diagram refuses it there. A rule that did not hold at
+    /// its owner's last move can hold now only if a changed square gives it what it asks
+    /// for, and none refuses it.
+    pub on_content: [RuleTable; 2],
+    /// For an owner colour, every square some rule reads (a change elsewhere is not looked
+    /// up).
+    pub read: [Bitboard; 2],
+    /// For an owner colour, every square some rule's completing move may go to.
+    pub move_to: [Bitboard; 2],
+    /// For a hand (0 the owner's, 1 the opponent's) and a role in it (by `Role::index`): the
+    /// rules without a moved condition whose condition on that hand names the role (a change
+    /// of another role cannot make them hold).
+    pub woken_by_hand: [Vec<RuleBits>; 2],
+    /// For a side (0 the owner, 1 the opponent) and a tag given to it (by `TagId::index`): the
+    /// rules without a moved condition that require that side to have a family of the tag
+    /// (`requires`, `opponent-has`; a tag given cannot make any other rule hold).
+    pub woken_by_tag: [Vec<RuleBits>; 2],
+    /// For a move (by [`RuleIndex::move_kind`]: a drop or not, the role it captures), the
+    /// rules with a moved condition that refuse it.
+    pub refused_by_move: Vec<RuleBits>,
     /// Rules without a moved condition checked at every move of their owner (an exact ply,
     /// or nothing else to wait for).
     pub every_move: RuleBits,
+    /// The rules of a side that moves first (index 0) or second (1) in the game.
+    pub by_order: [RuleBits; 2],
     /// Every rule without a moved condition (an owner's first move checks them all).
     pub board: RuleBits,
     /// Rules with a last ply (their ply limit or exact ply), by that ply: they leave the
@@ -156,15 +220,24 @@ impl Quick {
 }
 
 impl RuleIndex {
-    pub fn new(rules: &[Rule], tags: usize) -> RuleIndex {
+    /// The index of `rules`, whose tags' families are `below` (for each tag, itself and its
+    /// descendants).
+    pub fn new(rules: &[Rule], below: &[TagSet]) -> RuleIndex {
+        let tags = below.len();
         let n = rules.len();
+        let mut on_move = [0, 1].map(|_| DenseTable::new(Role::ALL.len() * Square::COUNT, n));
+        let mut on_content = [0, 1].map(|_| DenseTable::new(2 * Square::COUNT * CONTENTS, n));
         let mut ix = RuleIndex {
-            on_move: [0, 1].map(|_| RuleTable::new(Role::ALL.len() * Square::COUNT, n)),
-            on_square: [0, 1].map(|_| RuleTable::new(Square::COUNT, n)),
-            on_hand: RuleBits::new(n),
-            on_tags: RuleBits::new(n),
+            on_move: [0, 1].map(|_| RuleTable::pack(0, 0, &[])),
+            on_content: [0, 1].map(|_| RuleTable::pack(0, 0, &[])),
+            read: [Bitboard::EMPTY; 2],
+            move_to: [Bitboard::EMPTY; 2],
+            woken_by_hand: [0, 1].map(|_| vec![RuleBits::new(n); Role::HAND.len()]),
+            woken_by_tag: [0, 1].map(|_| vec![RuleBits::new(n); below.len()]),
+            refused_by_move: vec![RuleBits::new(n); 2 * (Role::ALL.len() + 1)],
             every_move: RuleBits::new(n),
             board: RuleBits::new(n),
+            by_order: [RuleBits::new(n), RuleBits::new(n)],
             by_last_ply: Vec::new(),
             ended_by_capture: vec![RuleBits::new(n); Role::ALL.len()],
             of_tag: vec![Vec::new(); tags],
@@ -197,6 +270,27 @@ impl RuleIndex {
                 }
             }
             ix.of_tag[r.tag.index()].push(i);
+            for (k, order) in [Order::First, Order::Second].into_iter().enumerate() {
+                if r.order.is_none_or(|o| o == order) {
+                    ix.by_order[k].insert(i);
+                }
+            }
+            for (side, masks) in r.masks.iter().enumerate() {
+                ix.read[side] |= masks.read();
+                if r.moved.is_some() {
+                    ix.move_to[side] |= masks.to;
+                }
+                for sq in masks.read() {
+                    for content in 0..CONTENTS {
+                        let key = 2 * RuleIndex::content_key(sq, content);
+                        match masks.asks(sq, content) {
+                            Some(true) if r.moved.is_none() => on_content[side].insert(key, i),
+                            Some(false) => on_content[side].insert(key + 1, i),
+                            _ => {}
+                        }
+                    }
+                }
+            }
             if let Some(m) = &r.moved {
                 for (side, masks) in r.masks.iter().enumerate() {
                     for role in Role::ALL {
@@ -204,49 +298,122 @@ impl RuleIndex {
                             continue;
                         }
                         for to in masks.to {
-                            ix.on_move[side].insert(RuleIndex::move_key(role, to), i);
+                            on_move[side].insert(RuleIndex::move_key(role, to), i);
+                        }
+                    }
+                }
+                for drop in [false, true] {
+                    for captured in Role::ALL.map(Some).into_iter().chain([None]) {
+                        if m.drop != drop || m.captures.is_some_and(|c| captured != Some(c)) {
+                            ix.refused_by_move[RuleIndex::move_kind(drop, captured)].insert(i);
                         }
                     }
                 }
                 continue;
             }
             ix.board.insert(i);
+            for (whose, hand) in [&r.hand, &r.opponent_hand].into_iter().enumerate() {
+                for role in Role::HAND {
+                    if hand.as_ref().is_some_and(|h| h.names(role)) {
+                        ix.woken_by_hand[whose][role.index()].insert(i);
+                    }
+                }
+            }
+            for (whose, wants) in [&r.requires, &r.opponent_has].into_iter().enumerate() {
+                for t in 0..tags {
+                    if wants
+                        .iter()
+                        .any(|w| below[w.index()].contains(TagId(t as u16)))
+                    {
+                        ix.woken_by_tag[whose][t].insert(i);
+                    }
+                }
+            }
             let hand = r.hand.is_some() || r.opponent_hand.is_some();
             let tags = !(r.requires.is_empty()
                 && r.excludes.is_empty()
                 && r.opponent_has.is_empty()
                 && r.opponent_lacks.is_empty());
-            if hand {
-                ix.on_hand.insert(i);
-            }
-            if tags {
-                ix.on_tags.insert(i);
-            }
-            let mut read_any = false;
-            for (side, masks) in r.masks.iter().enumerate() {
-                let read = masks.read();
-                read_any |= read.any();
-                for sq in read {
-                    ix.on_square[side].insert(sq.index(), i);
-                }
-            }
+            let read_any = r.masks.iter().any(|m| m.read().any());
             if r.eq_ply.is_some() || !(read_any || hand || tags) {
                 ix.every_move.insert(i);
             }
         }
         ix.by_last_ply.sort_unstable();
+        ix.on_move = on_move.map(|t| t.pack());
+        ix.on_content = on_content.map(|t| t.pack());
         ix
     }
 }
 
+/// What a square can hold, seen from a rule's owner: empty, an own piece of a role, an
+/// opponent's piece of a role.
+const CONTENTS: usize = 1 + 2 * Role::ALL.len();
+
 impl RuleIndex {
+    /// The place of a square's content, seen from `owner`, in [`RuleIndex::on_content`]
+    /// (before the doubling for asks / refuses).
+    pub fn content_key(sq: Square, content: usize) -> usize {
+        sq.index() * CONTENTS + content
+    }
+
+    /// What stands on `sq` in `pos`, seen from `owner`, as [`RuleIndex::content_key`] takes it.
+    pub fn content(pos: &Position, owner: Color, sq: Square) -> usize {
+        match pos.piece_at(sq) {
+            None => 0,
+            Some(p) if p.color == owner => 1 + p.role.index(),
+            Some(p) => 1 + Role::ALL.len() + p.role.index(),
+        }
+    }
+
+    /// The place of a move that is a drop or not and captures a piece of `captured` (its
+    /// unpromoted role) or none in [`RuleIndex::refused_by_move`].
+    pub fn move_kind(drop: bool, captured: Option<Role>) -> usize {
+        usize::from(drop) * (Role::ALL.len() + 1) + captured.map_or(Role::ALL.len(), Role::index)
+    }
+
     /// The place of a move of `role` to `to` in [`RuleIndex::on_move`].
     pub fn move_key(role: Role, to: Square) -> usize {
         role.index() * Square::COUNT + to.index()
     }
 }
 
+impl HandCond {
+    /// Whether the condition reads how many pieces of `role` (a hand role) the hand holds.
+    fn names(&self, role: Role) -> bool {
+        let i = role.index();
+        self.exact.is_some() || self.at_least[i] > 0 || self.lacks >> i & 1 == 1
+    }
+}
+
 impl crate::ruleset::Masks {
+    /// Whether the diagram's mark on `sq` holds with `content` there (as
+    /// [`RuleIndex::content`] gives it): `Some(true)` it is what the mark asks (or one piece
+    /// an any-of group asks for), `Some(false)` the mark refuses it, `None` neither (a square
+    /// of an any-of group without its piece, or a square the diagram does not read).
+    fn asks(&self, sq: Square, content: usize) -> Option<bool> {
+        let own = (1..=Role::ALL.len())
+            .contains(&content)
+            .then(|| Role::ALL[content - 1]);
+        let opp = content
+            .checked_sub(1 + Role::ALL.len())
+            .map(|i| Role::ALL[i]);
+        let at = |v: &[(Role, Bitboard)]| v.iter().find(|e| e.1.contains(sq)).map(|e| e.0);
+        if self.empty.contains(sq) {
+            Some(content == 0)
+        } else if let Some(r) = at(&self.own) {
+            Some(own == Some(r))
+        } else if let Some(r) = at(&self.opponent) {
+            Some(opp == Some(r))
+        } else if let Some(r) = at(&self.not_own) {
+            Some(own != Some(r))
+        } else if let Some(r) = at(&self.any_own) {
+            (own == Some(r)).then_some(true)
+        } else {
+            None
+        }
+    }
+
     /// Every square the diagram reads.
     pub fn read(&self) -> Bitboard {
         let roles = |v: &[(Role, Bitboard)]| v.iter().fold(Bitboard::EMPTY, |b, &(_, m)| b | m);

@@ -2,9 +2,9 @@
 //! still hold, and derives the classes and the main 戦型 at the end.
 
 use crate::index::{RuleBits, RuleIndex};
-use crate::parse::{Kind, Order};
+use crate::parse::Kind;
 use crate::ruleset::{HandRule, Rule, RuleSet, TagId, TagSet};
-use shogi_core::{Bitboard, Color, Handicap, Move, PlayError, Position, Role, Square, Variant};
+use shogi_core::{Bitboard, Color, Handicap, Move, PlayError, Position, Role, Variant};
 use std::sync::OnceLock;
 
 /// A tag a side formed, and the ply (1-based, from the start of the record) of the move that
@@ -154,16 +154,19 @@ pub struct Recognizer<'r> {
     active: [RuleBits; 2],
     /// The squares changed since each side's last move (whose rules read them are checked).
     dirty: [Bitboard; 2],
-    /// Whether a hand changed since each side's last move.
-    hand_dirty: [bool; 2],
-    /// Whether a tag was given since each side's last move.
-    tags_dirty: [bool; 2],
+    /// The rules a hand change or a tag given since each side's last move may make hold.
+    woken: [RuleBits; 2],
     /// Whether the side has not moved yet (its first move checks every rule).
     fresh: [bool; 2],
     /// The rules checked at this ply (kept to reuse its memory).
     candidates: RuleBits,
+    /// The rules a changed square refuses at this ply (kept to reuse its memory).
+    refused: RuleBits,
     /// How many rules of `RuleIndex::by_last_ply` have left the active sets.
     expired: usize,
+    /// Tests only: check every active rule at every move (what the index must agree with).
+    #[cfg(test)]
+    exhaustive: bool,
 }
 
 impl<'r> Recognizer<'r> {
@@ -174,20 +177,8 @@ impl<'r> Recognizer<'r> {
         }
         let first = start.side_to_move();
         let n = rules.rules.len();
-        let active = [Color::Black, Color::White].map(|c| {
-            let mut bits = RuleBits::new(n);
-            for (i, r) in rules.rules.iter().enumerate() {
-                let mine = match r.order {
-                    Some(Order::First) => c == first,
-                    Some(Order::Second) => c != first,
-                    None => true,
-                };
-                if mine {
-                    bits.insert(i);
-                }
-            }
-            bits
-        });
+        let order = &rules.index.by_order;
+        let active = [Color::Black, Color::White].map(|c| order[usize::from(c != first)].clone());
         Some(Recognizer {
             rules,
             pos: start.clone(),
@@ -198,11 +189,13 @@ impl<'r> Recognizer<'r> {
             hits: [Vec::new(), Vec::new()],
             active,
             dirty: [Bitboard::EMPTY; 2],
-            hand_dirty: [false; 2],
-            tags_dirty: [false; 2],
+            woken: [RuleBits::new(n), RuleBits::new(n)],
             fresh: [true; 2],
             candidates: RuleBits::new(n),
+            refused: RuleBits::new(n),
             expired: 0,
+            #[cfg(test)]
+            exhaustive: false,
         })
     }
 
@@ -245,15 +238,24 @@ impl<'r> Recognizer<'r> {
         for d in &mut self.dirty {
             *d |= changed;
         }
-        if captured.is_some() || mv.is_drop() {
-            self.hand_dirty = [true; 2];
-        }
         let me = mover.index();
-        self.select_candidates(me, role, mv.to());
+        let ix = &self.rules.index;
+        let hand_role = match mv {
+            Move::Drop { role, .. } => Some(role),
+            Move::Normal { .. } => captured.filter(|c| c.is_hand_role()),
+        };
+        if let Some(r) = hand_role {
+            for (owner, woken) in self.woken.iter_mut().enumerate() {
+                woken.union(&ix.woken_by_hand[usize::from(owner != me)][r.index()]);
+            }
+        }
+        self.select_candidates(me, role, mv, captured);
         let mut at = 0;
         while let Some(i) = self.candidates.next_from(at) {
             at = i + 1;
-            if !self.rules.index.quick[me][i].passes(&self.pos, mover, mv.to()) {
+            if !self.exhaustive()
+                && !self.rules.index.quick[me][i].passes(&self.pos, mover, mv.to())
+            {
                 continue;
             }
             let rule = &self.rules.rules[i];
@@ -269,9 +271,11 @@ impl<'r> Recognizer<'r> {
                 for &r in &ix.of_tag[rule.tag.index()] {
                     self.active[me].remove(r);
                 }
-                self.candidates.union(&ix.on_tags);
+                for (owner, woken) in self.woken.iter_mut().enumerate() {
+                    woken.union(&ix.woken_by_tag[usize::from(owner != me)][rule.tag.index()]);
+                }
+                self.candidates.union(&ix.woken_by_tag[0][rule.tag.index()]);
                 self.candidates.intersect(&self.active[me]);
-                self.tags_dirty = [true; 2];
             }
         }
         // Rules whose last ply this was leave the sets.
@@ -284,32 +288,50 @@ impl<'r> Recognizer<'r> {
         }
     }
 
-    /// The rules of side `me` this move of `role` to `to` can affect, into `candidates` (and the
-    /// side's changes marked seen).
-    fn select_candidates(&mut self, me: usize, role: Role, to: Square) {
+    /// The rules of side `me` this move `mv` of `role` (capturing `captured`) can affect,
+    /// into `candidates` (and the side's changes marked seen).
+    fn select_candidates(&mut self, me: usize, role: Role, mv: Move, captured: Option<Role>) {
         let ix = &self.rules.index;
         let c = &mut self.candidates;
         c.clear();
-        c.union_words(ix.on_move[me].row(RuleIndex::move_key(role, to)));
+        if ix.move_to[me].contains(mv.to()) {
+            c.union_words(ix.on_move[me].row(RuleIndex::move_key(role, mv.to())));
+        }
+        let refused = &mut self.refused;
+        refused.clear();
+        refused.union(&ix.refused_by_move[RuleIndex::move_kind(mv.is_drop(), captured)]);
+        let owner = if me == 0 { Color::Black } else { Color::White };
+        for sq in self.dirty[me] & ix.read[me] {
+            let key = 2 * RuleIndex::content_key(sq, RuleIndex::content(&self.pos, owner, sq));
+            if !self.fresh[me] {
+                c.union_words(ix.on_content[me].row(key));
+            }
+            refused.union_words(ix.on_content[me].row(key + 1));
+        }
         if self.fresh[me] {
             c.union(&ix.board);
         } else {
-            for sq in self.dirty[me] {
-                c.union_words(ix.on_square[me].row(sq.index()));
-            }
-            if self.hand_dirty[me] {
-                c.union(&ix.on_hand);
-            }
-            if self.tags_dirty[me] {
-                c.union(&ix.on_tags);
-            }
+            c.union(&self.woken[me]);
             c.union(&ix.every_move);
         }
         c.intersect(&self.active[me]);
+        c.remove_all(refused);
+        #[cfg(test)]
+        if self.exhaustive {
+            c.clear();
+            c.union(&self.active[me]);
+        }
         self.fresh[me] = false;
         self.dirty[me] = Bitboard::EMPTY;
-        self.hand_dirty[me] = false;
-        self.tags_dirty[me] = false;
+        self.woken[me].clear();
+    }
+
+    /// Whether every active rule is checked at every move (tests only).
+    fn exhaustive(&self) -> bool {
+        #[cfg(test)]
+        return self.exhaustive;
+        #[cfg(not(test))]
+        false
     }
 
     fn check(
@@ -491,3 +513,7 @@ fn replay(
     }
     Some(r.finish())
 }
+
+#[cfg(test)]
+#[path = "recognise_tests.rs"]
+mod tests;

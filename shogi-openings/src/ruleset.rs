@@ -465,7 +465,7 @@ fn build(sources: &[(&str, &str)], defs: Vec<TagDef>) -> Result<RuleSet, RuleErr
     let furibisha = by_name("振り飛車", Kind::Class);
     let ai_furibisha = by_name("相振り飛車", Kind::Opening);
     Ok(RuleSet {
-        index: RuleIndex::new(&rules, tags.len()),
+        index: RuleIndex::new(&rules, &below),
         tags,
         rules,
         lookup,
