@@ -176,3 +176,105 @@ pub fn repeated_positions(
         Ok(())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ReadOptions, read_text};
+
+    const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -";
+    const AFTER: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w -";
+
+    fn write_book(dir: &Path, name: &str, lines: &[&str]) -> PathBuf {
+        let path = dir.join(name);
+        let mut text = String::from("#YANEURAOU-DB2016 1.00\n# head\n");
+        for l in lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_stream_is_the_book_read_whole_and_stops_where_reading_does() {
+        let dir = std::env::temp_dir().join(format!("shogi-book-stream-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let unsorted = [
+            &*format!("sfen {START} 5"),
+            "7g7f none 10 2 3",
+            &*format!("sfen {AFTER} 2"),
+            "3c3d none 0 0 1",
+            &*format!("sfen {START} 1"),
+            "2g2f none 5 1 1",
+            "# tail",
+        ];
+        let path = write_book(&dir, "u.db", &unsorted);
+        // Read as it stands: the first position out of order is read_text's error.
+        let whole = read_text(
+            std::io::BufReader::new(File::open(&path).unwrap()),
+            &path.display().to_string(),
+            ReadOptions::default(),
+        )
+        .unwrap_err();
+        let streamed: Vec<_> = TextStream::open(&path, None).unwrap().collect();
+        assert_eq!(streamed.len(), 2);
+        assert_eq!(streamed[1].as_ref().unwrap_err(), &whole);
+        // Sorted on disk first (even with no memory): the positions read_text sorts, the
+        // repeat keeping the smaller ply, and the comments.
+        let (book, _) = read_text(
+            std::io::BufReader::new(File::open(&path).unwrap()),
+            "u.db",
+            ReadOptions { sort: true },
+        )
+        .unwrap();
+        let options = SortOptions {
+            memory: 0,
+            ..SortOptions::default()
+        };
+        let mut stream = TextStream::open(&path, Some(&options)).unwrap();
+        let got: Vec<_> = stream.by_ref().map(|r| r.unwrap()).collect();
+        let want: Vec<_> = book
+            .iter()
+            .map(|(k, e)| (k.to_string(), e.clone()))
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(stream.header(), ["# head"]);
+        assert_eq!(stream.finish().0, ["# tail"]);
+        // In a sorted book the plies of a position are neighbours: a repeat is found there.
+        let sorted = write_book(
+            &dir,
+            "s.db",
+            &[
+                &format!("sfen {START} 1"),
+                "7g7f none 0 0 1",
+                &format!("sfen {START} 11"),
+                "7g7f none 0 0 1",
+            ],
+        );
+        let streamed: Vec<_> = TextStream::open(&sorted, None).unwrap().collect();
+        let e = streamed[1].as_ref().unwrap_err();
+        assert_eq!(
+            e.location,
+            crate::Location::Line {
+                line: 5,
+                col: Some(6)
+            }
+        );
+        assert!(e.message.starts_with("repeated position"), "{e}");
+        // Anywhere in an unsorted book, by sorting the keys on disk: each repeat with the line
+        // of the first.
+        let mut repeats = Vec::new();
+        repeated_positions(&path, 0, &dir, |k, line, first| {
+            repeats.push((k.to_string(), line, first))
+        })
+        .unwrap();
+        assert_eq!(repeats, [(START.to_string(), 7, 3)]);
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+}
