@@ -74,4 +74,6 @@ pub use text::{
     write_record, write_text,
 };
 pub use walk::{Pick, Rng, WalkOptions, lines, walk};
-pub use ybb::{MAGIC as YBB_MAGIC, YbbLosses, YbbWriter, parse_ybb, read_ybb, write_ybb};
+pub use ybb::{
+    MAGIC as YBB_MAGIC, YbbLosses, YbbWriter, find_in_ybb_file, parse_ybb, read_ybb, write_ybb,
+};

@@ -6,7 +6,7 @@ use crate::args::{NotationArg, parse_position};
 use crate::ctx::{Ctx, Failure, emit};
 use shogi_book::{
     AperyBook, BookError, BookMove, Entry, Lookup, SortOptions, TextReader, TextStream, apery_key,
-    find_in_text_file, probe_with,
+    find_in_text_file, find_in_ybb_file, probe_with,
 };
 use shogi_core::Position;
 use std::collections::BTreeMap;
@@ -87,17 +87,16 @@ pub fn probe(args: &ProbeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             ignore_ply: args.ignore_ply,
             flipped: !args.no_flip,
         };
+        // A binary search over the file, as YaneuraOu's BookOnTheFly: a text book must be
+        // sorted; a .ybb index is.
         let found = if format == BookFormat::Db {
-            // A binary search over the file, as YaneuraOu's BookOnTheFly: the book must be sorted.
             probe_with(&pos, lookup, |key| {
                 find_in_text_file(&args.book, key).map(|r| r.map(|r| r.entry))
             })
-            .map_err(|e| book_failure(&e))?
         } else {
-            read_book(&args.book, format, true, &[])?
-                .0
-                .probe(&pos, lookup)
-        };
+            probe_with(&pos, lookup, |key| find_in_ybb_file(&args.book, key))
+        }
+        .map_err(|e| book_failure(&e))?;
         found.map(|e| e.moves)
     };
     let Some(moves) = moves else {
@@ -288,7 +287,8 @@ fn check_text(path: &PathBuf, memory: usize) -> Result<Problems, Failure> {
     let mut problems = Problems::default();
     let mut repeats = Problems::default();
     let mut unsorted = false;
-    let mut last: Option<(String, String, u64)> = None;
+    // The last position: its SFEN, key, line, and the line where its key first came.
+    let mut last: Option<(String, String, u64, u64)> = None;
     let repeat = |key: &str, line: u64, first: u64| {
         let m = format!("repeated position `{key}` (also at line {first})");
         BookError::line(&name, line, Some(6), m).to_string()
@@ -301,10 +301,11 @@ fn check_text(path: &PathBuf, memory: usize) -> Result<Problems, Failure> {
                 continue;
             }
         };
-        if let Some((sfen, key, line)) = &last {
+        if let Some((sfen, key, line, first)) = &last {
             if *key == rec.key {
-                repeats.push(repeat(key, rec.line, *line), false);
-                last = Some((rec.sfen, rec.key, rec.line));
+                let first = *first;
+                repeats.push(repeat(key, rec.line, first), false);
+                last = Some((rec.sfen, rec.key, rec.line, first));
                 continue;
             }
             if sfen.as_str() > rec.sfen.as_str() {
@@ -319,7 +320,7 @@ fn check_text(path: &PathBuf, memory: usize) -> Result<Problems, Failure> {
                 );
             }
         }
-        last = Some((rec.sfen, rec.key, rec.line));
+        last = Some((rec.sfen, rec.key, rec.line, rec.line));
     }
     if unsorted {
         repeats = Problems::default();
