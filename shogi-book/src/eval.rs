@@ -65,9 +65,8 @@ impl EvalBook {
         depth: Option<u32>,
         lines: impl IntoIterator<Item = (Option<Score>, Option<Move>)>,
     ) {
-        self.read.results += 1;
-        let Some((key, entry)) = search_entry(pos, self.max_ply, depth, lines) else {
-            self.read.unused += 1;
+        let Some((key, entry)) = counted_entry(&mut self.read, pos, self.max_ply, depth, lines)
+        else {
             return;
         };
         let deeper = self
@@ -124,6 +123,21 @@ pub(crate) fn search_entry(
     };
     entry.sort_moves();
     Some((position_key(pos), entry))
+}
+
+/// [`search_entry`], counted into `read`: one more result, and one more unused when it gives
+/// no entry.
+pub(crate) fn counted_entry(
+    read: &mut EvalRead,
+    pos: &Position,
+    max_ply: u32,
+    depth: Option<u32>,
+    lines: impl IntoIterator<Item = (Option<Score>, Option<Move>)>,
+) -> Option<(String, Entry)> {
+    read.results += 1;
+    let found = search_entry(pos, max_ply, depth, lines);
+    read.unused += u64::from(found.is_none());
+    found
 }
 
 /// The depth of a search's entry (every line of one search has the same).

@@ -4,7 +4,7 @@
 
 use crate::book::{Book, BookMove, Entry};
 use crate::error::BookError;
-use crate::eval::{EvalRead, entry_depth, replaces, search_entry};
+use crate::eval::{EvalRead, counted_entry, entry_depth, replaces};
 use crate::extsort::{TempFile, temp_path};
 use crate::runs::{RecordSort, RunReader, unique_stem, write_record};
 use shogi_core::{Move, Position, Score};
@@ -74,9 +74,8 @@ impl EvalSort {
         depth: Option<u32>,
         lines: impl IntoIterator<Item = (Option<Score>, Option<Move>)>,
     ) {
-        self.read.results += 1;
-        let Some((key, entry)) = search_entry(pos, self.max_ply, depth, lines) else {
-            self.read.unused += 1;
+        let Some((key, entry)) = counted_entry(&mut self.read, pos, self.max_ply, depth, lines)
+        else {
             return;
         };
         if self.error.is_some() {

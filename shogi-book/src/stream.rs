@@ -4,12 +4,12 @@
 
 use crate::book::Entry;
 use crate::error::BookError;
-use crate::extsort::{SortOptions, TempFile, sort_books, temp_path};
+use crate::extsort::{SortOptions, TempFile, sort_books, temp_dir_for, temp_path};
 use crate::runs::unique_stem;
 use crate::text::{TextReader, check_order};
 use std::fs::File;
 use std::io::BufReader;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The positions of a text book in key order, as [`read_book`](crate::read_book) would hold
 /// them, read one at a time: what reads a book of any size in bounded memory (`book stats`,
@@ -59,12 +59,7 @@ impl TextStream {
         let (source, sorted, warnings) = match sort {
             None => (path.to_path_buf(), None, Vec::new()),
             Some(options) => {
-                let dir = options
-                    .temp_dir
-                    .clone()
-                    .or_else(|| path.parent().map(Path::to_path_buf))
-                    .filter(|d| !d.as_os_str().is_empty())
-                    .unwrap_or_else(|| PathBuf::from("."));
+                let dir = temp_dir_for(options.temp_dir.as_ref(), path);
                 let tmp = TempFile(temp_path(&dir, &unique_stem("book-sorted"), 0));
                 let report = sort_books(&[path.to_path_buf()], &tmp.0, options)?;
                 (tmp.0.clone(), Some(tmp), report.warnings)
@@ -181,6 +176,7 @@ pub fn repeated_positions(
 mod tests {
     use super::*;
     use crate::{ReadOptions, read_text};
+    use std::path::PathBuf;
 
     const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -";
     const AFTER: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w -";
