@@ -4,6 +4,7 @@
     python3 scripts/book-bench.py [--shogi target/release/shogi] [--positions 10000000]
         [--memory 256] [--backup-positions 1000000] [--engine YaneuraOu-by-gcc] [--work DIR]
         [--games 100000,1000000] [--build-memory 512] [--min-plies 40] [--max-plies 80] [--profile release]
+        [--probes 200] [--db games-1m.sqlite]
 
 1. Writes an unsorted text book of POSITIONS random-walk positions (the shogi-book example
    `book_gen`, built in release).
@@ -22,6 +23,13 @@
    information) and the book built from the database (`shogi book build --db`), against the
    same anchor; then from the database as `.ybb` and `book.bin`, at BUILD_MEMORY and at 8 MiB
    (the same bytes). Time, peak memory, book positions per second.
+6. With --probes N (0 skips it): `shogi book probe` latency on the sorted book of step 2 (in
+   --work, made by an earlier run when --positions is 0), in each format (converted to .ybb
+   and book.bin, timed): N positions of the book, one process each, median and 99th
+   percentile of the wall time; anchor: `shogi moves startpos` run as often (a process doing
+   next to nothing).
+7. With --db FILE: `shogi book build --db FILE` (time, peak memory), e.g. the 1,000,000-game
+   database.
 --positions 0 skips 1-4.
 Numbers are printed; nothing is asserted.
 """
@@ -62,6 +70,8 @@ def main():
     ap.add_argument("--min-plies", type=int, default=40, help="shortest generated game")
     ap.add_argument("--max-plies", type=int, default=80, help="longest generated game")
     ap.add_argument("--profile", default="release", help="cargo profile of the generators (dev is optimized too)")
+    ap.add_argument("--probes", type=int, default=0, help="positions probed per format (0: no probe latency)")
+    ap.add_argument("--db", help="a game database to build a book from (time, peak memory)")
     args = ap.parse_args()
     shogi = os.path.abspath(args.shogi)
     work = args.work or tempfile.mkdtemp(prefix="book-bench-")
@@ -70,6 +80,16 @@ def main():
         bench_books(args, shogi, work)
     for n in (int(g) for g in args.games.split(",") if int(g) > 0):
         bench_build(args, shogi, work, n)
+    if args.probes:
+        bench_probe(args, shogi, work)
+    if args.db:
+        out = os.path.join(work, "built-from-db.db")
+        secs, rss, r = timed([shogi, "book", "build", "--db", args.db, "-o", out, "--max-ply", "32",
+                              "--memory", str(args.build_memory)])
+        said = r.stderr.strip().splitlines()[-1]
+        m = re.search(r"(\d+) positions", said)
+        positions = int(m.group(1)) if m else 0
+        print(f"book build --db {args.db}: {secs:.1f}s, peak {rss:,.0f} MiB, {positions / secs:,.0f} book positions/s; {said}")
     if not args.work:
         shutil.rmtree(work)
 
@@ -170,6 +190,43 @@ def bench_books(args, shogi, work):
     print(f"probe of the start position (a binary search of the sorted {args.positions:,}-position book on disk, the process included): {secs:.3f}s, peak {rss:,.0f} MiB")
     anchor, _, _ = timed([shogi, "moves", "startpos"])
     print(f"  anchor shogi moves startpos (a process doing next to nothing): {anchor:.3f}s")
+
+
+def bench_probe(args, shogi, work):
+    srt = os.path.join(work, "sorted.db")
+    sfens = []
+    with open(srt) as f:
+        for l in f:
+            if l.startswith("sfen "):
+                sfens.append(l[5:].strip())
+    step = max(1, len(sfens) // args.probes)
+    sample = sfens[::step][:args.probes]
+    books = {"db": srt}
+    for ext in ("ybb", "bin"):
+        books[ext] = os.path.join(work, f"sorted.{ext}")
+        if not os.path.exists(books[ext]):
+            secs, rss, _ = timed([shogi, "book", "convert", srt, books[ext], "--memory", str(args.memory)])
+            print(f"convert of the {len(sfens):,}-position book to .{ext}: {secs:.1f}s, peak {rss:,.0f} MiB")
+
+    def latencies(cmds):
+        out = []
+        for c in cmds:
+            t = time.perf_counter()
+            r = subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            out.append(time.perf_counter() - t)
+            if r.returncode not in (0, 1):
+                raise SystemExit(f"failed: {' '.join(c)}")
+        out.sort()
+        return out[len(out) // 2], out[min(len(out) - 1, (len(out) * 99) // 100)]
+
+    amed, ap99 = latencies([[shogi, "moves", "startpos"]] * len(sample))
+    print(f"probe latency over {len(sample)} positions of the {len(sfens):,}-position book, one process each "
+          f"(anchor shogi moves startpos: median {amed * 1000:.1f} ms, p99 {ap99 * 1000:.1f} ms):")
+    for ext, book in books.items():
+        med, p99 = latencies([[shogi, "book", "probe", book, "sfen " + s] for s in sample])
+        _, rss, _ = timed([shogi, "book", "probe", book, "sfen " + sample[0]])
+        print(f"  .{ext}: median {med * 1000:.1f} ms ({med / amed:.2f}x the anchor), p99 {p99 * 1000:.1f} ms, "
+              f"peak {rss:,.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -65,40 +65,14 @@ impl EvalBook {
         depth: Option<u32>,
         lines: impl IntoIterator<Item = (Option<Score>, Option<Move>)>,
     ) {
-        self.read.results += 1;
-        if pos.variant() != Variant::Standard || pos.move_number() > self.max_ply {
-            self.read.unused += 1;
+        let Some((key, entry)) = counted_entry(&mut self.read, pos, self.max_ply, depth, lines)
+        else {
             return;
-        }
-        let depth = depth.map_or(0, |d| i32::try_from(d).unwrap_or(i32::MAX));
-        let mut moves: Vec<BookMove> = Vec::new();
-        for (score, mv) in lines {
-            let (Some(value), Some(mv)) = (score.and_then(book_value), mv) else {
-                continue;
-            };
-            if pos.check_move(mv).is_ok() && moves.iter().all(|m| m.mv != mv) {
-                moves.push(BookMove {
-                    value,
-                    depth,
-                    ..BookMove::new(mv)
-                });
-            }
-        }
-        if moves.is_empty() {
-            self.read.unused += 1;
-            return;
-        }
-        let mut entry = Entry {
-            ply: Some(pos.move_number()),
-            moves,
-            comments: Vec::new(),
         };
-        entry.sort_moves();
-        let key = position_key(pos);
         let deeper = self
             .book
             .get(&key)
-            .is_none_or(|old| old.moves.first().map_or(0, |m| m.depth) <= depth);
+            .is_none_or(|old| replaces(entry_depth(old), entry_depth(&entry)));
         if deeper {
             self.read.unused += u64::from(self.book.insert_key(key, entry).is_some());
         } else {
@@ -110,6 +84,71 @@ impl EvalBook {
     pub fn finish(self) -> (Book, EvalRead) {
         (self.book, self.read)
     }
+}
+
+/// The book entry of one search of `pos` (key and entry: the legal lines with a value, in
+/// `write_book`'s order, each at the search's depth), or `None` when the search gives no line
+/// a book can hold (no scored line with a legal move, a position past `max_ply` or not
+/// standard shogi).
+pub(crate) fn search_entry(
+    pos: &Position,
+    max_ply: u32,
+    depth: Option<u32>,
+    lines: impl IntoIterator<Item = (Option<Score>, Option<Move>)>,
+) -> Option<(String, Entry)> {
+    if pos.variant() != Variant::Standard || pos.move_number() > max_ply {
+        return None;
+    }
+    let depth = depth.map_or(0, |d| i32::try_from(d).unwrap_or(i32::MAX));
+    let mut moves: Vec<BookMove> = Vec::new();
+    for (score, mv) in lines {
+        let (Some(value), Some(mv)) = (score.and_then(book_value), mv) else {
+            continue;
+        };
+        if pos.check_move(mv).is_ok() && moves.iter().all(|m| m.mv != mv) {
+            moves.push(BookMove {
+                value,
+                depth,
+                ..BookMove::new(mv)
+            });
+        }
+    }
+    if moves.is_empty() {
+        return None;
+    }
+    let mut entry = Entry {
+        ply: Some(pos.move_number()),
+        moves,
+        comments: Vec::new(),
+    };
+    entry.sort_moves();
+    Some((position_key(pos), entry))
+}
+
+/// [`search_entry`], counted into `read`: one more result, and one more unused when it gives
+/// no entry.
+pub(crate) fn counted_entry(
+    read: &mut EvalRead,
+    pos: &Position,
+    max_ply: u32,
+    depth: Option<u32>,
+    lines: impl IntoIterator<Item = (Option<Score>, Option<Move>)>,
+) -> Option<(String, Entry)> {
+    read.results += 1;
+    let found = search_entry(pos, max_ply, depth, lines);
+    read.unused += u64::from(found.is_none());
+    found
+}
+
+/// The depth of a search's entry (every line of one search has the same).
+pub(crate) fn entry_depth(e: &Entry) -> i32 {
+    e.moves.first().map_or(0, |m| m.depth)
+}
+
+/// Whether a later search of `new_depth` replaces one of `old_depth`: the deeper search
+/// gives the lines, the later one on a tie.
+pub(crate) fn replaces(old_depth: i32, new_depth: i32) -> bool {
+    old_depth <= new_depth
 }
 
 /// What [`apply_evaluations`] did.
@@ -133,30 +172,45 @@ pub struct EvalReport {
 pub fn apply_evaluations(book: &mut Book, evals: &Book) -> EvalReport {
     let mut report = EvalReport::default();
     for (key, entry) in book.iter_mut() {
-        evaluate_entry(key, entry, evals, &mut report);
+        let get = |k: &str| Ok::<_, std::convert::Infallible>(evals.get(k).cloned());
+        if let Err(never) = evaluate_entry(key, entry, get, &mut report) {
+            match never {}
+        }
     }
     report
 }
 
 /// [`apply_evaluations`] for one position of a book (what a book written as it is made, in
-/// bounded memory, applies to each position as it comes), counted into `report`.
-pub fn evaluate_entry(key: &str, entry: &mut Entry, evals: &Book, report: &mut EvalReport) {
-    let own = evals.get(key);
+/// bounded memory, applies to each position as it comes), counted into `report`. `evals`
+/// looks a position up by its key (an [`Evals`](crate::Evals) on disk, a [`Book`]); its
+/// error stops the valuing.
+pub fn evaluate_entry<E>(
+    key: &str,
+    entry: &mut Entry,
+    mut evals: impl FnMut(&str) -> Result<Option<Entry>, E>,
+    report: &mut EvalReport,
+) -> Result<(), E> {
+    let own = evals(key)?;
     let mut pos = None;
     for m in &mut entry.moves {
-        if let Some(e) = own.and_then(|e| e.moves.iter().find(|x| x.mv == m.mv)) {
+        if let Some(e) = own
+            .as_ref()
+            .and_then(|e| e.moves.iter().find(|x| x.mv == m.mv))
+        {
             m.value = e.value;
             m.depth = e.depth;
             report.from_position += 1;
             continue;
         }
         let pos = pos.get_or_insert_with(|| Position::from_sfen(&format!("{key} 1")).ok());
-        let child = pos.as_ref().and_then(|p| {
-            p.check_move(m.mv).ok()?;
-            let mut c = p.clone();
-            c.play_unchecked(m.mv);
-            evals.get(&position_key(&c)).and_then(best_line)
-        });
+        let child = match pos.as_ref().filter(|p| p.check_move(m.mv).is_ok()) {
+            Some(p) => {
+                let mut c = p.clone();
+                c.play_unchecked(m.mv);
+                evals(&position_key(&c))?.as_ref().and_then(best_line)
+            }
+            None => None,
+        };
         match child {
             Some((value, depth)) => {
                 m.value = value.saturating_neg();
@@ -167,6 +221,7 @@ pub fn evaluate_entry(key: &str, entry: &mut Entry, evals: &Book, report: &mut E
         }
     }
     entry.sort_moves();
+    Ok(())
 }
 
 /// The value and depth of an entry's best move (highest value).

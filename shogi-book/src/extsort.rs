@@ -122,6 +122,16 @@ impl Drop for TempFile {
     }
 }
 
+/// The folder of the temporary files made for `path`: `chosen`, else `path`'s folder, else
+/// the current one.
+pub(crate) fn temp_dir_for(chosen: Option<&PathBuf>, path: &Path) -> PathBuf {
+    chosen
+        .cloned()
+        .or_else(|| path.parent().map(Path::to_path_buf))
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
 pub(crate) fn temp_path(dir: &Path, stem: &str, n: usize) -> PathBuf {
     dir.join(format!(".{stem}.{}.{n}.tmp", std::process::id()))
 }
@@ -135,12 +145,7 @@ pub fn sort_books(
     options: &SortOptions,
 ) -> Result<SortReport, BookError> {
     let out_name = out.display().to_string();
-    let dir = options
-        .temp_dir
-        .clone()
-        .or_else(|| out.parent().map(Path::to_path_buf))
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or_else(|| PathBuf::from("."));
+    let dir = temp_dir_for(options.temp_dir.as_ref(), out);
     let stem = out
         .file_name()
         .map_or("book".into(), |n| n.to_string_lossy().into_owned());

@@ -5,7 +5,7 @@
 use crate::apery::{AperyBook, AperyLosses, AperyWriter};
 use crate::book::{Book, Entry};
 use crate::error::BookError;
-use crate::extsort::TempFile;
+use crate::extsort::{TempFile, temp_dir_for};
 use crate::text::{HEADER, ReadOptions, read_text, write_record};
 use crate::ybb::{MAGIC, YbbLosses, YbbWriter, read_ybb};
 use shogi_core::{Position, Variant};
@@ -229,12 +229,7 @@ impl BookWriter {
         options: &WriteOptions,
     ) -> Result<BookWriter, BookError> {
         let name = path.display().to_string();
-        let dir = options
-            .temp_dir
-            .clone()
-            .or_else(|| path.parent().map(Path::to_path_buf))
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or_else(|| PathBuf::from("."));
+        let dir = temp_dir_for(options.temp_dir.as_ref(), path);
         let tmp = TempFile(temp_beside(path));
         let sink = match format {
             BookFormat::Db => {

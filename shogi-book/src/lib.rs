@@ -41,10 +41,12 @@ mod book;
 mod build;
 mod error;
 mod eval;
+mod evals;
 mod extsort;
 mod file;
 mod runs;
 mod spill;
+mod stream;
 mod text;
 mod walk;
 mod ybb;
@@ -60,14 +62,18 @@ pub use eval::{
     EvalBook, EvalRead, EvalReport, MATE_UNKNOWN_PLIES, apply_evaluations, book_value,
     evaluate_entry,
 };
+pub use evals::{EvalSort, Evals};
 pub use extsort::{Duplicates, SortOptions, SortReport, sort_books};
 pub use file::{
     BookFormat, BookWriter, MarkBook, WriteOptions, open_book, read_book, write_atomically,
     write_book,
 };
+pub use stream::{TextStream, repeated_positions};
 pub use text::{
-    HEADER, ReadOptions, TextReader, TextRecord, find_in_text_file, read_text, write_record,
-    write_text,
+    HEADER, ReadOptions, TextReader, TextRecord, WARNINGS_KEPT, find_in_text_file, read_text,
+    write_record, write_text,
 };
 pub use walk::{Pick, Rng, WalkOptions, lines, walk};
-pub use ybb::{MAGIC as YBB_MAGIC, YbbLosses, YbbWriter, parse_ybb, read_ybb, write_ybb};
+pub use ybb::{
+    MAGIC as YBB_MAGIC, YbbLosses, YbbWriter, find_in_ybb_file, parse_ybb, read_ybb, write_ybb,
+};

@@ -8,7 +8,7 @@ use crate::extsort::{TempFile, temp_path};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -57,6 +57,11 @@ impl RecordSort {
         self.runs.len()
     }
 
+    /// Bytes of records held in memory (as the bound counts them).
+    pub fn held(&self) -> usize {
+        self.used
+    }
+
     /// Adds a record (a run is written when the bound is reached).
     pub fn push(&mut self, key: &[u8], payload: &[u8]) -> Result<(), BookError> {
         let too_long = |n: usize| u32::try_from(n).is_err();
@@ -87,10 +92,9 @@ impl RecordSort {
         let io = |e: std::io::Error| BookError::io(&name, &e);
         let mut w = BufWriter::with_capacity(1 << 16, File::create(&tmp.0).map_err(io)?);
         for &(at, k, p) in &self.index {
-            w.write_all(&k.to_le_bytes()).map_err(io)?;
-            w.write_all(&p.to_le_bytes()).map_err(io)?;
-            w.write_all(&self.bytes[at..at + k as usize + p as usize])
-                .map_err(io)?;
+            let (k, p) = (k as usize, p as usize);
+            let key = &self.bytes[at..at + k];
+            write_record(&mut w, key, &self.bytes[at + k..at + k + p]).map_err(io)?;
         }
         w.flush().map_err(io)?;
         self.runs.push(tmp);
@@ -140,8 +144,20 @@ impl RecordSort {
     }
 }
 
-/// One run read back a record at a time.
-struct RunReader {
+/// Writes one record as the runs hold it: key length and payload length (u32 LE), key,
+/// payload; returns the bytes written.
+pub(crate) fn write_record(w: &mut impl Write, key: &[u8], payload: &[u8]) -> std::io::Result<u64> {
+    let len = |n: usize| u32::try_from(n).map_err(|_| std::io::Error::other("a record over 4 GiB"));
+    w.write_all(&len(key.len())?.to_le_bytes())?;
+    w.write_all(&len(payload.len())?.to_le_bytes())?;
+    w.write_all(key)?;
+    w.write_all(payload)?;
+    Ok(8 + key.len() as u64 + payload.len() as u64)
+}
+
+/// One run (or a file of the same records) read back a record at a time.
+#[derive(Debug)]
+pub(crate) struct RunReader {
     input: BufReader<File>,
     name: String,
     record: Vec<u8>,
@@ -149,7 +165,7 @@ struct RunReader {
 }
 
 impl RunReader {
-    fn open(path: &Path) -> Result<RunReader, BookError> {
+    pub fn open(path: &Path) -> Result<RunReader, BookError> {
         let name = path.display().to_string();
         let file = File::open(path).map_err(|e| BookError::io(&name, &e))?;
         Ok(RunReader {
@@ -160,8 +176,16 @@ impl RunReader {
         })
     }
 
+    /// Moves to the record starting at byte `offset` (the next `advance` reads it).
+    pub fn seek(&mut self, offset: u64) -> Result<(), BookError> {
+        self.input
+            .seek(SeekFrom::Start(offset))
+            .map_err(|e| BookError::io(&self.name, &e))?;
+        Ok(())
+    }
+
     /// Reads the next record; false at the end of the run.
-    fn advance(&mut self) -> Result<bool, BookError> {
+    pub fn advance(&mut self) -> Result<bool, BookError> {
         let io = |e: std::io::Error| BookError::io(&self.name, &e);
         let mut head = [0u8; 8];
         match self.input.read_exact(&mut head) {
@@ -177,11 +201,11 @@ impl RunReader {
         Ok(true)
     }
 
-    fn key(&self) -> &[u8] {
+    pub fn key(&self) -> &[u8] {
         &self.record[..self.key_len]
     }
 
-    fn payload(&self) -> &[u8] {
+    pub fn payload(&self) -> &[u8] {
         &self.record[self.key_len..]
     }
 }

@@ -9,6 +9,9 @@ use std::io::{BufRead, Write};
 /// The header line YaneuraOu writes first.
 pub const HEADER: &str = "#YANEURAOU-DB2016 1.00";
 
+/// The warnings a [`TextReader`] lists before it only counts them.
+pub const WARNINGS_KEPT: usize = 1000;
+
 /// One position as read from a text book.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextRecord {
@@ -41,6 +44,7 @@ pub struct TextReader<R> {
     /// An error found while a finished position was being handed out.
     pending_error: Option<BookError>,
     warnings: Vec<BookError>,
+    warnings_dropped: u64,
     done: bool,
 }
 
@@ -59,15 +63,39 @@ impl<R: BufRead> TextReader<R> {
             skipping: false,
             pending_error: None,
             warnings: Vec::new(),
+            warnings_dropped: 0,
             done: false,
         }
     }
 
     /// Problems that do not stop reading: an SFEN not in YaneuraOu's form (the engine would
     /// never find it; it is read in that form), a `none` move or a move line before the
-    /// first position (YaneuraOu ignores them; so does this reader, and says so).
+    /// first position (YaneuraOu ignores them; so does this reader, and says so). The first
+    /// [`WARNINGS_KEPT`] are kept (memory stays bounded at any size), then one more saying
+    /// how many were not listed.
     pub fn warnings(&self) -> &[BookError] {
         &self.warnings
+    }
+
+    fn warn(&mut self, w: BookError) {
+        if self.warnings.len() < WARNINGS_KEPT {
+            self.warnings.push(w);
+            return;
+        }
+        self.warnings_dropped += 1;
+        let summary = BookError::file(
+            &self.file,
+            format!("{} more warnings not listed", self.warnings_dropped),
+        );
+        match self.warnings.get_mut(WARNINGS_KEPT) {
+            Some(last) => *last = summary,
+            None => self.warnings.push(summary),
+        }
+    }
+
+    /// The comment lines before the first position (all of them once a position is read).
+    pub fn header(&self) -> &[String] {
+        &self.header
     }
 
     /// Comment lines before the first position; after the end, the comments after the last.
@@ -117,7 +145,7 @@ impl<R: BufRead> TextReader<R> {
             None => key.clone(),
         };
         if normal != sfen {
-            self.warnings.push(self.err(
+            self.warn(self.err(
                 Some(6),
                 format!("SFEN not in YaneuraOu's form (the engine would never find it): read as `{normal}`"),
             ));
@@ -144,7 +172,7 @@ impl<R: BufRead> TextReader<R> {
             return Ok(());
         }
         let Some((rec, pos)) = self.current.as_ref() else {
-            self.warnings.push(self.err(
+            self.warn(self.err(
                 None,
                 "a move line before the first position: ignored (as YaneuraOu does)",
             ));
@@ -152,8 +180,7 @@ impl<R: BufRead> TextReader<R> {
         };
         let (col, word) = fields[0];
         let Some(mv) = parse_move(word).map_err(|m| self.err(Some(col), m))? else {
-            self.warnings
-                .push(self.err(Some(col), format!("move `{word}` is no move: line ignored")));
+            self.warn(self.err(Some(col), format!("move `{word}` is no move: line ignored")));
             return Ok(());
         };
         pos.check_move(mv).map_err(|e| {

@@ -97,30 +97,134 @@ pub fn parse_ybb(bytes: &[u8], file: &str) -> Result<Book, BookError> {
                 format!("position {i}: its {count} moves lie outside the file"),
             ));
         };
-        let mut entry = Entry {
+        let moves = decode_moves(slice, record, &pos, |j, e| {
+            let moff = index_end + start + j * record;
+            at(
+                moff,
+                format!("move {j} of position {i} (`{}`): {e}", pos.to_sfen()),
+            )
+        })?;
+        let entry = Entry {
             ply: Some(u32::from(ply)),
+            moves,
             ..Entry::default()
         };
-        for (j, r) in slice.chunks_exact(record).enumerate() {
-            let moff = index_end + start + j * record;
-            let mv = Move16Format::YaneuraOu
-                .decode(le_u16(r), &pos)
-                .map_err(|e| {
-                    at(
-                        moff,
-                        format!("move {j} of position {i} (`{}`): {e}", pos.to_sfen()),
-                    )
-                })?;
-            let mut m = BookMove::new(mv);
-            m.value = i32::from(le_u16(&r[2..]) as i16);
-            if record == 6 {
-                m.depth = i32::from(le_u16(&r[4..]));
-            }
-            entry.moves.push(m);
-        }
         book.insert_key(position_key(&pos), entry);
     }
     Ok(book)
+}
+
+/// The move records of one position (`record` bytes each); `bad(j, why)` makes the error
+/// of move `j`.
+fn decode_moves(
+    slice: &[u8],
+    record: usize,
+    pos: &Position,
+    bad: impl Fn(usize, String) -> BookError,
+) -> Result<Vec<BookMove>, BookError> {
+    let mut moves = Vec::with_capacity(slice.len() / record);
+    for (j, r) in slice.chunks_exact(record).enumerate() {
+        let mv = Move16Format::YaneuraOu
+            .decode(le_u16(r), pos)
+            .map_err(|e| bad(j, e.to_string()))?;
+        let mut m = BookMove::new(mv);
+        m.value = i32::from(le_u16(&r[2..]) as i16);
+        if record == 6 {
+            m.depth = i32::from(le_u16(&r[4..]));
+        }
+        moves.push(m);
+    }
+    Ok(moves)
+}
+
+/// The entry of the position with `key` ([`position_key`]) in the `.ybb` book at `path`,
+/// found as YaneuraOu's BookOnTheFly finds it: a binary search over the sorted index on
+/// disk, a few reads whatever the book's size (the index is not checked beyond them).
+pub fn find_in_ybb_file(path: &std::path::Path, key: &str) -> Result<Option<Entry>, BookError> {
+    use std::io::{Seek, SeekFrom};
+    let file = path.display().to_string();
+    let at = |off: u64, m: String| BookError::new(&file, Location::Byte(off), m);
+    let mut f = std::fs::File::open(path).map_err(|e| BookError::io(&file, &e))?;
+    let size = f.metadata().map_err(|e| BookError::io(&file, &e))?.len();
+    let mut read_at = |off: u64, buf: &mut [u8]| -> Result<(), BookError> {
+        f.seek(SeekFrom::Start(off))
+            .and_then(|_| f.read_exact(buf))
+            .map_err(|e| BookError::io(&file, &e))
+    };
+    let mut head = [0u8; HEADER];
+    if size < HEADER as u64 {
+        return Err(BookError::file(
+            &file,
+            "not a .ybb book: shorter than its header",
+        ));
+    }
+    read_at(0, &mut head)?;
+    if &head[..16] != MAGIC {
+        return Err(BookError::file(
+            &file,
+            "not a .ybb book: it does not start with `YANE-BINBOOK-V1`",
+        ));
+    }
+    let (n, flags) = (le_u64(&head[16..]), le_u64(&head[24..]));
+    if flags & !1 != 0 {
+        return Err(at(
+            24,
+            format!("unknown flags {flags:#x} (only bit 0 is defined)"),
+        ));
+    }
+    let record = if flags & 1 != 0 { 6 } else { 4 };
+    let index_end = n
+        .checked_mul(INDEX_RECORD as u64)
+        .and_then(|s| s.checked_add(HEADER as u64))
+        .filter(|&e| e <= size)
+        .ok_or_else(|| {
+            at(
+                16,
+                format!("{n} positions do not fit in a file of {size} bytes"),
+            )
+        })?;
+    let pos =
+        Position::from_sfen(key).map_err(|e| BookError::file(&file, format!("`{key}`: {e}")))?;
+    let Ok(packed) = PositionFormat::PackedSfen.encode_to_array(&pos) else {
+        return Ok(None);
+    };
+    let (mut lo, mut hi) = (0u64, n);
+    let mut rec = [0u8; INDEX_RECORD];
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let off = HEADER as u64 + mid * INDEX_RECORD as u64;
+        read_at(off, &mut rec)?;
+        match rec[..32].cmp(&packed[..]) {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+            std::cmp::Ordering::Equal => {
+                let ply = le_u16(&rec[40..]);
+                let count = le_u16(&rec[42..]) as u64;
+                let start = le_u64(&rec[32..]).checked_add(index_end);
+                let Some(start) = start.filter(|s| s.saturating_add(count * record as u64) <= size)
+                else {
+                    return Err(at(
+                        off,
+                        format!("position {mid}: its {count} moves lie outside the file"),
+                    ));
+                };
+                let mut bytes = vec![0u8; (count * record as u64) as usize];
+                read_at(start, &mut bytes)?;
+                let moves = decode_moves(&bytes, record, &pos, |j, e| {
+                    at(
+                        start + (j * record) as u64,
+                        format!("move {j} of position {mid} (`{key}`): {e}"),
+                    )
+                })?;
+                return Ok(Some(Entry {
+                    ply: Some(u32::from(ply)),
+                    moves,
+                    ..Entry::default()
+                }));
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// What writing `.ybb` could not keep, per kind.
@@ -295,5 +399,69 @@ impl Spool {
                 std::io::copy(&mut f, out).map(|_| ())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shogi_core::{Move, Variant};
+    use shogi_testkit::Rng;
+
+    #[test]
+    fn a_search_on_disk_finds_what_the_whole_book_holds() {
+        // Positions of random walks, each with a few legal moves valued at random.
+        let mut rng = Rng::new(3);
+        let mut book = Book::new();
+        let mut absent = Vec::new();
+        for _ in 0..60 {
+            let mut pos = Position::startpos(Variant::Standard);
+            for _ in 0..rng.below(20) {
+                let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+                if rng.below(3) == 0 {
+                    absent.push(position_key(&pos));
+                } else {
+                    let mut entry = Entry {
+                        ply: Some(pos.move_number()),
+                        ..Entry::default()
+                    };
+                    for _ in 0..1 + rng.below(3) {
+                        let mut m = BookMove::new(legal[rng.below(legal.len())]);
+                        m.value = rng.below(2000) as i32 - 1000;
+                        m.depth = rng.below(40) as i32;
+                        entry.moves.push(m);
+                    }
+                    entry.moves.dedup_by_key(|m| m.mv);
+                    book.insert(&pos, entry);
+                }
+                pos.play_unchecked(legal[rng.below(legal.len())]);
+            }
+        }
+        let path = std::env::temp_dir().join(format!("shogi-ybb-find-{}.ybb", std::process::id()));
+        for depth in [true, false] {
+            let mut bytes = Vec::new();
+            write_ybb(&book, depth, &mut bytes).unwrap();
+            std::fs::write(&path, &bytes).unwrap();
+            let whole = parse_ybb(&bytes, "b.ybb").unwrap();
+            assert!(whole.len() > 100);
+            for (key, entry) in whole.iter() {
+                assert_eq!(
+                    find_in_ybb_file(&path, key).unwrap().as_ref(),
+                    Some(entry),
+                    "{key}"
+                );
+            }
+            for key in absent.iter().filter(|k| whole.get(k).is_none()) {
+                assert_eq!(find_in_ybb_file(&path, key).unwrap(), None, "{key}");
+            }
+        }
+        std::fs::write(
+            &path,
+            b"YANE-BINBOOK-V1\0\xff\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+        )
+        .unwrap();
+        let e = find_in_ybb_file(&path, &absent[0]).unwrap_err();
+        assert!(e.message.contains("do not fit"), "{e}");
+        std::fs::remove_file(&path).unwrap();
     }
 }

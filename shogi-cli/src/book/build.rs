@@ -50,7 +50,8 @@ pub struct BuildArgs {
     /// MiB of positions counted in memory; beyond it sorted runs go to temporary files and
     /// are merged at the end (the book is the same). Every format is written as the runs
     /// merge: .ybb and book.bin sort by their own keys on disk too, with half of the bound.
-    /// Reading the inputs and --analysis's engine book are not counted in it.
+    /// With --analysis the engine's book takes half of the counting's share (all of it
+    /// alone) and goes to disk beyond it. Reading the inputs is not counted in it.
     #[arg(long, value_name = "MIB", default_value_t = 512)]
     pub memory: usize,
     /// Folder for the temporary runs (default: the output's folder).
@@ -116,6 +117,13 @@ pub fn build(args: &BuildArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         BookFormat::Db => (memory, memory),
         _ => (memory / 2, memory - memory / 2),
     };
+    // The engine's book is held beside the counts (it values them as they are written): with
+    // games it takes half of the counting's share, alone all of it.
+    let (count_memory, eval_memory) = match (from_games, args.analysis.is_some()) {
+        (true, true) => (count_memory / 2, count_memory - count_memory / 2),
+        (false, _) => (0, count_memory),
+        (true, false) => (count_memory, 0),
+    };
     let options = WriteOptions {
         depth: true,
         memory: write_memory,
@@ -132,8 +140,9 @@ pub fn build(args: &BuildArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     };
     let evals = match &args.analysis {
         Some(cache) => {
-            let (evals, read) = sources::analysis_book(cache, args.max_ply)
-                .map_err(|e| Failure::usage(format!("error: {e}")))?;
+            let (evals, read) =
+                sources::analysis_book(cache, args.max_ply, eval_memory, &temp_dir(args))
+                    .map_err(|e| Failure::usage(format!("error: {e}")))?;
             summary.push(format!(
                 "{}: {} result(s), {} not used, {} unreadable",
                 cache.display(),
@@ -146,28 +155,30 @@ pub fn build(args: &BuildArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         None => None,
     };
     let mut writer = book_writer(&args.output, format, &[], &options)?;
-    match (builder, &evals) {
-        (Some(builder), evals) => {
+    let has_evals = evals.is_some();
+    match (builder, evals) {
+        (Some(builder), mut evals) => {
             let mut report = shogi_book::EvalReport::default();
             builder
                 .finish_into(|key, mut entry| {
-                    if let Some(evals) = evals {
-                        shogi_book::evaluate_entry(&key, &mut entry, evals, &mut report);
+                    if let Some(evals) = &mut evals {
+                        let get = |k: &str| evals.get(k);
+                        shogi_book::evaluate_entry(&key, &mut entry, get, &mut report)?;
                     }
                     writer.push(&key, &entry)
                 })
                 .map_err(|e| book_failure(&e))?;
-            if evals.is_some() {
+            if has_evals {
                 summary.push(format!(
                     "moves valued by the engine's line for them {}, by its line after them {}, not valued (results kept) {}",
                     report.from_position, report.from_child, report.kept
                 ));
             }
         }
-        (None, Some(evals)) => {
-            for (key, entry) in evals.iter() {
-                writer.push(key, entry).map_err(|e| book_failure(&e))?;
-            }
+        (None, Some(mut evals)) => {
+            evals
+                .for_each(|key, entry| writer.push(key, entry))
+                .map_err(|e| book_failure(&e))?;
         }
         (None, None) => {}
     }

@@ -5,8 +5,8 @@ use super::{move_in, roots};
 use crate::args::{NotationArg, parse_position};
 use crate::ctx::{Ctx, Failure, emit};
 use shogi_book::{
-    AperyBook, Book, BookError, BookMove, Lookup, TextReader, apery_key, find_in_text_file,
-    probe_with,
+    AperyBook, BookError, BookMove, Entry, Lookup, SortOptions, TextReader, TextStream, apery_key,
+    find_in_text_file, find_in_ybb_file, probe_with,
 };
 use shogi_core::Position;
 use std::collections::BTreeMap;
@@ -53,6 +53,10 @@ pub struct CheckArgs {
     /// The books.
     #[arg(required = true)]
     pub books: Vec<PathBuf>,
+    /// Memory for finding repeated positions in an unsorted text book (sorted on disk beyond
+    /// it), in MiB.
+    #[arg(long, default_value_t = 256)]
+    pub memory: usize,
     /// Where an Apery book is walked from (repeatable; default startpos).
     #[arg(long, value_name = "POSITION")]
     pub root: Vec<String>,
@@ -83,17 +87,16 @@ pub fn probe(args: &ProbeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             ignore_ply: args.ignore_ply,
             flipped: !args.no_flip,
         };
+        // A binary search over the file, as YaneuraOu's BookOnTheFly: a text book must be
+        // sorted; a .ybb index is.
         let found = if format == BookFormat::Db {
-            // A binary search over the file, as YaneuraOu's BookOnTheFly: the book must be sorted.
             probe_with(&pos, lookup, |key| {
                 find_in_text_file(&args.book, key).map(|r| r.map(|r| r.entry))
             })
-            .map_err(|e| book_failure(&e))?
         } else {
-            read_book(&args.book, format, true, &[])?
-                .0
-                .probe(&pos, lookup)
-        };
+            probe_with(&pos, lookup, |key| find_in_ybb_file(&args.book, key))
+        }
+        .map_err(|e| book_failure(&e))?;
         found.map(|e| e.moves)
     };
     let Some(moves) = moves else {
@@ -124,58 +127,117 @@ pub fn probe(args: &ProbeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
 
 pub fn stats(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let format = BookFormat::of_input(&args.book)?;
-    let (book, notes) = read_book(&args.book, format, args.sort, &roots(&args.root)?)?;
-    for n in notes {
-        let _ = writeln!(ctx.stderr, "{n}");
+    let mut tally = Tally::default();
+    if format == BookFormat::Db {
+        // One position at a time (an unsorted book sorted on disk first): any size.
+        let sort = args.sort.then(SortOptions::default);
+        let mut stream =
+            TextStream::open(&args.book, sort.as_ref()).map_err(|e| book_failure(&e))?;
+        for item in stream.by_ref() {
+            tally.add(&item.map_err(|e| book_failure(&e))?.1);
+        }
+        for w in stream.finish().1 {
+            let _ = writeln!(ctx.stderr, "{w} (warning)");
+        }
+    } else {
+        let (book, notes) = read_book(&args.book, format, args.sort, &roots(&args.root)?)?;
+        for n in notes {
+            let _ = writeln!(ctx.stderr, "{n}");
+        }
+        for (_, e) in book.iter() {
+            tally.add(e);
+        }
     }
-    emit(ctx.stdout, &stats_text(&book))
+    emit(ctx.stdout, &tally.text())
 }
 
-/// The text of `book stats`: totals, then `depth D: N moves` and `ply P: N positions` lines.
-fn stats_text(book: &Book) -> String {
-    let mut depths: BTreeMap<i32, u64> = BTreeMap::new();
-    let mut plies: BTreeMap<Option<u32>, u64> = BTreeMap::new();
-    let mut empty = 0u64;
-    let mut most = 0usize;
-    for (_, e) in book.iter() {
-        empty += u64::from(e.moves.is_empty());
-        most = most.max(e.moves.len());
-        *plies.entry(e.ply).or_default() += 1;
+/// What `book stats` counts, a position at a time.
+#[derive(Default)]
+struct Tally {
+    positions: u64,
+    moves: u64,
+    empty: u64,
+    most: usize,
+    depths: BTreeMap<i32, u64>,
+    plies: BTreeMap<Option<u32>, u64>,
+}
+
+impl Tally {
+    fn add(&mut self, e: &Entry) {
+        self.positions += 1;
+        self.moves += e.moves.len() as u64;
+        self.empty += u64::from(e.moves.is_empty());
+        self.most = self.most.max(e.moves.len());
+        *self.plies.entry(e.ply).or_default() += 1;
         for m in &e.moves {
-            *depths.entry(m.depth).or_default() += 1;
+            *self.depths.entry(m.depth).or_default() += 1;
         }
     }
-    let mut out = String::new();
-    let _ = writeln!(out, "positions\t{}", book.len());
-    let _ = writeln!(out, "moves\t{}", book.move_count());
-    let _ = writeln!(out, "positions without moves\t{empty}");
-    let _ = writeln!(out, "most moves in a position\t{most}");
-    for (d, n) in depths {
-        let _ = writeln!(out, "depth {d}\t{n}");
-    }
-    for (p, n) in plies {
-        match p {
-            Some(p) => {
-                let _ = writeln!(out, "ply {p}\t{n}");
-            }
-            None => {
-                let _ = writeln!(out, "ply none\t{n}");
+
+    /// The text of `book stats`: totals, then `depth D: N moves` and `ply P: N positions`
+    /// lines.
+    fn text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "positions\t{}", self.positions);
+        let _ = writeln!(out, "moves\t{}", self.moves);
+        let _ = writeln!(out, "positions without moves\t{}", self.empty);
+        let _ = writeln!(out, "most moves in a position\t{}", self.most);
+        for (d, n) in &self.depths {
+            let _ = writeln!(out, "depth {d}\t{n}");
+        }
+        for (p, n) in &self.plies {
+            match p {
+                Some(p) => {
+                    let _ = writeln!(out, "ply {p}\t{n}");
+                }
+                None => {
+                    let _ = writeln!(out, "ply none\t{n}");
+                }
             }
         }
+        out
     }
-    out
 }
 
 /// Problems printed per book before the rest are only counted.
 const SHOWN: usize = 50;
+
+/// A book's problems as `check` reports them: the first [`SHOWN`] kept, the rest counted.
+#[derive(Default)]
+struct Problems {
+    shown: Vec<String>,
+    more: u64,
+    errors: u64,
+}
+
+impl Problems {
+    fn push(&mut self, problem: String, warning: bool) {
+        self.errors += u64::from(!warning);
+        if self.shown.len() < SHOWN {
+            self.shown.push(problem);
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// Adds `other`'s problems (errors all) after these.
+    fn append(&mut self, other: Problems) {
+        self.errors += other.errors - other.shown.len() as u64;
+        self.more += other.more;
+        for p in other.shown {
+            self.push(p, false);
+        }
+    }
+}
 
 pub fn check(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let mut bad = false;
     for path in &args.books {
         let format = BookFormat::of_input(path)?;
         let problems = if format == BookFormat::Db {
-            check_text(path)?
+            check_text(path, args.memory << 20)?
         } else {
+            let mut problems = Problems::default();
             match read_book(path, format, false, &roots(&args.root)?) {
                 Ok((book, notes)) => {
                     let _ = writeln!(
@@ -185,77 +247,96 @@ pub fn check(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
                         book.len(),
                         book.move_count()
                     );
-                    notes
+                    for n in notes {
+                        let warning = n.ends_with("(warning)");
+                        problems.push(n, warning);
+                    }
                 }
-                Err(f) => vec![f.message],
+                Err(f) => problems.push(f.message, false),
             }
+            problems
         };
-        let errors = problems
-            .iter()
-            .filter(|p| !p.ends_with("(warning)"))
-            .count();
-        bad |= errors > 0;
+        bad |= problems.errors > 0;
         let mut out = String::new();
-        for p in problems.iter().take(SHOWN) {
+        for p in &problems.shown {
             let _ = writeln!(out, "{p}");
         }
-        if problems.len() > SHOWN {
-            let _ = writeln!(
-                out,
-                "{}: ... and {} more",
-                path.display(),
-                problems.len() - SHOWN
-            );
+        if problems.more > 0 {
+            let _ = writeln!(out, "{}: ... and {} more", path.display(), problems.more);
         }
         emit(ctx.stdout, &out)?;
-        let _ = writeln!(ctx.stderr, "{}: {errors} error(s)", path.display());
+        let _ = writeln!(
+            ctx.stderr,
+            "{}: {} error(s)",
+            path.display(),
+            problems.errors
+        );
     }
     if bad { Err(Failure::silent(1)) } else { Ok(()) }
 }
 
-/// Every problem of a text book: bad lines, illegal moves, order and repeated positions.
-fn check_text(path: &PathBuf) -> Result<Vec<String>, Failure> {
+/// Every problem of a text book: bad lines, illegal moves, order and repeated positions, in
+/// bounded memory. In a sorted book the plies of a position are next to each other, so a
+/// repeat is the position before; once a position is out of order, the repeats are found
+/// again by sorting the keys on disk (within `memory` bytes) and listed after the rest.
+fn check_text(path: &PathBuf, memory: usize) -> Result<Problems, Failure> {
     let name = path.display().to_string();
     let file =
         std::fs::File::open(path).map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
     let mut reader = TextReader::new(BufReader::with_capacity(1 << 16, file), &name);
-    let mut problems = Vec::new();
-    let mut last: Option<(String, u64)> = None;
-    // Each key's hash and first line: a repeated position anywhere, in bounded memory (16
-    // bytes a position; a 64-bit hash collision would report a false repeat).
-    let mut seen: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
+    let mut problems = Problems::default();
+    let mut repeats = Problems::default();
+    let mut unsorted = false;
+    // The last position: its SFEN, key, line, and the line where its key first came.
+    let mut last: Option<(String, String, u64, u64)> = None;
+    let repeat = |key: &str, line: u64, first: u64| {
+        let m = format!("repeated position `{key}` (also at line {first})");
+        BookError::line(&name, line, Some(6), m).to_string()
+    };
     for rec in reader.by_ref() {
         let rec = match rec {
             Ok(r) => r,
             Err(e) => {
-                problems.push(format!("{e}"));
+                problems.push(format!("{e}"), false);
                 continue;
             }
         };
-        let at = |m: String| BookError::line(&name, rec.line, Some(6), m).to_string();
-        let hash = {
-            use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
-            BuildHasherDefault::<DefaultHasher>::default().hash_one(&rec.key)
-        };
-        if let Some(&first) = seen.get(&hash) {
-            problems.push(at(format!(
-                "repeated position `{}` (also at line {first})",
-                rec.key
-            )));
-        } else {
-            seen.insert(hash, rec.line);
-            if let Some((sfen, line)) = &last {
-                if sfen.as_str() > rec.sfen.as_str() {
-                    problems.push(at(format!(
-                        "out of order: `sfen {}` comes after `sfen {sfen}` (line {line}); YaneuraOu's on-disk search needs byte order",
-                        rec.sfen
-                    )));
-                }
+        if let Some((sfen, key, line, first)) = &last {
+            if *key == rec.key {
+                let first = *first;
+                repeats.push(repeat(key, rec.line, first), false);
+                last = Some((rec.sfen, rec.key, rec.line, first));
+                continue;
+            }
+            if sfen.as_str() > rec.sfen.as_str() {
+                unsorted = true;
+                let m = format!(
+                    "out of order: `sfen {}` comes after `sfen {sfen}` (line {line}); YaneuraOu's on-disk search needs byte order",
+                    rec.sfen
+                );
+                problems.push(
+                    BookError::line(&name, rec.line, Some(6), m).to_string(),
+                    false,
+                );
             }
         }
-        last = Some((rec.sfen, rec.line));
+        last = Some((rec.sfen, rec.key, rec.line, rec.line));
     }
-    problems.extend(reader.warnings().iter().map(|w| format!("{w} (warning)")));
+    if unsorted {
+        repeats = Problems::default();
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        shogi_book::repeated_positions(path, memory, dir, |key, line, first| {
+            repeats.push(repeat(key, line, first), false);
+        })
+        .map_err(|e| book_failure(&e))?;
+    }
+    problems.append(repeats);
+    for w in reader.warnings() {
+        problems.push(format!("{w} (warning)"), true);
+    }
     Ok(problems)
 }
 

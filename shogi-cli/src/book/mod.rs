@@ -10,9 +10,9 @@ mod sources;
 
 use crate::args::{NotationArg, parse_position};
 use crate::ctx::{Ctx, Failure};
-use files::{BookFormat, read_book, write_book};
+use files::{BookFormat, book_failure, book_writer, read_book, write_book};
 pub use openings::MatchBookArgs;
-use shogi_book::{Duplicates, SortOptions, sort_books};
+use shogi_book::{Duplicates, SortOptions, TextStream, WriteOptions, sort_books};
 use shogi_core::{Position, Variant};
 use std::path::PathBuf;
 
@@ -95,7 +95,8 @@ pub struct ConvertArgs {
     /// Write .ybb without depths (flags 0).
     #[arg(long)]
     pub no_depth: bool,
-    /// Memory for sorting, in MiB (text to text with --sort).
+    /// Memory for sorting, in MiB: an unsorted text book with --sort, and the sort of a
+    /// .ybb or book.bin written from a text book.
     #[arg(long, default_value_t = 256)]
     pub memory: usize,
     /// Where an Apery book is walked from (an SFEN or startpos; repeat for several).
@@ -164,6 +165,9 @@ fn convert(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             ctx,
         );
     }
+    if from == BookFormat::Db {
+        return convert_text(args, to, ctx);
+    }
     let (book, notes) = read_book(&args.input, from, args.sort, &roots(&args.root)?)?;
     for n in &notes {
         let _ = writeln!(ctx.stderr, "{n}");
@@ -177,6 +181,47 @@ fn convert(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         book.len(),
         book.move_count()
     );
+    Ok(())
+}
+
+/// A text book converted one position at a time (bounded memory at any size): read as it
+/// stands, or sorted on disk first with --sort; `.ybb` and `book.bin` written through their
+/// sorts on disk (--memory).
+fn convert_text(args: &ConvertArgs, to: BookFormat, ctx: &mut Ctx) -> Result<(), Failure> {
+    let memory = args.memory << 20;
+    let sort = args.sort.then_some(SortOptions {
+        memory,
+        temp_dir: None,
+        duplicates: Duplicates::SmallestPly,
+    });
+    let mut stream = TextStream::open(&args.input, sort.as_ref()).map_err(|e| book_failure(&e))?;
+    let options = WriteOptions {
+        depth: !args.no_depth,
+        memory,
+        temp_dir: None,
+    };
+    let mut writer = None;
+    while let Some(item) = stream.next() {
+        let (key, entry) = item.map_err(|e| book_failure(&e))?;
+        let w = match &mut writer {
+            Some(w) => w,
+            None => writer.insert(book_writer(&args.output, to, stream.header(), &options)?),
+        };
+        w.push(&key, &entry).map_err(|e| book_failure(&e))?;
+    }
+    let writer = match writer {
+        Some(w) => w,
+        None => book_writer(&args.output, to, stream.header(), &options)?,
+    };
+    let (trailing, warnings) = stream.finish();
+    for w in &warnings {
+        let _ = writeln!(ctx.stderr, "{w} (warning)");
+    }
+    let (positions, moves) = writer.written();
+    for n in writer.finish(&trailing).map_err(|e| book_failure(&e))? {
+        let _ = writeln!(ctx.stderr, "{n}");
+    }
+    let _ = writeln!(ctx.stderr, "wrote {positions} positions, {moves} moves");
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 
 use shogi_analysis::cache::CacheReader;
 use shogi_batch::Selection;
-use shogi_book::{Book, Builder, EvalBook};
+use shogi_book::{Builder, EvalSort, Evals};
 use shogi_db::GamesRead;
 use std::path::Path;
 
@@ -37,12 +37,18 @@ pub struct AnalysisRead {
     pub unreadable: u64,
 }
 
-/// The book of an analysis cache ([`EvalBook`]): every configuration's results (in either
+/// The book of an analysis cache ([`EvalSort`]): every configuration's results (in either
 /// mode; game mode's position is the one searched), the deepest search of a position (the
-/// newest configuration's on a tie) giving its lines.
-pub fn analysis_book(path: &Path, max_ply: u32) -> Result<(Book, AnalysisRead), String> {
+/// newest configuration's on a tie) giving its lines; sorted within about `memory` bytes,
+/// beyond which it goes to temporary files in `temp_dir`.
+pub fn analysis_book(
+    path: &Path,
+    max_ply: u32,
+    memory: usize,
+    temp_dir: &Path,
+) -> Result<(Evals, AnalysisRead), String> {
     let reader = CacheReader::open(path)?;
-    let mut evals = EvalBook::new(max_ply);
+    let mut evals = EvalSort::new(max_ply, memory, temp_dir);
     let mut unreadable = 0;
     for config in reader.configurations()? {
         let mut results = reader.results(config.id);
@@ -53,7 +59,7 @@ pub fn analysis_book(path: &Path, max_ply: u32) -> Result<(Book, AnalysisRead), 
         }
         unreadable += results.unreadable();
     }
-    let (book, read) = evals.finish();
+    let (book, read) = evals.finish().map_err(|e| e.to_string())?;
     let read = AnalysisRead {
         results: read.results + unreadable,
         unused: read.unused,
@@ -66,13 +72,20 @@ pub fn analysis_book(path: &Path, max_ply: u32) -> Result<(Book, AnalysisRead), 
 mod tests {
     use super::*;
     use rusqlite::Connection;
-    use shogi_book::Lookup;
+    use shogi_book::position_key;
     use shogi_core::{Move, Position, Variant};
+    use std::collections::HashMap;
+    use std::path::PathBuf;
 
     /// A cache as `shogi analyze --cache` lays it out (version 2), written by hand.
     fn cache(rows: &[(i64, &str, &str)]) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("shogi-book-sources-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        cache_at(&dir, rows)
+    }
+
+    /// [`cache`] in `dir`.
+    fn cache_at(dir: &Path, rows: &[(i64, &str, &str)]) -> std::path::PathBuf {
+        std::fs::create_dir_all(dir).unwrap();
         let path = dir.join("cache.sqlite");
         let _ = std::fs::remove_file(&path);
         let conn = Connection::open(&path).unwrap();
@@ -133,32 +146,36 @@ mod tests {
         let rows: Vec<(i64, &str, &str)> =
             rows.iter().map(|(c, p, r)| (*c, *p, r.as_str())).collect();
         let illegal = result("cp 1", &["1a1b"], 30, "");
-        let (book, read) = analysis_book(&cache(&rows), 32).unwrap();
-        assert_eq!(
-            read,
-            AnalysisRead {
-                results: 6,
-                unused: 2,
-                unreadable: 2
-            }
-        );
-        // The deeper configuration's lines, and the game-mode search of the position after.
-        let lines = |pos: &Position| {
-            let e = book.probe(pos, Lookup::default()).unwrap();
-            e.moves
-                .iter()
-                .map(|m| m.mv.to_usi())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        assert_eq!(
-            (lines(&start).as_str(), lines(&after).as_str()),
-            ("7g7f 2g2f", "3c3d")
-        );
-        assert_eq!(book.len(), 2);
+        let path = cache(&rows);
+        // In memory, and on disk (no memory at all): the same.
+        for memory in [1 << 20, 0] {
+            let (mut book, read) = analysis_book(&path, 32, memory, &std::env::temp_dir()).unwrap();
+            assert_eq!(
+                read,
+                AnalysisRead {
+                    results: 6,
+                    unused: 2,
+                    unreadable: 2
+                }
+            );
+            // The deeper configuration's lines, and the game-mode search of the position after.
+            let mut lines = |pos: &Position| {
+                let e = book.get(&position_key(pos)).unwrap().unwrap();
+                e.moves
+                    .iter()
+                    .map(|m| m.mv.to_usi())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            assert_eq!(
+                (lines(&start), lines(&after)),
+                ("7g7f 2g2f".into(), "3c3d".into())
+            );
+            assert_eq!(book.len(), 2);
+        }
         // An illegal move makes its row unreadable (and counted), not a book line.
         let path = cache(&[(2, s0.as_str(), illegal.as_str())]);
-        let (book, read) = analysis_book(&path, 32).unwrap();
+        let (book, read) = analysis_book(&path, 32, 0, &std::env::temp_dir()).unwrap();
         assert_eq!((book.len(), read.unreadable), (0, 1));
     }
 
@@ -172,12 +189,217 @@ mod tests {
             .unwrap()
             .execute_batch("CREATE TABLE games(id INTEGER);")
             .unwrap();
-        let e = analysis_book(&path, 32).unwrap_err();
+        let tmp = std::env::temp_dir();
+        let e = analysis_book(&path, 32, 0, &tmp).unwrap_err();
         assert!(
             e.contains("other.sqlite") && e.contains("not an analysis cache"),
             "{e}"
         );
-        let e = analysis_book(&dir.join("missing.sqlite"), 32).unwrap_err();
+        let e = analysis_book(&dir.join("missing.sqlite"), 32, 0, &tmp).unwrap_err();
         assert!(e.contains("no such analysis cache"), "{e}");
+    }
+
+    /// Runs `shogi` in-process: exit code and stderr.
+    fn shogi(args: &[&str]) -> (i32, String) {
+        let argv = std::iter::once("shogi")
+            .chain(args.iter().copied())
+            .map(std::ffi::OsString::from);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = crate::run(argv, &mut &b""[..], &mut out, &mut err);
+        (code, String::from_utf8_lossy(&err).into_owned())
+    }
+
+    /// A book file's moves by position key: (move, value, depth, count), sorted.
+    fn moves_of(path: &Path) -> HashMap<String, Vec<(String, i32, i32, u64)>> {
+        let (book, _) =
+            shogi_book::read_book(path, shogi_book::BookFormat::Db, false, &[]).unwrap();
+        book.iter()
+            .map(|(k, e)| {
+                let mut m: Vec<_> = e
+                    .moves
+                    .iter()
+                    .map(|m| (m.mv.to_usi(), m.value, m.depth, m.count))
+                    .collect();
+                m.sort();
+                (k.to_string(), m)
+            })
+            .collect()
+    }
+
+    type Searches = HashMap<String, (u32, Vec<(Move, i32)>)>;
+
+    /// 30 games of 8 moves (each among the first 3 legal moves in USI order) as CSA files in
+    /// `records`, and a cache searching most of their positions, by one configuration or by
+    /// both at depths of different parity (so the deepest is one): its rows, and the search
+    /// each position keeps, by key.
+    fn games_and_cache(dir: &Path) -> (PathBuf, Searches) {
+        let records = dir.join("records");
+        std::fs::create_dir_all(&records).unwrap();
+        let mut rng = shogi_testkit::Rng::new(11);
+        let mut rows: Vec<(i64, String, String)> = Vec::new();
+        let mut keep: Searches = HashMap::new();
+        let mut seen = std::collections::HashSet::new();
+        let sorted = |p: &Position| {
+            let mut m: Vec<Move> = p.legal_moves().iter().copied().collect();
+            m.sort_by_key(|m| m.to_usi());
+            m
+        };
+        for i in 0..30 {
+            let mut pos = Position::startpos(Variant::Standard);
+            let mut text = String::from("V2.2\nPI\n+\n");
+            for _ in 0..8 {
+                let legal = sorted(&pos);
+                let mv = legal[rng.below(legal.len().min(3))];
+                if seen.insert(pos.to_sfen()) && rng.below(4) != 0 {
+                    let configs: &[i64] = match rng.below(3) {
+                        0 => &[1],
+                        1 => &[2],
+                        _ => &[1, 2],
+                    };
+                    for &config in configs {
+                        let depth = 8 + 2 * rng.below(4) as u32 + u32::from(config == 2);
+                        let mut lines: Vec<(Move, i32)> = Vec::new();
+                        for n in 0..1 + rng.below(3) {
+                            let m = match n == 0 && rng.below(2) == 0 {
+                                true => mv,
+                                false => legal[rng.below(legal.len())],
+                            };
+                            if lines.iter().all(|l| l.0 != m) {
+                                lines.push((m, rng.below(600) as i32 - 300));
+                            }
+                        }
+                        let others: Vec<String> = lines[1..]
+                            .iter()
+                            .map(|(m, v)| {
+                                format!(r#"{{"score":"cp {v}","pv":["{}"]}}"#, m.to_usi())
+                            })
+                            .collect();
+                        let best = lines[0].0.to_usi();
+                        let json = result(
+                            &format!("cp {}", lines[0].1),
+                            &[best.as_str()],
+                            depth,
+                            &others.join(","),
+                        );
+                        rows.push((config, pos.to_sfen(), json));
+                        let key = position_key(&pos);
+                        if keep.get(&key).is_none_or(|(d, _)| *d < depth) {
+                            keep.insert(key, (depth, lines));
+                        }
+                    }
+                }
+                text.push_str(&shogi_kif::eval::csa_move_text(&pos, mv));
+                text.push('\n');
+                pos.play(mv).unwrap();
+            }
+            text.push_str(["%TORYO\n", "%SENNICHITE\n"][rng.below(2)]);
+            std::fs::write(records.join(format!("g{i:02}.csa")), text).unwrap();
+        }
+        let rows: Vec<(i64, &str, &str)> = rows
+            .iter()
+            .map(|(c, p, r)| (*c, p.as_str(), r.as_str()))
+            .collect();
+        cache_at(dir, &rows);
+        (records, keep)
+    }
+
+    #[test]
+    fn the_engine_book_on_disk_builds_the_same_book_valued_as_by_hand() {
+        let dir = std::env::temp_dir().join(format!("shogi-book-evals-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (records, searches) = games_and_cache(&dir);
+        let (rec, cache) = (records.display().to_string(), dir.join("cache.sqlite"));
+        let cache = cache.display().to_string();
+        let out = |name: &str| dir.join(name).display().to_string();
+        let build = |extra: &[&str], o: &str| {
+            let mut a = vec!["book", "build", "-o", o, "--max-ply", "8"];
+            a.extend(extra);
+            let (code, err) = shogi(&a);
+            assert_eq!(code, 0, "{a:?}: {err}");
+            std::fs::read(o).unwrap()
+        };
+        // The same bytes whether the engine's book stays in memory or goes to disk (with no
+        // memory at all), alone and valuing the games' book, in text and .ybb.
+        for (i, (extra, ext)) in [
+            (vec!["--analysis", &cache], "db"),
+            (vec!["--analysis", &cache], "ybb"),
+            (vec![rec.as_str(), "--analysis", &cache], "db"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let (a, b) = (out(&format!("a{i}.{ext}")), out(&format!("b{i}.{ext}")));
+            let held = build(&extra, &a);
+            let mut spilled = extra.clone();
+            spilled.extend(["--memory", "0"]);
+            assert!(
+                held == build(&spilled, &b) && held.len() > 100,
+                "{extra:?} {ext}"
+            );
+        }
+        // Alone: every position searched, with the lines of its deepest search.
+        let alone = moves_of(&dir.join("a0.db"));
+        let mut expected = HashMap::new();
+        for (key, (depth, lines)) in &searches {
+            let mut m: Vec<_> = lines
+                .iter()
+                .map(|(mv, v)| (mv.to_usi(), *v, *depth as i32, 1))
+                .collect();
+            m.sort();
+            expected.insert(key.clone(), m);
+        }
+        assert_eq!(alone, expected);
+        // With games: each move's own line, else the negated best line after it (depth + 1),
+        // else the value from results (the book built without the cache).
+        let (code, err) = shogi(&[
+            "book",
+            "build",
+            &rec,
+            "-o",
+            &out("plain.db"),
+            "--max-ply",
+            "8",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let plain = moves_of(&dir.join("plain.db"));
+        let valued = moves_of(&dir.join("a2.db"));
+        let mut kinds = [0; 3];
+        let mut expected = HashMap::new();
+        for (key, moves) in &plain {
+            let pos = Position::from_sfen(&format!("{key} 1")).unwrap();
+            let mut m: Vec<_> = moves
+                .iter()
+                .map(|(usi, value, depth, count)| {
+                    let mv = Move::from_usi(usi).unwrap();
+                    let own = searches
+                        .get(key)
+                        .and_then(|(d, l)| l.iter().find(|x| x.0 == mv).map(|x| (x.1, *d as i32)));
+                    let mut child = pos.clone();
+                    child.play(mv).unwrap();
+                    let after = searches.get(&position_key(&child)).map(|(d, l)| {
+                        let best = l.iter().map(|x| x.1).max().unwrap();
+                        (-best, *d as i32 + 1)
+                    });
+                    let (kind, (v, d)) = match (own, after) {
+                        (Some(o), _) => (0, o),
+                        (None, Some(a)) => (1, a),
+                        (None, None) => (2, (*value, *depth)),
+                    };
+                    kinds[kind] += 1;
+                    (usi.clone(), v, d, *count)
+                })
+                .collect();
+            m.sort();
+            expected.insert(key.clone(), m);
+        }
+        assert_eq!(valued, expected);
+        assert!(kinds.iter().all(|n| *n > 3), "{kinds:?}");
+        // Nothing temporary is left.
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
     }
 }
