@@ -195,12 +195,12 @@ fn main() {
         targets.push(p);
     }
     let s = Selection::new;
-    let tag = |flag, name: &str| {
+    let tag_on = |flag, name: &str, side| {
         let rules = shogi_openings::RuleSet::builtin();
         let want = tag_want(rules, flag, name).unwrap();
-        let side = shogi_batch::TagSide::Either;
         s().tag(shogi_batch::TagFilter { rules, want, side })
     };
+    let tag = |flag, name: &str| tag_on(flag, name, shogi_batch::TagSide::Either);
     let filters: Vec<(&str, Selection)> = vec![
         ("no filter", s()),
         (
@@ -228,6 +228,18 @@ fn main() {
         ("--opening 振り飛車", tag(TagFlag::Opening, "振り飛車")),
         ("--castle 美濃", tag(TagFlag::Castle, "美濃")),
         ("--class 力戦", tag(TagFlag::Class, "力戦")),
+        (
+            "--opening 振り飛車 --side sente",
+            tag_on(TagFlag::Opening, "振り飛車", shogi_batch::TagSide::Sente),
+        ),
+        (
+            "--class 居飛車 --side gote",
+            tag_on(TagFlag::Class, "居飛車", shogi_batch::TagSide::Gote),
+        ),
+        (
+            "--opening 振り飛車 --since 2021-01 (the hits)",
+            tag(TagFlag::Opening, "振り飛車").since(text::since("2021-01").unwrap()),
+        ),
     ];
     let mut runs: Vec<(String, Selection, usize)> = filters
         .into_iter()
