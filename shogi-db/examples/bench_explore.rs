@@ -283,9 +283,13 @@ fn main() {
             );
         }
     }
+    let dated = s()
+        .since(text::since("2021-01").unwrap())
+        .min_rating(2000.0);
     for (name, db) in &dbs {
         let mut times = Vec::new();
         let mut by_opening = Vec::new();
+        let mut by_opening_dated = Vec::new();
         for t in &targets {
             let start = Instant::now();
             let mut shown = 0;
@@ -299,6 +303,9 @@ fn main() {
                 let start = Instant::now();
                 db.explore_openings(t, &Selection::new()).unwrap();
                 by_opening.push(start.elapsed().as_secs_f64() * 1e3);
+                let start = Instant::now();
+                db.explore_openings(t, &dated).unwrap();
+                by_opening_dated.push(start.elapsed().as_secs_f64() * 1e3);
             }
         }
         println!(
@@ -313,6 +320,13 @@ fn main() {
                 percentile(by_opening.clone(), 0.5),
                 percentile(by_opening.clone(), 0.99),
                 by_opening[0]
+            );
+            println!(
+                "explore --by opening --since 2021-01 --min-rating 2000 [{name}]: median {:.2} ms, \
+                 p99 {:.1} ms; start {:.1} ms",
+                percentile(by_opening_dated.clone(), 0.5),
+                percentile(by_opening_dated.clone(), 0.99),
+                by_opening_dated[0]
             );
         }
     }

@@ -8,11 +8,11 @@
 //!
 //! Each position is counted at several levels, so that a query reads as few rows as its
 //! filters allow: 0 (no dimension: the totals), 1 (month and time control), 2 (the rating
-//! bands), 3 (all of them), 4 (the openings and castles: per want and side mask, see
-//! [`crate::tag_buckets`]; with one tag filter and no other) and 8 (the games only, per name
-//! `explore --by opening` counts them under). A rating `r` is in band `2·floor(r/BAND)` when it is a
-//! multiple of [`BAND`] and `2·floor(r/BAND)+1` otherwise, so that both `r ≥ k·BAND` and
-//! `r ≤ k·BAND` are unions of whole bands.
+//! bands), 3 (all of them), 4 (per opening, castle or class and side mask, see
+//! [`crate::tag_buckets`]: one tag filter and no other) and 8 to 11 (levels 0 to 3 per name
+//! `explore --by opening` counts the games under, the games only). A rating `r` is in band
+//! `2·floor(r/BAND)` when it is a multiple of [`BAND`] and `2·floor(r/BAND)+1` otherwise, so
+//! that both `r ≥ k·BAND` and `r ≤ k·BAND` are unions of whole bands.
 
 use crate::tag_buckets::{BY_OPENING, TAGGED, Wants};
 use crate::tags::{OpeningCount, Openings};
@@ -21,6 +21,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use shogi_batch::{FactFilters, RatingOf, Selection, average};
 use shogi_core::{Color, Position};
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 /// Positions reached by fewer games than this are not aggregated by default (their hits are
 /// few); see [`crate::IndexOptions::bucket_min_games`].
@@ -378,9 +379,14 @@ fn flush(
                     &moves,
                 );
             }
-            let by = aggs.entry((BY_OPENING, f.main, 0, [0; 5], "")).or_default();
-            by.games += 1;
-            by.wins[usize::from(f.winner)] += 1;
+            for level in 0..4u8 {
+                let dims = project(&f.dims, level);
+                let by = aggs
+                    .entry((BY_OPENING + level, f.main, 0, dims, ""))
+                    .or_default();
+                by.games += 1;
+                by.wins[usize::from(f.winner)] += 1;
+            }
         }
         for ((level, tag, sides, d, mv), a) in aggs {
             let (newest, rank, id) = match a.newest {
@@ -712,36 +718,57 @@ pub(crate) fn explore(
     Ok(Some(table(target, out, games, ended)))
 }
 
-/// `explore --by opening` of `target` over all its games from the buckets ([`BY_OPENING`]:
-/// games and results per main 戦型); `None` when the position has no buckets or they were
-/// not counted with these rules' families.
+/// `explore --by opening` of `target` over the games `selection` keeps, from the buckets
+/// ([`BY_OPENING`] plus the level of the date, time-control and rating filters: games and
+/// results per main 戦型); `None` when the position has no buckets, they were not counted
+/// with these rules' families, or the filters are not all decided by them.
 pub(crate) fn explore_openings(
     conn: &Connection,
     target: &Position,
     keys: [i64; 2],
+    selection: &Selection,
 ) -> rusqlite::Result<Option<Openings>> {
-    if !crate::tag_buckets::counted_with_these_rules(conn)? || !counted(conn, keys)? {
+    if !selection.tag_filters().is_empty() || !crate::tag_buckets::counted_with_these_rules(conn)? {
+        return Ok(None);
+    }
+    let Some(b) = selection_bounds(conn, selection)? else {
+        return Ok(None);
+    };
+    if !counted(conn, keys)? {
         return Ok(None);
     }
     let mut st = conn.prepare_cached(
-        "SELECT tag, games, sente_wins, gote_wins, draws, unfinished FROM buckets \
+        "SELECT month, tc, sente_band, gote_band, avg_band, tag, games, sente_wins, \
+         gote_wins, draws, unfinished FROM buckets \
          WHERE key = ?1 AND check_key = ?2 AND level = ?3",
     )?;
-    let mut rows = st.query(params![keys[0], keys[1], BY_OPENING])?;
-    let mut lines = Vec::new();
+    let mut rows = st.query(params![keys[0], keys[1], BY_OPENING + b.level])?;
+    let mut lines: HashMap<i64, OpeningCount> = HashMap::new();
     while let Some(r) = rows.next()? {
-        let Some(opening) = crate::tag_buckets::main_name(conn, r.get(0)?)? else {
-            return Ok(None);
+        let d = [r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?];
+        if !b.keeps(d) {
+            continue;
+        }
+        let id: i64 = r.get(5)?;
+        let line = match lines.entry(id) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let Some(opening) = crate::tag_buckets::main_name(conn, id)? else {
+                    return Ok(None);
+                };
+                e.insert(OpeningCount {
+                    opening,
+                    ..OpeningCount::default()
+                })
+            }
         };
-        lines.push(OpeningCount {
-            opening,
-            games: r.get(1)?,
-            sente_wins: r.get(2)?,
-            gote_wins: r.get(3)?,
-            draws: r.get(4)?,
-            unfinished: r.get(5)?,
-        });
+        line.games += r.get::<_, u32>(6)?;
+        line.sente_wins += r.get::<_, u32>(7)?;
+        line.gote_wins += r.get::<_, u32>(8)?;
+        line.draws += r.get::<_, u32>(9)?;
+        line.unfinished += r.get::<_, u32>(10)?;
     }
+    let lines = lines.into_values().filter(|l| l.games > 0).collect();
     Ok(Some(crate::tags::openings_table(target, lines)))
 }
 

@@ -252,8 +252,10 @@ impl Db {
 
     /// `explore --by opening`: the main 戦型 of the games kept by `selection` that pass
     /// through `target` (each game once), with their results. Without filters the games are
-    /// those of the key and check key (one replayed, as [`Db::find`] confirms them), counted
-    /// at index time for a position of at least [`crate::MIN_GAMES`] games; with filters
+    /// those of the key and check key (one replayed, as [`Db::find`] confirms them). A
+    /// position of at least [`crate::MIN_GAMES`] games is answered from counts made at index
+    /// time when the filters are only those [`Db::explore`] answers so (dates by whole
+    /// months, time controls, ratings at multiples of [`crate::BAND`]); with other filters
     /// every hit is replayed and filtered.
     pub fn explore_openings(
         &self,
@@ -274,15 +276,15 @@ impl Db {
             crate::key::position_key(target),
             crate::key::check_key(target),
         ];
-        let fast = selection.is_empty() && fast::first_hit_is(conn, db, target, keys)?;
-        if fast {
-            let counted = crate::buckets::explore_openings(conn, target, keys)
+        let confirmed = fast::first_hit_is(conn, db, target, keys)?;
+        if confirmed {
+            let counted = crate::buckets::explore_openings(conn, target, keys, selection)
                 .map_err(|e| schema::db_err(db, e))?;
             if let Some(openings) = counted {
                 return Ok(openings);
             }
         }
-        let mut ids = if fast {
+        let mut ids = if confirmed && selection.is_empty() {
             fast::hit_ids(conn, db, keys)?
         } else {
             let hits = exact_hits(conn, db, target, selection)?;

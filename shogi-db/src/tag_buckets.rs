@@ -28,8 +28,8 @@ use std::sync::OnceLock;
 /// The `buckets.level` of the counts per want and side mask (no other dimension).
 pub(crate) const TAGGED: u8 = 4;
 
-/// The `buckets.level` of the games and results per main 戦型 (`explore --by opening`; no
-/// move, no other dimension).
+/// The first `buckets.level` of the games and results per main 戦型 (`explore --by opening`;
+/// no move): plus the level of the other dimensions (0 to 3, as in [`crate::buckets`]).
 pub(crate) const BY_OPENING: u8 = 8;
 
 /// The table of the wants (in [`crate::schema::create_sql`]).

@@ -266,6 +266,10 @@ fn games_pass_keeps_the_games_the_tag_filters_keep() {
 /// wins, draws, unfinished.
 fn openings_brute(all: &[Seen], sfen: &str, s: &Selection) -> BTreeMap<String, [u32; 5]> {
     let rules = RuleSet::builtin();
+    // The side to move is the mover whose rating `--rating-of mover` bounds.
+    let s = s
+        .clone()
+        .mover(text::position(sfen).unwrap().side_to_move());
     let mut by: BTreeMap<String, [u32; 5]> = BTreeMap::new();
     let mut seen = BTreeSet::new();
     for h in all.iter().filter(|h| h.sfen == sfen) {
@@ -320,8 +324,26 @@ fn explore_by_opening_equals_brute_force() {
     for h in all.iter().filter(|h| h.ply <= 3) {
         sfens.insert(h.sfen.clone());
     }
+    // No filter and filters of the games' facts (counted at index time), and one counted
+    // from the hits.
     let filters = [
         ("none", Selection::new()),
+        (
+            "--since 2024-04 --min-rating 1700",
+            Selection::new()
+                .since(text::since("2024-04").unwrap())
+                .min_rating(1700.0),
+        ),
+        (
+            "--until 2024-06",
+            Selection::new().until(text::until("2024-06").unwrap()),
+        ),
+        (
+            "--rating-of mover --max-rating 1800",
+            Selection::new()
+                .rating_of(text::rating_of("mover").unwrap())
+                .max_rating(1800.0),
+        ),
         (
             "--winner sente",
             Selection::new().winner(shogi_kif::Winner::Sente),
@@ -339,8 +361,9 @@ fn explore_by_opening_equals_brute_force() {
         }
     }
     assert!(names.len() >= 5, "{names:?}");
-    // Without filters the aggregated database answers from its buckets: with the stored
-    // tags gone (which the hits would be counted with), its answers stay those of the rows.
+    // Without filters, or with those of the games' facts, the aggregated database answers
+    // from its buckets: with the stored tags gone (which the hits would be counted with),
+    // its answers stay those of the rows.
     let conn = rusqlite::Connection::open(dir.path().join("b.sqlite")).unwrap();
     conn.execute_batch("DELETE FROM tag_hits; DELETE FROM game_tags;")
         .unwrap();
@@ -348,17 +371,16 @@ fn explore_by_opening_equals_brute_force() {
     let mut counted = 0;
     for sfen in &sfens {
         let pos = text::position(sfen).unwrap();
-        let by = openings_brute(&all, sfen, &Selection::new());
-        if by.values().map(|c| c[0]).sum::<u32>() < 2 {
+        let games = openings_brute(&all, sfen, &Selection::new());
+        if games.values().map(|c| c[0]).sum::<u32>() < 2 {
             continue;
         }
-        let what = format!("{sfen} (buckets)");
-        assert_eq!(
-            openings_got(&db, &pos, &Selection::new(), &what),
-            by,
-            "{what}"
-        );
-        counted += usize::from(by.len() > 1);
+        for (label, s) in &filters[..4] {
+            let by = openings_brute(&all, sfen, s);
+            let what = format!("{label} at {sfen} (buckets)");
+            assert_eq!(openings_got(&db, &pos, s, &what), by, "{what}");
+            counted += usize::from(by.len() > 1);
+        }
     }
     assert!(counted > 5, "{counted}");
 }
