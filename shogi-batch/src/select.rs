@@ -115,6 +115,20 @@ impl Selection {
         self
     }
 
+    /// The tag filters set (a game must pass all of them), in the order given.
+    pub fn tag_filters(&self) -> &[TagFilter] {
+        &self.tags
+    }
+
+    /// The same selection without its tag filters (what an index that counted the tags in
+    /// advance still has to decide).
+    pub fn without_tags(&self) -> Selection {
+        Selection {
+            tags: Vec::new(),
+            ..self.clone()
+        }
+    }
+
     /// The rules the tag filters need the row's tags recognised with, when there are any.
     pub fn tag_rules(&self) -> Option<&'static shogi_openings::RuleSet> {
         self.tags.first().map(|f| f.rules)

@@ -195,12 +195,12 @@ fn main() {
         targets.push(p);
     }
     let s = Selection::new;
-    let tag = |flag, name: &str| {
+    let tag_on = |flag, name: &str, side| {
         let rules = shogi_openings::RuleSet::builtin();
         let want = tag_want(rules, flag, name).unwrap();
-        let side = shogi_batch::TagSide::Either;
         s().tag(shogi_batch::TagFilter { rules, want, side })
     };
+    let tag = |flag, name: &str| tag_on(flag, name, shogi_batch::TagSide::Either);
     let filters: Vec<(&str, Selection)> = vec![
         ("no filter", s()),
         (
@@ -228,6 +228,18 @@ fn main() {
         ("--opening 振り飛車", tag(TagFlag::Opening, "振り飛車")),
         ("--castle 美濃", tag(TagFlag::Castle, "美濃")),
         ("--class 力戦", tag(TagFlag::Class, "力戦")),
+        (
+            "--opening 振り飛車 --side sente",
+            tag_on(TagFlag::Opening, "振り飛車", shogi_batch::TagSide::Sente),
+        ),
+        (
+            "--class 居飛車 --side gote",
+            tag_on(TagFlag::Class, "居飛車", shogi_batch::TagSide::Gote),
+        ),
+        (
+            "--opening 振り飛車 --since 2021-01 (the hits)",
+            tag(TagFlag::Opening, "振り飛車").since(text::since("2021-01").unwrap()),
+        ),
     ];
     let mut runs: Vec<(String, Selection, usize)> = filters
         .into_iter()
@@ -271,9 +283,13 @@ fn main() {
             );
         }
     }
+    let dated = s()
+        .since(text::since("2021-01").unwrap())
+        .min_rating(2000.0);
     for (name, db) in &dbs {
         let mut times = Vec::new();
         let mut by_opening = Vec::new();
+        let mut by_opening_dated = Vec::new();
         for t in &targets {
             let start = Instant::now();
             let mut shown = 0;
@@ -287,6 +303,9 @@ fn main() {
                 let start = Instant::now();
                 db.explore_openings(t, &Selection::new()).unwrap();
                 by_opening.push(start.elapsed().as_secs_f64() * 1e3);
+                let start = Instant::now();
+                db.explore_openings(t, &dated).unwrap();
+                by_opening_dated.push(start.elapsed().as_secs_f64() * 1e3);
             }
         }
         println!(
@@ -301,6 +320,13 @@ fn main() {
                 percentile(by_opening.clone(), 0.5),
                 percentile(by_opening.clone(), 0.99),
                 by_opening[0]
+            );
+            println!(
+                "explore --by opening --since 2021-01 --min-rating 2000 [{name}]: median {:.2} ms, \
+                 p99 {:.1} ms; start {:.1} ms",
+                percentile(by_opening_dated.clone(), 0.5),
+                percentile(by_opening_dated.clone(), 0.99),
+                by_opening_dated[0]
             );
         }
     }

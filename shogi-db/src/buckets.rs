@@ -6,17 +6,22 @@
 //! [`BAND`]), instead of reading every hit; other filters, and rarer positions, go through
 //! the hits as before.
 //!
-//! Each position is counted at four levels, so that a query reads as few rows as its
+//! Each position is counted at several levels, so that a query reads as few rows as its
 //! filters allow: 0 (no dimension: the totals), 1 (month and time control), 2 (the rating
-//! bands) and 3 (all of them). A rating `r` is in band `2·floor(r/BAND)` when it is a
-//! multiple of [`BAND`] and `2·floor(r/BAND)+1` otherwise, so that both `r ≥ k·BAND` and
-//! `r ≤ k·BAND` are unions of whole bands.
+//! bands), 3 (all of them), 4 (per opening, castle or class and side mask, see
+//! [`crate::tag_buckets`]: one tag filter and no other) and 8 to 11 (levels 0 to 3 per name
+//! `explore --by opening` counts the games under, the games only). A rating `r` is in band
+//! `2·floor(r/BAND)` when it is a multiple of [`BAND`] and `2·floor(r/BAND)+1` otherwise, so
+//! that both `r ≥ k·BAND` and `r ≤ k·BAND` are unions of whole bands.
 
+use crate::tag_buckets::{BY_OPENING, TAGGED, Wants};
+use crate::tags::{OpeningCount, Openings};
 use crate::tally::{Explore, GameRef, MoveLine, TopGame, table};
 use rusqlite::{Connection, OptionalExtension, params};
 use shogi_batch::{FactFilters, RatingOf, Selection, average};
 use shogi_core::{Color, Position};
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 /// Positions reached by fewer games than this are not aggregated by default (their hits are
 /// few); see [`crate::IndexOptions::bucket_min_games`].
@@ -42,6 +47,8 @@ CREATE TABLE buckets (
   key INTEGER NOT NULL,
   check_key INTEGER NOT NULL,
   level INTEGER NOT NULL,
+  tag INTEGER NOT NULL,
+  sides INTEGER NOT NULL,
   month INTEGER NOT NULL,
   tc INTEGER NOT NULL,
   sente_band INTEGER NOT NULL,
@@ -60,7 +67,8 @@ CREATE TABLE buckets (
   newest_rank INTEGER,
   newest_id INTEGER,
   top BLOB,
-  PRIMARY KEY (key, check_key, level, tc, month, sente_band, gote_band, avg_band, move)
+  PRIMARY KEY (key, check_key, level, tag, sides, tc, month, sente_band, gote_band, avg_band,
+    move)
 ) WITHOUT ROWID;
 ";
 
@@ -99,6 +107,9 @@ struct Facts {
     rank: i64,
     /// Its place in the order of the top games ([`crate::tally::top_order`]).
     top: u32,
+    /// Its want set ([`Wants::set`]) and the `bucket_tags.id` of its main 戦型's name.
+    wants: u32,
+    main: i64,
 }
 
 /// The dimensions of a bucket at `level`.
@@ -167,12 +178,16 @@ fn blob_top(b: &[u8]) -> impl Iterator<Item = (u32, u32)> + '_ {
     })
 }
 
-/// Reads what the buckets need of every game, by id.
-fn facts(conn: &Connection) -> rusqlite::Result<(HashMap<i64, Facts>, Vec<String>)> {
+/// Reads what the buckets need of every game, by id (with `wants`, its tags too).
+fn facts(
+    conn: &Connection,
+    mut wants: Option<&mut Wants>,
+) -> rusqlite::Result<(HashMap<i64, Facts>, Vec<String>)> {
     let mut tcs: HashMap<String, i64> = HashMap::new();
     let mut st = conn.prepare(
-        "SELECT id, winner, sente_rating, gote_rating, start_iso, time_control FROM games \
-         ORDER BY path, game",
+        "SELECT g.id, g.winner, g.sente_rating, g.gote_rating, g.start_iso, g.time_control, \
+         t.opening FROM games g LEFT JOIN game_tags t ON t.game_id = g.id \
+         ORDER BY g.path, g.game",
     )?;
     let mut rows = st.query([])?;
     let mut all = HashMap::new();
@@ -204,6 +219,13 @@ fn facts(conn: &Connection) -> rusqlite::Result<(HashMap<i64, Facts>, Vec<String
             _ => UNKNOWN,
         };
         let dims = [month(start_iso.as_deref()), tc, band(s), band(g), avg];
+        let (wants, main) = match wants.as_deref_mut() {
+            Some(w) => {
+                let name = r.get_ref(6)?.as_str_or_null()?.unwrap_or("none");
+                (w.game(conn, id)?, w.main_id(conn, name)?)
+            }
+            None => (0, 0),
+        };
         all.insert(
             id,
             Facts {
@@ -213,6 +235,8 @@ fn facts(conn: &Connection) -> rusqlite::Result<(HashMap<i64, Facts>, Vec<String
                 start_iso,
                 rank,
                 top: 0,
+                wants,
+                main,
             },
         );
         rank += 1;
@@ -240,7 +264,8 @@ fn facts(conn: &Connection) -> rusqlite::Result<(HashMap<i64, Facts>, Vec<String
 /// Builds the buckets afresh (after an index run that changed the games).
 pub(crate) fn build(conn: &Connection, min_games: u32) -> rusqlite::Result<u64> {
     conn.execute_batch("DELETE FROM buckets; DELETE FROM time_controls;")?;
-    let (games, tcs) = facts(conn)?;
+    let mut wants = Wants::create(conn)?;
+    let (games, tcs) = facts(conn, wants.as_mut())?;
     {
         let mut st = conn.prepare("INSERT INTO time_controls (id, text) VALUES (?1, ?2)")?;
         for (i, t) in tcs.iter().enumerate() {
@@ -249,7 +274,7 @@ pub(crate) fn build(conn: &Connection, min_games: u32) -> rusqlite::Result<u64> 
     }
     let mut ins = conn.prepare(
         "INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, \
-         ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
+         ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
     )?;
     let mut st = conn.prepare("SELECT key, check_key, game_id, move FROM positions")?;
     let mut rows = st.query([])?;
@@ -265,7 +290,7 @@ pub(crate) fn build(conn: &Connection, min_games: u32) -> rusqlite::Result<u64> 
         };
         if key != current {
             if let Some(k) = current {
-                written += flush(&mut ins, k, &mut group, &games, min_games)?;
+                written += flush(&mut ins, k, &mut group, &games, wants.as_ref(), min_games)?;
             }
             group.clear();
             current = key;
@@ -280,13 +305,46 @@ pub(crate) fn build(conn: &Connection, min_games: u32) -> rusqlite::Result<u64> 
     Ok(written)
 }
 
+/// A bucket: level, want id, side mask, dimensions, move (`""`: the games reaching the
+/// position, whatever they played).
+type BucketKey<'a> = (u8, i64, u8, [i64; 5], &'a str);
+
+/// Counts one game (`id`, facts `f`, the `moves` it played from the position, whether its
+/// line `ended` there) into the buckets of `at` (level, want, side mask, dimensions).
+fn count_game<'a>(
+    aggs: &mut HashMap<BucketKey<'a>, Agg>,
+    at: (u8, i64, u8, [i64; 5]),
+    f: &Facts,
+    id: i64,
+    ended: bool,
+    moves: &[&'a str],
+) {
+    let (level, tag, sides, dims) = at;
+    let here = aggs.entry((level, tag, sides, dims, "")).or_default();
+    here.games += 1;
+    here.ended += i64::from(ended);
+    for mv in moves {
+        let a = aggs.entry((level, tag, sides, dims, mv)).or_default();
+        a.games += 1;
+        a.wins[usize::from(f.winner)] += 1;
+        a.rating_sum += f.ratings.0;
+        a.rating_n += i64::from(f.ratings.1);
+        if let Some(d) = &f.start_iso {
+            a.add_newest(d, f.rank, id);
+        }
+        a.add_top(f.top, id as u32);
+    }
+}
+
 /// Counts the rows of one key (grouped by check key) into buckets and writes them; returns
-/// the rows written.
+/// the rows written. With `wants` (the games have their tags), each game is also counted
+/// per want and side mask ([`TAGGED`]) and under its main 戦型 ([`BY_OPENING`]).
 fn flush(
     ins: &mut rusqlite::Statement<'_>,
     key: i64,
     group: &mut [(i64, i64, Option<String>)],
     games: &HashMap<i64, Facts>,
+    wants: Option<&Wants>,
     min_games: u32,
 ) -> rusqlite::Result<u64> {
     group.sort_unstable_by_key(|(ck, g, _)| (*ck, *g));
@@ -296,9 +354,10 @@ fn flush(
         if distinct < min_games.max(1) as usize {
             continue;
         }
-        let mut aggs: HashMap<(u8, [i64; 5], &str), Agg> = HashMap::new();
+        let mut aggs: HashMap<BucketKey<'_>, Agg> = HashMap::new();
         for game in part.chunk_by(|a, b| a.1 == b.1) {
-            let Some(f) = games.get(&game[0].1) else {
+            let id = game[0].1;
+            let Some(f) = games.get(&id) else {
                 continue;
             };
             let ended = game.iter().any(|h| h.2.is_none());
@@ -306,24 +365,30 @@ fn flush(
             moves.sort_unstable();
             moves.dedup();
             for level in 0..4u8 {
+                let at = (level, 0, 0, project(&f.dims, level));
+                count_game(&mut aggs, at, f, id, ended, &moves);
+            }
+            let Some(w) = wants else { continue };
+            for &(want, sides) in w.set(f.wants) {
+                count_game(
+                    &mut aggs,
+                    (TAGGED, want, sides, [0; 5]),
+                    f,
+                    id,
+                    ended,
+                    &moves,
+                );
+            }
+            for level in 0..4u8 {
                 let dims = project(&f.dims, level);
-                let here = aggs.entry((level, dims, "")).or_default();
-                here.games += 1;
-                here.ended += i64::from(ended);
-                for mv in &moves {
-                    let a = aggs.entry((level, dims, mv)).or_default();
-                    a.games += 1;
-                    a.wins[usize::from(f.winner)] += 1;
-                    a.rating_sum += f.ratings.0;
-                    a.rating_n += i64::from(f.ratings.1);
-                    if let Some(d) = &f.start_iso {
-                        a.add_newest(d, f.rank, game[0].1);
-                    }
-                    a.add_top(f.top, game[0].1 as u32);
-                }
+                let by = aggs
+                    .entry((BY_OPENING + level, f.main, 0, dims, ""))
+                    .or_default();
+                by.games += 1;
+                by.wins[usize::from(f.winner)] += 1;
             }
         }
-        for ((level, d, mv), a) in aggs {
+        for ((level, tag, sides, d, mv), a) in aggs {
             let (newest, rank, id) = match a.newest {
                 Some((d, r, i)) => (Some(d), Some(r), Some(i)),
                 None => (None, None, None),
@@ -332,6 +397,8 @@ fn flush(
                 key,
                 part[0].0,
                 level,
+                tag,
+                sides,
                 d[0],
                 d[1],
                 d[2],
@@ -366,6 +433,10 @@ struct Bounds {
     bands: (i64, i64),
     rating_of: RatingOf,
     mover: Option<Color>,
+    /// The want counted ([`TAGGED`]; 0: none) and the side masks summed (see
+    /// [`crate::tag_buckets`]; 0 when there is no want).
+    tag: i64,
+    sides: u8,
 }
 
 /// The band bound of a rating bound that is a multiple of [`BAND`].
@@ -420,7 +491,43 @@ fn bounds(conn: &Connection, selection: &Selection, f: &FactFilters) -> Option<B
         bands,
         rating_of: f.rating_of,
         mover: f.mover,
+        tag: 0,
+        sides: 0,
     })
+}
+
+/// The bounds of `selection`, when the buckets decide every filter in it: filters of the
+/// games' facts alone (dates, time controls, ratings), or one tag filter alone.
+fn selection_bounds(conn: &Connection, selection: &Selection) -> rusqlite::Result<Option<Bounds>> {
+    let plain = selection.without_tags();
+    let Some(f) = plain.fact_filters() else {
+        return Ok(None);
+    };
+    let Some(mut b) = bounds(conn, &plain, &f) else {
+        return Ok(None);
+    };
+    match selection.tag_filters() {
+        [] => {}
+        [t] if b.level == 0 => {
+            let Some((tag, sides)) = crate::tag_buckets::filter_id(conn, t)? else {
+                return Ok(None);
+            };
+            (b.level, b.tag, b.sides) = (TAGGED, tag, sides);
+        }
+        _ => return Ok(None),
+    }
+    Ok(Some(b))
+}
+
+/// Whether the position of `keys` is counted in the buckets.
+fn counted(conn: &Connection, keys: [i64; 2]) -> rusqlite::Result<bool> {
+    let has: Option<i64> = conn
+        .prepare_cached(
+            "SELECT 1 FROM buckets WHERE key = ?1 AND check_key = ?2 AND level = 0 LIMIT 1",
+        )?
+        .query_row(params![keys[0], keys[1]], |r| r.get(0))
+        .optional()?;
+    Ok(has.is_some())
 }
 
 impl Bounds {
@@ -476,19 +583,10 @@ pub(crate) fn explore(
     if top > TOP_KEPT {
         return Ok(None);
     }
-    let Some(f) = selection.fact_filters() else {
+    let Some(b) = selection_bounds(conn, selection)? else {
         return Ok(None);
     };
-    let Some(b) = bounds(conn, selection, &f) else {
-        return Ok(None);
-    };
-    let has: Option<i64> = conn
-        .prepare_cached(
-            "SELECT 1 FROM buckets WHERE key = ?1 AND check_key = ?2 AND level = 0 LIMIT 1",
-        )?
-        .query_row(params![keys[0], keys[1]], |r| r.get(0))
-        .optional()?;
-    if has.is_none() {
+    if !counted(conn, keys)? {
         return Ok(None);
     }
     // With months and time controls, only their ranges of the primary key are read: each
@@ -496,8 +594,21 @@ pub(crate) fn explore(
     let mut sql = String::from(
         "SELECT month, tc, sente_band, gote_band, avg_band, move, games, sente_wins, \
          gote_wins, draws, unfinished, ended, rating_sum, rating_n, newest, newest_rank, \
-         newest_id, top FROM buckets WHERE key = ?1 AND check_key = ?2 AND level = ?3",
+         newest_id, top FROM buckets WHERE key = ?1 AND check_key = ?2 AND level = ?3 \
+         AND tag = ?4",
     );
+    // The side masks summed: those sharing a bit with the filter's side (0: no want).
+    let masks: Vec<String> = (0..4u8)
+        .filter(|m| {
+            if b.sides == 0 {
+                *m == 0
+            } else {
+                m & b.sides != 0
+            }
+        })
+        .map(|m| m.to_string())
+        .collect();
+    sql.push_str(&format!(" AND sides IN ({})", masks.join(",")));
     if b.level & 1 == 1 {
         let tcs = match &b.tcs {
             Some(t) => t.clone(),
@@ -519,7 +630,7 @@ pub(crate) fn explore(
         ));
     }
     let mut st = conn.prepare_cached(&sql)?;
-    let mut rows = st.query(params![keys[0], keys[1], b.level])?;
+    let mut rows = st.query(params![keys[0], keys[1], b.level, b.tag])?;
     let (mut games, mut ended) = (0u32, 0u32);
     let mut lines: HashMap<String, Merged> = HashMap::new();
     while let Some(r) = rows.next()? {
@@ -605,6 +716,60 @@ pub(crate) fn explore(
         out.push((line, ratings));
     }
     Ok(Some(table(target, out, games, ended)))
+}
+
+/// `explore --by opening` of `target` over the games `selection` keeps, from the buckets
+/// ([`BY_OPENING`] plus the level of the date, time-control and rating filters: games and
+/// results per main 戦型); `None` when the position has no buckets, they were not counted
+/// with these rules' families, or the filters are not all decided by them.
+pub(crate) fn explore_openings(
+    conn: &Connection,
+    target: &Position,
+    keys: [i64; 2],
+    selection: &Selection,
+) -> rusqlite::Result<Option<Openings>> {
+    if !selection.tag_filters().is_empty() || !crate::tag_buckets::counted_with_these_rules(conn)? {
+        return Ok(None);
+    }
+    let Some(b) = selection_bounds(conn, selection)? else {
+        return Ok(None);
+    };
+    if !counted(conn, keys)? {
+        return Ok(None);
+    }
+    let mut st = conn.prepare_cached(
+        "SELECT month, tc, sente_band, gote_band, avg_band, tag, games, sente_wins, \
+         gote_wins, draws, unfinished FROM buckets \
+         WHERE key = ?1 AND check_key = ?2 AND level = ?3",
+    )?;
+    let mut rows = st.query(params![keys[0], keys[1], BY_OPENING + b.level])?;
+    let mut lines: HashMap<i64, OpeningCount> = HashMap::new();
+    while let Some(r) = rows.next()? {
+        let d = [r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?];
+        if !b.keeps(d) {
+            continue;
+        }
+        let id: i64 = r.get(5)?;
+        let line = match lines.entry(id) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let Some(opening) = crate::tag_buckets::main_name(conn, id)? else {
+                    return Ok(None);
+                };
+                e.insert(OpeningCount {
+                    opening,
+                    ..OpeningCount::default()
+                })
+            }
+        };
+        line.games += r.get::<_, u32>(6)?;
+        line.sente_wins += r.get::<_, u32>(7)?;
+        line.gote_wins += r.get::<_, u32>(8)?;
+        line.draws += r.get::<_, u32>(9)?;
+        line.unfinished += r.get::<_, u32>(10)?;
+    }
+    let lines = lines.into_values().filter(|l| l.games > 0).collect();
+    Ok(Some(crate::tags::openings_table(target, lines)))
 }
 
 #[cfg(test)]

@@ -210,9 +210,10 @@ impl Db {
     ///
     /// A position reached by at least [`crate::MIN_GAMES`] games is answered from the counts
     /// aggregated at index time (see the `buckets` table) when the filters are only dates by
-    /// whole months, time controls and ratings bounded at multiples of [`crate::BAND`]; other
-    /// filters (players, events, plies, endings, openings and castles, …) are applied to
-    /// every hit.
+    /// whole months, time controls and ratings bounded at multiples of [`crate::BAND`], or
+    /// one opening, castle or class filter (`--opening`, `--castle`, `--class`, any `--side`)
+    /// alone; other filters (players, events, plies, endings, several tag filters, a tag
+    /// filter with dates or ratings, …) are applied to every hit.
     pub fn explore(&self, target: &Position, selection: &Selection) -> Result<Explore, DbError> {
         self.explore_top(target, selection, 0)
     }
@@ -251,8 +252,11 @@ impl Db {
 
     /// `explore --by opening`: the main 戦型 of the games kept by `selection` that pass
     /// through `target` (each game once), with their results. Without filters the games are
-    /// those of the key and check key (one replayed, as [`Db::find`] confirms them); with
-    /// filters every hit is replayed and filtered.
+    /// those of the key and check key (one replayed, as [`Db::find`] confirms them). A
+    /// position of at least [`crate::MIN_GAMES`] games is answered from counts made at index
+    /// time when the filters are only those [`Db::explore`] answers so (dates by whole
+    /// months, time controls, ratings at multiples of [`crate::BAND`]); with other filters
+    /// every hit is replayed and filtered.
     pub fn explore_openings(
         &self,
         target: &Position,
@@ -272,7 +276,15 @@ impl Db {
             crate::key::position_key(target),
             crate::key::check_key(target),
         ];
-        let mut ids = if selection.is_empty() && fast::first_hit_is(conn, db, target, keys)? {
+        let confirmed = fast::first_hit_is(conn, db, target, keys)?;
+        if confirmed {
+            let counted = crate::buckets::explore_openings(conn, target, keys, selection)
+                .map_err(|e| schema::db_err(db, e))?;
+            if let Some(openings) = counted {
+                return Ok(openings);
+            }
+        }
+        let mut ids = if confirmed && selection.is_empty() {
             fast::hit_ids(conn, db, keys)?
         } else {
             let hits = exact_hits(conn, db, target, selection)?;

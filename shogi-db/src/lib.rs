@@ -9,12 +9,14 @@
 //! positions  key, game_id, ply, move (USI; NULL at the end of the line), check_key
 //!            PRIMARY KEY (key, game_id, ply) WITHOUT ROWID
 //! buckets    the explorer's counts per position, move and bucket (month, time control,
-//!            rating bands), for positions of many games (see `Db::explore`)
+//!            rating bands; or opening, castle or class and side), for positions of many
+//!            games (see `Db::explore`)
+//! bucket_tags  the openings, castles and classes the buckets count games under
 //! time_controls  id, text
 //! tag_names, game_tags, tag_hits   each game's openings and castles (see `Db::explore_openings`)
 //! meta       name, value (format, startpos_key, created_by, ids_in_path_order, bucket_min_games,
-//!            tag_rules)
-//! PRAGMA user_version = 4
+//!            tag_rules, bucket_tag_rules)
+//! PRAGMA user_version = 5
 //! ```
 //!
 //! `positions.key` is the 64-bit Zobrist key of board, hands and side to move (see [`key`]
@@ -44,7 +46,7 @@
 //! Layout (each module uses only those above it): `error`, `key`, `schema`, `tags` (each
 //! game's openings and castles), `rows`, `hit`
 //! (hits and counts), `tally` (the explorer's counting), `buckets` (its counts aggregated at
-//! index time), `stream` (many hits read on several
+//! index time; `tag_buckets`: what they count of the tags), `stream` (many hits read on several
 //! threads), `fast` (queries without filters), `exact` (every hit replayed), `scan` (no
 //! database), `games` (every game, paged), `load` and `index` (building), `db` (the handle).
 
@@ -63,6 +65,7 @@ mod scan;
 pub mod schema;
 mod stored;
 mod stream;
+mod tag_buckets;
 mod tags;
 mod tally;
 

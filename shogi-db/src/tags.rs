@@ -338,19 +338,27 @@ pub(crate) fn openings_of(
             _ => line.unfinished += 1,
         }
     }
-    let mut openings: Vec<OpeningCount> = by.into_values().collect();
+    Ok(openings_table(target, by.into_values().collect()))
+}
+
+/// The [`Openings`] of `target` with these lines (one per name): most games first, then by
+/// name.
+pub(crate) fn openings_table(
+    target: &shogi_core::Position,
+    mut openings: Vec<OpeningCount>,
+) -> Openings {
     openings.sort_by(|a, b| {
         b.games
             .cmp(&a.games)
             .then_with(|| a.opening.cmp(&b.opening))
     });
-    Ok(Openings {
+    Openings {
         sfen: shogi_batch::start_text(&target.to_sfen()),
         side_to_move: match target.side_to_move() {
             shogi_core::Color::Black => "sente".into(),
             shogi_core::Color::White => "gote".into(),
         },
-        games: ids.len() as u32,
+        games: openings.iter().map(|o| o.games).sum(),
         openings,
-    })
+    }
 }

@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::{Rng, Seen, brute, brute_force_rows, csa_game, index_min, random_game, same};
+use common::{
+    Rng, Seen, brute, brute_force_rows, brute_top, csa_game, index_min, random_game, same,
+};
 use shogi_batch::filter_text::{TagFlag, tag_side, tag_want};
 use shogi_batch::{Selection, TagFilter, filter_text as text};
 use shogi_core::{Move, Position, Variant};
@@ -159,13 +161,17 @@ fn tag_filters_equal_brute_force_over_stats_rows() {
         sfens.insert(h.sfen.clone());
     }
     let mut nonempty = BTreeMap::new();
+    let mut tops = 0;
     for sfen in &sfens {
         let pos = text::position(sfen).unwrap();
         for (name, s) in selections() {
-            let want = brute(&all, sfen, &s);
+            // Top games: none, as many as the buckets keep, more (read from the hits).
+            let top = [0, shogi_db::TOP_KEPT, shogi_db::TOP_KEPT + 2][tops % 3];
+            tops += 1;
+            let want = brute_top(&all, sfen, &s, top);
             for db in &dbs {
-                let what = format!("{name} at {sfen}");
-                same(&db.explore(&pos, &s).unwrap(), &want, &what);
+                let what = format!("{name} at {sfen}, top {top}");
+                same(&db.explore_top(&pos, &s, top).unwrap(), &want, &what);
                 let found = db.find(&pos, &s, None).unwrap();
                 assert_eq!(found.games as u32, want.games, "find {what}");
             }
@@ -182,6 +188,39 @@ fn tag_filters_equal_brute_force_over_stats_rows() {
     }
     let kept = nonempty.values().filter(|n| **n > 0).count();
     assert!(kept * 4 >= nonempty.len() * 3, "{nonempty:?}");
+    // The aggregated database answers one tag filter from its buckets: with the stored tags
+    // gone (which every hit would be filtered with), its answers stay those of the rows.
+    let conn = rusqlite::Connection::open(dir.path().join("b.sqlite")).unwrap();
+    let counted: i64 = conn
+        .query_row("SELECT count(*) FROM buckets WHERE tag > 0", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert!(counted > 1000, "{counted} rows per tag");
+    conn.execute_batch("DELETE FROM tag_hits; DELETE FROM game_tags;")
+        .unwrap();
+    let db = Db::open(dir.path().join("b.sqlite")).unwrap();
+    let mut answered = 0;
+    // The positions of 2 games or more (those the database counted).
+    for sfen in sfens
+        .iter()
+        .filter(|f| brute(&all, f, &Selection::new()).games >= 2)
+    {
+        let pos = text::position(sfen).unwrap();
+        for (name, s) in selections()
+            .iter()
+            .filter(|(n, _)| n.matches("--").count() == 2)
+        {
+            let want = brute_top(&all, sfen, s, shogi_db::TOP_KEPT);
+            same(
+                &db.explore_top(&pos, s, shogi_db::TOP_KEPT).unwrap(),
+                &want,
+                &format!("{name} at {sfen} (buckets)"),
+            );
+            answered += usize::from(want.games > 0);
+        }
+    }
+    assert!(answered > 20, "{answered}");
 }
 
 /// `Db::games` (what `shogi book build --db` reads) keeps, under each tag filter, exactly the
@@ -223,23 +262,88 @@ fn games_pass_keeps_the_games_the_tag_filters_keep() {
     assert!(kept_any * 2 >= selections().len(), "{kept_any}");
 }
 
+/// The games through `sfen` kept by `s`, each once, by main 戦型: games, sente wins, gote
+/// wins, draws, unfinished.
+fn openings_brute(all: &[Seen], sfen: &str, s: &Selection) -> BTreeMap<String, [u32; 5]> {
+    let rules = RuleSet::builtin();
+    // The side to move is the mover whose rating `--rating-of mover` bounds.
+    let s = s
+        .clone()
+        .mover(text::position(sfen).unwrap().side_to_move());
+    let mut by: BTreeMap<String, [u32; 5]> = BTreeMap::new();
+    let mut seen = BTreeSet::new();
+    for h in all.iter().filter(|h| h.sfen == sfen) {
+        if !s.matches(&h.row, |_| true) || !seen.insert((h.path.clone(), h.game)) {
+            continue;
+        }
+        let name = shogi_batch::opening_name(h.row.tags.as_ref(), rules).to_string();
+        let c = by.entry(name).or_default();
+        c[0] += 1;
+        c[match h.row.winner.name() {
+            "sente" => 1,
+            "gote" => 2,
+            "draw" => 3,
+            _ => 4,
+        }] += 1;
+    }
+    by
+}
+
+/// `db`'s `explore --by opening` at `pos` under `s`, as [`openings_brute`] counts it (and
+/// checked in order: most games first, then by name).
+fn openings_got(db: &Db, pos: &Position, s: &Selection, what: &str) -> BTreeMap<String, [u32; 5]> {
+    let got = db.explore_openings(pos, s).unwrap();
+    let order: Vec<(u32, &str)> = got
+        .openings
+        .iter()
+        .map(|o| (u32::MAX - o.games, o.opening.as_str()))
+        .collect();
+    assert!(order.is_sorted(), "{what}: {order:?}");
+    let total: u32 = got.openings.iter().map(|o| o.games).sum();
+    assert_eq!(got.games, total, "{what}");
+    got.openings
+        .iter()
+        .map(|o| {
+            let c = [o.games, o.sente_wins, o.gote_wins, o.draws, o.unfinished];
+            (o.opening.clone(), c)
+        })
+        .collect()
+}
+
 #[test]
 fn explore_by_opening_equals_brute_force() {
     let dir = tempfile::tempdir().unwrap();
     let (games, all) = collection(dir.path(), 150);
-    let db = index_min(
-        &[games.as_str()],
-        &dir.path().join("g.sqlite"),
-        shogi_db::MIN_GAMES,
-    );
-    let db = Db::open(&db).unwrap();
-    let rules = RuleSet::builtin();
+    let db_path = |name: &str, min| index_min(&[games.as_str()], &dir.path().join(name), min);
+    // Aggregated (every position of 2 games or more), and not (every query reads the hits).
+    let dbs = [
+        Db::open(db_path("b.sqlite", 2)).unwrap(),
+        Db::open(db_path("p.sqlite", u32::MAX)).unwrap(),
+    ];
     let mut sfens: BTreeSet<String> = BTreeSet::new();
     for h in all.iter().filter(|h| h.ply <= 3) {
         sfens.insert(h.sfen.clone());
     }
+    // No filter and filters of the games' facts (counted at index time), and one counted
+    // from the hits.
     let filters = [
         ("none", Selection::new()),
+        (
+            "--since 2024-04 --min-rating 1700",
+            Selection::new()
+                .since(text::since("2024-04").unwrap())
+                .min_rating(1700.0),
+        ),
+        (
+            "--until 2024-06",
+            Selection::new().until(text::until("2024-06").unwrap()),
+        ),
+        (
+            "--rating-of mover --max-rating 1800",
+            Selection::new()
+                .rating_of(text::rating_of("mover").unwrap())
+                .max_rating(1800.0),
+        ),
         (
             "--winner sente",
             Selection::new().winner(shogi_kif::Winner::Sente),
@@ -249,38 +353,36 @@ fn explore_by_opening_equals_brute_force() {
     for sfen in &sfens {
         let pos = text::position(sfen).unwrap();
         for (label, s) in &filters {
-            // Brute force: each game through the position once, under its main 戦型.
-            let mut by: BTreeMap<String, [u32; 5]> = BTreeMap::new();
-            let mut seen = BTreeSet::new();
-            for h in all.iter().filter(|h| &h.sfen == sfen) {
-                if !s.matches(&h.row, |_| true) || !seen.insert((h.path.clone(), h.game)) {
-                    continue;
-                }
-                let name = shogi_batch::opening_name(h.row.tags.as_ref(), rules).to_string();
-                let c = by.entry(name).or_default();
-                c[0] += 1;
-                c[match h.row.winner.name() {
-                    "sente" => 1,
-                    "gote" => 2,
-                    "draw" => 3,
-                    _ => 4,
-                }] += 1;
+            let by = openings_brute(&all, sfen, s);
+            for db in &dbs {
+                assert_eq!(openings_got(db, &pos, s, label), by, "{label} at {sfen}");
             }
-            let got = db.explore_openings(&pos, s).unwrap();
-            assert_eq!(got.games as usize, seen.len(), "{label} at {sfen}");
-            let got: BTreeMap<String, [u32; 5]> = got
-                .openings
-                .iter()
-                .map(|o| {
-                    let c = [o.games, o.sente_wins, o.gote_wins, o.draws, o.unfinished];
-                    (o.opening.clone(), c)
-                })
-                .collect();
-            assert_eq!(got, by, "{label} at {sfen}");
             names.extend(by.into_keys());
         }
     }
     assert!(names.len() >= 5, "{names:?}");
+    // Without filters, or with those of the games' facts, the aggregated database answers
+    // from its buckets: with the stored tags gone (which the hits would be counted with),
+    // its answers stay those of the rows.
+    let conn = rusqlite::Connection::open(dir.path().join("b.sqlite")).unwrap();
+    conn.execute_batch("DELETE FROM tag_hits; DELETE FROM game_tags;")
+        .unwrap();
+    let db = Db::open(dir.path().join("b.sqlite")).unwrap();
+    let mut counted = 0;
+    for sfen in &sfens {
+        let pos = text::position(sfen).unwrap();
+        let games = openings_brute(&all, sfen, &Selection::new());
+        if games.values().map(|c| c[0]).sum::<u32>() < 2 {
+            continue;
+        }
+        for (label, s) in &filters[..4] {
+            let by = openings_brute(&all, sfen, s);
+            let what = format!("{label} at {sfen} (buckets)");
+            assert_eq!(openings_got(&db, &pos, s, &what), by, "{what}");
+            counted += usize::from(by.len() > 1);
+        }
+    }
+    assert!(counted > 5, "{counted}");
 }
 
 #[test]
