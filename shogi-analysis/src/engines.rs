@@ -161,28 +161,23 @@ pub(crate) struct MoreEngines {
 }
 
 impl MoreEngines {
-    /// Starts engines until the pool has `wanted` (none when it has that many already).
+    /// Starts engines until the pool has `wanted` (none when it has that many already), all
+    /// at once ([`Pool::grow`]), with the MultiPV of the others.
     fn grow(&self, pool: &mut Pool, wanted: usize) -> Result<(), EngineError> {
-        if wanted <= pool.len() {
-            return Ok(());
-        }
-        let mut all = std::mem::replace(pool, Pool::from_engines(Vec::new())).into_engines();
-        let mut result = Ok(());
-        while all.len() < wanted {
-            match Engine::start(&self.program, &self.args, self.start.clone()).and_then(|mut e| {
-                if self.multipv > 1 {
-                    e.set_multipv(self.multipv)?;
-                }
-                Ok(e)
-            }) {
-                Ok(e) => all.push(e),
-                Err(e) => {
-                    result = Err(e);
-                    break;
+        let had = pool.len();
+        let mut result = pool.grow(wanted, &self.program, &self.args, &self.start);
+        if self.multipv > 1 {
+            // An engine that cannot be given the MultiPV would search other lines: dropped.
+            let mut all = std::mem::replace(pool, Pool::from_engines(Vec::new())).into_engines();
+            let new = all.split_off(had);
+            for mut e in new {
+                match e.set_multipv(self.multipv) {
+                    Ok(()) => all.push(e),
+                    Err(err) => result = result.and(Err(err)),
                 }
             }
+            *pool = Pool::from_engines(all);
         }
-        *pool = Pool::from_engines(all);
         result
     }
 }

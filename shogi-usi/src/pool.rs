@@ -60,11 +60,47 @@ impl Pool {
                 }),
             });
         }
-        let mut engines = Vec::with_capacity(n);
-        for _ in 0..n {
-            engines.push(Engine::start(path.as_ref(), args, options.clone())?);
+        let mut pool = Pool {
+            engines: Vec::with_capacity(n),
+        };
+        pool.grow(n, path, args, options)?;
+        Ok(pool)
+    }
+
+    /// Starts engines until the pool has `n` (none when it has that many), all at once: an
+    /// engine's start is mostly waiting (gpsusi loads its tables for about 2 s, YaneuraOu's
+    /// first `isready` sleeps), so `n` starts take about as long as one. The engines that
+    /// started are kept when another fails; the first failure is returned.
+    pub fn grow<S: AsRef<OsStr>>(
+        &mut self,
+        n: usize,
+        path: impl AsRef<Path>,
+        args: &[S],
+        options: &StartOptions,
+    ) -> Result<(), EngineError> {
+        let wanted = n.saturating_sub(self.engines.len());
+        let path = path.as_ref();
+        let args: Vec<std::ffi::OsString> = args.iter().map(|a| a.as_ref().to_owned()).collect();
+        let args = &args[..];
+        let started: Vec<Result<Engine, EngineError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..wanted)
+                .map(|_| scope.spawn(|| Engine::start(path, args, options.clone())))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        });
+        let mut first_error = None;
+        for r in started {
+            match r {
+                Ok(e) => self.engines.push(e),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
         }
-        Ok(Pool { engines })
+        first_error.map_or(Ok(()), Err)
     }
 
     /// A pool of engines started elsewhere (an empty pool runs no job).

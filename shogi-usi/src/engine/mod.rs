@@ -646,10 +646,15 @@ impl Engine {
         self.check_idle()?;
         self.drain()?;
         self.send("isready")?;
-        let deadline = Instant::now() + self.start_options.timeouts.readyok;
+        self.read_ready(Instant::now() + self.start_options.timeouts.readyok)?;
+        Ok(())
+    }
+
+    /// Reads lines up to `readyok` (the others are dropped) and returns when it was read.
+    fn read_ready(&mut self, deadline: Instant) -> Result<Instant, EngineError> {
         loop {
-            if let (EngineLine::ReadyOk, _) = self.recv_until(deadline, "readyok")? {
-                return Ok(());
+            if let (EngineLine::ReadyOk, at) = self.recv_until(deadline, "readyok")? {
+                return Ok(at);
             }
         }
     }
@@ -697,11 +702,16 @@ impl Engine {
             None => format!("setoption name {name}"),
         };
         self.send(&line)?;
+        self.note_applied(name, value);
+        Ok(())
+    }
+
+    /// Records that option `name` was set to `value` (the last setting of a name counts).
+    fn note_applied(&mut self, name: &str, value: Option<String>) {
         if let Some(i) = self.applied.iter().position(|(n, _)| n == name) {
             self.applied.remove(i);
         }
         self.applied.push((name.to_owned(), value));
-        Ok(())
     }
 
     /// Sets the engine up for `variant`: nothing when the process already plays it, else a
@@ -786,6 +796,24 @@ impl Engine {
 
     /// Sets `Threads` again to the value it has (when the engine offers it).
     fn reset_threads(&mut self) -> Result<(), EngineError> {
+        match self.threads_value() {
+            Some(v) => self.write_option("Threads", Some(v)),
+            None => Ok(()),
+        }
+    }
+
+    /// The `setoption` line that sets `Threads` again to the value it has (recorded as
+    /// applied, as [`Engine::reset_threads`] does), when the engine offers the option; the
+    /// caller writes it.
+    fn threads_line(&mut self) -> Option<String> {
+        let v = self.threads_value()?;
+        let line = format!("setoption name Threads value {v}");
+        self.note_applied("Threads", Some(v));
+        Some(line)
+    }
+
+    /// The value `Threads` has (the one applied, else the engine's default), when offered.
+    fn threads_value(&self) -> Option<String> {
         let set = self.applied.iter().find(|(n, _)| n == "Threads");
         let value = match set {
             Some((_, v)) => v.clone(),
@@ -795,10 +823,8 @@ impl Engine {
             }),
         };
         match value {
-            Some(v) if find_option(&self.options, "Threads").is_some() => {
-                self.write_option("Threads", Some(v))
-            }
-            _ => Ok(()),
+            Some(v) if find_option(&self.options, "Threads").is_some() => Some(v),
+            _ => None,
         }
     }
 

@@ -53,17 +53,34 @@ impl Engine {
         self.check_idle()?;
         self.restart_if_stale(start, moves)?;
         self.set_variant(position.variant())?;
-        if self.start_options.fresh_state && !std::mem::take(&mut self.prepared) {
-            self.make_fresh(moves)?;
-        }
+        let fresh = self.start_options.fresh_state && !std::mem::take(&mut self.prepared);
+        // fairy-stockfish reads its commands one after the other (its `isready` answers once
+        // the `setoption` before it is done), so the fresh state's lines go in the same write
+        // as the search's: the engine goes from `readyok` to the search without waiting for
+        // us, one round trip fewer per position. Other engines wait for `readyok` first.
+        let ahead = if fresh && !mate && self.fresh == FreshState::Threads {
+            self.threads_line()
+        } else {
+            if fresh {
+                self.make_fresh(moves)?;
+            }
+            None
+        };
         self.drain()?;
         self.used = true;
-        // One write for both lines: the engine wakes once, with the whole request.
-        self.send_lines(&[&shogi_core::position_line(start, moves), &go])?;
+        let position_line = shogi_core::position_line(start, moves);
+        let mut started = Instant::now();
+        match &ahead {
+            Some(threads) => {
+                self.send_lines(&[threads, "isready", &position_line, &go])?;
+                started = self.read_ready(started + self.start_options.timeouts.readyok)?;
+            }
+            // One write for both lines: the engine wakes once, with the whole request.
+            None => self.send_lines(&[&position_line, &go])?,
+        }
         if is_gpsusi(self.name.as_deref()) {
             self.last_sent = Some((start.clone(), moves.to_vec()));
         }
-        let started = Instant::now();
         let t = &self.start_options.timeouts;
         let deadline = Some(started + budget.map_or(t.search_unbounded, |b| b + t.search_margin));
         self.state = State::Searching {
