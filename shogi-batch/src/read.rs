@@ -61,6 +61,24 @@ impl InputRecord {
         }
     }
 
+    /// Game 1 of an input that is a record made in memory, not read from text (a match's
+    /// game): the validation a record read with [`Reading::validate`] gets is its
+    /// diagnostics; `format` is the format it stands for.
+    pub fn made(record: Record, format: Option<shogi_kif::Format>) -> InputRecord {
+        InputRecord {
+            index: 1,
+            line: 0,
+            format,
+            encoding: None,
+            diagnostics: shogi_kif::validate(&record),
+            record: Some(record),
+            error: None,
+            main: None,
+            ratings: [None, None],
+            panic: None,
+        }
+    }
+
     /// A game whose reading or handling panicked with `message`; `line` is where its record
     /// starts (0 when not known), and the error is located there.
     pub fn panicked(index: u32, line: u32, message: String) -> InputRecord {

@@ -59,6 +59,14 @@ pub enum OutFormat {
 }
 
 impl OutFormat {
+    /// The format of shogi-kif's writer.
+    pub fn kif_format(self) -> Format {
+        match self {
+            OutFormat::Kif => Format::Kif,
+            OutFormat::Csa3 | OutFormat::Csa22 => Format::Csa,
+        }
+    }
+
     /// The file extension.
     pub fn extension(self) -> &'static str {
         match self {
@@ -262,10 +270,19 @@ pub fn build(referee: &Referee, outcome: &Outcome, info: &GameInfo) -> Record {
 /// (in KIF in Japanese and only where `投了`, `詰み`, … and the `まで…` line do not say it, as
 /// ShogiHome ends a record; in CSA as an English comment).
 pub fn write(record: &Record, notes: &Notes, format: OutFormat) -> String {
-    let kif_format = match format {
-        OutFormat::Kif => Format::Kif,
-        OutFormat::Csa3 | OutFormat::Csa22 => Format::Csa,
-    };
+    let record = annotated(record, notes, format);
+    let text = shogi_kif::write(&record, format.kif_format());
+    match format {
+        OutFormat::Csa22 => to_v22(&text),
+        _ => text,
+    }
+}
+
+/// The record [`write`] writes in `format`, as a typed record: the ending's reason and the
+/// engines' judgements as that format's comments (what a reader of the text gets back, with
+/// nothing lost to the text: times keep their milliseconds).
+pub fn annotated(record: &Record, notes: &Notes, format: OutFormat) -> Record {
+    let kif_format = format.kif_format();
     let mut record = record.clone();
     if let Some(ending) = &mut record.moves.ending {
         let reason = match format {
@@ -280,11 +297,7 @@ pub fn write(record: &Record, notes: &Notes, format: OutFormat) -> String {
         Style::for_format(kif_format),
         Searcher::Player,
     );
-    let text = shogi_kif::write(&record, kif_format);
-    match format {
-        OutFormat::Csa22 => to_v22(&text),
-        _ => text,
-    }
+    record
 }
 
 /// CSA V3.0 text as V2.2: the version line, whole seconds (floored), `%JISHOGI` for the move
@@ -405,6 +418,26 @@ mod tests {
             assert_eq!(back.usi_moves(), record.usi_moves(), "{f:?}\n{text}");
             let want = GameResult::from_winner(o.winner);
             assert_eq!(game_result(&back), Some(want), "{f:?}: {o}\n{text}");
+            // The typed record (what Python gets) is what a reader of the text gets back.
+            let direct = annotated(&record, &js, f);
+            assert_eq!(direct.usi_moves(), back.usi_moves(), "{f:?}");
+            assert_eq!(game_result(&direct), Some(want), "{f:?}: {o}");
+            let comments = |r: &Record| {
+                let mut c: Vec<Vec<String>> =
+                    r.moves.moves.iter().map(|m| m.comments.clone()).collect();
+                c.push(
+                    r.moves
+                        .ending
+                        .iter()
+                        .flat_map(|e| e.comments.clone())
+                        .collect(),
+                );
+                c
+            };
+            if f == OutFormat::Csa3 {
+                assert_eq!(comments(&direct), comments(&back), "{f:?}\n{text}");
+                assert_eq!(shogi_kif::write(&direct, Format::Csa), text);
+            }
         }
     }
 

@@ -10,7 +10,6 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use shogi_book::Pick;
 use shogi_core::Variant;
-use shogi_kif::ReadOptions;
 use shogi_match::book::{BookRequest, DEFAULT_BOOK_PLIES};
 use shogi_match::record::{self, OutFormat};
 use shogi_match::runner;
@@ -217,29 +216,29 @@ pub fn play_match<'py>(
         event: event.to_string(),
     };
     let settings = request.settings().map_err(|e| py_error(py, e))?;
-    let (summary, texts) = py
+    let (summary, games) = py
         .detach(|| -> Result<_, MatchError> {
             runner::check(&settings)?;
-            let mut texts = Vec::new();
+            let mut games = Vec::new();
             let (tally, stopped) = runner::run(&settings, &[], |f, _| {
-                texts.push((
+                games.push((
                     f.spec.index,
-                    record::write(&f.record, &f.notes, OutFormat::Csa3),
+                    record::annotated(&f.record, &f.notes, OutFormat::Csa3),
                 ));
                 Ok(())
             })?;
-            texts.sort_by_key(|t| t.0);
-            Ok((tally.summary(&settings, stopped), texts))
+            games.sort_by_key(|t| t.0);
+            Ok((tally.summary(&settings, stopped), games))
         })
         .map_err(|e| py_error(py, e))?;
     let summary =
         serde_json::to_string(&summary).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     let summary = py.import("json")?.call_method1("loads", (summary,))?;
-    let mut records = Vec::new();
-    for (_, text) in texts {
-        let games = reading::read_bytes(text.into_bytes(), ReadOptions::default())
-            .map_err(PyRuntimeError::new_err)?;
-        records.extend(games.into_iter().map(|g| PyRecord::new(Arc::new(g))));
-    }
+    // Each game as the typed record the match made (the judgements and the ending's reason
+    // as CSA comments, as in a record file), checked as a record read from a file is.
+    let records = games.into_iter().map(|(_, record)| {
+        let game = shogi_batch::InputRecord::made(record, Some(shogi_kif::Format::Csa));
+        PyRecord::new(Arc::new(reading::RecordData::new(None, game)))
+    });
     Ok((summary, PyList::new(py, records)?))
 }
