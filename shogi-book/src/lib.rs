@@ -51,6 +51,7 @@ mod stream;
 mod text;
 mod walk;
 mod ybb;
+mod ybb_stream;
 
 pub use apery::{AperyBook, AperyLosses, AperyRecord, AperyWriter, apery_key, write_apery};
 pub use backup::{
@@ -82,3 +83,4 @@ pub use walk::{Pick, Rng, WalkOptions, lines, walk};
 pub use ybb::{
     MAGIC as YBB_MAGIC, YbbLosses, YbbWriter, find_in_ybb_file, parse_ybb, read_ybb, write_ybb,
 };
+pub use ybb_stream::YbbStream;
