@@ -111,6 +111,47 @@ pub fn apery_key(pos: &Position) -> u64 {
     key
 }
 
+/// The error of a file whose size is no multiple of a record's.
+fn size_message(len: u64) -> String {
+    format!(
+        "{len} bytes is not a whole number of 16-byte Apery records ({} bytes left over)",
+        len % RECORD as u64
+    )
+}
+
+/// The record in 16 bytes.
+fn record(r: &[u8]) -> AperyRecord {
+    let mut key = [0u8; 8];
+    key.copy_from_slice(&r[..8]);
+    AperyRecord {
+        key: u64::from_le_bytes(key),
+        move16: u16::from_le_bytes([r[8], r[9]]),
+        count: u16::from_le_bytes([r[10], r[11]]),
+        score: i32::from_le_bytes([r[12], r[13], r[14], r[15]]),
+    }
+}
+
+/// The book moves of `pos` in its records (see [`AperyBook::probe`]).
+fn book_moves(records: &[AperyRecord], pos: &Position) -> Result<Vec<BookMove>, String> {
+    let mut out: Vec<BookMove> = Vec::new();
+    for r in records {
+        let mv = Move16Format::Cshogi
+            .decode(r.move16, pos)
+            .map_err(|e| format!("in `{}`: {e}", pos.to_sfen()))?;
+        match out.iter_mut().find(|m| m.mv == mv) {
+            Some(m) => m.count += u64::from(r.count),
+            None => out.push(BookMove {
+                mv,
+                ponder: None,
+                value: r.score,
+                depth: 256,
+                count: u64::from(r.count),
+            }),
+        }
+    }
+    Ok(out)
+}
+
 /// One record of `book.bin`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AperyRecord {
@@ -139,23 +180,11 @@ impl AperyBook {
             .read_to_end(&mut bytes)
             .map_err(|e| BookError::io(file, &e))?;
         if bytes.len() % RECORD != 0 {
-            return Err(BookError::file(
-                file,
-                format!(
-                    "{} bytes is not a whole number of 16-byte Apery records ({} bytes left over)",
-                    bytes.len(),
-                    bytes.len() % RECORD
-                ),
-            ));
+            return Err(BookError::file(file, size_message(bytes.len() as u64)));
         }
         let mut records = Vec::with_capacity(bytes.len() / RECORD);
         for (i, r) in bytes.chunks_exact(RECORD).enumerate() {
-            let rec = AperyRecord {
-                key: u64::from_le_bytes(r[..8].try_into().expect("8 bytes")),
-                move16: u16::from_le_bytes([r[8], r[9]]),
-                count: u16::from_le_bytes([r[10], r[11]]),
-                score: i32::from_le_bytes(r[12..16].try_into().expect("4 bytes")),
-            };
+            let rec = record(r);
             if records
                 .last()
                 .is_some_and(|l: &AperyRecord| l.key > rec.key)
@@ -182,23 +211,48 @@ impl AperyBook {
     /// score, count = count, duplicates merged by adding counts). A move illegal in the
     /// position is an error naming it.
     pub fn probe(&self, pos: &Position) -> Result<Vec<BookMove>, String> {
-        let mut out: Vec<BookMove> = Vec::new();
-        for r in self.records_of(apery_key(pos)) {
-            let mv = Move16Format::Cshogi
-                .decode(r.move16, pos)
-                .map_err(|e| format!("in `{}`: {e}", pos.to_sfen()))?;
-            match out.iter_mut().find(|m| m.mv == mv) {
-                Some(m) => m.count += u64::from(r.count),
-                None => out.push(BookMove {
-                    mv,
-                    ponder: None,
-                    value: r.score,
-                    depth: 256,
-                    count: u64::from(r.count),
-                }),
+        book_moves(self.records_of(apery_key(pos)), pos)
+    }
+
+    /// [`AperyBook::probe`] of the `book.bin` at `path` without reading it: a binary search
+    /// of its records on disk (they are sorted by key), a few reads whatever the book's size
+    /// (the order is not checked beyond them). A size that is no multiple of 16 is the error
+    /// [`AperyBook::read`] gives.
+    pub fn probe_file(path: &std::path::Path, pos: &Position) -> Result<Vec<BookMove>, BookError> {
+        use std::io::{Seek, SeekFrom};
+        let file = path.display().to_string();
+        let io = |e: std::io::Error| BookError::io(&file, &e);
+        let mut f = std::fs::File::open(path).map_err(io)?;
+        let len = f.metadata().map_err(io)?.len();
+        if len % RECORD as u64 != 0 {
+            return Err(BookError::file(&file, size_message(len)));
+        }
+        let mut read_at = |i: u64| -> Result<AperyRecord, BookError> {
+            let mut r = [0u8; RECORD];
+            f.seek(SeekFrom::Start(i * RECORD as u64)).map_err(io)?;
+            f.read_exact(&mut r).map_err(io)?;
+            Ok(record(&r))
+        };
+        let key = apery_key(pos);
+        let (mut lo, mut hi) = (0, len / RECORD as u64);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if read_at(mid)?.key < key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
             }
         }
-        Ok(out)
+        let mut records = Vec::new();
+        while lo < len / RECORD as u64 {
+            let r = read_at(lo)?;
+            if r.key != key {
+                break;
+            }
+            records.push(r);
+            lo += 1;
+        }
+        book_moves(&records, pos).map_err(|m| BookError::file(&file, m))
     }
 
     /// The positions reachable from `roots` through book moves, as a [`Book`] (plies from the

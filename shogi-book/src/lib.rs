@@ -37,6 +37,7 @@
 
 mod apery;
 mod backup;
+mod backup_file;
 mod book;
 mod build;
 mod error;
@@ -50,9 +51,14 @@ mod stream;
 mod text;
 mod walk;
 mod ybb;
+mod ybb_stream;
 
 pub use apery::{AperyBook, AperyLosses, AperyRecord, AperyWriter, apery_key, write_apery};
-pub use backup::{BackupReport, DEPTH_DRAW, DEPTH_PERPETUAL, VALUE_MATE, backup};
+pub use backup::{
+    BYTES_PER_EDGE, BYTES_PER_POSITION, BackupReport, BookPass, DEPTH_DRAW, DEPTH_PERPETUAL,
+    VALUE_MATE, backup, backup_stream,
+};
+pub use backup_file::backup_file;
 pub use book::{
     Book, BookMove, Entry, Lookup, flip_move, flip_position, flip_square, position_key, probe_with,
 };
@@ -77,3 +83,4 @@ pub use walk::{Pick, Rng, WalkOptions, lines, walk};
 pub use ybb::{
     MAGIC as YBB_MAGIC, YbbLosses, YbbWriter, find_in_ybb_file, parse_ybb, read_ybb, write_ybb,
 };
+pub use ybb_stream::YbbStream;

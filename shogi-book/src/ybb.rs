@@ -1,7 +1,7 @@
 //! YaneuraOu's binary book `.ybb`: a 32-byte header, an index of 44-byte records sorted by
 //! PackedSfen, then the moves area (Move16, value, and a depth when flag bit 0 is set).
 
-use crate::book::{Book, BookMove, Entry, position_key};
+use crate::book::{Book, BookMove, Entry};
 use crate::error::{BookError, Location};
 use crate::extsort::{TempFile, temp_path};
 use crate::runs::{RecordSort, unique_stem};
@@ -11,8 +11,8 @@ use std::io::{Read, Write};
 
 /// The magic bytes at offset 0.
 pub const MAGIC: &[u8; 16] = b"YANE-BINBOOK-V1\0";
-const HEADER: usize = 32;
-const INDEX_RECORD: usize = 44;
+pub(crate) const HEADER: usize = 32;
+pub(crate) const INDEX_RECORD: usize = 44;
 
 /// Reads a `.ybb` book. Counts read as 1 and ponders as none (the format holds neither).
 pub fn read_ybb<R: Read>(mut input: R, file: &str) -> Result<Book, BookError> {
@@ -23,145 +23,17 @@ pub fn read_ybb<R: Read>(mut input: R, file: &str) -> Result<Book, BookError> {
     parse_ybb(&bytes, file)
 }
 
-fn le_u64(b: &[u8]) -> u64 {
-    u64::from_le_bytes(b[..8].try_into().expect("8 bytes"))
-}
-
-fn le_u16(b: &[u8]) -> u16 {
-    u16::from_le_bytes([b[0], b[1]])
-}
-
-/// Parses the bytes of a `.ybb` book.
-pub fn parse_ybb(bytes: &[u8], file: &str) -> Result<Book, BookError> {
-    let at = |off: usize, m: String| BookError::new(file, Location::Byte(off as u64), m);
-    if bytes.len() < HEADER || &bytes[..16] != MAGIC {
-        return Err(BookError::file(
-            file,
-            "not a .ybb book: it does not start with `YANE-BINBOOK-V1`",
-        ));
-    }
-    let n = le_u64(&bytes[16..]);
-    let flags = le_u64(&bytes[24..]);
-    if flags & !1 != 0 {
-        return Err(at(
-            24,
-            format!("unknown flags {flags:#x} (only bit 0 is defined)"),
-        ));
-    }
-    let record = if flags & 1 != 0 { 6 } else { 4 };
-    let index_end = usize::try_from(n)
-        .ok()
-        .and_then(|n| n.checked_mul(INDEX_RECORD))
-        .and_then(|s| s.checked_add(HEADER))
-        .filter(|&e| e <= bytes.len())
-        .ok_or_else(|| {
-            at(
-                16,
-                format!(
-                    "{n} positions do not fit in a file of {} bytes",
-                    bytes.len()
-                ),
-            )
-        })?;
-    let moves_area = &bytes[index_end..];
-    let mut book = Book::new();
-    let mut last: Option<&[u8]> = None;
-    for i in 0..n as usize {
-        let off = HEADER + i * INDEX_RECORD;
-        let rec = &bytes[off..off + INDEX_RECORD];
-        let packed: &[u8; 32] = rec[..32].try_into().expect("32 bytes");
-        if last.is_some_and(|l| l >= &packed[..]) {
-            return Err(at(
-                off,
-                format!(
-                    "position {i} is out of order or repeated (the index must be strictly ascending)"
-                ),
-            ));
-        }
-        last = Some(&rec[..32]);
-        let mut pos = PositionFormat::PackedSfen
-            .decode(packed)
-            .map_err(|e| at(off, format!("position {i}: {e}")))?;
-        let ply = le_u16(&rec[40..]);
-        pos.set_move_number(u32::from(ply));
-        let moves_off = le_u64(&rec[32..]);
-        let count = le_u16(&rec[42..]) as usize;
-        let start = usize::try_from(moves_off).unwrap_or(usize::MAX);
-        let Some(slice) = start
-            .checked_add(count * record)
-            .filter(|&e| e <= moves_area.len())
-            .map(|e| &moves_area[start..e])
-        else {
-            return Err(at(
-                off,
-                format!("position {i}: its {count} moves lie outside the file"),
-            ));
-        };
-        let moves = decode_moves(slice, record, &pos, |j, e| {
-            let moff = index_end + start + j * record;
-            at(
-                moff,
-                format!("move {j} of position {i} (`{}`): {e}", pos.to_sfen()),
-            )
-        })?;
-        let entry = Entry {
-            ply: Some(u32::from(ply)),
-            moves,
-            ..Entry::default()
-        };
-        book.insert_key(position_key(&pos), entry);
-    }
-    Ok(book)
-}
-
-/// The move records of one position (`record` bytes each); `bad(j, why)` makes the error
-/// of move `j`.
-fn decode_moves(
-    slice: &[u8],
-    record: usize,
-    pos: &Position,
-    bad: impl Fn(usize, String) -> BookError,
-) -> Result<Vec<BookMove>, BookError> {
-    let mut moves = Vec::with_capacity(slice.len() / record);
-    for (j, r) in slice.chunks_exact(record).enumerate() {
-        let mv = Move16Format::YaneuraOu
-            .decode(le_u16(r), pos)
-            .map_err(|e| bad(j, e.to_string()))?;
-        let mut m = BookMove::new(mv);
-        m.value = i32::from(le_u16(&r[2..]) as i16);
-        if record == 6 {
-            m.depth = i32::from(le_u16(&r[4..]));
-        }
-        moves.push(m);
-    }
-    Ok(moves)
-}
-
-/// The entry of the position with `key` ([`position_key`]) in the `.ybb` book at `path`,
-/// found as YaneuraOu's BookOnTheFly finds it: a binary search over the sorted index on
-/// disk, a few reads whatever the book's size (the index is not checked beyond them).
-pub fn find_in_ybb_file(path: &std::path::Path, key: &str) -> Result<Option<Entry>, BookError> {
-    use std::io::{Seek, SeekFrom};
-    let file = path.display().to_string();
-    let at = |off: u64, m: String| BookError::new(&file, Location::Byte(off), m);
-    let mut f = std::fs::File::open(path).map_err(|e| BookError::io(&file, &e))?;
-    let size = f.metadata().map_err(|e| BookError::io(&file, &e))?.len();
-    let mut read_at = |off: u64, buf: &mut [u8]| -> Result<(), BookError> {
-        f.seek(SeekFrom::Start(off))
-            .and_then(|_| f.read_exact(buf))
-            .map_err(|e| BookError::io(&file, &e))
-    };
-    let mut head = [0u8; HEADER];
-    if size < HEADER as u64 {
-        return Err(BookError::file(
-            &file,
-            "not a .ybb book: shorter than its header",
-        ));
-    }
-    read_at(0, &mut head)?;
+/// The header's facts: positions, bytes per move record and where the index ends; a bad
+/// magic, unknown flags or an index longer than the file of `size` bytes are located errors.
+pub(crate) fn read_header(
+    head: &[u8; HEADER],
+    size: u64,
+    file: &str,
+) -> Result<(u64, usize, u64), BookError> {
+    let at = |off: u64, m: String| BookError::new(file, Location::Byte(off), m);
     if &head[..16] != MAGIC {
         return Err(BookError::file(
-            &file,
+            file,
             "not a .ybb book: it does not start with `YANE-BINBOOK-V1`",
         ));
     }
@@ -183,6 +55,74 @@ pub fn find_in_ybb_file(path: &std::path::Path, key: &str) -> Result<Option<Entr
                 format!("{n} positions do not fit in a file of {size} bytes"),
             )
         })?;
+    Ok((n, record, index_end))
+}
+
+pub(crate) fn le_u64(b: &[u8]) -> u64 {
+    u64::from_le_bytes(b[..8].try_into().expect("8 bytes"))
+}
+
+pub(crate) fn le_u16(b: &[u8]) -> u16 {
+    u16::from_le_bytes([b[0], b[1]])
+}
+
+/// Parses the bytes of a `.ybb` book.
+pub fn parse_ybb(bytes: &[u8], file: &str) -> Result<Book, BookError> {
+    let mut book = Book::new();
+    for item in crate::ybb_stream::YbbStream::from_bytes(bytes, file)? {
+        let (key, entry) = item?;
+        book.insert_key(key, entry);
+    }
+    Ok(book)
+}
+
+/// The move records of one position (`record` bytes each); `bad(j, why)` makes the error
+/// of move `j`.
+pub(crate) fn decode_moves(
+    slice: &[u8],
+    record: usize,
+    pos: &Position,
+    bad: impl Fn(usize, String) -> BookError,
+) -> Result<Vec<BookMove>, BookError> {
+    let mut moves = Vec::with_capacity(slice.len() / record);
+    for (j, r) in slice.chunks_exact(record).enumerate() {
+        let mv = Move16Format::YaneuraOu
+            .decode(le_u16(r), pos)
+            .map_err(|e| bad(j, e.to_string()))?;
+        let mut m = BookMove::new(mv);
+        m.value = i32::from(le_u16(&r[2..]) as i16);
+        if record == 6 {
+            m.depth = i32::from(le_u16(&r[4..]));
+        }
+        moves.push(m);
+    }
+    Ok(moves)
+}
+
+/// The entry of the position with `key` ([`position_key`](crate::position_key)) in the
+/// `.ybb` book at `path`, found as YaneuraOu's BookOnTheFly finds it: a binary search over
+/// the sorted index on disk, a few reads whatever the book's size (the index is not checked
+/// beyond them).
+pub fn find_in_ybb_file(path: &std::path::Path, key: &str) -> Result<Option<Entry>, BookError> {
+    use std::io::{Seek, SeekFrom};
+    let file = path.display().to_string();
+    let at = |off: u64, m: String| BookError::new(&file, Location::Byte(off), m);
+    let mut f = std::fs::File::open(path).map_err(|e| BookError::io(&file, &e))?;
+    let size = f.metadata().map_err(|e| BookError::io(&file, &e))?.len();
+    let mut read_at = |off: u64, buf: &mut [u8]| -> Result<(), BookError> {
+        f.seek(SeekFrom::Start(off))
+            .and_then(|_| f.read_exact(buf))
+            .map_err(|e| BookError::io(&file, &e))
+    };
+    let mut head = [0u8; HEADER];
+    if size < HEADER as u64 {
+        return Err(BookError::file(
+            &file,
+            "not a .ybb book: shorter than its header",
+        ));
+    }
+    read_at(0, &mut head)?;
+    let (n, record, index_end) = read_header(&head, size, &file)?;
     let pos =
         Position::from_sfen(key).map_err(|e| BookError::file(&file, format!("`{key}`: {e}")))?;
     let Ok(packed) = PositionFormat::PackedSfen.encode_to_array(&pos) else {
@@ -290,8 +230,8 @@ impl YbbWriter {
         self.sort.runs()
     }
 
-    /// Adds a position (its key as [`position_key`] makes it); an error names what does not
-    /// fit the format.
+    /// Adds a position (its key as [`position_key`](crate::position_key) makes it); an error
+    /// names what does not fit the format.
     pub fn push(&mut self, key: &str, entry: &Entry) -> Result<(), String> {
         let pos: Position = Position::from_sfen(key).map_err(|e| format!("`{key}`: {e}"))?;
         let packed = PositionFormat::PackedSfen
@@ -405,6 +345,7 @@ impl Spool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::book::position_key;
     use shogi_core::{Move, Variant};
     use shogi_testkit::Rng;
 

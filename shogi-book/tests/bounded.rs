@@ -137,3 +137,108 @@ fn the_book_writer_writes_each_format_as_the_whole_book_does() {
     assert!(left.is_empty(), "{left:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A book whose lines transpose and come back (each move among the first four legal ones in
+/// USI order), with some positions also written flipped: a graph with cycles and twins.
+fn tangled(seed: u64, walks: usize) -> Book {
+    let mut rng = Rng::new(seed);
+    let mut book = Book::new();
+    for _ in 0..walks {
+        let mut pos = Position::startpos(Variant::Standard);
+        for _ in 0..1 + rng.below(16) {
+            let mut moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+            moves.sort_by_key(|m| m.to_usi());
+            let mv = moves[rng.below(moves.len().min(4))];
+            let (at, listed) = match rng.below(8) {
+                0 => (shogi_book::flip_position(&pos), shogi_book::flip_move(mv)),
+                _ => (pos.clone(), mv),
+            };
+            let key = position_key(&at);
+            let mut entry = book.get(&key).cloned().unwrap_or_else(|| Entry {
+                ply: Some(at.move_number()),
+                ..Entry::default()
+            });
+            if entry.moves.iter().all(|m| m.mv != listed) {
+                entry.moves.push(BookMove {
+                    value: rng.below(801) as i32 - 400,
+                    ..BookMove::new(listed)
+                });
+                book.insert_key(key, entry);
+            }
+            pos.play(mv).unwrap();
+        }
+    }
+    book
+}
+
+#[test]
+fn backup_from_disk_equals_backup_in_memory() {
+    let dir = scratch("backup");
+    let mut book = tangled(11, 400);
+    book.header_comments.push("# kept".into());
+    let (want, report) = shogi_book::backup(&book);
+    assert!(
+        report.nodes > 300 && report.converged_moves > 0,
+        "{report:?}"
+    );
+    assert!(
+        report.sweeps > 0 && report.acyclic < report.nodes,
+        "{report:?}"
+    );
+    let input = dir.join("in.db");
+    write_book(&input, BookFormat::Db, &book, &WriteOptions::default()).unwrap();
+    let roots = [Position::startpos(Variant::Standard)];
+    for ext in ["db", "ybb"] {
+        let out = dir.join(format!("out.{ext}"));
+        let options = WriteOptions::default();
+        let (got, notes) = shogi_book::backup_file(&input, None, &roots, &out, &options).unwrap();
+        assert_eq!(got, report);
+        let expected = dir.join(format!("want.{ext}"));
+        let whole = write_book(&expected, BookFormat::of_output(&out), &want, &options).unwrap();
+        assert_eq!(
+            notes,
+            whole
+                .iter()
+                .map(|n| n.replace("want.", "out."))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            std::fs::read(&expected).unwrap(),
+            "{ext}"
+        );
+    }
+    // An unsorted text book is sorted on disk once first (in runs), to the same.
+    let mut unsorted = format!("{}\n# kept\n", shogi_book::HEADER).into_bytes();
+    let records: Vec<_> = book.iter().collect();
+    for (key, entry) in records.into_iter().rev() {
+        shogi_book::write_record(&mut unsorted, key, entry).unwrap();
+    }
+    let input = dir.join("shuffled.db");
+    std::fs::write(&input, unsorted).unwrap();
+    let out = dir.join("sorted-out.db");
+    let plain = shogi_book::backup_file(&input, None, &roots, &out, &WriteOptions::default());
+    assert!(plain.unwrap_err().message.contains("order"));
+    assert!(!out.exists());
+    let sort = shogi_book::SortOptions {
+        memory: 64 << 10,
+        temp_dir: Some(dir.clone()),
+        ..shogi_book::SortOptions::default()
+    };
+    let (got, _) =
+        shogi_book::backup_file(&input, Some(&sort), &roots, &out, &WriteOptions::default())
+            .unwrap();
+    assert_eq!(got, report);
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(dir.join("want.db")).unwrap()
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp") || n.contains("sorted") && n != "sorted-out.db")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

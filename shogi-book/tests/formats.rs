@@ -336,3 +336,67 @@ fn the_on_disk_search_finds_every_position_and_nothing_else() {
     }
     std::fs::remove_file(&path).unwrap();
 }
+
+#[test]
+fn the_apery_search_on_disk_equals_the_book_read_whole() {
+    let book = generated(23, 150);
+    let mut bytes = Vec::new();
+    write_apery(&book, &mut bytes).unwrap();
+    let apery = AperyBook::read(&bytes[..], "book.bin").unwrap();
+    let path = std::env::temp_dir().join(format!("shogi-book-probe-{}.bin", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    let mut found = 0;
+    for (key, _) in book.iter() {
+        let pos = Position::from_sfen(key).unwrap();
+        let moves = AperyBook::probe_file(&path, &pos).unwrap();
+        assert_eq!(moves, apery.probe(&pos).unwrap(), "{key}");
+        found += usize::from(!moves.is_empty());
+        // A position the book lacks (the other side to move): nothing, as in memory.
+        let mut other = pos.to_setup();
+        other.side_to_move = other.side_to_move.opposite();
+        if let Ok(other) = Position::from_setup(other, shogi_core::SetupOptions::PERMISSIVE) {
+            let moves = AperyBook::probe_file(&path, &other).unwrap();
+            assert_eq!(moves, apery.probe(&other).unwrap(), "{key} flipped turn");
+        }
+    }
+    assert_eq!(found, book.len());
+    // A truncated file is the error of reading it whole.
+    std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+    let start = Position::startpos(Variant::Standard);
+    let e = AperyBook::probe_file(&path, &start).unwrap_err();
+    let whole = AperyBook::read(&bytes[..bytes.len() - 3], &path.display().to_string());
+    assert_eq!(e, whole.unwrap_err());
+    assert!(e.to_string().contains("13 bytes left over"), "{e}");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn a_ybb_streamed_from_disk_is_the_book_parsed_whole() {
+    let book = generated(29, 150);
+    let mut bytes = Vec::new();
+    write_ybb(&book, true, &mut bytes).unwrap();
+    let path = std::env::temp_dir().join(format!("shogi-book-stream-{}.ybb", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    let name = path.display().to_string();
+    let whole = parse_ybb(&bytes, &name).unwrap();
+    let stream = shogi_book::YbbStream::open(&path).unwrap();
+    assert_eq!(stream.len(), whole.len() as u64);
+    let mut streamed = Book::new();
+    for item in stream {
+        let (key, entry) = item.unwrap();
+        streamed.insert_key(key, entry);
+    }
+    assert_eq!(streamed, whole);
+    // Cut inside the moves area: the first position whose moves are cut off is the error,
+    // located as reading the whole file locates it.
+    let cut = &bytes[..bytes.len() - 5];
+    std::fs::write(&path, cut).unwrap();
+    let e = shogi_book::YbbStream::open(&path)
+        .unwrap()
+        .find_map(|r| r.err())
+        .unwrap();
+    assert_eq!(e, parse_ybb(cut, &name).unwrap_err());
+    assert!(e.message.contains("lie outside the file"), "{e}");
+    assert!(matches!(e.location, Location::Byte(_)), "{e}");
+    std::fs::remove_file(&path).unwrap();
+}

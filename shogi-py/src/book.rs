@@ -8,7 +8,7 @@ use crate::record::PyRecord;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use shogi_analysis::cache::CacheReader;
-use shogi_book::{Book, BookMove, BuildOptions, Builder, EvalBook, Lookup, WriteOptions};
+use shogi_book::{Book, BookMove, BuildOptions, Builder, EvalSort, Lookup, WriteOptions};
 use shogi_core::{Position, Variant};
 use std::path::{Path, PathBuf};
 
@@ -214,11 +214,13 @@ fn options(max_ply: u32, min_games: u32) -> BuildOptions {
     BuildOptions { max_ply, min_games }
 }
 
-/// The book of the analysis cache at `path` (shogi-book's `EvalBook` over every
-/// configuration's results, as `shogi book build --analysis` reads them).
-fn analysis_book(path: &Path, max_ply: u32) -> PyResult<Book> {
+/// The book of the analysis cache at `path` as `shogi book build --analysis` makes it
+/// (shogi-book's `EvalSort` over every configuration's results): the searches are sorted in
+/// about `memory` bytes, in runs in the system's temporary folder beyond it, so only the
+/// resulting book is held whole (a Python `Book` is in memory).
+fn analysis_book(path: &Path, max_ply: u32, memory: usize) -> PyResult<Book> {
     let reader = CacheReader::open(path).map_err(err)?;
-    let mut evals = EvalBook::new(max_ply);
+    let mut evals = EvalSort::new(max_ply, memory, &std::env::temp_dir());
     for config in reader.configurations().map_err(err)? {
         for r in reader.results(config.id) {
             let r = r.map_err(err)?;
@@ -226,13 +228,24 @@ fn analysis_book(path: &Path, max_ply: u32) -> PyResult<Book> {
             evals.add(&r.position, r.depth, lines);
         }
     }
-    Ok(evals.finish().0)
+    let (mut evals, _) = evals.finish().map_err(|e| err(e.to_string()))?;
+    let mut book = Book::new();
+    evals
+        .for_each(|key, entry| {
+            book.insert_key(key.to_string(), entry.clone());
+            Ok(())
+        })
+        .map_err(|e| err(e.to_string()))?;
+    Ok(book)
 }
+
+/// The MiB the analysis's searches are sorted in by default (as `shogi book build`).
+const ANALYSIS_MEMORY_MIB: usize = 512;
 
 /// `book` with the values of the analysis cache at `analysis`, if given.
 fn with_analysis(mut book: Book, analysis: Option<PathBuf>, max_ply: u32) -> PyResult<Book> {
     if let Some(path) = analysis {
-        let evals = analysis_book(&path, max_ply)?;
+        let evals = analysis_book(&path, max_ply, ANALYSIS_MEMORY_MIB << 20)?;
         shogi_book::apply_evaluations(&mut book, &evals);
     }
     Ok(book)
@@ -305,12 +318,14 @@ impl PyBook {
     }
 
     /// The book of an analysis cache (`shogi analyze --cache`): the engine's lines in every
-    /// position searched up to `max_ply`, with their values and depths.
+    /// position searched up to `max_ply`, with their values and depths, built as `shogi book
+    /// build --analysis` builds it: the searches sorted within `memory` MiB (in runs in the
+    /// temporary folder beyond it). The book returned is held in memory.
     #[staticmethod]
-    #[pyo3(signature = (path, *, max_ply = 32))]
-    fn from_analysis(path: PathBuf, max_ply: u32) -> PyResult<PyBook> {
+    #[pyo3(signature = (path, *, max_ply = 32, memory = ANALYSIS_MEMORY_MIB))]
+    fn from_analysis(path: PathBuf, max_ply: u32, memory: usize) -> PyResult<PyBook> {
         Ok(PyBook {
-            book: analysis_book(&path, max_ply)?,
+            book: analysis_book(&path, max_ply, memory.saturating_mul(1 << 20))?,
         })
     }
 

@@ -126,3 +126,21 @@ def test_from_rows_builds_a_book_and_locates_bad_rows(tmp_path):
         assert (e.value.row, e.value.field) == (row, field), str(e.value)
         assert str(e.value).startswith(f"row {row}: {field}: ")
         assert isinstance(e.value, shogitk.ShogiError)
+
+
+def test_from_analysis_is_the_bounded_build_of_the_cli(shogi_cli, fake, tmp_path):
+    cache = tmp_path / "cache.sqlite"
+    game = SAMPLES / "game.kif"
+    code, _, err = shogi_cli("analyze", game, "--engine", fake, "--nodes", "1", "--cache", cache)
+    assert code in (0, 1), err
+    cli = tmp_path / "cli.db"
+    code, _, err = shogi_cli("book", "build", "--analysis", cache, "-o", cli, "--max-ply", "20")
+    assert code == 0, err
+    # Sorted in memory, and with no memory at all (every search in a run on disk): the book
+    # the CLI writes.
+    for memory in (512, 0):
+        book = shogitk.Book.from_analysis(str(cache), max_ply=20, memory=memory)
+        ours = tmp_path / f"py-{memory}.db"
+        assert book.write(str(ours)) == []
+        assert ours.read_bytes() == cli.read_bytes()
+    assert len(book) > 10

@@ -64,6 +64,11 @@ fn build_probe_convert_and_check() {
         );
         let out = shogi(&["book", "check", &other]);
         assert_eq!(code(&out), 0, "{ext}: {}{}", stdout(&out), stderr(&out));
+        if ext == "ybb" {
+            // Streamed from disk: the statistics of the text book it came from.
+            let stats = |b: &str| stdout(&shogi(&["book", "stats", b]));
+            assert_eq!(stats(&other), stats(&db));
+        }
     }
     let out = shogi(&["book", "check", &db]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));

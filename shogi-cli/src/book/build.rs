@@ -1,7 +1,7 @@
 //! `shogi book build` (a book from game records, the selection of `stats` applying) and
 //! `shogi book backup` (peta_shock's back-up).
 
-use super::files::{BookFormat, book_failure, book_writer, read_book, write_book};
+use super::files::{BookFormat, book_failure, book_writer};
 use super::roots;
 use super::sources;
 use crate::args::InputArgs;
@@ -66,9 +66,14 @@ pub struct BackupArgs {
     pub input: PathBuf,
     /// The book to write (written to a temporary file, then renamed).
     pub output: PathBuf,
-    /// Accept an unsorted text book.
+    /// Accept an unsorted text book (sorted on disk first, within --memory).
     #[arg(long)]
     pub sort: bool,
+    /// MiB for sorting an unsorted text book (--sort) and for writing a `.ybb` or `book.bin`
+    /// (sorted by their keys on disk beyond it). The back-up itself holds no SFEN: about 72
+    /// bytes per position and 8 per move, a text book read from disk three times.
+    #[arg(long, value_name = "MIB", default_value_t = 256)]
+    pub memory: usize,
 }
 
 /// One game as the builder wants it, made on a worker.
@@ -291,16 +296,35 @@ fn from_records(
 }
 
 pub fn backup(args: &BackupArgs, ctx: &mut Ctx) -> Result<(), Failure> {
-    let format = BookFormat::of_input(&args.input)?;
-    let (book, notes) = read_book(&args.input, format, args.sort, &roots(&[])?)?;
+    let start = std::time::Instant::now();
+    let memory = args.memory.saturating_mul(1 << 20);
+    let sort = args.sort.then(|| shogi_book::SortOptions {
+        memory,
+        ..shogi_book::SortOptions::default()
+    });
+    let options = WriteOptions {
+        depth: true,
+        memory,
+        temp_dir: None,
+    };
+    let (report, notes) = shogi_book::backup_file(
+        &args.input,
+        sort.as_ref(),
+        &roots(&[])?,
+        &args.output,
+        &options,
+    )
+    .map_err(|e| book_failure(&e))?;
     for n in notes {
         let _ = writeln!(ctx.stderr, "{n}");
     }
-    let start = std::time::Instant::now();
-    let (out, report) = shogi_book::backup(&book);
-    let to = BookFormat::of_output(&args.output);
-    for n in write_book(&args.output, to, &out, true)? {
-        let _ = writeln!(ctx.stderr, "{n}");
+    if report.unreadable > 0 {
+        let _ = writeln!(
+            ctx.stderr,
+            "{}: warning: {} position(s) are no standard shogi position and were left out",
+            args.input.display(),
+            report.unreadable
+        );
     }
     let _ = writeln!(
         ctx.stderr,

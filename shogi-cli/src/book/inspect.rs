@@ -17,8 +17,9 @@ use std::path::PathBuf;
 /// Arguments of `shogi book probe`.
 #[derive(clap::Args)]
 pub struct ProbeArgs {
-    /// The book (text, .ybb or Apery's book.bin). A text book is searched on disk, as
-    /// YaneuraOu's BookOnTheFly does: it must be sorted (`shogi book check`).
+    /// The book (text, .ybb or Apery's book.bin). It is searched on disk, never read whole: a
+    /// text book as YaneuraOu's BookOnTheFly does (it must be sorted: `shogi book check`),
+    /// the index of a .ybb and the key-sorted records of a book.bin by binary search.
     pub book: PathBuf,
     /// The position: startpos, an SFEN, or either followed by `moves …`.
     #[arg(default_value = "startpos")]
@@ -74,13 +75,8 @@ pub fn probe(args: &ProbeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let pos = parse_position(&args.position, None)?;
     let format = BookFormat::of_input(&args.book)?;
     let moves: Option<Vec<BookMove>> = if format == BookFormat::Apery {
-        let name = args.book.display().to_string();
-        let file = std::fs::File::open(&args.book)
-            .map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
-        let apery = AperyBook::read(BufReader::new(file), &name).map_err(|e| book_failure(&e))?;
-        let moves = apery
-            .probe(&pos)
-            .map_err(|e| Failure::usage(format!("error: {name}: {e}")))?;
+        // A binary search of the records on disk (they are sorted by key).
+        let moves = AperyBook::probe_file(&args.book, &pos).map_err(|e| book_failure(&e))?;
         (!moves.is_empty()).then_some(moves)
     } else {
         let lookup = Lookup {
@@ -138,6 +134,12 @@ pub fn stats(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
         }
         for w in stream.finish().1 {
             let _ = writeln!(ctx.stderr, "{w} (warning)");
+        }
+    } else if format == BookFormat::Ybb {
+        // Its index in order, the moves beside: any size.
+        let stream = shogi_book::YbbStream::open(&args.book).map_err(|e| book_failure(&e))?;
+        for item in stream {
+            tally.add(&item.map_err(|e| book_failure(&e))?.1);
         }
     } else {
         let (book, notes) = read_book(&args.book, format, args.sort, &roots(&args.root)?)?;
@@ -230,12 +232,46 @@ impl Problems {
     }
 }
 
+/// The problems of a `.ybb` book read position by position (its first problem ends it, as
+/// reading it whole does).
+fn check_ybb(path: &std::path::Path, ctx: &mut Ctx) -> Problems {
+    let mut problems = Problems::default();
+    let (mut positions, mut moves) = (0u64, 0u64);
+    let stream = match shogi_book::YbbStream::open(path) {
+        Ok(s) => s,
+        Err(e) => {
+            problems.push(book_failure(&e).message, false);
+            return problems;
+        }
+    };
+    for item in stream {
+        match item {
+            Ok((_, entry)) => {
+                positions += 1;
+                moves += entry.moves.len() as u64;
+            }
+            Err(e) => {
+                problems.push(book_failure(&e).message, false);
+                return problems;
+            }
+        }
+    }
+    let _ = writeln!(
+        ctx.stderr,
+        "{}: {positions} positions, {moves} moves",
+        path.display()
+    );
+    problems
+}
+
 pub fn check(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     let mut bad = false;
     for path in &args.books {
         let format = BookFormat::of_input(path)?;
         let problems = if format == BookFormat::Db {
             check_text(path, args.memory << 20)?
+        } else if format == BookFormat::Ybb {
+            check_ybb(path, ctx)
         } else {
             let mut problems = Problems::default();
             match read_book(path, format, false, &roots(&args.root)?) {

@@ -168,6 +168,9 @@ fn convert(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     if from == BookFormat::Db {
         return convert_text(args, to, ctx);
     }
+    if from == BookFormat::Ybb {
+        return convert_ybb(args, to, ctx);
+    }
     let (book, notes) = read_book(&args.input, from, args.sort, &roots(&args.root)?)?;
     for n in &notes {
         let _ = writeln!(ctx.stderr, "{n}");
@@ -223,6 +226,58 @@ fn convert_text(args: &ConvertArgs, to: BookFormat, ctx: &mut Ctx) -> Result<(),
     }
     let _ = writeln!(ctx.stderr, "wrote {positions} positions, {moves} moves");
     Ok(())
+}
+
+/// A `.ybb` converted one position at a time: to a binary book through its sort on disk; to
+/// a text book (which wants key order, not the index's) written unsorted beside the output,
+/// then sorted on disk (--memory).
+fn convert_ybb(args: &ConvertArgs, to: BookFormat, ctx: &mut Ctx) -> Result<(), Failure> {
+    use std::io::Write as _;
+    let memory = args.memory << 20;
+    let stream = shogi_book::YbbStream::open(&args.input).map_err(|e| book_failure(&e))?;
+    let options = WriteOptions {
+        depth: !args.no_depth,
+        memory,
+        temp_dir: None,
+    };
+    if to != BookFormat::Db {
+        let mut writer = book_writer(&args.output, to, &[], &options)?;
+        for item in stream {
+            let (key, entry) = item.map_err(|e| book_failure(&e))?;
+            writer.push(&key, &entry).map_err(|e| book_failure(&e))?;
+        }
+        let (positions, moves) = writer.written();
+        for n in writer.finish(&[]).map_err(|e| book_failure(&e))? {
+            let _ = writeln!(ctx.stderr, "{n}");
+        }
+        let _ = writeln!(ctx.stderr, "wrote {positions} positions, {moves} moves");
+        return Ok(());
+    }
+    let name = args
+        .output
+        .file_name()
+        .map_or("book".into(), |n| n.to_string_lossy());
+    let tmp = args
+        .output
+        .with_file_name(format!(".{name}.{}.unsorted", std::process::id()));
+    let written = (|| {
+        let io = |e: std::io::Error| Failure::usage(format!("error: {}: {e}", tmp.display()));
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io)?);
+        writeln!(w, "{}", shogi_book::HEADER).map_err(io)?;
+        for item in stream {
+            let (key, entry) = item.map_err(|e| book_failure(&e))?;
+            shogi_book::write_record(&mut w, &key, &entry).map_err(io)?;
+        }
+        w.into_inner().map_err(|e| io(e.into_error()))?;
+        let options = SortOptions {
+            memory,
+            temp_dir: None,
+            duplicates: Duplicates::SmallestPly,
+        };
+        sort_on_disk(std::slice::from_ref(&tmp), &args.output, &options, ctx)
+    })();
+    let _ = std::fs::remove_file(&tmp);
+    written
 }
 
 fn merge(args: &MergeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
