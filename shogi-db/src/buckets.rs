@@ -721,24 +721,9 @@ pub(crate) fn explore(
         }
     }
     let mut game_of = conn.prepare_cached("SELECT path, game FROM games WHERE id = ?1")?;
-    let mut top_of = conn.prepare_cached(
-        "SELECT path, game, sente_rating, gote_rating, start_iso FROM games WHERE id = ?1",
-    )?;
     let mut out = Vec::with_capacity(lines.len());
     for (_, (mut line, ratings, newest, best)) in lines {
-        for (_, id) in best {
-            let game = top_of
-                .query_row([id], |r| {
-                    Ok(TopGame::new(
-                        r.get(0)?,
-                        r.get(1)?,
-                        [r.get(2)?, r.get(3)?],
-                        r.get(4)?,
-                    ))
-                })
-                .optional()?;
-            line.top.extend(game);
-        }
+        line.top = top_games(conn, best.into_iter().map(|t| t.1))?;
         if line.games == 0 {
             continue;
         }
@@ -756,6 +741,27 @@ pub(crate) fn explore(
         out.push((line, ratings));
     }
     Ok(Some(table(target, out, games, ended)))
+}
+
+/// The top games of these game ids, in order (an id without a game is left out).
+pub(crate) fn top_games(
+    conn: &Connection,
+    ids: impl IntoIterator<Item = u32>,
+) -> rusqlite::Result<Vec<TopGame>> {
+    let mut top_of = conn.prepare_cached(
+        "SELECT path, game, sente_rating, gote_rating, start_iso FROM games WHERE id = ?1",
+    )?;
+    let mut out = Vec::new();
+    for id in ids {
+        let game = top_of
+            .query_row([id], |r| {
+                let ratings = [r.get(2)?, r.get(3)?];
+                Ok(TopGame::new(r.get(0)?, r.get(1)?, ratings, r.get(4)?))
+            })
+            .optional()?;
+        out.extend(game);
+    }
+    Ok(out)
 }
 
 /// The table of `target` from its packed games ([`crate::postings`]), when the filters are

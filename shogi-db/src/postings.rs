@@ -24,7 +24,7 @@
 
 use crate::buckets::{Bounds, UNKNOWN};
 use crate::hit::Counts;
-use crate::tally::{Explore, GameRef, MoveLine, TopGame, table};
+use crate::tally::{Explore, GameRef, MoveLine, table};
 use rusqlite::{Connection, OptionalExtension, params};
 use shogi_batch::TagFilter;
 use shogi_core::Position;
@@ -252,34 +252,20 @@ pub(crate) fn explore(
             line.3.push(r.id);
         }
     }
-    let mut of = conn.prepare_cached(
-        "SELECT path, game, sente_rating, gote_rating, start_iso FROM games WHERE id = ?1",
-    )?;
+    let mut of = conn.prepare_cached("SELECT path, game, start_iso FROM games WHERE id = ?1")?;
     let mut out = Vec::with_capacity(lines.len());
     for (mut line, ratings, newest, best) in lines {
         if line.games == 0 {
             continue;
         }
-        for id in best {
-            let game = of
-                .query_row([id], |r| {
-                    Ok(TopGame::new(
-                        r.get(0)?,
-                        r.get(1)?,
-                        [r.get(2)?, r.get(3)?],
-                        r.get(4)?,
-                    ))
-                })
-                .optional()?;
-            line.top.extend(game);
-        }
+        line.top = crate::buckets::top_games(conn, best)?;
         if let Some((_, id)) = newest {
             line.recent = of
                 .query_row([id], |r| {
                     Ok(GameRef {
                         path: r.get(0)?,
                         game: r.get(1)?,
-                        date: r.get(4)?,
+                        date: r.get(2)?,
                     })
                 })
                 .optional()?;
