@@ -28,7 +28,6 @@ use crate::tally::{Explore, GameRef, MoveLine, table};
 use rusqlite::{Connection, OptionalExtension, params};
 use shogi_batch::TagFilter;
 use shogi_core::Position;
-use std::collections::HashSet;
 
 /// Bytes per record.
 const RECORD: usize = 32;
@@ -144,16 +143,21 @@ pub(crate) fn write_sets(conn: &Connection, sets: &[Vec<(i64, u8)>]) -> rusqlite
 }
 
 /// The want sets a tag filter keeps, when the database counted its want.
-fn kept_sets(conn: &Connection, f: &TagFilter) -> rusqlite::Result<Option<HashSet<u32>>> {
+fn kept_sets(conn: &Connection, f: &TagFilter) -> rusqlite::Result<Option<Vec<bool>>> {
     let Some((want, bits)) = crate::tag_buckets::filter_id(conn, f)? else {
         return Ok(None);
     };
     let mut st = conn.prepare_cached("SELECT sets, sides FROM want_sets WHERE want = ?1")?;
-    let mut keep = HashSet::new();
+    // Indexed by set number: a lookup per record, without hashing.
+    let mut keep = Vec::new();
     for row in st.query_map([want], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, u8>(1)?)))? {
         let (set, sides) = row?;
         if sides & bits != 0 {
-            keep.insert(set);
+            let at = set as usize;
+            if keep.len() <= at {
+                keep.resize(at + 1, false);
+            }
+            keep[at] = true;
         }
     }
     Ok(Some(keep))
@@ -228,7 +232,7 @@ pub(crate) fn explore(
     let (mut games, mut ended) = (0u32, 0u32);
     for c in blob.chunks_exact(RECORD) {
         let r = record(c);
-        if !b.keeps(r.dims) || !sets.iter().all(|s| s.contains(&r.set)) {
+        if !b.keeps(r.dims) || !sets.iter().all(|s| s.get(r.set as usize) == Some(&true)) {
             continue;
         }
         games += u32::from(r.flags & 1);
