@@ -237,8 +237,19 @@ fn main() {
             tag_on(TagFlag::Class, "居飛車", shogi_batch::TagSide::Gote),
         ),
         (
-            "--opening 振り飛車 --since 2021-01 (the hits)",
+            "--opening 振り飛車 --since 2021-01",
             tag(TagFlag::Opening, "振り飛車").since(text::since("2021-01").unwrap()),
+        ),
+        (
+            "--castle 美濃 --min-rating 2000 --time-control floodgate-600-10F",
+            tag(TagFlag::Castle, "美濃")
+                .min_rating(2000.0)
+                .time_control(text::time_control("floodgate-600-10F").unwrap()),
+        ),
+        (
+            "--class 居飛車 --side gote --castle 美濃",
+            tag_on(TagFlag::Class, "居飛車", shogi_batch::TagSide::Gote)
+                .tag(tag(TagFlag::Castle, "美濃").tag_filters()[0]),
         ),
     ];
     let mut runs: Vec<(String, Selection, usize)> = filters

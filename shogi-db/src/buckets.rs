@@ -35,7 +35,7 @@ pub const BAND: f64 = 100.0;
 pub const TOP_KEPT: usize = 5;
 
 /// The band, month and time control of what is unknown.
-const UNKNOWN: i64 = -1_000_000_000;
+pub(crate) const UNKNOWN: i64 = -1_000_000_000;
 
 /// The `meta` entry holding the [`MIN_GAMES`] the buckets were built with.
 const MIN_GAMES_META: &str = "bucket_min_games";
@@ -107,6 +107,8 @@ struct Facts {
     rank: i64,
     /// Its place in the order of the top games ([`crate::tally::top_order`]).
     top: u32,
+    /// Its place in (start, rank) order, when it has a start.
+    newest: Option<u32>,
     /// Its want set ([`Wants::set`]) and the `bucket_tags.id` of its main 戦型's name.
     wants: u32,
     main: i64,
@@ -235,6 +237,7 @@ fn facts(
                 start_iso,
                 rank,
                 top: 0,
+                newest: None,
                 wants,
                 main,
             },
@@ -254,6 +257,21 @@ fn facts(
             f.top = place as u32;
         }
     }
+    let mut dated: Vec<(&str, i64, i64)> = all
+        .iter()
+        .filter_map(|(id, f)| Some((f.start_iso.as_deref()?, f.rank, *id)))
+        .collect();
+    dated.sort_unstable();
+    let places: Vec<(i64, u32)> = dated
+        .into_iter()
+        .enumerate()
+        .map(|(place, (_, _, id))| (id, place as u32))
+        .collect();
+    for (id, place) in places {
+        if let Some(f) = all.get_mut(&id) {
+            f.newest = Some(place);
+        }
+    }
     let mut names = vec![String::new(); tcs.len()];
     for (t, i) in tcs {
         names[i as usize] = t;
@@ -263,7 +281,10 @@ fn facts(
 
 /// Builds the buckets afresh (after an index run that changed the games).
 pub(crate) fn build(conn: &Connection, min_games: u32) -> rusqlite::Result<u64> {
-    conn.execute_batch("DELETE FROM buckets; DELETE FROM time_controls;")?;
+    conn.execute_batch(
+        "DELETE FROM buckets; DELETE FROM time_controls; DELETE FROM position_games; \
+         DELETE FROM want_sets;",
+    )?;
     let mut wants = Wants::create(conn)?;
     let (games, tcs) = facts(conn, wants.as_mut())?;
     {
@@ -276,6 +297,7 @@ pub(crate) fn build(conn: &Connection, min_games: u32) -> rusqlite::Result<u64> 
         "INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, \
          ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
     )?;
+    let mut packed = conn.prepare("INSERT INTO position_games VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?;
     let mut st = conn.prepare("SELECT key, check_key, game_id, move FROM positions")?;
     let mut rows = st.query([])?;
     // The rows of the current key: check key, game, move.
@@ -290,13 +312,17 @@ pub(crate) fn build(conn: &Connection, min_games: u32) -> rusqlite::Result<u64> 
         };
         if key != current {
             if let Some(k) = current {
-                written += flush(&mut ins, k, &mut group, &games, wants.as_ref(), min_games)?;
+                let to = (&mut ins, &mut packed);
+                written += flush(to, k, &mut group, &games, wants.as_ref(), min_games)?;
             }
             group.clear();
             current = key;
         }
         let Some(r) = row else { break };
         group.push((r.get(1)?, r.get(2)?, r.get(3)?));
+    }
+    if let Some(w) = &wants {
+        crate::postings::write_sets(conn, w.sets())?;
     }
     conn.execute(
         "INSERT OR REPLACE INTO meta (name, value) VALUES (?1, ?2)",
@@ -340,7 +366,7 @@ fn count_game<'a>(
 /// the rows written. With `wants` (the games have their tags), each game is also counted
 /// per want and side mask ([`TAGGED`]) and under its main 戦型 ([`BY_OPENING`]).
 fn flush(
-    ins: &mut rusqlite::Statement<'_>,
+    (ins, packed): (&mut rusqlite::Statement<'_>, &mut rusqlite::Statement<'_>),
     key: i64,
     group: &mut [(i64, i64, Option<String>)],
     games: &HashMap<i64, Facts>,
@@ -355,6 +381,7 @@ fn flush(
             continue;
         }
         let mut aggs: HashMap<BucketKey<'_>, Agg> = HashMap::new();
+        let mut entries = Vec::with_capacity(distinct);
         for game in part.chunk_by(|a, b| a.1 == b.1) {
             let id = game[0].1;
             let Some(f) = games.get(&id) else {
@@ -364,6 +391,17 @@ fn flush(
             let mut moves: Vec<&str> = game.iter().filter_map(|h| h.2.as_deref()).collect();
             moves.sort_unstable();
             moves.dedup();
+            entries.push(crate::postings::Entry {
+                id,
+                set: f.wants,
+                top: f.top,
+                newest: f.newest,
+                ratings: f.ratings,
+                dims: f.dims,
+                winner: f.winner,
+                ended,
+                moves: moves.clone(),
+            });
             for level in 0..4u8 {
                 let at = (level, 0, 0, project(&f.dims, level));
                 count_game(&mut aggs, at, f, id, ended, &moves);
@@ -388,6 +426,8 @@ fn flush(
                 by.wins[usize::from(f.winner)] += 1;
             }
         }
+        let (moves, blob) = crate::postings::pack(entries).unzip();
+        packed.execute(params![key, part[0].0, part.len(), distinct, moves, blob])?;
         for ((level, tag, sides, d, mv), a) in aggs {
             let (newest, rank, id) = match a.newest {
                 Some((d, r, i)) => (Some(d), Some(r), Some(i)),
@@ -425,7 +465,7 @@ fn flush(
 }
 
 /// The bounds of the filters on a bucket's dimensions, when the buckets decide them.
-struct Bounds {
+pub(crate) struct Bounds {
     level: u8,
     months: (i64, i64),
     /// The time controls kept (`None`: all).
@@ -532,7 +572,7 @@ fn counted(conn: &Connection, keys: [i64; 2]) -> rusqlite::Result<bool> {
 
 impl Bounds {
     /// Whether a bucket of these dimensions is kept.
-    fn keeps(&self, d: [i64; 5]) -> bool {
+    pub(crate) fn keeps(&self, d: [i64; 5]) -> bool {
         if self.level & 1 == 1 {
             let dated = self.months != (i64::MIN, i64::MAX);
             if dated && (d[0] == UNKNOWN || d[0] < self.months.0 || d[0] > self.months.1) {
@@ -580,11 +620,11 @@ pub(crate) fn explore(
     selection: &Selection,
     top: usize,
 ) -> rusqlite::Result<Option<Explore>> {
-    if top > TOP_KEPT {
-        return Ok(None);
-    }
-    let Some(b) = selection_bounds(conn, selection)? else {
-        return Ok(None);
+    // The top games at the finest level, more top games than kept, and tag filters with
+    // others are counted from the position's games instead.
+    let b = match selection_bounds(conn, selection)? {
+        Some(b) if top <= TOP_KEPT && (top == 0 || b.level < 3) => b,
+        _ => return from_postings(conn, target, keys, selection, top),
     };
     if !counted(conn, keys)? {
         return Ok(None);
@@ -681,24 +721,9 @@ pub(crate) fn explore(
         }
     }
     let mut game_of = conn.prepare_cached("SELECT path, game FROM games WHERE id = ?1")?;
-    let mut top_of = conn.prepare_cached(
-        "SELECT path, game, sente_rating, gote_rating, start_iso FROM games WHERE id = ?1",
-    )?;
     let mut out = Vec::with_capacity(lines.len());
     for (_, (mut line, ratings, newest, best)) in lines {
-        for (_, id) in best {
-            let game = top_of
-                .query_row([id], |r| {
-                    Ok(TopGame::new(
-                        r.get(0)?,
-                        r.get(1)?,
-                        [r.get(2)?, r.get(3)?],
-                        r.get(4)?,
-                    ))
-                })
-                .optional()?;
-            line.top.extend(game);
-        }
+        line.top = top_games(conn, best.into_iter().map(|t| t.1))?;
         if line.games == 0 {
             continue;
         }
@@ -716,6 +741,46 @@ pub(crate) fn explore(
         out.push((line, ratings));
     }
     Ok(Some(table(target, out, games, ended)))
+}
+
+/// The top games of these game ids, in order (an id without a game is left out).
+pub(crate) fn top_games(
+    conn: &Connection,
+    ids: impl IntoIterator<Item = u32>,
+) -> rusqlite::Result<Vec<TopGame>> {
+    let mut top_of = conn.prepare_cached(
+        "SELECT path, game, sente_rating, gote_rating, start_iso FROM games WHERE id = ?1",
+    )?;
+    let mut out = Vec::new();
+    for id in ids {
+        let game = top_of
+            .query_row([id], |r| {
+                let ratings = [r.get(2)?, r.get(3)?];
+                Ok(TopGame::new(r.get(0)?, r.get(1)?, ratings, r.get(4)?))
+            })
+            .optional()?;
+        out.extend(game);
+    }
+    Ok(out)
+}
+
+/// The table of `target` from its packed games ([`crate::postings`]), when the filters are
+/// those the buckets' dimensions decide plus any tag filters.
+fn from_postings(
+    conn: &Connection,
+    target: &Position,
+    keys: [i64; 2],
+    selection: &Selection,
+    top: usize,
+) -> rusqlite::Result<Option<Explore>> {
+    let plain = selection.without_tags();
+    let Some(f) = plain.fact_filters() else {
+        return Ok(None);
+    };
+    let Some(b) = bounds(conn, &plain, &f) else {
+        return Ok(None);
+    };
+    crate::postings::explore(conn, target, keys, &b, selection.tag_filters(), top)
 }
 
 /// `explore --by opening` of `target` over the games `selection` keeps, from the buckets

@@ -133,17 +133,29 @@ pub(crate) fn find_each(
     if !first_hit_is(conn, db, target, keys)? {
         return Ok(None);
     }
-    let ids = hit_ids(conn, db, keys)?;
-    let mut counts = Counts {
-        total: ids.len(),
-        games: 0,
+    // A counted position's totals are stored: only the hits shown are read.
+    let few = limit.is_some_and(|l| l < stream::parallel_from(chunk));
+    let stored = match few {
+        true => crate::postings::counts(conn, keys).map_err(err)?,
+        false => None,
     };
-    let mut last = None;
-    for id in &ids {
-        counts.games += usize::from(last != Some(*id));
-        last = Some(*id);
-    }
-    let shown = limit.unwrap_or(usize::MAX).min(ids.len());
+    let (counts, ids) = match stored {
+        Some(counts) => (counts, Vec::new()),
+        None => {
+            let ids = hit_ids(conn, db, keys)?;
+            let mut counts = Counts {
+                total: ids.len(),
+                games: 0,
+            };
+            let mut last = None;
+            for id in &ids {
+                counts.games += usize::from(last != Some(*id));
+                last = Some(*id);
+            }
+            (counts, ids)
+        }
+    };
+    let shown = limit.unwrap_or(usize::MAX).min(counts.total);
     if shown >= stream::parallel_from(chunk) {
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
         let how = Chunking {

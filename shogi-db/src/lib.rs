@@ -12,11 +12,13 @@
 //!            rating bands; or opening, castle or class and side), for positions of many
 //!            games (see `Db::explore`)
 //! bucket_tags  the openings, castles and classes the buckets count games under
+//! position_games, want_sets  the games of each position the buckets count, packed, for
+//!            the filters the buckets cannot combine (see `Db::explore`)
 //! time_controls  id, text
 //! tag_names, game_tags, tag_hits   each game's openings and castles (see `Db::explore_openings`)
 //! meta       name, value (format, startpos_key, created_by, ids_in_path_order, bucket_min_games,
 //!            tag_rules, bucket_tag_rules)
-//! PRAGMA user_version = 5
+//! PRAGMA user_version = 6
 //! ```
 //!
 //! `positions.key` is the 64-bit Zobrist key of board, hands and side to move (see [`key`]
@@ -60,6 +62,7 @@ mod hit;
 mod index;
 pub mod key;
 mod load;
+mod postings;
 mod rows;
 mod scan;
 pub mod schema;

@@ -2,7 +2,7 @@
 
 use crate::error::DbError;
 use crate::hit::{Found, Hit};
-use shogi_batch::{Event, GameRow, Reading, Selection, expand};
+use shogi_batch::{Event, Reading, Selection, expand, select_row};
 use shogi_core::Position;
 use std::ops::ControlFlow;
 
@@ -42,10 +42,8 @@ pub fn scan(
             if found.is_empty() {
                 return None;
             }
-            let row = GameRow::new(&input.name, &game);
-            if !selection.matches(&row, |want| game.reached(want)) {
-                return None;
-            }
+            // The selection's tags recognised, as `stats` does (tag filters included).
+            let row = select_row(input, &game, selection)?;
             Some((row, found))
         },
         |_, event| {

@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// The schema version, kept in `PRAGMA user_version`. A database of another version is
 /// refused (re-create it with `shogi index`).
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// What `meta.format` holds, to tell our databases from other SQLite files.
 pub const FORMAT_NAME: &str = "shogi-game-database";
@@ -43,7 +43,7 @@ CREATE TABLE files (
   hash TEXT,
   games INTEGER NOT NULL DEFAULT 0
 );
-{games}{buckets}{tag_buckets}{tags}CREATE TABLE positions (
+{games}{buckets}{tag_buckets}{postings}{tags}CREATE TABLE positions (
   key INTEGER NOT NULL,
   game_id INTEGER NOT NULL,
   ply INTEGER NOT NULL,
@@ -55,6 +55,7 @@ PRAGMA user_version = {SCHEMA_VERSION};
 ",
         buckets = crate::buckets::CREATE_SQL,
         tag_buckets = crate::tag_buckets::CREATE_SQL,
+        postings = crate::postings::CREATE_SQL,
         tags = crate::tags::CREATE_SQL
     )
 }

@@ -211,6 +211,11 @@ impl Wants {
         Ok(set)
     }
 
+    /// Every want set, by index.
+    pub(crate) fn sets(&self) -> &[WantSet] {
+        &self.sets
+    }
+
     /// The want set of an index [`Wants::game`] gave.
     pub(crate) fn set(&self, index: u32) -> &[(i64, u8)] {
         &self.sets[index as usize]

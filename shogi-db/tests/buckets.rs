@@ -122,6 +122,13 @@ fn explorer_filters_equal_brute_force_over_stats_rows() {
     let mut tops = [0; 2];
     for sfen in &sfens {
         let pos = text::position(sfen).unwrap();
+        // `find` of a page: the totals of a counted position are read from its stored
+        // counts, not from every hit, and equal those of the hits.
+        for limit in [Some(0), Some(3), None] {
+            let got = with.find(&pos, &Selection::new(), limit).unwrap();
+            let want = without.find(&pos, &Selection::new(), limit).unwrap();
+            assert_eq!(got, want, "find {sfen} limit {limit:?}");
+        }
         for (name, s) in selections() {
             // Top games: none, as many as the buckets keep, more (read from the hits).
             let top = [0, shogi_db::TOP_KEPT, shogi_db::TOP_KEPT + 2][nonempty % 3];
@@ -143,6 +150,15 @@ fn explorer_filters_equal_brute_force_over_stats_rows() {
         }
     }
     assert!(nonempty > 100, "{nonempty} non-empty answers");
+    // The page's totals came from the stored counts (changed here, they show through).
+    conn.execute("UPDATE position_games SET hits = hits + 1000", [])
+        .unwrap();
+    let start = text::position("startpos").unwrap();
+    let before = without.find(&start, &Selection::new(), Some(3)).unwrap();
+    let after = Db::open(&bucketed).unwrap();
+    let got = after.find(&start, &Selection::new(), Some(3)).unwrap();
+    assert_eq!(got.total, before.total + 1000);
+    assert_eq!((got.games, got.hits), (before.games, before.hits));
     // Full lists of top games, from the buckets' and from more than they keep.
     assert!(tops[0] > 10 && tops[1] > 10, "{tops:?}");
 }

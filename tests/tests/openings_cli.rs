@@ -147,6 +147,10 @@ fn filters_keep_exactly_the_games_with_a_descendant() {
     let d = dir.to_str().unwrap();
     let all = rows(&["stats", d, "--tags", "--format", "jsonl"]);
     let rules = RuleSet::builtin();
+    // `find` takes the same filters, from a database and from the records.
+    let db = scratch("openings-filters-db").join("games.sqlite");
+    let db = db.to_str().unwrap();
+    shogi_ok(&["index", d, "--db", db]);
     for (flag, name, kind, side) in [
         ("--opening", "振り飛車", Kind::Opening, "either"),
         ("--opening", "四間飛車", Kind::Opening, "sente"),
@@ -186,6 +190,15 @@ fn filters_keep_exactly_the_games_with_a_descendant() {
             want,
             "{flag} {name} --side {side}"
         );
+        for from in [&["--db", db][..], &[d][..]] {
+            let find = [
+                "find", "startpos", "--format", "jsonl", flag, name, "--side", side,
+            ];
+            let found = rows(&[&find[..], from].concat());
+            let mut found: Vec<&str> = found.iter().map(file).collect();
+            found.dedup();
+            assert_eq!(found, want, "find {flag} {name} --side {side} {from:?}");
+        }
     }
     let names = |args: &[&str]| {
         rows(&[&["stats", d, "--format", "jsonl"][..], args].concat())

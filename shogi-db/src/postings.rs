@@ -1,0 +1,280 @@
+//! The games of each position the buckets count, with what the filters ask of them, in one
+//! packed row per position (`position_games`): what answers the filters the buckets cannot
+//! combine (a tag filter with dates, time controls or ratings, several tag filters) and
+//! `--top N` with any of them, by reading one row instead of every hit's game.
+//!
+//! ```text
+//! position_games  key, check_key, hits (occurrences), games_n (distinct games), moves
+//!                 (the position's moves in USI, space-separated), games (BLOB: one record
+//!                 per game and move played, see below; NULL when a value does not fit)
+//!                 PRIMARY KEY (key, check_key) WITHOUT ROWID
+//! want_sets       want, sets, sides: the games' want sets ([`crate::tag_buckets`]) holding
+//!                 each want, with the side mask
+//!                 PRIMARY KEY (want, sets) WITHOUT ROWID
+//! ```
+//!
+//! A record is [`RECORD`] bytes, little-endian: game id (u32), want set (u32), place in the
+//! order of the newest games (u32; `u32::MAX`: no date), rating sum (f64), month, time
+//! control and the three rating bands (i16 each, `i16::MIN`: unknown), the move's index in
+//! `moves` (u8; 255: none, the line ended there) and flags (bit 0: the game's first record,
+//! bits 1-2: winner, bit 3: the line ended there, bits 4-5: ratings known). Records are in
+//! the order of the top games ([`crate::tally::top_order`]), so a move's top games are its
+//! first records kept. The counts of occurrences and games give `find` its totals without
+//! reading every hit.
+
+use crate::buckets::{Bounds, UNKNOWN};
+use crate::hit::Counts;
+use crate::tally::{Explore, GameRef, MoveLine, table};
+use rusqlite::{Connection, OptionalExtension, params};
+use shogi_batch::TagFilter;
+use shogi_core::Position;
+
+/// Bytes per record.
+const RECORD: usize = 32;
+
+/// The move index of a record without a move.
+const NO_MOVE: u8 = 255;
+
+/// The tables (in [`crate::schema::create_sql`]).
+pub const CREATE_SQL: &str = "CREATE TABLE position_games (
+  key INTEGER NOT NULL,
+  check_key INTEGER NOT NULL,
+  hits INTEGER NOT NULL,
+  games_n INTEGER NOT NULL,
+  moves TEXT,
+  games BLOB,
+  PRIMARY KEY (key, check_key)
+) WITHOUT ROWID;
+CREATE TABLE want_sets (
+  want INTEGER NOT NULL,
+  sets INTEGER NOT NULL,
+  sides INTEGER NOT NULL,
+  PRIMARY KEY (want, sets)
+) WITHOUT ROWID;
+";
+
+/// One game at a position, as the index knows it.
+pub(crate) struct Entry<'a> {
+    pub id: i64,
+    pub set: u32,
+    pub top: u32,
+    pub newest: Option<u32>,
+    pub ratings: (f64, u32),
+    pub dims: [i64; 5],
+    pub winner: u8,
+    pub ended: bool,
+    pub moves: Vec<&'a str>,
+}
+
+/// A dimension as stored, when it fits.
+fn small(d: i64) -> Option<i16> {
+    match d {
+        UNKNOWN => Some(i16::MIN),
+        d => i16::try_from(d).ok().filter(|&v| v != i16::MIN),
+    }
+}
+
+/// The packed row of a position's games (`None` when a value does not fit).
+pub(crate) fn pack(mut games: Vec<Entry<'_>>) -> Option<(String, Vec<u8>)> {
+    games.sort_unstable_by_key(|g| g.top);
+    let mut moves: Vec<&str> = games.iter().flat_map(|g| g.moves.iter().copied()).collect();
+    moves.sort_unstable();
+    moves.dedup();
+    if moves.len() >= usize::from(NO_MOVE) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(games.len() * RECORD * 2);
+    for g in &games {
+        let id = u32::try_from(g.id).ok()?;
+        let mut dims = [0i16; 5];
+        for (s, d) in dims.iter_mut().zip(g.dims) {
+            *s = small(d)?;
+        }
+        let flags = |first: bool, ended: bool| {
+            u8::from(first) | (g.winner << 1) | (u8::from(ended) << 3) | ((g.ratings.1 as u8) << 4)
+        };
+        let mut records: Vec<(u8, u8)> = g
+            .moves
+            .iter()
+            .map(|m| (moves.binary_search(m).unwrap_or(0) as u8, 0))
+            .collect();
+        if g.ended || records.is_empty() {
+            records.push((NO_MOVE, 0));
+        }
+        for (i, (mv, _)) in records.into_iter().enumerate() {
+            out.extend(id.to_le_bytes());
+            out.extend(g.set.to_le_bytes());
+            out.extend(g.newest.unwrap_or(u32::MAX).to_le_bytes());
+            out.extend(g.ratings.0.to_le_bytes());
+            for d in dims {
+                out.extend(d.to_le_bytes());
+            }
+            out.push(mv);
+            out.push(flags(i == 0, g.ended));
+        }
+    }
+    Some((moves.join(" "), out))
+}
+
+/// The occurrences and distinct games of the position of `keys`, when it is counted.
+pub(crate) fn counts(conn: &Connection, keys: [i64; 2]) -> rusqlite::Result<Option<Counts>> {
+    conn.prepare_cached(
+        "SELECT hits, games_n FROM position_games WHERE key = ?1 AND check_key = ?2",
+    )?
+    .query_row(params![keys[0], keys[1]], |r| {
+        Ok(Counts {
+            total: r.get(0)?,
+            games: r.get(1)?,
+        })
+    })
+    .optional()
+}
+
+/// Writes the want sets (`sets[i]`: set `i`'s (want, side mask) pairs).
+pub(crate) fn write_sets(conn: &Connection, sets: &[Vec<(i64, u8)>]) -> rusqlite::Result<()> {
+    conn.execute_batch("DELETE FROM want_sets")?;
+    let mut st = conn.prepare("INSERT INTO want_sets (want, sets, sides) VALUES (?1, ?2, ?3)")?;
+    for (i, set) in sets.iter().enumerate() {
+        for &(want, sides) in set {
+            st.execute(params![want, i as i64, sides])?;
+        }
+    }
+    Ok(())
+}
+
+/// The want sets a tag filter keeps, when the database counted its want.
+fn kept_sets(conn: &Connection, f: &TagFilter) -> rusqlite::Result<Option<Vec<bool>>> {
+    let Some((want, bits)) = crate::tag_buckets::filter_id(conn, f)? else {
+        return Ok(None);
+    };
+    let mut st = conn.prepare_cached("SELECT sets, sides FROM want_sets WHERE want = ?1")?;
+    // Indexed by set number: a lookup per record, without hashing.
+    let mut keep = Vec::new();
+    for row in st.query_map([want], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, u8>(1)?)))? {
+        let (set, sides) = row?;
+        if sides & bits != 0 {
+            let at = set as usize;
+            if keep.len() <= at {
+                keep.resize(at + 1, false);
+            }
+            keep[at] = true;
+        }
+    }
+    Ok(Some(keep))
+}
+
+/// A record's fields.
+struct Record {
+    id: u32,
+    set: u32,
+    newest: u32,
+    rating_sum: f64,
+    dims: [i64; 5],
+    mv: u8,
+    flags: u8,
+}
+
+fn record(c: &[u8]) -> Record {
+    let u = |i: usize| u32::from_le_bytes([c[i], c[i + 1], c[i + 2], c[i + 3]]);
+    let mut dims = [0i64; 5];
+    for (k, d) in dims.iter_mut().enumerate() {
+        let v = i16::from_le_bytes([c[20 + 2 * k], c[21 + 2 * k]]);
+        *d = if v == i16::MIN { UNKNOWN } else { i64::from(v) };
+    }
+    let mut sum = [0u8; 8];
+    sum.copy_from_slice(&c[12..20]);
+    Record {
+        id: u(0),
+        set: u(4),
+        newest: u(8),
+        rating_sum: f64::from_le_bytes(sum),
+        dims,
+        mv: c[30],
+        flags: c[31],
+    }
+}
+
+/// A move's counts so far: its line, rating sum and count, newest (place, id), top ids.
+type Line = (MoveLine, (f64, u32), Option<(u32, u32)>, Vec<u32>);
+
+/// The explorer table of `target` from its packed row, for filters `b` decides and the tag
+/// filters `tags`, with `top` top games per move; `None` when the position has no row or a
+/// tag filter's want was not counted.
+pub(crate) fn explore(
+    conn: &Connection,
+    target: &Position,
+    keys: [i64; 2],
+    b: &Bounds,
+    tags: &[TagFilter],
+    top: usize,
+) -> rusqlite::Result<Option<Explore>> {
+    let mut sets = Vec::new();
+    for f in tags {
+        match kept_sets(conn, f)? {
+            Some(s) => sets.push(s),
+            None => return Ok(None),
+        }
+    }
+    let row: Option<(Option<String>, Option<Vec<u8>>)> = conn
+        .prepare_cached(
+            "SELECT moves, games FROM position_games WHERE key = ?1 AND check_key = ?2",
+        )?
+        .query_row(params![keys[0], keys[1]], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((Some(moves), Some(blob))) = row else {
+        return Ok(None);
+    };
+    let mut lines: Vec<Line> = moves
+        .split(' ')
+        .filter(|m| !m.is_empty())
+        .map(|m| (MoveLine::new(m), (0.0, 0), None, Vec::new()))
+        .collect();
+    let (mut games, mut ended) = (0u32, 0u32);
+    for c in blob.chunks_exact(RECORD) {
+        let r = record(c);
+        if !b.keeps(r.dims) || !sets.iter().all(|s| s.get(r.set as usize) == Some(&true)) {
+            continue;
+        }
+        games += u32::from(r.flags & 1);
+        ended += u32::from(r.flags & 1 == 1 && r.flags & 8 != 0);
+        let Some(line) = lines.get_mut(usize::from(r.mv)) else {
+            continue;
+        };
+        line.0.games += 1;
+        match (r.flags >> 1) & 3 {
+            0 => line.0.sente_wins += 1,
+            1 => line.0.gote_wins += 1,
+            2 => line.0.draws += 1,
+            _ => line.0.unfinished += 1,
+        }
+        line.1.0 += r.rating_sum;
+        line.1.1 += u32::from((r.flags >> 4) & 3);
+        if r.newest != u32::MAX && line.2.is_none_or(|(n, _)| r.newest > n) {
+            line.2 = Some((r.newest, r.id));
+        }
+        if line.3.len() < top {
+            line.3.push(r.id);
+        }
+    }
+    let mut of = conn.prepare_cached("SELECT path, game, start_iso FROM games WHERE id = ?1")?;
+    let mut out = Vec::with_capacity(lines.len());
+    for (mut line, ratings, newest, best) in lines {
+        if line.games == 0 {
+            continue;
+        }
+        line.top = crate::buckets::top_games(conn, best)?;
+        if let Some((_, id)) = newest {
+            line.recent = of
+                .query_row([id], |r| {
+                    Ok(GameRef {
+                        path: r.get(0)?,
+                        game: r.get(1)?,
+                        date: r.get(2)?,
+                    })
+                })
+                .optional()?;
+        }
+        out.push((line, ratings));
+    }
+    Ok(Some(table(target, out, games, ended)))
+}
