@@ -24,9 +24,14 @@ the reader) the timings are preceded by a check that the change altered no resul
 (text and jsonl) and `stats` of both binaries over samples/, ../shared/corpus, the fixtures
 and the benchmark's files must give the same bytes, exit codes and summaries (timings aside).
 
+With --instructions the timings are followed by the instructions `shogi check --jobs 1`
+executes on the files, counted by valgrind's cachegrind (and of BASE_SHOGI with --compare), with
+the functions that execute most of them: on a loaded machine CPU times vary by 20% from run to
+run, while these counts change only with the code, so a step of a few percent can be seen.
+
 Usage (from the workspace root):
   python3 scripts/bench-kif.py [--games 10000] [--runs 3] [--encoding sjis|utf8]
-  [--dir DIR] [--python PY] [--tar-zst] [--compare BASE_SHOGI]
+  [--dir DIR] [--python PY] [--tar-zst] [--compare BASE_SHOGI] [--instructions]
 
 Needs cshogi (PyPI) in the Python given by --python, or in a venv that this script makes at
 ~/.cache/shogi-kif-bench/venv on first use (`pip install cshogi==1.1.0`).
@@ -117,6 +122,41 @@ def compare(base, d):
         sys.exit("results differ from the base binary: " + "; ".join(differ))
 
 
+def instructions(binary, d, games, top=12):
+    """Instructions executed by `binary check d --jobs 1`, and the lines of the functions
+    executing the most of them (cachegrind's counts: the same on every run)."""
+    out = os.path.join(CACHE, "cachegrind.out")
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out}",
+           binary, "check", d, "--jobs", "1", "--quiet"]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True)
+    except FileNotFoundError:
+        sys.exit("--instructions needs valgrind (apt-get install valgrind)")
+    m = re.search(r"I\s+refs:\s+([\d,]+)", p.stderr)
+    if not m or f"checked {games} record(s)" not in p.stderr:
+        sys.exit(f"cachegrind of {binary} failed: {p.stderr.strip()[-300:]}")
+    total = int(m.group(1).replace(",", ""))
+    report = subprocess.run(["cg_annotate", out], capture_output=True, text=True).stdout
+    lines = report.split("file:function", 1)[-1].splitlines()
+    rows = [ln.strip().replace("???:", "") for ln in lines if re.match(r"\s*[\d,]+ \(", ln)]
+    os.remove(out)
+    return total, rows[:top]
+
+
+def print_instructions(base, d, games):
+    subjects = [("shogi check --jobs 1", SHOGI)] + ([("base check --jobs 1", base)] if base else [])
+    totals = {}
+    for name, binary in subjects:
+        total, rows = instructions(binary, d, games)
+        totals[name] = total
+        print(f"{name}: {total / 1e6:,.0f} M instructions, {total / games:,.0f} a game; most in")
+        for row in rows:
+            print(f"  {row}")
+    if base:
+        ratio = totals["shogi check --jobs 1"] / totals["base check --jobs 1"]
+        print(f"instructions, ours / base: {ratio:.3f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=10000)
@@ -127,6 +167,8 @@ def main():
     ap.add_argument("--no-build", action="store_true", help="use the binaries as built")
     ap.add_argument("--tar-zst", action="store_true", help="also read the files packed as one .tar.zst")
     ap.add_argument("--compare", metavar="BASE_SHOGI", help="first check that this build of shogi gives the same results")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the instructions of check --jobs 1 (valgrind), and BASE's with --compare")
     a = ap.parse_args()
 
     py = ensure_python(a.python)
@@ -187,6 +229,8 @@ def main():
             files, packed = med[f"shogi check --jobs {jobs}"], med[f"shogi check .tar.zst -j{jobs}"]
             print(f"archive / files at --jobs {jobs}: wall {files[0] / packed[0]:.2f}x, "
                   f"cpu {files[1] / packed[1]:.2f}x (speed of reading the .tar.zst relative to the files)")
+    if a.instructions:
+        print_instructions(a.compare, d, games)
 
 
 if __name__ == "__main__":
