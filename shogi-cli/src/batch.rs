@@ -295,6 +295,11 @@ impl SelectArgs {
             Selection::passes_through,
         )?;
         s = self.tag_filters(s)?;
+        if self.tag_rules.is_some() {
+            // The rule file is read, and a mistake in it refused, even where nothing asks for
+            // tags: a file given is never silently left unread.
+            self.tag_rules()?;
+        }
         if self.valid || self.invalid {
             // clap refuses both at once.
             s = s.valid(self.valid);

@@ -242,10 +242,10 @@ impl Extra {
 
     /// Recognises the game's tags when the columns or the selection need them (before the
     /// selection looks at the row), filling the columns with --tags.
-    fn tags<S: From<String>>(
+    fn tags<'a, S: From<&'a str> + From<String>>(
         self,
         row: &mut GameRow<S>,
-        game: &InputRecord,
+        game: &'a InputRecord,
         selection: &Selection,
     ) {
         let rules = self.tags.or(self.summary_tags).or(selection.tag_rules());

@@ -27,6 +27,22 @@ impl RuleBits {
         self.0[i / 64] |= 1 << (i % 64);
     }
 
+    /// Makes this the empty set of `n` rules, keeping its memory.
+    pub fn reset(&mut self, n: usize) {
+        self.0.clear();
+        self.0.resize(n.div_ceil(64), 0);
+    }
+
+    /// The words, for a caller that combines several sets in one pass.
+    pub fn words(&self) -> &[u64] {
+        &self.0
+    }
+
+    /// The words, to be written in one pass.
+    pub fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.0
+    }
+
     pub fn remove(&mut self, i: usize) {
         self.0[i / 64] &= !(1 << (i % 64));
     }
@@ -42,6 +58,7 @@ impl RuleBits {
         }
     }
 
+    #[cfg(test)]
     pub fn clear(&mut self) {
         self.0.iter_mut().for_each(|w| *w = 0);
     }

@@ -5,6 +5,7 @@ use crate::index::{RuleBits, RuleIndex};
 use crate::parse::Kind;
 use crate::ruleset::{HandRule, Rule, RuleSet, TagId, TagSet};
 use shogi_core::{Bitboard, Color, Handicap, Move, PlayError, Position, Role, Variant};
+use std::cell::Cell;
 use std::sync::OnceLock;
 
 /// A tag a side formed, and the ply (1-based, from the start of the record) of the move that
@@ -128,14 +129,15 @@ pub fn applies_to(start: &Position) -> bool {
             .filter_map(|h| h.position())
             .collect()
     });
-    starts.iter().any(|p| {
-        Color::ALL.iter().all(|&c| {
-            Role::ALL
+    // The same squares of each colour and of each role is the same pieces: each role's
+    // squares of a colour are the two intersected.
+    Color::ALL.iter().all(|&c| start.hand(c).is_empty())
+        && starts.iter().any(|p| {
+            Color::ALL
                 .iter()
-                .all(|&r| p.pieces(c, r) == start.pieces(c, r))
-                && start.hand(c).is_empty()
+                .all(|&c| p.by_color(c) == start.by_color(c))
+                && Role::ALL.iter().all(|&r| p.by_role(r) == start.by_role(r))
         })
-    })
 }
 
 /// Replays a main line and recognises its openings and castles, incrementally: [`Recognizer::push`]
@@ -146,7 +148,6 @@ pub struct Recognizer<'r> {
     rules: &'r RuleSet,
     pos: Position,
     ply: u32,
-    first: Color,
     captured: u16,
     given: [TagSet; 2],
     hits: [Vec<TagHit>; 2],
@@ -172,31 +173,42 @@ pub struct Recognizer<'r> {
 impl<'r> Recognizer<'r> {
     /// A recogniser from `start`, or `None` where the taxonomy does not apply ([`applies_to`]).
     pub fn new(rules: &'r RuleSet, start: &Position) -> Option<Recognizer<'r>> {
-        if !applies_to(start) {
-            return None;
-        }
+        applies_to(start).then(|| Recognizer::with_buffers(rules, start, Buffers::default()))
+    }
+
+    /// [`Recognizer::new`] (where the taxonomy applies) in the memory of an earlier game's
+    /// recogniser.
+    fn with_buffers(rules: &'r RuleSet, start: &Position, mut b: Buffers) -> Recognizer<'r> {
         let first = start.side_to_move();
         let n = rules.rules.len();
         let order = &rules.index.by_order;
-        let active = [Color::Black, Color::White].map(|c| order[usize::from(c != first)].clone());
-        Some(Recognizer {
+        for (c, a) in Color::ALL.into_iter().zip(&mut b.active) {
+            a.clone_from(&order[usize::from(c != first)]);
+        }
+        for side in 0..2 {
+            b.given[side].reset(rules.len());
+            b.hits[side].clear();
+            b.woken[side].reset(n);
+        }
+        b.candidates.reset(n);
+        b.refused.reset(n);
+        Recognizer {
             rules,
             pos: start.clone(),
             ply: 0,
-            first,
             captured: 0,
-            given: [TagSet::new(rules.len()), TagSet::new(rules.len())],
-            hits: [Vec::new(), Vec::new()],
-            active,
+            given: b.given,
+            hits: b.hits,
+            active: b.active,
             dirty: [Bitboard::EMPTY; 2],
-            woken: [RuleBits::new(n), RuleBits::new(n)],
+            woken: b.woken,
             fresh: [true; 2],
-            candidates: RuleBits::new(n),
-            refused: RuleBits::new(n),
+            candidates: b.candidates,
+            refused: b.refused,
             expired: 0,
             #[cfg(test)]
             exhaustive: false,
-        })
+        }
     }
 
     /// Whether no rule can fire any more (the rest of the game need not be replayed).
@@ -289,41 +301,54 @@ impl<'r> Recognizer<'r> {
     }
 
     /// The rules of side `me` this move `mv` of `role` (capturing `captured`) can affect,
-    /// into `candidates` (and the side's changes marked seen).
+    /// into `candidates` (and the side's changes marked seen). The sets are combined a word
+    /// at a time in few passes: this runs at every ply.
     fn select_candidates(&mut self, me: usize, role: Role, mv: Move, captured: Option<Role>) {
         let ix = &self.rules.index;
-        let c = &mut self.candidates;
-        c.clear();
-        if ix.move_to[me].contains(mv.to()) {
-            c.union_words(ix.on_move[me].row(RuleIndex::move_key(role, mv.to())));
+        let fresh = self.fresh[me];
+        // Every set has the same words: sliced to one length, the loops check no bounds.
+        let c = self.candidates.words_mut();
+        let n = c.len();
+        let refused = &mut self.refused.words_mut()[..n];
+        let woken = &mut self.woken[me].words_mut()[..n];
+        let (board, every) = (&ix.board.words()[..n], &ix.every_move.words()[..n]);
+        let kind = RuleIndex::move_kind(mv.is_drop(), captured);
+        let by_move = &ix.refused_by_move[kind].words()[..n];
+        for w in 0..n {
+            // A side's first move checks every board rule.
+            c[w] = if fresh { board[w] } else { woken[w] | every[w] };
+            woken[w] = 0;
+            refused[w] = by_move[w];
         }
-        let refused = &mut self.refused;
-        refused.clear();
-        refused.union(&ix.refused_by_move[RuleIndex::move_kind(mv.is_drop(), captured)]);
+        if ix.move_to[me].contains(mv.to()) {
+            let row = &ix.on_move[me].row(RuleIndex::move_key(role, mv.to()))[..n];
+            for w in 0..n {
+                c[w] |= row[w];
+            }
+        }
         let owner = if me == 0 { Color::Black } else { Color::White };
+        // On a first move what a square asks adds nothing (every board rule is in).
+        let asked = if fresh { 0 } else { u64::MAX };
         for sq in self.dirty[me] & ix.read[me] {
             let key = 2 * RuleIndex::content_key(sq, RuleIndex::content(&self.pos, owner, sq));
-            if !self.fresh[me] {
-                c.union_words(ix.on_content[me].row(key));
+            let asks = &ix.on_content[me].row(key)[..n];
+            let refuses = &ix.on_content[me].row(key + 1)[..n];
+            for w in 0..n {
+                c[w] |= asks[w] & asked;
+                refused[w] |= refuses[w];
             }
-            refused.union_words(ix.on_content[me].row(key + 1));
         }
-        if self.fresh[me] {
-            c.union(&ix.board);
-        } else {
-            c.union(&self.woken[me]);
-            c.union(&ix.every_move);
+        let active = &self.active[me].words()[..n];
+        for w in 0..n {
+            c[w] &= active[w] & !refused[w];
         }
-        c.intersect(&self.active[me]);
-        c.remove_all(refused);
         #[cfg(test)]
         if self.exhaustive {
-            c.clear();
-            c.union(&self.active[me]);
+            self.candidates.clear();
+            self.candidates.union(&self.active[me]);
         }
         self.fresh[me] = false;
         self.dirty[me] = Bitboard::EMPTY;
-        self.woken[me].clear();
     }
 
     /// Whether every active rule is checked at every move (tests only).
@@ -396,6 +421,11 @@ impl<'r> Recognizer<'r> {
 
     /// The tags found, with the classes and the main 戦型.
     pub fn finish(self) -> GameTags {
+        self.finish_keeping().0
+    }
+
+    /// [`Recognizer::finish`], and the memory for the next game's recogniser.
+    fn finish_keeping(self) -> (GameTags, Buffers) {
         let rules = self.rules;
         let side = |c: Color| {
             let hits = &self.hits[c.index()];
@@ -435,12 +465,9 @@ impl<'r> Recognizer<'r> {
             GameClass::DoubleRangingRook => rules.ai_furibisha(),
             _ => {
                 // The ranging side names a 対抗形; in 相居飛車 both sides count.
-                let sides: Vec<&SideTags> = [&sente, &gote]
-                    .into_iter()
-                    .filter(|s| {
-                        class == GameClass::DoubleStaticRook || s.class == SideClass::RangingRook
-                    })
-                    .collect();
+                let sides = [&sente, &gote].into_iter().filter(|s| {
+                    class == GameClass::DoubleStaticRook || s.class == SideClass::RangingRook
+                });
                 let mut best: Option<(u8, u32, TagId)> = None;
                 for s in sides {
                     for h in s.openings.iter().chain(&s.castles) {
@@ -455,14 +482,22 @@ impl<'r> Recognizer<'r> {
                 best.map(|b| b.2)
             }
         };
-        let _ = self.first;
-        GameTags {
+        let tags = GameTags {
             sente,
             gote,
             class,
             main,
             plies_seen: self.ply,
-        }
+        };
+        let buffers = Buffers {
+            given: self.given,
+            hits: self.hits,
+            active: self.active,
+            woken: self.woken,
+            candidates: self.candidates,
+            refused: self.refused,
+        };
+        (tags, buffers)
     }
 }
 
@@ -505,13 +540,33 @@ fn replay(
     moves: impl IntoIterator<Item = Move>,
     mut step: impl FnMut(&mut Recognizer<'_>, Move) -> bool,
 ) -> Option<GameTags> {
-    let mut r = Recognizer::new(rules, start)?;
+    thread_local! {
+        /// The memory of the thread's last recogniser (a batch tags many games per thread).
+        static SPARE: Cell<Buffers> = Cell::new(Buffers::default());
+    }
+    if !applies_to(start) {
+        return None;
+    }
+    let mut r = Recognizer::with_buffers(rules, start, SPARE.take());
     for mv in moves {
         if r.is_done() || !step(&mut r, mv) {
             break;
         }
     }
-    Some(r.finish())
+    let (tags, buffers) = r.finish_keeping();
+    SPARE.set(buffers);
+    Some(tags)
+}
+
+/// The memory of a recogniser, kept from one game to the next.
+#[derive(Debug, Default)]
+struct Buffers {
+    given: [TagSet; 2],
+    hits: [Vec<TagHit>; 2],
+    active: [RuleBits; 2],
+    woken: [RuleBits; 2],
+    candidates: RuleBits,
+    refused: RuleBits,
 }
 
 #[cfg(test)]

@@ -130,3 +130,33 @@ fn a_rule_set_without_rules_recognises_nothing() {
     assert!(t.sente.openings.is_empty() && t.gote.castles.is_empty());
     assert_eq!(t.plies_seen, 0);
 }
+
+/// A thread keeps one recogniser's memory from game to game: with rule sets of other sizes
+/// in between (60 more tags and rules than the built-in ones) and games of other lengths,
+/// the tags equal those of a recogniser made afresh.
+#[test]
+fn memory_kept_between_games_changes_no_tag() {
+    let text: String = (0..60)
+        .map(|i| format!("opening 試{i} < 振り飛車\n  rule\n    ply <= 5\n    moved 飛\n"))
+        .collect();
+    let bigger = RuleSet::with_user_file("test", &text).expect("valid rules");
+    let builtin = RuleSet::builtin();
+    assert!(bigger.rules.len().div_ceil(64) > builtin.rules.len().div_ceil(64));
+    let start = Position::startpos(Variant::Standard);
+    let moves: Vec<Move> = ["7g7f", "3c3d", "6g6f", "8c8d", "2h6h", "7a7b", "5i4h"]
+        .map(|m| Move::from_usi(m).expect("a USI move"))
+        .into();
+    for rules in [builtin, &bigger, builtin, &bigger] {
+        for n in [moves.len(), 2, moves.len()] {
+            let kept = super::recognise(rules, &start, moves[..n].iter().copied());
+            assert_eq!(kept, Some(tags(rules, &start, &moves[..n], false)));
+        }
+    }
+    let last = super::recognise(&bigger, &start, moves.iter().copied()).expect("tags");
+    let added = last
+        .sente
+        .openings
+        .iter()
+        .filter(|h| bigger.name(h.tag).starts_with('試'));
+    assert_eq!(added.count(), 60, "each of the 60 at ply 5");
+}

@@ -52,6 +52,11 @@ impl TagSet {
     pub fn new(n: usize) -> TagSet {
         TagSet(vec![0; n.div_ceil(64)])
     }
+    /// Makes this the empty set of `n` tags, keeping its memory.
+    pub fn reset(&mut self, n: usize) {
+        self.0.clear();
+        self.0.resize(n.div_ceil(64), 0);
+    }
     pub fn insert(&mut self, t: TagId) {
         self.0[t.index() / 64] |= 1 << (t.index() % 64);
     }

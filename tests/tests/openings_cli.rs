@@ -254,6 +254,17 @@ fn unknown_names_and_bad_rule_files_are_usage_errors() {
         &format!("{}:3:17: unknown square `5十`", bad.display()).replace(":3:17:", ":3:16:"),
     );
     assert!(stdout(&out).is_empty(), "nothing runs");
+    // Given without anything that needs tags, the file is still read and its mistake refused.
+    for args in [&["stats", d][..], &["convert", d, "--to", "usi"]] {
+        let out = shogi(&[args, &["--tag-rules", bad.to_str().unwrap()]].concat());
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert_contains(&stderr(&out), "unknown square `5十`");
+        assert!(stdout(&out).is_empty(), "nothing runs: {args:?}");
+    }
+    let missing = dir.join("missing.rules");
+    let out = shogi(&["stats", d, "--tag-rules", missing.to_str().unwrap()]);
+    assert_eq!(code(&out), 2);
+    assert_contains(&stderr(&out), "error: --tag-rules");
     let good = dir.join("good.rules");
     std::fs::write(
         &good,

@@ -82,6 +82,37 @@ impl Fields<'_> {
         self.plain(&w.map(T::word));
     }
 
+    /// Names joined by `, ` as one field (quoted when there are several: the `, ` is a
+    /// comma), written without joining them first.
+    fn list<S: AsRef<str>>(&mut self, names: &[S]) {
+        let special = |s: &S| {
+            s.as_ref()
+                .bytes()
+                .any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+        };
+        if names.len() < 2 && !names.iter().any(special) {
+            self.start();
+            if let Some(s) = names.first() {
+                self.out.extend_from_slice(s.as_ref().as_bytes());
+            }
+            return;
+        }
+        self.start();
+        self.out.push(b'"');
+        for (i, s) in names.iter().enumerate() {
+            if i > 0 {
+                self.out.extend_from_slice(b", ");
+            }
+            for &b in s.as_ref().as_bytes() {
+                if b == b'"' {
+                    self.out.push(b'"');
+                }
+                self.out.push(b);
+            }
+        }
+        self.out.push(b'"');
+    }
+
     fn opt_text<S: AsRef<str>>(&mut self, s: &Option<S>) {
         match s {
             Some(s) => self.text(s.as_ref()),
@@ -174,8 +205,7 @@ impl<S: AsRef<str>> GameRow<S> {
                 &self.sente_castles,
                 &self.gote_castles,
             ] {
-                let names: Vec<&str> = list.iter().flatten().map(AsRef::as_ref).collect();
-                f.text(&names.join(", "));
+                f.list(list.as_deref().unwrap_or_default());
             }
             f.opt_text(&self.opening_header.as_ref().and_then(Option::as_ref));
         }
@@ -200,6 +230,36 @@ mod tests {
         let mut out = Vec::new();
         row.write_csv(&mut out);
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_list_is_its_names_joined_as_one_field() {
+        let cases: [&[&str]; 6] = [
+            &[],
+            &["矢倉"],
+            &["四間飛車", "美濃囲い"],
+            &["a,b"],
+            &["say \"x\"", "y"],
+            &["", "", "z"],
+        ];
+        for names in cases {
+            let (mut listed, mut joined) = (Vec::new(), Vec::new());
+            Fields {
+                out: &mut listed,
+                first: false,
+            }
+            .list(names);
+            Fields {
+                out: &mut joined,
+                first: false,
+            }
+            .text(&names.join(", "));
+            assert_eq!(
+                String::from_utf8(listed),
+                String::from_utf8(joined),
+                "{names:?}"
+            );
+        }
     }
 
     #[test]

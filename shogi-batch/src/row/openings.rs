@@ -172,26 +172,24 @@ impl TagFilter {
     }
 }
 
-impl<S: From<String>> GameRow<S> {
+impl<'a, S: From<&'a str> + From<String>> GameRow<S> {
     /// Recognises the game's openings and castles with `rules` (kept typed in
     /// [`GameRow::tags`] for the selection) and, with `columns`, fills the [`TAG_COLUMNS`]:
-    /// empty where the taxonomy does not apply or the game could not be read.
-    pub fn set_tags(&mut self, game: &InputRecord, rules: &'static RuleSet, columns: bool) {
+    /// empty where the taxonomy does not apply or the game could not be read. The names are
+    /// the rules' own (a row of borrowed text copies none of them).
+    pub fn set_tags(&mut self, game: &'a InputRecord, rules: &'static RuleSet, columns: bool) {
         let record = game.record.as_ref().filter(|_| game.panic.is_none());
         self.tags = read_game_tags(game, rules);
         if !columns {
             return;
         }
-        let names = |hits: &[TagHit]| {
-            hits.iter()
-                .map(|h| S::from(rules.name(h.tag).to_string()))
-                .collect::<Vec<S>>()
-        };
+        let name = |s: &'static str| S::from(s as &'a str);
+        let names = |hits: &[TagHit]| hits.iter().map(|h| name(rules.name(h.tag))).collect();
         let t = self.tags.as_ref();
-        self.opening = Some(t.and_then(|t| main_name(t, rules).map(|m| S::from(m.to_string()))));
-        self.game_class = Some(t.map(|t| S::from(t.class.japanese().to_string())));
-        self.sente_class = Some(t.map(|t| S::from(t.sente.class.japanese().to_string())));
-        self.gote_class = Some(t.map(|t| S::from(t.gote.class.japanese().to_string())));
+        self.opening = Some(t.and_then(|t| main_name(t, rules).map(name)));
+        self.game_class = Some(t.map(|t| name(t.class.japanese())));
+        self.sente_class = Some(t.map(|t| name(t.sente.class.japanese())));
+        self.gote_class = Some(t.map(|t| name(t.gote.class.japanese())));
         self.sente_openings = Some(t.map_or_else(Vec::new, |t| names(&t.sente.openings)));
         self.gote_openings = Some(t.map_or_else(Vec::new, |t| names(&t.gote.openings)));
         self.sente_castles = Some(t.map_or_else(Vec::new, |t| names(&t.sente.castles)));
@@ -200,7 +198,7 @@ impl<S: From<String>> GameRow<S> {
             .and_then(|r| r.header.get(&HeaderKey::Opening))
             .map(str::trim)
             .filter(|v| !v.is_empty());
-        self.opening_header = Some(header.map(|h| S::from(h.to_string())));
+        self.opening_header = Some(header.map(S::from));
     }
 }
 
