@@ -274,9 +274,11 @@ fn gpsusi_byoyomi_and_declaration() {
 fn gpsusi_go_mate() {
     let Some(path) = gpsusi() else { return };
     let mut e = Engine::start(&path, &[] as &[&str], gps_options()).unwrap();
-    // One per process: gpsusi stops answering a second one after a found mate.
+    // One per process: gpsusi stops answering a second one after a found mate. The limit is a
+    // ceiling, not the search's length (gpsusi answers as soon as it has the mate, in
+    // milliseconds when idle): 3 s was missed once on a machine at load 9.
     match e
-        .go_mate(&pos(P3K), &[], Some(std::time::Duration::from_millis(3000)))
+        .go_mate(&pos(P3K), &[], Some(std::time::Duration::from_secs(30)))
         .unwrap()
     {
         MateAnswer::Mate(line) => {
