@@ -20,7 +20,9 @@ With --tar-zst the same files are also packed into DIR.tar.zst (`tar` and `zstd 
 the same run is the archive reader's cost (issue 29 asks for at least 0.8x).
 
 With --compare BASE (another build of `shogi`, e.g. one of main copied aside before a change to
-the reader) the timings are preceded by a check that the change altered no result: `check`
+the reader) BASE's `check --jobs 1` is timed in the same runs (interleaved with ours: the ratio
+of the pair is the change's speed-up), and the timings are preceded by a check that the change
+altered no result: `check`
 (text and jsonl) and `stats` of both binaries over samples/, ../shared/corpus, the fixtures
 and the benchmark's files must give the same bytes, exit codes and summaries (timings aside).
 
@@ -191,6 +193,9 @@ def main():
         ("shogi check --jobs 2", [SHOGI, "check", d, "--jobs", "2", "--quiet"]),
         ("cshogi 1.1.0 KIF reader", [py, reader, d]),
     ]
+    if a.compare:
+        # The base build timed in the same runs: its speed and ours are a pair.
+        subjects.insert(1, ("base check --jobs 1", [a.compare, "check", d, "--jobs", "1", "--quiet"]))
     if a.tar_zst:
         packed = d.rstrip("/") + ".tar.zst"
         if not os.path.exists(packed) or os.path.getmtime(packed) < os.path.getmtime(os.path.join(d, ".complete")):
@@ -207,7 +212,7 @@ def main():
     for run in range(a.runs):
         for name, cmd in subjects:
             wall, cpu, code, out, err = timed(cmd)
-            if name.startswith("shogi"):
+            if name.startswith(("shogi", "base")):
                 m = re.search(r"checked (\d+) record\(s\) in \d+ file\(s\): (\d+) valid", err)
                 if code != 0 or not m or int(m.group(2)) != games:
                     sys.exit(f"{name}: not every game valid (exit {code}): {err.strip()[-300:]}")
@@ -223,7 +228,12 @@ def main():
     med = benchkit.medians(results)
     for name, (wall, cpu) in med.items():
         print(f"{name:26s} {wall:8.3f} {games / wall:9.0f} {mb / wall:7.1f} {cpu:8.3f} {games / cpu:12.0f}")
-    benchkit.print_ratios(med, "cshogi 1.1.0 KIF reader", [n for n, _ in subjects[:2]])
+    ours = ["shogi check --jobs 1", "shogi check --jobs 2"] + (["base check --jobs 1"] if a.compare else [])
+    benchkit.print_ratios(med, "cshogi 1.1.0 KIF reader", ours)
+    if a.compare:
+        ours, base = med["shogi check --jobs 1"], med["base check --jobs 1"]
+        print(f"shogi check --jobs 1 / base, same runs: {base[0] / ours[0]:.3f}x wall, "
+              f"{base[1] / ours[1]:.3f}x cpu")
     if a.tar_zst:
         for jobs in (1, 2):
             files, packed = med[f"shogi check --jobs {jobs}"], med[f"shogi check .tar.zst -j{jobs}"]

@@ -22,8 +22,9 @@ pub struct Input {
     /// itself, `stdin` for standard input): where an output for it goes below an output
     /// folder, and what [`Shard`] hashes.
     pub rel: PathBuf,
-    /// The size in bytes when known at expansion (0 for standard input; a member's size
-    /// unpacked; a compressed file's size packed).
+    /// The size in bytes when known at expansion, 0 when not (standard input, and a record
+    /// file found in a folder walk: reading it finds its end); a member's size unpacked; a
+    /// compressed file's size packed.
     pub size: u64,
     /// For a member of an archive: which (its name is `archive/member/path`, its `rel` the
     /// archive's relative path without its suffix joined with the member's path).
@@ -274,7 +275,9 @@ fn unpack(mut input: Input, out: &mut Vec<Input>, budget: &mut u64) {
 }
 
 /// The record files under `dir` with their sizes, in sorted path order: a path sorts by its
-/// components, so visiting each directory's entries sorted by name gives that order.
+/// components, so visiting each directory's entries sorted by name gives that order. A
+/// record file's size is not asked for (0: a system call a file saved; reading it finds
+/// its end); an archive's is.
 fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64)>) -> std::io::Result<()> {
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(dir)? {
@@ -294,7 +297,11 @@ fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64)>) -> std::io::Result<()> {
         // looked at (a dangling link) is kept: reading it reports why.
         let kind = entry.file_type();
         let meta = match kind {
-            Ok(t) if t.is_file() && !is_record && !is_archive(&path) => continue,
+            Ok(t) if t.is_file() && is_record => {
+                out.push((path, 0));
+                continue;
+            }
+            Ok(t) if t.is_file() && !is_archive(&path) => continue,
             Ok(t) if t.is_dir() => {
                 walk(&path, out)?;
                 continue;

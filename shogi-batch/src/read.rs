@@ -127,8 +127,13 @@ pub const MAX_INPUT: u64 = 256 * 1024 * 1024;
 /// Inputs at least this large, and standard input, are read game by game.
 pub const STREAM_FROM: u64 = 32 * 1024 * 1024;
 
+/// A file whose size is not known (0: found in a folder walk, whose size is not asked for)
+/// is read whole when it is no larger than this; a larger one has its size asked for.
+pub const UNSIZED_WHOLE: u64 = 128 * 1024;
+
 /// Whether an input is read game by game from a stream (standard input, large files,
-/// compressed files) rather than whole.
+/// compressed files) rather than whole. A file of unknown size (0) is not, unless it turns
+/// out to be large when read.
 pub fn is_streamed(input: &Input) -> bool {
     input.is_stdin() || input.codec.is_some() || input.size >= STREAM_FROM
 }
@@ -193,17 +198,39 @@ pub fn read_input(
     reading: &Reading<'_>,
     each: &mut dyn FnMut(InputRecord),
 ) -> Result<(), String> {
+    read_input_within(input, reading, false, each).map(|_| ())
+}
+
+/// Whether [`read_input_within`] read the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fits {
+    /// Every game was handed over.
+    Read,
+    /// Nothing was: the input is a file of unknown size larger than [`UNSIZED_WHOLE`], and
+    /// the caller asked for small inputs only (it then learns the size and reads it as one
+    /// of that size).
+    Larger,
+}
+
+/// [`read_input`]; with `small_only`, a file of unknown size larger than [`UNSIZED_WHOLE`]
+/// is left unread ([`Fits::Larger`]).
+pub(crate) fn read_input_within(
+    input: &Input,
+    reading: &Reading<'_>,
+    small_only: bool,
+    each: &mut dyn FnMut(InputRecord),
+) -> Result<Fits, String> {
     let opts = options_for(input, reading);
     if input.member.is_some() {
         // One member by itself: the archive is decoded up to it.
-        return read_member(input, input_bytes(input), reading, each);
+        return read_member(input, input_bytes(input), reading, each).map(|_| Fits::Read);
     }
     let Some(path) = &input.path else {
         let mut read_stdin = |reader: &mut dyn BufRead| {
             let reader = stdin_decoded(reader).map_err(|e| io_reason(&e))?;
             read_games(reader, opts, each)
         };
-        return match reading.stdin {
+        let result = match reading.stdin {
             Some(stdin) => {
                 let mut result = Ok(());
                 stdin.with_reader(&mut |reader| {
@@ -217,21 +244,56 @@ pub fn read_input(
                 read_stdin(&mut reader)
             }
         };
+        return result.map(|_| Fits::Read);
     };
     if let Some(codec) = input.codec {
         let reader = open_compressed(path, codec).map_err(|e| io_reason(&e))?;
-        return read_games(reader, opts, each);
+        return read_games(reader, opts, each).map(|_| Fits::Read);
     }
     let f = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
-    // The size the input was listed with (a folder walk or the path's metadata): asking
-    // the open file again costs a system call per file, and `read_file` reads on when the
-    // file has grown since.
-    let size = input.size;
+    // The size the input was listed with (the path's metadata): asking the open file again
+    // costs a system call per file, and `read_file` reads on when the file has grown since.
+    let mut size = input.size;
+    if size == 0 {
+        // Unknown (a file of a folder walk, or empty): read until the end, which for a
+        // record file of a few kilobytes takes the system calls a size would have.
+        let mut start = Vec::with_capacity(8 << 10);
+        (&f).take(UNSIZED_WHOLE + 1)
+            .read_to_end(&mut start)
+            .map_err(|e| io_reason(&e))?;
+        if start.len() as u64 <= UNSIZED_WHOLE {
+            return read_games(&start[..], opts, each).map(|_| Fits::Read);
+        }
+        if small_only {
+            return Ok(Fits::Larger);
+        }
+        size = f.metadata().map_or(0, |m| m.len()).max(start.len() as u64);
+        if size >= STREAM_FROM {
+            let rest = std::io::Cursor::new(start).chain(f);
+            let reader = std::io::BufReader::with_capacity(1 << 16, rest);
+            return read_games(reader, opts, each).map(|_| Fits::Read);
+        }
+        let bytes = read_rest(start, f)?;
+        return read_games(&bytes[..], opts, each).map(|_| Fits::Read);
+    }
     if size >= STREAM_FROM {
-        return read_games(std::io::BufReader::with_capacity(1 << 16, f), opts, each);
+        let reader = std::io::BufReader::with_capacity(1 << 16, f);
+        return read_games(reader, opts, each).map(|_| Fits::Read);
     }
     let bytes = read_file(f, size)?;
-    read_games(&bytes[..], opts, each)
+    read_games(&bytes[..], opts, each).map(|_| Fits::Read)
+}
+
+/// `start`, the bytes read of `f` so far, and the rest of it (at most [`MAX_INPUT`] in all).
+fn read_rest(mut start: Vec<u8>, f: std::fs::File) -> Result<Vec<u8>, String> {
+    let left = (MAX_INPUT + 1).saturating_sub(start.len() as u64);
+    f.take(left)
+        .read_to_end(&mut start)
+        .map_err(|e| io_reason(&e))?;
+    if start.len() as u64 > MAX_INPUT {
+        return Err(format!("larger than {} MiB", MAX_INPUT / 1024 / 1024));
+    }
+    Ok(start)
 }
 
 /// The bytes of an input that is a file, a compressed file or an archive's member,
@@ -394,9 +456,7 @@ pub fn io_error(reason: &str) -> ReadError {
 fn read_file(mut f: std::fs::File, size: u64) -> Result<Vec<u8>, String> {
     let mut buf = Vec::new();
     if size == 0 || size > MAX_INPUT {
-        f.take(MAX_INPUT + 1)
-            .read_to_end(&mut buf)
-            .map_err(|e| io_reason(&e))?;
+        return read_rest(buf, f);
     } else {
         let want = size as usize + 1;
         buf.resize(want, 0);

@@ -195,3 +195,48 @@ fn a_panic_in_the_work_becomes_that_games_error() {
     assert!(out[1].1.as_deref().unwrap().starts_with("planned ("));
     assert_eq!(out[2].0, 3);
 }
+
+#[test]
+fn files_of_unknown_size_read_as_files_of_known_size() {
+    // A folder walk does not ask for the sizes of record files: small ones are read in a
+    // chunk, larger ones (here two in a row, and one alone) found so and read by size.
+    let dir = tempfile::tempdir().unwrap();
+    let usi = |games: usize| {
+        let mut text = String::new();
+        for g in 0..games {
+            let tail = ["7g7f 3c3d", "2g2f 8c8d 2f2e"][g % 2];
+            text.push_str(&format!("position startpos moves {tail}\n"));
+        }
+        text
+    };
+    let csa = vec!["PI\n+\n+7776FU\n-3334FU\n"; 6000].join("/\n");
+    let files: [(&str, String); 6] = [
+        ("1.usi", usi(3)),
+        ("2.usi", usi(4000)),
+        ("3.usi", usi(5000)),
+        ("4.kif", "   1 ７六歩(77)\n   2 ３四歩(33)\n".to_string()),
+        ("5.csa", csa),
+        ("6.usi", usi(1)),
+    ];
+    for (name, text) in &files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let large = shogi_batch::read::UNSIZED_WHOLE as usize;
+    assert!(files[1].1.len() > large && files[2].1.len() > large && files[4].1.len() > large);
+    let root = dir.path().display().to_string();
+    let walked = expand(std::slice::from_ref(&root)).unwrap();
+    assert!(walked.iter().all(|i| i.size == 0), "{walked:?}");
+    let named: Vec<String> = files.iter().map(|(n, _)| format!("{root}/{n}")).collect();
+    assert!(expand(&named).unwrap().iter().all(|i| i.size > 0));
+    for jobs in [1, 2] {
+        let by_walk = rows(std::slice::from_ref(&root), jobs, &Selection::new());
+        let by_name = rows(&named, jobs, &Selection::new());
+        let games: Vec<usize> = ["1.usi", "2.usi", "3.usi", "4.kif", "5.csa", "6.usi"]
+            .iter()
+            .map(|n| by_walk.iter().filter(|r| r.path.ends_with(n)).count())
+            .collect();
+        assert_eq!(games, [3, 4000, 5000, 1, 6000, 1]);
+        assert!(by_walk.iter().all(|r| r.valid));
+        assert_eq!(by_walk, by_name);
+    }
+}
