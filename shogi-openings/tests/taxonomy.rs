@@ -71,6 +71,14 @@ fn every_alias_resolves_and_every_tag_reaches_a_class() {
     assert_eq!(find("本美濃"), ["美濃囲い"]);
     assert_eq!(find("四間飛車戦法"), ["四間飛車"]);
     assert_eq!(find("振飛車"), ["振り飛車"]);
+    // Readings in hiragana, for users without a kana-kanji converter at hand.
+    assert_eq!(find("みの"), ["美濃"]);
+    assert_eq!(find("みのがこい"), ["美濃囲い"]);
+    assert_eq!(find("しけんびしゃ"), ["四間飛車"]);
+    assert_eq!(find("あなぐま"), ["穴熊"]);
+    assert_eq!(find("やぐら").len(), 2, "the opening and the castle family");
+    // A reading not typed in full is suggested the tag whose reading contains it.
+    assert_eq!(rules.nearest("ぎんかんむ", Some(Kind::Castle), 1), ["銀冠"]);
     assert_eq!(rules.find("矢倉", Some(Kind::Castle)).len(), 1);
     assert_eq!(
         rules.find("矢倉", None).len(),
