@@ -97,8 +97,9 @@ pub struct ConvertArgs {
     /// Write .ybb without depths (flags 0).
     #[arg(long)]
     pub no_depth: bool,
-    /// Memory for sorting, in MiB: an unsorted text book with --sort, and the sort of a
-    /// .ybb or book.bin written from a text book.
+    /// Memory for sorting, in MiB: an unsorted text book with --sort, the sort of a .ybb or
+    /// book.bin written, and a text book written from a .ybb or book.bin (their positions
+    /// do not come in its order).
     #[arg(long, default_value_t = 256)]
     pub memory: usize,
     /// Where an Apery book is walked from (an SFEN or startpos; repeat for several).
