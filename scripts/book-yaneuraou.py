@@ -9,7 +9,14 @@
    <binary folder>/<BookDir>/<BookFile>), loads the book with BookFile/BookDir, as text, as
    .ybb (converted by us) and as Apery's book.bin (converted by us), and checks each time that
    `go` at the start position answers a move the book lists, with YaneuraOu's book output
-   (`info` lines of 0 nodes) and no `Illegal Move In Book DB` error.
+   (`info` lines of 0 nodes) and no `Illegal Move In Book DB` error. The value filter is
+   opened (BookEvalBlackLimit and BookEvalWhiteLimit at their minimum, -99999): under the
+   defaults (Black 0, White -140, BookEvalDiff 30) a book move valued below the limit is
+   dropped and YaneuraOu searches instead (it says `info string BookEvalDiff = 30 ,
+   BookEvalBlackLimit = 0 , 1 moves to 0 moves.`), which tests its policy, not our file:
+   the random books of book-bench.py value moves uniformly in -1000..1000, so their start
+   position's only move is as likely to be negative as not. Each format's lines of
+   YaneuraOu's about the book (`info string`, the book's `info` lines) are printed.
 3. Runs `makebook peta_shock` on the same book and `shogi book backup` on it, and compares
    the two books move by move (value and depth of every move of every position, and the
    best's). Moves of equal value and depth may come in another order (YaneuraOu's follows its
@@ -60,6 +67,7 @@ def main():
     ap.add_argument("--records", default="../shared/corpus-openings")
     ap.add_argument("--max-ply", type=int, default=24)
     ap.add_argument("--book", help="a text book to use instead of building one")
+    ap.add_argument("--play-only", action="store_true", help="skip the peta_shock comparison (step 3)")
     args = ap.parse_args()
     ENGINE = os.path.abspath(args.engine)
     shogi = os.path.abspath(args.shogi)
@@ -87,6 +95,7 @@ def main():
         out = usi(play, [
             "usi", "setoption name USI_Hash value 16", "setoption name BookDir value book",
             f"setoption name BookFile value {book_file}", "setoption name BookDepthLimit value 0",
+            "setoption name BookEvalBlackLimit value -99999", "setoption name BookEvalWhiteLimit value -99999",
             "isready", "usinewgame", "position startpos", "go btime 1000 wtime 1000 byoyomi 100", "quit",
         ], timeout=60)
         best = [l.split()[1] for l in out.splitlines() if l.startswith("bestmove")]
@@ -95,7 +104,14 @@ def main():
         ok = bool(best) and best[0] in listed and book_info and not illegal
         print(f"{fmt}: go at startpos: bestmove {best[0] if best else None}; book moves {listed}; "
               f"{len(book_info)} book info lines; {len(illegal)} illegal-move errors -> {'ok' if ok else 'FAILED'}")
+        for l in out.splitlines():
+            if l.startswith("info string") and ("book" in l.lower()) or l in book_info:
+                print("    " + l)
         failures += not ok
+
+    if args.play_only:
+        shutil.rmtree(work)
+        return 1 if failures else 0
 
     # 3. peta_shock against ours.
     log = usi(work, [

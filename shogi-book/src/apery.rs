@@ -112,7 +112,7 @@ pub fn apery_key(pos: &Position) -> u64 {
 }
 
 /// The error of a file whose size is no multiple of a record's.
-fn size_message(len: u64) -> String {
+pub(crate) fn size_message(len: u64) -> String {
     format!(
         "{len} bytes is not a whole number of 16-byte Apery records ({} bytes left over)",
         len % RECORD as u64
@@ -120,7 +120,7 @@ fn size_message(len: u64) -> String {
 }
 
 /// The record in 16 bytes.
-fn record(r: &[u8]) -> AperyRecord {
+pub(crate) fn record(r: &[u8]) -> AperyRecord {
     let mut key = [0u8; 8];
     key.copy_from_slice(&r[..8]);
     AperyRecord {
@@ -132,7 +132,7 @@ fn record(r: &[u8]) -> AperyRecord {
 }
 
 /// The book moves of `pos` in its records (see [`AperyBook::probe`]).
-fn book_moves(records: &[AperyRecord], pos: &Position) -> Result<Vec<BookMove>, String> {
+pub(crate) fn book_moves(records: &[AperyRecord], pos: &Position) -> Result<Vec<BookMove>, String> {
     let mut out: Vec<BookMove> = Vec::new();
     for r in records {
         let mv = Move16Format::Cshogi

@@ -3,7 +3,7 @@
 
 use crate::book::{Book, Entry, position_key};
 use crate::error::BookError;
-use crate::spill::{Spill, Tallied};
+use crate::spill::{Spill, Tallied, encode};
 use shogi_core::{Color, Move, Position};
 use shogi_train::{GameResult, PositionFormat};
 use std::collections::HashMap;
@@ -31,7 +31,10 @@ impl Hasher for PackedHasher {
     }
 }
 
-type Nodes = HashMap<[u8; 32], Node, BuildHasherDefault<PackedHasher>>;
+type Index = HashMap<[u8; 32], u32, BuildHasherDefault<PackedHasher>>;
+
+/// No move (the end of a position's list).
+const NONE: u32 = u32::MAX;
 
 /// Settings of a [`Builder`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,23 +88,41 @@ pub fn value_from_results(wins: u64, draws: u64, losses: u64) -> i32 {
     (600.0 * (p / (1.0 - p)).ln()).round() as i32
 }
 
-#[derive(Clone, Debug)]
+/// A position of the count table: its smallest ply, games reaching it, the last game that
+/// did, and its newest move (its moves are a list through the table's move array, so a
+/// position costs no allocation of its own).
+#[derive(Clone, Copy, Debug)]
 struct Node {
-    ply: u32,
     games: u64,
     last_game: u64,
-    moves: Vec<(Move, MoveTally, u64)>,
+    ply: u32,
+    newest: u32,
 }
 
-/// Bytes a new position costs: its key and node in the table (counted twice, as the table
-/// grows by doubling), and what it becomes when a run is written (its SFEN key, about 100
-/// bytes, and its tallies), as both are held at that moment.
-const NODE_BYTES: usize =
-    2 * (32 + std::mem::size_of::<Node>()) + 16 + 112 + std::mem::size_of::<Tallied>();
-/// Bytes a move costs beside the growth of its node's list: its tally in a run.
-const MOVE_BYTES: usize = std::mem::size_of::<(Move, MoveTally)>();
-/// Bytes a slot of a node's move list costs (counted as the list grows).
-const SLOT_BYTES: usize = std::mem::size_of::<(Move, MoveTally, u64)>();
+/// A move of a position in the count table: its tally, the last game that played it, and
+/// the position's move before it.
+#[derive(Clone, Copy, Debug)]
+struct MoveSlot {
+    tally: MoveTally,
+    last_game: u64,
+    mv: Move,
+    older: u32,
+}
+
+/// Positions and moves counted in memory: packed positions numbered through a hash table,
+/// their nodes and moves in two arrays. Emptied (its capacity kept) when sorted into a chunk.
+#[derive(Debug, Default)]
+struct Table {
+    index: Index,
+    nodes: Vec<Node>,
+    moves: Vec<MoveSlot>,
+}
+
+/// Bytes a new position costs: its key and number in the hash table and its node (counted
+/// twice, as both grow by doubling), and its key while the table is sorted into a chunk.
+const NODE_BYTES: usize = 2 * (32 + 4 + 1 + std::mem::size_of::<Node>()) + 112 + 12;
+/// Bytes a new move costs: its slot (counted twice, as the array grows by doubling).
+const MOVE_BYTES: usize = 2 * std::mem::size_of::<MoveSlot>();
 
 /// Counts positions and moves over games, then makes the book ([`Builder::finish`]).
 ///
@@ -112,7 +133,7 @@ const SLOT_BYTES: usize = std::mem::size_of::<(Move, MoveTally, u64)>();
 #[derive(Debug)]
 pub struct Builder {
     options: BuildOptions,
-    nodes: Nodes,
+    table: Table,
     used: usize,
     spill: Option<Spill>,
     games: u64,
@@ -124,7 +145,7 @@ impl Builder {
     pub fn new(options: BuildOptions) -> Builder {
         Builder {
             options,
-            nodes: Nodes::default(),
+            table: Table::default(),
             used: 0,
             spill: None,
             games: 0,
@@ -176,8 +197,8 @@ impl Builder {
         self.games += 1;
         self.count_game(start, moves, result);
         if let Some(spill) = &mut self.spill {
-            if self.used >= spill.memory {
-                spill.write_run(tallies(&mut self.nodes));
+            if self.used >= spill.table {
+                spill.add_chunk(self.table.sorted_chunk());
                 self.used = 0;
             }
         }
@@ -196,33 +217,43 @@ impl Builder {
                 break;
             };
             let mover = pos.side_to_move();
-            let used = &mut self.used;
-            let node = self.nodes.entry(packed).or_insert_with(|| {
-                *used += NODE_BYTES;
-                Node {
-                    ply,
+            let table = &mut self.table;
+            let fresh = table.nodes.len() as u32;
+            let id = *table.index.entry(packed).or_insert(fresh) as usize;
+            if id == table.nodes.len() {
+                self.used += NODE_BYTES;
+                table.nodes.push(Node {
                     games: 0,
                     last_game: 0,
-                    moves: Vec::new(),
-                }
-            });
+                    ply,
+                    newest: NONE,
+                });
+            }
+            let node = &mut table.nodes[id];
             node.ply = node.ply.min(ply);
             if node.last_game != game {
                 node.last_game = game;
                 node.games += 1;
             }
-            let slot = match node.moves.iter().position(|m| m.0 == mv) {
-                Some(i) => i,
-                None => {
-                    let before = node.moves.capacity();
-                    node.moves.push((mv, MoveTally::default(), 0));
-                    *used += MOVE_BYTES + (node.moves.capacity() - before) * SLOT_BYTES;
-                    node.moves.len() - 1
-                }
-            };
-            let (_, tally, last) = &mut node.moves[slot];
-            if *last != game {
-                *last = game;
+            let mut at = node.newest;
+            while at != NONE && table.moves[at as usize].mv != mv {
+                at = table.moves[at as usize].older;
+            }
+            if at == NONE {
+                self.used += MOVE_BYTES;
+                at = table.moves.len() as u32;
+                table.moves.push(MoveSlot {
+                    tally: MoveTally::default(),
+                    last_game: 0,
+                    mv,
+                    older: node.newest,
+                });
+                node.newest = at;
+            }
+            let slot = &mut table.moves[at as usize];
+            if slot.last_game != game {
+                slot.last_game = game;
+                let tally = &mut slot.tally;
                 tally.games += 1;
                 match result.map(|r| mover_score(r, mover)) {
                     Some(Some(true)) => tally.wins += 1,
@@ -239,9 +270,9 @@ impl Builder {
     /// still in memory, for a spilling builder).
     pub fn tally(&self, pos: &Position) -> Option<(u64, Vec<(Move, MoveTally)>)> {
         let packed = PositionFormat::PackedSfen.encode_to_array(pos).ok()?;
-        self.nodes
-            .get(&packed)
-            .map(|n| (n.games, n.moves.iter().map(|m| (m.0, m.1)).collect()))
+        let id = *self.table.index.get(&packed)?;
+        let node = self.table.nodes[id as usize];
+        Some((node.games, self.table.moves_of(node)))
     }
 
     /// Gives the book's positions to `sink` in key order, without holding the book: every
@@ -260,14 +291,12 @@ impl Builder {
             }
             false => Ok(()),
         };
-        let mut rest = tallies(&mut self.nodes);
-        match self.spill.take() {
-            Some(mut spill) if spill.runs() > 0 || spill.failed() => {
-                spill.write_run(rest);
-                spill.merge(&mut emit)
-            }
-            _ => rest.drain(..).try_for_each(emit),
-        }
+        let last = self.table.sorted_chunk();
+        let spill = self.spill.take();
+        let dir = std::env::temp_dir();
+        spill
+            .unwrap_or_else(|| Spill::new(usize::MAX, &dir))
+            .merge(last, &mut emit)
     }
 
     /// The book, in memory ([`Builder::finish_into`] collected).
@@ -281,24 +310,53 @@ impl Builder {
     }
 }
 
-/// The nodes taken out of the table as tallies sorted by key.
-fn tallies(nodes: &mut Nodes) -> Vec<Tallied> {
-    let mut out: Vec<Tallied> = nodes
-        .drain()
-        .map(|(packed, node)| {
+impl Table {
+    /// A node's moves in the order they were first played.
+    fn moves_of(&self, node: Node) -> Vec<(Move, MoveTally)> {
+        let mut out = Vec::new();
+        let mut at = node.newest;
+        while at != NONE {
+            let slot = &self.moves[at as usize];
+            out.push((slot.mv, slot.tally));
+            at = slot.older;
+        }
+        out.reverse();
+        out
+    }
+
+    /// The positions sorted by key and encoded as a chunk ([`crate::spill`]); the table is
+    /// emptied, its capacity kept for the next chunk.
+    fn sorted_chunk(&mut self) -> Vec<u8> {
+        let mut keys = String::with_capacity(self.nodes.len() * 100);
+        let mut order: Vec<(usize, u32, u32)> = Vec::with_capacity(self.nodes.len());
+        for (packed, id) in self.index.drain() {
             let pos = PositionFormat::PackedSfen
                 .decode(&packed)
                 .expect("a packed position we encoded decodes");
-            Tallied {
-                key: position_key(&pos),
-                ply: node.ply,
-                games: node.games,
-                moves: node.moves.iter().map(|m| (m.0, m.1)).collect(),
-            }
-        })
-        .collect();
-    out.sort_unstable_by(|a, b| a.key.cmp(&b.key));
-    out
+            let start = keys.len();
+            keys.push_str(&position_key(&pos));
+            order.push((start, (keys.len() - start) as u32, id));
+        }
+        let text = |&(at, len, _): &(usize, u32, u32)| &keys[at..at + len as usize];
+        order.sort_unstable_by(|a, b| text(a).cmp(text(b)));
+        let mut out = Vec::with_capacity(keys.len() + self.moves.len() * 12 + order.len() * 8);
+        for entry in &order {
+            let node = self.nodes[entry.2 as usize];
+            let moves = self.moves_of(node);
+            let mut each = moves.iter().copied();
+            encode(
+                &mut out,
+                text(entry),
+                node.ply,
+                node.games,
+                &mut each,
+                moves.len(),
+            );
+        }
+        self.nodes.clear();
+        self.moves.clear();
+        out
+    }
 }
 
 /// Whether the mover won (`Some(true)`), lost, or drew (`None`).
@@ -307,5 +365,60 @@ fn mover_score(result: GameResult, mover: Color) -> Option<bool> {
         GameResult::Draw => None,
         GameResult::BlackWin => Some(mover == Color::Black),
         GameResult::WhiteWin => Some(mover == Color::White),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shogi_core::Variant;
+    use shogi_testkit::Rng;
+
+    /// Books as text, to compare them whole.
+    fn text(book: &Book) -> String {
+        let mut out = Vec::new();
+        crate::text::write_text(book, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn chunks_held_in_memory_and_merged_into_runs_give_the_same_book() {
+        let dir = std::env::temp_dir().join(format!("shogi-book-chunks-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let options = BuildOptions {
+            max_ply: 14,
+            min_games: 1,
+        };
+        let start = Position::startpos(Variant::Standard);
+        let mut whole = Builder::new(options);
+        // A table of a few positions, several of its chunks held before they are merged
+        // into a run: positions recur across chunks and runs.
+        let mut spilling = Builder::spilling(options, 48 << 10, &dir);
+        spilling.spill.as_mut().unwrap().table = 3 << 10;
+        let mut rng = Rng::new(5);
+        let mut held = 0;
+        for g in 0..400 {
+            let mut pos = start.clone();
+            let mut line = Vec::new();
+            for _ in 0..rng.below(16) {
+                let moves = pos.legal_moves();
+                let mv = moves.as_slice()[rng.below(moves.len().min(4))];
+                pos.play_unchecked(mv);
+                line.push(mv);
+            }
+            let result = [Some(GameResult::BlackWin), Some(GameResult::Draw), None][g % 3];
+            whole.add_game(&start, &line, result);
+            spilling.add_game(&start, &line, result);
+            held = held.max(spilling.spill.as_ref().unwrap().held());
+        }
+        let runs = spilling.runs();
+        assert!(runs > 2, "{runs}");
+        assert!(held > 2, "{held}");
+        assert_eq!(
+            text(&spilling.finish().unwrap()),
+            text(&whole.finish().unwrap())
+        );
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

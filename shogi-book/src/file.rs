@@ -77,9 +77,11 @@ pub fn read_book(
                 .map_err(|e| BookError::file(&name, e))?;
             let mut notes = Vec::new();
             if unreached > 0 {
-                notes.push(format!(
-                    "{name}: note: {unreached} of {} records are not reached from the root position(s) through book moves and are not listed",
-                    apery.records.len()
+                let records = apery.records.len() as u64;
+                notes.push(crate::apery_walk::unreached_note(
+                    &name,
+                    unreached as u64,
+                    records,
                 ));
             }
             Ok((book, notes))

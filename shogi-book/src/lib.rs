@@ -36,6 +36,7 @@
 //! ```
 
 mod apery;
+mod apery_walk;
 mod backup;
 mod backup_file;
 mod book;
@@ -49,11 +50,13 @@ mod runs;
 mod spill;
 mod stream;
 mod text;
+mod unordered;
 mod walk;
 mod ybb;
 mod ybb_stream;
 
 pub use apery::{AperyBook, AperyLosses, AperyRecord, AperyWriter, apery_key, write_apery};
+pub use apery_walk::{APERY_WALK_BYTES_PER_MOVE, APERY_WALK_BYTES_PER_POSITION, AperyWalk};
 pub use backup::{
     BYTES_PER_EDGE, BYTES_PER_POSITION, BackupReport, BookPass, DEPTH_DRAW, DEPTH_PERPETUAL,
     VALUE_MATE, backup, backup_stream,
@@ -79,6 +82,7 @@ pub use text::{
     HEADER, ReadOptions, TextReader, TextRecord, WARNINGS_KEPT, find_in_text_file, read_text,
     write_record, write_text,
 };
+pub use unordered::{Push, Unordered, write_unordered};
 pub use walk::{Pick, Rng, WalkOptions, lines, walk};
 pub use ybb::{
     MAGIC as YBB_MAGIC, YbbLosses, YbbWriter, find_in_ybb_file, parse_ybb, read_ybb, write_ybb,

@@ -36,7 +36,20 @@ pub(crate) struct RecordSort {
     index: Vec<(usize, u32, u32)>,
     used: usize,
     runs: Vec<TempFile>,
+    /// Where each sorted piece of `index` starts; records from `sorted_to` on are not sorted
+    /// yet.
+    pieces: Vec<usize>,
+    sorted_to: usize,
+    /// Bytes (as the bound counts them) of the records not sorted yet, and of a piece.
+    unsorted: usize,
+    piece: usize,
 }
+
+/// Bytes of records sorted at a time, whatever the bound: a piece this size is sorted in the
+/// processor's caches, and the pieces are merged when a run is written, so a large bound
+/// does not mean one large sort of scattered records (measured: see the README's book
+/// section).
+const PIECE_BYTES: usize = 2 << 20;
 
 impl RecordSort {
     /// A sorter holding about `memory` bytes of records, writing runs into `dir` beyond it.
@@ -49,6 +62,10 @@ impl RecordSort {
             index: Vec::new(),
             used: 0,
             runs: Vec::new(),
+            pieces: Vec::new(),
+            sorted_to: 0,
+            unsorted: 0,
+            piece: PIECE_BYTES,
         }
     }
 
@@ -72,17 +89,58 @@ impl RecordSort {
             .push((self.bytes.len(), key.len() as u32, payload.len() as u32));
         self.bytes.extend_from_slice(key);
         self.bytes.extend_from_slice(payload);
-        self.used += key.len() + payload.len() + RECORD_OVERHEAD;
+        let cost = key.len() + payload.len() + RECORD_OVERHEAD;
+        self.used += cost;
+        self.unsorted += cost;
+        if self.unsorted >= self.piece {
+            self.seal_piece();
+        }
         if self.used >= self.memory {
             self.write_run()?;
         }
         Ok(())
     }
 
+    /// Sorts the records pushed since the last piece as a piece (stable: equal keys keep
+    /// the order they were pushed in).
+    fn seal_piece(&mut self) {
+        if self.sorted_to < self.index.len() {
+            let bytes = &self.bytes;
+            let key = |r: &(usize, u32, u32)| &bytes[r.0..r.0 + r.1 as usize];
+            self.index[self.sorted_to..].sort_by(|a, b| key(a).cmp(key(b)));
+            self.pieces.push(self.sorted_to);
+            self.sorted_to = self.index.len();
+        }
+        self.unsorted = 0;
+    }
+
+    /// Sorts the buffer: its pieces sorted, then merged (equal keys from earlier pieces
+    /// first, so the whole is a stable sort).
     fn sort_buffer(&mut self) {
-        let bytes = &self.bytes;
-        self.index
-            .sort_by(|a, b| bytes[a.0..a.0 + a.1 as usize].cmp(&bytes[b.0..b.0 + b.1 as usize]));
+        self.seal_piece();
+        if self.pieces.len() > 1 {
+            let bytes = &self.bytes;
+            let key = |r: &(usize, u32, u32)| &bytes[r.0..r.0 + r.1 as usize];
+            let ends: Vec<usize> = self.pieces[1..]
+                .iter()
+                .copied()
+                .chain([self.index.len()])
+                .collect();
+            let mut at = self.pieces.clone();
+            let mut heap: BinaryHeap<Reverse<(&[u8], usize)>> = (0..at.len())
+                .map(|p| Reverse((key(&self.index[at[p]]), p)))
+                .collect();
+            let mut merged = Vec::with_capacity(self.index.len());
+            while let Some(Reverse((_, p))) = heap.pop() {
+                merged.push(self.index[at[p]]);
+                at[p] += 1;
+                if at[p] < ends[p] {
+                    heap.push(Reverse((key(&self.index[at[p]]), p)));
+                }
+            }
+            self.index = merged;
+        }
+        self.pieces = vec![0];
     }
 
     fn write_run(&mut self) -> Result<(), BookError> {
@@ -101,6 +159,9 @@ impl RecordSort {
         self.bytes = Vec::new();
         self.index = Vec::new();
         self.used = 0;
+        self.pieces.clear();
+        self.sorted_to = 0;
+        self.unsorted = 0;
         Ok(())
     }
 
@@ -207,5 +268,36 @@ impl RunReader {
 
     pub fn payload(&self) -> &[u8] {
         &self.record[self.key_len..]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_sorted_then_merged_are_a_stable_sort() {
+        let mut sort = RecordSort::new(usize::MAX, &std::env::temp_dir());
+        sort.piece = 1000;
+        let mut want = Vec::new();
+        let mut state = 7u64;
+        for i in 0u32..5000 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // Few distinct keys of two lengths: many equal keys across pieces.
+            let key = (state >> 59).to_be_bytes()[..2 + (state >> 63) as usize * 5].to_vec();
+            sort.push(&key, &i.to_le_bytes()).unwrap();
+            want.push((key, i.to_le_bytes().to_vec()));
+        }
+        assert!(sort.pieces.len() > 10, "{}", sort.pieces.len());
+        want.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut got = Vec::new();
+        sort.finish(|k, p| {
+            got.push((k.to_vec(), p.to_vec()));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(got, want);
     }
 }

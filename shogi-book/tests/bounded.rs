@@ -208,6 +208,23 @@ fn backup_from_disk_equals_backup_in_memory() {
             "{ext}"
         );
     }
+    // A .ybb input (no comments) is written as a sorted text book on disk first (in runs),
+    // then backed up as one, to the same.
+    let ybb_input = dir.join("in.ybb");
+    write_book(&ybb_input, BookFormat::Ybb, &book, &WriteOptions::default()).unwrap();
+    let out = dir.join("from-ybb.db");
+    let options = WriteOptions {
+        memory: 16 << 10,
+        temp_dir: Some(dir.clone()),
+        ..WriteOptions::default()
+    };
+    let (got, _) = shogi_book::backup_file(&ybb_input, None, &roots, &out, &options).unwrap();
+    assert_eq!(got, report);
+    let want = std::fs::read_to_string(dir.join("want.db")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        want.replace("# kept\n", "")
+    );
     // An unsorted text book is sorted on disk once first (in runs), to the same.
     let mut unsorted = format!("{}\n# kept\n", shogi_book::HEADER).into_bytes();
     let records: Vec<_> = book.iter().collect();
@@ -240,5 +257,90 @@ fn backup_from_disk_equals_backup_in_memory() {
         .filter(|n| n.ends_with(".tmp") || n.contains("sorted") && n != "sorted-out.db")
         .collect();
     assert!(left.is_empty(), "{left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_apery_walk_on_disk_equals_the_book_read_whole() {
+    let dir = scratch("apery-walk");
+    let book = generated(7, 400);
+    let path = dir.join("book.bin");
+    write_book(&path, BookFormat::Apery, &book, &WriteOptions::default()).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    // Pages of 256 records: a key's records may start on one page and end on the next.
+    assert!(bytes.len() > 16 * 256 * 4, "{}", bytes.len());
+    let apery = AperyBook::read(&bytes[..], "book.bin").unwrap();
+    let roots = [Position::startpos(Variant::Standard)];
+    let (whole, unreached) = apery.to_book(&roots).unwrap();
+    let mut walk = shogi_book::AperyWalk::open(&path, &roots).unwrap();
+    let mut walked = Book::new();
+    for item in walk.by_ref() {
+        let (key, entry) = item.unwrap();
+        assert!(walked.get(&key).is_none(), "{key} twice");
+        walked.insert_key(key, entry);
+    }
+    assert_eq!(walked, whole);
+    assert_eq!(walk.unreached().unwrap(), unreached as u64);
+    // From a root inside the book, records before it are not reached.
+    let mut inner = roots[0].clone();
+    inner
+        .play(whole.get(&position_key(&inner)).unwrap().moves[0].mv)
+        .unwrap();
+    let (from_inner, unreached) = apery.to_book(std::slice::from_ref(&inner)).unwrap();
+    let mut walk = shogi_book::AperyWalk::open(&path, std::slice::from_ref(&inner)).unwrap();
+    let walked: Vec<_> = walk.by_ref().map(Result::unwrap).collect();
+    assert_eq!(walked.len(), from_inner.len());
+    assert!(unreached > 0);
+    assert_eq!(walk.unreached().unwrap(), unreached as u64);
+    // A truncated file and keys out of order: the errors of reading it whole.
+    let bad = dir.join("bad.bin");
+    for damaged in [
+        bytes[..bytes.len() - 5].to_vec(),
+        [&bytes[16..32], &bytes[..16], &bytes[32..]].concat(),
+    ] {
+        std::fs::write(&bad, &damaged).unwrap();
+        let want = AperyBook::read(&damaged[..], &bad.display().to_string()).unwrap_err();
+        let got = shogi_book::AperyWalk::open(&bad, &roots).unwrap_err();
+        assert_eq!(got.to_string(), want.to_string());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn positions_in_any_order_are_written_as_in_key_order() {
+    let dir = scratch("unordered");
+    let book = generated(9, 300);
+    let ybb = dir.join("in.ybb");
+    write_book(&ybb, BookFormat::Ybb, &book, &WriteOptions::default()).unwrap();
+    // What the .ybb holds (no counts, no ponders), read whole.
+    let (book, _) = shogi_book::read_book(&ybb, BookFormat::Ybb, false, &[]).unwrap();
+    let small = WriteOptions {
+        memory: 16 << 10,
+        temp_dir: Some(dir.clone()),
+        ..WriteOptions::default()
+    };
+    for ext in ["db", "ybb", "bin"] {
+        let out = dir.join(format!("out.{ext}"));
+        let format = BookFormat::of_output(&out);
+        let written = shogi_book::write_unordered(&out, format, &[], &small, |push| {
+            // The index's order (PackedSfen), not the keys'.
+            for item in shogi_book::YbbStream::open(&ybb)? {
+                let (key, entry) = item?;
+                push(&key, &entry)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert!(ext != "db" || written.sort.runs > 2, "{:?}", written.sort);
+        let want = dir.join(format!("want.{ext}"));
+        let notes = write_book(&want, format, &book, &WriteOptions::default()).unwrap();
+        assert_eq!(written.positions, book.len() as u64);
+        let same_notes: Vec<_> = notes.iter().map(|n| n.replace("want.", "out.")).collect();
+        assert_eq!(written.notes, same_notes, "{ext}");
+        let same = std::fs::read(&out).unwrap() == std::fs::read(&want).unwrap();
+        assert!(same, "{ext}");
+    }
+    let left = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(left, 7, "only the books are left");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -69,9 +69,10 @@ pub struct BackupArgs {
     /// Accept an unsorted text book (sorted on disk first, within --memory).
     #[arg(long)]
     pub sort: bool,
-    /// MiB for sorting an unsorted text book (--sort) and for writing a `.ybb` or `book.bin`
-    /// (sorted by their keys on disk beyond it). The back-up itself holds no SFEN: about 72
-    /// bytes per position and 8 per move, a text book read from disk three times.
+    /// MiB for sorting an unsorted text book (--sort), a `.ybb` or `book.bin` input (written
+    /// as a sorted text book on disk first) and for writing a `.ybb` or `book.bin` (sorted by
+    /// their keys on disk beyond it). The back-up itself holds no SFEN: about 72 bytes per
+    /// position and 8 per move, a text book read from disk three times.
     #[arg(long, value_name = "MIB", default_value_t = 256)]
     pub memory: usize,
 }

@@ -2,7 +2,7 @@
 //! shogi-book's reading and writing with its errors as the command reports them (exit 2).
 
 use crate::ctx::Failure;
-use shogi_book::{Book, BookError, WriteOptions};
+use shogi_book::{BookError, Entry, WriteOptions};
 use shogi_core::Position;
 use std::path::Path;
 
@@ -18,7 +18,8 @@ pub enum BookFormat {
 }
 
 impl BookFormat {
-    fn lib(self) -> shogi_book::BookFormat {
+    /// The library's format.
+    pub fn lib(self) -> shogi_book::BookFormat {
         match self {
             BookFormat::Db => shogi_book::BookFormat::Db,
             BookFormat::Ybb => shogi_book::BookFormat::Ybb,
@@ -52,17 +53,6 @@ pub fn book_failure(e: &BookError) -> Failure {
     Failure::usage(format!("error: {e}"))
 }
 
-/// Reads a whole book of any format (see [`shogi_book::read_book`]); the notes are lines to
-/// print.
-pub fn read_book(
-    path: &Path,
-    format: BookFormat,
-    sort: bool,
-    roots: &[Position],
-) -> Result<(Book, Vec<String>), Failure> {
-    shogi_book::read_book(path, format.lib(), sort, roots).map_err(|e| book_failure(&e))
-}
-
 /// Starts writing a book in `format` as its positions come (see [`shogi_book::BookWriter`]).
 pub fn book_writer(
     path: &Path,
@@ -74,16 +64,21 @@ pub fn book_writer(
         .map_err(|e| book_failure(&e))
 }
 
-/// Writes a book in `format`; returns what the format could not keep, one line each.
-pub fn write_book(
+/// Walks an Apery book from `roots` without reading it whole ([`shogi_book::AperyWalk`]),
+/// giving each position to `each`; returns the note about the records not reached, if any.
+pub fn walk_apery(
     path: &Path,
-    format: BookFormat,
-    book: &Book,
-    depth: bool,
+    roots: &[Position],
+    mut each: impl FnMut(String, Entry) -> Result<(), Failure>,
 ) -> Result<Vec<String>, Failure> {
-    let options = WriteOptions {
-        depth,
-        ..WriteOptions::default()
-    };
-    shogi_book::write_book(path, format.lib(), book, &options).map_err(|e| book_failure(&e))
+    let mut walk = shogi_book::AperyWalk::open(path, roots).map_err(|e| book_failure(&e))?;
+    for item in walk.by_ref() {
+        let (key, entry) = item.map_err(|e| book_failure(&e))?;
+        each(key, entry)?;
+    }
+    Ok(walk
+        .note()
+        .map_err(|e| book_failure(&e))?
+        .into_iter()
+        .collect())
 }

@@ -1,6 +1,6 @@
 //! `shogi book probe`, `stats`, `check` and `key`: reading books and saying what is in them.
 
-use super::files::{BookFormat, book_failure, read_book};
+use super::files::{BookFormat, book_failure, walk_apery};
 use super::{move_in, roots};
 use crate::args::{NotationArg, parse_position};
 use crate::ctx::{Ctx, Failure, emit};
@@ -142,12 +142,13 @@ pub fn stats(args: &StatsArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             tally.add(&item.map_err(|e| book_failure(&e))?.1);
         }
     } else {
-        let (book, notes) = read_book(&args.book, format, args.sort, &roots(&args.root)?)?;
+        // Walked from the roots, its records searched on disk: any size.
+        let notes = walk_apery(&args.book, &roots(&args.root)?, |_, e| {
+            tally.add(&e);
+            Ok(())
+        })?;
         for n in notes {
             let _ = writeln!(ctx.stderr, "{n}");
-        }
-        for (_, e) in book.iter() {
-            tally.add(e);
         }
     }
     emit(ctx.stdout, &tally.text())
@@ -274,14 +275,18 @@ pub fn check(args: &CheckArgs, ctx: &mut Ctx) -> Result<(), Failure> {
             check_ybb(path, ctx)
         } else {
             let mut problems = Problems::default();
-            match read_book(path, format, false, &roots(&args.root)?) {
-                Ok((book, notes)) => {
+            let (mut positions, mut moves) = (0u64, 0u64);
+            let walked = walk_apery(path, &roots(&args.root)?, |_, e| {
+                positions += 1;
+                moves += e.moves.len() as u64;
+                Ok(())
+            });
+            match walked {
+                Ok(notes) => {
                     let _ = writeln!(
                         ctx.stderr,
-                        "{}: {} positions, {} moves",
+                        "{}: {positions} positions, {moves} moves",
                         path.display(),
-                        book.len(),
-                        book.move_count()
                     );
                     for n in notes {
                         let warning = n.ends_with("(warning)");

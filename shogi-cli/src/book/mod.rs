@@ -10,9 +10,11 @@ mod sources;
 
 use crate::args::{NotationArg, parse_position};
 use crate::ctx::{Ctx, Failure};
-use files::{BookFormat, book_failure, book_writer, read_book, write_book};
+use files::{BookFormat, book_failure, book_writer};
 pub use openings::MatchBookArgs;
-use shogi_book::{Duplicates, SortOptions, TextStream, WriteOptions, sort_books};
+use shogi_book::{
+    AperyWalk, Duplicates, SortOptions, TextStream, WriteOptions, sort_books, write_unordered,
+};
 use shogi_core::{Position, Variant};
 use std::path::PathBuf;
 
@@ -95,8 +97,9 @@ pub struct ConvertArgs {
     /// Write .ybb without depths (flags 0).
     #[arg(long)]
     pub no_depth: bool,
-    /// Memory for sorting, in MiB: an unsorted text book with --sort, and the sort of a
-    /// .ybb or book.bin written from a text book.
+    /// Memory for sorting, in MiB: an unsorted text book with --sort, the sort of a .ybb or
+    /// book.bin written, and a text book written from a .ybb or book.bin (their positions
+    /// do not come in its order).
     #[arg(long, default_value_t = 256)]
     pub memory: usize,
     /// Where an Apery book is walked from (an SFEN or startpos; repeat for several).
@@ -171,19 +174,36 @@ fn convert(args: &ConvertArgs, ctx: &mut Ctx) -> Result<(), Failure> {
     if from == BookFormat::Ybb {
         return convert_ybb(args, to, ctx);
     }
-    let (book, notes) = read_book(&args.input, from, args.sort, &roots(&args.root)?)?;
-    for n in &notes {
+    convert_apery(args, to, ctx)
+}
+
+/// An Apery book converted without reading it whole: walked from the roots (its records
+/// searched on disk), the positions written as they come and sorted on disk (--memory), so
+/// the output is the one the whole book gave (see [`shogi_book::write_unordered`]).
+fn convert_apery(args: &ConvertArgs, to: BookFormat, ctx: &mut Ctx) -> Result<(), Failure> {
+    let options = WriteOptions {
+        depth: !args.no_depth,
+        memory: args.memory << 20,
+        temp_dir: None,
+    };
+    let roots = roots(&args.root)?;
+    let mut walk = AperyWalk::open(&args.input, &roots).map_err(|e| book_failure(&e))?;
+    let written = write_unordered(&args.output, to.lib(), &[], &options, |push| {
+        for item in walk.by_ref() {
+            let (key, entry) = item?;
+            push(&key, &entry)?;
+        }
+        Ok(())
+    })
+    .map_err(|e| book_failure(&e))?;
+    if let Some(n) = walk.note().map_err(|e| book_failure(&e))? {
         let _ = writeln!(ctx.stderr, "{n}");
     }
-    for n in write_book(&args.output, to, &book, !args.no_depth)? {
+    for n in &written.notes {
         let _ = writeln!(ctx.stderr, "{n}");
     }
-    let _ = writeln!(
-        ctx.stderr,
-        "wrote {} positions, {} moves",
-        book.len(),
-        book.move_count()
-    );
+    let (positions, moves) = (written.positions, written.moves);
+    let _ = writeln!(ctx.stderr, "wrote {positions} positions, {moves} moves");
     Ok(())
 }
 
@@ -232,7 +252,6 @@ fn convert_text(args: &ConvertArgs, to: BookFormat, ctx: &mut Ctx) -> Result<(),
 /// a text book (which wants key order, not the index's) written unsorted beside the output,
 /// then sorted on disk (--memory).
 fn convert_ybb(args: &ConvertArgs, to: BookFormat, ctx: &mut Ctx) -> Result<(), Failure> {
-    use std::io::Write as _;
     let memory = args.memory << 20;
     let stream = shogi_book::YbbStream::open(&args.input).map_err(|e| book_failure(&e))?;
     let options = WriteOptions {
@@ -253,31 +272,16 @@ fn convert_ybb(args: &ConvertArgs, to: BookFormat, ctx: &mut Ctx) -> Result<(), 
         let _ = writeln!(ctx.stderr, "wrote {positions} positions, {moves} moves");
         return Ok(());
     }
-    let name = args
-        .output
-        .file_name()
-        .map_or("book".into(), |n| n.to_string_lossy());
-    let tmp = args
-        .output
-        .with_file_name(format!(".{name}.{}.unsorted", std::process::id()));
-    let written = (|| {
-        let io = |e: std::io::Error| Failure::usage(format!("error: {}: {e}", tmp.display()));
-        let mut w = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io)?);
-        writeln!(w, "{}", shogi_book::HEADER).map_err(io)?;
+    let written = write_unordered(&args.output, to.lib(), &[], &options, |push| {
         for item in stream {
-            let (key, entry) = item.map_err(|e| book_failure(&e))?;
-            shogi_book::write_record(&mut w, &key, &entry).map_err(io)?;
+            let (key, entry) = item?;
+            push(&key, &entry)?;
         }
-        w.into_inner().map_err(|e| io(e.into_error()))?;
-        let options = SortOptions {
-            memory,
-            temp_dir: None,
-            duplicates: Duplicates::SmallestPly,
-        };
-        sort_on_disk(std::slice::from_ref(&tmp), &args.output, &options, ctx)
-    })();
-    let _ = std::fs::remove_file(&tmp);
-    written
+        Ok(())
+    })
+    .map_err(|e| book_failure(&e))?;
+    say_sorted(&written.sort, ctx);
+    Ok(())
 }
 
 fn merge(args: &MergeArgs, ctx: &mut Ctx) -> Result<(), Failure> {
@@ -309,6 +313,12 @@ fn sort_on_disk(
     ctx: &mut Ctx,
 ) -> Result<(), Failure> {
     let report = sort_books(inputs, output, options).map_err(|e| files::book_failure(&e))?;
+    say_sorted(&report, ctx);
+    Ok(())
+}
+
+/// What a sort on disk did, on stderr.
+fn say_sorted(report: &shogi_book::SortReport, ctx: &mut Ctx) {
     for w in &report.warnings {
         let _ = writeln!(ctx.stderr, "{w} (warning)");
     }
@@ -317,7 +327,6 @@ fn sort_on_disk(
         "wrote {} positions ({} read, {} sorted runs)",
         report.written, report.read, report.runs
     );
-    Ok(())
 }
 
 /// The moves `book` (a file of any of the three formats) has for `pos`, by USI: what
