@@ -34,9 +34,7 @@ fi
 export SHOGI_BIN="$target/debug/shogi" SHOGI_FAKE_USI="$target/debug/fake-usi"
 
 # SHOGI_PY_PROFILE picks the cargo profile of the wheel: `release` (the default, as users get it)
-# or `test` (.ci/run uses it: optimised like release, with debug assertions and overflow checks,
-# and it reuses the crates `cargo test --workspace` has just built in that profile, where a
-# separate profile compiled every crate again: about 1.6 CPU-minutes of a CI run).
+# or `py-test` (the same code without fat LTO, several times quicker to build; .ci/run uses it).
 profile="${SHOGI_PY_PROFILE:-release}"
 echo "== wheel (profile $profile)"
 rm -rf "$root/target/wheels"
