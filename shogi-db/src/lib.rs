@@ -18,7 +18,7 @@
 //! tag_names, game_tags, tag_hits   each game's openings and castles (see `Db::explore_openings`)
 //! meta       name, value (format, startpos_key, created_by, ids_in_path_order, bucket_min_games,
 //!            tag_rules, bucket_tag_rules)
-//! PRAGMA user_version = 6
+//! PRAGMA user_version = 7
 //! ```
 //!
 //! `positions.key` is the 64-bit Zobrist key of board, hands and side to move (see [`key`]

@@ -8,8 +8,9 @@
 //!                 (the position's moves in USI, space-separated), games (BLOB: one record
 //!                 per game and move played, see below; NULL when a value does not fit)
 //!                 PRIMARY KEY (key, check_key) WITHOUT ROWID
-//! want_sets       want, sets, sides: the games' want sets ([`crate::tag_buckets`]) holding
-//!                 each want, with the side mask
+//! want_sets       want, sets, sides: the games' tag sets ([`crate::tag_buckets`]) holding
+//!                 each want, with the side mask; and each set's `main:` want (the name
+//!                 `explore --by opening` counts its games under) with side mask 0
 //!                 PRIMARY KEY (want, sets) WITHOUT ROWID
 //! ```
 //!
@@ -17,7 +18,9 @@
 //! order of the newest games (u32; `u32::MAX`: no date), rating sum (f64), month, time
 //! control and the three rating bands (i16 each, `i16::MIN`: unknown), the move's index in
 //! `moves` (u8; 255: none, the line ended there) and flags (bit 0: the game's first record,
-//! bits 1-2: winner, bit 3: the line ended there, bits 4-5: ratings known). Records are in
+//! bits 1-2: winner, bit 3: the line ended there, bits 4-5: ratings known, bit 6: the game
+//! reaches the position more often than it has records, so that `find` counts its hits in
+//! `positions`). Records are in
 //! the order of the top games ([`crate::tally::top_order`]), so a move's top games are its
 //! first records kept. The counts of occurrences and games give `find` its totals without
 //! reading every hit.
@@ -63,6 +66,9 @@ pub(crate) struct Entry<'a> {
     pub dims: [i64; 5],
     pub winner: u8,
     pub ended: bool,
+    /// It reaches the position more often than it has records here (a move played twice
+    /// from it, or the line ending in it after passing it).
+    pub repeats: bool,
     pub moves: Vec<&'a str>,
 }
 
@@ -91,7 +97,11 @@ pub(crate) fn pack(mut games: Vec<Entry<'_>>) -> Option<(String, Vec<u8>)> {
             *s = small(d)?;
         }
         let flags = |first: bool, ended: bool| {
-            u8::from(first) | (g.winner << 1) | (u8::from(ended) << 3) | ((g.ratings.1 as u8) << 4)
+            u8::from(first)
+                | (g.winner << 1)
+                | (u8::from(ended) << 3)
+                | ((g.ratings.1 as u8) << 4)
+                | (u8::from(g.repeats) << 6)
         };
         let mut records: Vec<(u8, u8)> = g
             .moves
@@ -130,13 +140,20 @@ pub(crate) fn counts(conn: &Connection, keys: [i64; 2]) -> rusqlite::Result<Opti
     .optional()
 }
 
-/// Writes the want sets (`sets[i]`: set `i`'s (want, side mask) pairs).
-pub(crate) fn write_sets(conn: &Connection, sets: &[Vec<(i64, u8)>]) -> rusqlite::Result<()> {
+/// Writes the tag sets (`sets[i]`: set `i`'s (want, side mask) pairs and its `main:` id,
+/// written with side mask 0).
+pub(crate) fn write_sets(
+    conn: &Connection,
+    sets: &[crate::tag_buckets::TagSet],
+) -> rusqlite::Result<()> {
     conn.execute_batch("DELETE FROM want_sets")?;
     let mut st = conn.prepare("INSERT INTO want_sets (want, sets, sides) VALUES (?1, ?2, ?3)")?;
-    for (i, set) in sets.iter().enumerate() {
+    for (i, (set, main)) in sets.iter().enumerate() {
         for &(want, sides) in set {
             st.execute(params![want, i as i64, sides])?;
+        }
+        if *main != 0 {
+            st.execute(params![main, i as i64, 0])?;
         }
     }
     Ok(())
@@ -194,8 +211,105 @@ fn record(c: &[u8]) -> Record {
     }
 }
 
-/// A move's counts so far: its line, rating sum and count, newest (place, id), top ids.
+/// A move's counts: its line, rating sum and count, newest (place, id), top ids.
 type Line = (MoveLine, (f64, u32), Option<(u32, u32)>, Vec<u32>);
+
+/// A move's counts so far: games, results (sente, gote, draw, none), rating sum and count,
+/// newest (place, id), top ids.
+#[derive(Clone, Default)]
+struct Tally {
+    games: u32,
+    results: [u32; 4],
+    ratings: (f64, u32),
+    newest: Option<(u32, u32)>,
+    top: Vec<u32>,
+}
+
+/// The counts of one part of a packed row: per move index, games and lines ending here.
+#[derive(Clone)]
+struct Part {
+    moves: Vec<Tally>,
+    games: u32,
+    ended: u32,
+}
+
+/// Records scanned by one task: parts of a large row are counted on several threads.
+const PART_RECORDS: usize = 1 << 16;
+
+impl Part {
+    fn new(moves: usize) -> Part {
+        Part {
+            moves: vec![Tally::default(); moves],
+            games: 0,
+            ended: 0,
+        }
+    }
+
+    /// Counts the records of `bytes` that `b` and the kept sets `sets` keep.
+    fn scan(mut self, bytes: &[u8], b: &Bounds, sets: &[Vec<bool>], top: usize) -> Part {
+        for c in bytes.chunks_exact(RECORD) {
+            let r = record(c);
+            if !b.keeps(r.dims) || !sets.iter().all(|s| s.get(r.set as usize) == Some(&true)) {
+                continue;
+            }
+            let first = r.flags & 1 == 1;
+            self.games += u32::from(first);
+            self.ended += u32::from(first && r.flags & 8 != 0);
+            let Some(line) = self.moves.get_mut(usize::from(r.mv)) else {
+                continue;
+            };
+            line.games += 1;
+            line.results[usize::from((r.flags >> 1) & 3)] += 1;
+            line.ratings.0 += r.rating_sum;
+            line.ratings.1 += u32::from((r.flags >> 4) & 3);
+            if r.newest != u32::MAX && line.newest.is_none_or(|(n, _)| r.newest > n) {
+                line.newest = Some((r.newest, r.id));
+            }
+            if line.top.len() < top {
+                line.top.push(r.id);
+            }
+        }
+        self
+    }
+
+    /// This part followed by `later` (the records after it, in top-game order).
+    fn then(mut self, later: Part, top: usize) -> Part {
+        self.games += later.games;
+        self.ended += later.ended;
+        for (a, b) in self.moves.iter_mut().zip(later.moves) {
+            a.games += b.games;
+            for (x, y) in a.results.iter_mut().zip(b.results) {
+                *x += y;
+            }
+            a.ratings.0 += b.ratings.0;
+            a.ratings.1 += b.ratings.1;
+            if let Some((n, id)) = b.newest {
+                if a.newest.is_none_or(|(m, _)| n > m) {
+                    a.newest = Some((n, id));
+                }
+            }
+            let room = top.saturating_sub(a.top.len());
+            a.top.extend(b.top.into_iter().take(room));
+        }
+        self
+    }
+}
+
+/// The counts of a packed row's records that `b` and `sets` keep, `moves` move indexes: a
+/// large row is counted in parts on the thread pool, merged in order.
+fn count(blob: &[u8], moves: usize, b: &Bounds, sets: &[Vec<bool>], top: usize) -> Part {
+    use rayon::prelude::*;
+    if blob.len() <= PART_RECORDS * RECORD {
+        return Part::new(moves).scan(blob, b, sets, top);
+    }
+    let parts: Vec<Part> = blob
+        .par_chunks(PART_RECORDS * RECORD)
+        .map(|bytes| Part::new(moves).scan(bytes, b, sets, top))
+        .collect();
+    parts
+        .into_iter()
+        .fold(Part::new(moves), |all, p| all.then(p, top))
+}
 
 /// The explorer table of `target` from its packed row, for filters `b` decides and the tag
 /// filters `tags`, with `top` top games per move; `None` when the position has no row or a
@@ -215,46 +329,35 @@ pub(crate) fn explore(
             None => return Ok(None),
         }
     }
-    let row: Option<(Option<String>, Option<Vec<u8>>)> = conn
-        .prepare_cached(
-            "SELECT moves, games FROM position_games WHERE key = ?1 AND check_key = ?2",
-        )?
-        .query_row(params![keys[0], keys[1]], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    let Some((Some(moves), Some(blob))) = row else {
+    let mut st = conn.prepare_cached(
+        "SELECT moves, games FROM position_games WHERE key = ?1 AND check_key = ?2",
+    )?;
+    let mut rows = st.query(params![keys[0], keys[1]])?;
+    let Some(row) = rows.next()? else {
         return Ok(None);
     };
-    let mut lines: Vec<Line> = moves
+    // The blob is read where SQLite holds it, not copied (32 MB at the start of a million
+    // games).
+    let (Some(moves), Some(blob)) = (
+        row.get_ref(0)?.as_str_or_null()?,
+        row.get_ref(1)?.as_blob_or_null()?,
+    ) else {
+        return Ok(None);
+    };
+    let names: Vec<String> = moves
         .split(' ')
         .filter(|m| !m.is_empty())
-        .map(|m| (MoveLine::new(m), (0.0, 0), None, Vec::new()))
+        .map(str::to_string)
         .collect();
-    let (mut games, mut ended) = (0u32, 0u32);
-    for c in blob.chunks_exact(RECORD) {
-        let r = record(c);
-        if !b.keeps(r.dims) || !sets.iter().all(|s| s.get(r.set as usize) == Some(&true)) {
-            continue;
-        }
-        games += u32::from(r.flags & 1);
-        ended += u32::from(r.flags & 1 == 1 && r.flags & 8 != 0);
-        let Some(line) = lines.get_mut(usize::from(r.mv)) else {
-            continue;
-        };
-        line.0.games += 1;
-        match (r.flags >> 1) & 3 {
-            0 => line.0.sente_wins += 1,
-            1 => line.0.gote_wins += 1,
-            2 => line.0.draws += 1,
-            _ => line.0.unfinished += 1,
-        }
-        line.1.0 += r.rating_sum;
-        line.1.1 += u32::from((r.flags >> 4) & 3);
-        if r.newest != u32::MAX && line.2.is_none_or(|(n, _)| r.newest > n) {
-            line.2 = Some((r.newest, r.id));
-        }
-        if line.3.len() < top {
-            line.3.push(r.id);
-        }
+    let counted = count(blob, names.len(), b, &sets, top);
+    drop(rows);
+    let (games, ended) = (counted.games, counted.ended);
+    let mut lines: Vec<Line> = Vec::with_capacity(names.len());
+    for (name, t) in names.iter().zip(counted.moves) {
+        let mut line = MoveLine::new(name);
+        line.games = t.games;
+        [line.sente_wins, line.gote_wins, line.draws, line.unfinished] = t.results;
+        lines.push((line, t.ratings, t.newest, t.top));
     }
     let mut of = conn.prepare_cached("SELECT path, game, start_iso FROM games WHERE id = ?1")?;
     let mut out = Vec::with_capacity(lines.len());
