@@ -562,6 +562,13 @@ fn selection_bounds(conn: &Connection, selection: &Selection) -> rusqlite::Resul
     Ok(Some(b))
 }
 
+/// Whether `selection`'s filters are those of the finest level (months or time controls
+/// with ratings): its rows grow about as the games do, so a position's packed games are
+/// read instead where it has them.
+pub(crate) fn finest(conn: &Connection, selection: &Selection) -> rusqlite::Result<bool> {
+    Ok(selection_bounds(conn, selection)?.is_some_and(|b| b.level == 3))
+}
+
 /// Whether the position of `keys` is counted in the buckets.
 fn counted(conn: &Connection, keys: [i64; 2]) -> rusqlite::Result<bool> {
     let has: Option<i64> = conn
@@ -783,14 +790,19 @@ fn from_postings(
     selection: &Selection,
     top: usize,
 ) -> rusqlite::Result<Option<Explore>> {
-    let plain = selection.without_tags();
-    let Some(f) = plain.fact_filters() else {
-        return Ok(None);
-    };
-    let Some(b) = bounds(conn, &plain, &f) else {
+    let Some(b) = row_bounds(conn, selection) else {
         return Ok(None);
     };
     crate::postings::explore(conn, target, keys, &b, selection.tag_filters(), top)
+}
+
+/// The bounds of `selection`'s filters other than its tag filters, when the packed games
+/// ([`crate::postings`]) decide them all: dates by whole months, time controls, ratings at
+/// multiples of [`BAND`], and any tag filters.
+pub(crate) fn row_bounds(conn: &Connection, selection: &Selection) -> Option<Bounds> {
+    let plain = selection.without_tags();
+    let f = plain.fact_filters()?;
+    bounds(conn, &plain, &f)
 }
 
 /// `explore --by opening` of `target` over the games `selection` keeps, from the buckets

@@ -184,6 +184,9 @@ impl Db {
         let selection = &selection.clone().mover(target.side_to_move());
         crate::tags::check_rules(conn, db, selection)?;
         let mut found = None;
+        if let Some(counts) = crate::kept::find_each(conn, db, target, selection, limit, each)? {
+            return Ok(counts);
+        }
         if selection.is_empty() {
             if let Some(counts) = fast::find_each(conn, db, target, limit, self.chunk, each)? {
                 return Ok(counts);
@@ -278,8 +281,20 @@ impl Db {
         ];
         let confirmed = fast::first_hit_is(conn, db, target, keys)?;
         if confirmed {
-            let counted = crate::buckets::explore_openings(conn, target, keys, selection)
-                .map_err(|e| schema::db_err(db, e))?;
+            let err = |e| schema::db_err(db, e);
+            // The packed games first where the buckets are not quicker: tag filters (the
+            // buckets do not count them per 戦型) and the finest level.
+            let rows_first = !selection.tag_filters().is_empty()
+                || crate::buckets::finest(conn, selection).map_err(err)?;
+            if rows_first {
+                if let Some(o) =
+                    crate::kept::openings(conn, target, keys, selection).map_err(err)?
+                {
+                    return Ok(o);
+                }
+            }
+            let counted =
+                crate::buckets::explore_openings(conn, target, keys, selection).map_err(err)?;
             if let Some(openings) = counted {
                 return Ok(openings);
             }

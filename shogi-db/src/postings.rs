@@ -180,6 +180,84 @@ fn kept_sets(conn: &Connection, f: &TagFilter) -> rusqlite::Result<Option<Vec<bo
     Ok(Some(keep))
 }
 
+/// A game of a packed row that the filters keep.
+pub(crate) struct KeptGame {
+    pub id: u32,
+    /// Its records in the row: its hits, unless `repeats`.
+    pub records: u32,
+    pub repeats: bool,
+    /// Its tag set and winner (0 sente, 1 gote, 2 draw, 3 none).
+    pub set: u32,
+    pub winner: u8,
+}
+
+/// The games of the packed row of `keys` that `b` and the tag filters `tags` keep, in the
+/// row's order; `None` when the position has no row or a tag filter's want was not counted.
+pub(crate) fn kept_games(
+    conn: &Connection,
+    keys: [i64; 2],
+    b: &Bounds,
+    tags: &[TagFilter],
+) -> rusqlite::Result<Option<Vec<KeptGame>>> {
+    let mut sets = Vec::new();
+    for f in tags {
+        match kept_sets(conn, f)? {
+            Some(s) => sets.push(s),
+            None => return Ok(None),
+        }
+    }
+    let mut st =
+        conn.prepare_cached("SELECT games FROM position_games WHERE key = ?1 AND check_key = ?2")?;
+    let mut rows = st.query(params![keys[0], keys[1]])?;
+    let Some(row) = rows.next()? else {
+        return Ok(None);
+    };
+    let Some(blob) = row.get_ref(0)?.as_blob_or_null()? else {
+        return Ok(None);
+    };
+    let mut kept: Vec<KeptGame> = Vec::new();
+    // A game's records follow one another and share its facts.
+    let mut keeping = false;
+    for c in blob.chunks_exact(RECORD) {
+        let r = record(c);
+        if r.flags & 1 == 1 {
+            keeping = b.keeps(r.dims) && sets.iter().all(|s| s.get(r.set as usize) == Some(&true));
+            if keeping {
+                kept.push(KeptGame {
+                    id: r.id,
+                    records: 0,
+                    repeats: r.flags & 0x40 != 0,
+                    set: r.set,
+                    winner: (r.flags >> 1) & 3,
+                });
+            }
+        }
+        if let Some(g) = kept.last_mut().filter(|_| keeping) {
+            g.records += 1;
+        }
+    }
+    Ok(Some(kept))
+}
+
+/// The `main:` want id of each tag set that has one (`explore --by opening`'s names).
+pub(crate) fn set_mains(conn: &Connection) -> rusqlite::Result<Vec<i64>> {
+    // By the names' ids: a range of the primary key each, not a scan of every set's wants.
+    let mut st = conn.prepare_cached(
+        "SELECT w.want, w.sets FROM bucket_tags t JOIN want_sets w ON w.want = t.id \
+         WHERE t.want >= 'main:' AND t.want < 'main;' AND w.sides = 0",
+    )?;
+    let mut mains = Vec::new();
+    for row in st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, u32>(1)?)))? {
+        let (main, set) = row?;
+        let at = set as usize;
+        if mains.len() <= at {
+            mains.resize(at + 1, 0);
+        }
+        mains[at] = main;
+    }
+    Ok(mains)
+}
+
 /// A record's fields.
 struct Record {
     id: u32,
