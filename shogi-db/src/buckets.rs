@@ -581,6 +581,21 @@ fn counted(conn: &Connection, keys: [i64; 2]) -> rusqlite::Result<bool> {
 }
 
 impl Bounds {
+    /// Bounds that keep every game.
+    #[cfg(test)]
+    pub(crate) fn none() -> Bounds {
+        Bounds {
+            level: 0,
+            months: (i64::MIN, i64::MAX),
+            tcs: None,
+            bands: (i64::MIN, i64::MAX),
+            rating_of: RatingOf::Both,
+            mover: None,
+            tag: 0,
+            sides: 0,
+        }
+    }
+
     /// Whether a bucket of these dimensions is kept.
     pub(crate) fn keeps(&self, d: [i64; 5]) -> bool {
         if self.level & 1 == 1 {

@@ -61,7 +61,6 @@ pub(crate) fn find_each(
     if !first_hit_is(conn, db, target, keys)? {
         return Ok(None);
     }
-    games.sort_unstable_by_key(|g| g.id);
     let mut hits_of = conn
         .prepare_cached(
             "SELECT count(*) FROM positions WHERE key = ?1 AND check_key = ?2 AND game_id = ?3",
@@ -83,6 +82,14 @@ pub(crate) fn find_each(
         games: games.len(),
     };
     let mut shown = limit.unwrap_or(usize::MAX).min(total);
+    // Each game has a hit at least: the first `shown` games by id hold the hits shown, and
+    // only those are put in order (a million at the start of a million games).
+    let first = shown.min(games.len());
+    if first > 0 && first < games.len() {
+        games.select_nth_unstable_by_key(first - 1, |g| g.id);
+    }
+    games.truncate(first);
+    games.sort_unstable_by_key(|g| g.id);
     // The whole row of each hit shown, and its tags when a tag filter asked for them, as
     // the replaying path gives them.
     let sql = format!(
@@ -141,12 +148,22 @@ pub(crate) fn openings(
     let mains = set_mains(conn)?;
     // Games and results per `main:` id first (a million games at the start of a million),
     // then per name (two ids can share one: no tags and a game named `none`).
-    let mut by_id: HashMap<i64, [u32; 5]> = HashMap::new();
+    let mut by_set: Vec<[u32; 5]> = vec![[0; 5]; mains.len().max(1)];
     for g in games {
-        let main = mains.get(g.set as usize).copied().unwrap_or(0);
-        let n = by_id.entry(main).or_default();
-        n[0] += 1;
-        n[1 + usize::from(g.winner.min(3))] += 1;
+        let at = g.set as usize;
+        if by_set.len() <= at {
+            by_set.resize(at + 1, [0; 5]);
+        }
+        by_set[at][0] += 1;
+        by_set[at][1 + usize::from(g.winner.min(3))] += 1;
+    }
+    let mut by_id: HashMap<i64, [u32; 5]> = HashMap::new();
+    for (set, n) in by_set.into_iter().enumerate().filter(|(_, n)| n[0] > 0) {
+        let main = mains.get(set).copied().unwrap_or(0);
+        let sum = by_id.entry(main).or_default();
+        for (a, b) in sum.iter_mut().zip(n) {
+            *a += b;
+        }
     }
     let mut by: HashMap<String, OpeningCount> = HashMap::new();
     for (main, n) in by_id {

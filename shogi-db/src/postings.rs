@@ -181,6 +181,7 @@ fn kept_sets(conn: &Connection, f: &TagFilter) -> rusqlite::Result<Option<Vec<bo
 }
 
 /// A game of a packed row that the filters keep.
+#[derive(Debug, PartialEq)]
 pub(crate) struct KeptGame {
     pub id: u32,
     /// Its records in the row: its hits, unless `repeats`.
@@ -215,28 +216,78 @@ pub(crate) fn kept_games(
     let Some(blob) = row.get_ref(0)?.as_blob_or_null()? else {
         return Ok(None);
     };
+    Ok(Some(kept_in(blob, b, &sets, PART_RECORDS)))
+}
+
+/// The games of `blob` that `b` and `sets` keep, scanned in parts of `part` records on the
+/// thread pool.
+fn kept_in(blob: &[u8], b: &Bounds, sets: &[Vec<bool>], part: usize) -> Vec<KeptGame> {
+    use rayon::prelude::*;
+    let parts: Vec<KeptPart> = blob
+        .par_chunks(part.max(1) * RECORD)
+        .map(|bytes| KeptPart::scan(bytes, b, sets))
+        .collect();
     let mut kept: Vec<KeptGame> = Vec::new();
-    // A game's records follow one another and share its facts.
-    let mut keeping = false;
-    for c in blob.chunks_exact(RECORD) {
-        let r = record(c);
-        if r.flags & 1 == 1 {
-            keeping = b.keeps(r.dims) && sets.iter().all(|s| s.get(r.set as usize) == Some(&true));
-            if keeping {
-                kept.push(KeptGame {
-                    id: r.id,
-                    records: 0,
-                    repeats: r.flags & 0x40 != 0,
-                    set: r.set,
-                    winner: (r.flags >> 1) & 3,
-                });
+    // Whether the last game so far is kept and may have records in the next part.
+    let mut open = false;
+    for p in parts {
+        if open {
+            if let Some(g) = kept.last_mut() {
+                g.records += p.leading;
             }
         }
-        if let Some(g) = kept.last_mut().filter(|_| keeping) {
-            g.records += 1;
-        }
+        open = p.open.unwrap_or(open);
+        kept.extend(p.games);
     }
-    Ok(Some(kept))
+    kept
+}
+
+/// The kept games of one part of a packed row.
+struct KeptPart {
+    /// Records at its start that belong to the game before it.
+    leading: u32,
+    games: Vec<KeptGame>,
+    /// Whether its last game is kept (`None`: no game starts in it).
+    open: Option<bool>,
+}
+
+impl KeptPart {
+    /// The games of `bytes` that `b` and the kept sets `sets` keep (a game's records follow
+    /// one another and share its facts).
+    fn scan(bytes: &[u8], b: &Bounds, sets: &[Vec<bool>]) -> KeptPart {
+        let mut part = KeptPart {
+            leading: 0,
+            games: Vec::new(),
+            open: None,
+        };
+        for c in bytes.chunks_exact(RECORD) {
+            let r = record(c);
+            if r.flags & 1 == 1 {
+                let keeping =
+                    b.keeps(r.dims) && sets.iter().all(|s| s.get(r.set as usize) == Some(&true));
+                part.open = Some(keeping);
+                if keeping {
+                    part.games.push(KeptGame {
+                        id: r.id,
+                        records: 0,
+                        repeats: r.flags & 0x40 != 0,
+                        set: r.set,
+                        winner: (r.flags >> 1) & 3,
+                    });
+                }
+            }
+            match part.open {
+                None => part.leading += 1,
+                Some(true) => {
+                    if let Some(g) = part.games.last_mut() {
+                        g.records += 1;
+                    }
+                }
+                Some(false) => {}
+            }
+        }
+        part
+    }
 }
 
 /// The `main:` want id of each tag set that has one (`explore --by opening`'s names).
@@ -294,7 +345,7 @@ type Line = (MoveLine, (f64, u32), Option<(u32, u32)>, Vec<u32>);
 
 /// A move's counts so far: games, results (sente, gote, draw, none), rating sum and count,
 /// newest (place, id), top ids.
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct Tally {
     games: u32,
     results: [u32; 4],
@@ -304,7 +355,7 @@ struct Tally {
 }
 
 /// The counts of one part of a packed row: per move index, games and lines ending here.
-#[derive(Clone)]
+#[derive(Clone, Debug, PartialEq)]
 struct Part {
     moves: Vec<Tally>,
     games: u32,
@@ -376,12 +427,25 @@ impl Part {
 /// The counts of a packed row's records that `b` and `sets` keep, `moves` move indexes: a
 /// large row is counted in parts on the thread pool, merged in order.
 fn count(blob: &[u8], moves: usize, b: &Bounds, sets: &[Vec<bool>], top: usize) -> Part {
+    count_in(blob, moves, b, sets, top, PART_RECORDS)
+}
+
+/// [`count`] in parts of `part` records.
+fn count_in(
+    blob: &[u8],
+    moves: usize,
+    b: &Bounds,
+    sets: &[Vec<bool>],
+    top: usize,
+    part: usize,
+) -> Part {
     use rayon::prelude::*;
-    if blob.len() <= PART_RECORDS * RECORD {
+    let part = part.max(1);
+    if blob.len() <= part * RECORD {
         return Part::new(moves).scan(blob, b, sets, top);
     }
     let parts: Vec<Part> = blob
-        .par_chunks(PART_RECORDS * RECORD)
+        .par_chunks(part * RECORD)
         .map(|bytes| Part::new(moves).scan(bytes, b, sets, top))
         .collect();
     parts
@@ -458,4 +522,61 @@ pub(crate) fn explore(
         out.push((line, ratings));
     }
     Ok(Some(table(target, out, games, ended)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row of 40 games of 1 to 3 moves (some ending at the position), in 3 tag sets.
+    fn row() -> (String, Vec<u8>) {
+        let pool = ["2g2f", "5g5f", "7g7f"];
+        let games = (0..40u32)
+            .map(|i| Entry {
+                id: i64::from(i) + 1,
+                set: i % 3,
+                top: 40 - i,
+                newest: (i % 5 != 0).then_some(i * 7 % 40),
+                ratings: (3000.0 + f64::from(i), 2),
+                dims: [24_000 + i64::from(i), 0, 30, 31, 30],
+                winner: (i % 4) as u8,
+                ended: i % 4 == 0,
+                repeats: i % 9 == 0,
+                moves: pool[..(i % 3) as usize + usize::from(i % 4 != 0)].to_vec(),
+            })
+            .collect();
+        pack(games).unwrap()
+    }
+
+    #[test]
+    fn parts_of_a_row_add_up_to_the_whole() {
+        let (moves, blob) = row();
+        let moves = moves.split(' ').count();
+        let all = Bounds::none();
+        for sets in [vec![], vec![vec![true, false, true]]] {
+            let whole = kept_in(&blob, &all, &sets, usize::MAX / RECORD);
+            assert!(whole.len() > 20 && whole.iter().any(|g| g.records > 2));
+            assert!(whole.iter().all(|g| sets.is_empty() || g.set != 1));
+            for top in [0, 2, 50] {
+                let once = count_in(&blob, moves, &all, &sets, top, usize::MAX / RECORD);
+                assert_eq!(once.games as usize, whole.len());
+                for part in [1, 2, 3, 7, 64] {
+                    let got = count_in(&blob, moves, &all, &sets, top, part);
+                    // Sums of ratings in another order: equal to rounding.
+                    for (a, b) in got.moves.iter().zip(&once.moves) {
+                        assert!((a.ratings.0 - b.ratings.0).abs() < 1e-6);
+                    }
+                    let cut = |p: Part| {
+                        let moves = p
+                            .moves
+                            .into_iter()
+                            .map(|t| (t.games, t.results, t.newest, t.top));
+                        (p.games, p.ended, moves.collect::<Vec<_>>())
+                    };
+                    assert_eq!(cut(got), cut(once.clone()), "part {part}, top {top}");
+                    assert_eq!(kept_in(&blob, &all, &sets, part), whole, "part {part}");
+                }
+            }
+        }
+    }
 }
