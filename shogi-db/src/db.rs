@@ -146,7 +146,11 @@ impl Db {
     ///
     /// Without filters the hits are those of the key and the check key (see
     /// [`crate::key::check_key`]), one of them replayed and compared with the position;
-    /// should that one not be the position, or with filters, every hit is replayed.
+    /// with filters the packed games of a position of at least [`crate::MIN_GAMES`] games
+    /// decide (dates by whole months, time controls, ratings at multiples of
+    /// [`crate::BAND`], tag filters: the games kept and their counts from the row, the hits
+    /// shown read game by game); should the replayed hit not be the position, or with other
+    /// filters, every hit is replayed.
     pub fn find(
         &self,
         target: &Position,
@@ -215,8 +219,9 @@ impl Db {
     /// aggregated at index time (see the `buckets` table) when the filters are only dates by
     /// whole months, time controls and ratings bounded at multiples of [`crate::BAND`], or
     /// one opening, castle or class filter (`--opening`, `--castle`, `--class`, any `--side`)
-    /// alone; other filters (players, events, plies, endings, several tag filters, a tag
-    /// filter with dates or ratings, …) are applied to every hit.
+    /// alone; from its packed games with several tag filters, a tag filter with those of
+    /// the buckets, or months or time controls with ratings; other filters (players, events,
+    /// plies, endings, …) are applied to every hit.
     pub fn explore(&self, target: &Position, selection: &Selection) -> Result<Explore, DbError> {
         self.explore_top(target, selection, 0)
     }
@@ -258,8 +263,8 @@ impl Db {
     /// those of the key and check key (one replayed, as [`Db::find`] confirms them). A
     /// position of at least [`crate::MIN_GAMES`] games is answered from counts made at index
     /// time when the filters are only those [`Db::explore`] answers so (dates by whole
-    /// months, time controls, ratings at multiples of [`crate::BAND`]); with other filters
-    /// every hit is replayed and filtered.
+    /// months, time controls, ratings at multiples of [`crate::BAND`]), and from its packed
+    /// games with tag filters too; with other filters every hit is replayed and filtered.
     pub fn explore_openings(
         &self,
         target: &Position,
