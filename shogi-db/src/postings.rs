@@ -200,13 +200,9 @@ pub(crate) fn kept_games(
     b: &Bounds,
     tags: &[TagFilter],
 ) -> rusqlite::Result<Option<Vec<KeptGame>>> {
-    let mut sets = Vec::new();
-    for f in tags {
-        match kept_sets(conn, f)? {
-            Some(s) => sets.push(s),
-            None => return Ok(None),
-        }
-    }
+    let Some(sets) = filters_sets(conn, tags)? else {
+        return Ok(None);
+    };
     let mut st =
         conn.prepare_cached("SELECT games FROM position_games WHERE key = ?1 AND check_key = ?2")?;
     let mut rows = st.query(params![keys[0], keys[1]])?;
@@ -307,6 +303,18 @@ pub(crate) fn set_mains(conn: &Connection) -> rusqlite::Result<Vec<i64>> {
         mains[at] = main;
     }
     Ok(mains)
+}
+
+/// The sets each tag filter keeps ([`kept_sets`]), when the database counted every want.
+fn filters_sets(conn: &Connection, tags: &[TagFilter]) -> rusqlite::Result<Option<Vec<Vec<bool>>>> {
+    let mut sets = Vec::new();
+    for f in tags {
+        match kept_sets(conn, f)? {
+            Some(s) => sets.push(s),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(sets))
 }
 
 /// A record's fields.
@@ -464,13 +472,9 @@ pub(crate) fn explore(
     tags: &[TagFilter],
     top: usize,
 ) -> rusqlite::Result<Option<Explore>> {
-    let mut sets = Vec::new();
-    for f in tags {
-        match kept_sets(conn, f)? {
-            Some(s) => sets.push(s),
-            None => return Ok(None),
-        }
-    }
+    let Some(sets) = filters_sets(conn, tags)? else {
+        return Ok(None);
+    };
     let mut st = conn.prepare_cached(
         "SELECT moves, games FROM position_games WHERE key = ?1 AND check_key = ?2",
     )?;
