@@ -652,6 +652,7 @@ pub(crate) fn explore(
     // without packed games still has its finest buckets.
     let b = match selection_bounds(conn, selection)? {
         Some(b) if top <= TOP_KEPT && b.level < 3 => b,
+        Some(b) if top == 0 && b.level != 3 => b,
         Some(b) if top == 0 => match from_postings(conn, target, keys, selection, top)? {
             Some(table) => return Ok(Some(table)),
             None => b,
