@@ -7,7 +7,7 @@
 //! ```text
 //! cargo run --release -p shogi-db --example bench_explore -- OUT_DIR [--games 100000]
 //!     [--reuse: the games written before] [--dbs before,notags,after] [--keep DB]
-//!     [--delete-input]
+//!     [--delete-input] [--query: the databases built before, not indexed again]
 //! ```
 //!
 //! `--dbs` names the databases built: `before` (no buckets), `notags` (buckets, no openings
@@ -26,21 +26,26 @@ use shogi_db::{Db, IndexOptions, index};
 use std::path::Path;
 use std::time::Instant;
 
-/// The main lines [`write_games`] wrote of the games `keep` (drawn again from the same seed).
-fn replay_games(n: usize, keep: &[usize]) -> Vec<Vec<shogi_core::Move>> {
-    let mut rng = Rng(7);
-    (0..n)
-        .filter_map(|i| {
-            let line = game(&mut rng).0;
-            keep.contains(&i).then_some(line)
+/// The main lines of 99 games drawn from the files under `dir` (a random folder of
+/// [`write_games`], then a random file in it): read back, not generated again, so that
+/// `--reuse` costs 99 reads rather than replaying every game's moves.
+fn chosen_lines(dir: &Path, n: usize) -> Vec<Vec<shogi_core::Move>> {
+    let mut rng = Rng(99);
+    let folders = n.div_ceil(1000);
+    (0..99)
+        .map(|_| {
+            let sub = dir.join(format!("{:03}", rng.below(folders)));
+            let mut files: Vec<_> = std::fs::read_dir(&sub)
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .collect();
+            files.sort();
+            let file = &files[rng.below(files.len())];
+            let record = shogi_kif::read_path(file, shogi_kif::ReadOptions::default()).unwrap();
+            record.moves.moves.iter().map(|node| node.mv).collect()
         })
         .collect()
-}
-
-/// The games whose positions are queried: 99 drawn from `n`.
-fn chosen(n: usize) -> Vec<usize> {
-    let mut rng = Rng(99);
-    (0..99).map(|_| rng.below(n)).collect()
 }
 
 /// The peak resident memory of this process since the last [`reset_peak`], in MB.
@@ -83,9 +88,8 @@ fn game(rng: &mut Rng) -> Facts {
     (moves, date, ratings, ending, tc, (y, m, d))
 }
 
-fn write_games(dir: &Path, n: usize, keep: &[usize]) -> Vec<Vec<shogi_core::Move>> {
+fn write_games(dir: &Path, n: usize) {
     let mut rng = Rng(7);
-    let mut lines = Vec::new();
     for i in 0..n {
         let (moves, date, ratings, ending, tc, (y, m, d)) = game(&mut rng);
         let game = csa_game(&moves, ("A", "B"), Some(&date), ending, ratings, None);
@@ -95,17 +99,14 @@ fn write_games(dir: &Path, n: usize, keep: &[usize]) -> Vec<Vec<shogi_core::Move
         }
         let name = format!("wdoor+{tc}+A+B+{y}{m:02}{d:02}1000{:02}.csa", i % 60);
         std::fs::write(sub.join(name), game).unwrap();
-        if keep.contains(&i) {
-            lines.push(moves);
-        }
     }
-    lines
 }
 
 fn dir_size(dir: &Path) -> u64 {
     let mut n = 0;
     for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let m = e.metadata().unwrap();
+        // Followed through links: a folder of links to another run's folders counts.
+        let m = std::fs::metadata(e.path()).unwrap();
         n += if m.is_dir() {
             dir_size(&e.path())
         } else {
@@ -133,14 +134,15 @@ fn main() {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
     }
-    let keep = chosen(games);
     let t = Instant::now();
-    let lines = if reuse {
-        replay_games(games, &keep)
-    } else {
-        write_games(&dir, games, &keep)
-    };
-    println!("games written/replayed: {:.1} s", t.elapsed().as_secs_f64());
+    if !reuse {
+        write_games(&dir, games);
+    }
+    let lines = chosen_lines(&dir, games);
+    println!(
+        "games written, queried ones read: {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
     let input = dir_size(&dir);
     let paths = [dir.to_str().unwrap()];
     let wanted: Vec<String> = args
@@ -151,8 +153,14 @@ fn main() {
         .map(str::to_string)
         .collect();
     let mut dbs = Vec::new();
+    // `--query`: the databases of an earlier run, queried again without indexing.
+    let query_only = args.iter().any(|a| a == "--query");
     for name in &wanted {
         let db = out.join(format!("{name}.sqlite"));
+        if query_only {
+            dbs.push((name.clone(), db));
+            continue;
+        }
         let _ = std::fs::remove_file(&db);
         let opts = IndexOptions {
             jobs: Some(2),
@@ -279,12 +287,20 @@ fn main() {
                 times.push(start.elapsed().as_secs_f64() * 1e3);
                 games.push(table.games);
             }
+            // The start again, 10 times: its least time is its cost without the load.
+            let start_min = (0..10)
+                .map(|_| {
+                    let start = Instant::now();
+                    db.explore_top(&targets[0], sel, *top).unwrap();
+                    start.elapsed().as_secs_f64() * 1e3
+                })
+                .fold(f64::INFINITY, f64::min);
             let slowest = (1..times.len())
                 .max_by(|&a, &b| times[a].partial_cmp(&times[b]).unwrap())
                 .unwrap();
             println!(
-                "{label} [{name}]: median {:.2} ms, p99 {:.1} ms; start {:.1} ms ({} games); \
-                 slowest other {:.1} ms ({} games)",
+                "{label} [{name}]: median {:.2} ms, p99 {:.1} ms; start {:.1} ms (least of 10 \
+                 more {start_min:.1} ms; {} games); slowest other {:.1} ms ({} games)",
                 percentile(times.clone(), 0.5),
                 percentile(times.clone(), 0.99),
                 times[0],
@@ -297,47 +313,59 @@ fn main() {
     let dated = s()
         .since(text::since("2021-01").unwrap())
         .min_rating(2000.0);
-    for (name, db) in &dbs {
-        let mut times = Vec::new();
-        let mut by_opening = Vec::new();
-        let mut by_opening_dated = Vec::new();
-        for t in &targets {
-            let start = Instant::now();
-            let mut shown = 0;
-            db.find_each(t, &Selection::new(), Some(50), &mut |_| {
-                shown += 1;
-                std::ops::ControlFlow::Continue(())
-            })
-            .unwrap();
-            times.push(start.elapsed().as_secs_f64() * 1e3);
-            if name != "notags" {
-                let start = Instant::now();
-                db.explore_openings(t, &Selection::new()).unwrap();
-                by_opening.push(start.elapsed().as_secs_f64() * 1e3);
-                let start = Instant::now();
-                db.explore_openings(t, &dated).unwrap();
-                by_opening_dated.push(start.elapsed().as_secs_f64() * 1e3);
+    let none = Selection::new();
+    let ranging = tag(TagFlag::Opening, "振り飛車");
+    let ranging_dated = tag(TagFlag::Opening, "振り飛車").since(text::since("2021-01").unwrap());
+    // `find --limit 50` (what `/api/games` reads) and `explore --by opening`, with and
+    // without filters: (label, by opening, selection).
+    let others: Vec<(&str, bool, &Selection)> = vec![
+        ("find --limit 50", false, &none),
+        (
+            "find --limit 50 --since 2021-01 --min-rating 2000",
+            false,
+            &dated,
+        ),
+        ("find --limit 50 --opening 振り飛車", false, &ranging),
+        (
+            "find --limit 50 --opening 振り飛車 --since 2021-01",
+            false,
+            &ranging_dated,
+        ),
+        ("explore --by opening", true, &none),
+        (
+            "explore --by opening --since 2021-01 --min-rating 2000",
+            true,
+            &dated,
+        ),
+        ("explore --by opening --opening 振り飛車", true, &ranging),
+    ];
+    for (label, by_opening, sel) in others {
+        for (name, db) in &dbs {
+            if name == "notags" && (by_opening || sel.tag_rules().is_some()) {
+                continue;
             }
-        }
-        println!(
-            "find --limit 50 [{name}]: median {:.2} ms, p99 {:.1} ms; start {:.1} ms",
-            percentile(times.clone(), 0.5),
-            percentile(times.clone(), 0.99),
-            times[0]
-        );
-        if !by_opening.is_empty() {
+            let run = |t: &Position| {
+                let start = Instant::now();
+                if by_opening {
+                    db.explore_openings(t, sel).unwrap();
+                } else {
+                    db.find_each(t, sel, Some(50), &mut |_| {
+                        std::ops::ControlFlow::Continue(())
+                    })
+                    .unwrap();
+                }
+                start.elapsed().as_secs_f64() * 1e3
+            };
+            let times: Vec<f64> = targets.iter().map(run).collect();
+            let start_min = (0..10)
+                .map(|_| run(&targets[0]))
+                .fold(f64::INFINITY, f64::min);
             println!(
-                "explore --by opening [{name}]: median {:.2} ms, p99 {:.1} ms; start {:.1} ms",
-                percentile(by_opening.clone(), 0.5),
-                percentile(by_opening.clone(), 0.99),
-                by_opening[0]
-            );
-            println!(
-                "explore --by opening --since 2021-01 --min-rating 2000 [{name}]: median {:.2} ms, \
-                 p99 {:.1} ms; start {:.1} ms",
-                percentile(by_opening_dated.clone(), 0.5),
-                percentile(by_opening_dated.clone(), 0.99),
-                by_opening_dated[0]
+                "{label} [{name}]: median {:.2} ms, p99 {:.1} ms; start {:.1} ms (least of 10 \
+                 more {start_min:.1} ms)",
+                percentile(times.clone(), 0.5),
+                percentile(times.clone(), 0.99),
+                times[0]
             );
         }
     }

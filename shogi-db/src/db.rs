@@ -146,7 +146,11 @@ impl Db {
     ///
     /// Without filters the hits are those of the key and the check key (see
     /// [`crate::key::check_key`]), one of them replayed and compared with the position;
-    /// should that one not be the position, or with filters, every hit is replayed.
+    /// with filters the packed games of a position of at least [`crate::MIN_GAMES`] games
+    /// decide (dates by whole months, time controls, ratings at multiples of
+    /// [`crate::BAND`], tag filters: the games kept and their counts from the row, the hits
+    /// shown read game by game); should the replayed hit not be the position, or with other
+    /// filters, every hit is replayed.
     pub fn find(
         &self,
         target: &Position,
@@ -184,6 +188,9 @@ impl Db {
         let selection = &selection.clone().mover(target.side_to_move());
         crate::tags::check_rules(conn, db, selection)?;
         let mut found = None;
+        if let Some(counts) = crate::kept::find_each(conn, db, target, selection, limit, each)? {
+            return Ok(counts);
+        }
         if selection.is_empty() {
             if let Some(counts) = fast::find_each(conn, db, target, limit, self.chunk, each)? {
                 return Ok(counts);
@@ -212,8 +219,9 @@ impl Db {
     /// aggregated at index time (see the `buckets` table) when the filters are only dates by
     /// whole months, time controls and ratings bounded at multiples of [`crate::BAND`], or
     /// one opening, castle or class filter (`--opening`, `--castle`, `--class`, any `--side`)
-    /// alone; other filters (players, events, plies, endings, several tag filters, a tag
-    /// filter with dates or ratings, …) are applied to every hit.
+    /// alone; from its packed games with several tag filters, a tag filter with those of
+    /// the buckets, or months or time controls with ratings; other filters (players, events,
+    /// plies, endings, …) are applied to every hit.
     pub fn explore(&self, target: &Position, selection: &Selection) -> Result<Explore, DbError> {
         self.explore_top(target, selection, 0)
     }
@@ -255,8 +263,8 @@ impl Db {
     /// those of the key and check key (one replayed, as [`Db::find`] confirms them). A
     /// position of at least [`crate::MIN_GAMES`] games is answered from counts made at index
     /// time when the filters are only those [`Db::explore`] answers so (dates by whole
-    /// months, time controls, ratings at multiples of [`crate::BAND`]); with other filters
-    /// every hit is replayed and filtered.
+    /// months, time controls, ratings at multiples of [`crate::BAND`]), and from its packed
+    /// games with tag filters too; with other filters every hit is replayed and filtered.
     pub fn explore_openings(
         &self,
         target: &Position,
@@ -278,8 +286,20 @@ impl Db {
         ];
         let confirmed = fast::first_hit_is(conn, db, target, keys)?;
         if confirmed {
-            let counted = crate::buckets::explore_openings(conn, target, keys, selection)
-                .map_err(|e| schema::db_err(db, e))?;
+            let err = |e| schema::db_err(db, e);
+            // The packed games first where the buckets are not quicker: tag filters (the
+            // buckets do not count them per 戦型) and the finest level.
+            let rows_first = !selection.tag_filters().is_empty()
+                || crate::buckets::finest(conn, selection).map_err(err)?;
+            if rows_first {
+                if let Some(o) =
+                    crate::kept::openings(conn, target, keys, selection).map_err(err)?
+                {
+                    return Ok(o);
+                }
+            }
+            let counted =
+                crate::buckets::explore_openings(conn, target, keys, selection).map_err(err)?;
             if let Some(openings) = counted {
                 return Ok(openings);
             }

@@ -18,7 +18,7 @@
 //! tag_names, game_tags, tag_hits   each game's openings and castles (see `Db::explore_openings`)
 //! meta       name, value (format, startpos_key, created_by, ids_in_path_order, bucket_min_games,
 //!            tag_rules, bucket_tag_rules)
-//! PRAGMA user_version = 6
+//! PRAGMA user_version = 7
 //! ```
 //!
 //! `positions.key` is the 64-bit Zobrist key of board, hands and side to move (see [`key`]
@@ -49,7 +49,8 @@
 //! game's openings and castles), `rows`, `hit`
 //! (hits and counts), `tally` (the explorer's counting), `buckets` (its counts aggregated at
 //! index time; `tag_buckets`: what they count of the tags), `stream` (many hits read on several
-//! threads), `fast` (queries without filters), `exact` (every hit replayed), `scan` (no
+//! threads), `fast` (queries without filters), `kept` (filtered games from the packed rows),
+//! `exact` (every hit replayed), `scan` (no
 //! database), `games` (every game, paged), `load` and `index` (building), `db` (the handle).
 
 mod buckets;
@@ -60,6 +61,7 @@ mod fast;
 mod games;
 mod hit;
 mod index;
+mod kept;
 pub mod key;
 mod load;
 mod postings;

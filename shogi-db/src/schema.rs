@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// The schema version, kept in `PRAGMA user_version`. A database of another version is
 /// refused (re-create it with `shogi index`).
-pub const SCHEMA_VERSION: i64 = 6;
+pub const SCHEMA_VERSION: i64 = 7;
 
 /// What `meta.format` holds, to tell our databases from other SQLite files.
 pub const FORMAT_NAME: &str = "shogi-game-database";

@@ -120,10 +120,14 @@ pub(crate) type WantSet = Vec<(i64, u8)>;
 pub(crate) struct Wants {
     reader: TagReader,
     ids: HashMap<String, i64>,
-    /// The distinct want sets seen (many games share one), and the index of each.
-    sets: Vec<WantSet>,
-    set_of: HashMap<WantSet, u32>,
+    /// The distinct tag sets seen (many games share one: a want set and the `main:` id of
+    /// the name `explore --by opening` counts the game under), and the index of each.
+    sets: Vec<TagSet>,
+    set_of: HashMap<TagSet, u32>,
 }
+
+/// A game's want set and the `bucket_tags.id` of its main 戦型's name (0: no tags read).
+pub(crate) type TagSet = (WantSet, i64);
 
 impl Wants {
     /// Fills `bucket_tags` with every want of the rules and records their fingerprint;
@@ -138,8 +142,8 @@ impl Wants {
         let mut w = Wants {
             reader: TagReader::new(conn)?,
             ids: HashMap::new(),
-            sets: vec![Vec::new()],
-            set_of: HashMap::from([(Vec::new(), 0)]),
+            sets: vec![(Vec::new(), 0)],
+            set_of: HashMap::from([((Vec::new(), 0), 0)]),
         };
         for want in all_wants(rules) {
             w.id(conn, want_text(rules, want))?;
@@ -167,12 +171,18 @@ impl Wants {
         self.id(conn, main_text(name))
     }
 
-    /// The index of game `game_id`'s want set (see [`Wants::set`]).
-    pub(crate) fn game(&mut self, conn: &Connection, game_id: i64) -> rusqlite::Result<u32> {
+    /// The index of game `game_id`'s tag set (see [`Wants::set`]), its main 戦型's name
+    /// having the id `main`.
+    pub(crate) fn game(
+        &mut self,
+        conn: &Connection,
+        game_id: i64,
+        main: i64,
+    ) -> rusqlite::Result<u32> {
         let Some(tags) = self.reader.tags(conn, game_id)? else {
             return Ok(0);
         };
-        let set = self.want_set(conn, &tags)?;
+        let set = (self.want_set(conn, &tags)?, main);
         let n = self.sets.len() as u32;
         Ok(*self.set_of.entry(set).or_insert_with_key(|s| {
             self.sets.push(s.clone());
@@ -211,14 +221,14 @@ impl Wants {
         Ok(set)
     }
 
-    /// Every want set, by index.
-    pub(crate) fn sets(&self) -> &[WantSet] {
+    /// Every tag set, by index.
+    pub(crate) fn sets(&self) -> &[TagSet] {
         &self.sets
     }
 
     /// The want set of an index [`Wants::game`] gave.
     pub(crate) fn set(&self, index: u32) -> &[(i64, u8)] {
-        &self.sets[index as usize]
+        &self.sets[index as usize].0
     }
 }
 

@@ -693,13 +693,14 @@ fn bad_databases_are_refused_and_left_untouched() {
     };
 
     // Another schema version.
-    let other = dir.path().join("v7.sqlite");
+    let other = dir.path().join("older.sqlite");
     std::fs::copy(&f.db, &other).unwrap();
+    let older = shogi_db::SCHEMA_VERSION - 1;
     Connection::open(&other)
         .unwrap()
-        .execute_batch("PRAGMA user_version = 7")
+        .execute_batch(&format!("PRAGMA user_version = {older}"))
         .unwrap();
-    refused(&other, "schema version 7");
+    refused(&other, &format!("schema version {older}"));
 
     // A corrupt file, and a SQLite file of something else.
     let junk = dir.path().join("junk.sqlite");

@@ -434,3 +434,116 @@ fn a_database_without_tags_refuses_the_tag_filters() {
     index(&paths, &tagged, &no_tags).unwrap();
     refused(&tagged);
 }
+
+/// The hits of `find` as compared across databases: path, game, ply, next move, and the
+/// counts of all.
+fn found(
+    db: &Db,
+    pos: &Position,
+    s: &Selection,
+    limit: Option<usize>,
+) -> (Vec<String>, usize, usize) {
+    let f = db.find(pos, s, limit).unwrap();
+    (hit_lines(&f.hits), f.total, f.games)
+}
+
+fn hit_lines(hits: &[shogi_db::Hit]) -> Vec<String> {
+    hits.iter()
+        .map(|h| {
+            let mv = h.next_move.map(|m| m.to_usi());
+            format!("{} {} {} {mv:?}", h.row.path, h.row.game, h.ply)
+        })
+        .collect()
+}
+
+#[test]
+fn find_and_by_opening_from_the_packed_games_equal_the_replayed_hits() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    write_games(&games, 120);
+    // Games that come back to the start and play the same move from it again: their hits
+    // outnumber their records in the packed rows.
+    let back = "2h3h 8b7b 3h2h 7b8b 2h3h 8b7b 3h2h 7b8b 2h3h";
+    for i in 0..4 {
+        let moves: Vec<Move> = back
+            .split(' ')
+            .map(|m| Move::from_usi(m).unwrap())
+            .collect();
+        let ratings = Some((1600.0 + 100.0 * i as f64, 1800.0));
+        let date = format!("2024/0{}/10 10:00:00", 3 + i);
+        let game = csa_game(
+            &moves,
+            ("A", "B"),
+            Some(&date),
+            "%SENNICHITE",
+            ratings,
+            None,
+        );
+        std::fs::write(games.join(format!("back{i}.csa")), game).unwrap();
+    }
+    let games = games.to_str().unwrap().to_string();
+    let all = brute_force_rows(&[games.as_str()], true);
+    let db_path = |name: &str, min| index_min(&[games.as_str()], &dir.path().join(name), min);
+    let (rows, hits) = (db_path("b.sqlite", 2), db_path("p.sqlite", u32::MAX));
+    let (packed, replayed) = (Db::open(&rows).unwrap(), Db::open(&hits).unwrap());
+    let mut sfens: BTreeSet<String> = BTreeSet::new();
+    for h in all.iter().filter(|h| h.ply <= 2) {
+        sfens.insert(h.sfen.clone());
+    }
+    let mut filters = selections();
+    filters.push((
+        "--since 2024-03 --until 2024-09 --min-rating 1700 (the finest level)".into(),
+        Selection::new()
+            .since(text::since("2024-03").unwrap())
+            .until(text::until("2024-09").unwrap())
+            .min_rating(1700.0),
+    ));
+    filters.push((
+        "--max-rating 1800".into(),
+        Selection::new().max_rating(1800.0),
+    ));
+    let mut checked = 0;
+    for sfen in &sfens {
+        let pos = text::position(sfen).unwrap();
+        for (name, s) in &filters {
+            for limit in [None, Some(3)] {
+                let what = format!("find {name} at {sfen}, limit {limit:?}");
+                let want = replayed.find(&pos, s, limit).unwrap();
+                let got = packed.find(&pos, s, limit).unwrap();
+                assert_eq!(hit_lines(&got.hits), hit_lines(&want.hits), "{what}");
+                assert_eq!(got.counts(), want.counts(), "{what}");
+                // The whole rows too (tags included when a tag filter asked for them).
+                assert_eq!(got.hits, want.hits, "{what}: rows");
+                checked += usize::from(want.total > want.games);
+            }
+            let by = openings_brute(&all, sfen, s);
+            let what = format!("--by opening {name} at {sfen}");
+            assert_eq!(openings_got(&packed, &pos, s, &what), by, "{what}");
+        }
+    }
+    // Some positions had more hits than games (the games coming back).
+    assert!(checked > 0, "{checked}");
+    // With the stored tags gone (which the replayed hits are filtered with), the packed
+    // database still answers the tag filters: from its rows.
+    let conn = rusqlite::Connection::open(&rows).unwrap();
+    conn.execute_batch("DELETE FROM tag_hits; DELETE FROM game_tags;")
+        .unwrap();
+    let packed = Db::open(&rows).unwrap();
+    let start_sfen = &all.iter().find(|h| h.ply == 0).unwrap().sfen;
+    let start = text::position(start_sfen).unwrap();
+    let mut answered = 0;
+    for (name, s) in filters.iter().filter(|(n, _)| n.contains("--side either")) {
+        let want = found(&replayed, &start, s, Some(5));
+        assert_eq!(
+            found(&packed, &start, s, Some(5)),
+            want,
+            "find {name} (rows)"
+        );
+        let by = openings_brute(&all, start_sfen, s);
+        let what = format!("--by opening {name} (rows)");
+        assert_eq!(openings_got(&packed, &start, s, &what), by, "{what}");
+        answered += usize::from(want.2 > 0);
+    }
+    assert!(answered > 5, "{answered}");
+}
