@@ -254,6 +254,22 @@ fn match_openings_come_from_the_book_and_explore_marks_its_moves() {
 
 // `shogi book build --analysis`: the book of an analysis cache, alone and valuing the games'.
 
+/// `shogi book build --analysis CACHE -o OUT --max-ply 32 EXTRA…`.
+fn build_from_cache(cache: &str, out: &str, extra: &[&str]) -> common::Output {
+    let mut a = vec![
+        "book",
+        "build",
+        "--analysis",
+        cache,
+        "-o",
+        out,
+        "--max-ply",
+        "32",
+    ];
+    a.extend(extra);
+    shogi(&a)
+}
+
 #[test]
 fn the_cache_gives_lines_values_and_depths() {
     let start = Position::startpos(Variant::Standard);
@@ -287,19 +303,7 @@ fn the_cache_gives_lines_values_and_depths() {
     for memory in ["1", "0"] {
         let book = dir.join(format!("m{memory}.db"));
         let b = book.display().to_string();
-        let a = [
-            "book",
-            "build",
-            "--analysis",
-            &cache,
-            "-o",
-            &b,
-            "--max-ply",
-            "32",
-            "--memory",
-            memory,
-        ];
-        let out = shogi(&a);
+        let out = build_from_cache(&cache, &b, &["--memory", memory]);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
         assert!(
             stderr(&out).contains(": 6 result(s), 2 not used, 2 unreadable"),
@@ -325,16 +329,7 @@ fn the_cache_gives_lines_values_and_depths() {
         .display()
         .to_string();
     let b = dir.join("i.db").display().to_string();
-    let out = shogi(&[
-        "book",
-        "build",
-        "--analysis",
-        &cache,
-        "-o",
-        &b,
-        "--max-ply",
-        "32",
-    ]);
+    let out = build_from_cache(&cache, &b, &[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
         stderr(&out).contains(": 1 result(s), 0 not used, 1 unreadable"),
