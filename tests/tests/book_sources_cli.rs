@@ -40,6 +40,16 @@ fn write_games(dir: &Path, n: usize, min_plies: usize) -> Vec<(String, Vec<Move>
     games
 }
 
+/// Nothing temporary (`*.tmp`) is left in `dir`.
+fn assert_no_temporary_files(dir: &Path) {
+    let left: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 #[test]
 fn build_from_the_database_equals_build_from_the_records() {
     let dir = scratch("book-db");
@@ -106,12 +116,7 @@ fn build_from_the_database_equals_build_from_the_records() {
                 "{ext} {filter:?}"
             );
         }
-        let left: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
-            .collect();
-        assert!(left.is_empty(), "{left:?}");
+        assert_no_temporary_files(&dir);
         // The count of each start move equals a count over the games themselves.
         let mut brute: HashMap<String, u64> = HashMap::new();
         for (sente, line) in &games {
@@ -580,11 +585,5 @@ fn the_engine_book_on_disk_builds_the_same_book_valued_as_by_hand() {
     }
     assert_eq!(valued, expected);
     assert!(kinds.iter().all(|n| *n > 3), "{kinds:?}");
-    // Nothing temporary is left.
-    let left: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
+    assert_no_temporary_files(&dir);
 }
