@@ -77,14 +77,21 @@ def ensure_python(py):
     return py or scratch_venv.python_in(os.path.join(CACHE, "venv"), ["cshogi==1.1.0"])
 
 
-def ensure_corpus(d, games, encoding):
+def ensure_corpus(d, games, encoding, given=False):
+    """Writes the games into `d` unless they are there. In the default folder a rebuilt
+    generator (new mtime) writes them again; a folder given with --dir is used as it is when
+    it holds the same number of games in the same encoding, so that several builds (worktrees,
+    each with its own generator) time and compare the very same files."""
     stamp = os.path.join(d, ".complete")
-    # A rebuilt generator (new mtime) writes the games again.
-    want = f"{games} {encoding} {int(os.path.getmtime(GEN))}"
     if os.path.exists(stamp):
         with open(stamp) as f:
-            if f.read().strip() == want:
-                return
+            have = f.read().split()
+        if given and have[:2] == [str(games), encoding]:
+            return
+    want = f"{games} {encoding} {int(os.path.getmtime(GEN))}"
+    if os.path.exists(stamp):
+        if " ".join(have) == want:
+            return
         for name in os.listdir(d):
             if name.endswith((".kif", ".kifu")):
                 os.remove(os.path.join(d, name))
@@ -177,7 +184,7 @@ def main():
     if not a.no_build:
         ensure_built()
     d = a.dir or os.path.join(CACHE, f"games-{a.games}-{a.encoding}")
-    ensure_corpus(d, a.games, a.encoding)
+    ensure_corpus(d, a.games, a.encoding, given=bool(a.dir))
     if a.compare:
         compare(a.compare, d)
     names = [n for n in os.listdir(d) if n.endswith((".kif", ".kifu"))]
