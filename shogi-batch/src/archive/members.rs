@@ -231,10 +231,10 @@ fn tar_members(
     wanted: &[&Member],
     each: &mut dyn FnMut(usize, Bytes) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let mut tar = tar::Archive::new(reader);
+    let mut tar = tar::Archive::new(super::forward::Forward::new(reader));
     let mut pos = 0;
     let mut broke = None;
-    match tar.entries() {
+    match tar.entries_with_seek() {
         Err(e) => broke = Some(tar_reason(&e)),
         Ok(entries) => {
             for (index, entry) in entries.enumerate() {

@@ -8,6 +8,7 @@
 //! sharded by that relative path like a file of a folder.
 
 mod codec;
+mod forward;
 pub(crate) mod members;
 
 pub use codec::Codec;
@@ -388,8 +389,8 @@ fn list_7z(mut reader: BufReader<std::fs::File>) -> Result<Listing, String> {
 
 fn list_tar(reader: Box<dyn Read + '_>, budget: &mut u64) -> Listing {
     let mut out = Listing::default();
-    let mut tar = tar::Archive::new(reader);
-    let entries = match tar.entries() {
+    let mut tar = tar::Archive::new(forward::Forward::new(reader));
+    let entries = match tar.entries_with_seek() {
         Ok(e) => e,
         Err(e) => {
             out.tail = Some(e.to_string());
