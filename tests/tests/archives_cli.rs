@@ -96,9 +96,7 @@ fn compress(suffix: &str, bytes: &[u8]) -> Vec<u8> {
             e.write_all(bytes).unwrap();
             e.finish().unwrap()
         }
-        "zst" => {
-            ruzstd::encoding::compress_to_vec(bytes, ruzstd::encoding::CompressionLevel::Fastest)
-        }
+        "zst" => zstd::bulk::compress(bytes, 1).unwrap(),
         "xz" => {
             let mut w =
                 lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(1))
