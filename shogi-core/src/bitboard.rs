@@ -3,6 +3,18 @@
 
 use crate::types::{Color, Role, Square};
 
+/// The one-square sets, indexed by square (128 entries so that an index masked with 127
+/// needs no bounds check; the entries past 80 are never read).
+static SQUARE_BITS: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
 /// A set of squares. Bit `i` is the square with index `i` (`(file - 1) * 9 + rank - 1`).
 ///
 /// The representation is private to the crate; use the methods, the set operators and the
@@ -71,22 +83,29 @@ impl Bitboard {
         }
     }
 
+    /// [`Bitboard::from_square`], looked up: a 128-bit shift by a variable amount takes
+    /// several instructions, a load from this table one or two (for the hot paths).
+    #[inline(always)]
+    pub(crate) fn square(sq: Square) -> Bitboard {
+        Bitboard(SQUARE_BITS[sq.index() & 127])
+    }
+
     /// Adds a square.
     #[inline(always)]
     pub fn insert(&mut self, sq: Square) {
-        self.0 |= 1u128 << sq.index();
+        self.0 |= Bitboard::square(sq).0;
     }
 
     /// Removes a square.
     #[inline(always)]
     pub fn remove(&mut self, sq: Square) {
-        self.0 &= !(1u128 << sq.index());
+        self.0 &= !Bitboard::square(sq).0;
     }
 
     /// Toggles a square.
     #[inline(always)]
     pub fn toggle(&mut self, sq: Square) {
-        self.0 ^= 1u128 << sq.index();
+        self.0 ^= Bitboard::square(sq).0;
     }
 
     /// The squares of one file (1..=9).
@@ -638,6 +657,22 @@ mod tests {
 
     fn sq(s: &str) -> Square {
         Square::from_usi(s).unwrap()
+    }
+
+    #[test]
+    fn the_square_table_is_the_shifted_bit() {
+        for sq in Square::all() {
+            assert_eq!(Bitboard::square(sq), Bitboard::from_square(sq));
+            let mut b = Bitboard::EMPTY;
+            b.insert(sq);
+            assert_eq!(b, Bitboard::from_square(sq));
+            b.toggle(sq);
+            assert!(b.is_empty());
+            let mut full = Bitboard::FULL;
+            full.remove(sq);
+            assert_eq!(full.count(), 80);
+            assert!(!full.contains(sq));
+        }
     }
 
     #[test]

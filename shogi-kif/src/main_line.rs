@@ -5,6 +5,7 @@
 
 use crate::model::Record;
 use shogi_core::{Color, Game, Position, Repetition};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -154,12 +155,28 @@ impl Hasher for KeyHasher {
 /// games repeat no position four times, and this answers them without a hash map.
 fn may_repeat(start: u64, keys: &[u64]) -> bool {
     const SLOTS: usize = 4096;
-    let mut counts = [0u8; SLOTS];
-    counts[start as usize % SLOTS] = 1;
-    keys.iter().any(|&k| {
-        let n = &mut counts[k as usize % SLOTS];
-        *n += 1;
-        *n >= 4
+    thread_local! {
+        // Kept between calls and cleared slot by slot after each (clearing the whole table
+        // for every game cost more than counting). Left dirty only by a panic, which can
+        // only make a slot read high: a "maybe" that the hash map then settles.
+        static COUNTS: RefCell<[u8; SLOTS]> = const { RefCell::new([0; SLOTS]) };
+    }
+    let slot = |k: u64| k as usize % SLOTS;
+    COUNTS.with(|cell| {
+        let Ok(mut counts) = cell.try_borrow_mut() else {
+            return true;
+        };
+        counts[slot(start)] = 1;
+        let found = keys.iter().any(|&k| {
+            let n = &mut counts[slot(k)];
+            *n = n.saturating_add(1);
+            *n >= 4
+        });
+        counts[slot(start)] = 0;
+        for &k in keys {
+            counts[slot(k)] = 0;
+        }
+        found
     })
 }
 
@@ -210,6 +227,12 @@ mod tests {
         // Four different keys in one slot: a "maybe", which the hash map then settles.
         let same_slot: Vec<u64> = (1..5u64).map(|k| k << 40 | 5).collect();
         assert!(may_repeat(0, &same_slot));
+        // The table is clean after every call, found or not: the answers do not change.
+        for _ in 0..3 {
+            assert!(!may_repeat(0, &keys));
+            assert!(may_repeat(7, &cycle));
+            assert!(!may_repeat(8, &cycle[..22]));
+        }
     }
 
     fn read_one(text: &str) -> ReadRecord {

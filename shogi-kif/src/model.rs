@@ -317,9 +317,16 @@ impl Start {
 
     /// The usual even-game start.
     pub fn even() -> Start {
-        static EVEN: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
-        let pos = EVEN.get_or_init(|| Position::startpos(Variant::Standard));
-        Start::new(pos.clone(), Some(Handicap::Even), None)
+        // Made once: most records start here, and writing the SFEN for each was a cost.
+        static EVEN: std::sync::OnceLock<Start> = std::sync::OnceLock::new();
+        EVEN.get_or_init(|| {
+            Start::new(
+                Position::startpos(Variant::Standard),
+                Some(Handicap::Even),
+                None,
+            )
+        })
+        .clone()
     }
 
     /// Standard shogi or Mini Shogi.

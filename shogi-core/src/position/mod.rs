@@ -15,6 +15,8 @@ use std::fmt;
 
 mod checks;
 mod evasions;
+#[cfg(test)]
+mod legality_tests;
 mod masks;
 mod movegen;
 mod sink;

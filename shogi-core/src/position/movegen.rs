@@ -52,14 +52,20 @@ impl Position {
         let theirs = self.by_color[by.index()] & !ignore;
         let defender = !by;
         let r = &self.by_role;
-        let steppers = (pawn_attacks(defender, sq) & r[Role::Pawn as usize])
-            | (knight_attacks(defender, sq) & r[Role::Knight as usize])
-            | (silver_attacks(defender, sq) & r[Role::Silver as usize])
-            | (gold_attacks(defender, sq) & self.golds())
-            | (king_attacks(sq)
-                & (r[Role::King as usize] | r[Role::Horse as usize] | r[Role::Dragon as usize]));
-        if (steppers & theirs).any() {
-            return true;
+        // Every stepping attacker stands next to `sq` or a knight's jump from it, and mostly
+        // none of `by`'s pieces does: then no stepper needs testing.
+        if ((king_attacks(sq) | knight_attacks(defender, sq)) & theirs).any() {
+            let steppers = (pawn_attacks(defender, sq) & r[Role::Pawn as usize])
+                | (knight_attacks(defender, sq) & r[Role::Knight as usize])
+                | (silver_attacks(defender, sq) & r[Role::Silver as usize])
+                | (gold_attacks(defender, sq) & self.golds())
+                | (king_attacks(sq)
+                    & (r[Role::King as usize]
+                        | r[Role::Horse as usize]
+                        | r[Role::Dragon as usize]));
+            if (steppers & theirs).any() {
+                return true;
+            }
         }
         let snipers = theirs
             & ((rook_pseudo_attacks(sq) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
@@ -492,13 +498,8 @@ impl Position {
                     return Err(PlayError::OwnPieceOnTarget);
                 }
                 let occ_s = self.slider_occupancy(self.occupied());
-                if !attacks(us, piece.role, from, occ_s).contains(to) {
-                    let empty = attacks(us, piece.role, from, masks.offboard);
-                    return Err(if empty.contains(to) {
-                        PlayError::PathBlocked
-                    } else {
-                        PlayError::CannotMoveThere
-                    });
+                if !reaches(us, piece.role, from, to, occ_s) {
+                    return Err(unreachable(us, piece.role, from, to, masks.offboard));
                 }
                 let zone = masks.zone[us.index()];
                 if promote {
@@ -519,11 +520,11 @@ impl Position {
                     // King safety without making the move: the board after it differs only on
                     // `from` (vacated) and `to` (now ours; a captured piece attacks nothing).
                     let occ = self.occupied();
-                    let to_bb = Bitboard::from_square(to);
+                    let to_bb = Bitboard::square(to);
                     let attacked = if piece.role == Role::King {
-                        self.attacked_with(to, !us, occ ^ Bitboard::from_square(from), to_bb)
+                        self.attacked_with(to, !us, occ ^ Bitboard::square(from), to_bb)
                     } else {
-                        let after = (occ ^ Bitboard::from_square(from)) | to_bb;
+                        let after = (occ ^ Bitboard::square(from)) | to_bb;
                         self.attacked_with(k, !us, after, to_bb)
                     };
                     if attacked {
@@ -574,6 +575,52 @@ impl Position {
                 Ok(())
             }
         }
+    }
+}
+
+/// Whether a piece of `us` and `role` on `from` attacks `to` with `occ_s` occupied (the
+/// squares off a Mini Shogi board included): `attacks(us, role, from, occ_s).contains(to)`
+/// without building the attack set, as move checking asks it of a single target.
+#[inline(always)]
+pub(super) fn reaches(us: Color, role: Role, from: Square, to: Square, occ_s: Bitboard) -> bool {
+    let ray = match role {
+        Role::Pawn => return pawn_attacks(us, from).contains(to),
+        Role::Knight => return knight_attacks(us, from).contains(to),
+        Role::Silver => return silver_attacks(us, from).contains(to),
+        Role::Gold
+        | Role::Tokin
+        | Role::PromotedLance
+        | Role::PromotedKnight
+        | Role::PromotedSilver => return gold_attacks(us, from).contains(to),
+        Role::King => return king_attacks(from).contains(to),
+        Role::Lance => lance_pseudo_attacks(us, from),
+        Role::Bishop => bishop_pseudo_attacks(from),
+        Role::Rook => rook_pseudo_attacks(from),
+        Role::Horse => {
+            if king_attacks(from).contains(to) {
+                return true;
+            }
+            bishop_pseudo_attacks(from)
+        }
+        Role::Dragon => {
+            if king_attacks(from).contains(to) {
+                return true;
+            }
+            rook_pseudo_attacks(from)
+        }
+    };
+    // A slider reaches a square on one of its rays when nothing stands strictly between.
+    ray.contains(to) && (between(from, to) & occ_s).is_empty()
+}
+
+/// Why a piece of `us` and `role` on `from` cannot go to `to`: its path is blocked, or it
+/// does not move that way at all (`offboard`: the squares off the variant's board).
+#[cold]
+fn unreachable(us: Color, role: Role, from: Square, to: Square, offboard: Bitboard) -> PlayError {
+    if attacks(us, role, from, offboard).contains(to) {
+        PlayError::PathBlocked
+    } else {
+        PlayError::CannotMoveThere
     }
 }
 
