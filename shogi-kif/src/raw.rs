@@ -247,7 +247,7 @@ impl RawRecord {
     }
 
     /// [`RawRecord::push`] with the move's time (written with the node rather than after).
-    #[inline]
+    #[inline(always)]
     pub fn push_timed(
         &mut self,
         parent: u32,

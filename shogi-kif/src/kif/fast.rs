@@ -18,28 +18,57 @@ impl<'a> Parser<'a> {
     pub(super) fn fast_line(&mut self, pos: usize, no: u32) -> Option<usize> {
         let b = self.src.as_bytes().get(pos..)?;
         let blank = |c: u8| c == b' ' || c == b'\t';
-        let mut i = 0;
-        while b.get(i).is_some_and(|&c| blank(c)) {
-            i += 1;
-        }
-        let digits = i;
-        let mut number: u32 = 0;
-        while let Some(&c) = b.get(i).filter(|c| c.is_ascii_digit()) {
-            number = number * 10 + u32::from(c - b'0');
-            i += 1;
-            if i - digits > 7 {
-                return None;
+        let digit = |c: u8| u32::from(c.wrapping_sub(b'0'));
+        // The number as KIF writers right-align it in four columns, else any blanks and
+        // up to seven digits: either way `i` is at the blank after the number.
+        let (mut i, number) = match b.get(..5) {
+            Some(&[b' ', b' ', b' ', d, b' ']) if d.is_ascii_digit() => (4, digit(d)),
+            Some(&[b' ', b' ', c, d, b' ']) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                (4, digit(c) * 10 + digit(d))
             }
-        }
-        if i == digits || !blank(*b.get(i)?) {
-            return None;
-        }
+            Some(&[b' ', c, d, e, b' '])
+                if c.is_ascii_digit() && d.is_ascii_digit() && e.is_ascii_digit() =>
+            {
+                (4, digit(c) * 100 + digit(d) * 10 + digit(e))
+            }
+            _ => {
+                let mut i = 0;
+                while b.get(i).is_some_and(|&c| blank(c)) {
+                    i += 1;
+                }
+                let digits = i;
+                let mut number: u32 = 0;
+                while let Some(&c) = b.get(i).filter(|c| c.is_ascii_digit()) {
+                    number = number * 10 + digit(c);
+                    i += 1;
+                    if i - digits > 7 {
+                        return None;
+                    }
+                }
+                if i == digits || !blank(*b.get(i)?) {
+                    return None;
+                }
+                (i, number)
+            }
+        };
         while b.get(i).is_some_and(|&c| blank(c)) {
             i += 1;
         }
         // All before the move is ASCII: its column is its byte offset plus one.
         let from = i;
-        let (mv, used) = kif_move::<true>(&b[from..])?;
+        // The usual move takes at most 16 bytes: read from a copy of them first, where
+        // the offsets are checked against a constant. A move found there is the move the
+        // whole text gives (the copy never ends where a move could: the reader is at most
+        // at its 16th byte when it looks for what follows the move); when none is found,
+        // the text itself is read.
+        let (mv, used) = match b.get(from..from + 16) {
+            Some(w) => {
+                let mut window = [0u8; 16];
+                window.copy_from_slice(w);
+                kif_move::<true>(&window).or_else(|| kif_move::<true>(&b[from..]))?
+            }
+            None => kif_move::<true>(&b[from..])?,
+        };
         let mut j = from + used;
         while b.get(j).is_some_and(|&c| blank(c)) {
             j += 1;

@@ -310,6 +310,56 @@ mod tests {
     }
 
     #[test]
+    fn a_move_read_from_its_first_16_bytes_is_the_move_the_text_gives() {
+        use super::moves::kif_move;
+        let heads = [
+            "７六",
+            "１一",
+            "同",
+            "同　",
+            "同　　",
+            "同　　　",
+            "同 ",
+            "76",
+        ];
+        let pieces = ["歩", "成香", "と", "龍", "x", ""];
+        let mids = ["", "成", "打", "不成", "成成", "　"];
+        let tails = [
+            "", "(77)", "(00)", "(7", "(77", " ", "\t", "\n", "\r\n", "\r", "x",
+        ];
+        let after = [
+            "",
+            "\n",
+            "   ( 0:01/00:00:01)\n   2 ３四歩(33)\n",
+            "(11)(22)",
+            "        ",
+        ];
+        let mut found = 0;
+        for h in heads {
+            for p in pieces {
+                for m in mids {
+                    for t in tails {
+                        for a in after {
+                            let s = format!("{h}{p}{m}{t}{a}");
+                            let b = s.as_bytes();
+                            let whole = kif_move::<true>(b);
+                            if let Some(w) = b.get(..16) {
+                                let mut window = [0u8; 16];
+                                window.copy_from_slice(w);
+                                if let Some(got) = kif_move::<true>(&window) {
+                                    assert_eq!(Some(got), whole, "{s:?}");
+                                    found += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 1000, "{found}");
+    }
+
+    #[test]
     fn fast_move_lines_read_as_the_general_path_reads_them() {
         let texts = [
             "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 ４五角打\n",
@@ -334,7 +384,7 @@ mod tests {
     }
 
     /// Pieces of move lines: each is changed, cut and repeated by the tests below.
-    const LINE_POOL: [&str; 24] = [
+    const LINE_POOL: [&str; 30] = [
         "   1 ７六歩(77)",
         "   2 ３四歩(33)   ( 0:01/00:00:01)",
         "   3 ２二角成(88)",
@@ -359,6 +409,12 @@ mod tests {
         "   3 ２二角(88) ( 0:01",
         "１２３ ７六歩(77)",
         "   3 ７六歩(77)　",
+        " 100 ７六歩(77)",
+        "1000 ７六歩(77)",
+        "  99\t７六歩(77)",
+        " 1 2 ７六歩(77)",
+        "  1  同　　歩成(77)",
+        "   1 同　　　歩成(77)",
     ];
 
     fn same_either_way(text: &str) {
@@ -408,6 +464,8 @@ mod tests {
         for _ in 0..20_000 {
             let mut text = String::new();
             let lines = next(12);
+            // The first move number fixes the numbering: numbers of one to five digits.
+            let base = [0, 5, 95, 990, 9995][next(5)];
             for k in 0..lines {
                 let line = LINE_POOL[next(LINE_POOL.len())];
                 if next(2) == 0 {
@@ -416,7 +474,7 @@ mod tests {
                         .trim_start()
                         .trim_start_matches(|c: char| c.is_ascii_digit());
                     if line.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
-                        text.push_str(&format!("{:4}{body}", k + 1));
+                        text.push_str(&format!("{:4}{body}", base + k + 1));
                     } else {
                         text.push_str(line);
                     }
