@@ -243,6 +243,19 @@ impl RawRecord {
 
     /// Append a node under `parent`; returns its index.
     pub fn push(&mut self, parent: u32, item: Item, loc: Location, written: (usize, usize)) -> u32 {
+        self.push_timed(parent, item, loc, written, None)
+    }
+
+    /// [`RawRecord::push`] with the move's time (written with the node rather than after).
+    #[inline(always)]
+    pub fn push_timed(
+        &mut self,
+        parent: u32,
+        item: Item,
+        loc: Location,
+        written: (usize, usize),
+        time: Option<RawTime>,
+    ) -> u32 {
         let idx = self.nodes.len() as u32;
         let p = &self.nodes[parent as usize];
         let depth = p.depth + u32::from(!p.children.is_empty());
@@ -250,7 +263,7 @@ impl RawRecord {
             item,
             loc,
             written,
-            time: None,
+            time,
             notes: None,
             children: Children::default(),
             depth,

@@ -6,6 +6,7 @@
 //! move lines (`ki2`), and the byte-level reading of the usual KIF move and time (`moves`).
 
 mod bod;
+mod fast;
 mod header;
 mod ki2;
 mod moves;
@@ -36,8 +37,6 @@ struct Parser<'a> {
     handicap: Option<(String, Location)>,
     in_variation: bool,
     pending: Option<(u32, Location)>,
-    /// Whether move lines go through [`Parser::fast_move_line`] first.
-    fast: bool,
 }
 
 /// Parse KIF or KI2 text into a raw record.
@@ -64,7 +63,7 @@ pub(crate) fn header_reads_back(key: &str, value: &str) -> bool {
     }
 }
 
-/// [`parse`], with or without [`Parser::fast_move_line`] (the tests compare the two).
+/// [`parse`], with or without [`Parser::fast_line`] (the tests compare the two).
 fn parse_with(src: &str, fast: bool) -> Parsed {
     let mut p = Parser {
         src,
@@ -79,20 +78,38 @@ fn parse_with(src: &str, fast: bool) -> Parsed {
         handicap: None,
         in_variation: false,
         pending: None,
-        fast,
     };
     // About one node a line, and a move line takes some 16 bytes: make room once.
     let lines = src.len() / 16 + 8;
     p.rec.nodes.reserve(lines);
     p.path.reserve(lines);
-    parse_lines(p, Lines::new(src))
+    if !fast {
+        return parse_lines(p, Lines::new(src));
+    }
+    // As `parse_lines` does, but the usual move line is read where it stands: only the
+    // others are split off as lines first.
+    let mut pos = 0;
+    let mut no: u32 = 0;
+    while pos < src.len() {
+        no = no.saturating_add(1);
+        if let Some(next) = p.fast_line(pos, no) {
+            pos = next;
+            continue;
+        }
+        let Some(line) = Lines::starting_at(src, pos, no).next() else {
+            break;
+        };
+        pos = fast::after(src, &line);
+        if let Err(error) = p.read_line(line) {
+            let read = p.finish_record().ok();
+            return Err(Box::new(Partial { error, read }));
+        }
+    }
+    Ok(p.finish_record()?)
 }
 
 impl<'a> LineParser<'a> for Parser<'a> {
     fn read_line(&mut self, line: TextLine<'a>) -> Result<(), ReadError> {
-        if self.fast && self.fast_move_line(line) {
-            return Ok(());
-        }
         let raw = line.text;
         // The common case first: a KIF move line, `   1 ７六歩(77)   ( 0:01/00:00:01)`.
         let lead = raw.bytes().take_while(|&b| b == b' ' || b == b'\t').count();
@@ -293,6 +310,56 @@ mod tests {
     }
 
     #[test]
+    fn a_move_read_from_its_first_16_bytes_is_the_move_the_text_gives() {
+        use super::moves::kif_move;
+        let heads = [
+            "７六",
+            "１一",
+            "同",
+            "同　",
+            "同　　",
+            "同　　　",
+            "同 ",
+            "76",
+        ];
+        let pieces = ["歩", "成香", "と", "龍", "x", ""];
+        let mids = ["", "成", "打", "不成", "成成", "　"];
+        let tails = [
+            "", "(77)", "(00)", "(7", "(77", " ", "\t", "\n", "\r\n", "\r", "x",
+        ];
+        let after = [
+            "",
+            "\n",
+            "   ( 0:01/00:00:01)\n   2 ３四歩(33)\n",
+            "(11)(22)",
+            "        ",
+        ];
+        let mut found = 0;
+        for h in heads {
+            for p in pieces {
+                for m in mids {
+                    for t in tails {
+                        for a in after {
+                            let s = format!("{h}{p}{m}{t}{a}");
+                            let b = s.as_bytes();
+                            let whole = kif_move::<true>(b);
+                            if let Some(w) = b.get(..16) {
+                                let mut window = [0u8; 16];
+                                window.copy_from_slice(w);
+                                if let Some(got) = kif_move::<true>(&window) {
+                                    assert_eq!(Some(got), whole, "{s:?}");
+                                    found += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 1000, "{found}");
+    }
+
+    #[test]
     fn fast_move_lines_read_as_the_general_path_reads_them() {
         let texts = [
             "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 ４五角打\n",
@@ -313,6 +380,112 @@ mod tests {
             let fast = parse_with(t, true);
             let slow = parse_with(t, false);
             assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{t}");
+        }
+    }
+
+    /// Pieces of move lines: each is changed, cut and repeated by the tests below.
+    const LINE_POOL: [&str; 30] = [
+        "   1 ７六歩(77)",
+        "   2 ３四歩(33)   ( 0:01/00:00:01)",
+        "   3 ２二角成(88)",
+        "   4 同　銀(31)",
+        "   5 ４五角打",
+        "   6 ５二金(61)\t",
+        "   7 ６八玉(59) ( 1:02/ 0:01:03) ",
+        "   8 ８八飛(28)\t(0:1/)",
+        "   9 投了",
+        "  10 ７六歩(77)x",
+        "11 ７六歩(77)",
+        "\t12\t１一香(12)",
+        "*comment",
+        "&mark",
+        "変化：3手",
+        "まで9手で先手の勝ち",
+        "手合割：平手",
+        "手数----指手---------消費時間--",
+        "",
+        "   3 ２二角不成(88)",
+        "   3 ２二角(88)(",
+        "   3 ２二角(88) ( 0:01",
+        "１２３ ７六歩(77)",
+        "   3 ７六歩(77)　",
+        " 100 ７六歩(77)",
+        "1000 ７六歩(77)",
+        "  99\t７六歩(77)",
+        " 1 2 ７六歩(77)",
+        "  1  同　　歩成(77)",
+        "   1 同　　　歩成(77)",
+    ];
+
+    fn same_either_way(text: &str) {
+        let fast = parse_with(text, true);
+        let slow = parse_with(text, false);
+        assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{text:?}");
+    }
+
+    #[test]
+    fn changed_move_lines_read_as_the_general_path_reads_them() {
+        // Every character of a few records changed, dropped, doubled, and every cut.
+        let swaps = [
+            ' ', '\t', '\r', '\n', '(', ')', '0', '1', '9', '７', '同', '\u{3000}', '歩', '成',
+            '打', 'x', '/', ':', '+', '*',
+        ];
+        let records = [
+            "   1 ７六歩(77)\n   2 ３四歩(33)   ( 0:01/00:00:01)\n   3 同　角成(88)\n",
+            "   1 ７六歩(77)\r\n   2 ４五角打\r\n   3 ２六歩(27)\t\r\n",
+            "   1 ７六歩(77)\n変化：1手\n   1 ２六歩(27)\n   2 ８四歩(83) ( 0:1/)",
+        ];
+        for rec in records {
+            let chars: Vec<(usize, char)> = rec.char_indices().collect();
+            for &(at, c) in &chars {
+                let rest = &rec[at + c.len_utf8()..];
+                same_either_way(&rec[..at]);
+                same_either_way(&format!("{}{rest}", &rec[..at]));
+                same_either_way(&format!("{}{c}{c}{rest}", &rec[..at]));
+                for s in swaps {
+                    same_either_way(&format!("{}{s}{rest}", &rec[..at]));
+                    same_either_way(&format!("{}{s}{c}{rest}", &rec[..at]));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_records_read_as_the_general_path_reads_them() {
+        // Lines from the pool, renumbered or not, with every kind of line end.
+        let ends = ["\n", "\r\n", "\r\r\n", "\n\n"];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            let lines = next(12);
+            // The first move number fixes the numbering: numbers of one to five digits.
+            let base = [0, 5, 95, 990, 9995][next(5)];
+            for k in 0..lines {
+                let line = LINE_POOL[next(LINE_POOL.len())];
+                if next(2) == 0 {
+                    // Renumbered to follow on, the usual case.
+                    let body = line
+                        .trim_start()
+                        .trim_start_matches(|c: char| c.is_ascii_digit());
+                    if line.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+                        text.push_str(&format!("{:4}{body}", base + k + 1));
+                    } else {
+                        text.push_str(line);
+                    }
+                } else {
+                    text.push_str(line);
+                }
+                if k + 1 < lines || next(3) > 0 {
+                    text.push_str(ends[next(ends.len())]);
+                }
+            }
+            same_either_way(&text);
         }
     }
 

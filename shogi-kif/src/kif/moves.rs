@@ -80,6 +80,14 @@ const KINDS: [(u32, Option<Role>); 32] = {
 /// source square (or `(00)`) or nothing more. Anything else is left to [`japanese::parse`];
 /// what this reads, it reads the same way.
 pub(super) fn parse_kif_common(b: &[u8]) -> Option<(JaMove, usize)> {
+    kif_move::<false>(b)
+}
+
+/// [`parse_kif_common`], on a line (`EOL = false`) or on the text from a move to the end of
+/// the input (`EOL = true`), where a move with no source square may also end at the line
+/// end: `\n`, or `\r` (whose `\n` the caller checks for).
+#[inline(always)]
+pub(super) fn kif_move<const EOL: bool>(b: &[u8]) -> Option<(JaMove, usize)> {
     const ZERO: u32 = utf8_3('０');
     const DOU: u32 = utf8_3('同');
     const SPACE: u32 = utf8_3('\u{3000}');
@@ -138,6 +146,7 @@ pub(super) fn parse_kif_common(b: &[u8]) -> Option<(JaMove, usize)> {
             i += 4;
         }
         Some([] | [b' ' | b'\t', ..]) => {}
+        Some([b'\n' | b'\r', ..]) if EOL => {}
         _ => return None,
     }
     Some((

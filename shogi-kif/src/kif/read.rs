@@ -5,7 +5,7 @@ use super::moves::{parse_kif_common, parse_kif_time};
 use crate::ending::EndingKind;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::japanese::{self, JaMove, piece_prefix};
-use crate::limits::{MAX_MOVES, MAX_PLIES, move_limit};
+use crate::limits::move_limit;
 use crate::raw::*;
 use crate::text::{TextLine, parse_number, trim, wide_digit};
 
@@ -152,95 +152,6 @@ impl<'a> Parser<'a> {
         self.path.push(idx);
         self.last = idx;
         Ok(Some(idx))
-    }
-
-    /// The commonest line of all, a KIF move line of the usual shape that continues the
-    /// line being read, read and added in one go. `false` (nothing done) for any other line,
-    /// which [`Parser::line`] then reads with the same result for these: this does what
-    /// [`Parser::simple_kif_move_line`] and [`Parser::place`] would do, for the case where
-    /// they warn about nothing and fail at nothing.
-    #[inline]
-    pub(super) fn fast_move_line(&mut self, line: TextLine<'a>) -> bool {
-        let b = line.text.as_bytes();
-        let blank = |c: u8| c == b' ' || c == b'\t';
-        let mut i = 0;
-        while i < b.len() && blank(b[i]) {
-            i += 1;
-        }
-        let digits = i;
-        let mut number: u32 = 0;
-        while i < b.len() && b[i].is_ascii_digit() {
-            number = number * 10 + u32::from(b[i] - b'0');
-            i += 1;
-            if i - digits > 7 {
-                return false;
-            }
-        }
-        if i == digits || i == b.len() || !blank(b[i]) {
-            return false;
-        }
-        while i < b.len() && blank(b[i]) {
-            i += 1;
-        }
-        let from = i;
-        let Some((mv, used)) = parse_kif_common(&b[from..]) else {
-            return false;
-        };
-        let mut j = from + used;
-        while j < b.len() && blank(b[j]) {
-            j += 1;
-        }
-        let mut time = None;
-        if j < b.len() {
-            if b[j] != b'(' {
-                return false;
-            }
-            let Some(close) = b[j..].iter().position(|&c| c == b')') else {
-                return false;
-            };
-            let close = j + close;
-            let Some(t) = line.text.get(j + 1..close).and_then(parse_kif_time) else {
-                return false;
-            };
-            time = Some(t);
-            j = close + 1;
-            while j < b.len() && blank(b[j]) {
-                j += 1;
-            }
-            if j != b.len() {
-                return false;
-            }
-        }
-        // Where it goes: the next ply of the line being read, and nothing to warn about.
-        let Some(off) = self.offset else { return false };
-        if self.pending.is_some()
-            || number.checked_sub(off) != Some(self.path.len() as u32)
-            || self.rec.nodes.len() >= MAX_MOVES
-            || self.path.len() > MAX_PLIES
-        {
-            return false;
-        }
-        let parent = *self.path.last().unwrap_or(&0);
-        let p = &self.rec.nodes[parent as usize];
-        if matches!(p.item, Item::End(_)) || p.children.first().is_some() || p.depth > MAX_DEPTH {
-            return false;
-        }
-        let loc = Location {
-            line: line.no,
-            column: from as u32 + 1,
-            start: line.start + from,
-            end: line.start + from + used,
-        };
-        let idx = self.rec.push(
-            parent,
-            Item::Move(RawMove::Ja(mv)),
-            loc,
-            (loc.start, loc.end),
-        );
-        self.rec.nodes[idx as usize].time = time;
-        self.path.push(idx);
-        self.last = idx;
-        true
     }
 
     /// A KIF move line of the usual shape, read in one pass over its bytes: the move number,
