@@ -262,7 +262,7 @@ pub(crate) fn read_input_within(
             .read_to_end(&mut start)
             .map_err(|e| io_reason(&e))?;
         if start.len() as u64 <= UNSIZED_WHOLE {
-            return read_games(&start[..], opts, each).map(|_| Fits::Read);
+            return read_owned(start, opts, each).map(|_| Fits::Read);
         }
         if small_only {
             return Ok(Fits::Larger);
@@ -274,14 +274,14 @@ pub(crate) fn read_input_within(
             return read_games(reader, opts, each).map(|_| Fits::Read);
         }
         let bytes = read_rest(start, f)?;
-        return read_games(&bytes[..], opts, each).map(|_| Fits::Read);
+        return read_owned(bytes, opts, each).map(|_| Fits::Read);
     }
     if size >= STREAM_FROM {
         let reader = std::io::BufReader::with_capacity(1 << 16, f);
         return read_games(reader, opts, each).map(|_| Fits::Read);
     }
     let bytes = read_file(f, size)?;
-    read_games(&bytes[..], opts, each).map(|_| Fits::Read)
+    read_owned(bytes, opts, each).map(|_| Fits::Read)
 }
 
 /// `start`, the bytes read of `f` so far, and the rest of it (at most [`MAX_INPUT`] in all).
@@ -390,6 +390,22 @@ fn read_games(
         return Ok(());
     }
     games_of(Reader::new(reader, opts), each)
+}
+
+/// [`read_games`] of bytes in memory, handed over so that they are not copied once more.
+fn read_owned(
+    bytes: Vec<u8>,
+    opts: ReadOptions,
+    each: &mut dyn FnMut(InputRecord),
+) -> Result<(), String> {
+    if bytes
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    {
+        each(InputRecord::failed(1, empty_error()));
+        return Ok(());
+    }
+    games_of(Reader::from_vec(bytes, opts), each)
 }
 
 /// Hands over the games of a reader.

@@ -172,15 +172,44 @@ impl Reader<BufReader<std::fs::File>> {
     }
 }
 
+impl Reader<std::io::Cursor<Vec<u8>>> {
+    /// [`Reader::new`] over bytes the caller owns and hands over: the games are the same,
+    /// and an input no larger than one chunk is not copied once more.
+    pub fn from_vec(
+        bytes: Vec<u8>,
+        opts: ReadOptions,
+    ) -> Result<Reader<std::io::Cursor<Vec<u8>>>, ReadError> {
+        if bytes.len() >= read_limit(opts) {
+            return Reader::new(std::io::Cursor::new(bytes), opts);
+        }
+        Reader::with_head(std::io::Cursor::new(Vec::new()), bytes, opts)
+    }
+}
+
+/// How many bytes [`Reader::new`] reads before it looks at them.
+fn read_limit(opts: ReadOptions) -> usize {
+    opts.chunk_size.clamp(1, MAX_TEXT).max(SAMPLE)
+}
+
 impl<R: BufRead> Reader<R> {
     /// Starts reading: chooses the encoding and the format from the start of the input.
     ///
     /// Fails on an I/O error, on input that is not text in a supported encoding (when it is
     /// read whole), on an empty input and on a format that is not recognised.
     pub fn new(mut input: R, opts: ReadOptions) -> Result<Reader<R>, ReadError> {
+        let head = read_head(&mut input, read_limit(opts))?;
+        Reader::with_head(input, head, opts)
+    }
+
+    /// [`Reader::new`] once `head`, the start of the input (all of it when shorter than
+    /// [`read_limit`]), has been read from it.
+    fn with_head(
+        mut input: R,
+        mut head: Vec<u8>,
+        opts: ReadOptions,
+    ) -> Result<Reader<R>, ReadError> {
         let chunk = opts.chunk_size.clamp(1, MAX_TEXT);
-        let limit = chunk.max(SAMPLE);
-        let mut head = read_head(&mut input, limit)?;
+        let limit = read_limit(opts);
         // LF, CRLF and a bare CR are all line ends: bare CRs become LFs before anything
         // looks at lines (a CR that ends the head waits for the byte after it).
         let complete = head.len() < limit;
@@ -442,4 +471,44 @@ pub fn read_path(path: impl AsRef<Path>, opts: ReadOptions) -> Result<Record, Re
         ..opts
     };
     first_record(Reader::open(path, opts)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Read = Result<(Format, Encoding, Vec<ReadRecord>), ReadError>;
+
+    fn read<R: BufRead>(reader: Result<Reader<R>, ReadError>) -> Read {
+        reader.map(|r| (r.format(), r.encoding(), r.collect()))
+    }
+
+    #[test]
+    fn from_vec_reads_what_new_reads() {
+        let kif = "手合割：平手\n   1 ７六歩(77)\r   2 ３四歩(33)\r\n   3 投了\n";
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(kif);
+        let csa = "'first\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nPI\n+\n+2726FU\n-3344FU\n+2625FU\n";
+        // Larger than the start read before anything is looked at.
+        let many = csa.repeat(SAMPLE / csa.len() + 2);
+        let inputs: [&[u8]; 7] = [
+            kif.as_bytes(),
+            &sjis,
+            csa.as_bytes(),
+            many.as_bytes(),
+            &many.as_bytes()[..SAMPLE],
+            b"",
+            b"\xff\xfe\x00junk\r",
+        ];
+        for bytes in inputs {
+            for chunk_size in [1, 1000, SAMPLE, 1 << 20] {
+                let opts = ReadOptions {
+                    chunk_size,
+                    ..ReadOptions::default()
+                };
+                let want = read(Reader::new(bytes, opts));
+                let ours = read(Reader::from_vec(bytes.to_vec(), opts));
+                assert_eq!(ours, want, "{chunk_size} {}", bytes.len());
+            }
+        }
+    }
 }

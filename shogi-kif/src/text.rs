@@ -159,6 +159,11 @@ pub(crate) fn find_newline(b: &[u8]) -> Option<usize> {
 /// character is `\r` or `\n` in UTF-8, Shift_JIS (CP932) or EUC-JP.
 pub(crate) fn bare_cr_to_lf(bytes: &mut [u8], from: usize, complete: bool) {
     let mut i = from;
+    // Most inputs have no CR, or none after the last CRLF: the first look is the wide one.
+    let Some(first) = bytes.get(i..).and_then(|rest| find_byte_wide(rest, b'\r')) else {
+        return;
+    };
+    i += first;
     while let Some(p) = bytes.get(i..).and_then(|rest| find_byte(rest, b'\r')) {
         let at = i + p;
         match bytes.get(at + 1) {
@@ -175,6 +180,26 @@ pub(crate) fn bare_cr_to_lf(bytes: &mut [u8], from: usize, complete: bool) {
             }
         }
     }
+}
+
+/// [`find_byte`] sixteen bytes at a time, for long stretches without `needle`.
+fn find_byte_wide(b: &[u8], needle: u8) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let pattern = ONES * u64::from(needle);
+    let mut i = 0;
+    while let Some(chunk) = b.get(i..i + 16) {
+        let mut w = [0u8; 16];
+        w.copy_from_slice(chunk);
+        let x = u128::from_le_bytes(w);
+        let (lo, hi) = (x as u64 ^ pattern, (x >> 64) as u64 ^ pattern);
+        // Some byte of the sixteen may be `needle` (never a miss; find_byte says where).
+        if ((lo.wrapping_sub(ONES) & !lo) | (hi.wrapping_sub(ONES) & !hi)) & HIGHS != 0 {
+            break;
+        }
+        i += 16;
+    }
+    find_byte(&b[i..], needle).map(|p| i + p)
 }
 
 /// The offset of the first `needle` in `b`, eight bytes at a time.
@@ -321,6 +346,56 @@ mod newline_tests {
                 let want = b.iter().position(|&c| c == b'\n');
                 assert_eq!(find_newline(&b), want, "{b:?}");
             }
+        }
+    }
+
+    #[test]
+    fn the_wide_search_finds_the_first() {
+        for len in 0..80 {
+            for at in 0..=len {
+                for needle in [b'\r', b'\n', 0x80, 0] {
+                    let mut b: Vec<u8> = (0..len)
+                        .map(|k| b"ab\x0c\x8a\x0e\xff\x7f "[k % 8])
+                        .collect();
+                    if at < len {
+                        b[at] = needle;
+                        if at + 5 < len {
+                            b[at + 5] = needle;
+                        }
+                    }
+                    let want = b.iter().position(|&c| c == needle);
+                    assert_eq!(find_byte_wide(&b, needle), want, "{b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bare_crs_as_a_byte_loop_has_them() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 90) as usize;
+            let mut r = state;
+            let b: Vec<u8> = (0..len)
+                .map(|k| {
+                    r = r.rotate_left(7) ^ k as u64;
+                    b"ab\r\n\r\x82xyzw0123"[(r % 13) as usize]
+                })
+                .collect();
+            let (from, complete) = ((state >> 40) as usize % (len + 1), round % 2 == 0);
+            let mut want = b.clone();
+            for i in from..len {
+                if want[i] == b'\r' && want.get(i + 1) != Some(&b'\n') && (complete || i + 1 < len)
+                {
+                    want[i] = b'\n';
+                }
+            }
+            let mut ours = b.clone();
+            bare_cr_to_lf(&mut ours, from, complete);
+            assert_eq!(ours, want, "{b:?} {from} {complete}");
         }
     }
 
