@@ -369,17 +369,12 @@ fn read_games(
     opts: ReadOptions,
     each: &mut dyn FnMut(InputRecord),
 ) -> Result<(), String> {
-    // An input of nothing but white space holds no game (a KIF reader alone would give an
-    // empty record).
     let blank = loop {
         let buf = reader.fill_buf().map_err(|e| io_reason(&e))?;
         if buf.is_empty() {
             break true;
         }
-        let skip = buf
-            .iter()
-            .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-            .count();
+        let skip = buf.iter().take_while(|b| is_blank(b)).count();
         if skip < buf.len() {
             break false;
         }
@@ -392,16 +387,19 @@ fn read_games(
     games_of(Reader::new(reader, opts), each)
 }
 
+/// White space: an input of nothing else holds no game (a KIF reader alone would give an
+/// empty record), which [`read_games`] and [`read_owned`] both say.
+fn is_blank(b: &u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
 /// [`read_games`] of bytes in memory, handed over so that they are not copied once more.
 fn read_owned(
     bytes: Vec<u8>,
     opts: ReadOptions,
     each: &mut dyn FnMut(InputRecord),
 ) -> Result<(), String> {
-    if bytes
-        .iter()
-        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-    {
+    if bytes.iter().all(is_blank) {
         each(InputRecord::failed(1, empty_error()));
         return Ok(());
     }

@@ -110,6 +110,11 @@ impl<'a> Lines<'a> {
             no: no.saturating_sub(1),
         }
     }
+
+    /// The byte where the next line starts (past the last line handed out and its end).
+    pub fn position(&self) -> usize {
+        self.pos
+    }
 }
 
 impl<'a> Iterator for Lines<'a> {

@@ -6,7 +6,6 @@ use super::moves::{kif_move, parse_kif_time};
 use crate::error::Location;
 use crate::limits::{MAX_MOVES, MAX_PLIES};
 use crate::raw::*;
-use crate::text::TextLine;
 
 impl<'a> Parser<'a> {
     /// The line that starts at byte `pos` of the text (line number `no`), if it is a KIF move
@@ -122,18 +121,4 @@ impl<'a> Parser<'a> {
         self.last = idx;
         Some(next)
     }
-}
-
-/// Where the line after `line` starts in `src`: past its text, the `\r` that was taken off
-/// its end if there was one, and its `\n` (as [`crate::text::Lines`] splits the text).
-pub(super) fn after(src: &str, line: &TextLine<'_>) -> usize {
-    let mut p = line.start + line.text.len();
-    let b = src.as_bytes();
-    if b.get(p) == Some(&b'\r') {
-        p += 1;
-    }
-    if b.get(p) == Some(&b'\n') {
-        p += 1;
-    }
-    p
 }

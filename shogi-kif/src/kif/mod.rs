@@ -96,10 +96,11 @@ fn parse_with(src: &str, fast: bool) -> Parsed {
             pos = next;
             continue;
         }
-        let Some(line) = Lines::starting_at(src, pos, no).next() else {
+        let mut lines = Lines::starting_at(src, pos, no);
+        let Some(line) = lines.next() else {
             break;
         };
-        pos = fast::after(src, &line);
+        pos = lines.position();
         if let Err(error) = p.read_line(line) {
             let read = p.finish_record().ok();
             return Err(Box::new(Partial { error, read }));
