@@ -163,56 +163,155 @@ pub(crate) fn closing_winner(text: &str) -> Option<Color> {
         Some(Color::Black)
     } else if text.starts_with("後手") || text.starts_with("上手") {
         Some(Color::White)
-    } else if text.contains("により先手") || text.contains("により下手") {
+    } else if has(text, "により先手") || has(text, "により下手") {
         Some(Color::Black)
-    } else if text.contains("により後手") || text.contains("により上手") {
+    } else if has(text, "により後手") || has(text, "により上手") {
         Some(Color::White)
     } else {
         None
     }
 }
 
+/// Whether `text` contains `word`: `str::contains`'s answer without the searcher it builds on
+/// every call, which cost more than the search itself on texts a few words long (a record's
+/// closing line is looked up to 16 times).
+fn has(text: &str, word: &str) -> bool {
+    let (t, w) = (text.as_bytes(), word.as_bytes());
+    let Some((&first, _)) = w.split_first() else {
+        return true;
+    };
+    t.len() >= w.len() && (0..=t.len() - w.len()).any(|i| t[i] == first && &t[i..i + w.len()] == w)
+}
+
 /// Read the result part of a `まで…` line, relative to the side to move at the end.
 pub(crate) fn closing_kind(text: &str, stm: Color) -> Option<EndingKind> {
     let winner = closing_winner(text);
     let t = text;
-    Some(if t.contains("反則勝ち") {
+    Some(if has(t, "反則勝ち") {
         if winner == Some(stm) {
             EndingKind::FoulWin
         } else {
             EndingKind::FoulLoss
         }
-    } else if t.contains("反則負け") {
+    } else if has(t, "反則負け") {
         if winner == Some(stm) {
             EndingKind::FoulLoss
         } else {
             EndingKind::FoulWin
         }
-    } else if t.contains("時間切れ") || t.contains("切れ負け") {
+    } else if has(t, "時間切れ") || has(t, "切れ負け") {
         EndingKind::TimeUp
-    } else if t.contains("入玉勝ち") || t.contains("宣言勝ち") {
+    } else if has(t, "入玉勝ち") || has(t, "宣言勝ち") {
         EndingKind::Declaration
-    } else if t.contains("不詰") {
+    } else if has(t, "不詰") {
         EndingKind::NoMate
-    } else if t.contains("詰") {
+    } else if has(t, "詰") {
         EndingKind::Mate
-    } else if t.contains("勝ち") {
+    } else if has(t, "勝ち") {
         if winner.is_some() && winner != Some(stm) {
             EndingKind::Resign
         } else {
             EndingKind::Other(t.to_string())
         }
-    } else if t.contains("中断") {
+    } else if has(t, "中断") {
         EndingKind::Interrupt
-    } else if t.contains("千日手") {
+    } else if has(t, "千日手") {
         EndingKind::Repetition
-    } else if t.contains("持将棋") {
+    } else if has(t, "持将棋") {
         EndingKind::Impasse
-    } else if t.contains("封じ手") {
+    } else if has(t, "封じ手") {
         EndingKind::SealedMove
-    } else if t.contains("投了") {
+    } else if has(t, "投了") {
         EndingKind::Resign
     } else {
         return None;
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every text of up to four characters over an alphabet of the closing words' characters
+    /// (and a one-byte, a two-byte and a four-byte one), against every word of up to three:
+    /// `has` answers as `str::contains`.
+    #[test]
+    fn has_answers_as_contains() {
+        let alphabet = ['先', '手', 'の', '勝', 'ち', '詰', '不', 'a', 'é', '𠮟'];
+        let mut texts = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for t in &last {
+                for c in alphabet {
+                    next.push(format!("{t}{c}"));
+                }
+            }
+            texts.extend(next.iter().cloned());
+            last = next;
+        }
+        let words: Vec<&String> = texts.iter().filter(|w| w.chars().count() <= 3).collect();
+        let mut checked = 0u64;
+        for t in &texts {
+            for w in &words {
+                assert_eq!(has(t, w), t.contains(w.as_str()), "{t:?} {w:?}");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 11_111 * 1_111);
+    }
+
+    /// The closing words themselves, in longer lines.
+    #[test]
+    fn closing_words_found_where_contains_finds_them() {
+        let words = [
+            "反則勝ち",
+            "反則負け",
+            "時間切れ",
+            "切れ負け",
+            "入玉勝ち",
+            "宣言勝ち",
+            "不詰",
+            "詰",
+            "勝ち",
+            "中断",
+            "千日手",
+            "持将棋",
+            "封じ手",
+            "投了",
+            "により先手",
+            "により後手",
+        ];
+        let lines = [
+            "先手の勝ち",
+            "時間切れにより後手の勝ち",
+            "後手の反則勝ち",
+            "詰み",
+            "不詰",
+            "千日手",
+            "中断",
+            "",
+            "x",
+            "上手の入玉勝ち",
+        ];
+        for l in lines {
+            for w in words {
+                assert_eq!(has(l, w), l.contains(w), "{l:?} {w:?}");
+            }
+        }
+        assert_eq!(
+            closing_kind("時間切れにより後手の勝ち", Color::Black),
+            Some(EndingKind::TimeUp)
+        );
+        assert_eq!(
+            closing_winner("時間切れにより後手の勝ち"),
+            Some(Color::White)
+        );
+        assert_eq!(
+            closing_kind("先手の勝ち", Color::White),
+            Some(EndingKind::Resign)
+        );
+        assert_eq!(closing_kind("詰み", Color::White), Some(EndingKind::Mate));
+        assert_eq!(closing_kind("まだ", Color::White), None);
+    }
 }
