@@ -50,7 +50,16 @@ pub(crate) struct RawEnd {
 pub(crate) enum Item {
     Root,
     Move(RawMove),
-    End(RawEnd),
+    /// Boxed: a record has one ending and a move per node, and an ending inline (its word
+    /// can be a `String`) would double every node's item.
+    End(Box<RawEnd>),
+}
+
+impl Item {
+    /// The ending `kind`, by `offender` when the statement names one.
+    pub fn end(kind: EndingKind, offender: Option<Color>) -> Item {
+        Item::End(Box::new(RawEnd { kind, offender }))
+    }
 }
 
 /// Time as written: milliseconds spent on the move, and the running total.
@@ -64,8 +73,9 @@ pub(crate) struct RawTime {
 pub(crate) struct Node {
     pub item: Item,
     pub loc: Location,
-    /// Byte span of the move text as written (for error messages).
-    pub written: (usize, usize),
+    /// Whether `loc`'s span is the move's text as written, quoted in error messages (not
+    /// for a JKF move, read from JSON).
+    pub written: bool,
     pub time: Option<RawTime>,
     /// Comments and bookmarks: most nodes have none, and a node this small is quicker to
     /// make and to walk (every move of a record is one).
@@ -229,7 +239,7 @@ impl RawRecord {
             nodes: vec![Node {
                 item: Item::Root,
                 loc: Location::default(),
-                written: (0, 0),
+                written: false,
                 time: None,
                 notes: None,
                 children: Children::default(),
@@ -242,7 +252,7 @@ impl RawRecord {
     }
 
     /// Append a node under `parent`; returns its index.
-    pub fn push(&mut self, parent: u32, item: Item, loc: Location, written: (usize, usize)) -> u32 {
+    pub fn push(&mut self, parent: u32, item: Item, loc: Location, written: bool) -> u32 {
         self.push_timed(parent, item, loc, written, None)
     }
 
@@ -253,7 +263,7 @@ impl RawRecord {
         parent: u32,
         item: Item,
         loc: Location,
-        written: (usize, usize),
+        written: bool,
         time: Option<RawTime>,
     ) -> u32 {
         let idx = self.nodes.len() as u32;
@@ -337,9 +347,10 @@ mod tests {
 
     #[test]
     fn a_node_stays_small() {
-        // Every move of a record is a node, made once and walked once: notes and
-        // alternatives are kept off it (it took 192 bytes with them inline).
+        // Every move of a record is a node, made once, copied into place and walked once:
+        // notes, alternatives and endings are kept off it (it took 192 bytes with them
+        // inline, 136 with the ending inline and the written span apart from `loc`).
         let size = std::mem::size_of::<Node>();
-        assert!(size <= 144, "a raw node takes {size} bytes");
+        assert!(size <= 104, "a raw node takes {size} bytes");
     }
 }

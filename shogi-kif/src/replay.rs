@@ -158,10 +158,12 @@ fn time(t: Option<raw::RawTime>) -> Option<MoveTime> {
 
 impl<'a> Replayer<'a> {
     fn written(&self, n: &raw::Node) -> String {
-        self.src
-            .get(n.written.0..n.written.1)
-            .unwrap_or("")
-            .to_string()
+        let text = if n.written {
+            self.src.get(n.loc.start..n.loc.end)
+        } else {
+            None
+        };
+        text.unwrap_or("").to_string()
     }
 
     fn move_error(&self, idx: u32, ply: u32, kind: ErrorKind, msg: String) -> ReadError {

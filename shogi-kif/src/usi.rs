@@ -50,18 +50,9 @@ pub(crate) fn parse_line(src: &str, line: TextLine<'_>) -> Result<RawRecord, Rea
             continue;
         }
         let item = match tok {
-            "resign" => Item::End(RawEnd {
-                kind: EndingKind::Resign,
-                offender: None,
-            }),
-            "win" => Item::End(RawEnd {
-                kind: EndingKind::Declaration,
-                offender: None,
-            }),
-            "draw" | "rep_draw" => Item::End(RawEnd {
-                kind: EndingKind::Repetition,
-                offender: None,
-            }),
+            "resign" => Item::end(EndingKind::Resign, None),
+            "win" => Item::end(EndingKind::Declaration, None),
+            "draw" | "rep_draw" => Item::end(EndingKind::Repetition, None),
             _ => match usi_move(tok) {
                 Some(m) => Item::Move(RawMove::Usi(m)),
                 None => {
@@ -75,7 +66,7 @@ pub(crate) fn parse_line(src: &str, line: TextLine<'_>) -> Result<RawRecord, Rea
         if let Some(message) = crate::limits::move_limit(nodes, nodes - 1) {
             return Err(ReadError::at(ErrorKind::TooLarge, message, src, loc));
         }
-        parent = rec.push(parent, item, loc, (loc.start, loc.end));
+        parent = rec.push(parent, item, loc, true);
     }
     Ok(rec)
 }

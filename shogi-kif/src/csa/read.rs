@@ -282,12 +282,7 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         let parent = self.current_tip();
-        let idx = self.rec.push(
-            parent,
-            Item::End(RawEnd { kind, offender }),
-            loc,
-            (loc.start, loc.end),
-        );
+        let idx = self.rec.push(parent, Item::end(kind, offender), loc, true);
         self.last = idx;
         self.ended = true;
         Ok(())
@@ -360,7 +355,7 @@ impl<'a> Parser<'a> {
                 kind,
             }),
             loc,
-            (loc.start, loc.end),
+            true,
         );
         self.last = idx;
         Ok(())

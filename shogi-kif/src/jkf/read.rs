@@ -205,7 +205,7 @@ fn add_line(
                     None,
                 ),
             };
-            Item::End(RawEnd { kind, offender })
+            Item::end(kind, offender)
         } else {
             // A node with comments only: attach them to the previous node.
             rec.nodes[parent as usize].add_comments(comments(m.comments));
@@ -228,7 +228,7 @@ fn add_line(
                 start,
             ));
         }
-        let idx = rec.push(parent, item, loc, (0, 0));
+        let idx = rec.push(parent, item, loc, false);
         let node = &mut rec.nodes[idx as usize];
         node.add_comments(comments(m.comments));
         if let Some(t) = m.time {

@@ -114,9 +114,7 @@ impl<'a> Parser<'a> {
             end: pos + from + used,
         };
         let item = Item::Move(RawMove::Ja(mv));
-        let idx = self
-            .rec
-            .push_timed(parent, item, loc, (loc.start, loc.end), time);
+        let idx = self.rec.push_timed(parent, item, loc, true, time);
         self.path.push(idx);
         self.last = idx;
         Some(next)

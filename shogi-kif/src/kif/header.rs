@@ -53,18 +53,13 @@ impl<'a> Parser<'a> {
         let known = crate::ending::closing_kind(text, Color::Black).is_some()
             || EndingKind::from_japanese(text).is_some();
         let mut understood = true;
-        let end = |kind| {
-            Item::End(RawEnd {
-                kind,
-                offender: None,
-            })
-        };
+        let end = |kind| Item::end(kind, None);
         match self.ki2_before_ending() {
             _ if text.is_empty() => {}
             Before::Mover(mover) => {
                 let kind = crate::ending::ki2_closing_ending(text, !mover);
                 understood = known;
-                self.place(line, None, end(kind), loc, (loc.start, loc.end))?;
+                self.place(line, None, end(kind), loc, true)?;
             }
             // A line with no moves at the record's start (KI2 writes the ending of a line
             // with no moves this way too; in the main line it is also the closing line): the
@@ -73,7 +68,7 @@ impl<'a> Parser<'a> {
             Before::Start => {
                 understood = known;
                 let kind = EndingKind::Other(text.to_string());
-                let placed = self.place(line, None, end(kind), loc, (loc.start, loc.end))?;
+                let placed = self.place(line, None, end(kind), loc, true)?;
                 if let Some(idx) = placed {
                     self.rec.closing_endings.push((idx, text.to_string()));
                 }

@@ -50,7 +50,7 @@ impl<'a> Parser<'a> {
             } else {
                 self.parse_tail(line, rest)?
             };
-            if let Some(idx) = self.place(line, None, item, loc, (loc.start, loc.end))? {
+            if let Some(idx) = self.place(line, None, item, loc, true)? {
                 self.rec.nodes[idx as usize].time = time;
             }
         }

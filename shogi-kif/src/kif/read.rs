@@ -67,7 +67,7 @@ impl<'a> Parser<'a> {
         number: Option<u32>,
         item: Item,
         loc: Location,
-        written: (usize, usize),
+        written: bool,
     ) -> Result<Option<u32>, ReadError> {
         let pending = self.pending.take();
         if let Some(n) = number {
@@ -200,14 +200,11 @@ impl<'a> Parser<'a> {
             end: line.start + from + used,
         };
         let item = Item::Move(RawMove::Ja(mv));
-        Some(
-            self.place(line, Some(number), item, loc, (loc.start, loc.end))
-                .map(|idx| {
-                    if let Some(idx) = idx {
-                        self.rec.nodes[idx as usize].time = time;
-                    }
-                }),
-        )
+        Some(self.place(line, Some(number), item, loc, true).map(|idx| {
+            if let Some(idx) = idx {
+                self.rec.nodes[idx as usize].time = time;
+            }
+        }))
     }
 
     pub(super) fn kif_move_line(
@@ -259,10 +256,9 @@ impl<'a> Parser<'a> {
         let (item, used) = whole_unknown_word(item, used, rest);
         let mv_text = &rest[..used];
         let loc = line.loc_of(mv_text);
-        let written = (loc.start, loc.end);
         let tail = trim(&rest[used..]);
         let time = self.parse_tail(line, tail)?;
-        if let Some(idx) = self.place(line, Some(number), item, loc, written)? {
+        if let Some(idx) = self.place(line, Some(number), item, loc, true)? {
             self.rec.nodes[idx as usize].time = time;
         }
         Ok(())
@@ -317,13 +313,10 @@ impl<'a> Parser<'a> {
 /// read) reads back as it was written.
 fn whole_unknown_word(item: Item, used: usize, rest: &str) -> (Item, usize) {
     match item {
-        Item::End(RawEnd {
-            kind: EndingKind::Other(_),
-            offender,
-        }) => {
+        Item::End(e) if matches!(e.kind, EndingKind::Other(_)) => {
             let end = unknown_word_end(rest).max(used);
             let kind = EndingKind::Other(rest[..end].to_string());
-            (Item::End(RawEnd { kind, offender }), end)
+            (Item::end(kind, e.offender), end)
         }
         item => (item, used),
     }
@@ -371,13 +364,7 @@ pub(super) fn move_or_special(
     match parsed {
         Ok((mv, used)) => Ok((Item::Move(RawMove::Ja(mv)), used)),
         Err(reason) => special_word(text)
-            .map(|(kind, used)| {
-                let end = RawEnd {
-                    kind,
-                    offender: None,
-                };
-                (Item::End(end), used)
-            })
+            .map(|(kind, used)| (Item::end(kind, None), used))
             .ok_or(reason),
     }
 }
