@@ -161,21 +161,26 @@ pub fn expand(paths: &[impl AsRef<str>]) -> Result<Vec<Input>, InputError> {
         let meta = std::fs::metadata(&path).map_err(err)?;
         if meta.is_dir() {
             let mut files = Vec::new();
-            walk(&path, &mut files).map_err(err)?;
-            for (f, size) in files {
+            walk(&path, Path::new(""), &mut files).map_err(err)?;
+            for Found {
+                path: f,
+                rel,
+                size,
+                record,
+            } in files
+            {
                 let input = Input {
-                    name: f.display().to_string(),
-                    rel: f
-                        .strip_prefix(&path)
-                        .map(Path::to_path_buf)
-                        .unwrap_or_else(|_| f.clone()),
+                    // What `f.display()` writes, without the formatting machinery (a
+                    // collection is walked once a file).
+                    name: f.to_string_lossy().into_owned(),
+                    rel,
                     path: Some(f),
                     size,
                     member: None,
                     codec: None,
                 };
-                let name = input.rel.to_string_lossy().into_owned();
-                if archive::is_archive_name(&name) {
+                // A record's extension is not an archive's: only other files are asked.
+                if !record && archive::is_archive_name(&input.rel.to_string_lossy()) {
                     unpack(input, &mut out, &mut budget);
                 } else {
                     out.push(input);
@@ -278,19 +283,45 @@ fn unpack(mut input: Input, out: &mut Vec<Input>, budget: &mut u64) {
 /// components, so visiting each directory's entries sorted by name gives that order. A
 /// record file's size is not asked for (0: a system call a file saved; reading it finds
 /// its end); an archive's is.
-fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64)>) -> std::io::Result<()> {
+/// A file a folder walk keeps.
+struct Found {
+    path: PathBuf,
+    /// `path` below the folder walked: the names joined as the walk went down (what
+    /// `path.strip_prefix(folder)` gives, without comparing components again).
+    rel: PathBuf,
+    /// The size when looked up (0 for a record file: reading it finds its end).
+    size: u64,
+    /// Whether its extension is a record's (then it is not an archive's).
+    record: bool,
+}
+
+/// Whether `ext` is one of [`RECORD_EXTENSIONS`], compared without case.
+fn is_record_extension(ext: &str) -> bool {
+    RECORD_EXTENSIONS
+        .iter()
+        .any(|r| r.eq_ignore_ascii_case(ext))
+}
+
+fn walk(dir: &Path, rel_dir: &Path, out: &mut Vec<Found>) -> std::io::Result<()> {
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         entries.push((entry.file_name(), entry));
     }
     entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    for (_, entry) in entries {
+    for (name, entry) in entries {
         let path = entry.path();
+        let rel = rel_dir.join(&name);
         let is_record = path
             .extension()
             .and_then(|e| e.to_str())
-            .is_some_and(|e| RECORD_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
+            .is_some_and(is_record_extension);
+        let found = |size| Found {
+            path: path.clone(),
+            rel: rel.clone(),
+            size,
+            record: is_record,
+        };
         // The entry's own type and metadata are asked of the folder (no path to look up
         // again, and no call at all for a file that is not read); a symbolic link is
         // followed, as `metadata` does for the paths given. A record file that cannot be
@@ -298,24 +329,29 @@ fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64)>) -> std::io::Result<()> {
         let kind = entry.file_type();
         let meta = match kind {
             Ok(t) if t.is_file() && is_record => {
-                out.push((path, 0));
+                out.push(Found {
+                    path,
+                    rel,
+                    size: 0,
+                    record: true,
+                });
                 continue;
             }
             Ok(t) if t.is_file() && !is_archive(&path) => continue,
             Ok(t) if t.is_dir() => {
-                walk(&path, out)?;
+                walk(&path, &rel, out)?;
                 continue;
             }
             Ok(t) if t.is_file() => entry.metadata(),
             _ => std::fs::metadata(&path),
         };
         match meta {
-            Ok(meta) if meta.is_dir() => walk(&path, out)?,
+            Ok(meta) if meta.is_dir() => walk(&path, &rel, out)?,
             Ok(meta) if meta.is_file() && (is_record || is_archive(&path)) => {
-                out.push((path, meta.len()))
+                out.push(found(meta.len()))
             }
             Ok(_) => {}
-            Err(_) if is_record => out.push((path, 0)),
+            Err(_) if is_record => out.push(found(0)),
             Err(_) => {}
         }
     }
@@ -458,5 +494,50 @@ mod tests {
         assert_eq!(one[1], Input::stdin());
         let missing = expand(&[d.join("nope").display().to_string()]).unwrap_err();
         assert_eq!(missing.reason, "no such file or directory");
+    }
+
+    /// The names and relative paths a walk builds as it goes equal what the whole paths
+    /// give (`display`, `strip_prefix` of the folder as given), whichever way the folder is
+    /// written, with names that are not UTF-8, nested folders and a symbolic link.
+    #[test]
+    fn walked_names_and_rel_paths_equal_the_whole_paths() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("top");
+        std::fs::create_dir_all(d.join("b/c.d/e")).unwrap();
+        let odd = std::ffi::OsStr::from_bytes(b"x\xff\xfe.kif");
+        for f in [
+            "b/c.d/e/z.KIF",
+            "b/a.csa",
+            "a.txt",
+            "c.ki2",
+            "b/.kif",
+            "b/c.d/a.sfen",
+        ] {
+            std::fs::write(d.join(f), "x").unwrap();
+        }
+        std::fs::write(d.join("b").join(odd), "x").unwrap();
+        std::os::unix::fs::symlink(d.join("c.ki2"), d.join("b/link.kif")).unwrap();
+        let base = d.display().to_string();
+        let forms = [
+            base.clone(),
+            format!("{base}/"),
+            format!("{base}/."),
+            format!("{base}//"),
+            format!("{base}/b/.."),
+        ];
+        for root in forms {
+            let inputs = expand(std::slice::from_ref(&root)).unwrap();
+            assert_eq!(inputs.len(), 6, "{root}: {inputs:?}");
+            for i in &inputs {
+                let path = i.path.as_ref().unwrap();
+                assert_eq!(i.name, path.display().to_string());
+                assert_eq!(
+                    i.rel,
+                    path.strip_prefix(Path::new(&root)).unwrap(),
+                    "{root}"
+                );
+            }
+        }
     }
 }

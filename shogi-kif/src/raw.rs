@@ -315,6 +315,7 @@ impl Children {
         self.first.is_none()
     }
 
+    #[inline]
     pub fn push(&mut self, idx: u32) {
         if self.first.is_none() {
             self.first = Some(idx);
