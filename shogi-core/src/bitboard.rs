@@ -312,6 +312,35 @@ const fn between_line_tables() -> ([[u128; 81]; 81], [[u128; 81]; 81]) {
 
 static BETWEEN_LINE: ([[u128; 81]; 81], [[u128; 81]; 81]) = between_line_tables();
 
+/// For each pair of squares, 1 + the direction from the first to the second when they share a
+/// rank, file or diagonal, else 0: one byte where `line` would read sixteen.
+const fn direction_table() -> [[u8; 81]; 81] {
+    let mut t = [[0u8; 81]; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let mut cur = a;
+            while let Some(n) = offset(cur, DIRS[d].0, DIRS[d].1) {
+                t[a][n] = d as u8 + 1;
+                cur = n;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+static DIRECTION: [[u8; 81]; 81] = direction_table();
+
+/// Which way `b` lies from `a`: 0 when they share no rank, file or diagonal, else a number
+/// (1 to 8) that is the same for exactly the squares on the same ray from `a`.
+#[inline(always)]
+pub fn direction(a: Square, b: Square) -> u8 {
+    DIRECTION[a.index()][b.index()]
+}
+
 /// Squares strictly between `a` and `b` when they share a rank, file or diagonal; else empty.
 #[inline(always)]
 pub fn between(a: Square, b: Square) -> Bitboard {
@@ -422,6 +451,54 @@ pub fn rook_pseudo_attacks(sq: Square) -> Bitboard {
 #[inline(always)]
 pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
     Bitboard(BISHOP_PSEUDO[sq.index()])
+}
+
+/// For each colour, role and square, the squares a piece of that colour and role there
+/// attacks on an empty board: steps and whole rays. A piece attacks a square of its set
+/// exactly when nothing stands strictly between them (steps have nothing between).
+const fn role_pseudo_table() -> [[[u128; 81]; 14]; 2] {
+    let rays = rays_table();
+    let pawn = steps_table(PAWN_STEPS);
+    let knight = steps_table(KNIGHT_STEPS);
+    let silver = steps_table(SILVER_STEPS);
+    let gold = steps_table(GOLD_STEPS);
+    let king = steps_table(KING_STEPS)[0];
+    let rook = pseudo_table([N, S, E, W]);
+    let bishop = pseudo_table([NE, SW, NW, SE]);
+    let mut t = [[[0u128; 81]; 14]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut sq = 0;
+        while sq < 81 {
+            let r = &mut t[c];
+            r[Role::Pawn as usize][sq] = pawn[c][sq];
+            r[Role::Lance as usize][sq] = rays[if c == 0 { N } else { S }][sq];
+            r[Role::Knight as usize][sq] = knight[c][sq];
+            r[Role::Silver as usize][sq] = silver[c][sq];
+            r[Role::Gold as usize][sq] = gold[c][sq];
+            r[Role::Bishop as usize][sq] = bishop[sq];
+            r[Role::Rook as usize][sq] = rook[sq];
+            r[Role::King as usize][sq] = king[sq];
+            r[Role::Tokin as usize][sq] = gold[c][sq];
+            r[Role::PromotedLance as usize][sq] = gold[c][sq];
+            r[Role::PromotedKnight as usize][sq] = gold[c][sq];
+            r[Role::PromotedSilver as usize][sq] = gold[c][sq];
+            r[Role::Horse as usize][sq] = bishop[sq] | king[sq];
+            r[Role::Dragon as usize][sq] = rook[sq] | king[sq];
+            sq += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static ROLE_PSEUDO: [[[u128; 81]; 14]; 2] = role_pseudo_table();
+
+/// Squares a piece of `color` and `role` on `sq` would attack on an empty board. It attacks
+/// such a square `t` when `between(sq, t)` holds no piece.
+#[inline(always)]
+pub fn pseudo_attacks(color: Color, role: Role, sq: Square) -> Bitboard {
+    Bitboard(ROLE_PSEUDO[color.index()][role.index()][sq.index()])
 }
 
 /// A region table per colour: for every king square `k`, the union of `from[colour][sq]` over
@@ -657,6 +734,44 @@ mod tests {
 
     fn sq(s: &str) -> Square {
         Square::from_usi(s).unwrap()
+    }
+
+    #[test]
+    fn pseudo_attacks_are_the_empty_board_attacks_with_nothing_between() {
+        for color in [Color::Black, Color::White] {
+            for role in Role::ALL {
+                for from in Square::all() {
+                    let set = pseudo_attacks(color, role, from);
+                    assert_eq!(set, attacks(color, role, from, Bitboard::EMPTY));
+                    for to in set {
+                        // Every square of the set is reached when nothing stands between.
+                        let occ = Bitboard::FULL & !between(from, to);
+                        assert!(attacks(color, role, from, occ).contains(to));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_direction_is_a_ray() {
+        for a in Square::all() {
+            for b in Square::all() {
+                let d = direction(a, b);
+                assert_eq!(d != 0, line(a, b).any(), "{a:?} {b:?}");
+                for c in Square::all() {
+                    // Same non-zero direction: one of b and c lies between a and the other.
+                    let same_ray = between(a, b).contains(c)
+                        || between(a, c).contains(b)
+                        || (b == c && d != 0);
+                    assert_eq!(
+                        d != 0 && d == direction(a, c),
+                        same_ray,
+                        "{a:?} {b:?} {c:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

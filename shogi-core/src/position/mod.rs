@@ -160,6 +160,16 @@ pub struct Position {
     move_number: u32,
     key: u64,
     variant: Variant,
+    /// The opponent pieces giving check to the side to move (empty without a king): a cache,
+    /// a function of the fields above kept up to date by every change, so `==` is unchanged.
+    /// Move checking reads it to skip the king-safety test when a move cannot expose the king.
+    checkers: Bitboard,
+    /// Whether the side not to move is in check: never after a move or a validated setup,
+    /// only after [`Position::swap_turn`] from a check (a cache like `checkers`).
+    opponent_in_check: bool,
+    /// Each side's king square (`None` without one, as in tsume setups): a cache like
+    /// `checkers`, read by move checking and generation on every move.
+    kings: [Option<Square>; 2],
 }
 
 impl std::hash::Hash for Position {
@@ -232,6 +242,9 @@ impl Position {
             move_number: setup.move_number.max(1),
             key: 0,
             variant,
+            checkers: Bitboard::EMPTY,
+            opponent_in_check: false,
+            kings: [None; 2],
         };
         let mut counts = [0u32; 8];
         let mut kings = [0u32; 2];
@@ -307,6 +320,8 @@ impl Position {
         if pos.side == Color::White {
             pos.key = pos.key.wrapping_add(zobrist::WHITE_TO_MOVE);
         }
+        pos.kings = Color::ALL.map(|c| pos.pieces(c, Role::King).first());
+        (pos.checkers, pos.opponent_in_check) = pos.check_state();
         let them = pos.side.opposite();
         if kings[them.index()] == 1 {
             if let Some(k) = pos.king_square(them) {
@@ -440,7 +455,7 @@ impl Position {
     /// The square of `color`'s king, if it has one.
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Option<Square> {
-        self.pieces(color, Role::King).first()
+        self.kings[color.index()]
     }
 }
 
@@ -469,13 +484,18 @@ impl Position {
     #[inline(always)]
     fn do_move(&mut self, m: Move) {
         let us = self.side;
-        match m {
+        // The piece that moved (or was dropped), where it stands now and where it came from.
+        let (role, from, to) = match m {
             Move::Normal { from, to, promote } => {
                 let Some(piece) = self.board[from.index()] else {
                     return;
                 };
                 if let Some(captured) = self.board[to.index()] {
                     self.remove(to, captured);
+                    if captured.role == Role::King {
+                        // Only in a position where the side not to move is in check.
+                        self.kings[(!us).index()] = None;
+                    }
                     let base = captured.role.unpromote();
                     if base.is_hand_role() {
                         self.hands[us.index()].add(base);
@@ -491,6 +511,10 @@ impl Position {
                     piece.role
                 };
                 self.put(to, Piece::new(us, role));
+                if role == Role::King {
+                    self.kings[us.index()] = Some(to);
+                }
+                (role, Some(from), to)
             }
             Move::Drop { role, to } => {
                 if self.hands[us.index()].take(role) {
@@ -499,8 +523,9 @@ impl Position {
                         .wrapping_sub(zobrist::HAND[us.index()][role as usize]);
                 }
                 self.put(to, Piece::new(us, role));
+                (role, None, to)
             }
-        }
+        };
         if us == Color::Black {
             self.key = self.key.wrapping_add(zobrist::WHITE_TO_MOVE);
         } else {
@@ -508,6 +533,15 @@ impl Position {
         }
         self.side = !us;
         self.move_number = self.move_number.saturating_add(1);
+        self.checkers = if self.opponent_in_check {
+            // Only after `swap_turn` from a check: the side now to move was in check before
+            // the move, so the checks the move gives are not all of them.
+            self.attackers_to_king(!us)
+        } else {
+            self.checks_given(us, role, from, to)
+        };
+        // A legal move never leaves the mover in check.
+        self.opponent_in_check = false;
     }
 
     /// Passes the turn without a move (for analysis; not a legal shogi move).
@@ -517,7 +551,9 @@ impl Position {
         } else {
             self.key = self.key.wrapping_sub(zobrist::WHITE_TO_MOVE);
         }
+        self.opponent_in_check = self.checkers.any();
         self.side = !self.side;
+        self.checkers = self.attackers_to_king(self.side);
     }
 
     /// Whether `m` (legal here) gives check.

@@ -3,9 +3,10 @@
 use super::sink::{Counter, OnlyTo, Sink, Visit};
 use super::{Outcome, PlayError, Position};
 use crate::bitboard::{
-    Bitboard, attacks, between, bishop_attacks, bishop_pseudo_attacks, file_fill, gold_attacks,
-    king_attacks, king_regions, knight_attacks, lance_attacks, lance_pseudo_attacks, line,
-    pawn_attacks, pawn_pushes, rook_attacks, rook_pseudo_attacks, silver_attacks,
+    Bitboard, attacks, between, bishop_attacks, bishop_pseudo_attacks, direction, file_fill,
+    gold_attacks, king_attacks, king_regions, knight_attacks, lance_attacks, lance_pseudo_attacks,
+    line, pawn_attacks, pawn_pushes, pseudo_attacks, rook_attacks, rook_pseudo_attacks,
+    silver_attacks,
 };
 use crate::moves::{Move, MoveList};
 use crate::types::{Color, Role, Square, Variant};
@@ -83,16 +84,92 @@ impl Position {
     /// The opponent pieces giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        match self.king_square(self.side) {
-            Some(k) => self.attackers_to(k, !self.side, self.occupied()),
-            None => Bitboard::EMPTY,
-        }
+        self.checkers
     }
 
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.checkers().any()
+        self.checkers.any()
+    }
+
+    /// The opponent pieces attacking `color`'s king, computed from scratch (empty without a
+    /// king).
+    pub(super) fn attackers_to_king(&self, color: Color) -> Bitboard {
+        match self.king_square(color) {
+            Some(k) => self.attackers_to(k, !color, self.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// The cached check state computed from scratch: the side to move's checkers, and whether
+    /// the other side is in check.
+    pub(super) fn check_state(&self) -> (Bitboard, bool) {
+        (
+            self.attackers_to_king(self.side),
+            self.attackers_to_king(!self.side).any(),
+        )
+    }
+
+    /// The checks a move of `us` just made gives (the position is the one after it), when the
+    /// opponent was not in check before it: only the piece now on `to` can check directly,
+    /// and only a slider of `us` behind `from` (empty for a drop) can be uncovered.
+    #[inline(always)]
+    pub(super) fn checks_given(
+        &self,
+        us: Color,
+        role: Role,
+        from: Option<Square>,
+        to: Square,
+    ) -> Bitboard {
+        let them = !us;
+        let Some(tk) = self.king_square(them) else {
+            return Bitboard::EMPTY;
+        };
+        let occ = self.occupied();
+        let mut out = Bitboard::EMPTY;
+        if pseudo_attacks(us, role, to).contains(tk) && (between(to, tk) & occ).is_empty() {
+            out.insert(to);
+        }
+        if let Some(from) = from {
+            if direction(tk, from) != 0 {
+                let r = &self.by_role;
+                let snipers = self.by_color[us.index()]
+                    & ((rook_pseudo_attacks(tk)
+                        & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
+                        | (bishop_pseudo_attacks(tk)
+                            & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
+                        | (lance_pseudo_attacks(them, tk) & r[Role::Lance as usize]));
+                for s in snipers {
+                    let b = between(tk, s);
+                    if b.contains(from) && (b & occ).is_empty() {
+                        out.insert(s);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether moving `us`'s piece off `from`, to a square not on the ray from `us`'s king on
+    /// `k` through `from`, uncovers an attack on the king from an opposing slider: the
+    /// king-safety test of a move that is not the king's when the side is not in check.
+    #[inline(always)]
+    fn uncovers_king(&self, us: Color, k: Square, from: Square, occ: Bitboard) -> bool {
+        let r = &self.by_role;
+        let snipers = self.by_color[(!us).index()]
+            & ((rook_pseudo_attacks(k) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
+                | (bishop_pseudo_attacks(k)
+                    & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
+                | (lance_pseudo_attacks(us, k) & r[Role::Lance as usize]));
+        let from_bb = Bitboard::from_square(from);
+        for s in snipers {
+            let b = between(k, s);
+            if b.contains(from) && (b & occ) == from_bb {
+                return true;
+            }
+        }
+        false
     }
 
     /// The pieces of `color` pinned to its king (on `king`) by opposing sliders.
@@ -173,7 +250,9 @@ impl Position {
         true
     }
 
-    /// The opponent pieces giving check to `us`'s king on `k`, and `us`'s pieces pinned to it.
+    /// The opponent pieces giving check to the side to move (`us`, king on `k`, `occ`
+    /// occupied: the position's own), and `us`'s pieces pinned to its king. The checkers come
+    /// from the cache; only the pins are computed.
     #[inline(always)]
     pub(super) fn checkers_and_pinned(
         &self,
@@ -181,31 +260,8 @@ impl Position {
         k: Square,
         occ: Bitboard,
     ) -> (Bitboard, Bitboard) {
-        let theirs = self.by_color[(!us).index()];
-        let r = &self.by_role;
-        let steppers = (pawn_attacks(us, k) & r[Role::Pawn as usize])
-            | (knight_attacks(us, k) & r[Role::Knight as usize])
-            | (silver_attacks(us, k) & r[Role::Silver as usize])
-            | (gold_attacks(us, k) & self.golds())
-            | (king_attacks(k)
-                & (r[Role::King as usize] | r[Role::Horse as usize] | r[Role::Dragon as usize]));
-        let mut checkers = steppers & theirs;
-        let snipers = theirs
-            & ((rook_pseudo_attacks(k) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
-                | (bishop_pseudo_attacks(k)
-                    & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
-                | (lance_pseudo_attacks(us, k) & r[Role::Lance as usize]));
-        let ours = self.by_color[us.index()];
-        let mut pinned = Bitboard::EMPTY;
-        for s in snipers {
-            let b = between(k, s) & occ;
-            if b.is_empty() {
-                checkers.insert(s);
-            } else if !b.more_than_one() {
-                pinned |= b & ours;
-            }
-        }
-        (checkers, pinned)
+        debug_assert!(us == self.side && occ == self.occupied());
+        (self.checkers, self.pinned(us, k, occ))
     }
 
     /// The squares around `us`'s king on `k` (among `candidates`) that no opponent piece
@@ -523,9 +579,15 @@ impl Position {
                     let to_bb = Bitboard::square(to);
                     let attacked = if piece.role == Role::King {
                         self.attacked_with(to, !us, occ ^ Bitboard::square(from), to_bb)
-                    } else {
+                    } else if self.checkers.any() {
                         let after = (occ ^ Bitboard::square(from)) | to_bb;
                         self.attacked_with(k, !us, after, to_bb)
+                    } else {
+                        // Not in check: only a slider behind `from` can reach the king after
+                        // the move, and only if the piece leaves the king's ray through `from`
+                        // (moving along that ray it still shields the king).
+                        let d = direction(k, from);
+                        d != 0 && d != direction(k, to) && self.uncovers_king(us, k, from, occ)
                     };
                     if attacked {
                         return Err(PlayError::LeavesKingInCheck);
@@ -559,10 +621,14 @@ impl Position {
                 {
                     return Err(PlayError::Nifu);
                 }
-                if let Some(k) = self.king_square(us) {
-                    let occ = self.occupied() | Bitboard::from_square(to);
-                    if self.attacked_with(k, !us, occ, Bitboard::EMPTY) {
-                        return Err(PlayError::LeavesKingInCheck);
+                // A drop only adds a blocker: it can leave the king attacked only when the side
+                // is in check.
+                if self.checkers.any() {
+                    if let Some(k) = self.king_square(us) {
+                        let occ = self.occupied() | Bitboard::from_square(to);
+                        if self.attacked_with(k, !us, occ, Bitboard::EMPTY) {
+                            return Err(PlayError::LeavesKingInCheck);
+                        }
                     }
                 }
                 if role == Role::Pawn {
