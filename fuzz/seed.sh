@@ -6,4 +6,4 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 SHOGI_FUZZ_CORPUS="$here/corpus" cargo test --manifest-path "$here/../Cargo.toml" \
-    -p shogi-tests --test fuzz_replay -- --ignored write_seed_corpus
+    -p shogi-tests --test e2e -- --ignored fuzz_replay::write_seed_corpus

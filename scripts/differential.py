@@ -31,7 +31,7 @@ one Position is reused after do_move; the script uses a fresh Position for every
 
 With --write-dataset DIR it also writes a stratified sample of the positions met, with the
 reference's legal moves, to DIR/legal_moves_standard.txt and DIR/legal_moves_mini.txt (the data
-that shogi-core/tests/differential.rs compares).
+that shogi-core/tests/core/differential.rs compares).
 
 Usage:
   python3 scripts/differential.py [--standard N] [--mini N] [--seed S] [--pyffish-every K]

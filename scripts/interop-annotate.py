@@ -3,7 +3,7 @@
 
 Issue 17 asks that an annotated KIF, read back by our reader and by tsshogi (the library inside
 ShogiHome), carries each evaluation at its move. Our reader's side is tested in
-shogi-cli/tests/analyze.rs; this is tsshogi's side:
+shogi-cli/tests/cli/analyze/; this is tsshogi's side:
 
   1. the KIF records (samples/game.kif and the .kif/.kifu files of ../shared/corpus) are copied
      into a scratch folder and analysed in one run, `shogi analyze --format jsonl --annotate-dir`,

@@ -1,0 +1,7 @@
+//! shogi-book's integration tests, in one test binary with one module per former test file (a test
+//! keeps its name after the module's): one binary instead of three links the crate and its
+//! dependencies once, which made compiling the tests faster.
+
+mod bounded;
+mod formats;
+mod semantics;

@@ -1,0 +1,8 @@
+//! shogi-core's integration tests, in one test binary with one module per former test file (a
+//! test keeps its name after the module's): one binary instead of one per file links the crate
+//! and its dependencies once, which made compiling the tests faster.
+
+mod differential;
+mod notation;
+mod properties;
+mod rules;
