@@ -521,7 +521,12 @@ fn reindex_after_changes_equals_fresh_index() {
 /// Runs one index in a child process that aborts (as if killed) after `after` games.
 fn index_killed(paths: &[String], db: &Path, after: u64) {
     let status = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["db::child_index", "--exact", "--nocapture", "--test-threads=1"])
+        .args([
+            "db::child_index",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(
             "SHOGI_DB_CHILD",
             format!("{after}\n{}\n{}", db.display(), paths.join("\n")),

@@ -1,5 +1,5 @@
 //! The invariants the fuzz targets check, in one place: each `fuzz/fuzz_targets/*.rs` calls
-//! one function here, and `tests/tests/fuzz_replay.rs` calls the same functions on the
+//! one function here, and `tests/tests/e2e/fuzz_replay.rs` calls the same functions on the
 //! regression files and the seed inputs, so plain `cargo test` checks exactly what the
 //! fuzzer checks.
 //!
