@@ -68,11 +68,7 @@ impl Position {
                 return true;
             }
         }
-        let snipers = theirs
-            & ((rook_pseudo_attacks(sq) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
-                | (bishop_pseudo_attacks(sq)
-                    & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
-                | (lance_pseudo_attacks(defender, sq) & r[Role::Lance as usize]));
+        let snipers = self.sliders_aimed_at(by, sq) & !ignore;
         for s in snipers {
             if (between(sq, s) & occ).is_empty() {
                 return true;
@@ -133,14 +129,7 @@ impl Position {
         }
         if let Some(from) = from {
             if direction(tk, from) != 0 {
-                let r = &self.by_role;
-                let snipers = self.by_color[us.index()]
-                    & ((rook_pseudo_attacks(tk)
-                        & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
-                        | (bishop_pseudo_attacks(tk)
-                            & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
-                        | (lance_pseudo_attacks(them, tk) & r[Role::Lance as usize]));
-                for s in snipers {
+                for s in self.sliders_aimed_at(us, tk) {
                     let b = between(tk, s);
                     if b.contains(from) && (b & occ).is_empty() {
                         out.insert(s);
@@ -151,21 +140,26 @@ impl Position {
         out
     }
 
-    /// Whether moving `us`'s piece off `from`, to a square not on the ray from `us`'s king on
-    /// `k` through `from`, uncovers an attack on the king from an opposing slider: the
-    /// king-safety test of a move that is not the king's when the side is not in check.
+    /// The pieces of `by` whose rays on an empty board pass through `sq` (rooks, bishops,
+    /// lances, dragons and horses aimed at it, whatever stands between).
+    #[inline(always)]
+    fn sliders_aimed_at(&self, by: Color, sq: Square) -> Bitboard {
+        let r = &self.by_role;
+        self.by_color[by.index()]
+            & ((rook_pseudo_attacks(sq) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
+                | (bishop_pseudo_attacks(sq)
+                    & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
+                | (lance_pseudo_attacks(!by, sq) & r[Role::Lance as usize]))
+    }
+
+    /// Whether `us`'s piece on `from` is pinned to `us`'s king on `k` (`pinned(..).contains(from)`
+    /// answered by the first slider found): the king-safety test of a move that is not the
+    /// king's, off the king's ray through `from`, when the side is not in check.
     #[inline(always)]
     fn uncovers_king(&self, us: Color, k: Square, from: Square, occ: Bitboard) -> bool {
-        let r = &self.by_role;
-        let snipers = self.by_color[(!us).index()]
-            & ((rook_pseudo_attacks(k) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
-                | (bishop_pseudo_attacks(k)
-                    & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
-                | (lance_pseudo_attacks(us, k) & r[Role::Lance as usize]));
         let from_bb = Bitboard::from_square(from);
-        for s in snipers {
-            let b = between(k, s);
-            if b.contains(from) && (b & occ) == from_bb {
+        for s in self.sliders_aimed_at(!us, k) {
+            if (between(k, s) & occ) == from_bb {
                 return true;
             }
         }
@@ -189,13 +183,7 @@ impl Position {
         occ: Bitboard,
         blockers: Color,
     ) -> Bitboard {
-        let them = self.by_color[(!owner).index()];
-        let r = &self.by_role;
-        let snipers = them
-            & ((rook_pseudo_attacks(king) & (r[Role::Rook as usize] | r[Role::Dragon as usize]))
-                | (bishop_pseudo_attacks(king)
-                    & (r[Role::Bishop as usize] | r[Role::Horse as usize]))
-                | (lance_pseudo_attacks(owner, king) & r[Role::Lance as usize]));
+        let snipers = self.sliders_aimed_at(!owner, king);
         let ours = self.by_color[blockers.index()];
         let mut out = Bitboard::EMPTY;
         for s in snipers {
