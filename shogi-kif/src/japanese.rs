@@ -59,7 +59,7 @@ impl Motion {
 }
 
 /// A move in Japanese notation (KIF or KI2).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct JaMove {
     pub side: Option<Color>,
     /// `None` = 同.

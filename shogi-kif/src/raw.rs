@@ -15,7 +15,7 @@ pub(crate) fn hand_slot(role: Role) -> Option<usize> {
 }
 
 /// A move as written in some notation.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum RawMove {
     Ja(JaMove),
     /// CSA: side, from (None = drop), to, piece code after the move.
@@ -46,20 +46,28 @@ pub(crate) struct RawEnd {
     pub offender: Option<Color>,
 }
 
+/// What a parser hands to [`RawRecord::push`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Item {
-    Root,
     Move(RawMove),
-    /// Boxed: a record has one ending and a move per node, and an ending inline (its word
-    /// can be a `String`) would double every node's item.
-    End(Box<RawEnd>),
+    End(RawEnd),
 }
 
 impl Item {
     /// The ending `kind`, by `offender` when the statement names one.
     pub fn end(kind: EndingKind, offender: Option<Color>) -> Item {
-        Item::End(Box::new(RawEnd { kind, offender }))
+        Item::End(RawEnd { kind, offender })
     }
+}
+
+/// An [`Item`] as a node keeps it: an ending (whose word can be a `String`) is kept in
+/// [`RawRecord::ends`], so that a node owns nothing on the heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    Root,
+    Move(RawMove),
+    /// The ending at this index of [`RawRecord::ends`].
+    End(u32),
 }
 
 /// Time as written: milliseconds spent on the move, and the running total.
@@ -69,17 +77,20 @@ pub(crate) struct RawTime {
     pub total_ms: Option<u64>,
 }
 
-#[derive(Clone, Debug)]
+/// A node of the arena. It owns nothing on the heap (its notes, alternatives and ending are
+/// kept in the record's side tables): every move of a record is one, and the arena is then
+/// made by plain copies and freed without visiting its nodes.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Node {
-    pub item: Item,
+    pub item: Slot,
     pub loc: Location,
     /// Whether `loc`'s span is the move's text as written, quoted in error messages (not
     /// for a JKF move, read from JSON).
     pub written: bool,
     pub time: Option<RawTime>,
-    /// Comments and bookmarks: most nodes have none, and a node this small is quicker to
-    /// make and to walk (every move of a record is one).
-    pub notes: Option<Box<Notes>>,
+    /// Comments and bookmarks (most nodes have none): 0 for none, else `k` for
+    /// [`RawRecord::notes`]`[k - 1]`.
+    notes: u32,
     /// First child = continuation of this line; further children = alternatives.
     pub children: Children,
     /// Nesting depth of variations.
@@ -91,35 +102,6 @@ pub(crate) struct Node {
 pub(crate) struct Notes {
     pub comments: Vec<String>,
     pub bookmarks: Vec<String>,
-}
-
-impl Node {
-    /// The node's comments.
-    pub fn comments(&self) -> &[String] {
-        self.notes.as_ref().map_or(&[], |n| &n.comments)
-    }
-
-    /// The node's bookmarks.
-    pub fn bookmarks(&self) -> &[String] {
-        self.notes.as_ref().map_or(&[], |n| &n.bookmarks)
-    }
-
-    /// The node's notes, to add to.
-    pub fn notes_mut(&mut self) -> &mut Notes {
-        self.notes.get_or_insert_with(Box::default)
-    }
-
-    /// Adds comments to the node.
-    pub fn add_comments(&mut self, comments: Vec<String>) {
-        if !comments.is_empty() {
-            self.notes_mut().comments.extend(comments);
-        }
-    }
-
-    /// The node's notes, taken out of it.
-    pub fn take_notes(&mut self) -> Notes {
-        self.notes.take().map_or_else(Notes::default, |n| *n)
-    }
 }
 
 /// The start position as written (BOD, CSA P lines, SFEN).
@@ -179,6 +161,12 @@ pub(crate) struct RawRecord {
     pub header: Vec<(String, String)>,
     pub start: RawStart,
     pub nodes: Vec<Node>,
+    /// The nodes' comments and bookmarks (see `Node::notes`).
+    pub notes: Vec<Notes>,
+    /// The alternatives of the nodes that fork (see `Children::rest`).
+    pub forks: Vec<Vec<u32>>,
+    /// The endings of the nodes that are one (see [`Slot::End`]).
+    pub ends: Vec<RawEnd>,
     pub closing: Option<Closing>,
     /// Endings read from a KI2 `まで…` line where the side to move was not known yet (a
     /// line with no moves at the record's start): node index and the text after `で`,
@@ -237,14 +225,17 @@ impl RawRecord {
             header: Vec::new(),
             start: RawStart::Default,
             nodes: vec![Node {
-                item: Item::Root,
+                item: Slot::Root,
                 loc: Location::default(),
                 written: false,
                 time: None,
-                notes: None,
+                notes: 0,
                 children: Children::default(),
                 depth: 0,
             }],
+            notes: Vec::new(),
+            forks: Vec::new(),
+            ends: Vec::new(),
             closing: None,
             closing_endings: Vec::new(),
             diagnostics: Vec::new(),
@@ -269,17 +260,96 @@ impl RawRecord {
         let idx = self.nodes.len() as u32;
         let p = &self.nodes[parent as usize];
         let depth = p.depth + u32::from(!p.children.is_empty());
+        let item = match item {
+            Item::Move(m) => Slot::Move(m),
+            Item::End(end) => {
+                self.ends.push(end);
+                Slot::End(self.ends.len() as u32 - 1)
+            }
+        };
         self.nodes.push(Node {
             item,
             loc,
             written,
             time,
-            notes: None,
+            notes: 0,
             children: Children::default(),
             depth,
         });
-        self.nodes[parent as usize].children.push(idx);
+        let children = &mut self.nodes[parent as usize].children;
+        if children.first.is_none() {
+            children.first = Some(idx);
+        } else {
+            if children.rest == 0 {
+                self.forks.push(Vec::new());
+                children.rest = self.forks.len() as u32;
+            }
+            self.forks[children.rest as usize - 1].push(idx);
+        }
         idx
+    }
+
+    /// The ending kept for a node's [`Slot::End`].
+    pub fn end(&self, at: u32) -> &RawEnd {
+        &self.ends[at as usize]
+    }
+
+    /// Node `idx`'s comments.
+    pub fn comments(&self, idx: u32) -> &[String] {
+        match self.nodes[idx as usize].notes {
+            0 => &[],
+            k => &self.notes[k as usize - 1].comments,
+        }
+    }
+
+    /// Node `idx`'s bookmarks.
+    pub fn bookmarks(&self, idx: u32) -> &[String] {
+        match self.nodes[idx as usize].notes {
+            0 => &[],
+            k => &self.notes[k as usize - 1].bookmarks,
+        }
+    }
+
+    /// Node `idx`'s notes, to add to.
+    pub fn notes_mut(&mut self, idx: u32) -> &mut Notes {
+        let node = &mut self.nodes[idx as usize];
+        if node.notes == 0 {
+            self.notes.push(Notes::default());
+            node.notes = self.notes.len() as u32;
+        }
+        &mut self.notes[node.notes as usize - 1]
+    }
+
+    /// Adds comments to node `idx`.
+    pub fn add_comments(&mut self, idx: u32, comments: Vec<String>) {
+        if !comments.is_empty() {
+            self.notes_mut(idx).comments.extend(comments);
+        }
+    }
+
+    /// Node `idx`'s notes, taken out of it.
+    pub fn take_notes(&mut self, idx: u32) -> Notes {
+        match std::mem::take(&mut self.nodes[idx as usize].notes) {
+            0 => Notes::default(),
+            k => std::mem::take(&mut self.notes[k as usize - 1]),
+        }
+    }
+
+    /// The children of node `idx` after the first (the alternatives to it).
+    pub fn alternatives(&self, idx: u32) -> &[u32] {
+        match self.nodes[idx as usize].children.rest {
+            0 => &[],
+            k => &self.forks[k as usize - 1],
+        }
+    }
+
+    /// Child `k` of node `idx` (0: the first, then the alternatives).
+    pub fn child(&self, idx: u32, k: usize) -> Option<u32> {
+        if k == 0 {
+            self.nodes[idx as usize].children.first
+        } else {
+            self.alternatives(idx).get(k - 1).copied()
+        }
     }
 
     /// A warning, unless [`crate::limits::MAX_WARNINGS`] are kept already (a note then says
@@ -301,13 +371,13 @@ impl RawRecord {
     }
 }
 
-/// The children of a node: almost always one, kept inline; alternatives on the heap.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The children of a node (pushed by [`RawRecord::push`]): almost always one, kept inline;
+/// the alternatives in the record's side table ([`RawRecord::alternatives`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Children {
     first: Option<u32>,
-    // Boxed, not a bare Vec: 8 bytes on every node instead of 24, for the few that fork.
-    #[allow(clippy::box_collection)]
-    rest: Option<Box<Vec<u32>>>,
+    /// 0 for none, else `k` for [`RawRecord::forks`]`[k - 1]`.
+    rest: u32,
 }
 
 impl Children {
@@ -315,30 +385,13 @@ impl Children {
         self.first.is_none()
     }
 
-    #[inline]
-    pub fn push(&mut self, idx: u32) {
-        if self.first.is_none() {
-            self.first = Some(idx);
-        } else {
-            self.rest.get_or_insert_with(Box::default).push(idx);
-        }
-    }
-
     pub fn first(&self) -> Option<&u32> {
         self.first.as_ref()
     }
 
-    pub fn get(&self, k: usize) -> Option<&u32> {
-        if k == 0 {
-            self.first.as_ref()
-        } else {
-            self.alternatives().get(k - 1)
-        }
-    }
-
-    /// The children after the first.
-    pub fn alternatives(&self) -> &[u32] {
-        self.rest.as_deref().map_or(&[], Vec::as_slice)
+    /// Whether there are children after the first.
+    pub fn forks(&self) -> bool {
+        self.rest != 0
     }
 }
 
@@ -352,6 +405,59 @@ mod tests {
         // notes, alternatives and endings are kept off it (it took 192 bytes with them
         // inline, 136 with the ending inline and the written span apart from `loc`).
         let size = std::mem::size_of::<Node>();
-        assert!(size <= 104, "a raw node takes {size} bytes");
+        assert!(size <= 96, "a raw node takes {size} bytes");
+        // And it owns nothing: the arena is freed without a visit to each node.
+        assert!(!std::mem::needs_drop::<Node>());
+    }
+
+    #[test]
+    fn side_tables_answer_for_their_nodes() {
+        let mut rec = RawRecord::new();
+        let loc = Location::default();
+        let mv = |to: u8| {
+            Item::Move(RawMove::Usi(Move::Drop {
+                role: Role::Pawn,
+                to: Square::new(to, 5).unwrap(),
+            }))
+        };
+        // The root forks three ways; the first line goes on to an ending.
+        let a = rec.push(0, mv(1), loc, true);
+        let b = rec.push(0, mv(2), loc, true);
+        let c = rec.push(0, mv(3), loc, true);
+        let d = rec.push(
+            a,
+            Item::end(EndingKind::Resign, Some(Color::White)),
+            loc,
+            true,
+        );
+        // `c` forks too, after `b` was given notes: each node keeps its own entries.
+        rec.notes_mut(b).bookmarks.push("b".into());
+        let e = rec.push(c, mv(4), loc, true);
+        let f = rec.push(c, mv(5), loc, true);
+        rec.add_comments(a, vec!["a1".into(), "a2".into()]);
+        rec.add_comments(c, Vec::new());
+        rec.notes_mut(a).comments.push("a3".into());
+        assert_eq!(rec.child(0, 0), Some(a));
+        assert_eq!(rec.alternatives(0), &[b, c]);
+        assert_eq!((rec.child(0, 2), rec.child(0, 3)), (Some(c), None));
+        assert_eq!(rec.alternatives(c), &[f]);
+        assert_eq!(rec.child(c, 0), Some(e));
+        assert!(rec.alternatives(a).is_empty() && rec.child(d, 0).is_none());
+        assert!(rec.nodes[0].children.forks() && !rec.nodes[a as usize].children.forks());
+        assert_eq!(rec.nodes[d as usize].depth, 0);
+        assert_eq!(rec.nodes[b as usize].depth, 1);
+        assert_eq!(rec.nodes[f as usize].depth, 2);
+        assert_eq!(rec.comments(a), ["a1", "a2", "a3"]);
+        assert_eq!(rec.bookmarks(b), ["b"]);
+        assert!(rec.comments(b).is_empty() && rec.comments(c).is_empty());
+        let Slot::End(end) = rec.nodes[d as usize].item else {
+            panic!("not an ending: {:?}", rec.nodes[d as usize].item);
+        };
+        assert_eq!(rec.end(end).kind, EndingKind::Resign);
+        assert_eq!(rec.end(end).offender, Some(Color::White));
+        let taken = rec.take_notes(a);
+        assert_eq!(taken.comments, ["a1", "a2", "a3"]);
+        assert!(rec.comments(a).is_empty() && rec.take_notes(a).comments.is_empty());
+        assert_eq!(rec.bookmarks(b), ["b"]);
     }
 }

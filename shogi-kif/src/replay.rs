@@ -7,7 +7,7 @@ mod start;
 use crate::japanese::{self, JaMove, on_board};
 use crate::main_line::MainLine;
 use crate::model::*;
-use crate::raw::{self, Item, RawEnd, RawMove, RawRecord};
+use crate::raw::{self, RawEnd, RawMove, RawRecord, Slot};
 use shogi_core::{Color, Move, PlayError, Position, Role, Square};
 
 /// Where a walk along the move tree is: about to read child `child` of node `parent`, in
@@ -122,7 +122,7 @@ pub(crate) fn replay(mut raw: RawRecord, src: &str, facts: bool) -> Replayed {
     let mut diagnostics = std::mem::take(&mut raw.diagnostics);
     diagnostics.append(&mut start_notes);
     diagnostics.append(&mut replay_notes);
-    let root = raw.nodes[0].take_notes();
+    let root = raw.take_notes(0);
     let record = Record {
         header,
         start,
@@ -182,9 +182,8 @@ impl<'a> Replayer<'a> {
     /// child), each walked as a line of its own; a variation's error becomes a warning.
     #[cold]
     fn variations(&mut self, at: &Branch) -> Vec<Line> {
-        let children = &self.raw.nodes[at.parent as usize].children;
         let count = if at.child == 0 {
-            children.alternatives().len()
+            self.raw.alternatives(at.parent).len()
         } else {
             0
         };
@@ -229,8 +228,8 @@ impl<'a> Replayer<'a> {
             kind,
             offender,
             time: time(node.time),
-            comments: copied(node.comments()),
-            bookmarks: copied(node.bookmarks()),
+            comments: copied(self.raw.comments(idx)),
+            bookmarks: copied(self.raw.bookmarks(idx)),
             variations,
             source_line: node.loc.line,
         }
@@ -245,10 +244,12 @@ impl<'a> Replayer<'a> {
             .first()
             .map(|&n| &self.raw.nodes[n as usize].item);
         match next {
-            Some(Item::End(end)) => end.kind.is_foul() || self.closing_leaves_out(node, ply, mover),
-            Some(Item::Move(_)) => false,
+            Some(&Slot::End(end)) => {
+                self.raw.end(end).kind.is_foul() || self.closing_leaves_out(node, ply, mover)
+            }
+            Some(Slot::Move(_)) => false,
             _ => {
-                node.comments().iter().any(|c| c.contains("反則"))
+                self.raw.comments(idx).iter().any(|c| c.contains("反則"))
                     || self.closing_says_foul()
                     || self.closing_leaves_out(node, ply, mover)
             }
@@ -262,7 +263,7 @@ impl<'a> Replayer<'a> {
         // Nothing follows but the closing line (which KI2 makes the line's ending).
         let last = match node.children.first() {
             None => true,
-            Some(&n) => node.children.alternatives().is_empty() && self.is_closing_end(n),
+            Some(&n) => !node.children.forks() && self.is_closing_end(n),
         };
         node.depth == 0
             && last
@@ -288,12 +289,8 @@ impl<'a> Replayer<'a> {
         line.moves.reserve(reserve);
         // The raw record outlives `self`'s borrows: its nodes can be read while walking.
         let raw = self.raw;
-        while let Some(&c) = raw.nodes[at.parent as usize].children.get(at.child) {
-            let forks = at.child == 0
-                && !raw.nodes[at.parent as usize]
-                    .children
-                    .alternatives()
-                    .is_empty();
+        while let Some(c) = raw.child(at.parent, at.child) {
+            let forks = at.child == 0 && raw.nodes[at.parent as usize].children.forks();
             let variations = if forks {
                 self.variations(&at)
             } else {
@@ -301,13 +298,13 @@ impl<'a> Replayer<'a> {
             };
             let node = &raw.nodes[c as usize];
             let rm = match &node.item {
-                Item::Root => break,
-                Item::End(end) => {
+                Slot::Root => break,
+                Slot::End(end) => {
                     let stm = at.pos.side_to_move();
-                    line.ending = Some(self.ending(c, end, stm, variations));
+                    line.ending = Some(self.ending(c, raw.end(*end), stm, variations));
                     break;
                 }
-                Item::Move(rm) => rm,
+                Slot::Move(rm) => rm,
             };
             let mv = match self.resolve(rm, &at.pos, at.prev_to) {
                 Ok(m) => m,
@@ -337,8 +334,8 @@ impl<'a> Replayer<'a> {
             line.moves.push(MoveNode {
                 mv,
                 time: time(node.time),
-                comments: copied(node.comments()),
-                bookmarks: copied(node.bookmarks()),
+                comments: copied(raw.comments(c)),
+                bookmarks: copied(raw.bookmarks(c)),
                 variations,
                 foul,
                 source_line: node.loc.line,
@@ -406,8 +403,9 @@ impl<'a> Replayer<'a> {
     /// by the side not to move there).
     fn end_after_foul(&self, idx: u32, line: &mut Line, pos: &Position) {
         if let Some(&n) = self.raw.nodes[idx as usize].children.first() {
-            if let Item::End(end) = &self.raw.nodes[n as usize].item {
-                line.ending = Some(self.ending(n, end, !pos.side_to_move(), Vec::new()));
+            if let Slot::End(end) = self.raw.nodes[n as usize].item {
+                line.ending =
+                    Some(self.ending(n, self.raw.end(end), !pos.side_to_move(), Vec::new()));
             }
         }
         if line.ending.is_none() && self.raw.closing.is_none() {
@@ -418,7 +416,7 @@ impl<'a> Replayer<'a> {
     /// Whether node `n` is the ending the KI2 closing line made.
     fn is_closing_end(&self, n: u32) -> bool {
         let node = &self.raw.nodes[n as usize];
-        matches!(node.item, Item::End(_))
+        matches!(node.item, Slot::End(_))
             && self
                 .raw
                 .closing

@@ -45,7 +45,7 @@ pub(crate) fn parse_line(src: &str, line: TextLine<'_>) -> Result<RawRecord, Rea
     let mut columns = Columns::new(line);
     for &(_, tok) in &words.moves {
         let loc = columns.loc_of(tok);
-        if matches!(rec.nodes[parent as usize].item, Item::End(_)) {
+        if matches!(rec.nodes[parent as usize].item, Slot::End(_)) {
             rec.warn(src, loc, "move after the end of the game ignored");
             continue;
         }

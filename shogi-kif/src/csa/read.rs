@@ -180,10 +180,7 @@ impl<'a> Parser<'a> {
         match first {
             b'\'' => {
                 if let Some(c) = s.strip_prefix("'*") {
-                    self.rec.nodes[self.last as usize]
-                        .notes_mut()
-                        .comments
-                        .push(c.to_string());
+                    self.rec.notes_mut(self.last).comments.push(c.to_string());
                 } else if let Some((key, value)) = entry {
                     self.rec
                         .header

@@ -141,7 +141,7 @@ pub(crate) fn parse(src: &str) -> Result<RawRecord, ReadError> {
                 "JKF: moves[0] must be the start position (comments only)".into(),
             ));
         }
-        rec.nodes[0].add_comments(comments(first.comments));
+        rec.add_comments(0, comments(first.comments));
     }
     add_line(&mut rec, src, 0, moves.collect(), (0, 0))?;
     Ok(rec)
@@ -208,10 +208,10 @@ fn add_line(
             Item::end(kind, offender)
         } else {
             // A node with comments only: attach them to the previous node.
-            rec.nodes[parent as usize].add_comments(comments(m.comments));
+            rec.add_comments(parent, comments(m.comments));
             continue;
         };
-        if matches!(rec.nodes[parent as usize].item, Item::End(_)) {
+        if matches!(rec.nodes[parent as usize].item, Slot::End(_)) {
             rec.diagnostics.push(crate::error::Diagnostic::at(
                 crate::error::Severity::Warning,
                 "JKF: move after the end of the game ignored",
@@ -229,8 +229,8 @@ fn add_line(
             ));
         }
         let idx = rec.push(parent, item, loc, false);
+        rec.add_comments(idx, comments(m.comments));
         let node = &mut rec.nodes[idx as usize];
-        node.add_comments(comments(m.comments));
         if let Some(t) = m.time {
             node.time = Some(RawTime {
                 spent_ms: t.now.as_ref().map(Hms::ms),

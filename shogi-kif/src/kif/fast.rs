@@ -104,7 +104,7 @@ impl<'a> Parser<'a> {
         }
         let parent = *self.path.last().unwrap_or(&0);
         let p = &self.rec.nodes[parent as usize];
-        if matches!(p.item, Item::End(_)) || p.children.first().is_some() || p.depth > MAX_DEPTH {
+        if matches!(p.item, Slot::End(_)) || p.children.first().is_some() || p.depth > MAX_DEPTH {
             return None;
         }
         let loc = Location {

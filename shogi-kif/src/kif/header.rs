@@ -101,8 +101,8 @@ impl<'a> Parser<'a> {
             return Before::Other;
         };
         match &self.rec.nodes[tip as usize].item {
-            Item::Move(RawMove::Ja(m)) => m.side.map_or(Before::Other, Before::Mover),
-            Item::Root if self.rec.nodes[0].children.is_empty() || self.pending.is_some() => {
+            Slot::Move(RawMove::Ja(m)) => m.side.map_or(Before::Other, Before::Mover),
+            Slot::Root if self.rec.nodes[0].children.is_empty() || self.pending.is_some() => {
                 Before::Start
             }
             _ => Before::Other,

@@ -130,16 +130,16 @@ impl<'a> LineParser<'a> for Parser<'a> {
             '#' => return Ok(()),
             '*' => {
                 let body = &t[1..];
-                self.rec.nodes[self.last as usize]
-                    .notes_mut()
+                self.rec
+                    .notes_mut(self.last)
                     .comments
                     .push(body.trim_end_matches(['\r']).to_string());
                 return Ok(());
             }
             '&' => {
                 let body = trim(&t[1..]);
-                self.rec.nodes[self.last as usize]
-                    .notes_mut()
+                self.rec
+                    .notes_mut(self.last)
                     .bookmarks
                     .push(body.to_string());
                 return Ok(());

@@ -126,7 +126,7 @@ impl<'a> Parser<'a> {
             }
         }
         let parent = *self.path.last().unwrap_or(&0);
-        if matches!(self.rec.nodes[parent as usize].item, Item::End(_)) {
+        if matches!(self.rec.nodes[parent as usize].item, Slot::End(_)) {
             self.rec.warn(
                 self.src,
                 loc,
