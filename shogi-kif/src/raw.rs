@@ -294,6 +294,15 @@ impl RawRecord {
         &self.ends[at as usize]
     }
 
+    /// A node's comments and bookmarks, if it has any.
+    #[inline]
+    pub fn notes_of(&self, node: &Node) -> Option<&Notes> {
+        match node.notes {
+            0 => None,
+            k => Some(&self.notes[k as usize - 1]),
+        }
+    }
+
     /// Node `idx`'s comments.
     pub fn comments(&self, idx: u32) -> &[String] {
         match self.nodes[idx as usize].notes {

@@ -289,8 +289,15 @@ impl<'a> Replayer<'a> {
         line.moves.reserve(reserve);
         // The raw record outlives `self`'s borrows: its nodes can be read while walking.
         let raw = self.raw;
-        while let Some(c) = raw.child(at.parent, at.child) {
-            let forks = at.child == 0 && raw.nodes[at.parent as usize].children.forks();
+        loop {
+            let parent = &raw.nodes[at.parent as usize];
+            let next = if at.child == 0 {
+                parent.children.first().copied()
+            } else {
+                raw.child(at.parent, at.child)
+            };
+            let Some(c) = next else { break };
+            let forks = at.child == 0 && parent.children.forks();
             let variations = if forks {
                 self.variations(&at)
             } else {
@@ -331,11 +338,15 @@ impl<'a> Replayer<'a> {
                 foul = Some(e);
             }
             let is_foul = foul.is_some();
+            let (comments, bookmarks) = match raw.notes_of(node) {
+                None => (Vec::new(), Vec::new()),
+                Some(n) => (copied(&n.comments), copied(&n.bookmarks)),
+            };
             line.moves.push(MoveNode {
                 mv,
                 time: time(node.time),
-                comments: copied(raw.comments(c)),
-                bookmarks: copied(raw.bookmarks(c)),
+                comments,
+                bookmarks,
                 variations,
                 foul,
                 source_line: node.loc.line,
