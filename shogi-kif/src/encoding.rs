@@ -249,11 +249,12 @@ mod cp932 {
     }
 
     /// Table entries, indexed by a byte from 0x80 (its low seven bits) and the byte after it
-    /// (a lead byte; 0 at the end of the input) or 0 (a byte that decodes alone). An entry holds the character's UTF-8 bytes in its low
-    /// three bytes (little-endian); its top byte the UTF-8 length (low four bits) and how
-    /// many input bytes the character takes (high four bits: 1 for a byte that decodes
-    /// alone, whatever follows it, 2 for a lead and a trail byte). A top byte of 0 marks
-    /// the special entries below.
+    /// for a lead byte (0 at the end of the input), or 0 for a byte that decodes alone. An
+    /// entry holds the character's UTF-8 bytes in its low three bytes (little-endian); its
+    /// top byte the UTF-8 length (low four bits) and how many input bytes the character
+    /// takes (high four bits: 1 for a byte that decodes alone, 2 for a lead and a trail
+    /// byte; the decoder moves on by `is_lead` instead, which it knows sooner). A top byte
+    /// of 0 marks the special entries below.
     const ENTRIES: usize = 128 * 256;
     /// Not looked up yet.
     const UNKNOWN: u32 = 0;
