@@ -3,13 +3,6 @@
 use std::io::{BufReader, IsTerminal, Write};
 use std::process::ExitCode;
 
-/// mimalloc rather than glibc's malloc: reading a record makes some thirty allocations, several of
-/// them kilobytes (the file, its text, the move arena, the move list), which glibc serves from
-/// its slow path and gives back by merging chunks; `check` of the benchmark's KIF files took
-/// 1.06x less CPU with mimalloc (README, reading speed).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     #[allow(unused_mut)]
     let mut options = shogi_cli::Options {
