@@ -50,13 +50,15 @@ pub(crate) struct RawEnd {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Item {
     Move(RawMove),
-    End(RawEnd),
+    /// Boxed: an item is passed by value on the way to a node, and an ending inline (its
+    /// word can be a `String`) would more than double the size of every move's.
+    End(Box<RawEnd>),
 }
 
 impl Item {
     /// The ending `kind`, by `offender` when the statement names one.
     pub fn end(kind: EndingKind, offender: Option<Color>) -> Item {
-        Item::End(RawEnd { kind, offender })
+        Item::End(Box::new(RawEnd { kind, offender }))
     }
 }
 
@@ -263,7 +265,7 @@ impl RawRecord {
         let item = match item {
             Item::Move(m) => Slot::Move(m),
             Item::End(end) => {
-                self.ends.push(end);
+                self.ends.push(*end);
                 Slot::End(self.ends.len() as u32 - 1)
             }
         };
