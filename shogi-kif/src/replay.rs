@@ -56,18 +56,19 @@ pub(crate) struct Replayed {
     pub error: Option<ReadError>,
 }
 
-/// The header of a raw record, keys typed.
-fn header(raw: &RawRecord) -> Header {
+/// The header of a raw record, keys typed (its values moved, not copied).
+fn header(entries: Vec<(String, String)>) -> Header {
     let mut header = Header::default();
-    for (k, v) in &raw.header {
+    header.entries.reserve(entries.len());
+    for (k, v) in entries {
         let key = if k.starts_with('$') || k == "N+" || k == "N-" {
-            HeaderKey::from_csa(k)
+            HeaderKey::from_csa(&k)
         } else if k == "V" {
             continue;
         } else {
-            HeaderKey::from_kif(k)
+            HeaderKey::from_kif(&k)
         };
-        header.push(key, v.clone());
+        header.push(key, v);
     }
     header
 }
@@ -77,7 +78,7 @@ fn header(raw: &RawRecord) -> Header {
 /// the start and the moves before the failing one when the error is in a move.
 pub(crate) fn replay(mut raw: RawRecord, src: &str, facts: bool) -> Replayed {
     let mut start_notes = Vec::new();
-    let header = header(&raw);
+    let header = header(std::mem::take(&mut raw.header));
     let (start, pos) = match start::resolve_start(&raw, src, &mut start_notes) {
         Ok(ok) => ok,
         Err(e) => {
