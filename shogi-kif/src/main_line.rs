@@ -3,8 +3,8 @@
 //! four-fold repetition), and the queries on it. The reader fills one while it replays (see
 //! [`crate::ReadRecord::main`]); [`MainLine::replay`] makes one for any record.
 
-use crate::model::Record;
-use shogi_core::{Color, Game, Position, Repetition};
+use crate::model::{MoveNode, Record};
+use shogi_core::{Color, Game, Move, PlayError, Position, Repetition};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -41,7 +41,7 @@ impl MainLine {
     /// ([`crate::ReadRecord::main`], with validation on).
     pub fn replay(record: &Record) -> MainLine {
         let mut main = MainLine::played_through(record);
-        main.repetition = first_repetition(record, &main).map(|(_, r)| r);
+        main.repetition = first_repetition(record, &record.moves.moves, &main).map(|(_, r)| r);
         main
     }
 
@@ -180,11 +180,56 @@ fn may_repeat(start: u64, keys: &[u64]) -> bool {
     })
 }
 
+/// A main-line move as validation reads it: the move, the line it is written on and, for a
+/// declared foul, the rule it breaks. The record's [`MoveNode`]s are such moves, and so are
+/// the [`Played`] moves the reader keeps instead when the record's moves are not wanted
+/// ([`crate::ReadOptions::moves`]).
+pub(crate) trait PlayedMove {
+    fn mv(&self) -> Move;
+    fn source_line(&self) -> u32;
+    fn foul(&self) -> Option<PlayError>;
+}
+
+impl PlayedMove for MoveNode {
+    fn mv(&self) -> Move {
+        self.mv
+    }
+    fn source_line(&self) -> u32 {
+        self.source_line
+    }
+    fn foul(&self) -> Option<PlayError> {
+        self.foul
+    }
+}
+
+/// A main-line move without the rest of a [`MoveNode`] (times, comments, variations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Played {
+    pub mv: Move,
+    pub source_line: u32,
+    pub foul: Option<PlayError>,
+}
+
+impl PlayedMove for Played {
+    fn mv(&self) -> Move {
+        self.mv
+    }
+    fn source_line(&self) -> u32 {
+        self.source_line
+    }
+    fn foul(&self) -> Option<PlayError> {
+        self.foul
+    }
+}
+
 /// The first four-fold repetition of `main` (a line of `record`), with the index of the move
 /// that completes it. Positions are counted by their Zobrist keys; shogi-core's [`Game`] is
 /// asked for the details (perpetual check) only when a key is seen a fourth time.
-pub(crate) fn first_repetition(record: &Record, main: &MainLine) -> Option<(usize, Repetition)> {
-    let moves = &record.moves.moves;
+pub(crate) fn first_repetition<M: PlayedMove>(
+    record: &Record,
+    moves: &[M],
+    main: &MainLine,
+) -> Option<(usize, Repetition)> {
     if main.keys.len() < 8 || !may_repeat(record.start_position().key(), &main.keys) {
         return None;
     }
@@ -199,7 +244,7 @@ pub(crate) fn first_repetition(record: &Record, main: &MainLine) -> Option<(usiz
         }
         let mut game = Game::new(record.start_position().clone());
         for m in &moves[..=i] {
-            game.play_unchecked(m.mv);
+            game.play_unchecked(m.mv());
         }
         if let Some(r) = game.repetition() {
             return Some((i, r));

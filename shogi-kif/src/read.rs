@@ -35,6 +35,16 @@ pub struct ReadOptions {
     /// stated ending: see [`crate::validate`]) in the same replay, into
     /// [`ReadRecord::diagnostics`]. On by default.
     pub validate: bool,
+    /// Keep the moves in [`ReadRecord::record`] (on by default). Off, the record of a game
+    /// replayed for validation (with [`ReadOptions::validate`] and no syntax error) has its
+    /// header, start, start comments and the main line's ending, but no main-line moves
+    /// (nor the variations that hang on them), also when a move cannot be played; every
+    /// check is made all the same, and [`ReadRecord::error`], [`ReadRecord::diagnostics`]
+    /// and [`ReadRecord::main`] are what they are with the moves. For a caller that wants
+    /// the verdict only (`shogi check`): the move list is a large part of the work of
+    /// reading a game. The queries that read the record's moves
+    /// ([`MainLine::is_complete`], [`Record::position_at`], …) then see none.
+    pub moves: bool,
     /// How many bytes are decoded at a time (1 MiB by default). An input no larger is read
     /// whole; a larger CSA, USI or SFEN input is read a chunk at a time, so memory does not
     /// grow with the number of games. Games are never cut, whatever the size.
@@ -48,6 +58,7 @@ impl Default for ReadOptions {
             hint: None,
             encoding: None,
             validate: true,
+            moves: true,
             chunk_size: 1 << 20,
         }
     }
@@ -148,6 +159,7 @@ pub struct Reader<R> {
     input: R,
     format: Format,
     validate: bool,
+    moves: bool,
     window: Window,
     /// Games handed out so far.
     count: usize,
@@ -223,6 +235,7 @@ impl<R: BufRead> Reader<R> {
             input,
             format,
             validate: opts.validate,
+            moves: opts.moves,
             window,
             count: 0,
             line: 1,
@@ -288,9 +301,11 @@ impl<R: BufRead> Reader<R> {
             mut record,
             main,
             error,
-        } = replay::replay(raw, text, facts);
+            played,
+        } = replay::replay(raw, text, facts, self.moves);
         let error = syntax_error.or(error);
         if error.is_none()
+            && played.is_empty()
             && !unread::has_moves(&record.moves)
             && matches!(self.format, Format::Kif | Format::Ki2 | Format::Csa)
         {
@@ -299,7 +314,11 @@ impl<R: BufRead> Reader<R> {
                 .extend(unread::unread_moves(text, span.line));
         }
         let (diagnostics, main) = match (&error, main) {
-            (None, Some(mut main)) => (validate::diagnose(&record, &mut main), Some(main)),
+            (None, Some(mut main)) if self.moves => (
+                validate::diagnose(&record, &record.moves.moves, &mut main),
+                Some(main),
+            ),
+            (None, Some(mut main)) => (validate::diagnose(&record, &played, &mut main), Some(main)),
             _ => (record.diagnostics.clone(), None),
         };
         ReadRecord {

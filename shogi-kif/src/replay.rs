@@ -5,7 +5,7 @@ use crate::error::{Diagnostic, ErrorKind, ReadError, Severity};
 mod start;
 
 use crate::japanese::{self, JaMove, on_board};
-use crate::main_line::MainLine;
+use crate::main_line::{MainLine, Played, PlayedMove};
 use crate::model::*;
 use crate::raw::{self, RawEnd, RawMove, RawRecord, Slot};
 use shogi_core::{Color, Move, PlayError, Position, Role, Square};
@@ -30,6 +30,9 @@ struct Replayer<'a> {
     misnamed: Option<(usize, u32)>,
     /// The declared foul the main line stops at: its node and ply.
     main_foul: Option<(u32, u32)>,
+    /// Without the record's moves: the main line's moves, kept here instead of in the
+    /// line (see [`crate::ReadOptions::moves`]).
+    played: Option<Vec<Played>>,
 }
 
 /// The number of nodes along the first-child chain from the root (the main line's length,
@@ -54,6 +57,9 @@ pub(crate) struct Replayed {
     pub record: Record,
     pub main: Option<MainLine>,
     pub error: Option<ReadError>,
+    /// The main line's moves when the record was made without them (`keep` false and
+    /// `facts` true); empty otherwise.
+    pub played: Vec<Played>,
 }
 
 /// The header of a raw record, keys typed (its values moved, not copied).
@@ -76,7 +82,11 @@ fn header(entries: Vec<(String, String)>) -> Header {
 /// Turn a raw record into a checked record; with `facts`, also what validation needs
 /// from its main line. On an error the record holds what came before it: the header, and
 /// the start and the moves before the failing one when the error is in a move.
-pub(crate) fn replay(mut raw: RawRecord, src: &str, facts: bool) -> Replayed {
+///
+/// With `facts` and not `keep`, the main line's moves are kept in [`Replayed::played`]
+/// instead of the record (whose main line then has its ending only); every check is the
+/// same.
+pub(crate) fn replay(mut raw: RawRecord, src: &str, facts: bool, keep: bool) -> Replayed {
     let mut start_notes = Vec::new();
     let header = header(std::mem::take(&mut raw.header));
     let (start, pos) = match start::resolve_start(&raw, src, &mut start_notes) {
@@ -91,6 +101,7 @@ pub(crate) fn replay(mut raw: RawRecord, src: &str, facts: bool) -> Replayed {
                 record,
                 main: None,
                 error: Some(e),
+                played: Vec::new(),
             };
         }
     };
@@ -100,8 +111,12 @@ pub(crate) fn replay(mut raw: RawRecord, src: &str, facts: bool) -> Replayed {
         diagnostics: Vec::new(),
         misnamed: None,
         main_foul: None,
+        played: None,
     };
     let reserve = main_line_len(&raw);
+    if facts && !keep {
+        r.played = Some(Vec::with_capacity(reserve));
+    }
     let mut main = facts.then(|| MainLine {
         keys: Vec::with_capacity(reserve),
         last: pos.clone(),
@@ -119,6 +134,7 @@ pub(crate) fn replay(mut raw: RawRecord, src: &str, facts: bool) -> Replayed {
         r.apply_closing(&mut line, &pos);
     }
     r.count_misnamed();
+    let played = r.played.take().unwrap_or_default();
     let mut replay_notes = std::mem::take(&mut r.diagnostics);
     let mut diagnostics = std::mem::take(&mut raw.diagnostics);
     diagnostics.append(&mut start_notes);
@@ -136,6 +152,7 @@ pub(crate) fn replay(mut raw: RawRecord, src: &str, facts: bool) -> Replayed {
         record,
         main: main.filter(|_| error.is_none()),
         error,
+        played,
     }
 }
 
@@ -287,7 +304,11 @@ impl<'a> Replayer<'a> {
         reserve: usize,
     ) -> (Line, Option<ReadError>) {
         let mut line = Line::default();
-        line.moves.reserve(reserve);
+        // The main line's moves go to `played` when the record is made without them.
+        let keep = main.is_none() || self.played.is_none();
+        if keep {
+            line.moves.reserve(reserve);
+        }
         // The raw record outlives `self`'s borrows: its nodes can be read while walking.
         let raw = self.raw;
         loop {
@@ -339,19 +360,27 @@ impl<'a> Replayer<'a> {
                 foul = Some(e);
             }
             let is_foul = foul.is_some();
-            let (comments, bookmarks) = match raw.notes_of(node) {
-                None => (Vec::new(), Vec::new()),
-                Some(n) => (copied(&n.comments), copied(&n.bookmarks)),
-            };
-            line.moves.push(MoveNode {
-                mv,
-                time: time(node.time),
-                comments,
-                bookmarks,
-                variations,
-                foul,
-                source_line: node.loc.line,
-            });
+            if let (false, Some(played)) = (keep, self.played.as_mut()) {
+                played.push(Played {
+                    mv,
+                    source_line: node.loc.line,
+                    foul,
+                });
+            } else {
+                let (comments, bookmarks) = match raw.notes_of(node) {
+                    None => (Vec::new(), Vec::new()),
+                    Some(n) => (copied(&n.comments), copied(&n.bookmarks)),
+                };
+                line.moves.push(MoveNode {
+                    mv,
+                    time: time(node.time),
+                    comments,
+                    bookmarks,
+                    variations,
+                    foul,
+                    source_line: node.loc.line,
+                });
+            }
             if is_foul {
                 // A recorded foul that the record declares: keep it and stop.
                 self.end_after_foul(c, &mut line, &at.pos);
@@ -446,7 +475,14 @@ impl<'a> Replayer<'a> {
     /// Use the `まで…` line for the ending when no special move gave one; warn on conflicts.
     fn apply_closing(&mut self, line: &mut Line, start: &Position) {
         let Some(cl) = &self.raw.closing else { return };
-        let n = line.moves.len() as u32;
+        // The main line's last move and count, from the line or from `played`.
+        let (n, last_foul) = match &self.played {
+            Some(p) => (p.len() as u32, p.last().and_then(PlayedMove::foul)),
+            None => (
+                line.moves.len() as u32,
+                line.moves.last().and_then(PlayedMove::foul),
+            ),
+        };
         let stm = if n % 2 == 0 {
             start.side_to_move()
         } else {
@@ -457,16 +493,11 @@ impl<'a> Replayer<'a> {
         // count (`まで108手で後手の反則勝ち`, or `…後手の勝ち` with a `*二歩` comment, after a
         // 109th move that is a nifu): the count is right, and a plain win of the side not
         // fouling is the foul's.
-        let left_out = line.moves.last().is_some_and(|m| m.foul.is_some())
-            && cl.count == Some(n.saturating_sub(1));
+        let left_out = last_foul.is_some() && cl.count == Some(n.saturating_sub(1));
         if left_out {
             if let Some((idx, ply)) = self.main_foul {
                 let node = &self.raw.nodes[idx as usize];
-                let foul = line
-                    .moves
-                    .last()
-                    .and_then(|m| m.foul)
-                    .map_or("", PlayError::message);
+                let foul = last_foul.map_or("", PlayError::message);
                 let message = format!(
                     "move {ply} {} is the foul the game ended on ({foul}); the closing line \
                      counts the {} moves before it",

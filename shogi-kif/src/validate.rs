@@ -3,7 +3,7 @@
 
 use crate::ending::EndingKind;
 use crate::error::{Diagnostic, Severity};
-use crate::main_line::{MainLine, first_repetition};
+use crate::main_line::{MainLine, PlayedMove, first_repetition};
 use crate::model::{HeaderKey, Record};
 use shogi_core::{DeclarationResult, ImpasseRule, Repetition, Variant};
 
@@ -66,21 +66,21 @@ fn repetition_words(r: &Repetition) -> String {
 ///   names the 24-point rule; under that rule 24 to 30 points is a draw, not a win).
 pub fn validate(record: &Record) -> Vec<Diagnostic> {
     let mut main = MainLine::played_through(record);
-    diagnose(record, &mut main)
+    diagnose(record, &record.moves.moves, &mut main)
 }
 
 /// The first four-fold repetition of the main line, warning in `out` when the record goes on
 /// past it.
-fn repetition_warned(
+fn repetition_warned<M: PlayedMove>(
     record: &Record,
+    moves: &[M],
     main: &MainLine,
     out: &mut Vec<Diagnostic>,
 ) -> Option<Repetition> {
-    let moves = &record.moves.moves;
-    let (i, r) = first_repetition(record, main)?;
+    let (i, r) = first_repetition(record, moves, main)?;
     if i + 1 < moves.len() {
         out.push(warn(
-            moves[i].source_line,
+            moves[i].source_line(),
             format!(
                 "{}; the game ended there but the record goes on for {} more moves",
                 repetition_words(&r),
@@ -94,10 +94,16 @@ fn repetition_warned(
 /// [`validate`] for a record whose main line was replayed by the reader, which kept what is
 /// needed in `main`: no move is checked again. The first four-fold repetition found is kept
 /// in `main.repetition`.
-pub(crate) fn diagnose(record: &Record, main: &mut MainLine) -> Vec<Diagnostic> {
+///
+/// `moves` are the main line's moves: the record's, or what the reader kept of them when
+/// the record has none ([`crate::ReadOptions::moves`]).
+pub(crate) fn diagnose<M: PlayedMove>(
+    record: &Record,
+    moves: &[M],
+    main: &mut MainLine,
+) -> Vec<Diagnostic> {
     let mut out = record.diagnostics.clone();
-    let moves = &record.moves.moves;
-    let repetition = repetition_warned(record, main, &mut out);
+    let repetition = repetition_warned(record, moves, main, &mut out);
     main.repetition = repetition;
     if main.keys.len() < moves.len() {
         // Stopped at a declared foul or an illegal move: the ending is not checked.
@@ -106,7 +112,7 @@ pub(crate) fn diagnose(record: &Record, main: &mut MainLine) -> Vec<Diagnostic> 
     let pos = &main.last;
     let ending = record.ending();
     let line = ending.map_or_else(
-        || moves.last().map_or(0, |m| m.source_line),
+        || moves.last().map_or(0, |m| m.source_line()),
         |e| e.source_line,
     );
     let kind = ending.map(|e| &e.kind);

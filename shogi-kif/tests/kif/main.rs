@@ -16,6 +16,7 @@ mod ki2_endings;
 mod ki2_qualifiers;
 mod limits;
 mod losses;
+mod moves_off;
 mod one_pass;
 mod reader;
 mod roundtrip;

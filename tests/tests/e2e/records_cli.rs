@@ -16,6 +16,40 @@ fn shogi_in_root(args: &[&str]) -> Output {
 
 const DIR: &str = "tests/fixtures/records";
 
+/// `check` reads without the records' moves unless a flag needs them: a selection that keeps
+/// every game (`--min-plies 0`) makes it read them, and nothing it reports may change.
+#[test]
+fn check_says_the_same_with_and_without_the_records_moves() {
+    let dirs = [DIR, "tests/fixtures", "samples", "shogi-kif/tests/fixtures"];
+    for dir in dirs {
+        for format in ["text", "jsonl"] {
+            let plain = shogi_in_root(&["check", dir, "--format", format, "--jobs", "2"]);
+            let with_moves = shogi_in_root(&[
+                "check",
+                dir,
+                "--format",
+                format,
+                "--jobs",
+                "2",
+                "--min-plies",
+                "0",
+            ]);
+            assert_eq!(code(&plain), code(&with_moves), "{dir}");
+            assert_eq!(stdout(&plain), stdout(&with_moves), "{dir} {format}");
+            let summary = |o: &Output| stderr(o).split(" (").next().unwrap_or("").to_string();
+            assert_eq!(summary(&plain), summary(&with_moves), "{dir}");
+        }
+    }
+    // And in the shared corpus, when it is there.
+    if let Some(corpus) = shared_corpus() {
+        let corpus = corpus.display().to_string();
+        let plain = shogi_in_root(&["check", &corpus, "--format", "jsonl"]);
+        let with_moves =
+            shogi_in_root(&["check", &corpus, "--format", "jsonl", "--min-plies", "0"]);
+        assert_eq!(stdout(&plain), stdout(&with_moves));
+    }
+}
+
 #[test]
 fn check_reports_every_problem_with_its_location() {
     let out = shogi_in_root(&["check", DIR, "--jobs", "2"]);
