@@ -8,6 +8,18 @@ use crate::error::{Diagnostic, Location, ReadError, Severity};
 use crate::japanese::JaMove;
 use crate::text::TextLine;
 use shogi_core::{Color, Move, Piece, Role, Square};
+use std::cell::RefCell;
+
+/// The largest arena kept for the next record (in nodes, about 1.5 MB): a record of more
+/// moves gives its arena back to the allocator.
+const SPARE_LIMIT: usize = 1 << 14;
+
+thread_local! {
+    /// The arena of the last record replayed on this thread, empty, for the next one to
+    /// fill: a record's arena is some kilobytes, which the allocator serves and takes back
+    /// slowly (its large-block path), once a game.
+    static SPARE_NODES: RefCell<Vec<Node>> = const { RefCell::new(Vec::new()) };
+}
 
 /// Where a hand role's count is in [`RawBoard::hands`] (the SFEN order, R B G S N L P).
 pub(crate) fn hand_slot(role: Role) -> Option<usize> {
@@ -223,18 +235,21 @@ pub(crate) const MAX_DEPTH: u32 = crate::limits::MAX_VARIATION_DEPTH;
 
 impl RawRecord {
     pub fn new() -> RawRecord {
+        let mut nodes = SPARE_NODES.with(|spare| std::mem::take(&mut *spare.borrow_mut()));
+        nodes.clear();
+        nodes.push(Node {
+            item: Slot::Root,
+            loc: Location::default(),
+            written: false,
+            time: None,
+            notes: 0,
+            children: Children::default(),
+            depth: 0,
+        });
         RawRecord {
             header: Vec::new(),
             start: RawStart::Default,
-            nodes: vec![Node {
-                item: Slot::Root,
-                loc: Location::default(),
-                written: false,
-                time: None,
-                notes: 0,
-                children: Children::default(),
-                depth: 0,
-            }],
+            nodes,
             notes: Vec::new(),
             forks: Vec::new(),
             ends: Vec::new(),
@@ -289,6 +304,20 @@ impl RawRecord {
             self.forks[children.rest as usize - 1].push(idx);
         }
         idx
+    }
+
+    /// Gives the arena (emptied) to the next record made on this thread, unless it is larger
+    /// than [`SPARE_LIMIT`] or a larger one is kept already.
+    pub fn recycle(&mut self) {
+        let nodes = std::mem::take(&mut self.nodes);
+        if nodes.capacity() <= SPARE_LIMIT {
+            SPARE_NODES.with(|spare| {
+                let mut spare = spare.borrow_mut();
+                if spare.capacity() < nodes.capacity() {
+                    *spare = nodes;
+                }
+            });
+        }
     }
 
     /// The ending kept for a node's [`Slot::End`].
@@ -419,6 +448,44 @@ mod tests {
         assert!(size <= 96, "a raw node takes {size} bytes");
         // And it owns nothing: the arena is freed without a visit to each node.
         assert!(!std::mem::needs_drop::<Node>());
+    }
+
+    #[test]
+    fn an_arena_is_kept_for_the_next_record_of_the_thread_unless_too_large() {
+        let loc = Location::default();
+        let mv = Item::Move(RawMove::Usi(Move::Drop {
+            role: Role::Pawn,
+            to: Square::new(5, 5).unwrap(),
+        }));
+        let grown = |n: usize| {
+            let mut rec = RawRecord::new();
+            let mut at = 0;
+            for _ in 0..n {
+                at = rec.push(at, mv.clone(), loc, true);
+            }
+            rec
+        };
+        let mut rec = grown(1000);
+        let capacity = rec.nodes.capacity();
+        rec.recycle();
+        assert!(rec.nodes.is_empty());
+        // The next record starts from the kept arena, with only its root.
+        let mut next = RawRecord::new();
+        assert_eq!(next.nodes.capacity(), capacity);
+        assert_eq!(next.nodes.len(), 1);
+        assert!(matches!(next.nodes[0].item, Slot::Root));
+        assert!(next.nodes[0].children.is_empty());
+        // A smaller arena does not replace a larger one kept; one over the limit is not kept.
+        let mut small = RawRecord::new();
+        small.nodes.shrink_to(10);
+        next.recycle();
+        small.recycle();
+        let mut again = RawRecord::new();
+        assert_eq!(again.nodes.capacity(), capacity);
+        let mut huge = grown(SPARE_LIMIT + 1);
+        huge.recycle();
+        again.recycle();
+        assert_eq!(RawRecord::new().nodes.capacity(), capacity);
     }
 
     #[test]

@@ -140,6 +140,7 @@ pub(crate) fn replay(mut raw: RawRecord, src: &str, facts: bool, keep: bool) -> 
     diagnostics.append(&mut start_notes);
     diagnostics.append(&mut replay_notes);
     let root = raw.take_notes(0);
+    raw.recycle();
     let record = Record {
         header,
         start,
