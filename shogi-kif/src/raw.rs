@@ -336,18 +336,14 @@ impl RawRecord {
 
     /// Node `idx`'s comments.
     pub fn comments(&self, idx: u32) -> &[String] {
-        match self.nodes[idx as usize].notes {
-            0 => &[],
-            k => &self.notes[k as usize - 1].comments,
-        }
+        self.notes_of(&self.nodes[idx as usize])
+            .map_or(&[], |n| &n.comments)
     }
 
     /// Node `idx`'s bookmarks.
     pub fn bookmarks(&self, idx: u32) -> &[String] {
-        match self.nodes[idx as usize].notes {
-            0 => &[],
-            k => &self.notes[k as usize - 1].bookmarks,
-        }
+        self.notes_of(&self.nodes[idx as usize])
+            .map_or(&[], |n| &n.bookmarks)
     }
 
     /// Node `idx`'s notes, to add to.
