@@ -484,6 +484,16 @@ impl Position {
     #[inline(always)]
     fn do_move(&mut self, m: Move) {
         let us = self.side;
+        // The occupancy after the move, from the one before it: `from` empties (a capture
+        // leaves `to` occupied), `to` fills.
+        let mut occ = self.occupied();
+        match m {
+            Move::Normal { from, to, .. } => {
+                occ.remove(from);
+                occ.insert(to);
+            }
+            Move::Drop { to, .. } => occ.insert(to),
+        }
         // The piece that moved (or was dropped), where it stands now and where it came from.
         let (role, from, to) = match m {
             Move::Normal { from, to, promote } => {
@@ -538,7 +548,7 @@ impl Position {
             // the move, so the checks the move gives are not all of them.
             self.attackers_to_king(!us)
         } else {
-            self.checks_given(us, role, from, to)
+            self.checks_given(us, role, from, to, occ)
         };
         // A legal move never leaves the mover in check.
         self.opponent_in_check = false;

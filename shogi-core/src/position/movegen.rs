@@ -109,7 +109,9 @@ impl Position {
 
     /// The checks a move of `us` just made gives (the position is the one after it), when the
     /// opponent was not in check before it: only the piece now on `to` can check directly,
-    /// and only a slider of `us` behind `from` (empty for a drop) can be uncovered.
+    /// and only a slider of `us` behind `from` (empty for a drop) can be uncovered. `occ` is
+    /// the occupancy after the move (worked out by the caller from the one before: reading it
+    /// back right after the move's stores would wait on them).
     #[inline(always)]
     pub(super) fn checks_given(
         &self,
@@ -117,12 +119,13 @@ impl Position {
         role: Role,
         from: Option<Square>,
         to: Square,
+        occ: Bitboard,
     ) -> Bitboard {
+        debug_assert_eq!(occ, self.occupied());
         let them = !us;
         let Some(tk) = self.king_square(them) else {
             return Bitboard::EMPTY;
         };
-        let occ = self.occupied();
         let mut out = Bitboard::EMPTY;
         if pseudo_attacks(us, role, to).contains(tk) && (between(to, tk) & occ).is_empty() {
             out.insert(to);
@@ -637,34 +640,10 @@ impl Position {
 /// without building the attack set, as move checking asks it of a single target.
 #[inline(always)]
 pub(super) fn reaches(us: Color, role: Role, from: Square, to: Square, occ_s: Bitboard) -> bool {
-    let ray = match role {
-        Role::Pawn => return pawn_attacks(us, from).contains(to),
-        Role::Knight => return knight_attacks(us, from).contains(to),
-        Role::Silver => return silver_attacks(us, from).contains(to),
-        Role::Gold
-        | Role::Tokin
-        | Role::PromotedLance
-        | Role::PromotedKnight
-        | Role::PromotedSilver => return gold_attacks(us, from).contains(to),
-        Role::King => return king_attacks(from).contains(to),
-        Role::Lance => lance_pseudo_attacks(us, from),
-        Role::Bishop => bishop_pseudo_attacks(from),
-        Role::Rook => rook_pseudo_attacks(from),
-        Role::Horse => {
-            if king_attacks(from).contains(to) {
-                return true;
-            }
-            bishop_pseudo_attacks(from)
-        }
-        Role::Dragon => {
-            if king_attacks(from).contains(to) {
-                return true;
-            }
-            rook_pseudo_attacks(from)
-        }
-    };
-    // A slider reaches a square on one of its rays when nothing stands strictly between.
-    ray.contains(to) && (between(from, to) & occ_s).is_empty()
+    // One table for every role, and no branch on it (the role of a record's next move is
+    // hard to predict): a step or a knight's jump has no square strictly between, so the
+    // slider's test holds for every piece.
+    pseudo_attacks(us, role, from).contains(to) && (between(from, to) & occ_s).is_empty()
 }
 
 /// Why a piece of `us` and `role` on `from` cannot go to `to`: its path is blocked, or it

@@ -1,0 +1,83 @@
+//! Times `Position::play` alone: reads every record under the folders given once, keeps each
+//! game's start and main-line moves, then replays them all `--rounds` times (default 20) and
+//! prints the best round's time per move. Build it at two commits to compare a change to
+//! move checking and making.
+//!
+//! ```sh
+//! cargo run --release -p shogi-kif --example bench_play -- /path/to/records
+//! ```
+
+use shogi_core::{Move, Position};
+use shogi_kif::{ReadOptions, Reader};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+fn walk(path: &Path, out: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        let Ok(entries) = std::fs::read_dir(path) else {
+            return;
+        };
+        let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        children.sort();
+        for c in children {
+            walk(&c, out);
+        }
+    } else if path.is_file() {
+        out.push(path.to_path_buf());
+    }
+}
+
+fn main() {
+    let mut rounds = 20;
+    let mut files = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--rounds" {
+            rounds = args
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("--rounds N");
+        } else {
+            walk(Path::new(&a), &mut files);
+        }
+    }
+    let mut games: Vec<(Position, Vec<Move>)> = Vec::new();
+    for f in &files {
+        let Ok(reader) = Reader::open(f, ReadOptions::default()) else {
+            continue;
+        };
+        for game in reader {
+            if !game.is_valid() {
+                continue;
+            }
+            let start = game.record.start_position().clone();
+            let moves: Vec<Move> = game.record.main_line().map(|n| n.mv).collect();
+            games.push((start, moves));
+        }
+    }
+    let total: usize = games.iter().map(|g| g.1.len()).sum();
+    let mut best = f64::MAX;
+    let mut check = 0u64;
+    for _ in 0..rounds {
+        let t = Instant::now();
+        for (start, moves) in &games {
+            let mut p = start.clone();
+            for &m in moves {
+                if p.play(m).is_err() {
+                    break;
+                }
+            }
+            check = check.wrapping_add(p.key());
+        }
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    println!(
+        "{} games, {} moves: best of {} rounds {:.2} ms, {:.2} ns a move (key sum {:x})",
+        games.len(),
+        total,
+        rounds,
+        best * 1e3,
+        best * 1e9 / total as f64,
+        check
+    );
+}
