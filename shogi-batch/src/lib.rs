@@ -38,6 +38,7 @@ pub mod filter_text;
 mod input;
 mod isolate;
 mod key;
+mod open;
 mod opening_summary;
 pub mod read;
 mod row;

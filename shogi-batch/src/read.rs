@@ -250,7 +250,7 @@ pub(crate) fn read_input_within(
         let reader = open_compressed(path, codec).map_err(|e| io_reason(&e))?;
         return read_games(reader, opts, each).map(|_| Fits::Read);
     }
-    let f = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
+    let f = crate::open::open(path).map_err(|e| io_reason(&e))?;
     // The size the input was listed with (the path's metadata): asking the open file again
     // costs a system call per file, and `read_file` reads on when the file has grown since.
     let mut size = input.size;
