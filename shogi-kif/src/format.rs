@@ -35,15 +35,22 @@ impl Format {
 
     /// The format a file extension suggests (`kif`, `kifu`, `ki2`, `ki2u`, `csa`, `usi`, `sfen`, `jkf`, `json`).
     pub fn from_extension(ext: &str) -> Option<Format> {
-        Some(match ext.to_ascii_lowercase().as_str() {
-            "kif" | "kifu" => Format::Kif,
-            "ki2" | "ki2u" => Format::Ki2,
-            "csa" => Format::Csa,
-            "usi" => Format::Usi,
-            "sfen" => Format::Sfen,
-            "jkf" | "json" => Format::Jkf,
-            _ => return None,
-        })
+        // Compared without case and without making a lower-case copy (asked once a file).
+        const NAMES: [(&str, Format); 9] = [
+            ("kif", Format::Kif),
+            ("kifu", Format::Kif),
+            ("ki2", Format::Ki2),
+            ("ki2u", Format::Ki2),
+            ("csa", Format::Csa),
+            ("usi", Format::Usi),
+            ("sfen", Format::Sfen),
+            ("jkf", Format::Jkf),
+            ("json", Format::Jkf),
+        ];
+        NAMES
+            .iter()
+            .find(|(name, _)| ext.eq_ignore_ascii_case(name))
+            .map(|&(_, f)| f)
     }
 
     /// The format a path's extension suggests (see [`Format::from_extension`]).
@@ -194,5 +201,12 @@ mod tests {
         }
         assert_eq!(Format::from_name("kifu"), None);
         assert_eq!(Format::from_extension("kifu"), Some(Format::Kif));
+        assert_eq!(Format::from_extension("KIF"), Some(Format::Kif));
+        assert_eq!(Format::from_extension("Ki2U"), Some(Format::Ki2));
+        assert_eq!(Format::from_extension("JSON"), Some(Format::Jkf));
+        assert_eq!(Format::from_extension("sFeN"), Some(Format::Sfen));
+        assert_eq!(Format::from_extension("kif2"), None);
+        assert_eq!(Format::from_extension("ki"), None);
+        assert_eq!(Format::from_extension(""), None);
     }
 }
