@@ -640,10 +640,34 @@ impl Position {
 /// without building the attack set, as move checking asks it of a single target.
 #[inline(always)]
 pub(super) fn reaches(us: Color, role: Role, from: Square, to: Square, occ_s: Bitboard) -> bool {
-    // One table for every role, and no branch on it (the role of a record's next move is
-    // hard to predict): a step or a knight's jump has no square strictly between, so the
-    // slider's test holds for every piece.
-    pseudo_attacks(us, role, from).contains(to) && (between(from, to) & occ_s).is_empty()
+    let ray = match role {
+        Role::Pawn => return pawn_attacks(us, from).contains(to),
+        Role::Knight => return knight_attacks(us, from).contains(to),
+        Role::Silver => return silver_attacks(us, from).contains(to),
+        Role::Gold
+        | Role::Tokin
+        | Role::PromotedLance
+        | Role::PromotedKnight
+        | Role::PromotedSilver => return gold_attacks(us, from).contains(to),
+        Role::King => return king_attacks(from).contains(to),
+        Role::Lance => lance_pseudo_attacks(us, from),
+        Role::Bishop => bishop_pseudo_attacks(from),
+        Role::Rook => rook_pseudo_attacks(from),
+        Role::Horse => {
+            if king_attacks(from).contains(to) {
+                return true;
+            }
+            bishop_pseudo_attacks(from)
+        }
+        Role::Dragon => {
+            if king_attacks(from).contains(to) {
+                return true;
+            }
+            rook_pseudo_attacks(from)
+        }
+    };
+    // A slider reaches a square on one of its rays when nothing stands strictly between.
+    ray.contains(to) && (between(from, to) & occ_s).is_empty()
 }
 
 /// Why a piece of `us` and `role` on `from` cannot go to `to`: its path is blocked, or it
