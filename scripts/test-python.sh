@@ -33,8 +33,9 @@ else
 fi
 export SHOGI_BIN="$target/debug/shogi" SHOGI_FAKE_USI="$target/debug/fake-usi"
 
-# SHOGI_PY_PROFILE picks the cargo profile of the wheel: `release` (the default, as users get it)
-# or `py-test` (the same code without fat LTO, several times quicker to build; .ci/run uses it).
+# SHOGI_PY_PROFILE picks the cargo profile of the wheel: `release` (the default, as users get it),
+# `py-test` (the same code without fat LTO, several times quicker to build) or `test` (what
+# `cargo test` has just compiled, with debug assertions: only shogi-py is built; .ci/run uses it).
 profile="${SHOGI_PY_PROFILE:-release}"
 echo "== wheel (profile $profile)"
 rm -rf "$root/target/wheels"
