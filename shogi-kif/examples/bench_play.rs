@@ -1,4 +1,4 @@
-//! Times `Position::play` alone: reads every record under the folders given once, keeps each
+//! Times `Position::play` alone: reads every record of the folders given once, keeps each
 //! game's start and main-line moves, then replays them all `--rounds` times (default 20) and
 //! prints the best round's time per move. Build it at two commits to compare a change to
 //! move checking and making.
@@ -9,23 +9,8 @@
 
 use shogi_core::{Move, Position};
 use shogi_kif::{ReadOptions, Reader};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
-
-fn walk(path: &Path, out: &mut Vec<PathBuf>) {
-    if path.is_dir() {
-        let Ok(entries) = std::fs::read_dir(path) else {
-            return;
-        };
-        let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        children.sort();
-        for c in children {
-            walk(&c, out);
-        }
-    } else if path.is_file() {
-        out.push(path.to_path_buf());
-    }
-}
 
 fn main() {
     let mut rounds = 20;
@@ -38,9 +23,14 @@ fn main() {
                 .and_then(|n| n.parse().ok())
                 .expect("--rounds N");
         } else {
-            walk(Path::new(&a), &mut files);
+            // The files of the folder (not of its subfolders), or the file given.
+            match std::fs::read_dir(&a) {
+                Ok(dir) => files.extend(dir.filter_map(|e| e.ok().map(|e| e.path()))),
+                Err(_) => files.push(PathBuf::from(a)),
+            }
         }
     }
+    files.sort();
     let mut games: Vec<(Position, Vec<Move>)> = Vec::new();
     for f in &files {
         let Ok(reader) = Reader::open(f, ReadOptions::default()) else {
