@@ -34,8 +34,8 @@ fi
 export SHOGI_BIN="$target/debug/shogi" SHOGI_FAKE_USI="$target/debug/fake-usi"
 
 # SHOGI_PY_PROFILE picks the cargo profile of the wheel: `release` (the default, as users get it),
-# `py-test` (the same code without fat LTO, several times quicker to build) or `test` (what
-# `cargo test` has just compiled, with debug assertions: only shogi-py is built; .ci/run uses it).
+# `py-test` (the same code without fat LTO, several times quicker to build) or `dev` (the tests'
+# settings, so after `cargo test` only shogi-py and pyo3 are compiled; .ci/run uses it).
 profile="${SHOGI_PY_PROFILE:-release}"
 echo "== wheel (profile $profile)"
 rm -rf "$root/target/wheels"
