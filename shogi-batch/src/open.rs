@@ -79,7 +79,7 @@ mod linux {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::open;
     use std::io::Read;
