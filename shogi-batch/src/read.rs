@@ -311,7 +311,7 @@ pub fn input_bytes(input: &Input) -> Result<Vec<u8>, String> {
     let path = input.path.as_ref().ok_or("standard input is not a file")?;
     let mut reader: Box<dyn Read> = match input.codec {
         Some(codec) => Box::new(open_compressed(path, codec).map_err(|e| io_reason(&e))?),
-        None => Box::new(std::fs::File::open(path).map_err(|e| io_reason(&e))?),
+        None => Box::new(crate::open::open(path).map_err(|e| io_reason(&e))?),
     };
     let mut buf = Vec::new();
     (&mut reader)
