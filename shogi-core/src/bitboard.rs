@@ -754,6 +754,25 @@ mod tests {
     }
 
     #[test]
+    fn pseudo_attacks_read_backwards_are_the_other_colours() {
+        // `checks_given` asks whether a piece on `to` reaches the king from the king's side.
+        for color in [Color::Black, Color::White] {
+            for role in Role::ALL {
+                for a in Square::all() {
+                    for b in Square::all() {
+                        assert_eq!(
+                            pseudo_attacks(color, role, a).contains(b),
+                            pseudo_attacks(!color, role, b).contains(a),
+                            "{color:?} {role:?} {a:?} {b:?}"
+                        );
+                        assert_eq!(between(a, b), between(b, a), "{a:?} {b:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_direction_is_a_ray() {
         for a in Square::all() {
             for b in Square::all() {

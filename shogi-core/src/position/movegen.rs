@@ -127,7 +127,10 @@ impl Position {
             return Bitboard::EMPTY;
         };
         let mut out = Bitboard::EMPTY;
-        if pseudo_attacks(us, role, to).contains(tk) && (between(to, tk) & occ).is_empty() {
+        // Asked from the king's side (a piece of `us` on `to` reaches `tk` exactly when one of
+        // `them` on `tk` would reach `to`; `between` is symmetric): the table rows read are
+        // the king's, the same move after move, where rows by `to` missed the cache.
+        if pseudo_attacks(them, role, tk).contains(to) && (between(tk, to) & occ).is_empty() {
             out.insert(to);
         }
         if let Some(from) = from {
