@@ -101,7 +101,9 @@ pub(crate) struct Node {
     /// Whether `loc`'s span is the move's text as written, quoted in error messages (not
     /// for a JKF move, read from JSON).
     pub written: bool,
-    pub time: Option<RawTime>,
+    /// The move's time: 0 for none, else `k` for [`RawRecord::times`]`[k - 1]` (kept off the
+    /// node, which every move makes and the replay walks).
+    time: u32,
     /// Comments and bookmarks (most nodes have none): 0 for none, else `k` for
     /// [`RawRecord::notes`]`[k - 1]`.
     notes: u32,
@@ -177,6 +179,8 @@ pub(crate) struct RawRecord {
     pub nodes: Vec<Node>,
     /// The nodes' comments and bookmarks (see `Node::notes`).
     pub notes: Vec<Notes>,
+    /// The nodes' times (see `Node::time`).
+    times: Vec<RawTime>,
     /// The alternatives of the nodes that fork (see `Children::rest`).
     pub forks: Vec<Vec<u32>>,
     /// The endings of the nodes that are one (see [`Slot::End`]).
@@ -241,7 +245,7 @@ impl RawRecord {
             item: Slot::Root,
             loc: Location::default(),
             written: false,
-            time: None,
+            time: 0,
             notes: 0,
             children: Children::default(),
             depth: 0,
@@ -251,6 +255,7 @@ impl RawRecord {
             start: RawStart::Default,
             nodes,
             notes: Vec::new(),
+            times: Vec::new(),
             forks: Vec::new(),
             ends: Vec::new(),
             closing: None,
@@ -284,6 +289,13 @@ impl RawRecord {
                 Slot::End(self.ends.len() as u32 - 1)
             }
         };
+        let time = match time {
+            None => 0,
+            Some(t) => {
+                self.times.push(t);
+                self.times.len() as u32
+            }
+        };
         self.nodes.push(Node {
             item,
             loc,
@@ -294,8 +306,8 @@ impl RawRecord {
             depth,
         });
         let children = &mut self.nodes[parent as usize].children;
-        if children.first.is_none() {
-            children.first = Some(idx);
+        if children.first == 0 {
+            children.first = idx;
         } else {
             if children.rest == 0 {
                 self.forks.push(Vec::new());
@@ -323,6 +335,29 @@ impl RawRecord {
     /// The ending kept for a node's [`Slot::End`].
     pub fn end(&self, at: u32) -> &RawEnd {
         &self.ends[at as usize]
+    }
+
+    /// A node's time, if it has one.
+    #[inline]
+    pub fn time_of(&self, node: &Node) -> Option<RawTime> {
+        match node.time {
+            0 => None,
+            k => Some(self.times[k as usize - 1]),
+        }
+    }
+
+    /// Sets node `idx`'s time.
+    pub fn set_time(&mut self, idx: u32, time: Option<RawTime>) {
+        let node = &mut self.nodes[idx as usize];
+        match (node.time, time) {
+            (0, None) => {}
+            (0, Some(t)) => {
+                self.times.push(t);
+                node.time = self.times.len() as u32;
+            }
+            (k, Some(t)) => self.times[k as usize - 1] = t,
+            (_, None) => node.time = 0,
+        }
     }
 
     /// A node's comments and bookmarks, if it has any.
@@ -382,7 +417,7 @@ impl RawRecord {
     /// Child `k` of node `idx` (0: the first, then the alternatives).
     pub fn child(&self, idx: u32, k: usize) -> Option<u32> {
         if k == 0 {
-            self.nodes[idx as usize].children.first
+            self.nodes[idx as usize].children.first()
         } else {
             self.alternatives(idx).get(k - 1).copied()
         }
@@ -411,18 +446,19 @@ impl RawRecord {
 /// the alternatives in the record's side table ([`RawRecord::alternatives`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Children {
-    first: Option<u32>,
+    /// 0 for none (the root, node 0, is no node's child).
+    first: u32,
     /// 0 for none, else `k` for [`RawRecord::forks`]`[k - 1]`.
     rest: u32,
 }
 
 impl Children {
     pub fn is_empty(&self) -> bool {
-        self.first.is_none()
+        self.first == 0
     }
 
-    pub fn first(&self) -> Option<&u32> {
-        self.first.as_ref()
+    pub fn first(&self) -> Option<u32> {
+        (self.first != 0).then_some(self.first)
     }
 
     /// Whether there are children after the first.
@@ -441,7 +477,8 @@ mod tests {
         // notes, alternatives and endings are kept off it (it took 192 bytes with them
         // inline, 136 with the ending inline and the written span apart from `loc`).
         let size = std::mem::size_of::<Node>();
-        assert!(size <= 96, "a raw node takes {size} bytes");
+        // 88 with the time inline and the first child an `Option`.
+        assert!(size <= 56, "a raw node takes {size} bytes");
         // And it owns nothing: the arena is freed without a visit to each node.
         assert!(!std::mem::needs_drop::<Node>());
     }

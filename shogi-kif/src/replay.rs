@@ -40,7 +40,7 @@ struct Replayer<'a> {
 fn main_line_len(raw: &RawRecord) -> usize {
     let mut n = 0;
     let mut p = 0u32;
-    while let Some(&c) = raw
+    while let Some(c) = raw
         .nodes
         .get(p as usize)
         .and_then(|node| node.children.first())
@@ -246,7 +246,7 @@ impl<'a> Replayer<'a> {
         Ending {
             kind,
             offender,
-            time: time(node.time),
+            time: time(self.raw.time_of(node)),
             comments: copied(self.raw.comments(idx)),
             bookmarks: copied(self.raw.bookmarks(idx)),
             variations,
@@ -261,7 +261,7 @@ impl<'a> Replayer<'a> {
         let next = node
             .children
             .first()
-            .map(|&n| &self.raw.nodes[n as usize].item);
+            .map(|n| &self.raw.nodes[n as usize].item);
         match next {
             Some(&Slot::End(end)) => {
                 self.raw.end(end).kind.is_foul() || self.closing_leaves_out(node, ply, mover)
@@ -282,7 +282,7 @@ impl<'a> Replayer<'a> {
         // Nothing follows but the closing line (which KI2 makes the line's ending).
         let last = match node.children.first() {
             None => true,
-            Some(&n) => !node.children.forks() && self.is_closing_end(n),
+            Some(n) => !node.children.forks() && self.is_closing_end(n),
         };
         node.depth == 0
             && last
@@ -315,23 +315,22 @@ impl<'a> Replayer<'a> {
         loop {
             let parent = &raw.nodes[at.parent as usize];
             let next = if at.child == 0 {
-                parent.children.first().copied()
+                parent.children.first()
             } else {
                 raw.child(at.parent, at.child)
             };
             let Some(c) = next else { break };
             let forks = at.child == 0 && parent.children.forks();
-            let variations = if forks {
-                self.variations(&at)
-            } else {
-                Vec::new()
-            };
+            // `None` without alternatives: most moves have none, and dropping an empty
+            // `Vec<Line>` is an out-of-line call (its drop is recursive), once a move.
+            let variations = forks.then(|| self.variations(&at));
             let node = &raw.nodes[c as usize];
             let rm = match &node.item {
                 Slot::Root => break,
                 Slot::End(end) => {
                     let stm = at.pos.side_to_move();
-                    line.ending = Some(self.ending(c, raw.end(*end), stm, variations));
+                    line.ending =
+                        Some(self.ending(c, raw.end(*end), stm, variations.unwrap_or_default()));
                     break;
                 }
                 Slot::Move(rm) => rm,
@@ -374,10 +373,10 @@ impl<'a> Replayer<'a> {
                 };
                 line.moves.push(MoveNode {
                     mv,
-                    time: time(node.time),
+                    time: time(self.raw.time_of(node)),
                     comments,
                     bookmarks,
-                    variations,
+                    variations: variations.unwrap_or_default(),
                     foul,
                     source_line: node.loc.line,
                 });
@@ -444,7 +443,7 @@ impl<'a> Replayer<'a> {
     /// The ending of a line stopped by the declared foul of node `idx` (played in `pos`
     /// by the side not to move there).
     fn end_after_foul(&self, idx: u32, line: &mut Line, pos: &Position) {
-        if let Some(&n) = self.raw.nodes[idx as usize].children.first() {
+        if let Some(n) = self.raw.nodes[idx as usize].children.first() {
             if let Slot::End(end) = self.raw.nodes[n as usize].item {
                 line.ending =
                     Some(self.ending(n, self.raw.end(end), !pos.side_to_move(), Vec::new()));

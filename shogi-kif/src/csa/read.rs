@@ -249,16 +249,16 @@ impl<'a> Parser<'a> {
                     loc,
                 )
             })?;
-        let node = &mut self.rec.nodes[self.last as usize];
         if self.last == 0 {
             self.rec
                 .warn(self.src, loc, "time before the first move; ignored");
             return Ok(());
         }
-        node.time = Some(RawTime {
+        let time = RawTime {
             spent_ms: Some((secs * 1000.0).round() as u64),
             total_ms: None,
-        });
+        };
+        self.rec.set_time(self.last, Some(time));
         Ok(())
     }
 

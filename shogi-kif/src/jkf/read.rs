@@ -230,12 +230,12 @@ fn add_line(
         }
         let idx = rec.push(parent, item, loc, false);
         rec.add_comments(idx, comments(m.comments));
-        let node = &mut rec.nodes[idx as usize];
         if let Some(t) = m.time {
-            node.time = Some(RawTime {
+            let time = RawTime {
                 spent_ms: t.now.as_ref().map(Hms::ms),
                 total_ms: t.total.as_ref().map(Hms::ms),
-            });
+            };
+            rec.set_time(idx, Some(time));
         }
         if let Some(forks) = m.forks {
             for fork in forks {

@@ -51,7 +51,7 @@ impl<'a> Parser<'a> {
                 self.parse_tail(line, rest)?
             };
             if let Some(idx) = self.place(line, None, item, loc, true)? {
-                self.rec.nodes[idx as usize].time = time;
+                self.rec.set_time(idx, time);
             }
         }
         Ok(())

@@ -37,14 +37,14 @@ impl<'a> Parser<'a> {
             // The last node of the path that is an alternative (not its parent's first child).
             let alt = (1..self.path.len()).rev().find(|&j| {
                 let parent = self.path[j - 1];
-                self.rec.nodes[parent as usize].children.first() != Some(&self.path[j])
+                self.rec.nodes[parent as usize].children.first() != Some(self.path[j])
             });
             let Some(j) = alt else { return false };
             self.path.truncate(j);
             loop {
                 let tip = *self.path.last().unwrap_or(&0);
                 match self.rec.nodes[tip as usize].children.first() {
-                    Some(&c) if self.path.len() < len => self.path.push(c),
+                    Some(c) if self.path.len() < len => self.path.push(c),
                     _ => break,
                 }
             }
@@ -202,7 +202,7 @@ impl<'a> Parser<'a> {
         let item = Item::Move(RawMove::Ja(mv));
         Some(self.place(line, Some(number), item, loc, true).map(|idx| {
             if let Some(idx) = idx {
-                self.rec.nodes[idx as usize].time = time;
+                self.rec.set_time(idx, time);
             }
         }))
     }
@@ -259,7 +259,7 @@ impl<'a> Parser<'a> {
         let tail = trim(&rest[used..]);
         let time = self.parse_tail(line, tail)?;
         if let Some(idx) = self.place(line, Some(number), item, loc, true)? {
-            self.rec.nodes[idx as usize].time = time;
+            self.rec.set_time(idx, time);
         }
         Ok(())
     }
