@@ -453,10 +453,10 @@ pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
     Bitboard(BISHOP_PSEUDO[sq.index()])
 }
 
-/// For each colour, role and square, the squares a piece of that colour and role there
+/// For each colour, square and role, the squares a piece of that colour and role there
 /// attacks on an empty board: steps and whole rays. A piece attacks a square of its set
 /// exactly when nothing stands strictly between them (steps have nothing between).
-const fn role_pseudo_table() -> [[[u128; 81]; 14]; 2] {
+const fn role_pseudo_table() -> [[[u128; 14]; 81]; 2] {
     let rays = rays_table();
     let pawn = steps_table(PAWN_STEPS);
     let knight = steps_table(KNIGHT_STEPS);
@@ -465,26 +465,26 @@ const fn role_pseudo_table() -> [[[u128; 81]; 14]; 2] {
     let king = steps_table(KING_STEPS)[0];
     let rook = pseudo_table([N, S, E, W]);
     let bishop = pseudo_table([NE, SW, NW, SE]);
-    let mut t = [[[0u128; 81]; 14]; 2];
+    let mut t = [[[0u128; 14]; 81]; 2];
     let mut c = 0;
     while c < 2 {
         let mut sq = 0;
         while sq < 81 {
-            let r = &mut t[c];
-            r[Role::Pawn as usize][sq] = pawn[c][sq];
-            r[Role::Lance as usize][sq] = rays[if c == 0 { N } else { S }][sq];
-            r[Role::Knight as usize][sq] = knight[c][sq];
-            r[Role::Silver as usize][sq] = silver[c][sq];
-            r[Role::Gold as usize][sq] = gold[c][sq];
-            r[Role::Bishop as usize][sq] = bishop[sq];
-            r[Role::Rook as usize][sq] = rook[sq];
-            r[Role::King as usize][sq] = king[sq];
-            r[Role::Tokin as usize][sq] = gold[c][sq];
-            r[Role::PromotedLance as usize][sq] = gold[c][sq];
-            r[Role::PromotedKnight as usize][sq] = gold[c][sq];
-            r[Role::PromotedSilver as usize][sq] = gold[c][sq];
-            r[Role::Horse as usize][sq] = bishop[sq] | king[sq];
-            r[Role::Dragon as usize][sq] = rook[sq] | king[sq];
+            let r = &mut t[c][sq];
+            r[Role::Pawn as usize] = pawn[c][sq];
+            r[Role::Lance as usize] = rays[if c == 0 { N } else { S }][sq];
+            r[Role::Knight as usize] = knight[c][sq];
+            r[Role::Silver as usize] = silver[c][sq];
+            r[Role::Gold as usize] = gold[c][sq];
+            r[Role::Bishop as usize] = bishop[sq];
+            r[Role::Rook as usize] = rook[sq];
+            r[Role::King as usize] = king[sq];
+            r[Role::Tokin as usize] = gold[c][sq];
+            r[Role::PromotedLance as usize] = gold[c][sq];
+            r[Role::PromotedKnight as usize] = gold[c][sq];
+            r[Role::PromotedSilver as usize] = gold[c][sq];
+            r[Role::Horse as usize] = bishop[sq] | king[sq];
+            r[Role::Dragon as usize] = rook[sq] | king[sq];
             sq += 1;
         }
         c += 1;
@@ -492,13 +492,15 @@ const fn role_pseudo_table() -> [[[u128; 81]; 14]; 2] {
     t
 }
 
-static ROLE_PSEUDO: [[[u128; 81]; 14]; 2] = role_pseudo_table();
+/// By colour, square, then role: `checks_given` reads the rows of the opposing king's square,
+/// all of whose roles then share four cache lines.
+static ROLE_PSEUDO: [[[u128; 14]; 81]; 2] = role_pseudo_table();
 
 /// Squares a piece of `color` and `role` on `sq` would attack on an empty board. It attacks
 /// such a square `t` when `between(sq, t)` holds no piece.
 #[inline(always)]
 pub fn pseudo_attacks(color: Color, role: Role, sq: Square) -> Bitboard {
-    Bitboard(ROLE_PSEUDO[color.index()][role.index()][sq.index()])
+    Bitboard(ROLE_PSEUDO[color.index()][sq.index()][role.index()])
 }
 
 /// A region table per colour: for every king square `k`, the union of `from[colour][sq]` over
