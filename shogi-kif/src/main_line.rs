@@ -151,31 +151,35 @@ impl Hasher for KeyHasher {
 }
 
 /// Whether some key of `start` and `keys` may occur four times: counts by the key's low 12
-/// bits (a key seen four times fills its slot to four; the reverse needs a recount). Most
+/// bits (a key seen four times finds its slot at three; the reverse needs a recount). Most
 /// games repeat no position four times, and this answers them without a hash map.
 fn may_repeat(start: u64, keys: &[u64]) -> bool {
     const SLOTS: usize = 4096;
     thread_local! {
-        // Kept between calls and cleared slot by slot after each (clearing the whole table
-        // for every game cost more than counting). Left dirty only by a panic, which can
-        // only make a slot read high: a "maybe" that the hash map then settles.
-        static COUNTS: RefCell<[u8; SLOTS]> = const { RefCell::new([0; SLOTS]) };
+        // Two bits a slot (how many keys of the slot were seen, up to three): 1 KB, which
+        // stays in the cache where a byte a slot (4 KB) missed it a move. Kept between calls
+        // and cleared after each. Left dirty only by a panic, which can only make a slot read
+        // high: a "maybe" that the hash map then settles.
+        static COUNTS: RefCell<[u64; SLOTS / 32]> = const { RefCell::new([0; SLOTS / 32]) };
     }
-    let slot = |k: u64| k as usize % SLOTS;
     COUNTS.with(|cell| {
         let Ok(mut counts) = cell.try_borrow_mut() else {
             return true;
         };
-        counts[slot(start)] = 1;
-        let found = keys.iter().any(|&k| {
-            let n = &mut counts[slot(k)];
-            *n = n.saturating_add(1);
-            *n >= 4
-        });
-        counts[slot(start)] = 0;
-        for &k in keys {
-            counts[slot(k)] = 0;
-        }
+        // Counts the key; whether it is the fourth of its slot.
+        let mut fourth = |k: u64| {
+            let slot = k as usize % SLOTS;
+            let word = &mut counts[slot / 32];
+            let shift = (slot % 32) * 2;
+            if (*word >> shift) & 3 == 3 {
+                return true;
+            }
+            *word += 1 << shift;
+            false
+        };
+        fourth(start);
+        let found = keys.iter().any(|&k| fourth(k));
+        *counts = [0; SLOTS / 32];
         found
     })
 }
@@ -272,6 +276,13 @@ mod tests {
         // Four different keys in one slot: a "maybe", which the hash map then settles.
         let same_slot: Vec<u64> = (1..5u64).map(|k| k << 40 | 5).collect();
         assert!(may_repeat(0, &same_slot));
+        // Neighbouring slots share a word of the table: three keys each in slots 31, 32 and
+        // 33 (and the start once in 63) make no fourth; one more in slot 32 does.
+        let mut near: Vec<u64> = [31u64, 32, 33].iter().flat_map(|&s| [s; 3]).collect();
+        assert!(!may_repeat(63, &near));
+        near.push(32 + (1 << 40));
+        assert!(may_repeat(63, &near));
+        assert!(may_repeat(31, &near[..3]));
         // The table is clean after every call, found or not: the answers do not change.
         for _ in 0..3 {
             assert!(!may_repeat(0, &keys));
