@@ -13,12 +13,25 @@ cd "$root"
 venv="${SHOGI_PY_VENV:-$root/target/py-venv}"
 python="${PYTHON:-python3}"
 
-echo "== virtualenv $venv"
-"$python" -m venv --clear "$venv"
-# dask[distributed] runs examples/dask_check.py on a LocalCluster; cshogi reads back our packed
-# positions and move16 values; pandas runs the README example and pyarrow Table.to_arrow(). All
-# are required here, so that their tests cannot be skipped unnoticed.
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2" pytest "dask[distributed]" cshogi pandas pyarrow
+# `--venv-only` makes the virtualenv and stops (.ci/run does so while cargo compiles, then runs
+# this script again with SHOGI_PY_VENV_READY=1, which keeps the virtualenv made).
+make_venv() {
+    echo "== virtualenv $venv"
+    "$python" -m venv --clear "$venv"
+    # dask[distributed] runs examples/dask_check.py on a LocalCluster; cshogi reads back our
+    # packed positions and move16 values; pandas runs the README example and pyarrow
+    # Table.to_arrow(). All are required here, so that their tests cannot be skipped unnoticed.
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2" pytest "dask[distributed]" cshogi pandas pyarrow
+}
+if [ "${1:-}" = "--venv-only" ]; then
+    make_venv
+    exit 0
+fi
+if [ "${SHOGI_PY_VENV_READY:-0}" = 1 ] && [ -x "$venv/bin/maturin" ]; then
+    echo "== virtualenv $venv (made already)"
+else
+    make_venv
+fi
 export SHOGI_PY_REQUIRE_DASK=1 SHOGI_PY_REQUIRE_CSHOGI=1 SHOGI_PY_REQUIRE_PANDAS=1 SHOGI_PY_REQUIRE_PYARROW=1
 
 echo "== shogi CLI (to compare against) and the fake USI engine (tests/test_engine.py)"
