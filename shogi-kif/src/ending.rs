@@ -159,13 +159,18 @@ pub(crate) fn ki2_closing_ending(text: &str, stm: Color) -> EndingKind {
 
 /// The side the result part of a `まで…` line names first (`先手の勝ち`, `時間切れにより後手の勝ち`).
 pub(crate) fn closing_winner(text: &str) -> Option<Color> {
+    winner_in(&Words::new(text))
+}
+
+fn winner_in(t: &Words<'_>) -> Option<Color> {
+    let text = t.text;
     if text.starts_with("先手") || text.starts_with("下手") {
         Some(Color::Black)
     } else if text.starts_with("後手") || text.starts_with("上手") {
         Some(Color::White)
-    } else if has(text, "により先手") || has(text, "により下手") {
+    } else if t.has("により先手") || t.has("により下手") {
         Some(Color::Black)
-    } else if has(text, "により後手") || has(text, "により上手") {
+    } else if t.has("により後手") || t.has("により上手") {
         Some(Color::White)
     } else {
         None
@@ -183,49 +188,101 @@ fn has(text: &str, word: &str) -> bool {
     t.len() >= w.len() && (0..=t.len() - w.len()).any(|i| t[i] == first && &t[i..i + w.len()] == w)
 }
 
+/// A character's bit in [`Words::chars`] (a multiplicative hash to one of 64).
+#[inline(always)]
+fn char_bit(c: char) -> u64 {
+    1 << ((c as u32).wrapping_mul(0x9E37_79B1) >> 26)
+}
+
+/// A text asked for many words in turn (a closing line, up to 16 words): the bits of its
+/// characters are taken once, and a word whose first character's bit is not among them is
+/// not searched for (most are not there: `先手の勝ち` holds 1 of the 14 first characters).
+struct Words<'a> {
+    text: &'a str,
+    /// [`char_bit`] of every character of `text` (others' bits may collide with them: a
+    /// set bit means "maybe", a clear one "not there").
+    chars: u64,
+}
+
+impl<'a> Words<'a> {
+    fn new(text: &'a str) -> Self {
+        let chars = text.chars().fold(0, |bits, c| bits | char_bit(c));
+        Words { text, chars }
+    }
+
+    /// [`has`]: whether the text contains `word`.
+    #[inline(always)]
+    fn has(&self, word: &str) -> bool {
+        match word.chars().next() {
+            None => true,
+            Some(c) => self.chars & char_bit(c) != 0 && has(self.text, word),
+        }
+    }
+}
+
+/// What [`closing_kind`] reads, with its unknown-word case not yet made a `String`.
+enum Closing {
+    Kind(EndingKind),
+    /// `勝ち` naming no side or the side to move: the text as an unknown word.
+    Other,
+}
+
 /// Read the result part of a `まで…` line, relative to the side to move at the end.
 pub(crate) fn closing_kind(text: &str, stm: Color) -> Option<EndingKind> {
-    let winner = closing_winner(text);
-    let t = text;
-    Some(if has(t, "反則勝ち") {
+    Some(match closing(text, stm)? {
+        Closing::Kind(k) => k,
+        Closing::Other => EndingKind::Other(text.to_string()),
+    })
+}
+
+/// Whether [`closing_kind`] reads `text` at all (for either side: only the kind depends
+/// on the side), without making its unknown-word text.
+pub(crate) fn closing_known(text: &str) -> bool {
+    closing(text, Color::Black).is_some()
+}
+
+fn closing(text: &str, stm: Color) -> Option<Closing> {
+    let t = &Words::new(text);
+    let winner = winner_in(t);
+    Some(Closing::Kind(if t.has("反則勝ち") {
         if winner == Some(stm) {
             EndingKind::FoulWin
         } else {
             EndingKind::FoulLoss
         }
-    } else if has(t, "反則負け") {
+    } else if t.has("反則負け") {
         if winner == Some(stm) {
             EndingKind::FoulLoss
         } else {
             EndingKind::FoulWin
         }
-    } else if has(t, "時間切れ") || has(t, "切れ負け") {
+    } else if t.has("時間切れ") || t.has("切れ負け") {
         EndingKind::TimeUp
-    } else if has(t, "入玉勝ち") || has(t, "宣言勝ち") {
+    } else if t.has("入玉勝ち") || t.has("宣言勝ち") {
         EndingKind::Declaration
-    } else if has(t, "不詰") {
+    } else if t.has("不詰") {
         EndingKind::NoMate
-    } else if has(t, "詰") {
+    } else if t.has("詰") {
         EndingKind::Mate
-    } else if has(t, "勝ち") {
+    } else if t.has("勝ち") {
         if winner.is_some() && winner != Some(stm) {
             EndingKind::Resign
         } else {
-            EndingKind::Other(t.to_string())
+            return Some(Closing::Other);
         }
-    } else if has(t, "中断") {
+    } else if t.has("中断") {
         EndingKind::Interrupt
-    } else if has(t, "千日手") {
+    } else if t.has("千日手") {
         EndingKind::Repetition
-    } else if has(t, "持将棋") {
+    } else if t.has("持将棋") {
         EndingKind::Impasse
-    } else if has(t, "封じ手") {
+    } else if t.has("封じ手") {
         EndingKind::SealedMove
-    } else if has(t, "投了") {
+    } else if t.has("投了") {
         EndingKind::Resign
     } else {
         return None;
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -259,6 +316,58 @@ mod tests {
             }
         }
         assert_eq!(checked, 11_111 * 1_111);
+    }
+
+    /// The character filter never hides a word: over every text of up to three characters
+    /// from the closing words' characters (and others), each closing word is found by
+    /// `Words::has` exactly where `str::contains` finds it; and `closing_known` answers as
+    /// `closing_kind` does for either side.
+    #[test]
+    fn words_answer_as_contains() {
+        let words = [
+            "反則勝ち",
+            "反則負け",
+            "時間切れ",
+            "切れ負け",
+            "入玉勝ち",
+            "宣言勝ち",
+            "不詰",
+            "詰",
+            "勝ち",
+            "中断",
+            "千日手",
+            "持将棋",
+            "封じ手",
+            "投了",
+            "により先手",
+            "により下手",
+            "により後手",
+            "により上手",
+            "",
+        ];
+        let mut alphabet: Vec<char> = words.iter().flat_map(|w| w.chars()).collect();
+        alphabet.extend(['a', 'é', '𠮟', 'の', '手', '　']);
+        alphabet.sort_unstable();
+        alphabet.dedup();
+        let mut texts: Vec<String> = words.iter().map(|w| format!("先手の{w}")).collect();
+        for a in &alphabet {
+            texts.push(a.to_string());
+            for b in &alphabet {
+                texts.push(format!("{a}{b}"));
+                for c in ['勝', 'ち', '詰', 'x'] {
+                    texts.push(format!("{a}{b}{c}"));
+                }
+            }
+        }
+        for t in &texts {
+            let ws = Words::new(t);
+            for w in words {
+                assert_eq!(ws.has(w), t.contains(w), "{t:?} {w:?}");
+            }
+            for stm in [Color::Black, Color::White] {
+                assert_eq!(closing_known(t), closing_kind(t, stm).is_some(), "{t:?}");
+            }
+        }
     }
 
     /// The closing words themselves, in longer lines.

@@ -38,11 +38,11 @@ impl<'a> Parser<'a> {
         rest: &str,
     ) -> Result<(), ReadError> {
         let rest = rest.trim_start_matches(['、', ',', ' ']);
-        let digits: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c))
-            .collect();
-        let count = parse_number(&digits);
+        let digits = &rest[..rest
+            .char_indices()
+            .find(|&(_, c)| !(c.is_ascii_digit() || ('０'..='９').contains(&c)))
+            .map_or(rest.len(), |(i, _)| i)];
+        let count = parse_number(digits);
         let after = &rest[digits.len()..];
         let after = after.strip_prefix("手").unwrap_or(after);
         let after = after.strip_prefix('で').unwrap_or(after);
@@ -50,8 +50,7 @@ impl<'a> Parser<'a> {
         let loc = line.loc_of(tt);
         // Whether the closing line reader knows the text (whose kind, not whether it reads
         // at all, depends on the side).
-        let known = crate::ending::closing_kind(text, Color::Black).is_some()
-            || EndingKind::from_japanese(text).is_some();
+        let known = crate::ending::closing_known(text) || EndingKind::from_japanese(text).is_some();
         let mut understood = true;
         let end = |kind| Item::end(kind, None);
         match self.ki2_before_ending() {
