@@ -310,8 +310,15 @@ fn walk(dir: &Path, rel_dir: &Path, out: &mut Vec<Found>) -> std::io::Result<()>
     }
     entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     for (name, entry) in entries {
-        let path = entry.path();
-        let rel = rel_dir.join(&name);
+        // `entry.path()` and `rel_dir.join(&name)`, each made in one allocation of its
+        // size (`join` copies the folder, then grows the copy for the name); at the top of
+        // the walk the name itself becomes `rel`, not copied.
+        let path = joined(dir, &name);
+        let rel = if rel_dir.as_os_str().is_empty() {
+            PathBuf::from(name)
+        } else {
+            joined(rel_dir, &name)
+        };
         let is_record = path
             .extension()
             .and_then(|e| e.to_str())
@@ -356,6 +363,14 @@ fn walk(dir: &Path, rel_dir: &Path, out: &mut Vec<Found>) -> std::io::Result<()>
         }
     }
     Ok(())
+}
+
+/// `dir.join(name)`, allocated once at its size.
+fn joined(dir: &Path, name: &std::ffi::OsStr) -> PathBuf {
+    let mut p = PathBuf::with_capacity(dir.as_os_str().len() + 1 + name.len());
+    p.push(dir);
+    p.push(name);
+    p
 }
 
 /// Whether a file found in a folder is read as an archive or a compressed record.
@@ -427,6 +442,18 @@ fn splitmix_finish(mut z: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `joined` gives what `Path::join` gives, for relative, absolute, empty and
+    /// slash-ended folders and names.
+    #[test]
+    fn joined_is_join() {
+        for dir in ["", ".", "a", "a/", "a/b", "/", "/x/y", "/x/y/", "../up"] {
+            for name in ["f.kif", "b", ".hidden", "名前.kif", "/abs"] {
+                let (d, n) = (Path::new(dir), std::ffi::OsStr::new(name));
+                assert_eq!(joined(d, n), d.join(n), "{dir:?} {name:?}");
+            }
+        }
+    }
 
     #[test]
     fn shard_parse() {

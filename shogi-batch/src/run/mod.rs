@@ -160,7 +160,8 @@ where
             chunk
                 .par_iter()
                 .map(|input| {
-                    let mut out = Vec::new();
+                    // Most files hold one game: room for it without growing from empty.
+                    let mut out = Vec::with_capacity(1);
                     let mut fits = Fits::Read;
                     read_guarded(
                         input,
