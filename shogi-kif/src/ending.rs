@@ -289,6 +289,29 @@ fn closing(text: &str, stm: Color) -> Option<Closing> {
 mod tests {
     use super::*;
 
+    /// Every word the closing line is searched for (and the empty word).
+    const WORDS: [&str; 19] = [
+        "反則勝ち",
+        "反則負け",
+        "時間切れ",
+        "切れ負け",
+        "入玉勝ち",
+        "宣言勝ち",
+        "不詰",
+        "詰",
+        "勝ち",
+        "中断",
+        "千日手",
+        "持将棋",
+        "封じ手",
+        "投了",
+        "により先手",
+        "により下手",
+        "により後手",
+        "により上手",
+        "",
+    ];
+
     /// Every text of up to four characters over an alphabet of the closing words' characters
     /// (and a one-byte, a two-byte and a four-byte one), against every word of up to three:
     /// `has` answers as `str::contains`.
@@ -324,27 +347,7 @@ mod tests {
     /// `closing_kind` does for either side.
     #[test]
     fn words_answer_as_contains() {
-        let words = [
-            "反則勝ち",
-            "反則負け",
-            "時間切れ",
-            "切れ負け",
-            "入玉勝ち",
-            "宣言勝ち",
-            "不詰",
-            "詰",
-            "勝ち",
-            "中断",
-            "千日手",
-            "持将棋",
-            "封じ手",
-            "投了",
-            "により先手",
-            "により下手",
-            "により後手",
-            "により上手",
-            "",
-        ];
+        let words = WORDS;
         let mut alphabet: Vec<char> = words.iter().flat_map(|w| w.chars()).collect();
         alphabet.extend(['a', 'é', '𠮟', 'の', '手', '　']);
         alphabet.sort_unstable();
@@ -373,24 +376,7 @@ mod tests {
     /// The closing words themselves, in longer lines.
     #[test]
     fn closing_words_found_where_contains_finds_them() {
-        let words = [
-            "反則勝ち",
-            "反則負け",
-            "時間切れ",
-            "切れ負け",
-            "入玉勝ち",
-            "宣言勝ち",
-            "不詰",
-            "詰",
-            "勝ち",
-            "中断",
-            "千日手",
-            "持将棋",
-            "封じ手",
-            "投了",
-            "により先手",
-            "により後手",
-        ];
+        let words = WORDS;
         let lines = [
             "先手の勝ち",
             "時間切れにより後手の勝ち",
