@@ -347,12 +347,11 @@ mod tests {
     /// `closing_kind` does for either side.
     #[test]
     fn words_answer_as_contains() {
-        let words = WORDS;
-        let mut alphabet: Vec<char> = words.iter().flat_map(|w| w.chars()).collect();
+        let mut alphabet: Vec<char> = WORDS.iter().flat_map(|w| w.chars()).collect();
         alphabet.extend(['a', 'é', '𠮟', 'の', '手', '　']);
         alphabet.sort_unstable();
         alphabet.dedup();
-        let mut texts: Vec<String> = words.iter().map(|w| format!("先手の{w}")).collect();
+        let mut texts: Vec<String> = WORDS.iter().map(|w| format!("先手の{w}")).collect();
         for a in &alphabet {
             texts.push(a.to_string());
             for b in &alphabet {
@@ -364,7 +363,7 @@ mod tests {
         }
         for t in &texts {
             let ws = Words::new(t);
-            for w in words {
+            for w in WORDS {
                 assert_eq!(ws.has(w), t.contains(w), "{t:?} {w:?}");
             }
             for stm in [Color::Black, Color::White] {
@@ -376,7 +375,6 @@ mod tests {
     /// The closing words themselves, in longer lines.
     #[test]
     fn closing_words_found_where_contains_finds_them() {
-        let words = WORDS;
         let lines = [
             "先手の勝ち",
             "時間切れにより後手の勝ち",
@@ -390,7 +388,7 @@ mod tests {
             "上手の入玉勝ち",
         ];
         for l in lines {
-            for w in words {
+            for w in WORDS {
                 assert_eq!(has(l, w), l.contains(w), "{l:?} {w:?}");
             }
         }

@@ -359,7 +359,7 @@ mod newline_tests {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            // A round in three has CRs far apart (long stretches for the wide search).
+            // A round in three has CRs far apart (long stretches for memchr's wide steps).
             let sparse = round % 3 == 0;
             let len = (state % if sparse { 400 } else { 90 }) as usize;
             let mut r = state;

@@ -38,12 +38,11 @@ impl<'a> Parser<'a> {
         rest: &str,
     ) -> Result<(), ReadError> {
         let rest = rest.trim_start_matches(['、', ',', ' ']);
-        let digits = &rest[..rest
-            .char_indices()
-            .find(|&(_, c)| !(c.is_ascii_digit() || ('０'..='９').contains(&c)))
-            .map_or(rest.len(), |(i, _)| i)];
+        let (digits, after) = rest.split_at(
+            rest.find(|c: char| !(c.is_ascii_digit() || ('０'..='９').contains(&c)))
+                .unwrap_or(rest.len()),
+        );
         let count = parse_number(digits);
-        let after = &rest[digits.len()..];
         let after = after.strip_prefix("手").unwrap_or(after);
         let after = after.strip_prefix('で').unwrap_or(after);
         let text = trim(after);
