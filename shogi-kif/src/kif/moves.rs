@@ -76,7 +76,7 @@ const KINDS: [(u32, Option<Role>); 32] = {
 };
 
 /// The usual KIF move, read byte by byte: a full-width file and a kanji rank (or 同 and
-/// full-width spaces), a one-character piece, an optional 成 or 打, then `(xy)` with a
+/// full-width spaces), a one-character piece (or 成香, 成桂, 成銀), an optional 成 or 打, then `(xy)` with a
 /// source square (or `(00)`) or nothing more. Anything else is left to [`japanese::parse`];
 /// what this reads, it reads the same way.
 pub(super) fn parse_kif_common(b: &[u8]) -> Option<(JaMove, usize)> {
@@ -93,6 +93,9 @@ pub(super) fn kif_move<const EOL: bool>(b: &[u8]) -> Option<(JaMove, usize)> {
     const SPACE: u32 = utf8_3('\u{3000}');
     const NARI: u32 = utf8_3('成');
     const UTSU: u32 = utf8_3('打');
+    const KYOU: u32 = utf8_3('香');
+    const KEI: u32 = utf8_3('桂');
+    const GIN: u32 = utf8_3('銀');
     let mut i;
     let c = code3(b, 0);
     let to = if c == DOU {
@@ -117,10 +120,20 @@ pub(super) fn kif_move<const EOL: bool>(b: &[u8]) -> Option<(JaMove, usize)> {
     };
     let c = code3(b, i);
     let (code, kind) = KINDS[kind_slot(c)];
-    if code != c {
+    let kind = if code == c {
+        kind?
+    } else if c == NARI {
+        // The two-character names of the promoted lance, knight and silver.
+        i += 3;
+        match code3(b, i) {
+            KYOU => Role::PromotedLance,
+            KEI => Role::PromotedKnight,
+            GIN => Role::PromotedSilver,
+            _ => return None,
+        }
+    } else {
         return None;
-    }
-    let kind = kind?;
+    };
     i += 3;
     let mut promote = None;
     let mut drop = false;
