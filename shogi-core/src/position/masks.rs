@@ -1,7 +1,7 @@
 //! Per-variant masks: board, promotion zones, last ranks, built at compile time.
 
 use crate::bitboard::Bitboard;
-use crate::types::{Color, Variant};
+use crate::types::{Color, Role, Variant};
 
 /// Per-variant masks.
 pub(crate) struct VariantMasks {
@@ -15,6 +15,10 @@ pub(crate) struct VariantMasks {
     pub last1: [Bitboard; 2],
     /// The last two ranks by colour (knights must promote there).
     pub last2: [Bitboard; 2],
+    /// By colour and role: the squares where a piece of that role would have no later move
+    /// (`last1` for a pawn or lance, `last2` for a knight, none for the others), read
+    /// without a branch on the role.
+    pub dead: [[Bitboard; 14]; 2],
     /// By colour and source square: the targets where a move from there may promote (every
     /// square from inside the zone, else the zone).
     pub promo_from: [[Bitboard; 81]; 2],
@@ -33,6 +37,18 @@ const fn promo_from(zone: [u128; 2]) -> [[Bitboard; 81]; 2] {
             };
             sq += 1;
         }
+        c += 1;
+    }
+    t
+}
+
+const fn dead(last1: [u128; 2], last2: [u128; 2]) -> [[Bitboard; 14]; 2] {
+    let mut t = [[Bitboard::EMPTY; 14]; 2];
+    let mut c = 0;
+    while c < 2 {
+        t[c][Role::Pawn.index()] = Bitboard(last1[c]);
+        t[c][Role::Lance.index()] = Bitboard(last1[c]);
+        t[c][Role::Knight.index()] = Bitboard(last2[c]);
         c += 1;
     }
     t
@@ -64,6 +80,7 @@ static STANDARD_MASKS: VariantMasks = VariantMasks {
     zone: [Bitboard(ranks(1, 3)), Bitboard(ranks(7, 9))],
     last1: [Bitboard(ranks(1, 1)), Bitboard(ranks(9, 9))],
     last2: [Bitboard(ranks(1, 2)), Bitboard(ranks(8, 9))],
+    dead: dead([ranks(1, 1), ranks(9, 9)], [ranks(1, 2), ranks(8, 9)]),
     promo_from: promo_from([ranks(1, 3), ranks(7, 9)]),
 };
 
@@ -84,6 +101,10 @@ static MINI_MASKS: VariantMasks = VariantMasks {
         Bitboard(ranks(1, 2) & MINI_BOARD),
         Bitboard(ranks(4, 5) & MINI_BOARD),
     ],
+    dead: dead(
+        [ranks(1, 1) & MINI_BOARD, ranks(5, 5) & MINI_BOARD],
+        [ranks(1, 2) & MINI_BOARD, ranks(4, 5) & MINI_BOARD],
+    ),
     promo_from: promo_from([ranks(1, 1) & MINI_BOARD, ranks(5, 5) & MINI_BOARD]),
 };
 

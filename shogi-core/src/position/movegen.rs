@@ -556,15 +556,8 @@ impl Position {
                     if !piece.role.can_promote() || !(zone.contains(from) || zone.contains(to)) {
                         return Err(PlayError::PromotionNotAllowed);
                     }
-                } else {
-                    let dead = match piece.role {
-                        Role::Pawn | Role::Lance => masks.last1[us.index()].contains(to),
-                        Role::Knight => masks.last2[us.index()].contains(to),
-                        _ => false,
-                    };
-                    if dead {
-                        return Err(PlayError::PromotionRequired);
-                    }
+                } else if masks.dead[us.index()][piece.role.index()].contains(to) {
+                    return Err(PlayError::PromotionRequired);
                 }
                 if let Some(k) = self.king_square(us) {
                     // King safety without making the move: the board after it differs only on
@@ -602,12 +595,7 @@ impl Position {
                 if self.occupied().contains(to) {
                     return Err(PlayError::DropOnOccupied);
                 }
-                let dead = match role {
-                    Role::Pawn | Role::Lance => masks.last1[us.index()].contains(to),
-                    Role::Knight => masks.last2[us.index()].contains(to),
-                    _ => false,
-                };
-                if dead {
+                if masks.dead[us.index()][role.index()].contains(to) {
                     return Err(PlayError::DeadPiece);
                 }
                 if role == Role::Pawn
@@ -643,34 +631,10 @@ impl Position {
 /// without building the attack set, as move checking asks it of a single target.
 #[inline(always)]
 pub(super) fn reaches(us: Color, role: Role, from: Square, to: Square, occ_s: Bitboard) -> bool {
-    let ray = match role {
-        Role::Pawn => return pawn_attacks(us, from).contains(to),
-        Role::Knight => return knight_attacks(us, from).contains(to),
-        Role::Silver => return silver_attacks(us, from).contains(to),
-        Role::Gold
-        | Role::Tokin
-        | Role::PromotedLance
-        | Role::PromotedKnight
-        | Role::PromotedSilver => return gold_attacks(us, from).contains(to),
-        Role::King => return king_attacks(from).contains(to),
-        Role::Lance => lance_pseudo_attacks(us, from),
-        Role::Bishop => bishop_pseudo_attacks(from),
-        Role::Rook => rook_pseudo_attacks(from),
-        Role::Horse => {
-            if king_attacks(from).contains(to) {
-                return true;
-            }
-            bishop_pseudo_attacks(from)
-        }
-        Role::Dragon => {
-            if king_attacks(from).contains(to) {
-                return true;
-            }
-            rook_pseudo_attacks(from)
-        }
-    };
-    // A slider reaches a square on one of its rays when nothing stands strictly between.
-    ray.contains(to) && (between(from, to) & occ_s).is_empty()
+    // One table for every role, no branch on it: a square of the empty-board set is
+    // reached when nothing stands strictly between (a step or a knight's jump has nothing
+    // between, so the test holds for every piece).
+    pseudo_attacks(us, role, from).contains(to) && (between(from, to) & occ_s).is_empty()
 }
 
 /// Why a piece of `us` and `role` on `from` cannot go to `to`: its path is blocked, or it
