@@ -235,7 +235,7 @@ pub(crate) fn resolve(
 /// the promoted piece it names). `None` when any of that fails: [`resolve_any`] then gives
 /// the move or says why there is none.
 #[inline(always)]
-fn resolve_plain(m: &JaMove, pos: &Position, prev_to: Option<Square>) -> Option<Move> {
+pub(crate) fn resolve_plain(m: &JaMove, pos: &Position, prev_to: Option<Square>) -> Option<Move> {
     if m.side.is_some_and(|s| s != pos.side_to_move()) {
         return None;
     }

@@ -335,9 +335,21 @@ impl<'a> Replayer<'a> {
                 }
                 Slot::Move(rm) => rm,
             };
-            let mv = match self.resolve(rm, &at.pos, at.prev_to) {
-                Ok(m) => m,
-                Err((kind, msg)) => return (line, Some(self.move_error(c, at.ply, kind, msg))),
+            // The usual KIF move first, its move kept in registers: the general resolution
+            // returns a `Result` through memory, written a byte at a time, and reading the
+            // move back as a word then waited on those stores at every move.
+            let plain = match rm {
+                RawMove::Ja(m) => japanese::resolve_plain(m, &at.pos, at.prev_to),
+                _ => None,
+            };
+            let mv = match plain {
+                Some(m) => m,
+                None => match self.resolve(rm, &at.pos, at.prev_to) {
+                    Ok(m) => m,
+                    Err((kind, msg)) => {
+                        return (line, Some(self.move_error(c, at.ply, kind, msg)));
+                    }
+                },
             };
             if let RawMove::Ja(JaMove {
                 from: Some(from),
