@@ -38,6 +38,17 @@ struct Replayer<'a> {
 /// The number of nodes along the first-child chain from the root (the main line's length,
 /// its ending included): the capacity to reserve for it.
 fn main_line_len(raw: &RawRecord) -> usize {
+    // Without a fork every node but the root is on that chain: the count is known without
+    // the walk, a load waiting on the one before at every node.
+    if raw.forks.is_empty() {
+        debug_assert_eq!(raw.nodes.len() - 1, chain_len(raw));
+        return raw.nodes.len().saturating_sub(1);
+    }
+    chain_len(raw)
+}
+
+/// [`main_line_len`] by walking the chain.
+fn chain_len(raw: &RawRecord) -> usize {
     let mut n = 0;
     let mut p = 0u32;
     while let Some(c) = raw
