@@ -258,7 +258,7 @@ pub(crate) fn resolve_plain(m: &JaMove, pos: &Position, prev_to: Option<Square>)
 /// [`resolve`] for every move, written with or without its source square, and the reason
 /// when it means none.
 #[inline(never)]
-fn resolve_any(
+pub(crate) fn resolve_any(
     m: &JaMove,
     pos: &Position,
     prev_to: Option<Square>,

@@ -41,8 +41,9 @@ fn main_line_len(raw: &RawRecord) -> usize {
     // Without a fork every node but the root is on that chain: the count is known without
     // the walk, a load waiting on the one before at every node.
     if raw.forks.is_empty() {
+        // (The root is always node 0.)
         debug_assert_eq!(raw.nodes.len() - 1, chain_len(raw));
-        return raw.nodes.len().saturating_sub(1);
+        return raw.nodes.len() - 1;
     }
     chain_len(raw)
 }
@@ -580,6 +581,8 @@ impl<'a> Replayer<'a> {
         }
     }
 
+    /// The move `rm` means in `pos`, or why there is none. A KIF/KI2 move goes to
+    /// [`japanese::resolve_any`]: the walk has tried [`japanese::resolve_plain`] already.
     fn resolve(
         &self,
         rm: &RawMove,
@@ -621,7 +624,7 @@ impl<'a> Replayer<'a> {
                 };
                 resolve_jkf(pos, prev_to, m)
             }
-            RawMove::Ja(m) => japanese::resolve(m, pos, prev_to),
+            RawMove::Ja(m) => japanese::resolve_any(m, pos, prev_to),
         }
     }
 }

@@ -265,11 +265,7 @@ impl Position {
                 kings[piece.color.index()] += 1;
             }
             counts[piece.role.unpromote().index()] += 1;
-            let dead = match piece.role {
-                Role::Pawn | Role::Lance => masks.last1[piece.color.index()].contains(sq),
-                Role::Knight => masks.last2[piece.color.index()].contains(sq),
-                _ => false,
-            };
+            let dead = masks.dead[piece.color.index()][piece.role.index()].contains(sq);
             if dead && !options.allow_dead_pieces {
                 problems.push(SetupProblem::DeadPiece { square: sq, piece });
             }

@@ -76,9 +76,9 @@ const KINDS: [(u32, Option<Role>); 32] = {
 };
 
 /// The usual KIF move, read byte by byte: a full-width file and a kanji rank (or 同 and
-/// full-width spaces), a one-character piece (or 成香, 成桂, 成銀), an optional 成 or 打, then `(xy)` with a
-/// source square (or `(00)`) or nothing more. Anything else is left to [`japanese::parse`];
-/// what this reads, it reads the same way.
+/// full-width spaces), a one-character piece (or 成香, 成桂, 成銀), an optional 成 or 打,
+/// then `(xy)` with a source square (or `(00)`) or nothing more. Anything else is left to
+/// [`japanese::parse`]; what this reads, it reads the same way.
 pub(super) fn parse_kif_common(b: &[u8]) -> Option<(JaMove, usize)> {
     kif_move::<false>(b)
 }
