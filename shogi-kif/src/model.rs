@@ -4,6 +4,7 @@ use crate::ending::EndingKind;
 use crate::error::Diagnostic;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use shogi_core::{Color, Handicap, Move, Piece, PlayError, Position, Setup, Variant};
+use std::sync::Arc;
 
 /// A header key: the usual ones typed, any other kept verbatim.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -284,8 +285,27 @@ pub struct Start {
     pub handicap: Option<Handicap>,
     /// A 手合割 name that is not one of the presets (詰将棋, その他, …), as written.
     pub name: Option<String>,
+    /// The position and its SFEN, shared: a record moves from stage to stage of a batch
+    /// several times, and the even start is one value for every record that has it (a
+    /// position inline was two thirds of a record's size, and each record wrote or copied
+    /// its SFEN).
+    fixed: Arc<StartPosition>,
+}
+
+/// What a [`Start`] shares between its copies.
+#[derive(Debug, PartialEq, Eq)]
+struct StartPosition {
     position: Position,
     sfen: String,
+}
+
+impl StartPosition {
+    fn new(position: Position) -> Arc<StartPosition> {
+        Arc::new(StartPosition {
+            sfen: position.to_sfen(),
+            position,
+        })
+    }
 }
 
 impl Start {
@@ -294,30 +314,28 @@ impl Start {
         Start {
             handicap,
             name,
-            sfen: position.to_sfen(),
-            position,
+            fixed: StartPosition::new(position),
         }
     }
 
     /// A start in `position`, with the handicap preset it is (standard shogi only), if any.
     pub fn of(position: Position, name: Option<String>) -> Start {
-        let sfen = position.to_sfen();
-        let handicap = if position.variant() == Variant::Standard {
-            Handicap::from_sfen(&sfen)
+        let fixed = StartPosition::new(position);
+        let handicap = if fixed.position.variant() == Variant::Standard {
+            Handicap::from_sfen(&fixed.sfen)
         } else {
             None
         };
         Start {
             handicap,
             name,
-            position,
-            sfen,
+            fixed,
         }
     }
 
     /// The usual even-game start.
     pub fn even() -> Start {
-        // Made once: most records start here, and writing the SFEN for each was a cost.
+        // Made once: most records start here, and their starts share it.
         static EVEN: std::sync::OnceLock<Start> = std::sync::OnceLock::new();
         EVEN.get_or_init(|| {
             Start::new(
@@ -331,18 +349,18 @@ impl Start {
 
     /// Standard shogi or Mini Shogi.
     pub fn variant(&self) -> Variant {
-        self.position.variant()
+        self.fixed.position.variant()
     }
 
     /// The start position (tsume and puzzle relaxations applied when needed).
     pub fn position(&self) -> &Position {
-        &self.position
+        &self.fixed.position
     }
 
     /// The start position as SFEN, with its move number (canonical: hands in R B G S N L P
     /// order).
     pub fn sfen(&self) -> &str {
-        &self.sfen
+        &self.fixed.sfen
     }
 }
 
@@ -364,7 +382,7 @@ impl From<Start> for StartForm {
             variant: s.variant(),
             handicap: s.handicap,
             name: s.name,
-            sfen: s.sfen,
+            sfen: s.fixed.sfen.clone(),
         }
     }
 }
@@ -387,8 +405,7 @@ impl TryFrom<StartForm> for Start {
         Ok(Start {
             handicap: f.handicap,
             name: f.name,
-            sfen: position.to_sfen(),
-            position,
+            fixed: StartPosition::new(position),
         })
     }
 }

@@ -131,7 +131,7 @@ pub(crate) fn replay(mut raw: RawRecord, src: &str, facts: bool, keep: bool) -> 
     }
     let mut main = facts.then(|| MainLine {
         keys: Vec::with_capacity(reserve),
-        last: pos.clone(),
+        last: Box::new(pos.clone()),
         repetition: None,
     });
     let at = Branch {
@@ -419,7 +419,7 @@ impl<'a> Replayer<'a> {
             at.child = 0;
         }
         if let Some(m) = main {
-            m.last = at.pos;
+            *m.last = at.pos;
         }
         (line, None)
     }
