@@ -5,7 +5,7 @@ use super::{Outcome, PlayError, Position};
 use crate::bitboard::{
     Bitboard, attacks, between, bishop_attacks, bishop_pseudo_attacks, direction, file_fill,
     gold_attacks, king_attacks, king_regions, knight_attacks, lance_attacks, lance_pseudo_attacks,
-    line, pawn_attacks, pawn_pushes, pseudo_attacks, rook_attacks, rook_pseudo_attacks,
+    line, pawn_attacks, pawn_pushes, pseudo_reaches, rook_attacks, rook_pseudo_attacks,
     silver_attacks,
 };
 use crate::moves::{Move, MoveList};
@@ -127,10 +127,9 @@ impl Position {
             return Bitboard::EMPTY;
         };
         let mut out = Bitboard::EMPTY;
-        // Asked from the king's side (a piece of `us` on `to` reaches `tk` exactly when one of
-        // `them` on `tk` would reach `to`; `between` is symmetric): the table rows read are
-        // the king's, the same move after move, where rows by `to` missed the cache.
-        if pseudo_attacks(them, role, tk).contains(to) && (between(tk, to) & occ).is_empty() {
+        // `between` is symmetric: its rows are read by the king's square, the same move after
+        // move, where rows by `to` missed the cache.
+        if pseudo_reaches(us, role, to, tk) && (between(tk, to) & occ).is_empty() {
             out.insert(to);
         }
         if let Some(from) = from {
@@ -634,7 +633,7 @@ pub(super) fn reaches(us: Color, role: Role, from: Square, to: Square, occ_s: Bi
     // One table for every role, no branch on it: a square of the empty-board set is
     // reached when nothing stands strictly between (a step or a knight's jump has nothing
     // between, so the test holds for every piece).
-    pseudo_attacks(us, role, from).contains(to) && (between(from, to) & occ_s).is_empty()
+    pseudo_reaches(us, role, from, to) && (between(from, to) & occ_s).is_empty()
 }
 
 /// Why a piece of `us` and `role` on `from` cannot go to `to`: its path is blocked, or it
