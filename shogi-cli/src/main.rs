@@ -3,6 +3,13 @@
 use std::io::{BufReader, IsTerminal, Write};
 use std::process::ExitCode;
 
+/// mimalloc rather than the system's malloc: each record read allocates and frees its text,
+/// its nodes and its lists (several of them kilobytes large), and glibc serves blocks that
+/// size from its slower paths. The binary only: the libraries and the Python module keep
+/// whatever allocator their host has.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     #[allow(unused_mut)]
     let mut options = shogi_cli::Options {
