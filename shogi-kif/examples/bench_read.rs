@@ -1,0 +1,61 @@
+//! Times reading records in memory: decoding, parsing, replaying and validating, without the
+//! file system or the batch layer. Loads the files of the folders given once, then reads
+//! them all `--rounds` times (default 20) with validation on, as `shogi check` does, and
+//! prints the best round's time per game. Build it at two commits to compare a change to
+//! the reader; the sum of the moves read tells the two read the same games.
+//!
+//! ```sh
+//! cargo run --release -p shogi-kif --example bench_read -- /path/to/records
+//! ```
+
+use shogi_kif::{ReadOptions, Reader};
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn main() {
+    let mut rounds = 20;
+    let mut files = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--rounds" {
+            rounds = args
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("--rounds N");
+        } else {
+            // The files of the folder (not of its subfolders), or the file given.
+            match std::fs::read_dir(&a) {
+                Ok(dir) => files.extend(dir.filter_map(|e| e.ok().map(|e| e.path()))),
+                Err(_) => files.push(PathBuf::from(a)),
+            }
+        }
+    }
+    files.sort();
+    let inputs: Vec<Vec<u8>> = files.iter().filter_map(|f| std::fs::read(f).ok()).collect();
+    let opts = ReadOptions {
+        validate: true,
+        ..ReadOptions::default()
+    };
+    let mut best = f64::MAX;
+    let (mut games, mut moves) = (0usize, 0usize);
+    for _ in 0..rounds {
+        (games, moves) = (0, 0);
+        let t = Instant::now();
+        for bytes in &inputs {
+            let Ok(reader) = Reader::from_vec(bytes.clone(), opts) else {
+                continue;
+            };
+            for game in reader {
+                games += 1;
+                moves += game.record.moves.moves.len();
+            }
+        }
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    println!(
+        "{} inputs, {games} games, {moves} moves: best of {rounds} rounds {:.2} ms, {:.2} us a game",
+        inputs.len(),
+        best * 1e3,
+        best * 1e6 / games.max(1) as f64,
+    );
+}
