@@ -55,16 +55,16 @@ impl<'a> Parser<'a> {
         }
         // All before the move is ASCII: its column is its byte offset plus one.
         let from = i;
-        // The usual move takes at most 16 bytes: read from a copy of them first, where
+        // The usual move takes at most 16 bytes: read from those first, as an array, where
         // the offsets are checked against a constant. A move found there is the move the
-        // whole text gives (the copy never ends where a move could: the reader is at most
+        // whole text gives (the window never ends where a move could: the reader is at most
         // at its 16th byte when it looks for what follows the move); when none is found,
-        // the text itself is read.
+        // the text itself is read. (The window is the text's own bytes: a copy on the stack
+        // made each byte's load wait on the copy's store.)
         let (mv, used) = match b.get(from..from + 16) {
             Some(w) => {
-                let mut window = [0u8; 16];
-                window.copy_from_slice(w);
-                kif_move::<true>(&window).or_else(|| kif_move::<true>(&b[from..]))?
+                let window: &[u8; 16] = w.try_into().ok()?;
+                kif_move::<true>(window).or_else(|| kif_move::<true>(&b[from..]))?
             }
             None => kif_move::<true>(&b[from..])?,
         };
