@@ -1,8 +1,9 @@
 //! Times reading records in memory: decoding, parsing, replaying and validating, without the
 //! file system or the batch layer. Loads the files of the folders given once, then reads
-//! them all `--rounds` times (default 20) with validation on, as `shogi check` does, and
-//! prints the best round's time per game. Build it at two commits to compare a change to
-//! the reader; the sum of the moves read tells the two read the same games.
+//! them all `--rounds` times (default 20) as `shogi check` does (validation on, the move list
+//! not kept; `--moves` keeps it, as `convert` and `stats` do), and prints the best round's
+//! time per game. Build it at two commits to compare a change to the reader; the sums
+//! printed tell the two read the same games.
 //!
 //! ```sh
 //! cargo run --release -p shogi-kif --example bench_read -- /path/to/records
@@ -14,10 +15,13 @@ use std::time::Instant;
 
 fn main() {
     let mut rounds = 20;
+    let mut keep_moves = false;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        if a == "--rounds" {
+        if a == "--moves" {
+            keep_moves = true;
+        } else if a == "--rounds" {
             rounds = args
                 .next()
                 .and_then(|n| n.parse().ok())
@@ -34,6 +38,7 @@ fn main() {
     let inputs: Vec<Vec<u8>> = files.iter().filter_map(|f| std::fs::read(f).ok()).collect();
     let opts = ReadOptions {
         validate: true,
+        moves: keep_moves,
         ..ReadOptions::default()
     };
     let mut best = f64::MAX;
@@ -47,7 +52,7 @@ fn main() {
             };
             for game in reader {
                 games += 1;
-                moves += game.record.moves.moves.len();
+                moves += game.main.map_or(game.record.moves.moves.len(), |m| m.played());
             }
         }
         best = best.min(t.elapsed().as_secs_f64());
