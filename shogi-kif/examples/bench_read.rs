@@ -52,7 +52,9 @@ fn main() {
             };
             for game in reader {
                 games += 1;
-                moves += game.main.map_or(game.record.moves.moves.len(), |m| m.played());
+                moves += game
+                    .main
+                    .map_or(game.record.moves.moves.len(), |m| m.played());
             }
         }
         best = best.min(t.elapsed().as_secs_f64());
