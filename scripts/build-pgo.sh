@@ -2,7 +2,8 @@
 # Builds `shogi` optimised with a profile of its own reading (profile-guided optimisation):
 # target/pgo/release/shogi, the same program as `cargo build --release -p shogi-cli`, laid out
 # for the paths that reading records takes. Measured: 0.95x the instructions and 1.08x-1.10x the
-# CPU speed of the release build on `check` of 10,000 KIF files (README, "Record throughput").
+# CPU speed of the release build on `check` of 10,000 KIF files, then 1.01x after the next
+# round's changes to the reader and the allocator (README, "Record throughput").
 #
 # Needs llvm-profdata of the compiler's LLVM: `rustup component add llvm-tools`, or
 # LLVM_PROFDATA=/path/to/llvm-profdata (a distribution's llvm-profdata of another LLVM
