@@ -458,8 +458,6 @@ fn splitmix_finish(mut z: u64) -> u64 {
 mod tests {
     use super::*;
 
-    /// `joined` gives what `Path::join` gives, for relative, absolute, empty and
-    /// slash-ended folders and names.
     /// `extension` gives what `Path::extension` gives (as UTF-8), for names with no dot,
     /// several dots, a leading dot, a trailing dot or separator, `.` and `..`, and bytes
     /// that are not UTF-8.
@@ -501,6 +499,8 @@ mod tests {
         }
     }
 
+    /// `joined` gives what `Path::join` gives, for relative, absolute, empty and
+    /// slash-ended folders and names.
     #[test]
     fn joined_is_join() {
         for dir in ["", ".", "a", "a/", "a/b", "/", "/x/y", "/x/y/", "../up"] {

@@ -519,7 +519,7 @@ const WIDE_CENTRE: usize = 8 * 17 + 8;
 
 /// For each step between two squares (a difference of [`wide_place`]s plus
 /// [`WIDE_CENTRE`]), the colours and roles that make it on an empty board: bit
-/// `colour * 14 + role`. The same relation as [`pseudo_attacks`] (a piece's moves do not
+/// `colour * 14 + role`. The same relation as `pseudo_attacks` (a piece's moves do not
 /// depend on where it stands, only on where the board ends, and both squares are on it), in
 /// 1.2 KB instead of 36 KB.
 static ROLE_STEPS: [u32; 2 * WIDE_CENTRE + 1] = {
