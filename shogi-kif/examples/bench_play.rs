@@ -9,28 +9,12 @@
 
 use shogi_core::{Move, Position};
 use shogi_kif::{ReadOptions, Reader};
-use std::path::PathBuf;
 use std::time::Instant;
 
+mod common;
+
 fn main() {
-    let mut rounds = 20;
-    let mut files = Vec::new();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        if a == "--rounds" {
-            rounds = args
-                .next()
-                .and_then(|n| n.parse().ok())
-                .expect("--rounds N");
-        } else {
-            // The files of the folder (not of its subfolders), or the file given.
-            match std::fs::read_dir(&a) {
-                Ok(dir) => files.extend(dir.filter_map(|e| e.ok().map(|e| e.path()))),
-                Err(_) => files.push(PathBuf::from(a)),
-            }
-        }
-    }
-    files.sort();
+    let common::Args { rounds, files, .. } = common::Args::parse(20);
     let mut games: Vec<(Position, Vec<Move>)> = Vec::new();
     for f in &files {
         let Ok(reader) = Reader::open(f, ReadOptions::default()) else {

@@ -10,31 +10,17 @@
 //! ```
 
 use shogi_kif::{ReadOptions, Reader};
-use std::path::PathBuf;
 use std::time::Instant;
 
+mod common;
+
 fn main() {
-    let mut rounds = 20;
-    let mut keep_moves = false;
-    let mut files = Vec::new();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        if a == "--moves" {
-            keep_moves = true;
-        } else if a == "--rounds" {
-            rounds = args
-                .next()
-                .and_then(|n| n.parse().ok())
-                .expect("--rounds N");
-        } else {
-            // The files of the folder (not of its subfolders), or the file given.
-            match std::fs::read_dir(&a) {
-                Ok(dir) => files.extend(dir.filter_map(|e| e.ok().map(|e| e.path()))),
-                Err(_) => files.push(PathBuf::from(a)),
-            }
-        }
-    }
-    files.sort();
+    let common::Args {
+        rounds,
+        files,
+        flags,
+    } = common::Args::parse(20);
+    let keep_moves = flags.iter().any(|f| f == "--moves");
     let inputs: Vec<Vec<u8>> = files.iter().filter_map(|f| std::fs::read(f).ok()).collect();
     let opts = ReadOptions {
         validate: true,
