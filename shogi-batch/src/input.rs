@@ -304,10 +304,20 @@ fn walk(dir: &Path, rel_dir: &Path, out: &mut Vec<Found>) -> std::io::Result<()>
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        entries.push((entry.file_name(), entry));
+        entries.push(Some((entry.file_name(), entry)));
     }
-    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    for (name, entry) in entries {
+    // By name: the first 16 bytes as one number first (most names differ there; a name has
+    // no NUL byte, so padding a shorter one with zeros keeps the order), then the whole name.
+    // The small (number, index) pairs are sorted, not the entries.
+    let name = |i: u32| entries[i as usize].as_ref().map(|e| &e.0);
+    let mut order: Vec<(u128, u32)> = (0..entries.len() as u32)
+        .map(|i| (name(i).map_or(0, |n| name_prefix(n)), i))
+        .collect();
+    order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| name(a.1).cmp(&name(b.1))));
+    for (name, entry) in order
+        .iter()
+        .filter_map(|&(_, i)| entries[i as usize].take())
+    {
         // `entry.path()` and `rel_dir.join(&name)`, each made in one allocation of its
         // size (`join` copies the folder, then grows the copy for the name); at the top of
         // the walk the name itself becomes `rel`, not copied.
@@ -378,6 +388,16 @@ fn extension(path: &Path) -> Option<&str> {
         return None;
     }
     std::str::from_utf8(&name[dot + 1..]).ok()
+}
+
+/// The first 16 bytes of `name` as a big-endian number, zeros after a shorter name: two names
+/// with different numbers are in the order of the numbers.
+fn name_prefix(name: &std::ffi::OsStr) -> u128 {
+    let bytes = name.as_encoded_bytes();
+    let mut first = [0u8; 16];
+    let n = bytes.len().min(16);
+    first[..n].copy_from_slice(&bytes[..n]);
+    u128::from_be_bytes(first)
 }
 
 /// `dir.join(name)`, allocated once at its size.
@@ -497,6 +517,31 @@ mod tests {
                 String::from_utf8_lossy(name)
             );
         }
+    }
+
+    /// Names sorted by `name_prefix` and then whole are in the order of the names: short,
+    /// long, shared prefixes of 15, 16 and 17 bytes, and bytes from 0x80.
+    #[test]
+    fn name_prefix_keeps_the_order_of_names() {
+        use std::ffi::OsString;
+        use std::os::unix::ffi::OsStringExt;
+        let mut rng = shogi_testkit::Rng::new(5);
+        let alphabet = [b'a', b'b', b'.', b'0', b'9', 0x01, 0x7F, 0x80, 0xE3, 0xFF];
+        let mut names: Vec<OsString> = Vec::new();
+        for _ in 0..3000 {
+            let mut bytes = b"game-record-0000".to_vec();
+            bytes.truncate(rng.below(17));
+            for _ in 0..rng.below(6) {
+                bytes.push(alphabet[rng.below(alphabet.len())]);
+            }
+            names.push(OsString::from_vec(bytes));
+        }
+        let mut ours: Vec<(u128, OsString)> =
+            names.iter().map(|n| (name_prefix(n), n.clone())).collect();
+        ours.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+        names.sort();
+        let ours: Vec<OsString> = ours.into_iter().map(|(_, n)| n).collect();
+        assert_eq!(ours, names);
     }
 
     /// `joined` gives what `Path::join` gives, for relative, absolute, empty and
