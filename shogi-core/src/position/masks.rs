@@ -74,39 +74,54 @@ const fn files(from: u8, to: u8) -> u128 {
     b
 }
 
-static STANDARD_MASKS: VariantMasks = VariantMasks {
-    board: Bitboard::FULL,
-    offboard: Bitboard::EMPTY,
-    zone: [Bitboard(ranks(1, 3)), Bitboard(ranks(7, 9))],
-    last1: [Bitboard(ranks(1, 1)), Bitboard(ranks(9, 9))],
-    last2: [Bitboard(ranks(1, 2)), Bitboard(ranks(8, 9))],
-    dead: dead([ranks(1, 1), ranks(9, 9)], [ranks(1, 2), ranks(8, 9)]),
-    promo_from: promo_from([ranks(1, 3), ranks(7, 9)]),
-};
+/// A variant's masks from its board and, for black, its promotion zone's and last ranks
+/// (white's are the mirror on the board): the last rank and the last two decide both
+/// `last1`/`last2` and `dead`, the zone both `zone` and `promo_from`.
+const fn variant_masks(
+    board: u128,
+    zone: (u8, u8),
+    last1: (u8, u8),
+    last2: (u8, u8),
+) -> VariantMasks {
+    let size = ranks_of(board);
+    let (zone, last1, last2) = (
+        sides(board, size, zone),
+        sides(board, size, last1),
+        sides(board, size, last2),
+    );
+    VariantMasks {
+        board: Bitboard(board),
+        offboard: Bitboard(Bitboard::FULL.0 & !board),
+        zone: [Bitboard(zone[0]), Bitboard(zone[1])],
+        last1: [Bitboard(last1[0]), Bitboard(last1[1])],
+        last2: [Bitboard(last2[0]), Bitboard(last2[1])],
+        dead: dead(last1, last2),
+        promo_from: promo_from(zone),
+    }
+}
+
+/// Black's ranks `from..=to` of `board` and white's mirror (rank r <-> rank size + 1 - r).
+const fn sides(board: u128, size: u8, (from, to): (u8, u8)) -> [u128; 2] {
+    [
+        ranks(from, to) & board,
+        ranks(size + 1 - to, size + 1 - from) & board,
+    ]
+}
+
+/// How many ranks `board` spans.
+const fn ranks_of(board: u128) -> u8 {
+    let mut r = 1;
+    while r < 9 && board & Bitboard::rank(r + 1).0 != 0 {
+        r += 1;
+    }
+    r
+}
+
+static STANDARD_MASKS: VariantMasks = variant_masks(Bitboard::FULL.0, (1, 3), (1, 1), (1, 2));
 
 const MINI_BOARD: u128 = files(1, 5) & ranks(1, 5);
 
-static MINI_MASKS: VariantMasks = VariantMasks {
-    board: Bitboard(MINI_BOARD),
-    offboard: Bitboard(Bitboard::FULL.0 & !MINI_BOARD),
-    zone: [
-        Bitboard(ranks(1, 1) & MINI_BOARD),
-        Bitboard(ranks(5, 5) & MINI_BOARD),
-    ],
-    last1: [
-        Bitboard(ranks(1, 1) & MINI_BOARD),
-        Bitboard(ranks(5, 5) & MINI_BOARD),
-    ],
-    last2: [
-        Bitboard(ranks(1, 2) & MINI_BOARD),
-        Bitboard(ranks(4, 5) & MINI_BOARD),
-    ],
-    dead: dead(
-        [ranks(1, 1) & MINI_BOARD, ranks(5, 5) & MINI_BOARD],
-        [ranks(1, 2) & MINI_BOARD, ranks(4, 5) & MINI_BOARD],
-    ),
-    promo_from: promo_from([ranks(1, 1) & MINI_BOARD, ranks(5, 5) & MINI_BOARD]),
-};
+static MINI_MASKS: VariantMasks = variant_masks(MINI_BOARD, (1, 1), (1, 1), (1, 2));
 
 // Kept beside the tables it reads: a variant's masks are bitboards, which the vocabulary
 // module (`types.rs`) does not know about.
@@ -127,5 +142,40 @@ impl Variant {
     /// The squares of this variant's board.
     pub fn board_squares(self) -> Bitboard {
         self.masks().board
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ranks each variant's masks give, written out: black's far ranks and white's mirror.
+    #[test]
+    fn masks_are_the_rules_ranks() {
+        let s = &STANDARD_MASKS;
+        assert_eq!(s.offboard, Bitboard::EMPTY);
+        assert_eq!(s.zone, [ranks(1, 3), ranks(7, 9)].map(Bitboard));
+        assert_eq!(s.last1, [ranks(1, 1), ranks(9, 9)].map(Bitboard));
+        assert_eq!(s.last2, [ranks(1, 2), ranks(8, 9)].map(Bitboard));
+        let m = &MINI_MASKS;
+        let mini = |a, b| Bitboard(ranks(a, b) & MINI_BOARD);
+        assert_eq!(m.board, Bitboard(MINI_BOARD));
+        assert_eq!(m.zone, [mini(1, 1), mini(5, 5)]);
+        assert_eq!(m.last1, [mini(1, 1), mini(5, 5)]);
+        assert_eq!(m.last2, [mini(1, 2), mini(4, 5)]);
+        for masks in [s, m] {
+            for c in 0..2 {
+                let dead = masks.dead[c];
+                assert_eq!(dead[Role::Pawn.index()], masks.last1[c]);
+                assert_eq!(dead[Role::Lance.index()], masks.last1[c]);
+                assert_eq!(dead[Role::Knight.index()], masks.last2[c]);
+                let others = Role::ALL
+                    .iter()
+                    .filter(|r| !matches!(r, Role::Pawn | Role::Lance | Role::Knight));
+                for r in others {
+                    assert_eq!(dead[r.index()], Bitboard::EMPTY, "{r:?}");
+                }
+            }
+        }
     }
 }
