@@ -179,6 +179,107 @@ pub(super) fn kif_move<const EOL: bool>(b: &[u8]) -> Option<(JaMove, usize)> {
 
 /// Parse the inside of a KIF time field: ` 0:16/00:00:16`, `00:01 / 00:01:10`, `0:7/`.
 pub(super) fn parse_kif_time(body: &str) -> Option<RawTime> {
+    // Nearly every field is ASCII digits, colons, a slash and spaces: read as bytes, the
+    // same way (see `ascii_time`); most have the one shape `common_time` reads. A field that
+    // holds anything else is read as text.
+    let b = body.as_bytes();
+    if let Some(t) = common_time(b) {
+        return Some(t);
+    }
+    if b.iter()
+        .all(|&c| matches!(c, b'0'..=b'9' | b':' | b'/' | b' '))
+    {
+        return ascii_time(b);
+    }
+    text_time(body)
+}
+
+/// The field as most KIF writers write it, `m:ss/hh:mm:ss` after any spaces and before any
+/// (one to three digits of minutes, two digits elsewhere), as [`ascii_time`] reads it; `None`
+/// for any other shape.
+#[inline]
+fn common_time(b: &[u8]) -> Option<RawTime> {
+    let mut b = b;
+    while let [b' ', rest @ ..] = b {
+        b = rest;
+    }
+    let digit = |c: u8| c.is_ascii_digit().then(|| u64::from(c - b'0'));
+    let (minutes, rest) = match b {
+        [m, b':', rest @ ..] => (digit(*m)?, rest),
+        [m1, m2, b':', rest @ ..] => (digit(*m1)? * 10 + digit(*m2)?, rest),
+        [m1, m2, m3, b':', rest @ ..] => (digit(*m1)? * 100 + digit(*m2)? * 10 + digit(*m3)?, rest),
+        _ => return None,
+    };
+    let [s1, s2, b'/', h1, h2, b':', n1, n2, b':', x1, x2, tail @ ..] = rest else {
+        return None;
+    };
+    if !tail.iter().all(|&c| c == b' ') {
+        return None;
+    }
+    let two = |a: u8, b: u8| Some(digit(a)? * 10 + digit(b)?);
+    let spent = minutes * 60 + two(*s1, *s2)?;
+    let total = (two(*h1, *h2)? * 60 + two(*n1, *n2)?) * 60 + two(*x1, *x2)?;
+    Some(RawTime {
+        spent_ms: Some(spent * 1000),
+        total_ms: Some(total * 1000),
+    })
+}
+
+/// [`parse_kif_time`] for a field made only of ASCII digits, `:`, `/` and spaces, read as
+/// [`text_time`] reads it (a test compares the two): split at the first `/`, each side
+/// trimmed, a side of at most three `:`-separated numbers.
+fn ascii_time(b: &[u8]) -> Option<RawTime> {
+    fn trim(mut s: &[u8]) -> &[u8] {
+        while let [b' ', rest @ ..] = s {
+            s = rest;
+        }
+        while let [rest @ .., b' '] = s {
+            s = rest;
+        }
+        s
+    }
+    fn clock(s: &[u8]) -> Option<u64> {
+        let mut total: u64 = 0;
+        for (k, f) in s.split(|&c| c == b':').enumerate() {
+            let f = trim(f);
+            if k >= 3 || f.is_empty() {
+                return None;
+            }
+            let mut n: u64 = 0;
+            for &c in f {
+                if !c.is_ascii_digit() {
+                    return None;
+                }
+                n = n * 10 + u64::from(c - b'0');
+                if n > u64::from(u32::MAX) {
+                    return None;
+                }
+            }
+            total = total.checked_mul(60)?.checked_add(n)?;
+        }
+        total.checked_mul(1000)
+    }
+    let (spent, total) = match b.iter().position(|&c| c == b'/') {
+        Some(k) => (trim(&b[..k]), Some(trim(&b[k + 1..]))),
+        None => (trim(b), None),
+    };
+    let spent_ms = if spent.is_empty() {
+        None
+    } else {
+        Some(clock(spent)?)
+    };
+    let total_ms = match total {
+        Some(t) if !t.is_empty() => Some(clock(t)?),
+        _ => None,
+    };
+    if spent_ms.is_none() && total_ms.is_none() {
+        return None;
+    }
+    Some(RawTime { spent_ms, total_ms })
+}
+
+/// [`parse_kif_time`] for any text: full-width digits and colons, other blanks.
+fn text_time(body: &str) -> Option<RawTime> {
     let mut parts = body.splitn(2, '/');
     let spent = parts.next().map(trim).unwrap_or("");
     let total = parts.next().map(trim);
@@ -211,4 +312,88 @@ fn clock(s: &str) -> Option<u64> {
         total = total.checked_mul(60)?.checked_add(u64::from(n))?;
     }
     total.checked_mul(1000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte reading gives what the text reading gives, for every field the byte reading
+    /// takes: all strings of up to six characters of `0 9:/` and many longer random ones.
+    #[test]
+    fn ascii_time_reads_as_text_time() {
+        let alphabet = [b'0', b'9', b'5', b':', b'/', b' '];
+        let mut checked = 0;
+        let mut check = |b: &[u8]| {
+            let text = std::str::from_utf8(b).unwrap();
+            assert_eq!(ascii_time(b), text_time(text), "{text:?}");
+            assert_eq!(parse_kif_time(text), text_time(text), "{text:?}");
+            checked += 1;
+        };
+        let mut buf = Vec::new();
+        for len in 0..=6u32 {
+            for mut code in 0..6usize.pow(len) {
+                buf.clear();
+                for _ in 0..len {
+                    buf.push(alphabet[code % 6]);
+                    code /= 6;
+                }
+                check(&buf);
+            }
+        }
+        // Longer ones, with runs of digits long enough to overflow.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 24) as usize;
+            let mut r = state;
+            buf.clear();
+            for _ in 0..len {
+                let pick = (r % 10) as usize;
+                r = r / 10 ^ r.rotate_left(17);
+                buf.push(match pick {
+                    0..=4 => b'0' + (r % 10) as u8,
+                    5 | 6 => b':',
+                    7 => b'/',
+                    _ => b' ',
+                });
+            }
+            check(&buf);
+        }
+        for common in [
+            " 0:16/00:00:16",
+            "999:59/99:99:99  ",
+            "12:34/56:78:90",
+            "00:01 / 00:01:10",
+            "0:7/",
+            "/1:00:00",
+            "99999999999:00/",
+        ] {
+            check(common.as_bytes());
+        }
+        // The common shape with each of its characters replaced in turn.
+        for shape in [" 0:16/00:00:16", "  12:05/01:02:03 ", "123:45/67:89:01"] {
+            for at in 0..shape.len() {
+                for c in alphabet {
+                    let mut b = shape.as_bytes().to_vec();
+                    b[at] = c;
+                    check(&b);
+                    b.remove(at);
+                    check(&b);
+                }
+            }
+        }
+        assert!(checked > 250_000);
+        // What the text reading alone takes: full-width digits and colons, tabs.
+        assert_eq!(
+            parse_kif_time("０：１６／\t1:0:0"),
+            text_time("０：１６／\t1:0:0")
+        );
+        assert_eq!(
+            parse_kif_time(" 0:16\t/00:00:16").map(|t| t.total_ms),
+            Some(Some(16_000))
+        );
+    }
 }
