@@ -146,11 +146,14 @@ fn push_western(s: &mut String, pos: &Position, mv: Move) {
                 s.push('+');
             }
             s.push(role.sfen_char());
-            let ambiguous = pos.legal_moves_to(to).iter().any(|m| match *m {
-                Move::Normal { from: f, .. } => {
-                    f != from && pos.piece_at(f).is_some_and(|p| p.role == role)
+            let mut ambiguous = false;
+            pos.for_each_legal_move_to(to, |m| {
+                ambiguous |= match m {
+                    Move::Normal { from: f, .. } => {
+                        f != from && pos.piece_at(f).is_some_and(|p| p.role == role)
+                    }
+                    Move::Drop { .. } => false,
                 }
-                Move::Drop { .. } => false,
             });
             if ambiguous {
                 s.push_str(&from.usi());

@@ -333,8 +333,9 @@ impl Position {
 
         let mut pinned = Bitboard::EMPTY;
         // Where pieces may move and drop: anywhere, or (in check) onto the checker or between.
-        let mut move_mask = avail;
-        let mut drop_mask = masks.board & !occ;
+        let targets = sink.targets();
+        let mut move_mask = avail & targets;
+        let mut drop_mask = masks.board & !occ & targets;
         // The king square for pin lines (never read when nothing is pinned).
         let mut ksq = Square::from_index_unchecked(0);
         if let Some(k) = king {
@@ -352,7 +353,7 @@ impl Position {
                 }
                 let b = between(k, c);
                 move_mask &= b | checkers;
-                drop_mask = b;
+                drop_mask = b & targets;
             }
             pinned = pins;
         }
@@ -396,25 +397,25 @@ impl Position {
                 sink.normal(from, t, Bitboard::EMPTY);
             }
         }
-        for from in free & r[Role::Bishop as usize] {
+        for from in free & r[Role::Bishop as usize] & sink.movers(Role::Bishop) {
             let t = bishop_attacks(from, occ_s) & move_mask;
             if t.any() {
                 sink.normal(from, t, t & promo_from[from.index()]);
             }
         }
-        for from in free & r[Role::Rook as usize] {
+        for from in free & r[Role::Rook as usize] & sink.movers(Role::Rook) {
             let t = rook_attacks(from, occ_s) & move_mask;
             if t.any() {
                 sink.normal(from, t, t & promo_from[from.index()]);
             }
         }
-        for from in free & r[Role::Horse as usize] {
+        for from in free & r[Role::Horse as usize] & sink.movers(Role::Horse) {
             let t = (bishop_attacks(from, occ_s) | king_attacks(from)) & move_mask;
             if t.any() {
                 sink.normal(from, t, Bitboard::EMPTY);
             }
         }
-        for from in free & r[Role::Dragon as usize] {
+        for from in free & r[Role::Dragon as usize] & sink.movers(Role::Dragon) {
             let t = (rook_attacks(from, occ_s) | king_attacks(from)) & move_mask;
             if t.any() {
                 sink.normal(from, t, Bitboard::EMPTY);
@@ -651,11 +652,20 @@ impl Position {
     /// The legal moves that land on `to` (for resolving written moves such as KI2's).
     pub fn legal_moves_to(&self, to: Square) -> MoveList {
         let mut list = MoveList::new();
-        let mut visit = Visit(|m| list.push(m));
-        self.generate(&mut OnlyTo {
-            mask: Bitboard::from_square(to),
-            inner: &mut visit,
-        });
+        self.for_each_legal_move_to(to, |m| list.push(m));
         list
+    }
+
+    /// Calls `f` for every legal move that lands on `to`, as [`Position::legal_moves_to`]
+    /// lists them (no list is built). Only the pieces that could reach `to` and the drops
+    /// on it are looked at.
+    #[inline]
+    pub fn for_each_legal_move_to<F: FnMut(Move)>(&self, to: Square, f: F) {
+        self.generate(&mut OnlyTo {
+            to,
+            mask: Bitboard::from_square(to),
+            them: !self.side,
+            inner: &mut Visit(f),
+        });
     }
 }

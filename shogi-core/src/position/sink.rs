@@ -1,7 +1,10 @@
 //! Receivers of generated moves: a counter (perft's bulk count), a visitor, a filter by
 //! target square.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{
+    Bitboard, bishop_pseudo_attacks, gold_attacks, king_attacks, knight_attacks,
+    lance_pseudo_attacks, pawn_attacks, rook_pseudo_attacks, silver_attacks,
+};
 use crate::moves::Move;
 use crate::types::{Color, Role, Square};
 
@@ -27,11 +30,20 @@ pub(crate) trait Sink {
     fn wants_king_moves(&self, _k: Square) -> bool {
         true
     }
-    /// The squares whose pieces of `role` (a pawn, lance, knight, silver, or `Gold` for every
-    /// gold-like piece) may have wanted moves: a sink that would drop the moves of the others
-    /// says so, and the generator skips them. Every square by default.
+    /// The squares whose pieces of `role` (a pawn, lance, knight, silver, bishop, rook, horse
+    /// or dragon, or `Gold` for every gold-like piece; the king is asked by
+    /// [`Sink::wants_king_moves`]) may have wanted moves: a sink that would drop the moves of
+    /// the others says so, and the generator skips them (pinned pieces are always asked).
+    /// Every square by default.
     #[inline(always)]
     fn movers(&self, _role: Role) -> Bitboard {
+        Bitboard::FULL
+    }
+    /// The squares that moves and drops may land on for this sink: a sink that would drop
+    /// the moves to the others says so, and the generator never makes them. Every square by
+    /// default.
+    #[inline(always)]
+    fn targets(&self) -> Bitboard {
         Bitboard::FULL
     }
 }
@@ -174,13 +186,46 @@ pub(super) fn each_pawn_push(
     }
 }
 
-/// Passes on only the moves that land on one square.
+/// Passes on only the moves that land on one square, and tells the generator which pieces
+/// can reach it, so that it makes no others.
 pub(super) struct OnlyTo<'a, S: Sink> {
+    /// The square.
+    pub(super) to: Square,
+    /// The square as a set.
     pub(super) mask: Bitboard,
+    /// The side to move's opponent: a piece of the side to move reaches `to` from where a
+    /// piece of the same role of the opponent on `to` would reach.
+    pub(super) them: Color,
     pub(super) inner: &'a mut S,
 }
 
 impl<S: Sink> Sink for OnlyTo<'_, S> {
+    #[inline(always)]
+    fn wants_king_moves(&self, k: Square) -> bool {
+        king_attacks(k).contains(self.to)
+    }
+    #[inline(always)]
+    fn movers(&self, role: Role) -> Bitboard {
+        // Every square a piece of the role could reach `to` from on an empty board (the
+        // lance's whole file behind it): the pieces found there are then asked as usual.
+        let (them, to) = (self.them, self.to);
+        match role {
+            Role::Pawn => pawn_attacks(them, to),
+            Role::Lance => lance_pseudo_attacks(them, to),
+            Role::Knight => knight_attacks(them, to),
+            Role::Silver => silver_attacks(them, to),
+            Role::Gold => gold_attacks(them, to),
+            Role::Bishop => bishop_pseudo_attacks(to),
+            Role::Rook => rook_pseudo_attacks(to),
+            Role::Horse => bishop_pseudo_attacks(to) | king_attacks(to),
+            Role::Dragon => rook_pseudo_attacks(to) | king_attacks(to),
+            _ => Bitboard::FULL,
+        }
+    }
+    #[inline(always)]
+    fn targets(&self) -> Bitboard {
+        self.mask
+    }
     #[inline(always)]
     fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard) {
         let (plain, promo) = (plain & self.mask, promo & self.mask);

@@ -3,7 +3,8 @@
 //!   possible move is tried);
 //! - the incremental Zobrist key equals the key computed from scratch;
 //! - no legal move leaves the mover's king attacked;
-//! - bulk counting equals the generated list; SFEN round-trips.
+//! - bulk counting equals the generated list; SFEN round-trips;
+//! - the moves to one square are the legal moves that land there.
 
 use shogi_core::{Bitboard, Color, Move, Position, Role, Square, Variant};
 use shogi_testkit::Rng;
@@ -69,6 +70,19 @@ fn check_position(p: &Position, candidates: &[Move]) {
     let mut visited = 0;
     p.for_each_legal_move(|_| visited += 1);
     assert_eq!(visited, legal.len());
+    // The moves to each square are the legal moves that land there, in the same order.
+    for to in Square::all().filter(|s| p.variant().contains(*s)) {
+        let all: Vec<Move> = legal.iter().copied().filter(|m| m.to() == to).collect();
+        assert_eq!(
+            p.legal_moves_to(to).to_vec(),
+            all,
+            "to {to:?} in {}",
+            p.to_sfen()
+        );
+        let mut each = Vec::new();
+        p.for_each_legal_move_to(to, |m| each.push(m));
+        assert_eq!(each, all, "to {to:?} in {}", p.to_sfen());
+    }
     // legal_moves == { m : check_move(m) is Ok }.
     for &m in candidates {
         let generated = sorted.binary_search(&m).is_ok();
