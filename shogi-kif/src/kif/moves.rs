@@ -352,7 +352,7 @@ mod tests {
             buf.clear();
             for _ in 0..len {
                 let pick = (r % 10) as usize;
-                r = r / 10 ^ r.rotate_left(17);
+                r = (r / 10) ^ r.rotate_left(17);
                 buf.push(match pick {
                     0..=4 => b'0' + (r % 10) as u8,
                     5 | 6 => b':',
