@@ -23,7 +23,14 @@ impl<'a> TextLine<'a> {
     pub fn loc(&self, from: usize, to: usize) -> Location {
         let from = floor_char(self.text, from.min(self.text.len()));
         let to = floor_char(self.text, to.clamp(from, self.text.len()));
-        let column = self.text[..from].chars().count() as u32 + 1;
+        let before = &self.text[..from];
+        // Most parts start after ASCII only (a move after its number, a CSA statement after a
+        // comma): there a column is a byte.
+        let column = if before.is_ascii() {
+            from as u32 + 1
+        } else {
+            before.chars().count() as u32 + 1
+        };
         Location {
             line: self.no,
             column,
@@ -424,6 +431,32 @@ mod newline_tests {
         let mut columns = Columns::new(line);
         for tok in text.split([' ', '\u{3000}']) {
             assert_eq!(columns.loc_of(tok), line.loc_of(tok), "{tok}");
+        }
+    }
+
+    /// A column counts characters: bytes after ASCII only, characters after anything else;
+    /// an offset inside a character is moved back to its start.
+    #[test]
+    fn columns_count_characters() {
+        let line = TextLine {
+            no: 4,
+            start: 100,
+            text: "ab７六歩 x",
+        };
+        let at = |from: usize| {
+            let l = line.loc(from, from + 1);
+            (l.column, l.start)
+        };
+        assert_eq!(at(0), (1, 100));
+        assert_eq!(at(2), (3, 102));
+        assert_eq!(at(5), (4, 105));
+        assert_eq!(at(6), (4, 105));
+        assert_eq!(at(11), (6, 111));
+        assert_eq!(at(12), (7, 112));
+        for from in 0..=line.text.len() {
+            let start = floor_char(line.text, from);
+            let chars = line.text[..start].chars().count() as u32 + 1;
+            assert_eq!(at(from), (chars, 100 + start), "{from}");
         }
     }
 }

@@ -61,4 +61,69 @@ mod tests {
             r.header
         );
     }
+
+    /// Whole seconds read as their decimal spelling reads (`T12` as `T12.0`), from one digit
+    /// to nine; longer, spaced or fractional values go through the decimal reading.
+    #[test]
+    fn whole_second_times_read_as_decimal_ones() {
+        let times = |ts: &[&str]| {
+            let mut csa = String::from("V2.2\nPI\n+\n");
+            for (k, t) in ts.iter().enumerate() {
+                let mv = ["+7776FU", "-3334FU", "+2726FU", "-8384FU"][k % 4];
+                csa.push_str(&format!("{mv}\n{t}\n"));
+            }
+            let r = read_str(&csa, ReadOptions::with_format(Format::Csa));
+            r.map(|r| {
+                r.moves
+                    .moves
+                    .iter()
+                    .map(|m| m.time.and_then(|t| t.spent_ms))
+                    .collect::<Vec<_>>()
+            })
+            .map_err(|e| e.to_string())
+        };
+        for (whole, decimal) in [
+            (
+                vec!["T0", "T7", "T012", "T59"],
+                vec!["T0.0", "T7.0", "T12.0", "T59.0"],
+            ),
+            (
+                vec!["T999999999", "T100000000", "T1", "T00000000"],
+                vec!["T999999999.0", "T100000000.0", "T1.000", "T0.0"],
+            ),
+        ] {
+            let got = times(&whole).unwrap();
+            assert_eq!(got, times(&decimal).unwrap());
+            assert!(got.iter().all(Option::is_some), "{got:?}");
+        }
+        assert_eq!(
+            times(&["T 12", "T1.5"]).unwrap(),
+            [Some(12_000), Some(1_500)]
+        );
+        // Ten digits is 10^9 s or more: out of range, as before.
+        assert!(times(&["T1000000000"]).unwrap_err().contains("bad time"));
+        // A time before any move: ignored with a warning, whole or not.
+        let r = read_str(
+            "PI\n+\nT12\n+7776FU\n",
+            ReadOptions::with_format(Format::Csa),
+        )
+        .unwrap();
+        assert_eq!(r.moves.moves[0].time, None);
+        assert!(
+            r.diagnostics
+                .iter()
+                .any(|d| d.message.contains("time before the first move"))
+        );
+    }
+
+    /// A statement after commas is located at its own column.
+    #[test]
+    fn statement_after_commas_is_located() {
+        let r = read_str(
+            "PI\n+\n+7776FU,T3,-3334XX\n",
+            ReadOptions::with_format(Format::Csa),
+        );
+        let e = r.unwrap_err();
+        assert_eq!((e.location.line, e.location.column), (3, 12), "{e}");
+    }
 }

@@ -90,7 +90,8 @@ impl<'a> LineParser<'a> for Parser<'a> {
         }
         let mut rest = t;
         loop {
-            let (stmt, next) = match rest.find(',') {
+            // A comma is one byte, never part of another character.
+            let (stmt, next) = match rest.bytes().position(|b| b == b',') {
                 Some(i) if !rest.starts_with('\'') => (&rest[..i], Some(&rest[i + 1..])),
                 _ => (rest, None),
             };
@@ -237,6 +238,23 @@ impl<'a> Parser<'a> {
 
     /// `T<seconds>`: the time the last move took.
     fn time_stmt(&mut self, s: &'a str, loc: Location) -> Result<(), ReadError> {
+        let digits = &s.as_bytes()[1..];
+        if (1..=9).contains(&digits.len())
+            && digits.iter().all(u8::is_ascii_digit)
+            && self.last != 0
+        {
+            // Whole seconds (nearly every record): the milliseconds the decimal reading below
+            // gives, without it (below 10^9 s, every value is exact as an f64).
+            let secs = digits
+                .iter()
+                .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
+            let time = RawTime {
+                spent_ms: Some(secs * 1000),
+                total_ms: None,
+            };
+            self.rec.set_time(self.last, Some(time));
+            return Ok(());
+        }
         let secs: f64 = s[1..]
             .trim()
             .parse()
