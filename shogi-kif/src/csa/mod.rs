@@ -126,4 +126,56 @@ mod tests {
         let e = r.unwrap_err();
         assert_eq!((e.location.line, e.location.column), (3, 12), "{e}");
     }
+
+    /// Move and time lines read as the same lines with a space before them, which the
+    /// general path reads: the same moves, times, warnings and errors.
+    #[test]
+    fn plain_move_lines_read_as_spaced_ones() {
+        let lines = [
+            "+7776FU",
+            "-3334FU,T12",
+            "T7",
+            "+8822UM,T0",
+            "T123456789",
+            "-2288GI",
+            "T1234567890",
+            "+7776FU,T",
+            "-3334FU,T1.5",
+            "+0055KA,T3",
+            "+77\u{ff17}6FU",
+            "+7776FX",
+            "+7776FU,T12,",
+            "+7776FUX",
+            "T",
+            "T1e3",
+            "+5958OU,T12 ",
+            "%TORYO",
+            "+7776FU,T5",
+        ];
+        let read = |text: &str| {
+            let r = read_str(text, ReadOptions::with_format(Format::Csa));
+            match r {
+                Ok(r) => {
+                    let moves: Vec<_> = r.moves.moves.iter().map(|m| (m.mv, m.time)).collect();
+                    let warnings: Vec<_> =
+                        r.diagnostics.iter().map(|d| d.message.clone()).collect();
+                    Ok((moves, warnings))
+                }
+                Err(e) => Err((e.kind, e.message.clone(), e.location.line)),
+            }
+        };
+        let mut results = 0;
+        for start in 0..lines.len() {
+            for len in 1..=4.min(lines.len() - start) {
+                let body = &lines[start..start + len];
+                let plain: String = body.iter().map(|l| format!("{l}\n")).collect();
+                let spaced: String = body.iter().map(|l| format!(" {l}\n")).collect();
+                let head = "PI\n+\n+2726FU\n-8384FU\n";
+                let a = read(&format!("{head}{plain}"));
+                assert_eq!(a, read(&format!("{head}{spaced}")), "{body:?}");
+                results += usize::from(a.is_ok());
+            }
+        }
+        assert!(results > 10, "{results}");
+    }
 }

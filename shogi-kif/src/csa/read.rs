@@ -75,7 +75,35 @@ pub(crate) fn parse(src: &str, first_line: u32) -> Parsed {
 
 impl<'a> LineParser<'a> for Parser<'a> {
     fn read_line(&mut self, line: TextLine<'a>) -> Result<(), ReadError> {
-        let t = line.text.trim_start_matches('\u{feff}').trim_start();
+        // The commonest lines first: a move alone (`+7776FU`) or with its time (`+7776FU,T12`),
+        // and a time alone (`T12`), nothing around them. Read by the same statements the
+        // general path below calls on them, without its trimming and splitting.
+        let text = line.text;
+        let b = text.as_bytes();
+        if let [b'T', digits @ ..] = b {
+            if (1..=9).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
+                return self.time_stmt(text, line.loc_of(text));
+            }
+        }
+        if b.len() >= 7 && matches!(b[0], b'+' | b'-') && b[1..7].is_ascii() {
+            let time = match &b[7..] {
+                [] => Some(None),
+                [b',', b'T', digits @ ..]
+                    if (1..=9).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) =>
+                {
+                    Some(Some(&text[8..]))
+                }
+                _ => None,
+            };
+            if let Some(time) = time {
+                self.move_stmt(line, &text[..7])?;
+                if let Some(t) = time {
+                    self.time_stmt(t, line.loc_of(t))?;
+                }
+                return Ok(());
+            }
+        }
+        let t = text.trim_start_matches('\u{feff}').trim_start();
         if t.starts_with('\'') {
             // Comments keep their trailing spaces.
             return self.statement(line, t);
