@@ -4,19 +4,21 @@ use super::Parser;
 use super::read::{first_token, move_or_special};
 use crate::error::{ErrorKind, ReadError};
 use crate::japanese::{self, MARKS, mark_side};
-use crate::text::{TextLine, trim};
+use crate::text::{Columns, TextLine, trim};
 
 impl<'a> Parser<'a> {
     pub(super) fn ki2_line(&mut self, line: TextLine<'a>, t: &'a str) -> Result<(), ReadError> {
-        // Split at each side mark.
-        let mut starts: Vec<usize> = t
+        // Split at each side mark (no list of the marks is built), and locate the moves with
+        // columns counted on from the previous move.
+        let mut marks = t
             .char_indices()
             .filter(|(_, c)| MARKS.contains(c))
             .map(|(i, _)| i)
-            .collect();
-        starts.push(t.len());
-        for w in starts.windows(2) {
-            let seg = &t[w[0]..w[1]];
+            .chain([t.len()])
+            .peekable();
+        let mut columns = Columns::new(line);
+        while let (Some(from), Some(&to)) = (marks.next(), marks.peek()) {
+            let seg = &t[from..to];
             let mark = seg.chars().next().unwrap_or('▲');
             let body = trim(&seg[mark.len_utf8()..]);
             let side = mark_side(mark);
@@ -43,7 +45,7 @@ impl<'a> Parser<'a> {
             let text = &seg[..mark.len_utf8()
                 + (body.as_ptr() as usize - seg[mark.len_utf8()..].as_ptr() as usize)
                 + used];
-            let loc = line.loc_of(text);
+            let loc = columns.loc_of(text);
             let rest = trim(&body[used..]);
             let time = if rest.is_empty() {
                 None
