@@ -263,13 +263,24 @@ fn ascii_time(b: &[u8]) -> Option<RawTime> {
         Some(k) => (trim(&b[..k]), Some(trim(&b[k + 1..]))),
         None => (trim(b), None),
     };
-    let spent_ms = if spent.is_empty() {
+    sides(spent, total, <[u8]>::is_empty, clock)
+}
+
+/// A time field from its two sides, trimmed, each read by `clock`: an empty side is no time,
+/// and a field with neither is not a time field.
+fn sides<S: ?Sized>(
+    spent: &S,
+    total: Option<&S>,
+    empty: impl Fn(&S) -> bool,
+    clock: impl Fn(&S) -> Option<u64>,
+) -> Option<RawTime> {
+    let spent_ms = if empty(spent) {
         None
     } else {
         Some(clock(spent)?)
     };
     let total_ms = match total {
-        Some(t) if !t.is_empty() => Some(clock(t)?),
+        Some(t) if !empty(t) => Some(clock(t)?),
         _ => None,
     };
     if spent_ms.is_none() && total_ms.is_none() {
@@ -283,19 +294,7 @@ fn text_time(body: &str) -> Option<RawTime> {
     let mut parts = body.splitn(2, '/');
     let spent = parts.next().map(trim).unwrap_or("");
     let total = parts.next().map(trim);
-    let spent_ms = if spent.is_empty() {
-        None
-    } else {
-        Some(clock(spent)?)
-    };
-    let total_ms = match total {
-        Some(t) if !t.is_empty() => Some(clock(t)?),
-        _ => None,
-    };
-    if spent_ms.is_none() && total_ms.is_none() {
-        return None;
-    }
-    Some(RawTime { spent_ms, total_ms })
+    sides(spent, total, str::is_empty, clock)
 }
 
 /// `h:mm:ss`, `m:ss` or `ss` (fields may be unpadded or space-padded) → milliseconds.
