@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p shogi-kif --example gen_games -- --out DIR [--games 10000]
-//!     [--seed 1] [--min-plies 80] [--max-plies 200] [--encoding utf8|sjis]
+//!     [--seed 1] [--min-plies 80] [--max-plies 200] [--encoding utf8|sjis] [--times]
 //! ```
 //!
 //! Each game is played from the even start with moves drawn uniformly from the legal moves,
@@ -14,9 +14,13 @@
 //! The files are written as the shogi-kif KIF writer writes them: UTF-8 with a
 //! `#KIF version=2.0 encoding=UTF-8` line. With `--encoding sjis` they are Shift_JIS (CP932)
 //! with the line saying so, which is what readers that take `.kif` as CP932 expect.
+//!
+//! With `--times` every move has a time field, as most KIF writers put one
+//! (`   1 ７六歩(77)   ( 1:19/00:01:19)`: 0 to 125 seconds a move, and the mover's total). The
+//! times come from a generator of their own, so the games are the same moves as without them.
 
 use shogi_core::{Move, Position, Variant};
-use shogi_kif::{Ending, EndingKind, Format, HeaderKey, Line, MoveNode, Record, Start};
+use shogi_kif::{Ending, EndingKind, Format, HeaderKey, Line, MoveNode, MoveTime, Record, Start};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -45,6 +49,7 @@ struct Options {
     min_plies: u32,
     max_plies: u32,
     sjis: bool,
+    times: bool,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -55,6 +60,7 @@ fn parse_args() -> Result<Options, String> {
         min_plies: 80,
         max_plies: 200,
         sjis: false,
+        times: false,
     };
     let mut out = None;
     let mut args = std::env::args().skip(1);
@@ -75,8 +81,9 @@ fn parse_args() -> Result<Options, String> {
                 "sjis" | "shift_jis" | "cp932" => o.sjis = true,
                 other => return Err(format!("--encoding: utf8 or sjis, not {other}")),
             },
+            "--times" => o.times = true,
             "-h" | "--help" => {
-                return Err("usage: gen_games --out DIR [--games N] [--seed S] [--min-plies A] [--max-plies B] [--encoding utf8|sjis]".into());
+                return Err("usage: gen_games --out DIR [--games N] [--seed S] [--min-plies A] [--max-plies B] [--encoding utf8|sjis] [--times]".into());
             }
             other => return Err(format!("unknown argument {other}")),
         }
@@ -168,8 +175,20 @@ fn run() -> Result<(), String> {
     let (mut bytes, mut plies) = (0usize, 0usize);
     // Numbers padded to one width, so that the sorted walk reads the files in game order.
     let width = o.games.to_string().len().max(5);
+    let mut clock = Rng(o.seed ^ 0x7115_C10C_7115_C10C);
     for i in 1..=o.games {
-        let record = random_game(&mut rng, o.min_plies, o.max_plies, i, o.seed);
+        let mut record = random_game(&mut rng, o.min_plies, o.max_plies, i, o.seed);
+        if o.times {
+            let mut totals = [0u64; 2];
+            for (k, node) in record.moves.moves.iter_mut().enumerate() {
+                let spent = clock.below(126) * 1000;
+                totals[k % 2] += spent;
+                node.time = Some(MoveTime {
+                    spent_ms: Some(spent),
+                    total_ms: Some(totals[k % 2]),
+                });
+            }
+        }
         plies += record.moves.moves.len();
         let text = shogi_kif::write(&record, Format::Kif);
         let data: Vec<u8> = if o.sjis {
