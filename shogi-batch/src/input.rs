@@ -160,6 +160,9 @@ pub fn expand(paths: &[impl AsRef<str>]) -> Result<Vec<Input>, InputError> {
         if meta.is_dir() {
             let mut files = Vec::new();
             walk(&path, Path::new(""), &mut files).map_err(err)?;
+            // Room for them all at once: grown by doubling, a list of 10,000 inputs is copied
+            // into fresh memory several times (each new page a fault).
+            out.reserve(files.len());
             for Found {
                 path: f,
                 rel,
@@ -301,10 +304,12 @@ fn is_record_extension(ext: &str) -> bool {
 }
 
 fn walk(dir: &Path, rel_dir: &Path, out: &mut Vec<Found>) -> std::io::Result<()> {
+    // Each entry's name and type (the type from the folder's listing where the file system
+    // gives it): the entry itself, with its own copy of the name, is not kept through the sort.
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        entries.push(Some((entry.file_name(), entry)));
+        entries.push(Some((entry.file_name(), entry.file_type())));
     }
     // By name: the first 16 bytes as one number first (most names differ there; a name has
     // no NUL byte, so padding a shorter one with zeros keeps the order), then the whole name.
@@ -314,7 +319,9 @@ fn walk(dir: &Path, rel_dir: &Path, out: &mut Vec<Found>) -> std::io::Result<()>
         .map(|i| (name(i).map_or(0, |n| name_prefix(n)), i))
         .collect();
     order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| name(a.1).cmp(&name(b.1))));
-    for (name, entry) in order
+    // At most one found file an entry here (a folder's own are reserved when it is walked).
+    out.reserve(entries.len());
+    for (name, kind) in order
         .iter()
         .filter_map(|&(_, i)| entries[i as usize].take())
     {
@@ -334,11 +341,9 @@ fn walk(dir: &Path, rel_dir: &Path, out: &mut Vec<Found>) -> std::io::Result<()>
             size,
             record: is_record,
         };
-        // The entry's own type and metadata are asked of the folder (no path to look up
-        // again, and no call at all for a file that is not read); a symbolic link is
-        // followed, as `metadata` does for the paths given. A record file that cannot be
-        // looked at (a dangling link) is kept: reading it reports why.
-        let kind = entry.file_type();
+        // The entry's own type is the folder's (no call at all for a file that is not read);
+        // a symbolic link is followed, as `metadata` does for the paths given. A record file
+        // that cannot be looked at (a dangling link) is kept: reading it reports why.
         let meta = match kind {
             Ok(t) if t.is_file() && is_record => {
                 out.push(Found {
@@ -354,7 +359,8 @@ fn walk(dir: &Path, rel_dir: &Path, out: &mut Vec<Found>) -> std::io::Result<()>
                 walk(&path, &rel, out)?;
                 continue;
             }
-            Ok(t) if t.is_file() => entry.metadata(),
+            // An archive (a regular file, not a link: following the path asks the same file)
+            // or a type the listing did not give.
             _ => std::fs::metadata(&path),
         };
         match meta {
