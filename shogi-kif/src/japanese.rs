@@ -342,12 +342,9 @@ fn find_piece(m: &JaMove, pos: &Position, to: Square) -> Result<Move, (ErrorKind
     let (stm, r) = (pos.side_to_move(), m.kind);
     let mut cands: Vec<Move> = Vec::new();
     let mut drop_ok = false;
-    pos.for_each_legal_move_to(to, |mv| match mv {
-        Move::Normal { from, .. } if pos.piece_at(from).is_some_and(|p| p.role == r) => {
-            cands.push(mv);
-        }
-        Move::Drop { role: dr, .. } if dr == r => drop_ok = true,
-        _ => {}
+    pos.for_each_legal_move_of_to(r, to, |mv| match mv {
+        Move::Normal { .. } => cands.push(mv),
+        Move::Drop { .. } => drop_ok = true,
     });
     let want_promote = m.promote == Some(true);
     let mut filtered: Vec<Move> = cands

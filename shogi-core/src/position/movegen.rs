@@ -665,6 +665,24 @@ impl Position {
             to,
             mask: Bitboard::from_square(to),
             them: !self.side,
+            role: None,
+            sources: Bitboard::FULL,
+            inner: &mut Visit(f),
+        });
+    }
+
+    /// Calls `f` for every legal move that lands on `to` of a piece of `role` on the board
+    /// (the role as it stands there: `Tokin`, not `Pawn`, for a と) and every legal drop of
+    /// `role` there: the moves of [`Position::for_each_legal_move_to`] that KI2's `７六歩`
+    /// can mean, found without looking at the other pieces.
+    #[inline]
+    pub fn for_each_legal_move_of_to<F: FnMut(Move)>(&self, role: Role, to: Square, f: F) {
+        self.generate(&mut OnlyTo {
+            to,
+            mask: Bitboard::from_square(to),
+            them: !self.side,
+            role: Some(role),
+            sources: self.pieces(self.side, role),
             inner: &mut Visit(f),
         });
     }

@@ -196,31 +196,54 @@ pub(super) struct OnlyTo<'a, S: Sink> {
     /// The side to move's opponent: a piece of the side to move reaches `to` from where a
     /// piece of the same role of the opponent on `to` would reach.
     pub(super) them: Color,
+    /// Only the moves of pieces of this role on the board and the drops of it, when given.
+    pub(super) role: Option<Role>,
+    /// The squares of the side to move's pieces of `role` (every square when no role is).
+    pub(super) sources: Bitboard,
     pub(super) inner: &'a mut S,
+}
+
+impl<S: Sink> OnlyTo<'_, S> {
+    /// Whether moves and drops of `role` are wanted.
+    #[inline(always)]
+    fn wants(&self, role: Role) -> bool {
+        self.role.is_none_or(|r| r == role)
+    }
 }
 
 impl<S: Sink> Sink for OnlyTo<'_, S> {
     #[inline(always)]
     fn wants_king_moves(&self, k: Square) -> bool {
-        king_attacks(k).contains(self.to)
+        self.wants(Role::King) && king_attacks(k).contains(self.to)
     }
     #[inline(always)]
     fn movers(&self, role: Role) -> Bitboard {
+        // The generator asks `Gold` for every gold-like piece.
+        let group = |r: Role| match r {
+            Role::Tokin | Role::PromotedLance | Role::PromotedKnight | Role::PromotedSilver => {
+                Role::Gold
+            }
+            r => r,
+        };
+        if self.role.is_some_and(|r| group(r) != role) {
+            return Bitboard::EMPTY;
+        }
         // Every square a piece of the role could reach `to` from on an empty board (the
         // lance's whole file behind it): the pieces found there are then asked as usual.
         let (them, to) = (self.them, self.to);
-        match role {
-            Role::Pawn => pawn_attacks(them, to),
-            Role::Lance => lance_pseudo_attacks(them, to),
-            Role::Knight => knight_attacks(them, to),
-            Role::Silver => silver_attacks(them, to),
-            Role::Gold => gold_attacks(them, to),
-            Role::Bishop => bishop_pseudo_attacks(to),
-            Role::Rook => rook_pseudo_attacks(to),
-            Role::Horse => bishop_pseudo_attacks(to) | king_attacks(to),
-            Role::Dragon => rook_pseudo_attacks(to) | king_attacks(to),
-            _ => Bitboard::FULL,
-        }
+        self.sources
+            & match role {
+                Role::Pawn => pawn_attacks(them, to),
+                Role::Lance => lance_pseudo_attacks(them, to),
+                Role::Knight => knight_attacks(them, to),
+                Role::Silver => silver_attacks(them, to),
+                Role::Gold => gold_attacks(them, to),
+                Role::Bishop => bishop_pseudo_attacks(to),
+                Role::Rook => rook_pseudo_attacks(to),
+                Role::Horse => bishop_pseudo_attacks(to) | king_attacks(to),
+                Role::Dragon => rook_pseudo_attacks(to) | king_attacks(to),
+                _ => Bitboard::FULL,
+            }
     }
     #[inline(always)]
     fn targets(&self) -> Bitboard {
@@ -228,6 +251,10 @@ impl<S: Sink> Sink for OnlyTo<'_, S> {
     }
     #[inline(always)]
     fn normal(&mut self, from: Square, plain: Bitboard, promo: Bitboard) {
+        // (A pinned piece or the king is not sorted out by `movers`.)
+        if !self.sources.contains(from) {
+            return;
+        }
         let (plain, promo) = (plain & self.mask, promo & self.mask);
         if plain.any() || promo.any() {
             self.inner.normal(from, plain, promo);
@@ -236,14 +263,14 @@ impl<S: Sink> Sink for OnlyTo<'_, S> {
     #[inline(always)]
     fn drops(&mut self, role: Role, targets: Bitboard) {
         let t = targets & self.mask;
-        if t.any() {
+        if t.any() && self.wants(role) {
             self.inner.drops(role, t);
         }
     }
     #[inline(always)]
     fn pawn_pushes(&mut self, color: Color, plain: Bitboard, promo: Bitboard) {
         let (plain, promo) = (plain & self.mask, promo & self.mask);
-        if plain.any() || promo.any() {
+        if (plain.any() || promo.any()) && self.wants(Role::Pawn) {
             self.inner.pawn_pushes(color, plain, promo);
         }
     }

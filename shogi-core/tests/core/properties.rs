@@ -4,7 +4,7 @@
 //! - the incremental Zobrist key equals the key computed from scratch;
 //! - no legal move leaves the mover's king attacked;
 //! - bulk counting equals the generated list; SFEN round-trips;
-//! - the moves to one square are the legal moves that land there.
+//! - the moves to one square (of one role) are the legal moves that land there.
 
 use shogi_core::{Bitboard, Color, Move, Position, Role, Square, Variant};
 use shogi_testkit::Rng;
@@ -82,6 +82,20 @@ fn check_position(p: &Position, candidates: &[Move]) {
         let mut each = Vec::new();
         p.for_each_legal_move_to(to, |m| each.push(m));
         assert_eq!(each, all, "to {to:?} in {}", p.to_sfen());
+        // And those of one role: the piece's role on the board, or the dropped role.
+        for role in Role::ALL {
+            let of_role: Vec<Move> = all
+                .iter()
+                .copied()
+                .filter(|m| match *m {
+                    Move::Normal { from, .. } => p.piece_at(from).is_some_and(|q| q.role == role),
+                    Move::Drop { role: r, .. } => r == role,
+                })
+                .collect();
+            let mut each = Vec::new();
+            p.for_each_legal_move_of_to(role, to, |m| each.push(m));
+            assert_eq!(each, of_role, "{role:?} to {to:?} in {}", p.to_sfen());
+        }
     }
     // legal_moves == { m : check_move(m) is Ok }.
     for &m in candidates {
