@@ -661,14 +661,7 @@ impl Position {
     /// on it are looked at.
     #[inline]
     pub fn for_each_legal_move_to<F: FnMut(Move)>(&self, to: Square, f: F) {
-        self.generate(&mut OnlyTo {
-            to,
-            mask: Bitboard::from_square(to),
-            them: !self.side,
-            role: None,
-            sources: Bitboard::FULL,
-            inner: &mut Visit(f),
-        });
+        self.generate_to(to, None, f);
     }
 
     /// Calls `f` for every legal move that lands on `to` of a piece of `role` on the board
@@ -677,12 +670,18 @@ impl Position {
     /// can mean, found without looking at the other pieces.
     #[inline]
     pub fn for_each_legal_move_of_to<F: FnMut(Move)>(&self, role: Role, to: Square, f: F) {
+        self.generate_to(to, Some(role), f);
+    }
+
+    /// The legal moves to `to`, of the pieces of `role` (and its drops) when given.
+    #[inline(always)]
+    fn generate_to<F: FnMut(Move)>(&self, to: Square, role: Option<Role>, f: F) {
         self.generate(&mut OnlyTo {
             to,
             mask: Bitboard::from_square(to),
             them: !self.side,
-            role: Some(role),
-            sources: self.pieces(self.side, role),
+            role,
+            sources: role.map_or(Bitboard::FULL, |r| self.pieces(self.side, r)),
             inner: &mut Visit(f),
         });
     }
