@@ -156,29 +156,32 @@ where
         }
         let chunk = &inputs[i..j];
         // `None`: a file of unknown size found larger than its share, not read yet.
-        let mut results: Vec<Option<Vec<T>>> = pool.install(|| {
-            chunk
-                .par_iter()
-                .map(|input| {
-                    // Most files hold one game: room for it without growing from empty.
-                    let mut out = Vec::with_capacity(1);
-                    let mut fits = Fits::Read;
-                    read_guarded(
-                        input,
-                        work,
-                        |each| {
-                            fits = read_input_within(input, reading, size_unknown(input), each)?;
-                            Ok(())
-                        },
-                        &mut |t| {
-                            out.push(t);
-                            ControlFlow::Continue(())
-                        },
-                    );
-                    (fits == Fits::Read).then_some(out)
-                })
-                .collect()
-        });
+        let read_one = |input: &Input| {
+            // Most files hold one game: room for it without growing from empty.
+            let mut out = Vec::with_capacity(1);
+            let mut fits = Fits::Read;
+            read_guarded(
+                input,
+                work,
+                |each| {
+                    fits = read_input_within(input, reading, size_unknown(input), each)?;
+                    Ok(())
+                },
+                &mut |t| {
+                    out.push(t);
+                    ControlFlow::Continue(())
+                },
+            );
+            (fits == Fits::Read).then_some(out)
+        };
+        let mut results: Vec<Option<Vec<T>>> = if pool.current_num_threads() == 1 {
+            // One worker: the caller reads the chunk itself. Handing it to the pool's one
+            // thread and waiting bought nothing but two task switches a chunk, and moved
+            // every result between the cores' caches.
+            chunk.iter().map(read_one).collect()
+        } else {
+            pool.install(|| chunk.par_iter().map(read_one).collect())
+        };
         let mut k = 0;
         while k < chunk.len() {
             let Some(games) = results[k].take() else {
