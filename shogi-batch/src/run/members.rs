@@ -51,24 +51,24 @@ where
             }
         });
         // `rx` moves in here: dropped on a break, it stops the decoder.
-        for batch in rx {
-            let results: Vec<(usize, Vec<T>)> = pool.install(|| {
-                batch
-                    .into_par_iter()
-                    .map(|(pos, bytes)| {
-                        let input = &members[pos];
-                        let mut out = Vec::new();
-                        let source = |each: &mut dyn FnMut(InputRecord)| {
-                            read_member(input, bytes, reading, each)
-                        };
-                        read_guarded(input, work, source, &mut |t| {
-                            out.push(t);
-                            ControlFlow::Continue(())
-                        });
-                        (pos, out)
-                    })
-                    .collect()
+        let read_one = |(pos, bytes): (usize, Bytes)| {
+            let input = &members[pos];
+            let mut out = Vec::new();
+            let source =
+                |each: &mut dyn FnMut(InputRecord)| read_member(input, bytes, reading, each);
+            read_guarded(input, work, source, &mut |t| {
+                out.push(t);
+                ControlFlow::Continue(())
             });
+            (pos, out)
+        };
+        for batch in rx {
+            // With one worker the caller reads the batch itself (as `run_inputs` does).
+            let results: Vec<(usize, Vec<T>)> = if pool.current_num_threads() == 1 {
+                batch.into_iter().map(read_one).collect()
+            } else {
+                pool.install(|| batch.into_par_iter().map(read_one).collect())
+            };
             for (pos, games) in results {
                 let input = &members[pos];
                 for t in games {
