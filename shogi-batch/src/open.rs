@@ -19,15 +19,37 @@ use std::path::Path;
 /// Opens `path` for reading, as [`File::open`] does, with the same result and the same
 /// error for every path.
 pub(crate) fn open(path: &Path) -> std::io::Result<File> {
+    open_record(path).map(|(f, _)| f)
+}
+
+/// [`open`], and whether a first read that asks for [`WHOLE_IF_SHORT`] bytes from the
+/// file's start and gets fewer has read the whole file (see [`WHOLE_IF_SHORT`]): `true`
+/// only for a file opened through its folder's handle, on a file system that reads so.
+/// The folder's file system is the one asked (once a folder): a file mounted by itself onto
+/// a name in the folder, from a file system that reads otherwise, would be misjudged.
+pub(crate) fn open_record(path: &Path) -> std::io::Result<(File, bool)> {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
         linux::open(path)
     }
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
     {
-        File::open(path)
+        File::open(path).map(|f| (f, false))
     }
 }
+
+/// The most a first read may ask for to be taken as whole when it comes back short.
+///
+/// `read` may return fewer bytes than asked before a file's end: on a signal, or when an
+/// I/O error stops it part way, or as some file systems do (FUSE with direct I/O, network
+/// file systems). So a reader asks again until a read returns nothing: for a record file of
+/// a few kilobytes a second system call (a fifteenth of the kernel's time a file). On the
+/// local file systems named in `linux::SHORT_MEANS_END` a read of a regular file is copied
+/// from the page cache a page at a time, and a read within the first page either returns
+/// every byte up to the file's end or fails with nothing read (a fatal signal included):
+/// there a short first read of at most a page has read the whole file, as the read that
+/// would follow it would say.
+pub(crate) const WHOLE_IF_SHORT: usize = 4096;
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
 mod linux {
@@ -40,10 +62,16 @@ mod linux {
     use std::os::unix::ffi::OsStrExt;
     use std::path::{Path, PathBuf};
 
+    /// The file systems whose reads of regular files go through the page cache a page at a
+    /// time (see [`super::WHOLE_IF_SHORT`]): ext2/3/4, XFS, Btrfs, F2FS and tmpfs
+    /// (`statfs`'s `f_type`).
+    const SHORT_MEANS_END: [i64; 5] = [0xEF53, 0x5846_5342, 0x9123_683E, 0xF2F5_2010, 0x0102_1994];
+
     thread_local! {
-        /// The folder of the last file this thread opened, and a handle on it (`O_PATH`: it
-        /// grants nothing beyond looking up names in it).
-        static FOLDER: RefCell<Option<(PathBuf, OwnedFd)>> = const { RefCell::new(None) };
+        /// The folder of the last file this thread opened, a handle on it (`O_PATH`: it
+        /// grants nothing beyond looking up names in it), and whether its file system is one
+        /// of [`SHORT_MEANS_END`].
+        static FOLDER: RefCell<Option<(PathBuf, OwnedFd, bool)>> = const { RefCell::new(None) };
         /// Whether to ask for `O_NOATIME`: until the kernel refuses it once (`EPERM`, a file
         /// the user does not own).
         static NOATIME: Cell<bool> = const { Cell::new(true) };
@@ -65,33 +93,45 @@ mod linux {
         ))
     }
 
-    pub(super) fn open(path: &Path) -> std::io::Result<File> {
+    /// Whether the file system of `fd` is one of [`SHORT_MEANS_END`].
+    // `f_type`'s type is the architecture's word: `i64` here, narrower elsewhere.
+    #[allow(clippy::unnecessary_cast)]
+    fn short_means_end(fd: &OwnedFd) -> bool {
+        rustix::fs::fstatfs(fd).is_ok_and(|s| SHORT_MEANS_END.contains(&(s.f_type as i64)))
+    }
+
+    pub(super) fn open(path: &Path) -> std::io::Result<(File, bool)> {
         let Some((folder, name)) = split(path) else {
-            return File::open(path);
+            return File::open(path).map(|f| (f, false));
         };
         let opened = FOLDER.with(|kept| {
             let mut kept = kept.borrow_mut();
-            if kept.as_ref().is_none_or(|(p, _)| p != folder) {
+            if kept.as_ref().is_none_or(|(p, _, _)| p != folder) {
                 let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
                 *kept = rustix::fs::open(folder, flags, Mode::empty())
                     .ok()
-                    .map(|fd| (folder.to_path_buf(), fd));
+                    .map(|fd| {
+                        let local = short_means_end(&fd);
+                        (folder.to_path_buf(), fd, local)
+                    });
             }
-            let (_, fd) = kept.as_ref()?;
+            let (_, fd, local) = kept.as_ref()?;
             let plain = OFlags::RDONLY | OFlags::CLOEXEC;
             if NOATIME.get() {
                 match rustix::fs::openat(fd, name, plain | OFlags::NOATIME, Mode::empty()) {
                     Err(Errno::PERM) => NOATIME.set(false),
-                    other => return other.ok(),
+                    other => return other.ok().map(|f| (f, *local)),
                 }
             }
-            rustix::fs::openat(fd, name, plain, Mode::empty()).ok()
+            rustix::fs::openat(fd, name, plain, Mode::empty())
+                .ok()
+                .map(|f| (f, *local))
         });
         match opened {
-            Some(fd) => Ok(File::from(fd)),
+            Some((fd, local)) => Ok((File::from(fd), local)),
             // Whatever failed (the folder or the file), the path is opened as given: the error
             // is then the one `File::open` reports, word for word.
-            None => File::open(path),
+            None => File::open(path).map(|f| (f, false)),
         }
     }
 }

@@ -250,17 +250,15 @@ pub(crate) fn read_input_within(
         let reader = open_compressed(path, codec).map_err(|e| io_reason(&e))?;
         return read_games(reader, opts, each).map(|_| Fits::Read);
     }
-    let f = crate::open::open(path).map_err(|e| io_reason(&e))?;
+    let (f, short_means_end) = crate::open::open_record(path).map_err(|e| io_reason(&e))?;
     // The size the input was listed with (the path's metadata): asking the open file again
     // costs a system call per file, and `read_file` reads on when the file has grown since.
     let mut size = input.size;
     if size == 0 {
         // Unknown (a file of a folder walk, or empty): read until the end, which for a
-        // record file of a few kilobytes takes the system calls a size would have.
-        let mut start = Vec::with_capacity(8 << 10);
-        (&f).take(UNSIZED_WHOLE + 1)
-            .read_to_end(&mut start)
-            .map_err(|e| io_reason(&e))?;
+        // record file of a few kilobytes takes the system calls a size would have (one,
+        // where a short first read has read it all).
+        let start = read_start(&f, short_means_end).map_err(|e| io_reason(&e))?;
         if start.len() as u64 <= UNSIZED_WHOLE {
             return read_owned(start, opts, each).map(|_| Fits::Read);
         }
@@ -282,6 +280,55 @@ pub(crate) fn read_input_within(
     }
     let bytes = read_file(f, size)?;
     read_owned(bytes, opts, each).map(|_| Fits::Read)
+}
+
+/// The first `UNSIZED_WHOLE + 1` bytes of `f` (all of it when it is smaller), read from
+/// its start; `short_means_end`: a first read that asks for
+/// [`crate::open::WHOLE_IF_SHORT`] bytes and gets fewer has read the whole file
+/// ([`crate::open::open_record`]).
+fn read_start(f: &std::fs::File, short_means_end: bool) -> std::io::Result<Vec<u8>> {
+    let mut start = if short_means_end {
+        match first_read(f)? {
+            Ok(whole) => return Ok(whole),
+            Err(start) => start,
+        }
+    } else {
+        Vec::with_capacity(8 << 10)
+    };
+    let left = (UNSIZED_WHOLE + 1).saturating_sub(start.len() as u64);
+    f.take(left).read_to_end(&mut start)?;
+    Ok(start)
+}
+
+/// The first read of a file opened where a short first read ends it
+/// ([`crate::open::WHOLE_IF_SHORT`]): `Ok` with the whole file when it came back short,
+/// else `Err` with the bytes read so far, to read on from.
+fn first_read(mut f: &std::fs::File) -> std::io::Result<Result<Vec<u8>, Vec<u8>>> {
+    use crate::open::WHOLE_IF_SHORT;
+    thread_local! {
+        static FIRST: std::cell::RefCell<[u8; WHOLE_IF_SHORT]> =
+            const { std::cell::RefCell::new([0; WHOLE_IF_SHORT]) };
+    }
+    FIRST.with(|buf| {
+        let mut local = [0; WHOLE_IF_SHORT];
+        let mut kept = buf.try_borrow_mut();
+        let buf = match kept.as_deref_mut() {
+            Ok(b) => b,
+            Err(_) => &mut local,
+        };
+        let n = loop {
+            match f.read(buf) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                other => break other?,
+            }
+        };
+        if n < WHOLE_IF_SHORT {
+            return Ok(Ok(buf[..n].to_vec()));
+        }
+        let mut start = Vec::with_capacity(2 * WHOLE_IF_SHORT);
+        start.extend_from_slice(buf);
+        Ok(Err(start))
+    })
 }
 
 /// `start`, the bytes read of `f` so far, and the rest of it (at most [`MAX_INPUT`] in all).
@@ -548,6 +595,43 @@ mod tests {
         let e = last.error.unwrap();
         assert_eq!((e.location.line as usize, e.location.column), (n + 1, 1));
         assert_eq!(e.message, INTERNAL_ERROR);
+    }
+
+    /// The start of a file read whole, with a short first read taken as its end or not, is
+    /// its first `UNSIZED_WHOLE + 1` bytes: sizes about a page, two pages and the limit,
+    /// and the empty file; and so is the start of a file opened through its folder.
+    #[test]
+    fn the_start_of_a_file_is_its_bytes_however_its_end_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let page = crate::open::WHOLE_IF_SHORT;
+        let limit = UNSIZED_WHOLE as usize;
+        let sizes = [
+            0,
+            1,
+            2543,
+            page - 1,
+            page,
+            page + 1,
+            2 * page - 1,
+            2 * page,
+            2 * page + 1,
+            limit,
+            limit + 1,
+            limit + 5000,
+        ];
+        for size in sizes {
+            let bytes: Vec<u8> = (0..size).map(|i| (i * 7 + i / 251) as u8).collect();
+            let path = dir.path().join(format!("f{size}.kif"));
+            std::fs::write(&path, &bytes).unwrap();
+            let want = &bytes[..size.min(limit + 1)];
+            for short_means_end in [false, true] {
+                let f = std::fs::File::open(&path).unwrap();
+                let got = read_start(&f, short_means_end).unwrap();
+                assert!(got == want, "size {size}, {short_means_end}: {}", got.len());
+            }
+            let (f, _) = crate::open::open_record(&path).unwrap();
+            assert!(read_start(&f, true).unwrap() == want, "size {size}, opened");
+        }
     }
 
     #[test]
