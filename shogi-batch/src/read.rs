@@ -309,13 +309,9 @@ fn first_read(mut f: &std::fs::File) -> std::io::Result<Result<Vec<u8>, Vec<u8>>
         static FIRST: std::cell::RefCell<[u8; WHOLE_IF_SHORT]> =
             const { std::cell::RefCell::new([0; WHOLE_IF_SHORT]) };
     }
-    FIRST.with(|buf| {
-        let mut local = [0; WHOLE_IF_SHORT];
-        let mut kept = buf.try_borrow_mut();
-        let buf = match kept.as_deref_mut() {
-            Ok(b) => b,
-            Err(_) => &mut local,
-        };
+    // Read into a buffer the thread keeps (one of its own only if that one is in use), so
+    // that no buffer is zeroed a file: the bytes read are copied out at their size.
+    let mut read_into = |buf: &mut [u8]| {
         let n = loop {
             match f.read(buf) {
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -328,6 +324,10 @@ fn first_read(mut f: &std::fs::File) -> std::io::Result<Result<Vec<u8>, Vec<u8>>
         let mut start = Vec::with_capacity(2 * WHOLE_IF_SHORT);
         start.extend_from_slice(buf);
         Ok(Err(start))
+    };
+    FIRST.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buf) => read_into(&mut buf[..]),
+        Err(_) => read_into(&mut vec![0; WHOLE_IF_SHORT]),
     })
 }
 
