@@ -288,10 +288,11 @@ pub(crate) fn read_input_within(
 /// ([`crate::open::open_record`]).
 fn read_start(f: &std::fs::File, short_means_end: bool) -> std::io::Result<Vec<u8>> {
     let mut start = if short_means_end {
-        match first_read(f)? {
-            Ok(whole) => return Ok(whole),
-            Err(start) => start,
+        let (start, whole) = first_read(f)?;
+        if whole {
+            return Ok(start);
         }
+        start
     } else {
         Vec::with_capacity(8 << 10)
     };
@@ -301,9 +302,9 @@ fn read_start(f: &std::fs::File, short_means_end: bool) -> std::io::Result<Vec<u
 }
 
 /// The first read of a file opened where a short first read ends it
-/// ([`crate::open::WHOLE_IF_SHORT`]): `Ok` with the whole file when it came back short,
-/// else `Err` with the bytes read so far, to read on from.
-fn first_read(mut f: &std::fs::File) -> std::io::Result<Result<Vec<u8>, Vec<u8>>> {
+/// ([`crate::open::WHOLE_IF_SHORT`]): the bytes read, and whether they are the whole file
+/// (the read came back short; else reading goes on from them).
+fn first_read(mut f: &std::fs::File) -> std::io::Result<(Vec<u8>, bool)> {
     use crate::open::WHOLE_IF_SHORT;
     thread_local! {
         static FIRST: std::cell::RefCell<[u8; WHOLE_IF_SHORT]> =
@@ -319,11 +320,11 @@ fn first_read(mut f: &std::fs::File) -> std::io::Result<Result<Vec<u8>, Vec<u8>>
             }
         };
         if n < WHOLE_IF_SHORT {
-            return Ok(Ok(buf[..n].to_vec()));
+            return Ok((buf[..n].to_vec(), true));
         }
         let mut start = Vec::with_capacity(2 * WHOLE_IF_SHORT);
         start.extend_from_slice(buf);
-        Ok(Err(start))
+        Ok((start, false))
     };
     FIRST.with(|cell| match cell.try_borrow_mut() {
         Ok(mut buf) => read_into(&mut buf[..]),
